@@ -1,0 +1,3 @@
+from negviz.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,100 @@
+"""The catalog of known models (data/catalog.csv) and turning a ModelSpec into a Scorer.
+
+A catalog row gives a short name, the hub id, the family, the size, the training data and
+default options (e.g. ColBERT's l2 similarity under the NevIR protocol). Names not in the
+catalog are taken as a hub id or a local path, with the family given or guessed.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from negviz.errors import ModelUnavailableError
+from negviz.paths import DATA_DIR
+from negviz.schema import ModelSpec, _parse_options
+
+CATALOG_FILE = DATA_DIR / "catalog.csv"
+CATALOG_COLUMNS = ("name", "hub_id", "family", "params_m", "training_data", "options", "offline_default", "sources", "notes")
+# Families that need no model files.
+FILELESS = {"tfidf", "bm25"}
+
+
+@functools.lru_cache(maxsize=1)
+def load_catalog() -> pd.DataFrame:
+    df = pd.read_csv(CATALOG_FILE, dtype=str, keep_default_na=False)
+    missing = set(CATALOG_COLUMNS) - set(df.columns)
+    if missing:
+        raise ValueError(f"{CATALOG_FILE} lacks columns {sorted(missing)}")
+    df["params_m"] = pd.to_numeric(df["params_m"], errors="coerce")
+    df["offline_default"] = df["offline_default"].str.lower().eq("true")
+    return df
+
+
+def catalog_row(name: str) -> dict[str, Any] | None:
+    """The row whose short name or hub id is ``name`` (case-insensitive), else None."""
+    df = load_catalog()
+    low = name.lower()
+    hit = df[(df["name"].str.lower() == low) | ((df["hub_id"] != "") & (df["hub_id"].str.lower() == low))]
+    if hit.empty:
+        return None
+    # A hub id may back several entries (bi-encoder and MaxSim over MiniLM): the name decides.
+    exact = hit[hit["name"].str.lower() == low]
+    return (exact if not exact.empty else hit).iloc[0].to_dict()
+
+
+@dataclass(frozen=True)
+class ResolvedModel:
+    spec: ModelSpec  # family and catalog default options filled in
+    hub_id: str  # what the loader resolves ("" for TF-IDF/BM25), or a local path
+    row: dict[str, Any] | None  # the catalog row, if any
+
+
+def guess_family(path: str) -> str | None:
+    """Family of an uncatalogued local checkpoint, from its files."""
+    p = Path(path)
+    if not p.is_dir():
+        return None
+    if (p / "modules.json").exists():
+        return "bi-encoder"
+    if (p / "artifact.metadata").exists() or (p / "colbert_linear.safetensors").exists():
+        return "colbert"
+    return None
+
+
+def resolve(spec: ModelSpec) -> ResolvedModel:
+    """Fill the family and default options of a spec from the catalog (or from the files)."""
+    from negviz.scorers import FAMILIES
+
+    row = catalog_row(spec.name)
+    family = spec.family or (row["family"] if row else None) or guess_family(spec.name)
+    if not family:
+        raise ModelUnavailableError(
+            f"model {spec.name!r} is not in the catalog and its family cannot be guessed; "
+            f"pass one, e.g. '{spec.name}[family=bi-encoder]' or --family bi-encoder "
+            f"(families: {', '.join(FAMILIES)}). `negviz models` lists the catalog."
+        )
+    FAMILIES.entry(family)  # unknown family: a "did you mean" error
+    options = {**(_parse_options(row["options"]) if row else {}), **spec.opts}
+    name = row["name"] if row else spec.name
+    hub_id = (row["hub_id"] if row else spec.name) if family not in FILELESS else ""
+    return ResolvedModel(ModelSpec.make(name, family, spec.revision, **options), hub_id, row)
+
+
+def load_scorer(spec: ModelSpec | str, device: str | None = None, cache=None, batch_size: int | None = None):
+    """Build the Scorer for a spec. Model files are located now (fails fast when a model is
+    not available offline); weights load on first use, so cached runs need no model."""
+    from negviz.scorers import FAMILIES
+    from negviz.scorers.loading import resolve_source
+
+    spec = ModelSpec.parse(spec) if isinstance(spec, str) else spec
+    resolved = resolve(spec)
+    cls = FAMILIES.get(resolved.spec.family)
+    if resolved.hub_id:
+        source = resolve_source(resolved.hub_id, resolved.spec.revision)
+        return cls(resolved.spec, source.path, device, cache, batch_size, source.revision)
+    return cls(resolved.spec, None, device, cache, batch_size, "builtin")

@@ -1,0 +1,199 @@
+"""Column names and the small frozen specs that cross module boundaries.
+
+A spec is at once the cache key, the URL state and the provenance record of a stored
+run: it round-trips through a dict and through a short string
+(``all-MiniLM-L6-v2@main[similarity=cosine]``), like ir_measures' ``RR(rel=2)@10``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+# ---------------------------------------------------------------- dataset kinds
+PAIRS = "pairs"  # NevIR-style contrast pairs: q1 answered by d1 only, q2 by d2 only
+EXCLUSION = "exclusion"  # ExcluIR-style: one query, a positive and an excluded document
+PERTURBATION = "perturbation"  # DEMETR-style: reference, candidate and perturbed candidate
+SENTENCE_PAIRS = "sentence_pairs"  # CANNOT-style: a sentence and its negation/paraphrase
+KINDS = (PAIRS, EXCLUSION, PERTURBATION, SENTENCE_PAIRS)
+
+# Required columns per kind; loaders may add metadata columns after these.
+COLUMNS: dict[str, tuple[str, ...]] = {
+    PAIRS: ("pair_id", "q1", "d1", "q2", "d2"),
+    EXCLUSION: ("query_id", "query", "pos_doc", "neg_doc"),
+    PERTURBATION: ("item_id", "perturbation", "severity", "reference", "candidate", "perturbed", "checked"),
+    SENTENCE_PAIRS: ("pair_id", "sentence1", "sentence2", "label", "source"),
+}
+# The id column of each kind (unique within a dataset, or within a perturbation for DEMETR).
+ID_COLUMN = {PAIRS: "pair_id", EXCLUSION: "query_id", PERTURBATION: "item_id", SENTENCE_PAIRS: "pair_id"}
+# Columns that hold text a model reads (must be non-empty strings).
+TEXT_COLUMNS = {
+    PAIRS: ("q1", "d1", "q2", "d2"),
+    EXCLUSION: ("query", "pos_doc", "neg_doc"),
+    PERTURBATION: ("reference", "candidate", "perturbed"),
+    SENTENCE_PAIRS: ("sentence1", "sentence2"),
+}
+
+# DEMETR's empty baseline: m(reference, ".") (base_id33_empty uses "." as the translation).
+EMPTY_CANDIDATE = "."
+
+# What gets scored per item: slot name -> (query column, document column).
+# A column name starting with "=" is a literal text instead of a column.
+SLOTS: dict[str, dict[str, tuple[str, str]]] = {
+    PAIRS: {"q1_d1": ("q1", "d1"), "q1_d2": ("q1", "d2"), "q2_d1": ("q2", "d1"), "q2_d2": ("q2", "d2")},
+    EXCLUSION: {"pos": ("query", "pos_doc"), "neg": ("query", "neg_doc")},
+    PERTURBATION: {
+        "candidate": ("reference", "candidate"),
+        "perturbed": ("reference", "perturbed"),
+        "empty": ("reference", "=" + EMPTY_CANDIDATE),
+    },
+    SENTENCE_PAIRS: {"sim": ("sentence1", "sentence2")},
+}
+
+# Long per-item score frames (what the store holds): one row per item and slot.
+SCORE_COLUMNS = ("item_id", "slot", "score")
+
+# DEMETR severities, in the order the NegBLEURT paper draws them.
+SEVERITIES = ("critical", "major", "minor", "base")
+
+
+def item_key(kind: str, frame_row: Mapping[str, Any]) -> str:
+    """The item id used in score frames; DEMETR ids repeat across perturbations."""
+    if kind == PERTURBATION:
+        return f"{frame_row['perturbation']}:{frame_row['item_id']}"
+    return str(frame_row[ID_COLUMN[kind]])
+
+
+# ---------------------------------------------------------------- specs
+_SPEC_RE = re.compile(r"^(?P<name>[^@\[\]]+?)(?:@(?P<rev>[^\[\]]+))?(?:\[(?P<opts>.*)\])?$")
+
+
+def _freeze(options: Mapping[str, Any] | None) -> tuple[tuple[str, Any], ...]:
+    return tuple(sorted((str(k), v) for k, v in (options or {}).items() if v is not None))
+
+
+def _parse_value(text: str) -> Any:
+    for cast in (int, float):
+        try:
+            return cast(text)
+        except ValueError:
+            pass
+    return {"true": True, "false": False}.get(text.lower(), text)
+
+
+def _format_options(options: tuple[tuple[str, Any], ...]) -> str:
+    if not options:
+        return ""
+    return "[" + ",".join(f"{k}={str(v).lower() if isinstance(v, bool) else v}" for k, v in options) + "]"
+
+
+def _parse_options(text: str | None) -> dict[str, Any]:
+    if not text:
+        return {}
+    out = {}
+    for part in text.split(","):
+        key, sep, value = part.partition("=")
+        if not sep:
+            raise ValueError(f"option {part!r} is not of the form key=value")
+        out[key.strip()] = _parse_value(value.strip())
+    return out
+
+
+@dataclass(frozen=True)
+class ModelSpec:
+    """A model choice: catalog name, hub id or local path, plus family options.
+
+    ``family`` may be left empty for catalog models; ``resolve`` in negviz.catalog fills it.
+    """
+
+    name: str
+    family: str | None = None
+    revision: str | None = None
+    options: tuple[tuple[str, Any], ...] = field(default=())
+
+    @classmethod
+    def make(cls, name: str, family: str | None = None, revision: str | None = None, **options) -> "ModelSpec":
+        return cls(name=name, family=family, revision=revision, options=_freeze(options))
+
+    @property
+    def opts(self) -> dict[str, Any]:
+        return dict(self.options)
+
+    def with_options(self, **options) -> "ModelSpec":
+        return ModelSpec(self.name, self.family, self.revision, _freeze({**self.opts, **options}))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"name": self.name, "family": self.family, "revision": self.revision, "options": self.opts}
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> "ModelSpec":
+        return cls.make(d["name"], d.get("family"), d.get("revision"), **(d.get("options") or {}))
+
+    def __str__(self) -> str:
+        rev = f"@{self.revision}" if self.revision else ""
+        opts = dict(self.options)
+        if self.family:
+            opts = {"family": self.family, **opts}
+        return f"{self.name}{rev}{_format_options(tuple(opts.items()))}"
+
+    @classmethod
+    def parse(cls, text: str) -> "ModelSpec":
+        m = _SPEC_RE.match(text.strip())
+        if not m:
+            raise ValueError(f"cannot read model spec {text!r}; expected NAME[@REVISION][key=value,...]")
+        opts = _parse_options(m.group("opts"))
+        family = opts.pop("family", None)
+        return cls.make(m.group("name").strip(), family, m.group("rev"), **opts)
+
+    @property
+    def key(self) -> str:
+        """Stable hash for caches and the store."""
+        return spec_hash(self.to_dict())
+
+
+@dataclass(frozen=True)
+class DatasetSpec:
+    """A dataset choice: a shipped/registered name or a file path, split, limit and options."""
+
+    name: str
+    split: str = "test"
+    limit: int | None = None
+    options: tuple[tuple[str, Any], ...] = field(default=())
+
+    @classmethod
+    def make(cls, name: str, split: str = "test", limit: int | None = None, **options) -> "DatasetSpec":
+        return cls(name=name, split=split, limit=limit, options=_freeze(options))
+
+    @property
+    def opts(self) -> dict[str, Any]:
+        return dict(self.options)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"name": self.name, "split": self.split, "limit": self.limit, "options": self.opts}
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> "DatasetSpec":
+        return cls.make(d["name"], d.get("split") or "test", d.get("limit"), **(d.get("options") or {}))
+
+    def __str__(self) -> str:
+        opts = dict(self.options)
+        if self.limit is not None:
+            opts = {"limit": self.limit, **opts}
+        return f"{self.name}:{self.split}{_format_options(tuple(opts.items()))}"
+
+    @property
+    def key(self) -> str:
+        return spec_hash(self.to_dict())
+
+
+def spec_hash(payload: Mapping[str, Any]) -> str:
+    blob = json.dumps(payload, sort_keys=True, default=str).encode()
+    return hashlib.sha256(blob).hexdigest()[:16]
+
+
+def text_hash(text: str) -> str:
+    """Hash of a text for embedding and score caches."""
+    return hashlib.blake2b(text.encode("utf-8"), digest_size=16).hexdigest()

@@ -1,0 +1,76 @@
+"""Model families behind one Scorer interface, registered lazily (importing this is cheap).
+
+A new family is one module plus one line here. Metadata drives the UI and the CLI:
+``kind`` groups families as in NevIR Table 2, ``supports`` lists the family extras
+(``embeddings`` for bi-encoders, ``token_matrix`` for late interaction).
+"""
+
+from __future__ import annotations
+
+from negviz.registry import Registry
+
+FAMILIES = Registry("model family")
+FAMILIES.register(
+    "bi-encoder",
+    "negviz.scorers.bi_encoder:BiEncoder",
+    title="Bi-encoder",
+    kind="bi-encoder",
+    supports=("embeddings",),
+    description="Any sentence-transformers model; dot product by default (as the NevIR code), cosine optional.",
+)
+FAMILIES.register(
+    "cross-encoder",
+    "negviz.scorers.cross_encoder:CrossEncoderScorer",
+    title="Cross-encoder",
+    kind="cross-encoder",
+    supports=(),
+    description="sentence-transformers CrossEncoder; 3-way NLI heads are scored by the entailment logit (id2label).",
+)
+FAMILIES.register(
+    "monot5",
+    "negviz.scorers.monot5:MonoT5",
+    title="MonoT5",
+    kind="cross-encoder",
+    supports=(),
+    description='castorini/monot5-*: score = log-probability of "true" against "false" for the first decoded token.',
+)
+FAMILIES.register(
+    "colbert",
+    "negviz.scorers.colbert:ColBERT",
+    title="ColBERT",
+    kind="late-interaction",
+    supports=("token_matrix",),
+    description="ColBERT checkpoints (BERT + linear projection, [Q]/[D] markers, [MASK]-padded queries, MaxSim).",
+)
+FAMILIES.register(
+    "maxsim",
+    "negviz.scorers.maxsim:EncoderMaxSim",
+    title="MaxSim over encoder tokens",
+    kind="late-interaction",
+    supports=("token_matrix",),
+    description="MaxSim over the contextual token embeddings of any transformer encoder (no projection).",
+)
+FAMILIES.register(
+    "splade",
+    "negviz.scorers.splade:Splade",
+    title="SPLADE",
+    kind="sparse",
+    supports=(),
+    description="naver/splade*: MLM logits, log(1+relu), max-pooled over tokens, dot product.",
+)
+FAMILIES.register(
+    "tfidf",
+    "negviz.scorers.tfidf:TfIdf",
+    title="TF-IDF (NevIR protocol)",
+    kind="sparse",
+    supports=(),
+    description="TfidfVectorizer(stop_words='english') refit on [query, doc] per score; cosine of the two rows.",
+)
+FAMILIES.register(
+    "bm25",
+    "negviz.scorers.bm25:BM25",
+    title="BM25",
+    kind="sparse",
+    supports=(),
+    description="BM25 (bm25s) over the two documents of an item as the collection.",
+)

@@ -1,0 +1,221 @@
+"""The one Scorer interface every model family implements.
+
+``score(queries, docs)`` scores aligned lists. The base class scores each unique pair once,
+checks the on-disk cache first, and loads the model only when something is not cached
+(so a warm re-run never imports torch). Families implement ``_load`` and ``_score_pairs``;
+bi-encoders work per text instead (see ``EmbeddingScorer``).
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from typing import Any, Callable, ClassVar, Sequence
+
+import numpy as np
+
+from negviz.cache import ScoreCache
+from negviz.schema import ModelSpec, spec_hash, text_hash
+
+# progress(done, total, description): the CLI wraps tqdm, the UI a progress bar.
+Progress = Callable[[int, int, str], None]
+
+
+def no_progress(done: int, total: int, desc: str) -> None:  # noqa: ARG001
+    return None
+
+
+class Scorer(ABC):
+    """Scores (query, document) pairs; higher means more relevant."""
+
+    family: ClassVar[str] = ""
+    # Options this family understands, with defaults; anything else is an error.
+    default_options: ClassVar[dict[str, Any]] = {}
+    # Options that change scores (and so the cache namespace); default: all of them.
+    scoring_options: ClassVar[tuple[str, ...] | None] = None
+    # Whether similarity of (reference, candidate) is symmetric (DEMETR use).
+    symmetric: ClassVar[bool] = False
+
+    def __init__(
+        self,
+        spec: ModelSpec,
+        source: str | None = None,
+        device: str | None = None,
+        cache: ScoreCache | None = None,
+        batch_size: int | None = None,
+        revision_id: str | None = None,
+    ):
+        unknown = set(spec.opts) - set(self.default_options)
+        if unknown:
+            known = ", ".join(sorted(self.default_options)) or "none"
+            raise ValueError(f"{self.family} models do not take option(s) {sorted(unknown)}; known options: {known}")
+        self.spec = spec
+        self.options = {**self.default_options, **spec.opts}
+        self.source = source or spec.name  # local path or hub id handed to the loader
+        self._device = device
+        self.cache = cache
+        self._batch_size = batch_size
+        # The resolved revision (a commit hash when known) keys the cache with the model id.
+        self.revision_id = revision_id or spec.revision or "unversioned"
+        self._model: Any = None
+
+    # -- identity
+    @property
+    def name(self) -> str:
+        return self.spec.name
+
+    def _namespace(self, *option_names: str) -> str:
+        opts = {k: self.options[k] for k in option_names if k in self.options}
+        return spec_hash({"family": self.family, "model": self.spec.name, "revision": self.revision_id, **opts})
+
+    @property
+    def score_namespace(self) -> str:
+        names = self.scoring_options if self.scoring_options is not None else tuple(self.options)
+        return self._namespace(*names)
+
+    # -- device and model
+    @property
+    def device(self) -> str:
+        if self._device is None:
+            from negviz.device import pick_device
+
+            self._device = pick_device()
+        return self._device
+
+    @property
+    def batch_size(self) -> int:
+        if self._batch_size is None:
+            from negviz.device import default_batch_size
+
+            self._batch_size = default_batch_size(self.device, heavy=getattr(self, "heavy", False))
+        return self._batch_size
+
+    @property
+    def model(self) -> Any:
+        if self._model is None:
+            self._model = self._load()
+        return self._model
+
+    @property
+    def loaded(self) -> bool:
+        return self._model is not None
+
+    @abstractmethod
+    def _load(self) -> Any:
+        """Load the model from ``self.source`` onto ``self.device``."""
+
+    def close(self) -> None:
+        """Drop the model and free GPU memory."""
+        self._model = None
+        if str(self._device or "").startswith("cuda"):
+            import torch
+
+            torch.cuda.empty_cache()
+
+    # -- scoring
+    def score(self, queries: Sequence[str], docs: Sequence[str], progress: Progress = no_progress) -> np.ndarray:
+        """Scores of aligned (query, doc) pairs as float64; each unique pair is scored once."""
+        if len(queries) != len(docs):
+            raise ValueError(f"{len(queries)} queries but {len(docs)} documents; the lists must be aligned")
+        if not len(queries):
+            return np.zeros(0)
+        keys = [text_hash(q) + text_hash(d) for q, d in zip(queries, docs)]
+        unique: dict[str, tuple[str, str]] = {}
+        for key, q, d in zip(keys, queries, docs):
+            unique.setdefault(key, (q, d))
+        known = self.cache.get_scores(self.score_namespace, unique) if self.cache else {}
+        todo = [k for k in unique if k not in known]
+        if todo:
+            # Longest first: batches of similar length pad less, and OOM shows up early.
+            todo.sort(key=lambda k: -(len(unique[k][0]) + len(unique[k][1])))
+            fresh = self._score_pairs([unique[k][0] for k in todo], [unique[k][1] for k in todo], progress)
+            new = dict(zip(todo, map(float, fresh)))
+            if self.cache:
+                self.cache.put_scores(self.score_namespace, new)
+            known = {**known, **new}
+        progress(len(unique), len(unique), "scored")
+        return np.array([known[k] for k in keys], dtype=np.float64)
+
+    @abstractmethod
+    def _score_pairs(self, queries: list[str], docs: list[str], progress: Progress) -> np.ndarray:
+        """Score unique pairs (already sorted by length); report progress in pairs."""
+
+    def describe(self) -> dict[str, Any]:
+        """Provenance for stored runs."""
+        return {
+            "model": self.spec.name,
+            "family": self.family,
+            "source": self.source,
+            "revision": self.revision_id,
+            "options": self.options,
+            "device": self._device or "unloaded",
+        }
+
+
+class EmbeddingScorer(Scorer):
+    """A scorer that embeds queries and documents separately (bi-encoders).
+
+    Each unique text is embedded once per role and cached as a vector; pair scores are then
+    a dot product or cosine. Subclasses implement ``_embed(texts, role)``.
+    """
+
+    default_options: ClassVar[dict[str, Any]] = {"similarity": "dot"}
+    # Options that change embeddings (not the similarity applied afterwards).
+    embedding_options: ClassVar[tuple[str, ...]] = ()
+
+    @property
+    def embedding_namespace(self) -> str:
+        return self._namespace(*self.embedding_options)
+
+    def role_prefix(self, role: str) -> str:
+        """Text prepended for a role ("query"/"document"), e.g. E5's "query: "."""
+        return ""
+
+    def embed(self, texts: Sequence[str], role: str = "document", progress: Progress = no_progress) -> np.ndarray:
+        """Embeddings (float32, one row per text), each unique text computed once and cached."""
+        prefix = self.role_prefix(role)
+        keys = [text_hash(prefix + t) for t in texts]
+        unique: dict[str, str] = {}
+        for key, t in zip(keys, texts):
+            unique.setdefault(key, prefix + t)
+        known = self.cache.get_vectors(self.embedding_namespace, unique) if self.cache else {}
+        todo = [k for k in unique if k not in known]
+        if todo:
+            todo.sort(key=lambda k: -len(unique[k]))
+            fresh = np.asarray(self._embed([unique[k] for k in todo], progress), dtype=np.float32)
+            new = dict(zip(todo, fresh))
+            if self.cache:
+                self.cache.put_vectors(self.embedding_namespace, new)
+            known = {**known, **new}
+        return np.stack([known[k] for k in keys]) if keys else np.zeros((0, 0), dtype=np.float32)
+
+    @abstractmethod
+    def _embed(self, texts: list[str], progress: Progress) -> np.ndarray:
+        """Embed texts (role prefixes already applied, sorted longest first)."""
+
+    def score(self, queries: Sequence[str], docs: Sequence[str], progress: Progress = no_progress) -> np.ndarray:
+        if len(queries) != len(docs):
+            raise ValueError(f"{len(queries)} queries but {len(docs)} documents; the lists must be aligned")
+        if not len(queries):
+            return np.zeros(0)
+        same_role = self.role_prefix("query") == self.role_prefix("document")
+        if same_role:  # one pass over all texts, so a text that is both query and doc is embedded once
+            vecs = self.embed(list(queries) + list(docs), "document", progress)
+            q, d = vecs[: len(queries)], vecs[len(queries) :]
+        else:
+            q, d = self.embed(queries, "query", progress), self.embed(docs, "document", progress)
+        return pair_similarity(q, d, self.options["similarity"])
+
+    def _score_pairs(self, queries: list[str], docs: list[str], progress: Progress) -> np.ndarray:
+        return self.score(queries, docs, progress)
+
+
+def pair_similarity(q: np.ndarray, d: np.ndarray, similarity: str) -> np.ndarray:
+    """Row-wise similarity of aligned embedding matrices, in float64."""
+    q, d = q.astype(np.float64), d.astype(np.float64)
+    if similarity == "dot":
+        return np.einsum("ij,ij->i", q, d)
+    if similarity == "cosine":
+        qn = q / np.maximum(np.linalg.norm(q, axis=1, keepdims=True), 1e-12)
+        dn = d / np.maximum(np.linalg.norm(d, axis=1, keepdims=True), 1e-12)
+        return np.einsum("ij,ij->i", qn, dn)
+    raise ValueError(f"unknown similarity {similarity!r}; use 'dot' or 'cosine'")
