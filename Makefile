@@ -1,0 +1,50 @@
+# Two commands set everything up on a fresh machine:
+#   make run   - virtual environment + requirements, then the app on http://localhost:8501
+#   make test  - the same environment, then the whole suite (PostgreSQL and Chromium included)
+SHELL := /bin/bash
+PYTHON ?= python3
+VENV ?= .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed-stamp
+PORT ?= 8501
+
+.PHONY: run test venv browser data-runs bench clean
+
+$(STAMP): requirements.txt pyproject.toml
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q -r requirements.txt
+	$(PY) -m pip install -q --no-deps -e .
+	touch $(STAMP)
+
+venv: $(STAMP)
+
+run: venv
+	$(PY) -m streamlit run app.py --server.headless true --server.port $(PORT)
+
+# Debian's Chromium for the Playwright tests (Playwright's own browser download needs the
+# open internet). Installed when we can (root + apt); otherwise browser tests skip.
+browser:
+	@if ! command -v chromium >/dev/null 2>&1; then \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    echo "installing Debian chromium for the browser tests"; \
+	    DEBIAN_FRONTEND=noninteractive apt-get -qq update >/dev/null && \
+	    DEBIAN_FRONTEND=noninteractive apt-get -qq install -y chromium >/dev/null || echo "chromium install failed"; \
+	  else echo "chromium not found and cannot be installed: browser tests will skip"; fi; \
+	fi
+
+test: venv browser
+	@pg_url=$$(scripts/pg_test_server.sh start); \
+	echo "PostgreSQL for the store tests: $${pg_url:-none}"; \
+	NEGVIZ_TEST_PG_URL="$$pg_url" HF_HUB_OFFLINE=1 $(PY) -m pytest $(PYTEST_ARGS); rc=$$?; \
+	scripts/pg_test_server.sh stop >/dev/null 2>&1; exit $$rc
+
+# Re-create the shipped precomputed runs (data/runs) with the CLI, offline models only.
+data-runs: venv
+	$(PY) scripts/make_runs.py
+
+bench: venv
+	$(PY) benchmarks/bench_eval.py
+
+clean:
+	rm -rf $(VENV) .pytest_cache

@@ -1,0 +1,20 @@
+"""negviz: the router. Page order, titles and icons live here; shared pickers too."""
+
+import streamlit as st
+
+from negviz.ui import pickers
+
+st.set_page_config(page_title="negviz", page_icon=":material/block:", layout="wide")
+
+pages = [
+    st.Page("pages/overview.py", title="Overview", icon=":material/leaderboard:", url_path="overview", default=True),
+    st.Page("pages/evaluate.py", title="Evaluate", icon=":material/play_circle:", url_path="evaluate"),
+    st.Page("pages/catalog.py", title="Models & data", icon=":material/database:", url_path="catalog"),
+]
+nav = st.navigation(pages)
+
+st.sidebar.markdown("**negviz** · negation in neural retrieval")
+dataset = pickers.dataset_picker()
+pickers.models_picker(dataset)
+
+nav.run()

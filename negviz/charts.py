@@ -1,0 +1,61 @@
+"""DataFrame in, plotly figure out. Pure functions, tested directly; pages only place them."""
+
+from __future__ import annotations
+
+import pandas as pd
+import plotly.graph_objects as go
+
+FONT = dict(family="Inter, Helvetica, Arial, sans-serif", size=14)
+BASELINE_COLOR = "#71717a"
+FAMILY_COLORS = {
+    "bi-encoder": "#2563eb",
+    "cross-encoder": "#16a34a",
+    "monot5": "#15803d",
+    "colbert": "#c2410c",
+    "maxsim": "#ea580c",
+    "splade": "#7c3aed",
+    "tfidf": "#52525b",
+    "bm25": "#a1a1aa",
+}
+
+
+def leaderboard_bars(board: pd.DataFrame, metric: str, baseline: float | None = None, title: str = "") -> go.Figure:
+    """Horizontal bars of one metric per model with 95% CI whiskers and the random baseline."""
+    part = board[board["metric"] == metric].dropna(subset=["value"]).sort_values("value")
+    percent = metric in {"paired_accuracy", "right_rank"}
+    scale = 100.0 if percent else 1.0
+    x = part["value"] * scale
+    err_hi = (part["ci_high"] - part["value"]) * scale
+    err_lo = (part["value"] - part["ci_low"]) * scale
+    labels = [f"{m} (n={n})" for m, n in zip(part["model"], part["n"])]
+    fig = go.Figure(
+        go.Bar(
+            x=x,
+            y=labels,
+            orientation="h",
+            marker_color=[FAMILY_COLORS.get(f, "#3f3f46") for f in part["family"]],
+            error_x=dict(type="data", array=err_hi, arrayminus=err_lo, visible=True, color="#18181b"),
+            customdata=part[["family", "ci_low", "ci_high", "n"]].to_numpy(),
+            hovertemplate=(
+                "%{y}<br>%{x:.1f}" + ("%" if percent else "")
+                + "<br>95% CI %{customdata[1]:.3f}-%{customdata[2]:.3f}<br>family %{customdata[0]}<extra></extra>"
+            ),
+        )
+    )
+    if baseline is not None:
+        fig.add_vline(x=baseline * scale, line_dash="dash", line_color=BASELINE_COLOR,
+                      annotation_text=f"random {baseline * scale:.0f}{'%' if percent else ''}",
+                      annotation_position="top")
+    fig.update_layout(
+        title=title,
+        font=FONT,
+        xaxis_title=f"{metric.replace('_', ' ')}{' (%)' if percent else ''}",
+        yaxis_title=None,
+        height=max(220, 60 + 36 * len(part)),
+        margin=dict(l=10, r=20, t=50 if title else 30, b=40),
+        showlegend=False,
+        template="plotly_white",
+    )
+    if percent:
+        fig.update_xaxes(range=[0, 100])
+    return fig

@@ -1,0 +1,276 @@
+"""The `negviz` command: list models and datasets, evaluate, manage stored runs.
+
+Bad input exits non-zero with a one-line message that says what is wrong and how to fix it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any, Sequence
+
+import pandas as pd
+
+from negviz.errors import NegvizError
+from negviz.registry import UnknownNameError
+
+
+# ---------------------------------------------------------------- progress
+class TqdmProgress:
+    """Adapts the library's progress(done, total, desc) callback to a tqdm bar on stderr."""
+
+    def __init__(self, enabled: bool = True):
+        self.enabled = enabled
+        self.bar = None
+
+    def __call__(self, done: int, total: int, desc: str) -> None:
+        if not self.enabled:
+            return
+        from tqdm import tqdm
+
+        if self.bar is None or self.bar.desc != desc or self.bar.total != total:
+            self.close()
+            self.bar = tqdm(total=total, desc=desc, unit="item", file=sys.stderr, leave=False)
+        self.bar.update(done - self.bar.n)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+            self.bar = None
+
+
+# ---------------------------------------------------------------- commands
+def cmd_models(args: argparse.Namespace) -> int:
+    from negviz.catalog import FILELESS, load_catalog
+    from negviz.scorers.loading import is_available_offline
+
+    df = load_catalog().copy()
+    df["offline"] = [
+        fam in FILELESS or is_available_offline(hub) for fam, hub in zip(df["family"], df["hub_id"])
+    ]
+    cols = ["name", "family", "hub_id", "params_m", "offline", "training_data"]
+    return _emit(df[cols], args.json)
+
+
+def cmd_datasets(args: argparse.Namespace) -> int:
+    from negviz.datasets import list_datasets
+
+    return _emit(list_datasets(), args.json)
+
+
+def cmd_eval(args: argparse.Namespace) -> int:
+    from negviz.runner import run_eval
+    from negviz.schema import DatasetSpec, ModelSpec
+    from negviz.store import Store
+
+    model = ModelSpec.parse(args.model)
+    options = dict(model.opts)
+    for item in args.option or []:
+        key, sep, value = item.partition("=")
+        if not sep:
+            raise NegvizError(f"--option {item!r} is not of the form key=value")
+        options[key] = value
+    model = ModelSpec.make(model.name, args.family or model.family, args.revision or model.revision, **options)
+    ds_options = {}
+    if args.kind:
+        ds_options["kind"] = args.kind
+    if args.columns:
+        ds_options["columns"] = args.columns
+    dataset = DatasetSpec.make(args.dataset, args.split, args.limit, **ds_options)
+    store = None if args.no_store else Store(args.db)
+    progress = TqdmProgress(enabled=not args.quiet)
+    try:
+        result = run_eval(
+            model,
+            dataset,
+            store=store,
+            device=args.device,
+            batch_size=args.batch_size,
+            progress=progress,
+            force=args.force,
+            tie_rule=args.tie_rule,
+            checked_only=args.checked_only,
+        )
+    finally:
+        progress.close()
+    out = eval_payload(result)
+    if args.json:
+        print(json.dumps(out, indent=2, default=_json_default))
+    else:
+        print(format_eval(out))
+    return 0
+
+
+def eval_payload(result) -> dict[str, Any]:
+    r = result.record
+    head = {
+        "model": r.model_name,
+        "model_spec": r.model_spec,
+        "family": r.family,
+        "revision": r.model_revision,
+        "dataset": r.dataset_name,
+        "split": r.split,
+        "n": r.n,
+        "wall_seconds": round(r.wall_seconds, 3),
+        "device": r.device,
+        "run_id": r.run_id,
+        "reused_stored_run": result.reused,
+        "code_version": r.code_version,
+    }
+    return {**head, **{k: v for k, v in result.summary.items() if k != "n"}}
+
+
+def format_eval(out: dict[str, Any]) -> str:
+    lines = [
+        f"{out['model']} ({out['family']}, rev {out['revision']}) on {out['dataset']}:{out['split']}, "
+        f"n={out['n']}, {out['wall_seconds']:.1f}s on {out['device']}"
+        + (" [stored run reused]" if out["reused_stored_run"] else "")
+    ]
+    metric = out.get("metric")
+    if metric == "paired_accuracy":
+        lo, hi = out["ci95"]
+        lines.append(
+            f"paired accuracy ({out['tie_rule']} ties): {out['paired_accuracy']:.1%} [95% CI {lo:.1%}-{hi:.1%}]; "
+            f"random 25%; {out['other_tie_rule']} tie rule: {out['paired_accuracy_other_tie_rule']:.1%} "
+            f"({out['verdicts_differing_by_tie_rule']} verdicts differ)"
+        )
+        lines.append(f"ties: {out['ties']}; per-query accuracy {out['per_query_accuracy']:.1%}")
+        prefs = ", ".join(f"{k} {v:.1%}" for k, v in out["error_preference"].items())
+        lines.append(f"error preference among {out['failures']} failures: {prefs}")
+    elif metric == "right_rank":
+        lo, hi = out["ci95"]
+        lines.append(f"Right Rank: {out['right_rank']:.1%} [95% CI {lo:.1%}-{hi:.1%}]; random 50%; ties {out['ties']}")
+    elif metric == "sensitivity_ratio":
+        cols = ["perturbation", "severity", "n", "checked", "detection_accuracy", "sensitivity_ratio", "tiny_denominators"]
+        lines.append(pd.DataFrame(out["perturbations"])[cols].to_string(index=False, float_format="%.3f"))
+    elif metric == "mean_similarity":
+        cols = ["source", "n", "mean_similarity", "n_paraphrase", "spearman_paraphrase"]
+        lines.append(f"mean similarity {out['mean_similarity']:.3f}; Spearman(sim, paraphrase) {out['spearman_paraphrase']:.3f}")
+        lines.append(pd.DataFrame(out["sources"])[cols].to_string(index=False, float_format="%.3f"))
+    return "\n".join(lines)
+
+
+def cmd_runs(args: argparse.Namespace) -> int:
+    from negviz.store import Store
+    from negviz.summaries import headline
+
+    store = Store(args.db)
+    df = store.runs(dataset=args.dataset)
+    if df.empty:
+        print("no stored runs", file=sys.stderr)
+        return 0
+    metric, value = zip(*(headline(s) for s in df["summary"])) if len(df) else ((), ())
+    table = df[["run_id", "model_name", "family", "dataset_name", "split", "n", "device", "wall_seconds"]].copy()
+    table["metric"], table["value"] = metric, value
+    return _emit(table, args.json)
+
+
+def cmd_import(args: argparse.Namespace) -> int:
+    from negviz.store import Store
+
+    n = Store(args.db).import_runs(args.path)
+    print(f"imported {n} run(s) from {args.path}")
+    return 0
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    from negviz.store import Store
+
+    path = Store(args.db).export_run(args.run_id, args.path)
+    print(f"wrote {path}")
+    return 0
+
+
+def cmd_download(args: argparse.Namespace) -> int:
+    from negviz.catalog import resolve
+    from negviz.schema import ModelSpec
+    from negviz.scorers.loading import resolve_source
+
+    resolved = resolve(ModelSpec.parse(args.model))
+    if not resolved.hub_id:
+        print(f"{resolved.spec.name} needs no model files")
+        return 0
+    source = resolve_source(resolved.hub_id, resolved.spec.revision)
+    print(f"{resolved.hub_id}: {source.path} ({source.origin}, revision {source.revision})")
+    return 0
+
+
+# ---------------------------------------------------------------- plumbing
+def _json_default(o: Any) -> Any:
+    if hasattr(o, "item"):
+        return o.item()
+    if hasattr(o, "isoformat"):
+        return o.isoformat()
+    return str(o)
+
+
+def _emit(df: pd.DataFrame, as_json: bool) -> int:
+    if as_json:
+        print(json.dumps(df.to_dict(orient="records"), indent=2, default=_json_default))
+    else:
+        with pd.option_context("display.max_colwidth", 60, "display.width", 200):
+            print(df.to_string(index=False))
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="negviz", description="How and why retrievers fail on negation.")
+    p.add_argument("--db", help="results store URL (default: $NEGVIZ_DB_URL or a local SQLite file)")
+    sub = p.add_subparsers(dest="command", required=True)
+
+    s = sub.add_parser("models", help="the model catalog, with an 'offline' column")
+    s.add_argument("--json", action="store_true")
+    s.set_defaults(func=cmd_models)
+
+    s = sub.add_parser("datasets", help="shipped and registered datasets")
+    s.add_argument("--json", action="store_true")
+    s.set_defaults(func=cmd_datasets)
+
+    s = sub.add_parser("eval", help="evaluate a model on a dataset and store the run")
+    s.add_argument("--model", required=True, help="catalog name, hub id or local path; NAME[@REV][key=value,...]")
+    s.add_argument("--dataset", required=True, help="nevir, excluir, demetr, cannot, or a file (CSV/TSV/JSONL/Parquet)")
+    s.add_argument("--split", default="test")
+    s.add_argument("--limit", type=int, help="first N items only")
+    s.add_argument("--family", help="model family for models outside the catalog")
+    s.add_argument("--revision", help="model revision (hub branch, tag or commit)")
+    s.add_argument("--option", action="append", metavar="KEY=VALUE", help="family option, e.g. similarity=cosine")
+    s.add_argument("--kind", help="dataset kind of a user file: pairs, exclusion, perturbation, sentence_pairs")
+    s.add_argument("--columns", help="column mapping of a user file, e.g. pair_id=id,q1=query1,...")
+    s.add_argument("--tie-rule", default="strict", choices=["strict", "mteb"])
+    s.add_argument("--checked-only", action="store_true", help="DEMETR: keep only items with pert_check")
+    s.add_argument("--device", help="cpu, cuda, cuda:1 ... (default: cuda if present)")
+    s.add_argument("--batch-size", type=int)
+    s.add_argument("--force", action="store_true", help="re-run even if the store holds this run")
+    s.add_argument("--no-store", action="store_true", help="do not write the run to the store")
+    s.add_argument("--json", action="store_true", help="print one JSON object")
+    s.add_argument("--quiet", action="store_true", help="no progress bar")
+    s.set_defaults(func=cmd_eval)
+
+    s = sub.add_parser("runs", help="stored runs")
+    s.add_argument("--dataset")
+    s.add_argument("--json", action="store_true")
+    s.set_defaults(func=cmd_runs)
+
+    s = sub.add_parser("import-runs", help="load run files (e.g. data/runs) into the store")
+    s.add_argument("path")
+    s.set_defaults(func=cmd_import)
+
+    s = sub.add_parser("export-run", help="write one stored run to a portable file")
+    s.add_argument("run_id")
+    s.add_argument("path")
+    s.set_defaults(func=cmd_export)
+
+    s = sub.add_parser("download", help="fetch a model into the Hugging Face cache (needs network)")
+    s.add_argument("model")
+    s.set_defaults(func=cmd_download)
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return args.func(args)
+    except (NegvizError, UnknownNameError, ValueError, FileNotFoundError) as exc:
+        print(f"negviz: error: {exc}", file=sys.stderr)
+        return 2

@@ -1,0 +1,86 @@
+"""Leaderboard tables: stored runs and published reference rows, never mixed.
+
+A stored run's row carries its metric, options, dataset, split, n, model and revision;
+a published row carries its source table. Both are plain DataFrames for the pages.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from negviz.summaries import headline
+
+LEADERBOARD_COLUMNS = (
+    "model", "family", "params_m", "metric", "value", "ci_low", "ci_high", "n", "ties", "tie_rule",
+    "dataset", "split", "device", "wall_seconds", "revision", "code_version", "created_at", "run_id",
+)
+
+
+def _ci(summary: dict) -> tuple[float | None, float | None]:
+    ci = summary.get("ci95")
+    if not ci and summary.get("metric") == "sensitivity_ratio":
+        neg = [p for p in summary.get("perturbations", []) if p["perturbation"] == "critical_id8_negation"]
+        ci = neg[0].get("ratio_ci95") if neg else None
+    return (ci[0], ci[1]) if ci else (None, None)
+
+
+def _ties(summary: dict):
+    ties = summary.get("ties")
+    if isinstance(ties, dict):
+        return ties.get("pairs_with_tie")
+    return ties
+
+
+def leaderboard(runs: pd.DataFrame, catalog: pd.DataFrame | None = None) -> pd.DataFrame:
+    """One row per stored run, best first within a metric; sizes from the catalog."""
+    if runs.empty:
+        return pd.DataFrame(columns=LEADERBOARD_COLUMNS)
+    rows = []
+    for r in runs.itertuples(index=False):
+        metric, value = headline(r.summary)
+        lo, hi = _ci(r.summary)
+        rows.append(
+            {
+                "model": r.model_name,
+                "family": r.family,
+                "metric": metric,
+                "value": value,
+                "ci_low": lo,
+                "ci_high": hi,
+                "n": r.n,
+                "ties": _ties(r.summary),
+                "tie_rule": (r.options or {}).get("tie_rule") if r.summary.get("metric") == "paired_accuracy" else None,
+                "dataset": r.dataset_name,
+                "split": r.split,
+                "device": r.device,
+                "wall_seconds": r.wall_seconds,
+                "revision": r.model_revision,
+                "code_version": r.code_version,
+                "created_at": r.created_at,
+                "run_id": r.run_id,
+            }
+        )
+    df = pd.DataFrame(rows)
+    sizes = {} if catalog is None else dict(zip(catalog["name"], catalog["params_m"]))
+    df["params_m"] = df["model"].map(sizes)
+    df = df.sort_values(["metric", "value"], ascending=[True, False], na_position="last")
+    return df[list(LEADERBOARD_COLUMNS)].reset_index(drop=True)
+
+
+def latest_per_model(board: pd.DataFrame) -> pd.DataFrame:
+    """Keep the newest run per (model, dataset, split, metric)."""
+    if board.empty:
+        return board
+    newest = board.sort_values("created_at", ascending=False)
+    keep = newest.drop_duplicates(["model", "dataset", "split", "metric"])
+    return board[board["run_id"].isin(keep["run_id"])].reset_index(drop=True)
+
+
+def published_rows(reference: pd.DataFrame, dataset: str) -> pd.DataFrame:
+    """Published rows for one dataset, grouped by (source, metric) so metrics never mix."""
+    if reference.empty:
+        return reference
+    part = reference[reference["dataset"] == dataset]
+    cols = [c for c in ("source", "metric", "model", "hub_id", "category", "training_data", "value", "unit", "split", "notes")
+            if c in part.columns]
+    return part[cols].sort_values(["source", "metric", "value"], ascending=[True, True, False]).reset_index(drop=True)

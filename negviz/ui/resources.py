@@ -1,0 +1,57 @@
+"""Cached resources and data for the pages, keyed by specs (st.cache_* lives only here)."""
+
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+from negviz.paths import DATA_DIR
+
+BUNDLED_RUNS = DATA_DIR / "runs"
+
+
+@st.cache_resource(show_spinner=False)
+def store():
+    """The results store, with the shipped precomputed runs loaded once per process."""
+    from negviz.store import Store
+
+    s = Store()
+    if BUNDLED_RUNS.is_dir():
+        s.ensure_bundled(BUNDLED_RUNS)
+    return s
+
+
+@st.cache_data(show_spinner=False, ttl=5)
+def runs(dataset: str | None = None) -> pd.DataFrame:
+    """Stored runs (short TTL: another process may have added one)."""
+    return store().runs(dataset=dataset)
+
+
+@st.cache_data(show_spinner=False)
+def catalog() -> pd.DataFrame:
+    from negviz.catalog import load_catalog
+
+    return load_catalog()
+
+
+@st.cache_data(show_spinner=False)
+def reference() -> pd.DataFrame:
+    from negviz.reference import load_reference
+
+    return load_reference()
+
+
+@st.cache_data(show_spinner=False)
+def datasets_table() -> pd.DataFrame:
+    from negviz.datasets import list_datasets
+
+    return list_datasets()
+
+
+@st.cache_resource(show_spinner=False, max_entries=4)
+def scorer(spec_text: str, device: str | None = None):
+    """A loaded scorer per spec; few entries so GPU memory is freed when one is evicted."""
+    from negviz.cache import ScoreCache
+    from negviz.catalog import load_scorer
+
+    return load_scorer(spec_text, device=device, cache=ScoreCache())

@@ -1,0 +1,31 @@
+"""Small widgets the pages share: downloads, progress bars, error boxes."""
+
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+
+def csv_download(df: pd.DataFrame, file_name: str, label: str = "Download CSV", key: str | None = None) -> None:
+    st.download_button(label, df.to_csv(index=False).encode("utf-8"), file_name=file_name, mime="text/csv",
+                       key=key or f"dl-{file_name}", icon=":material/download:")
+
+
+class ProgressBar:
+    """The library's progress(done, total, desc) callback drawn as a bar with counts."""
+
+    def __init__(self, label: str):
+        self.label = label
+        self.bar = st.progress(0.0, text=f"{label}: starting")
+
+    def __call__(self, done: int, total: int, desc: str) -> None:
+        frac = done / total if total else 1.0
+        self.bar.progress(min(frac, 1.0), text=f"{self.label}: {desc} {done:,}/{total:,}")
+
+    def done(self) -> None:
+        self.bar.empty()
+
+
+def show_error(exc: Exception) -> None:
+    """A user-facing error; the page keeps running."""
+    st.error(f"{type(exc).__name__}: {exc}", icon=":material/error:")

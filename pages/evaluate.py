@@ -1,0 +1,43 @@
+"""Evaluate: run a model on the selected dataset; the run lands in the store once."""
+
+import streamlit as st
+
+from negviz.ui import pickers, resources
+from negviz.ui.widgets import ProgressBar, show_error
+
+dataset = pickers.current_dataset()
+st.title("Evaluate a model")
+st.caption("Scores every item once (cached per text), stores the run, and shows it on every page. "
+           "Runs on the GPU when there is one, else on the CPU.")
+
+catalog = resources.catalog()
+names = catalog["name"].tolist()
+with st.form("eval"):
+    model = st.selectbox("Model (catalog)", names, index=names.index("all-MiniLM-L6-v2"), key="eval_model",
+                         accept_new_options=True,
+                         help="Pick from the catalog, or type a hub id or a local path with [family=...].")
+    limit = st.number_input("Only the first N items (0 = all)", min_value=0, value=0, step=50)
+    tie_rule = st.radio("Tie rule", ["strict", "mteb"], horizontal=True,
+                        help="strict: a tie is a failure (NevIR code); mteb: a tie on q2 counts as correct.")
+    force = st.checkbox("Re-run even if the store has this run")
+    go = st.form_submit_button("Run", type="primary")
+
+if go:
+    from negviz.runner import run_eval
+    from negviz.schema import DatasetSpec
+
+    bar = ProgressBar(f"{model} on {dataset}")
+    try:
+        result = run_eval(model, DatasetSpec.make(dataset, limit=int(limit) or None), store=resources.store(),
+                          progress=bar, force=force, tie_rule=tie_rule)
+    except Exception as exc:  # a clear message; the app keeps running and the store is untouched
+        show_error(exc)
+    else:
+        resources.runs.clear()
+        r = result.record
+        s = result.summary
+        st.success(f"{'Reused the stored run' if result.reused else 'Stored run'} {r.run_id}: "
+                   f"{r.model_name} on {r.dataset_name}:{r.split}, n={r.n}, {r.wall_seconds:.1f}s on {r.device}.")
+        st.json(s, expanded=1)
+    finally:
+        bar.done()

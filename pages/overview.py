@@ -1,0 +1,66 @@
+"""Overview: the leaderboard of stored runs beside the papers' published rows."""
+
+import streamlit as st
+
+from negviz.charts import leaderboard_bars
+from negviz.leaderboard import latest_per_model, leaderboard, published_rows
+from negviz.ui import pickers, resources
+from negviz.ui.widgets import csv_download
+
+dataset = pickers.current_dataset()
+models = pickers.current_models()
+info = resources.datasets_table().set_index("name").loc[dataset]
+
+st.title("Overview")
+st.caption(
+    f"**{info['title']}** · split {info['splits'].split(',')[0] if isinstance(info['splits'], str) else 'test'} · "
+    f"n = {int(info['n']):,} · source: {info['source']} · licence: {info['licence']}"
+)
+
+board = leaderboard(resources.runs(dataset), resources.catalog())
+if models:
+    board = board[board["model"].isin(models)]
+show_all = st.toggle("Show every stored run (not only the newest per model)", value=False)
+if not show_all:
+    board = latest_per_model(board)
+
+st.subheader("Stored runs")
+if board.empty:
+    st.info("No stored runs for this dataset yet. Run one on the Evaluate page or with "
+            f"`negviz eval --model all-MiniLM-L6-v2 --dataset {dataset}`.")
+else:
+    for metric in board["metric"].unique():
+        part = board[board["metric"] == metric]
+        baseline = {"paired_accuracy": 0.25, "right_rank": 0.5}.get(metric)
+        st.plotly_chart(leaderboard_bars(part, metric, baseline, title=f"{metric.replace('_', ' ')} on {dataset}"),
+                        key=f"bars-{metric}")
+    percent = board["metric"].isin(["paired_accuracy", "right_rank"]).all()
+    fmt = "%.1f%%" if percent else "%.3f"
+    shown = board.copy()
+    if percent:
+        shown[["value", "ci_low", "ci_high"]] = shown[["value", "ci_low", "ci_high"]] * 100
+    st.dataframe(
+        shown,
+        hide_index=True,
+        column_config={
+            "value": st.column_config.NumberColumn("value", format=fmt, help="The run's metric (see 'metric')"),
+            "ci_low": st.column_config.NumberColumn("95% CI low", format=fmt, help="seeded bootstrap, 1,000 resamples"),
+            "ci_high": st.column_config.NumberColumn("95% CI high", format=fmt),
+            "params_m": st.column_config.NumberColumn("params (M)", format="%.0f"),
+            "wall_seconds": st.column_config.NumberColumn("wall (s)", format="%.1f"),
+            "ties": st.column_config.NumberColumn("ties", help="items with an exact score tie"),
+        },
+        key="leaderboard",
+    )
+    csv_download(board, f"negviz-leaderboard-{dataset}.csv", key="dl-board")
+
+st.subheader("Published results")
+published = published_rows(resources.reference(), dataset)
+if published.empty:
+    st.caption("The papers report no per-model rows for this dataset.")
+else:
+    st.caption("Transcribed from the papers; each table keeps its own metric and is never mixed with negviz runs.")
+    for (source, metric), part in published.groupby(["source", "metric"], sort=False):
+        with st.expander(f"{source} · {metric}", expanded=source.startswith("NevIR")):
+            st.dataframe(part.drop(columns=["source", "metric"]), hide_index=True, key=f"pub-{source}-{metric}")
+    csv_download(published, f"negviz-published-{dataset}.csv", label="Download published rows (CSV)", key="dl-pub")

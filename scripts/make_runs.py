@@ -1,0 +1,53 @@
+"""Re-create the shipped precomputed runs (data/runs/) with the `negviz` CLI, offline.
+
+Each run is made by `negviz eval` into a scratch store, then written with `negviz export-run`,
+so the shipped files are exactly what the CLI produces. Usage:
+    python scripts/make_runs.py [--models ...] [--datasets ...]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+OUT = ROOT / "data" / "runs"
+MODELS = ["all-MiniLM-L6-v2", "maxsim-all-MiniLM-L6-v2", "tfidf", "bm25"]
+DATASETS = ["nevir", "excluir", "demetr", "cannot"]
+
+
+def negviz(*args: str, env: dict) -> str:
+    out = subprocess.run([sys.executable, "-m", "negviz", *args], env=env, cwd=ROOT, capture_output=True, text=True)
+    if out.returncode:
+        raise SystemExit(f"negviz {' '.join(args)} failed:\n{out.stderr[-3000:]}")
+    return out.stdout
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--models", nargs="+", default=MODELS)
+    ap.add_argument("--datasets", nargs="+", default=DATASETS)
+    args = ap.parse_args()
+    OUT.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        db = f"sqlite:///{tmp}/runs.sqlite"
+        env = {**os.environ, "HF_HUB_OFFLINE": "1"}
+        for dataset in args.datasets:
+            for model in args.models:
+                res = json.loads(negviz("--db", db, "eval", "--model", model, "--dataset", dataset, "--json", "--quiet",
+                                        "--force", env=env))
+                stem = f"{dataset}__{res['model']}"
+                for old in OUT.glob(stem + ".*"):
+                    old.unlink()
+                negviz("--db", db, "export-run", res["run_id"], str(OUT / stem), env=env)
+                print(f"{stem}: n={res['n']} {res.get('metric')}={res.get(res.get('metric'), '')} "
+                      f"{res['wall_seconds']:.1f}s", flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,60 @@
+"""Page tests: every page opens without an exception (Streamlit's AppTest)."""
+
+from pathlib import Path
+
+import pytest
+
+from streamlit.testing.v1 import AppTest
+
+APP = str(Path(__file__).resolve().parent.parent / "app.py")
+PAGES = ["pages/overview.py", "pages/evaluate.py", "pages/catalog.py"]
+
+
+@pytest.fixture
+def app_env(tmp_path, monkeypatch):
+    monkeypatch.setenv("NEGVIZ_DB_URL", f"sqlite:///{tmp_path / 'results.sqlite'}")
+    monkeypatch.setenv("NEGVIZ_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+
+
+def open_page(page: str) -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.run()
+    if page != PAGES[0]:
+        at.switch_page(page).run()
+    return at
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_page_opens_without_exception(app_env, page):
+    at = open_page(page)
+    assert not at.exception, [e.message for e in at.exception]
+    assert at.title, "every page has a title"
+
+
+def test_overview_shows_bundled_runs_and_published_rows(app_env):
+    at = open_page("pages/overview.py")
+    assert at.title[0].value == "Overview"
+    assert [s.value for s in at.subheader][:2] == ["Stored runs", "Published results"]
+    assert len(at.dataframe) >= 2, "the leaderboard and at least one published table"
+    board = at.dataframe[0].value
+    assert {"all-MiniLM-L6-v2", "tfidf"} <= set(board["model"])
+    assert set(board["metric"]) == {"paired_accuracy"}
+    assert (board["n"] == 1383).all()
+
+
+def test_dataset_picker_switches_the_leaderboard(app_env):
+    at = open_page("pages/overview.py")
+    at.sidebar.selectbox(key="dataset").select("excluir").run()
+    assert not at.exception
+    board = at.dataframe[0].value
+    assert set(board["metric"]) == {"right_rank"}
+    assert (board["n"] == 1000).all()
+
+
+def test_evaluate_page_reports_an_unknown_model_and_keeps_running(app_env):
+    at = open_page("pages/evaluate.py")
+    at.selectbox(key="eval_model").set_value("no-such-org/no-such-model")
+    at.button[0].click().run()
+    assert not at.exception
+    assert at.error and "no-such-org/no-such-model" in at.error[0].value
