@@ -182,6 +182,22 @@ def cmd_export(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_compare(args: argparse.Namespace) -> int:
+    from negviz.compare import compare_runs
+    from negviz.store import Store
+
+    out = compare_runs(Store(args.db), args.run_a, args.run_b)
+    if args.json:
+        print(json.dumps(out, indent=2, default=_json_default))
+    else:
+        print(
+            f"{out['model_a']} {out['accuracy_a']:.1%} vs {out['model_b']} {out['accuracy_b']:.1%} on "
+            f"{out['n_shared']} shared items of {out['dataset']}: McNemar b={out['b']} c={out['c']}, "
+            f"p={out['p_value']:.4g} ({out['method']})"
+        )
+    return 0
+
+
 def cmd_download(args: argparse.Namespace) -> int:
     from negviz.catalog import resolve
     from negviz.schema import ModelSpec
@@ -260,6 +276,12 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("run_id")
     s.add_argument("path")
     s.set_defaults(func=cmd_export)
+
+    s = sub.add_parser("compare", help="McNemar's test between two stored runs on the same items")
+    s.add_argument("run_a")
+    s.add_argument("run_b")
+    s.add_argument("--json", action="store_true")
+    s.set_defaults(func=cmd_compare)
 
     s = sub.add_parser("download", help="fetch a model into the Hugging Face cache (needs network)")
     s.add_argument("model")

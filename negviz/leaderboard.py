@@ -81,6 +81,10 @@ def published_rows(reference: pd.DataFrame, dataset: str) -> pd.DataFrame:
     if reference.empty:
         return reference
     part = reference[reference["dataset"] == dataset]
-    cols = [c for c in ("source", "metric", "model", "hub_id", "category", "training_data", "value", "unit", "split", "notes")
-            if c in part.columns]
+    if "category" in part.columns:  # Petcu's type counts are classifier output, not model scores
+        part = part[part["category"] != "classifier"]
+    cols = [c for c in ("source", "metric", "model", "hub_id", "category", "training_data", "perturbation",
+                        "negation_type", "epoch", "value", "unit", "split", "notes")
+            if c in part.columns and (c not in ("perturbation", "negation_type", "epoch") or part[c].notna().any()
+                                      and (part[c].astype(str) != "").any())]
     return part[cols].sort_values(["source", "metric", "value"], ascending=[True, True, False]).reset_index(drop=True)

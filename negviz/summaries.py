@@ -26,9 +26,12 @@ def summarize(kind: str, frame: pd.DataFrame, scores: pd.DataFrame, tie_rule: st
 
 def perturbation_summary(frame: pd.DataFrame, wide: pd.DataFrame, checked_only: bool) -> dict:
     rows = []
-    joined = frame.reset_index(drop=True).join(wide[["candidate", "perturbed", "empty"]])
+    # The frame's text columns share the slot names, so the scores join under other names.
+    slot_scores = wide[["candidate", "perturbed", "empty"]].add_prefix("score_")
+    joined = frame.reset_index(drop=True).join(slot_scores)
     for name, part in joined.groupby("perturbation", sort=False):
-        s = metrics.demetr_summary(part["candidate"], part["perturbed"], part["empty"], part["checked"], checked_only)
+        s = metrics.demetr_summary(part["score_candidate"], part["score_perturbed"], part["score_empty"],
+                                   part["checked"], checked_only)
         rows.append({"perturbation": name, "severity": part["severity"].iloc[0], **s})
     order = {sev: i for i, sev in enumerate(SEVERITIES)}
     rows.sort(key=lambda r: (order.get(r["severity"], 9), r["perturbation"]))

@@ -13,9 +13,11 @@ st.caption("Scores every item once (cached per text), stores the run, and shows 
 catalog = resources.catalog()
 names = catalog["name"].tolist()
 with st.form("eval"):
-    model = st.selectbox("Model (catalog)", names, index=names.index("all-MiniLM-L6-v2"), key="eval_model",
-                         accept_new_options=True,
-                         help="Pick from the catalog, or type a hub id or a local path with [family=...].")
+    picked = st.selectbox("Model (catalog)", names, index=names.index("all-MiniLM-L6-v2"), key="eval_model")
+    typed = st.text_input("…or any hub id or local path", key="eval_model_typed",
+                          placeholder="org/name[family=bi-encoder,similarity=cosine]",
+                          help="Overrides the catalog pick. Models outside the catalog need [family=...].")
+    model = typed.strip() or picked
     limit = st.number_input("Only the first N items (0 = all)", min_value=0, value=0, step=50)
     tie_rule = st.radio("Tie rule", ["strict", "mteb"], horizontal=True,
                         help="strict: a tie is a failure (NevIR code); mteb: a tie on q2 counts as correct.")

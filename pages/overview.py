@@ -53,6 +53,22 @@ else:
         key="leaderboard",
     )
     csv_download(board, f"negviz-leaderboard-{dataset}.csv", key="dl-board")
+    binary = board[board["metric"].isin(["paired_accuracy", "right_rank"])]
+    if len(binary) >= 2:
+        with st.expander("Compare two runs (McNemar's test on the items they share)"):
+            label = dict(zip(binary["run_id"], binary["model"] + " · " + binary["run_id"].str[:8]))
+            col_a, col_b = st.columns(2)
+            run_a = col_a.selectbox("Run A", list(label), format_func=label.get, key="cmp_a")
+            run_b = col_b.selectbox("Run B", list(label), index=1, format_func=label.get, key="cmp_b")
+            if run_a != run_b:
+                from negviz.compare import compare_runs
+
+                c = compare_runs(resources.store(), run_a, run_b)
+                st.markdown(
+                    f"**{c['model_a']}** {c['accuracy_a']:.1%} vs **{c['model_b']}** {c['accuracy_b']:.1%} "
+                    f"on {c['n_shared']:,} shared items: A right & B wrong = {c['b']}, A wrong & B right = {c['c']}, "
+                    f"p = {c['p_value']:.3g} ({c['method']})."
+                )
 
 st.subheader("Published results")
 published = published_rows(resources.reference(), dataset)
@@ -60,6 +76,9 @@ if published.empty:
     st.caption("The papers report no per-model rows for this dataset.")
 else:
     st.caption("Transcribed from the papers; each table keeps its own metric and is never mixed with negviz runs.")
+    if dataset == "excluir":
+        st.caption("ExcluIR's published Right Rank comes from top-10 retrieval over the full 90k-paragraph corpus; "
+                   "negviz's Right Rank ranks each query's two documents only (REFERENCE.md), so the two differ.")
     for (source, metric), part in published.groupby(["source", "metric"], sort=False):
         with st.expander(f"{source} · {metric}", expanded=source.startswith("NevIR")):
             st.dataframe(part.drop(columns=["source", "metric"]), hide_index=True, key=f"pub-{source}-{metric}")

@@ -54,7 +54,7 @@ def test_dataset_picker_switches_the_leaderboard(app_env):
 
 def test_evaluate_page_reports_an_unknown_model_and_keeps_running(app_env):
     at = open_page("pages/evaluate.py")
-    at.selectbox(key="eval_model").set_value("no-such-org/no-such-model")
+    at.text_input(key="eval_model_typed").input("no-such-org/no-such-model[family=bi-encoder]")
     at.button[0].click().run()
     assert not at.exception
     assert at.error and "no-such-org/no-such-model" in at.error[0].value

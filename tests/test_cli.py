@@ -18,7 +18,8 @@ def env(tmp_path, monkeypatch):
 
 
 def run_json(capsys, *args):
-    assert main([*args, "--json", "--quiet"]) == 0
+    extra = ["--quiet"] if args[0] == "eval" else []
+    assert main([*args, "--json", *extra]) == 0
     return json.loads(capsys.readouterr().out)
 
 
