@@ -61,7 +61,7 @@ def guess_family(path: str) -> str | None:
         return None
     if (p / "modules.json").exists():
         return "bi-encoder"
-    if (p / "artifact.metadata").exists() or (p / "colbert_linear.safetensors").exists():
+    if (p / "artifact.metadata").exists() or any(p.glob("*.dnn")):
         return "colbert"
     return None
 

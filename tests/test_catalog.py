@@ -62,8 +62,8 @@ def test_params_and_options(cat):
         opts = _parse_options(r.options)
         # Options survive the round trip (no commas or stray spaces inside values).
         assert _format_options(_freeze(opts)).strip("[]") == r.options, r.name
-    assert _parse_options(catalog_row("colbertv2.0")["options"]) == {"similarity": "l2"}
-    assert _parse_options(catalog_row("ColBERTv1")["options"]) == {"similarity": "l2"}
+    assert _parse_options(catalog_row("colbertv2.0")["options"]) == {"similarity": "l2", "masked_doc_tokens": "zero"}
+    assert _parse_options(catalog_row("ColBERTv1")["options"]) == {"similarity": "l2", "masked_doc_tokens": "zero"}
 
 
 def _sources(row) -> list[str]:
@@ -110,5 +110,5 @@ def test_resolve_names_and_hub_ids(cat):
             assert by_hub.row["hub_id"] == row["hub_id"]
     # Case-insensitive, and a spec's own options win over the catalog's.
     r = resolve(ModelSpec.parse("COLBERTV2.0[similarity=cosine]"))
-    assert r.spec.name == "colbertv2.0" and r.spec.opts == {"similarity": "cosine"}
+    assert r.spec.name == "colbertv2.0" and r.spec.opts == {"similarity": "cosine", "masked_doc_tokens": "zero"}
     assert resolve(ModelSpec.parse("castorini/monot5-base-msmarco-10k")).spec.family == "monot5"

@@ -32,12 +32,16 @@ def vocab() -> list[str]:
 
 
 def save_bert_tokenizer(path: str | Path, model_max_length: int = 512) -> Path:
+    """The tiny WordPiece tokenizer. transformers 5's BertTokenizerFast takes ``vocab=`` (a
+    dict); ``vocab_file=`` is silently ignored and would read every word as [UNK]."""
     from transformers import BertTokenizerFast
 
     path = Path(path)
     path.mkdir(parents=True, exist_ok=True)
-    (path / "vocab.txt").write_text("\n".join(vocab()) + "\n")
-    tok = BertTokenizerFast(vocab_file=str(path / "vocab.txt"), do_lower_case=True, model_max_length=model_max_length)
+    words = vocab()
+    (path / "vocab.txt").write_text("\n".join(words) + "\n")
+    tok = BertTokenizerFast(vocab={w: i for i, w in enumerate(words)}, do_lower_case=True,
+                            model_max_length=model_max_length)
     tok.save_pretrained(path)
     return path
 
