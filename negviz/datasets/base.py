@@ -1,0 +1,90 @@
+"""The Dataset record every loader returns, and the option helpers loaders share."""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass
+from typing import Any, Iterable
+
+import pandas as pd
+
+from negviz.errors import NegvizError
+from negviz.schema import PERTURBATION, DatasetSpec
+
+
+@dataclass
+class Dataset:
+    """A loaded dataset: ``frame`` has ``schema.COLUMNS[kind]`` first, then metadata columns."""
+
+    spec: DatasetSpec
+    kind: str
+    frame: pd.DataFrame
+    title: str
+    source: str
+    licence: str
+    notes: str = ""
+
+    @property
+    def n(self) -> int:
+        return len(self.frame)
+
+
+def check_options(spec: DatasetSpec, allowed: Iterable[str]) -> dict[str, Any]:
+    """The spec's options, refusing any the dataset does not understand (typos fail loudly)."""
+    allowed = tuple(allowed)
+    opts = spec.opts
+    for key in opts:
+        if key not in allowed:
+            close = difflib.get_close_matches(key, allowed, n=1)
+            hint = f" Did you mean {close[0]!r}?" if close else ""
+            known = ", ".join(allowed) if allowed else "none"
+            raise NegvizError(f"dataset {spec.name!r} has no option {key!r}.{hint} Its options: {known}.")
+    return opts
+
+
+def check_split(spec: DatasetSpec, splits: Iterable[str]) -> None:
+    if spec.split not in splits:
+        raise NegvizError(f"dataset {spec.name!r} has no split {spec.split!r}; its splits: {', '.join(splits)}.")
+
+
+def list_option(value: Any) -> list[str]:
+    """A comma list ("a,b") or a sequence, as a list of stripped names."""
+    items = value.split(",") if isinstance(value, str) else list(value)
+    return [str(v).strip() for v in items if str(v).strip()]
+
+
+def bool_option(name: str, value: Any) -> bool:
+    if isinstance(value, bool):
+        return value
+    text = str(value).strip().lower()
+    if text in ("true", "1", "yes"):
+        return True
+    if text in ("false", "0", "no", ""):
+        return False
+    raise NegvizError(f"option {name}={value!r} must be true or false.")
+
+
+def choose(what: str, wanted: list[str], known: Iterable[str]) -> list[str]:
+    """Validate names against the known ones, with a "did you mean" hint."""
+    known = list(known)
+    for name in wanted:
+        if name not in known:
+            close = difflib.get_close_matches(name, known, n=3, cutoff=0.5)
+            hint = f" Did you mean {', '.join(map(repr, close))}?" if close else ""
+            raise NegvizError(f"unknown {what} {name!r}.{hint} Known: {', '.join(known)}.")
+    return wanted
+
+
+def apply_limit(frame: pd.DataFrame, kind: str, limit: int | None) -> pd.DataFrame:
+    """First ``limit`` items in file order; for perturbation sets, the first ``limit`` item
+    ids of every perturbation (so the same items are compared across perturbations)."""
+    if limit is None:
+        return frame
+    limit = int(limit)
+    if limit < 0:
+        raise NegvizError(f"limit must not be negative (got {limit}).")
+    if kind != PERTURBATION:
+        return frame.head(limit).reset_index(drop=True)
+    # (perturbation, item_id) is unique, so a row's rank within its perturbation is its item's.
+    rank = frame.groupby("perturbation", sort=False).cumcount()
+    return frame[rank < limit].reset_index(drop=True)

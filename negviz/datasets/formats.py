@@ -1,0 +1,196 @@
+"""Parse a data file into a raw frame: CSV, TSV, JSON Lines, JSON array or Parquet.
+
+Data only (no pickle, no eval). Text must be UTF-8; an undecodable byte is reported with
+its line, and where it can be told, its data row and column. Column names are the file's own.
+"""
+
+from __future__ import annotations
+
+import codecs
+import csv
+import io
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from negviz.errors import DataValidationError
+
+FORMATS = {
+    ".csv": "csv",
+    ".tsv": "tsv",
+    ".tab": "tsv",
+    ".jsonl": "jsonl",
+    ".ndjson": "jsonl",
+    ".json": "json",  # a JSON array, or JSON Lines despite the name (CondaQA does that)
+    ".parquet": "parquet",
+    ".pq": "parquet",
+}
+# Lone surrogates: undecodable bytes after errors="surrogateescape", or JSON "\\udXXX" escapes.
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def infer_format(path: Path, format: str | None) -> str:
+    if format:
+        fmt = format.lower().lstrip(".")
+        fmt = FORMATS.get("." + fmt, fmt)
+        if fmt not in set(FORMATS.values()):
+            raise DataValidationError(
+                f"unknown format {format!r}; use one of {', '.join(sorted(set(FORMATS.values())))}.", file=str(path)
+            )
+        return fmt
+    fmt = FORMATS.get(path.suffix.lower())
+    if fmt is None:
+        raise DataValidationError(
+            f"cannot tell the format from the extension {path.suffix or '(none)'!r}; use one of "
+            f"{', '.join(FORMATS)} or pass format=csv|tsv|jsonl|json|parquet.",
+            file=str(path),
+        )
+    return fmt
+
+
+def _decode(raw: bytes, fmt: str, file: str) -> str:
+    if raw.startswith(codecs.BOM_UTF8):
+        raw = raw[len(codecs.BOM_UTF8) :]
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as err:
+        row, column = _locate_bad_byte(raw, err.start, fmt)
+        line = raw[: err.start].count(b"\n") + 1
+        where = " in the header" if row == 0 else ""
+        raise DataValidationError(
+            f"bytes that are not UTF-8 (0x{raw[err.start]:02x} on line {line}{where}); save the file as UTF-8.",
+            file=file,
+            row=row or None,
+            column=column,
+        ) from None
+
+
+def _locate_bad_byte(raw: bytes, start: int, fmt: str) -> tuple[int | None, str | None]:
+    """(1-based data row, column) of an undecodable byte; 0 = the header; None if unknown."""
+    try:
+        if fmt in ("csv", "tsv"):
+            prefix = raw[:start].decode("utf-8")
+            records = list(_csv_reader(prefix, fmt))
+            if not prefix or prefix.endswith(("\n", "\r")):
+                index, field = len(records), 0  # the bad byte starts a new record
+            else:
+                index, field = len(records) - 1, len(records[-1]) - 1
+            header = records[0] if records and index > 0 else []
+            return index, header[field] if field < len(header) else None
+        text = raw.decode("utf-8", errors="surrogateescape")  # bad bytes become lone surrogates
+        found = _find_surrogate(_json_records(text, fmt, file=""))
+        if found:
+            return found
+    except (csv.Error, DataValidationError, ValueError):
+        pass
+    return None, None
+
+
+def _find_surrogate(records: list[dict]) -> tuple[int, str | None] | None:
+    """(1-based row, key) of the first record holding a lone surrogate."""
+    for i, record in enumerate(records, start=1):
+        for key, value in record.items():
+            if _SURROGATE.search(str(key)):
+                return i, None
+            if isinstance(value, str) and _SURROGATE.search(value):
+                return i, str(key)
+    return None
+
+
+def _csv_reader(text: str, fmt: str):
+    if fmt == "tsv":  # TSV has no quoting: a quote is text (as in CANNOT's files)
+        return csv.reader(io.StringIO(text), delimiter="\t", quoting=csv.QUOTE_NONE)
+    return csv.reader(io.StringIO(text))
+
+
+def _read_delimited(text: str, fmt: str, file: str) -> pd.DataFrame:
+    kwargs: dict[str, Any] = {"sep": "\t", "quoting": csv.QUOTE_NONE} if fmt == "tsv" else {"sep": ","}
+    try:
+        # dtype=str and no NA parsing: "NA", "None", "null" are texts, ids keep leading zeros.
+        return pd.read_csv(io.StringIO(text), dtype=str, keep_default_na=False, **kwargs)
+    except pd.errors.EmptyDataError:
+        raise DataValidationError("the file is empty.", file=file) from None
+    except pd.errors.ParserError as err:
+        m = re.search(r"line (\d+)", str(err))
+        row = int(m.group(1)) - 1 if m else None  # line 1 is the header
+        hint = " (a tab inside a text?)" if fmt == "tsv" else " (an unquoted comma or quote inside a text?)"
+        detail = str(err).strip().removeprefix("Error tokenizing data. C error: ")
+        raise DataValidationError(f"malformed {fmt.upper()}: {detail}{hint}", file=file, row=row) from None
+
+
+def _json_records(text: str, fmt: str, file: str) -> list[dict]:
+    stripped = text.lstrip()
+    if fmt == "json" and stripped.startswith("["):
+        try:
+            records = json.loads(text)
+        except json.JSONDecodeError as err:
+            raise DataValidationError(
+                f"malformed JSON on line {err.lineno}, column {err.colno}: {err.msg}.", file=file
+            ) from None
+        for i, record in enumerate(records, start=1):
+            if not isinstance(record, dict):
+                raise DataValidationError(f"item is a {type(record).__name__}, not an object.", file=file, row=i)
+        return records
+    records = []
+    for lineno, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError as err:
+            raise DataValidationError(
+                f"malformed JSON on line {lineno}, column {err.colno}: {err.msg}. Each line must be one JSON object.",
+                file=file,
+                row=len(records) + 1,
+            ) from None
+        if not isinstance(record, dict):
+            raise DataValidationError(
+                f"line {lineno} is a JSON {type(record).__name__}, not an object.", file=file, row=len(records) + 1
+            )
+        records.append(record)
+    return records
+
+
+def _read_parquet(path: Path, file: str) -> pd.DataFrame:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    try:
+        table = pq.read_table(path)
+        # ignore_metadata: build plain columns, never reconstruct stored pandas objects.
+        frame = table.to_pandas(ignore_metadata=True)
+    except (pa.ArrowException, OSError, ValueError) as err:  # ArrowInvalid is a ValueError
+        raise DataValidationError(f"not a readable Parquet file: {err}", file=file) from None
+    except UnicodeDecodeError as err:
+        raise DataValidationError(f"bytes that are not UTF-8 in a text column: {err}", file=file) from None
+    return frame.drop(columns=[c for c in frame.columns if str(c).startswith("__index_level_")])
+
+
+def read_frame(path: Path, fmt: str, file: str) -> pd.DataFrame:
+    """The file's records with the file's own column names, stripped (no kind checks yet)."""
+    frame = _read_records(path, fmt, file)
+    frame.columns = [str(c).strip() for c in frame.columns]  # "id, q1, d1" headers
+    return frame
+
+
+def _read_records(path: Path, fmt: str, file: str) -> pd.DataFrame:
+    if fmt == "parquet":
+        return _read_parquet(path, file)
+    raw = path.read_bytes()
+    if not raw.strip():
+        raise DataValidationError("the file is empty.", file=file)
+    text = _decode(raw, fmt, file)
+    if fmt in ("csv", "tsv"):
+        return _read_delimited(text, fmt, file)
+    records = _json_records(text, fmt, file)
+    if not records:
+        raise DataValidationError("the file has no records.", file=file)
+    found = _find_surrogate(records)
+    if found:  # valid JSON, but a "\\udXXX" escape that is no character
+        raise DataValidationError("text holds a lone surrogate escape (not valid Unicode).",
+                                  file=file, row=found[0], column=found[1])  # fmt: skip
+    # dtype=object: JSON values stay as written (an id 2 next to 1.5 stays "2", not "2.0").
+    return pd.DataFrame(records, dtype=object)

@@ -1,0 +1,92 @@
+"""Loaders for the four datasets shipped as Parquet in data/ (built by scripts/build_data.py).
+
+Each loader takes a DatasetSpec and returns ``(frame, notes)``; negviz.datasets.load wraps
+that in a Dataset with the registry's metadata. File reads are cached once per process;
+callers get copies, so nobody can change the cached frame.
+"""
+
+from __future__ import annotations
+
+import functools
+
+import pandas as pd
+
+from negviz.datasets.base import apply_limit, bool_option, check_options, check_split, choose, list_option
+from negviz.errors import DatasetUnavailableError
+from negviz.paths import DATA_DIR
+from negviz.schema import EXCLUSION, PAIRS, PERTURBATION, SENTENCE_PAIRS, DatasetSpec
+
+FILES = {
+    "nevir": "nevir/test.parquet",
+    "excluir": "excluir/sample.parquet",
+    "demetr": "demetr/demetr.parquet",
+    "cannot": "cannot/cannot.parquet",
+}
+NEVIR_SPLITS = ("test", "train", "validation")
+_SPLIT_ALIASES = {"dev": "validation", "val": "validation"}
+
+
+@functools.lru_cache(maxsize=None)
+def _read(relpath: str) -> pd.DataFrame:
+    import pyarrow.parquet as pq
+
+    path = DATA_DIR / relpath
+    if not path.is_file():
+        raise DatasetUnavailableError(f"shipped file {path} is missing; rebuild it with scripts/build_data.py.")
+    return pq.read_table(path).to_pandas()
+
+
+def read_shipped(name: str) -> pd.DataFrame:
+    """A private copy of a shipped table (the cache itself is never handed out)."""
+    return _read(FILES[name]).copy()
+
+
+def load_nevir(spec: DatasetSpec) -> tuple[pd.DataFrame, str]:
+    check_options(spec, ())
+    split = _SPLIT_ALIASES.get(spec.split, spec.split)
+    if split not in NEVIR_SPLITS:
+        check_split(spec, NEVIR_SPLITS)
+    if split != "test":
+        from negviz.datasets.hub import load_nevir_split
+
+        frame = load_nevir_split(split)
+        return apply_limit(frame, PAIRS, spec.limit), f"NevIR {split} split from the Hub (orionweller/NevIR); no cue."
+    frame = apply_limit(read_shipped("nevir"), PAIRS, spec.limit)
+    return frame, "cue, edit_type, d1_is_original and d2_is_edited come from the CondaQA join."
+
+
+def load_excluir(spec: DatasetSpec) -> tuple[pd.DataFrame, str]:
+    check_options(spec, ())
+    check_split(spec, ("test",))
+    frame = apply_limit(read_shipped("excluir"), EXCLUSION, spec.limit)
+    return frame, "Seed-42 sample of 1,000 manual test queries; no corpus, so Right Rank only."
+
+
+def load_demetr(spec: DatasetSpec) -> tuple[pd.DataFrame, str]:
+    opts = check_options(spec, ("perturbations", "checked_only"))
+    check_split(spec, ("test",))
+    frame = read_shipped("demetr")
+    notes = []
+    if opts.get("perturbations") is not None:
+        wanted = choose("DEMETR perturbation", list_option(opts["perturbations"]), frame["perturbation"].unique())
+        frame = frame[frame["perturbation"].isin(wanted)]
+        notes.append(f"perturbations {', '.join(wanted)}")
+    # Limit before the checked filter, so every perturbation draws on the same item ids.
+    frame = apply_limit(frame.reset_index(drop=True), PERTURBATION, spec.limit)
+    if bool_option("checked_only", opts.get("checked_only", False)):
+        dropped = int((~frame["checked"]).sum())
+        frame = frame[frame["checked"]].reset_index(drop=True)
+        notes.append(f"checked_only dropped {dropped} items that were not really perturbed")
+    return frame, "; ".join(notes)
+
+
+def load_cannot(spec: DatasetSpec) -> tuple[pd.DataFrame, str]:
+    opts = check_options(spec, ("sources",))
+    check_split(spec, ("test",))
+    frame = read_shipped("cannot")
+    notes = "label: 1 = sentence2 negates sentence1, 0 = paraphrase (raw CANNOT meaning)"
+    if opts.get("sources") is not None:
+        wanted = choose("CANNOT source", list_option(opts["sources"]), frame["source"].unique())
+        frame = frame[frame["source"].isin(wanted)].reset_index(drop=True)
+        notes += f"; sources {', '.join(wanted)}"
+    return apply_limit(frame, SENTENCE_PAIRS, spec.limit), notes
