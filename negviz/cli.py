@@ -169,8 +169,8 @@ def cmd_runs(args: argparse.Namespace) -> int:
 def cmd_import(args: argparse.Namespace) -> int:
     from negviz.store import Store
 
-    n = Store(args.db).import_runs(args.path)
-    print(f"imported {n} run(s) from {args.path}")
+    imported = Store(args.db).import_runs(args.path)
+    print(f"imported {len(imported)} run(s) from {args.path}")
     return 0
 
 

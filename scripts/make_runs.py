@@ -44,7 +44,7 @@ def main() -> None:
                 stem = f"{dataset}__{res['model']}"
                 for old in OUT.glob(stem + ".*"):
                     old.unlink()
-                negviz("--db", db, "export-run", res["run_id"], str(OUT / stem), env=env)
+                negviz("--db", db, "export-run", res["run_id"], str(OUT / f"{stem}.parquet"), env=env)
                 print(f"{stem}: n={res['n']} {res.get('metric')}={res.get(res.get('metric'), '')} "
                       f"{res['wall_seconds']:.1f}s", flush=True)
 

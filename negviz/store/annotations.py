@@ -1,0 +1,72 @@
+"""Append-only annotations: every save is a new row with the next version for its
+(dataset, item_id, annotator); nothing is updated or deleted, so the history is the table."""
+
+from __future__ import annotations
+
+import random
+import time
+from typing import Any
+
+import pandas as pd
+import sqlalchemy as sa
+
+from negviz.store import db
+from negviz.store.record import StoreError
+from negviz.store.tables import annotations as table
+from negviz.store.tables import now
+
+COLUMNS = ("id", "dataset", "item_id", "annotator", "version", "labels", "note", "created_at")
+_ATTEMPTS = 20
+
+
+def add(engine: sa.Engine, dataset: str, item_id: str, annotator: str, labels: dict[str, Any], note: str = "") -> int:
+    """Append one annotation and return its version (1 for the first of its key)."""
+    for name, value in (("dataset", dataset), ("item_id", item_id), ("annotator", annotator)):
+        if value is None or str(value) == "":
+            raise StoreError(f"an annotation needs a non-empty {name}")
+    if not isinstance(labels, dict):
+        raise StoreError(f"annotation labels must be a dict, got {type(labels).__name__}")
+    key = {"dataset": str(dataset), "item_id": str(item_id), "annotator": str(annotator)}
+    where = [table.c[k] == v for k, v in key.items()]
+    for attempt in range(_ATTEMPTS):
+        try:
+            with db.write(engine) as conn:
+                # Max + 1 inside the transaction; a concurrent writer that took the same number
+                # makes the UNIQUE constraint fail, and we retry with a fresh read.
+                last = conn.execute(sa.select(sa.func.max(table.c.version)).where(*where)).scalar()
+                version = (last or 0) + 1
+                conn.execute(
+                    table.insert().values(**key, version=version, labels=labels, note=note or "", created_at=now())
+                )
+            return version
+        except sa.exc.IntegrityError:
+            time.sleep(random.uniform(0, 0.01 * (attempt + 1)))  # jitter so retries do not collide again
+    raise StoreError(f"could not save the annotation of {key} after {_ATTEMPTS} attempts (too many writers?)")
+
+
+def select(
+    dataset: str | None = None, item_id: str | None = None, annotator: str | None = None, latest: bool = True
+) -> sa.Select:
+    filters = [
+        table.c[name] == str(value)
+        for name, value in (("dataset", dataset), ("item_id", item_id), ("annotator", annotator))
+        if value is not None
+    ]
+    query = sa.select(*(table.c[c] for c in COLUMNS)).where(*filters)
+    if latest:
+        group = (table.c.dataset, table.c.item_id, table.c.annotator)
+        newest = sa.select(*group, sa.func.max(table.c.version).label("version")).where(*filters).group_by(*group)
+        newest = newest.subquery()
+        query = query.join(
+            newest,
+            sa.and_(*(table.c[c.name] == newest.c[c.name] for c in group), table.c.version == newest.c.version),
+        )
+    return query.order_by(table.c.dataset, table.c.item_id, table.c.annotator, table.c.version)
+
+
+def frame(rows: list) -> pd.DataFrame:
+    out = pd.DataFrame([tuple(r) for r in rows], columns=list(COLUMNS))
+    out["id"] = out["id"].astype(int)
+    out["version"] = out["version"].astype(int)
+    out["created_at"] = pd.to_datetime(out["created_at"], utc=True)
+    return out

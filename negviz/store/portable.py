@@ -1,0 +1,63 @@
+"""Portable run files: one Parquet file per run (its item scores), with the RunRecord as JSON in
+the file's metadata. Precomputed runs ship this way in data/runs/ and load into any store.
+
+Reading a file's record touches only the Parquet footer, so checking many files is cheap.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pandas as pd
+
+from negviz.errors import DataValidationError
+from negviz.schema import SCORE_COLUMNS
+from negviz.store.db import dumps
+from negviz.store.record import RunRecord
+
+SUFFIX = ".parquet"
+_RECORD_KEY = b"negviz.run"
+_FORMAT_KEY = b"negviz.format"
+FORMAT = b"1"
+
+
+def write(path: Path, record: RunRecord, scores: pd.DataFrame) -> Path:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    table = pa.Table.from_pandas(scores[list(SCORE_COLUMNS)], preserve_index=False)
+    table = table.replace_schema_metadata({_RECORD_KEY: dumps(record.to_dict()).encode(), _FORMAT_KEY: FORMAT})
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    pq.write_table(table, tmp, compression="zstd")
+    os.replace(tmp, path)  # atomic: a concurrent reader never sees half a file
+    return path
+
+
+def read_record(path: Path) -> RunRecord:
+    import pyarrow.parquet as pq
+
+    try:
+        meta = pq.read_schema(path).metadata or {}
+    except Exception as exc:  # pyarrow raises several types for a non-Parquet file
+        raise DataValidationError(f"not a Parquet run file ({exc})", file=str(path)) from exc
+    if meta.get(_FORMAT_KEY) != FORMAT or _RECORD_KEY not in meta:
+        raise DataValidationError("Parquet file without a negviz run record (not made by export_run?)", file=str(path))
+    return RunRecord.from_dict(json.loads(meta[_RECORD_KEY]))
+
+
+def read_scores(path: Path) -> pd.DataFrame:
+    import pyarrow.parquet as pq
+
+    return pq.read_table(path, columns=list(SCORE_COLUMNS)).to_pandas()
+
+
+def run_files(path: Path) -> list[Path]:
+    """The run files at path: the file itself, or a directory's *.parquet files, sorted."""
+    if path.is_dir():
+        return sorted(p for p in path.glob(f"*{SUFFIX}") if not p.name.startswith("."))
+    if path.is_file():
+        return [path]
+    raise FileNotFoundError(f"no run file or directory at {path}")

@@ -1,0 +1,123 @@
+"""The store's tables (SQLAlchemy Core), identical on SQLite and PostgreSQL.
+
+Bump SCHEMA_VERSION with any change a stored database must be migrated for; ``Store`` refuses
+a database written by a newer version instead of misreading it.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+
+import sqlalchemy as sa
+from sqlalchemy.dialects.postgresql import JSONB
+
+SCHEMA_VERSION = 1
+
+metadata = sa.MetaData()
+
+# JSONB on PostgreSQL (indexable, compact); JSON text elsewhere. None is stored as SQL NULL.
+JSON = sa.JSON(none_as_null=True).with_variant(JSONB(none_as_null=True), "postgresql")
+
+
+class UTCDateTime(sa.types.TypeDecorator):
+    """Timezone-aware UTC datetimes on both backends (SQLite has no time zones: store naive UTC)."""
+
+    impl = sa.DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect) -> datetime | None:
+        if value is None:
+            return None
+        value = (value if value.tzinfo else value.replace(tzinfo=timezone.utc)).astimezone(timezone.utc)
+        return value.replace(tzinfo=None) if dialect.name == "sqlite" else value
+
+    def process_result_value(self, value: datetime | None, dialect) -> datetime | None:
+        if value is None:
+            return None
+        return value.replace(tzinfo=timezone.utc) if value.tzinfo is None else value.astimezone(timezone.utc)
+
+
+meta = sa.Table(
+    "negviz_meta",
+    metadata,
+    sa.Column("key", sa.String, primary_key=True),
+    sa.Column("value", sa.String, nullable=False),
+)
+
+runs = sa.Table(
+    "runs",
+    metadata,
+    sa.Column("run_id", sa.String, primary_key=True),
+    sa.Column("spec_key", sa.String, nullable=False, index=True),
+    sa.Column("status", sa.String, nullable=False),
+    sa.Column("kind", sa.String, nullable=False),
+    sa.Column("model_name", sa.String, nullable=False),
+    sa.Column("model_spec", JSON),
+    sa.Column("family", sa.String),
+    sa.Column("model_revision", sa.String),
+    sa.Column("dataset_name", sa.String, nullable=False, index=True),
+    sa.Column("dataset_spec", JSON),
+    sa.Column("dataset_kind", sa.String),
+    sa.Column("split", sa.String),
+    sa.Column("n", sa.Integer),
+    sa.Column("options", JSON),
+    sa.Column("summary", JSON),
+    sa.Column("code_version", sa.String),
+    sa.Column("device", sa.String),
+    sa.Column("wall_seconds", sa.Double),
+    sa.Column("created_at", UTCDateTime, nullable=False, index=True),
+    sa.Column("finished_at", UTCDateTime),
+    sa.Column("error", sa.Text),
+    sa.Column("host", sa.String),
+)
+
+# Long per-item scores (schema.SCORE_COLUMNS); the primary key also serves the cascade delete.
+item_scores = sa.Table(
+    "item_scores",
+    metadata,
+    sa.Column("run_id", sa.String, sa.ForeignKey("runs.run_id", ondelete="CASCADE"), primary_key=True),
+    sa.Column("item_id", sa.String, primary_key=True),
+    sa.Column("slot", sa.String, primary_key=True),
+    sa.Column("score", sa.Double, nullable=False),
+)
+
+# Fine-tuning: aggregate metrics per epoch, and per-item measurements (e.g. cosine per pair).
+epochs = sa.Table(
+    "epochs",
+    metadata,
+    sa.Column("run_id", sa.String, sa.ForeignKey("runs.run_id", ondelete="CASCADE"), primary_key=True),
+    sa.Column("epoch", sa.Integer, primary_key=True),
+    sa.Column("metrics", JSON),
+    sa.Column("created_at", UTCDateTime, nullable=False),
+)
+
+epoch_items = sa.Table(
+    "epoch_items",
+    metadata,
+    sa.Column("run_id", sa.String, primary_key=True),
+    sa.Column("epoch", sa.Integer, primary_key=True),
+    sa.Column("item_id", sa.String, primary_key=True),
+    sa.Column("name", sa.String, primary_key=True),
+    sa.Column("value", sa.Double, nullable=False),
+    sa.ForeignKeyConstraint(["run_id", "epoch"], ["epochs.run_id", "epochs.epoch"], ondelete="CASCADE"),
+)
+
+# Append-only: an edit is a new row with the next version; rows are never updated or deleted.
+annotations = sa.Table(
+    "annotations",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("dataset", sa.String, nullable=False),
+    sa.Column("item_id", sa.String, nullable=False),
+    sa.Column("annotator", sa.String, nullable=False),
+    sa.Column("version", sa.Integer, nullable=False),
+    sa.Column("labels", JSON),
+    sa.Column("note", sa.Text, nullable=False),
+    sa.Column("created_at", UTCDateTime, nullable=False),
+    # Two writers computing the same next version collide here; the loser retries.
+    sa.UniqueConstraint("dataset", "item_id", "annotator", "version", name="uq_annotation_version"),
+)
+
+
+def now() -> datetime:
+    return datetime.now(timezone.utc)

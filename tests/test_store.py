@@ -1,0 +1,319 @@
+"""The results store, on a real SQLite file and a real PostgreSQL server (see tests/pg.py)."""
+
+from __future__ import annotations
+
+import multiprocessing
+import time
+import uuid
+from datetime import datetime, timedelta, timezone
+
+import numpy as np
+import pandas as pd
+import pytest
+import sqlalchemy as sa
+
+from negviz.errors import DataValidationError
+from negviz.schema import DatasetSpec, ModelSpec
+from negviz.store import RunNotFoundError, RunRecord, Store, StoreError, db
+from negviz.store import tables as t
+from tests.pg import pg_url, store, store_url  # noqa: F401  (fixtures)
+
+T0 = datetime(2025, 1, 1, tzinfo=timezone.utc)
+
+
+def make_scores(n: int, slots=("q1_d1", "q1_d2"), seed: int = 0) -> pd.DataFrame:
+    rng = np.random.default_rng(seed)
+    return pd.DataFrame(
+        {
+            "item_id": np.repeat([f"{1000 + i}-2" for i in range(n)], len(slots)),
+            "slot": list(slots) * n,
+            "score": rng.normal(size=n * len(slots)),
+        }
+    )
+
+
+def make_record(spec_key: str = "k1", dataset: str = "nevir", **fields) -> RunRecord:
+    model = ModelSpec.make("all-MiniLM-L6-v2", family="bi_encoder", revision="main", similarity="dot")
+    return RunRecord.from_specs(
+        model, DatasetSpec.make(dataset, limit=10), spec_key=spec_key, dataset_kind="pairs", **fields
+    )
+
+
+def table_count(store: Store, table: sa.Table) -> int:
+    with db.read(store.engine) as conn:
+        return conn.execute(sa.select(sa.func.count()).select_from(table)).scalar()
+
+
+# ---------------------------------------------------------------- runs
+def test_run_round_trip(store):
+    scores = make_scores(20)
+    summary = {"paired_accuracy": np.float64(0.25), "n_ties": np.int64(3), "ci": [0.1, 0.4], "rho": float("nan")}
+    record = make_record(options={"tie_rule": "nevir", "nested": {"k": [1, 2]}}, summary=summary, device="cpu")
+    run_id = store.save_run(record, scores)
+
+    assert len(run_id) == 32 and int(run_id, 16) >= 0
+    got = store.get_run(run_id)
+    assert got.status == "complete" and got.kind == "eval" and got.n == 20
+    assert got.model == record.model and got.dataset == record.dataset  # specs round-trip through JSON
+    assert got.options == {"tie_rule": "nevir", "nested": {"k": [1, 2]}}
+    # numpy scalars stored as plain numbers; NaN as null (PostgreSQL JSON has no NaN)
+    assert got.summary == {"paired_accuracy": 0.25, "n_ties": 3, "ci": [0.1, 0.4], "rho": None}
+    assert got.created_at.tzinfo is not None and got.finished_at >= got.created_at
+    assert got.host and got.code_version and got.device == "cpu"
+
+    back = store.scores(run_id)
+    assert list(back.columns) == ["item_id", "slot", "score"]
+    expected = scores.sort_values(["item_id", "slot"]).reset_index(drop=True)
+    pd.testing.assert_frame_equal(back, expected, check_dtype=False)
+    assert back["score"].tolist() == expected["score"].tolist()  # exact float64 round trip
+
+    wide = store.scores_wide(run_id)
+    assert wide.shape == (20, 2) and list(wide.columns) == ["q1_d1", "q1_d2"]
+    assert wide.loc["1003-2", "q1_d2"] == scores.query("item_id == '1003-2' and slot == 'q1_d2'")["score"].item()
+
+
+def test_save_run_rejects_bad_scores_and_writes_nothing(store):
+    scores = make_scores(5)
+    scores.loc[7, "score"] = np.nan
+    with pytest.raises(DataValidationError, match=r"'1003-2'.*'q1_d2'.*not a finite number"):
+        store.save_run(make_record(), scores)
+    with pytest.raises(DataValidationError, match="exactly the columns"):
+        store.save_run(make_record(), make_scores(2).rename(columns={"score": "value"}))
+    with pytest.raises(DataValidationError, match="twice"):
+        store.save_run(make_record(), pd.concat([make_scores(2), make_scores(1)]))
+    assert store.runs(status=None).empty
+    assert table_count(store, t.item_scores) == 0
+
+
+def test_failed_write_rolls_back_the_whole_transaction(store):
+    run_id = store.save_run(make_record(), make_scores(3))
+    # Same run id again: the run insert fails; the stored run and its scores are untouched.
+    with pytest.raises(sa.exc.IntegrityError):
+        store.save_run(make_record(run_id=run_id), make_scores(50))
+    assert table_count(store, t.item_scores) == 6
+    # A bulk insert failing after the run row was written takes the run row with it.
+    record = make_record(run_id=uuid.uuid4().hex, status="complete", created_at=T0)
+    with pytest.raises(sa.exc.IntegrityError):
+        with db.write(store.engine) as conn:
+            conn.execute(t.runs.insert().values(**record.to_dict()))
+            db.bulk_insert(conn, t.item_scores, [(record.run_id, "a", "s", 1.0)] * 2)
+    assert store.runs(status=None)["run_id"].tolist() == [run_id]
+    assert table_count(store, t.item_scores) == 6
+
+
+def test_find_run_returns_newest_complete(store):
+    assert store.find_run("k1") is None
+    old = store.save_run(make_record(created_at=T0), make_scores(2))
+    new = store.save_run(make_record(created_at=T0 + timedelta(hours=1)), make_scores(2))
+    store.save_run(make_record("other", created_at=T0 + timedelta(hours=3)), make_scores(2))
+    running = store.start_run(make_record(created_at=T0 + timedelta(hours=2)))
+    assert store.find_run("k1").run_id == new
+    store.delete_run(new)
+    assert store.find_run("k1").run_id == old
+    store.finish_run(running, {"acc": 1.0}, wall_seconds=2.0)
+    assert store.find_run("k1").run_id == running
+
+
+def test_runs_filters_and_orders_newest_first(store):
+    a = store.save_run(make_record(dataset="nevir", created_at=T0), make_scores(2))
+    b = store.save_run(make_record(dataset="excluir", created_at=T0 + timedelta(minutes=1)), make_scores(2))
+    c = store.start_run(make_record(dataset="nevir", kind="finetune", created_at=T0 + timedelta(minutes=2)))
+    assert store.runs()["run_id"].tolist() == [b, a]
+    assert store.runs(status=None)["run_id"].tolist() == [c, b, a]
+    assert store.runs(dataset="nevir")["run_id"].tolist() == [a]
+    assert store.runs(kind="finetune", status="running")["run_id"].tolist() == [c]
+    frame = store.runs(status=None)
+    assert isinstance(frame.loc[0, "model_spec"], dict) and frame.loc[0, "dataset_spec"]["limit"] == 10
+    assert str(frame["created_at"].dtype).startswith("datetime64") and frame["created_at"].dt.tz is not None
+    empty = store.runs(dataset="nope")
+    assert empty.empty and "run_id" in empty.columns
+
+
+def test_start_and_finish_run(store):
+    run_id = store.start_run(make_record(kind="finetune"))
+    assert store.get_run(run_id).status == "running" and store.find_run("k1") is None
+    store.finish_run(run_id, {"best_epoch": 2}, wall_seconds=12.5, scores=make_scores(4))
+    got = store.get_run(run_id)
+    assert (got.status, got.summary, got.wall_seconds, got.n) == ("complete", {"best_epoch": 2}, 12.5, 4)
+    assert len(store.scores(run_id)) == 8
+    with pytest.raises(StoreError, match="already complete"):
+        store.finish_run(run_id, {}, status="failed")
+    failed = store.start_run(make_record())
+    store.finish_run(failed, status="failed", error="CUDA out of memory")
+    assert store.get_run(failed).error == "CUDA out of memory"
+    with pytest.raises(RunNotFoundError):
+        store.finish_run("0" * 32, {})
+    with pytest.raises(StoreError, match="kind"):
+        store.start_run(make_record(kind="training"))
+
+
+def test_missing_runs_and_cascading_delete(store):
+    with pytest.raises(KeyError, match="no run 'nope'"):  # RunNotFoundError is a KeyError
+        store.get_run("nope")
+    for call in (store.scores, store.epochs, store.delete_run):
+        with pytest.raises(RunNotFoundError):
+            call("nope")
+    run_id = store.save_run(make_record(), make_scores(3))
+    store.add_epoch(run_id, 0, {"acc": 0.5}, pd.DataFrame({"item_id": ["a"], "name": ["cos"], "value": [0.9]}))
+    store.delete_run(run_id)
+    assert [table_count(store, x) for x in (t.runs, t.item_scores, t.epochs, t.epoch_items)] == [0, 0, 0, 0]
+
+
+# ---------------------------------------------------------------- epochs
+def test_epochs(store):
+    run_id = store.start_run(make_record(kind="finetune"))
+    assert store.epochs(run_id).empty
+    for epoch in range(3):
+        items = pd.DataFrame(
+            {
+                "item_id": ["p1", "p1", "p2", "p2"],
+                "name": ["cos_d1_d2", "margin"] * 2,
+                "value": [1.0 - 0.1 * epoch, 0.1 * epoch, 0.99 - 0.2 * epoch, 0.0],
+            }
+        )
+        store.add_epoch(run_id, epoch, {"paired_accuracy": 0.2 + 0.1 * epoch, "cos": {"mean": 0.9, "std": 0.01}}, items)
+    frame = store.epochs(run_id)
+    assert list(frame.columns) == ["epoch", "created_at", "cos.mean", "cos.std", "paired_accuracy"]
+    assert frame["epoch"].tolist() == [0, 1, 2]
+    assert frame["paired_accuracy"].tolist() == pytest.approx([0.2, 0.3, 0.4])
+    items = store.epoch_items(run_id)
+    assert list(items.columns) == ["epoch", "item_id", "name", "value"] and len(items) == 12
+    one = store.epoch_items(run_id, epoch=2)
+    assert one.query("item_id == 'p2' and name == 'cos_d1_d2'")["value"].item() == pytest.approx(0.59)
+    with pytest.raises(StoreError, match="already stored"):
+        store.add_epoch(run_id, 1, {})
+    with pytest.raises(StoreError, match="may not be called"):
+        store.add_epoch(run_id, 5, {"epoch": 5})
+    with pytest.raises(RunNotFoundError):
+        store.add_epoch("nope", 0, {})
+    assert len(store.epochs(run_id)) == 3  # the failed adds wrote nothing
+
+
+# ---------------------------------------------------------------- annotations
+def test_annotation_versions_and_history(store):
+    assert store.add_annotation("nevir", "1230-2", "ana", {"type": "affixal"}) == 1
+    assert store.add_annotation("nevir", "1230-2", "ana", {"type": "implicit"}, note="unlike") == 2
+    assert store.add_annotation("nevir", "1230-2", "bo", {"type": "sentential"}) == 1
+    assert store.add_annotation("nevir", "77-3", "ana", {"type": "none"}) == 1
+    assert store.add_annotation("excluir", "1230-2", "ana", {"exclusion": True}) == 1
+
+    latest = store.annotations("nevir")
+    assert latest[["item_id", "annotator", "version"]].values.tolist() == [
+        ["1230-2", "ana", 2],
+        ["1230-2", "bo", 1],
+        ["77-3", "ana", 1],
+    ]
+    assert latest.loc[0, "labels"] == {"type": "implicit"} and latest.loc[0, "note"] == "unlike"
+    history = store.annotations("nevir", item_id="1230-2", annotator="ana", latest=False)
+    assert history["version"].tolist() == [1, 2]
+    assert [lab["type"] for lab in history["labels"]] == ["affixal", "implicit"]
+    assert len(store.annotations(latest=False)) == 5 and len(store.annotations(annotator="ana")) == 3
+    assert store.annotations("nope").empty
+    with pytest.raises(StoreError, match="annotator"):
+        store.add_annotation("nevir", "1", "", {})
+
+
+# ---------------------------------------------------------------- portable run files
+def test_export_import_is_idempotent(store, tmp_path):
+    scores = make_scores(30, slots=("pos", "neg"))
+    run_id = store.save_run(make_record(summary={"rr": 0.62}, wall_seconds=1.5), scores)
+    before = store.get_run(run_id)
+    bundle = tmp_path / "runs"
+    bundle.mkdir()
+    path = store.export_run(run_id, bundle)
+    assert path == bundle / f"{run_id}.parquet"
+
+    assert store.import_runs(bundle) == [] and store.ensure_bundled(bundle) == []  # already there
+    store.delete_run(run_id)
+    assert store.ensure_bundled(bundle) == [run_id]
+    assert store.get_run(run_id) == before
+    assert store.scores(run_id)["score"].tolist() == scores.sort_values(["item_id", "slot"])["score"].tolist()
+    assert store.import_runs(path) == []
+    assert len(store.runs()) == 1
+    assert store.ensure_bundled(tmp_path / "missing") == []
+    (bundle / "junk.parquet").write_text("not parquet")
+    with pytest.raises(DataValidationError, match="junk.parquet"):
+        store.import_runs(bundle)
+
+
+# ---------------------------------------------------------------- engine and schema
+def test_backend_settings(store, tmp_path):
+    store.save_run(make_record(), make_scores(1))
+    with db.read(store.engine) as conn:
+        if store.dialect == "sqlite":
+            assert conn.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
+            assert conn.exec_driver_sql("PRAGMA foreign_keys").scalar() == 1
+        version = conn.execute(sa.select(t.meta.c.value).where(t.meta.c.key == "schema_version")).scalar()
+    assert version == str(t.SCHEMA_VERSION)
+    if store.dialect == "postgresql":
+        assert "***" in store.url and store.engine.url.password not in store.url
+
+
+def test_reopen_and_refuse_newer_schema(store_url):
+    Store(store_url).close()
+    with Store(store_url) as again:  # second open: tables exist, nothing to do
+        assert again.runs().empty
+        with db.write(again.engine) as conn:
+            conn.execute(t.meta.update().values(value="99"))
+    with pytest.raises(StoreError, match="newer"):
+        Store(store_url)
+
+
+def test_resolve_url(tmp_path, monkeypatch):
+    assert db.resolve_url("postgresql://u:p@h:5/d").drivername == "postgresql+psycopg"
+    assert db.resolve_url("postgresql+psycopg://u:p@h/d").drivername == "postgresql+psycopg"
+    assert db.resolve_url(tmp_path / "a" / "r.sqlite").database == str(tmp_path / "a" / "r.sqlite")
+    monkeypatch.setenv("NEGVIZ_DB_URL", f"sqlite:///{tmp_path}/env.sqlite")
+    assert db.resolve_url(None).database == f"{tmp_path}/env.sqlite"
+    monkeypatch.delenv("NEGVIZ_DB_URL")
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
+    assert db.resolve_url(None).database == str(tmp_path / "xdg" / "negviz" / "results.sqlite")
+
+
+def test_large_run_is_fast(store):
+    scores = make_scores(35_000, slots=("candidate", "perturbed", "empty"))
+    start = time.perf_counter()
+    run_id = store.save_run(make_record(), scores)
+    saved = time.perf_counter() - start
+    assert len(store.scores(run_id)) == 105_000
+    # ~1 s on 2 cores; a row-by-row insert would take 10x that.
+    assert saved < 8, f"saving 105,000 scores took {saved:.1f} s"
+
+
+# ---------------------------------------------------------------- several processes at once
+N_PROCS, N_ANNOTATIONS, N_RUNS, SHARED_ITEMS = 4, 50, 2, 10
+
+
+def _writer(url: str, proc: int, barrier) -> None:
+    store = Store(url)
+    barrier.wait()  # all writers start together, to collide
+    for i in range(N_ANNOTATIONS):
+        # Every process annotates the same items as the same annotator: versions must interleave.
+        store.add_annotation("nevir", f"item{i % SHARED_ITEMS}", "shared", {"proc": proc, "i": i})
+        if i % (N_ANNOTATIONS // N_RUNS) == 0:
+            store.save_run(make_record(f"proc{proc}"), make_scores(500, seed=proc))
+    store.close()
+
+
+def test_concurrent_writers(store_url):
+    # No Store opened first: the writers also race to create the tables of a new database.
+    ctx = multiprocessing.get_context("spawn")
+    barrier = ctx.Barrier(N_PROCS)
+    procs = [ctx.Process(target=_writer, args=(store_url, p, barrier)) for p in range(N_PROCS)]
+    for p in procs:
+        p.start()
+    for p in procs:
+        p.join(timeout=120)
+    assert [p.exitcode for p in procs] == [0] * N_PROCS
+
+    with Store(store_url) as store:
+        history = store.annotations("nevir", latest=False)
+        assert len(history) == N_PROCS * N_ANNOTATIONS
+        per_item = N_PROCS * N_ANNOTATIONS // SHARED_ITEMS
+        for _, versions in history.groupby("item_id")["version"]:
+            assert sorted(versions) == list(range(1, per_item + 1))
+        latest = store.annotations("nevir")
+        assert len(latest) == SHARED_ITEMS and set(latest["version"]) == {per_item}
+        runs = store.runs()
+        assert len(runs) == N_PROCS * N_RUNS and set(runs["n"]) == {500}
+        assert table_count(store, t.item_scores) == N_PROCS * N_RUNS * 1000
