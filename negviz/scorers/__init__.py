@@ -72,5 +72,5 @@ FAMILIES.register(
     title="BM25",
     kind="sparse",
     supports=(),
-    description="BM25 (bm25s) over the two documents of an item as the collection.",
+    description="BM25 (bm25s, Lucene formula); the collection is the unique documents of one scoring call, negation words kept.",
 )

@@ -1,0 +1,76 @@
+"""Cross-encoders: sentence-transformers ``CrossEncoder`` reading query and document together.
+
+Scores are raw logits, never a sigmoid/softmax: a sigmoid saturates in float32 and turns
+distinct large logits into ties, which the strict NevIR rule would count as failures.
+Which logit: option ``label`` (a label name or index) if given; else the entailment logit
+of a 3-way NLI head, found in ``id2label`` (REFERENCE.md); else the one logit of a
+single-output relevance head. Anything else is an error that says to pass ``label``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from negviz.errors import ModelUnavailableError
+from negviz.scorers.base import Progress, Scorer
+
+
+def pick_label(id2label: dict[Any, str], num_labels: int, wanted: Any = None) -> int:
+    """Index of the logit to score with (see the module docstring)."""
+    labels = {int(i): str(name) for i, name in (id2label or {}).items()}
+    if wanted is not None and str(wanted) != "":
+        if isinstance(wanted, int) or str(wanted).isdigit():
+            index = int(wanted)
+            if 0 <= index < num_labels:
+                return index
+        for i, name in labels.items():
+            if name.lower() == str(wanted).lower():
+                return i
+        raise ValueError(f"label {wanted!r} is not one of this model's labels {labels}")
+    entail = [i for i, name in labels.items() if "entail" in name.lower()]
+    if num_labels > 1 and entail:
+        return entail[0]
+    if num_labels == 1:
+        return 0
+    raise ValueError(
+        f"cannot tell which of the {num_labels} logits means 'relevant' (labels {labels}); "
+        "pass the option label=<name or index>"
+    )
+
+
+class CrossEncoderScorer(Scorer):
+    family = "cross-encoder"
+    heavy = True
+    default_options = {"label": None, "trust_remote_code": False}
+    scoring_options = ("label",)
+
+    def _load(self) -> Any:
+        import torch
+        from sentence_transformers import CrossEncoder
+
+        try:
+            model = CrossEncoder(
+                self.source, device=self.device, trust_remote_code=bool(self.options["trust_remote_code"])
+            )
+            label = pick_label(model.config.id2label, model.num_labels, self.options["label"])
+        except (OSError, ValueError) as exc:
+            raise ModelUnavailableError(f"cannot load {self.name!r} as a cross-encoder: {exc}") from exc
+        if self.device.startswith("cuda"):
+            model.half()
+        model.eval()
+        return model, label, torch.nn.Identity()
+
+    def _score_pairs(self, queries: list[str], docs: list[str], progress: Progress) -> np.ndarray:
+        model, label, raw = self.model
+        step, out = self.batch_size, []
+        for start in range(0, len(queries), step):
+            pairs = list(zip(queries[start : start + step], docs[start : start + step]))
+            logits = model.predict(
+                pairs, batch_size=len(pairs), activation_fn=raw, convert_to_numpy=True, show_progress_bar=False
+            )
+            logits = np.asarray(logits, dtype=np.float64).reshape(len(pairs), -1)
+            out.append(logits[:, label])
+            progress(start + len(pairs), len(queries), "scoring")
+        return np.concatenate(out)

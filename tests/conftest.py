@@ -1,0 +1,101 @@
+"""Shared test setup: offline Hub, a throwaway negviz cache, tiny models built once.
+
+The environment is set when this file is imported, before any test module imports
+huggingface_hub (which reads HF_HUB_OFFLINE once, at import).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from pathlib import Path
+from typing import Callable
+
+import pytest
+
+os.environ["HF_HUB_OFFLINE"] = "1"  # never reach for the network; missing models must fail fast
+os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")  # also quiets transformers' bars
+_SESSION_CACHE = tempfile.mkdtemp(prefix="negviz-test-cache-")
+os.environ["NEGVIZ_CACHE_DIR"] = _SESSION_CACHE  # the user's real cache stays untouched
+
+
+def pytest_unconfigure(config):  # noqa: ARG001
+    shutil.rmtree(_SESSION_CACHE, ignore_errors=True)
+
+
+def _late(builder: str) -> Callable[[Path], Path]:
+    """A builder from tests/tiny/late.py, looked up when used (skips while it does not exist)."""
+
+    def build(path: Path) -> Path:
+        late = pytest.importorskip("tests.tiny.late")
+        if not hasattr(late, builder):
+            pytest.skip(f"tests.tiny.late.{builder} does not exist yet")
+        return getattr(late, builder)(path)
+
+    return build
+
+
+def _bert(path: Path) -> Path:
+    from tests.tiny.bert import build_tiny_bert
+
+    return build_tiny_bert(path)
+
+
+def _sentence_transformer(path: Path) -> Path:
+    from tests.tiny.bert import build_tiny_sentence_transformer
+
+    return build_tiny_sentence_transformer(path)
+
+
+def _cross(num_labels: int) -> Callable[[Path], Path]:
+    def build(path: Path) -> Path:
+        from tests.tiny.cross import build_tiny_cross_encoder
+
+        return build_tiny_cross_encoder(path, num_labels=num_labels)
+
+    return build
+
+
+def _t5(path: Path) -> Path:
+    from tests.tiny.t5 import build_tiny_t5
+
+    return build_tiny_t5(path)
+
+
+# Tiny checkpoint per model family (None: the family needs no files).
+TINY_BUILDERS: dict[str, Callable[[Path], Path] | None] = {
+    "bi-encoder": _sentence_transformer,
+    "cross-encoder": _cross(3),
+    "cross-encoder-1": _cross(1),  # single-logit head
+    "monot5": _t5,
+    "colbert": _late("build_tiny_colbert"),
+    "maxsim": _bert,
+    "splade": _late("build_tiny_splade"),
+    "tfidf": None,
+    "bm25": None,
+}
+
+
+@pytest.fixture(scope="session")
+def tiny_model_dir(tmp_path_factory) -> Callable[[str], Path | None]:
+    """``tiny_model_dir(name)``: the folder of a tiny checkpoint, built on first request only
+    (so a run that needs no torch model builds none) and shared by the whole session."""
+    built: dict[str, Path | None] = {}
+
+    def get(name: str) -> Path | None:
+        if name not in built:
+            builder = TINY_BUILDERS[name]
+            built[name] = builder(tmp_path_factory.mktemp(name) / "model") if builder else None
+        return built[name]
+
+    return get
+
+
+@pytest.fixture
+def score_cache(tmp_path):
+    from negviz.cache import ScoreCache
+
+    cache = ScoreCache(tmp_path / "scores.sqlite")
+    yield cache
+    cache.close()
