@@ -19,8 +19,12 @@ FAMILY_COLORS = {
 }
 
 
-def leaderboard_bars(board: pd.DataFrame, metric: str, baseline: float | None = None, title: str = "") -> go.Figure:
-    """Horizontal bars of one metric per model with 95% CI whiskers and the random baseline."""
+def leaderboard_bars(board: pd.DataFrame, metric: str, baseline: float | None = None, title: str = "",
+                     published: pd.DataFrame | None = None) -> go.Figure:
+    """Horizontal bars of one metric per model with 95% CI whiskers and the random baseline.
+
+    ``published`` (model, source, value) adds the papers' numbers of the same metric as
+    hollow grey bars labelled with their table, so they are never taken for negviz runs."""
     part = board[board["metric"] == metric].dropna(subset=["value"]).sort_values("value")
     percent = metric in {"paired_accuracy", "right_rank"}
     scale = 100.0 if percent else 1.0
@@ -42,6 +46,21 @@ def leaderboard_bars(board: pd.DataFrame, metric: str, baseline: float | None = 
             ),
         )
     )
+    fig.data[0].name = "negviz runs"
+    n_bars = len(part)
+    if published is not None and not published.empty:
+        pub = published.sort_values("value")
+        fig.add_trace(
+            go.Bar(
+                x=pub["value"] * scale,
+                y=[f"{m} · {src}" for m, src in zip(pub["model"], pub["source"])],
+                orientation="h",
+                name="published",
+                marker=dict(color="rgba(0,0,0,0)", line=dict(color="#a1a1aa", width=1.5)),
+                hovertemplate="%{y}<br>%{x:.1f}" + ("%" if percent else "") + " (published)<extra></extra>",
+            )
+        )
+        n_bars += len(pub)
     if baseline is not None:
         fig.add_vline(x=baseline * scale, line_dash="dash", line_color=BASELINE_COLOR,
                       annotation_text=f"random {baseline * scale:.0f}{'%' if percent else ''}",
@@ -51,9 +70,11 @@ def leaderboard_bars(board: pd.DataFrame, metric: str, baseline: float | None = 
         font=FONT,
         xaxis_title=f"{metric.replace('_', ' ')}{' (%)' if percent else ''}",
         yaxis_title=None,
-        height=max(220, 60 + 36 * len(part)),
+        height=max(220, 60 + 30 * n_bars),
         margin=dict(l=10, r=20, t=50 if title else 30, b=40),
-        showlegend=False,
+        showlegend=published is not None and not published.empty,
+        legend=dict(orientation="h", yanchor="bottom", y=1.0, xanchor="right", x=1.0),
+        barmode="overlay",
         template="plotly_white",
     )
     if percent:

@@ -88,3 +88,19 @@ def published_rows(reference: pd.DataFrame, dataset: str) -> pd.DataFrame:
             if c in part.columns and (c not in ("perturbation", "negation_type", "epoch") or part[c].notna().any()
                                       and (part[c].astype(str) != "").any())]
     return part[cols].sort_values(["source", "metric", "value"], ascending=[True, True, False]).reset_index(drop=True)
+
+
+# Published tables measured with negviz's own protocol, so their numbers can share a chart
+# with stored runs. ExcluIR's published Right Rank is not here: it comes from top-10
+# retrieval over the full corpus, negviz ranks each query's two documents.
+COMPARABLE_TABLES = {("nevir", "paired_accuracy"): ("nevir_table2", "hedgempnet_table1")}
+
+
+def comparable_published(reference: pd.DataFrame, dataset: str, metric: str) -> pd.DataFrame:
+    """Published rows of the same metric and protocol, values as fractions, labelled by table."""
+    tables = COMPARABLE_TABLES.get((dataset, metric), ())
+    part = reference[reference["table"].isin(tables) & (reference["metric"] == metric)
+                     & (reference["dataset"] == dataset) & (reference["category"] != "random")]
+    scale = part["unit"].map({"percent": 0.01, "fraction": 1.0}).astype(float)
+    return pd.DataFrame({"model": part["model"], "source": part["source"], "value": part["value"] * scale,
+                         "category": part["category"]}).dropna(subset=["value"]).reset_index(drop=True)

@@ -3,7 +3,7 @@
 import streamlit as st
 
 from negviz.charts import leaderboard_bars
-from negviz.leaderboard import latest_per_model, leaderboard, published_rows
+from negviz.leaderboard import comparable_published, latest_per_model, leaderboard, published_rows
 from negviz.ui import pickers, resources
 from negviz.ui.widgets import csv_download
 
@@ -20,7 +20,10 @@ st.caption(
 board = leaderboard(resources.runs(dataset), resources.catalog())
 if models:
     board = board[board["model"].isin(models)]
-show_all = st.toggle("Show every stored run (not only the newest per model)", value=False)
+left, right = st.columns(2)
+show_all = left.toggle("Show every stored run (not only the newest per model)", value=False)
+overlay = right.toggle("Overlay published numbers of the same metric and protocol", value=True, key="overlay",
+                       help="Hollow grey bars, labelled with their paper table (NevIR Table 2, HedgeMPNet Table 1).")
 if not show_all:
     board = latest_per_model(board)
 
@@ -32,7 +35,8 @@ else:
     for metric in board["metric"].unique():
         part = board[board["metric"] == metric]
         baseline = {"paired_accuracy": 0.25, "right_rank": 0.5}.get(metric)
-        st.plotly_chart(leaderboard_bars(part, metric, baseline, title=f"{metric.replace('_', ' ')} on {dataset}"),
+        pub = comparable_published(resources.reference(), dataset, metric) if overlay else None
+        st.plotly_chart(leaderboard_bars(part, metric, baseline, f"{metric.replace('_', ' ')} on {dataset}", pub),
                         key=f"bars-{metric}")
     percent = board["metric"].isin(["paired_accuracy", "right_rank"]).all()
     fmt = "%.1f%%" if percent else "%.3f"
