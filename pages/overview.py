@@ -5,7 +5,7 @@ import streamlit as st
 from negviz.charts import leaderboard_bars
 from negviz.leaderboard import comparable_published, latest_per_model, leaderboard, published_rows
 from negviz.ui import pickers, resources
-from negviz.ui.widgets import csv_download
+from negviz.ui.widgets import csv_download, figure_downloads
 
 dataset = pickers.current_dataset()
 models = pickers.current_models()
@@ -36,8 +36,9 @@ else:
         part = board[board["metric"] == metric]
         baseline = {"paired_accuracy": 0.25, "right_rank": 0.5}.get(metric)
         pub = comparable_published(resources.reference(), dataset, metric) if overlay else None
-        st.plotly_chart(leaderboard_bars(part, metric, baseline, f"{metric.replace('_', ' ')} on {dataset}", pub),
-                        key=f"bars-{metric}")
+        fig = leaderboard_bars(part, metric, baseline, f"{metric.replace('_', ' ')} on {dataset}", pub)
+        st.plotly_chart(fig, key=f"bars-{metric}")
+        figure_downloads(fig, f"negviz-{dataset}-{metric}", key=f"fig-{metric}")
     percent = board["metric"].isin(["paired_accuracy", "right_rank"]).all()
     fmt = "%.1f%%" if percent else "%.3f"
     shown = board.copy()

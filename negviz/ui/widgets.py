@@ -11,6 +11,18 @@ def csv_download(df: pd.DataFrame, file_name: str, label: str = "Download CSV", 
                        key=key or f"dl-{file_name}", icon=":material/download:")
 
 
+def figure_downloads(fig, stem: str, key: str | None = None) -> None:
+    """PNG and SVG download buttons; the file is rendered only when clicked."""
+    from negviz.export import figure_bytes
+
+    key = key or stem
+    left, right, _ = st.columns([1, 1, 4])
+    left.download_button("PNG", data=lambda: figure_bytes(fig, "png"), file_name=f"{stem}.png", mime="image/png",
+                         key=f"png-{key}", icon=":material/image:")
+    right.download_button("SVG", data=lambda: figure_bytes(fig, "svg"), file_name=f"{stem}.svg",
+                          mime="image/svg+xml", key=f"svg-{key}", icon=":material/image:")
+
+
 class ProgressBar:
     """The library's progress(done, total, desc) callback drawn as a bar with counts."""
 
