@@ -11,10 +11,11 @@ pages = [
     st.Page("pages/evaluate.py", title="Evaluate", icon=":material/play_circle:", url_path="evaluate"),
     st.Page("pages/catalog.py", title="Models & data", icon=":material/database:", url_path="catalog"),
 ]
-nav = st.navigation(pages)
-
+# The pickers come before st.navigation so that their URL values are read before any
+# page switch logic runs.
 st.sidebar.markdown("**negviz** · negation in neural retrieval")
 dataset = pickers.dataset_picker()
 pickers.models_picker(dataset)
+nav = st.navigation(pages)
 
 nav.run()

@@ -53,7 +53,7 @@ def leaderboard_bars(board: pd.DataFrame, metric: str, baseline: float | None = 
         fig.add_trace(
             go.Bar(
                 x=pub["value"] * scale,
-                y=[f"{m} · {src}" for m, src in zip(pub["model"], pub["source"])],
+                y=[f"{m} ({cat}) · {src}" for m, cat, src in zip(pub["model"], pub["category"], pub["source"])],
                 orientation="h",
                 name="published",
                 marker=dict(color="rgba(0,0,0,0)", line=dict(color="#a1a1aa", width=1.5)),
@@ -75,6 +75,7 @@ def leaderboard_bars(board: pd.DataFrame, metric: str, baseline: float | None = 
         showlegend=published is not None and not published.empty,
         legend=dict(orientation="h", yanchor="bottom", y=1.0, xanchor="right", x=1.0),
         barmode="overlay",
+        yaxis=dict(categoryorder="total ascending"),  # runs and published rows interleave by value
         template="plotly_white",
     )
     if percent:

@@ -99,3 +99,8 @@ def score_cache(tmp_path):
     cache = ScoreCache(tmp_path / "scores.sqlite")
     yield cache
     cache.close()
+
+
+# Fixtures shared across test modules: the results store on both backends, and the browser.
+from tests.browser import app_server, browser  # noqa: E402,F401
+from tests.pg import pg_url, store, store_url  # noqa: E402,F401

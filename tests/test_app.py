@@ -52,6 +52,14 @@ def test_dataset_picker_switches_the_leaderboard(app_env):
     assert (board["n"] == 1000).all()
 
 
+def test_url_query_param_selects_the_dataset(app_env):
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.query_params["dataset"] = "excluir"
+    at.run()
+    assert at.sidebar.selectbox(key="dataset").value == "excluir"
+    assert set(at.dataframe[0].value["metric"]) == {"right_rank"}
+
+
 def test_evaluate_page_reports_an_unknown_model_and_keeps_running(app_env):
     at = open_page("pages/evaluate.py")
     at.text_input(key="eval_model_typed").input("no-such-org/no-such-model[family=bi-encoder]")

@@ -43,7 +43,7 @@ def test_leaderboard_bars_values_labels_baseline_and_published_overlay():
     assert list(runs.x) == pytest.approx([2.0, 20.0])  # percent, ascending
     assert list(runs.y) == ["tfidf (n=10)", "m1 (n=10)"]
     assert list(runs.error_x.array) == pytest.approx([1.0, 5.0])
-    assert list(published.y) == ["TF-IDF · NevIR Table 2"] and published.name == "published"
+    assert list(published.y) == ["TF-IDF (sparse) · NevIR Table 2"] and published.name == "published"
     assert fig.layout.shapes[0].x0 == 25.0  # the random baseline
 
 

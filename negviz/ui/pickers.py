@@ -11,16 +11,14 @@ MODELS_KEY = "models"
 
 
 def dataset_picker() -> str:
-    table = resources.datasets_table()
-    names = table["name"].tolist()
-    titles = dict(zip(table["name"], table["title"]))
+    # No format_func on URL-bound widgets: the URL would hold the formatted label.
+    names = resources.datasets_table()["name"].tolist()
     return st.sidebar.selectbox(
         "Dataset",
         names,
         key=DATASET_KEY,
-        format_func=lambda n: titles.get(n, n),
         bind="query-params",
-        help="The benchmark every page shows; part of the URL.",
+        help="The benchmark every page shows; part of the URL (?dataset=...).",
     )
 
 
