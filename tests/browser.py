@@ -39,13 +39,14 @@ def app_server(tmp_path_factory):
     if CHROMIUM is None:
         pytest.skip("Debian chromium is not installed")
     tmp = tmp_path_factory.mktemp("app")
+    log = open(tmp / "streamlit.log", "wb")
     port = free_port()
     env = {**os.environ, "NEGVIZ_DB_URL": f"sqlite:///{tmp / 'results.sqlite'}",
            "NEGVIZ_CACHE_DIR": str(tmp / "cache"), "HF_HUB_OFFLINE": "1"}
     proc = subprocess.Popen(
         [sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"), "--server.headless", "true",
          "--server.port", str(port), "--server.address", "127.0.0.1"],
-        cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,  # a file: a full pipe would block the server
     )
     url = f"http://127.0.0.1:{port}"
     deadline = time.time() + 90
@@ -57,10 +58,15 @@ def app_server(tmp_path_factory):
             time.sleep(0.5)
     else:
         proc.kill()
-        pytest.fail("streamlit did not start: " + proc.stdout.read().decode()[-2000:])
+        pytest.fail("streamlit did not start: " + (tmp / "streamlit.log").read_text()[-2000:])
     yield url
     proc.terminate()
-    proc.wait(timeout=20)
+    try:
+        proc.wait(timeout=15)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait(timeout=15)
+    log.close()
 
 
 @pytest.fixture(scope="session")
