@@ -20,7 +20,7 @@ $(STAMP): requirements.txt pyproject.toml
 venv: $(STAMP)
 
 run: venv
-	$(PY) -m streamlit run app.py --server.headless true --server.port $(PORT)
+	$(PY) -m negviz.ui.serve --server.headless true --server.port $(PORT)
 
 # Debian's Chromium for the Playwright tests (Playwright's own browser download needs the
 # open internet). Installed when we can (root + apt); otherwise browser tests skip.

@@ -10,6 +10,12 @@ pages = [
     st.Page("pages/overview.py", title="Overview", icon=":material/leaderboard:", url_path="overview", default=True),
     st.Page("pages/evaluate.py", title="Evaluate", icon=":material/play_circle:", url_path="evaluate"),
     st.Page("pages/catalog.py", title="Models & data", icon=":material/database:", url_path="catalog"),
+    st.Page("pages/heatmap.py", title="Per-type heatmap", icon=":material/grid_view:", url_path="heatmap"),
+    st.Page("pages/errors.py", title="Error preference", icon=":material/stacked_bar_chart:", url_path="errors"),
+    st.Page("pages/inspector.py", title="Pair inspector", icon=":material/compare:", url_path="inspector"),
+    st.Page("pages/annotate.py", title="Annotations", icon=":material/rate_review:", url_path="annotations"),
+    st.Page("pages/maxsim.py", title="MaxSim explorer", icon=":material/grid_on:", url_path="maxsim"),
+    st.Page("pages/playground.py", title="Playground", icon=":material/science:", url_path="playground"),
 ]
 # The pickers come before st.navigation so that their URL values are read before any
 # page switch logic runs.

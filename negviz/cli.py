@@ -212,6 +212,30 @@ def cmd_download(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_taxonomy(args: argparse.Namespace) -> int:
+    from negviz.datasets import load
+    from negviz.schema import DatasetSpec
+    from negviz.taxonomy import distribution_summary, label_pairs
+
+    options = {k: v for k, v in (("kind", args.kind), ("columns", args.columns)) if v}
+    ds = load(DatasetSpec.make(args.dataset, args.split, args.limit, **options))
+    store = None
+    if args.source in ("auto", "annotator"):
+        from negviz.store import Store
+
+        store = Store(args.db)
+    labels = label_pairs(ds, args.source, store=store, label_column=args.label_column)
+    out = distribution_summary(labels, str(ds.spec))
+    if args.json:
+        print(json.dumps(out, indent=2, default=_json_default))
+        return 0
+    print(f"{out['dataset']}: {out['n']:,} items, {out['typed']:,} typed, label sources {out['label_sources']}")
+    table = pd.DataFrame(out["types"])
+    table["share"] = (table["share"] * 100).map("{:.1f}%".format)
+    print(table.to_string(index=False))
+    return 0
+
+
 # ---------------------------------------------------------------- plumbing
 def _json_default(o: Any) -> Any:
     if hasattr(o, "item"):
@@ -286,6 +310,18 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("download", help="fetch a model into the Hugging Face cache (needs network)")
     s.add_argument("model")
     s.set_defaults(func=cmd_download)
+
+    s = sub.add_parser("taxonomy", help="negation type distribution of a dataset (Petcu et al. taxonomy)")
+    s.add_argument("--dataset", required=True, help="nevir, excluir, ... or a file")
+    s.add_argument("--source", default="auto", choices=["auto", "gold_cue", "detected", "dataset_label", "annotator"],
+                   help="auto: gold cue if the data has one, else a label column, else detection; annotations override")
+    s.add_argument("--label-column", default="negation_type", help="a user file's column of type labels")
+    s.add_argument("--split", default="test")
+    s.add_argument("--limit", type=int, help="first N items only")
+    s.add_argument("--kind", help="dataset kind of a user file")
+    s.add_argument("--columns", help="column mapping of a user file")
+    s.add_argument("--json", action="store_true")
+    s.set_defaults(func=cmd_taxonomy)
     return p
 
 

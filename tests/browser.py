@@ -44,7 +44,7 @@ def app_server(tmp_path_factory):
     env = {**os.environ, "NEGVIZ_DB_URL": f"sqlite:///{tmp / 'results.sqlite'}",
            "NEGVIZ_CACHE_DIR": str(tmp / "cache"), "HF_HUB_OFFLINE": "1"}
     proc = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"), "--server.headless", "true",
+        [sys.executable, "-m", "negviz.ui.serve", "--server.headless", "true",
          "--server.port", str(port), "--server.address", "127.0.0.1"],
         cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,  # a file: a full pipe would block the server
     )

@@ -1,0 +1,266 @@
+"""Per-type accuracy and error preference over stored runs (Petcu et al. Fig. 3-4, NevIR Fig. 4).
+
+Pure functions over DataFrames; the heatmap and error pages only place their results:
+
+    outcomes = run_outcomes(kind, {"tfidf": (run_id, wide_scores, "strict"), ...})
+    meta = item_meta(ds.kind, ds.frame, label_pairs(ds))
+    groups = item_groups("type", meta)                      # item_id -> column of the heatmap
+    cells = cell_table(outcomes, groups, min_n=20)          # model x column: n, value, 95% CI
+    prefs = preference_table(outcomes)                      # model x category: count, share
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from negviz import metrics
+from negviz.evaluate import item_ids
+from negviz.schema import EXCLUSION, PAIRS, PERTURBATION
+from negviz.taxonomy import TAXONOMY
+
+WRONG = "wrong"  # ExcluIR: the excluded document ranked first; DEMETR: the perturbed one scored higher
+CATEGORIES = {
+    PAIRS: (metrics.CORRECT, metrics.PREFERS_ORIGINAL, metrics.PREFERS_EDITED, metrics.REVERSED, metrics.TIE),
+    EXCLUSION: (metrics.CORRECT, WRONG, metrics.TIE),
+    PERTURBATION: (metrics.CORRECT, WRONG, metrics.TIE),
+}
+METRIC = {PAIRS: "paired accuracy", EXCLUSION: "Right Rank", PERTURBATION: "detection accuracy"}
+BASELINE = {PAIRS: 0.25, EXCLUSION: 0.5, PERTURBATION: 0.5}
+# What each margin is, per kind (margin2 exists only for pairs).
+MARGINS = {
+    PAIRS: ("s(q1,d1) - s(q1,d2)", "s(q2,d2) - s(q2,d1)"),
+    EXCLUSION: ("s(q,pos) - s(q,neg)", None),
+    PERTURBATION: ("s(ref,candidate) - s(ref,perturbed)", None),
+}
+AXES = {
+    "type": "negation type",
+    "edit_type": "CondaQA edit type",
+    "cue": "cue word (top k)",
+    "perturbation": "DEMETR perturbation",
+}
+EDIT_TYPES = {2: "scope (2)", 3: "affirmative (3)"}
+OUTCOME_COLUMNS = ("model", "run_id", "item_id", "correct", "category", "margin1", "margin2")
+CELL_COLUMNS = ("model", "column", "n", "value", "ci_low", "ci_high", "enough")
+
+
+# ---------------------------------------------------------------- runs -> per-item outcomes
+def latest_runs(runs: pd.DataFrame, models: list[str] | None = None) -> pd.DataFrame:
+    """The newest complete eval run per model (runs as Store.runs gives them), models filtered."""
+    if runs.empty:
+        return runs
+    part = runs[(runs["status"] == "complete") & (runs["kind"] == "eval")]
+    if models:
+        part = part[part["model_name"].isin(models)]
+    part = part.sort_values("created_at", ascending=False).drop_duplicates("model_name")
+    return part.sort_values("model_name").reset_index(drop=True)
+
+
+def item_outcomes(kind: str, wide: pd.DataFrame, tie_rule: str = metrics.STRICT) -> pd.DataFrame:
+    """One row per item of one run: correct, category and margins. ``wide``: Store.scores_wide."""
+    ids = wide.index.astype(str)
+    if kind == PAIRS:
+        v = metrics.pair_verdicts(wide["q1_d1"], wide["q1_d2"], wide["q2_d1"], wide["q2_d2"], tie_rule)
+        return pd.DataFrame({"item_id": ids, "correct": v["correct"].to_numpy(), "category": v["category"].to_numpy(),
+                             "margin1": v["margin1"].to_numpy(), "margin2": v["margin2"].to_numpy()})
+    if kind in (EXCLUSION, PERTURBATION):
+        good, bad = ("pos", "neg") if kind == EXCLUSION else ("candidate", "perturbed")
+        margin = (wide[good] - wide[bad]).to_numpy(dtype=np.float64)
+        category = np.where(margin > 0, metrics.CORRECT, np.where(margin == 0, metrics.TIE, WRONG))
+        return pd.DataFrame({"item_id": ids, "correct": margin > 0, "category": category, "margin1": margin,
+                             "margin2": np.nan})
+    raise ValueError(f"per-type accuracy needs pairs, exclusion or perturbation runs, not {kind!r}")
+
+
+def run_outcomes(kind: str, runs: dict[str, tuple[str, pd.DataFrame, str]]) -> pd.DataFrame:
+    """Outcomes of several runs, long: model -> (run_id, wide scores, tie rule)."""
+    parts = [item_outcomes(kind, wide, rule).assign(model=model, run_id=run_id)
+             for model, (run_id, wide, rule) in runs.items()]
+    if not parts:
+        return pd.DataFrame(columns=list(OUTCOME_COLUMNS))
+    return pd.concat(parts, ignore_index=True)[list(OUTCOME_COLUMNS)]
+
+
+# ---------------------------------------------------------------- items -> heatmap columns
+def item_meta(kind: str, frame: pd.DataFrame, labels: pd.DataFrame | None = None) -> pd.DataFrame:
+    """item_id plus what the column axes group by: type, cue, label_source, edit_type, perturbation."""
+    meta = pd.DataFrame({"item_id": item_ids(kind, frame).to_numpy()})
+    if labels is not None:
+        meta = meta.merge(labels[["item_id", "type", "cue", "label_source"]], on="item_id", how="left")
+    if "edit_type" in frame:
+        edit = frame["edit_type"].map(lambda e: EDIT_TYPES.get(int(e), str(e)) if pd.notna(e) else None)
+        meta["edit_type"] = edit.to_numpy()
+    if "cue" in frame:  # the gold cue wins over a detected one
+        meta["cue"] = frame["cue"].astype(str).str.lower().to_numpy()
+    if kind == PERTURBATION:
+        meta["perturbation"] = frame["perturbation"].to_numpy()
+    return meta
+
+
+def available_axes(kind: str, meta: pd.DataFrame) -> list[str]:
+    """The column axes this dataset supports, in AXES order."""
+    have = {"type": "type" in meta, "edit_type": "edit_type" in meta,
+            "cue": "cue" in meta and meta["cue"].fillna("").ne("").any(),
+            "perturbation": kind == PERTURBATION}
+    return [a for a in AXES if have[a]]
+
+
+def item_groups(axis: str, meta: pd.DataFrame, top_k: int = 10) -> pd.Series:
+    """item_id -> heatmap column for ``axis``; items outside every column are left out."""
+    if axis not in AXES:
+        raise ValueError(f"unknown axis {axis!r}; use one of {list(AXES)}")
+    if axis not in meta:
+        raise ValueError(f"this dataset has no {AXES[axis]}")
+    values = meta.set_index("item_id")[axis]
+    if axis == "type":
+        values = values.fillna("none")
+    if axis == "cue":
+        values = values[values.fillna("").ne("")]
+        top = values.value_counts().sort_index().sort_values(ascending=False, kind="stable").index[:top_k]
+        values = values[values.isin(top)]
+    return values.dropna().astype(str)
+
+
+def column_order(axis: str, groups: pd.Series) -> list[str]:
+    """Natural order of the columns: taxonomy order, edit type, frequency, or name."""
+    present = list(pd.unique(groups))
+    if axis == "type":
+        rank = {k: i for i, k in enumerate(TAXONOMY.keys)}
+        return sorted(present, key=lambda k: (rank.get(k, len(rank)), k))
+    if axis == "cue":
+        counts = groups.value_counts()
+        return sorted(present, key=lambda k: (-counts[k], k))
+    return sorted(present)
+
+
+# ---------------------------------------------------------------- cells
+def cell_table(outcomes: pd.DataFrame, groups: pd.Series, min_n: int = 20, reference: str | None = None,
+               seed: int = metrics.SEED) -> pd.DataFrame:
+    """Model x column: n, value (accuracy, or the difference to ``reference`` on shared items) and
+    its seeded bootstrap 95% CI; ``enough`` is n >= min_n."""
+    joined = outcomes.merge(groups.rename("column"), left_on="item_id", right_index=True)
+    ref = None
+    if reference is not None:
+        ref = outcomes[outcomes["model"] == reference].set_index("item_id")["correct"]
+        if ref.empty:
+            raise ValueError(f"no outcomes of the reference model {reference!r}")
+    rows = []
+    for (model, column), part in joined.groupby(["model", "column"], sort=False):
+        values = part["correct"].to_numpy(dtype=np.float64)
+        if ref is not None:
+            shared = part[part["item_id"].isin(ref.index)]
+            theirs = ref.loc[shared["item_id"]].to_numpy(dtype=np.float64)
+            values = shared["correct"].to_numpy(dtype=np.float64) - theirs
+        n = len(values)
+        lo, hi = metrics.bootstrap_ci(values, seed=seed)
+        rows.append((model, column, n, float(values.mean()) if n else float("nan"), lo, hi, n >= min_n))
+    return pd.DataFrame(rows, columns=list(CELL_COLUMNS))
+
+
+def model_order(outcomes: pd.DataFrame, by: str = "accuracy") -> list[str]:
+    """Rows: best overall accuracy first, or by name."""
+    if by == "name":
+        return sorted(outcomes["model"].unique())
+    acc = outcomes.groupby("model")["correct"].mean()
+    return sorted(acc.index, key=lambda m: (-acc[m], m))
+
+
+def sort_columns(cells: pd.DataFrame, natural: list[str], by: str = "natural") -> list[str]:
+    """Columns: natural order, most items first, or hardest (lowest mean value over models) first."""
+    if by == "natural":
+        return [c for c in natural if c in set(cells["column"])]
+    if by == "n":
+        n = cells.groupby("column")["n"].max()
+        return sorted(n.index, key=lambda c: (-n[c], natural.index(c) if c in natural else 0))
+    if by == "hardest":
+        mean = cells.groupby("column")["value"].mean()
+        return sorted(mean.index, key=lambda c: (mean[c], c))
+    raise ValueError(f"unknown column order {by!r}; use natural, n or hardest")
+
+
+def cell_items(outcomes: pd.DataFrame, groups: pd.Series | None, meta: pd.DataFrame, model: str,
+               column: str | None = None, category: str | None = None) -> pd.DataFrame:
+    """The items behind one heatmap cell or one error-bar segment, with cue, margins and verdict."""
+    part = outcomes[outcomes["model"] == model]
+    if column is not None:
+        part = part[part["item_id"].isin(groups.index[groups == column])]
+    if category is not None:
+        part = part[part["category"] == category]
+    keep = [c for c in ("item_id", "type", "cue", "edit_type", "perturbation", "label_source") if c in meta]
+    out = part.merge(meta[keep], on="item_id", how="left")
+    margins = ["margin1"] + (["margin2"] if out["margin2"].notna().any() else [])
+    cols = ["item_id"] + [c for c in keep if c != "item_id"] + ["category", "correct"] + margins
+    return out[cols].rename(columns={"category": "verdict"}).reset_index(drop=True)
+
+
+# ---------------------------------------------------------------- error preference
+def preference_table(outcomes: pd.DataFrame, kind: str, facet: pd.Series | None = None) -> pd.DataFrame:
+    """Model (x facet) x category: count, share of the model's items, n. Every category appears."""
+    data = outcomes.copy()
+    data["facet"] = "all" if facet is None else data["item_id"].map(facet)
+    data = data.dropna(subset=["facet"])
+    rows = []
+    for (model, fac), part in data.groupby(["model", "facet"], sort=True):
+        n = len(part)
+        counts = part["category"].value_counts()
+        for cat in CATEGORIES[kind]:
+            rows.append((model, fac, cat, int(counts.get(cat, 0)), counts.get(cat, 0) / n, n))
+    return pd.DataFrame(rows, columns=["model", "facet", "category", "count", "share", "n"])
+
+
+def filter_items(meta: pd.DataFrame, types: list[str] | None = None, edit_types: list[str] | None = None) -> set[str]:
+    """Item ids whose type and edit type are among the chosen ones (empty choice = all)."""
+    keep = pd.Series(True, index=meta.index)
+    if types and "type" in meta:
+        keep &= meta["type"].isin(types)
+    if edit_types and "edit_type" in meta:
+        keep &= meta["edit_type"].isin(edit_types)
+    return set(meta.loc[keep, "item_id"])
+
+
+# ---------------------------------------------------------------- type distribution vs Petcu et al.
+PETCU_CATEGORY_LABELS = {
+    "sentential": "sentential", "affixal": "affixal", "implicit": "implicit", "exclusionary": "exclusion",
+    "other": "no negation", "remaining_types": "other types",
+}
+
+
+def petcu_category(type_key: str, categories: set[str]) -> str:
+    """Our type -> the coarser category Petcu et al. report for a dataset (Sec. 6.2, 6.3)."""
+    if type_key == "none":
+        return "other"
+    if type_key in categories:
+        return type_key
+    if type_key in TAXONOMY and TAXONOMY.get(type_key).group == "exclusion" and "exclusionary" in categories:
+        return "exclusionary"
+    return "remaining_types"
+
+
+def distribution_vs_petcu(dist: pd.DataFrame, reference: pd.DataFrame, dataset: str, source_label: str) -> pd.DataFrame:
+    """Shares per Petcu category: this dataset's labels beside the paper's reported distribution.
+
+    ``dist`` is taxonomy.type_distribution; ``reference`` is load_reference('petcu_distributions').
+    Returns category, label, source, count, share, n (an empty frame when the paper has no row)."""
+    ref = reference[(reference["dataset"] == dataset) & (reference["metric"] == "count")]
+    ref = ref[ref["negation_type"] != "total"]
+    if ref.empty:
+        return pd.DataFrame(columns=["category", "label", "source", "count", "share", "n"])
+    cats = list(ref["negation_type"])
+    total = float(reference[(reference["dataset"] == dataset) & (reference["metric"] == "count")
+                            & (reference["negation_type"] == "total")]["value"].iloc[0])
+    split = ref["split"].iloc[0]
+    paper = f"Petcu et al. ({dataset} {split}, n={total:,.0f}, GPT-4o-mini)"
+    mine = dist.assign(category=[petcu_category(t, set(cats)) for t in dist["type"]])
+    mine = mine.groupby("category", sort=False)["count"].sum()
+    n = int(dist["count"].sum())
+    label = PETCU_CATEGORY_LABELS.get
+    rows = [(c, label(c, c), source_label, int(mine.get(c, 0)), mine.get(c, 0) / n if n else np.nan, n) for c in cats]
+    rows += [(c, label(c, c), paper, int(v), v / total, int(total)) for c, v in zip(cats, ref["value"])]
+    return pd.DataFrame(rows, columns=["category", "label", "source", "count", "share", "n"])
+
+
+def inspector_link(dataset: str, item_id: str) -> str:
+    """The pair view of one item (a relative URL of this app)."""
+    from urllib.parse import urlencode
+
+    return "/inspector?" + urlencode({"dataset": dataset, "pair": item_id})

@@ -1,0 +1,204 @@
+"""Live scoring of typed inputs: score grids with verdicts, document cosines, demo presets.
+
+The convention of every grid: query i is answered by document i (NevIR: q1 -> d1, q2 -> d2;
+ExcluIR: the query -> its positive document, d2 = the excluded one); further documents are
+distractors. A query's verdict is strict, as in the NevIR code: its document must score
+above every other document (a tie is a failure).
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+from typing import Any, Sequence
+
+import numpy as np
+import pandas as pd
+
+from negviz import metrics
+
+LATE_INTERACTION = ("colbert", "maxsim")
+DEFAULT_MODELS = ("all-MiniLM-L6-v2", "maxsim-all-MiniLM-L6-v2", "tfidf", "bm25")
+
+
+# ---------------------------------------------------------------- which models can run here
+@functools.lru_cache(maxsize=4)
+def _offline(hub_id: str) -> bool:
+    from negviz.scorers.loading import is_available_offline
+
+    return is_available_offline(hub_id)
+
+
+def model_table(catalog: pd.DataFrame, families: Sequence[str] | None = None) -> pd.DataFrame:
+    """Catalog rows (optionally of some families) with an ``available`` column: loads without
+    network (file-less families, a local Hugging Face cache or a bundled copy)."""
+    from negviz.catalog import FILELESS
+
+    rows = catalog if families is None else catalog[catalog["family"].isin(families)]
+    rows = rows.copy()
+    rows["available"] = [fam in FILELESS or _offline(hub) for fam, hub in zip(rows["family"], rows["hub_id"])]
+    return rows
+
+
+def late_interaction_spec(text: str) -> str:
+    """A model the explorer can draw: a local sentence-transformers folder (e.g. a fine-tuned
+    checkpoint) becomes MaxSim over its tokens; specs with a family are kept as typed."""
+    from negviz.catalog import catalog_row, guess_family
+    from negviz.schema import ModelSpec
+
+    spec = ModelSpec.parse(text)
+    if spec.family or catalog_row(spec.name):
+        return text.strip()
+    family = guess_family(spec.name)
+    if family in (None, "bi-encoder"):  # a bi-encoder's token vectors are its encoder's last layer
+        return str(ModelSpec(spec.name, "maxsim", spec.revision, spec.options))
+    return str(ModelSpec(spec.name, family, spec.revision, spec.options))
+
+
+# ---------------------------------------------------------------- scoring a grid
+def score_grid(scorer: Any, queries: Sequence[str], docs: Sequence[str]) -> np.ndarray:
+    """scores[i, j] = s(queries[i], docs[j]), in one scorer call (BM25's collection = these docs)."""
+    qs = [q for q in queries for _ in docs]
+    ds = [d for _ in queries for d in docs]
+    return np.asarray(scorer.score(qs, ds), dtype=np.float64).reshape(len(queries), len(docs))
+
+
+def grid_verdicts(grid: np.ndarray) -> pd.DataFrame:
+    """Per query i (answered by document i): its score, the best other score, the margin and
+    whether it is ranked first (strict). ``pair_correct``: every query right (NevIR's pair)."""
+    grid = np.asarray(grid, dtype=np.float64)
+    n_q, n_d = grid.shape
+    if n_d < 2 or n_q > n_d:
+        raise ValueError(f"a grid needs at least two documents and one per query, not {n_q} x {n_d}")
+    own = grid[np.arange(n_q), np.arange(n_q)]
+    others = np.array([np.delete(grid[i], i).max() for i in range(n_q)])
+    margin = own - others
+    out = pd.DataFrame({"query": [f"q{i + 1}" for i in range(n_q)], "document": [f"d{i + 1}" for i in range(n_q)],
+                        "score": own, "best_other": others, "margin": margin, "correct": margin > 0})
+    out["pair_correct"] = bool(out["correct"].all())
+    return out
+
+
+def verdict_table(grid: np.ndarray, queries: Sequence[str], docs: Sequence[str]) -> pd.DataFrame:
+    """A grid as the pages show it: one row per query, its scores, the document it ranks
+    first, and whether that is its own (strict); ``pair`` when there are several queries."""
+    v = grid_verdicts(grid)
+    table = pd.DataFrame({"query": list(queries)})
+    for j, name in enumerate(docs):
+        table[f"S(q, {name})"] = grid[:, j]
+    table["ranked first"] = [docs[int(np.argmax(row))] if len(set(row)) > 1 else "tie" for row in grid]
+    table["verdict"] = np.where(v["correct"], "right", "wrong")
+    if len(queries) > 1:
+        table["pair"] = "right" if v["pair_correct"].iloc[0] else "wrong"
+    return table
+
+
+def nevir_verdict(grid: np.ndarray) -> pd.Series:
+    """The NevIR verdict of a 2 x 2 grid through negviz.metrics (category included)."""
+    v = metrics.pair_verdicts([grid[0, 0]], [grid[0, 1]], [grid[1, 0]], [grid[1, 1]])
+    return v.iloc[0]
+
+
+def doc_cosines(scorer: Any, docs: Sequence[str]) -> np.ndarray | None:
+    """Cosine between every two documents for a model with document embeddings, else None.
+    (NevIR App. C: a bi-encoder sees the two documents of a pair as nearly the same.)"""
+    if not callable(getattr(scorer, "embed", None)):
+        return None
+    vecs = np.asarray(scorer.embed(list(docs), "document"), dtype=np.float64)
+    vecs = vecs / np.maximum(np.linalg.norm(vecs, axis=1, keepdims=True), 1e-12)
+    return vecs @ vecs.T
+
+
+def results_table(grids: dict[str, np.ndarray], version: str | None = None) -> pd.DataFrame:
+    """Long table of model x query with each document's score, margin and verdict."""
+    rows = []
+    for model, grid in grids.items():
+        verdicts = grid_verdicts(grid)
+        for i, v in verdicts.iterrows():
+            row = {"model": model, "query": v["query"]}
+            row.update({f"d{j + 1}": grid[i, j] for j in range(grid.shape[1])})
+            row.update({"margin": v["margin"], "correct": bool(v["correct"])})
+            if version:
+                row["version"] = version
+            rows.append(row)
+    return pd.DataFrame(rows)
+
+
+# ---------------------------------------------------------------- demo presets
+@dataclass(frozen=True)
+class Preset:
+    key: str  # "nevir:1230-2" / "excluir:excluir_31": also the explorer link
+    label: str  # short button text
+    why: str  # one line: what the stored runs say
+    queries: tuple[str, ...]
+    docs: tuple[str, ...]
+    cue: str = ""
+
+
+def nevir_presets(frame: pd.DataFrame, wide: dict[str, pd.DataFrame], cue: str = "not", n: int = 4) -> list[Preset]:
+    """NevIR pairs with gold cue ``cue`` that every model in ``wide`` (model -> stored scores,
+    indexed by pair_id, slots q1_d1 ...) gets wrong; shortest documents first (readable in a demo)."""
+    pool = frame[frame["cue"].str.lower() == cue.lower()].set_index("pair_id")
+    failing = pd.Series(True, index=pool.index)
+    for scores in wide.values():
+        s = scores.reindex(pool.index)
+        ok = metrics.pair_verdicts(s["q1_d1"], s["q1_d2"], s["q2_d1"], s["q2_d2"])["correct"].to_numpy()
+        failing &= ~ok & s["q1_d1"].notna().to_numpy()
+    picked = pool[failing.to_numpy()].assign(length=lambda f: f["d1"].str.len() + f["d2"].str.len())
+    picked = picked.sort_values(["length"], kind="stable")
+    if "passage_id" in picked:  # one pair per CondaQA passage: more variety in a small gallery
+        picked = picked[~picked["passage_id"].duplicated()]
+    picked = picked.head(n)
+    names = " and ".join(wide) or "no stored run"
+    return [Preset(f"nevir:{pid}", f"NevIR {pid}: {_short(r['q1'])}", f"cue '{r['cue']}'; wrong for {names}",
+                   (r["q1"], r["q2"]), (r["d1"], r["d2"]), r["cue"]) for pid, r in picked.iterrows()]
+
+
+def excluir_presets(frame: pd.DataFrame, wide: dict[str, pd.DataFrame], n: int = 2) -> list[Preset]:
+    """ExcluIR queries whose excluded document every model in ``wide`` ranks above the positive."""
+    pool = frame.set_index("query_id")
+    failing = pd.Series(True, index=pool.index)
+    for scores in wide.values():
+        s = scores.reindex(pool.index)
+        failing &= (s["pos"] <= s["neg"]).fillna(False)
+    picked = pool[failing].assign(length=lambda f: f["pos_doc"].str.len() + f["neg_doc"].str.len())
+    picked = picked.sort_values("length", kind="stable").head(n)
+    names = " and ".join(wide) or "no stored run"
+    return [Preset(f"excluir:{qid}", f"ExcluIR: {_short(r['query'])}", f"excluded document ranked first by {names}",
+                   (r["query"],), (r["pos_doc"], r["neg_doc"])) for qid, r in picked.iterrows()]
+
+
+PRESET_MODELS = ("all-MiniLM-L6-v2", "maxsim-all-MiniLM-L6-v2")
+
+
+def stored_presets(
+    store: Any, models: Sequence[str] = PRESET_MODELS, n_nevir: int = 4, n_excluir: int = 2
+) -> list[Preset]:
+    """Presets picked by the stored runs' real scores: NevIR pairs with cue "not" and ExcluIR
+    queries that the newest run of every model in ``models`` gets wrong."""
+    from negviz.datasets import load
+
+    out: list[Preset] = []
+    for dataset, pick, n in (("nevir", nevir_presets, n_nevir), ("excluir", excluir_presets, n_excluir)):
+        runs = store.runs(dataset=dataset)  # newest first
+        wide = {m: _wide(store, runs.loc[runs["model_name"] == m, "run_id"].iloc[0])
+                for m in models if (runs["model_name"] == m).any()}
+        if wide:
+            out += pick(load(dataset).frame, wide, n=n)
+    return out
+
+
+@functools.lru_cache(maxsize=16)
+def _wide(store: Any, run_id: str) -> pd.DataFrame:
+    return store.scores_wide(run_id)  # a finished run never changes: safe to keep
+
+
+def _short(text: str, words: int = 7) -> str:
+    """The first words of a text for a button label (markdown characters dropped)."""
+    parts = text.translate({ord(c): None for c in "*_`[]<>#$~|\\"}).split()
+    return " ".join(parts[:words]) + (" …" if len(parts) > words else "")
+
+
+def clip(text: str, limit: int) -> tuple[str, bool]:
+    """``text`` cut to ``limit`` characters (the pages say so when it happens)."""
+    return (text[:limit], True) if len(text) > limit else (text, False)

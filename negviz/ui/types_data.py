@@ -1,0 +1,110 @@
+"""Cached data of the heatmap and error-preference pages: dataset, type labels, run outcomes.
+
+Stored runs never change, so their outcomes are cached by run id; type labels get a short TTL
+because annotators may relabel pairs while the app runs.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pandas as pd
+import streamlit as st
+
+from negviz import analysis_types as at
+from negviz.schema import PERTURBATION
+from negviz.ui import resources
+
+SUPPORTED_KINDS = tuple(at.CATEGORIES)
+
+
+@st.cache_resource(show_spinner=False, max_entries=6)
+def dataset(name: str):
+    from negviz.datasets import load
+
+    return load(name)
+
+
+@st.cache_data(show_spinner=False, ttl=30)
+def labels(name: str, source: str = "auto") -> pd.DataFrame:
+    from negviz.taxonomy import label_pairs
+
+    return label_pairs(dataset(name), source, store=resources.store())
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def _outcomes(kind: str, run_id: str, model: str, tie_rule: str) -> pd.DataFrame:
+    wide = resources.store().scores_wide(run_id)
+    return at.run_outcomes(kind, {model: (run_id, wide, tie_rule)})
+
+
+@dataclass
+class TypesContext:
+    name: str
+    kind: str
+    title: str
+    split: str
+    runs: pd.DataFrame  # newest run per model
+    outcomes: pd.DataFrame  # analysis_types.OUTCOME_COLUMNS
+    meta: pd.DataFrame  # analysis_types.item_meta
+
+    @property
+    def metric(self) -> str:
+        return at.METRIC[self.kind]
+
+    @property
+    def baseline(self) -> float:
+        return at.BASELINE[self.kind]
+
+    @property
+    def label_source(self) -> str:
+        if "label_source" not in self.meta:
+            return "none"
+        return ", ".join(f"{k} ({v:,})" for k, v in self.meta["label_source"].value_counts().items())
+
+
+def context(name: str, models: list[str]) -> TypesContext | None:
+    """Everything both pages need for a dataset, or None when it has no supported runs."""
+    ds = dataset(name)
+    if ds.kind not in SUPPORTED_KINDS:
+        return None
+    runs = at.latest_runs(resources.runs(name), models)
+    parts = [_outcomes(ds.kind, r.run_id, r.model_name, (r.options or {}).get("tie_rule", "strict"))
+             for r in runs.itertuples()]
+    outcomes = pd.concat(parts, ignore_index=True) if parts else pd.DataFrame(columns=list(at.OUTCOME_COLUMNS))
+    # DEMETR: 35k items take ~13 s to type by detection; its column axis is the perturbation.
+    meta = at.item_meta(ds.kind, ds.frame, None if ds.kind == PERTURBATION else labels(name))
+    return TypesContext(name, ds.kind, ds.title, ds.spec.split, runs, outcomes, meta)
+
+
+def apply_click(chart_key: str, targets: dict[str, int], options: dict[str, list]) -> None:
+    """Copy a new plotly click (customdata fields) into the cell pickers, before they are drawn.
+
+    ``targets`` maps a picker key to the customdata index it takes; a value outside the picker's
+    ``options`` is ignored. Each click is applied once, so the pickers stay usable."""
+    state = st.session_state.get(chart_key)
+    points = (state or {}).get("selection", {}).get("points", []) if state else []
+    if not points:
+        return
+    custom = points[0].get("customdata")
+    seen_key = f"_{chart_key}_seen"
+    if not custom or st.session_state.get(seen_key) == custom:
+        return
+    st.session_state[seen_key] = custom
+    for key, index in targets.items():
+        if index < len(custom) and custom[index] in options.get(key, []):
+            st.session_state[key] = custom[index]
+
+
+def items_table(items: pd.DataFrame, name: str, key: str, file_stem: str) -> None:
+    """The items behind a cell or segment, each linking to the pair inspector, with a CSV download."""
+    from negviz.ui.widgets import csv_download
+
+    shown = items.assign(link=[at.inspector_link(name, i) for i in items["item_id"]])
+    shown = shown[["link"] + [c for c in shown.columns if c != "link"]]
+    st.dataframe(shown, hide_index=True, key=key, column_config={
+        "link": st.column_config.LinkColumn("pair", display_text=r"pair=(.+)$", help="open in the pair inspector"),
+        "margin1": st.column_config.NumberColumn("margin 1", format="%.4f"),
+        "margin2": st.column_config.NumberColumn("margin 2", format="%.4f"),
+    })
+    csv_download(shown, f"{file_stem}.csv", label="Download these items (CSV)", key=f"dl-{key}")

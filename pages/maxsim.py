@@ -1,0 +1,140 @@
+"""MaxSim explorer: which query token matched which document token, for a NevIR pair, an
+ExcluIR query, typed text or a one-click counterfactual; the URL holds the whole view."""
+
+import time
+
+import streamlit as st
+
+from negviz import alignment, playground as pg
+from negviz import counterfactual as cf
+from negviz.charts_alignment import alignment_heatmaps, delta_bars, highlight_html
+from negviz.datasets import load
+from negviz.ui import pickers, resources
+from negviz.ui.widgets import figure_downloads, show_error
+
+TYPED = {"tq": "Which scientist did not enjoy playing the violin as a child?",
+         "tq2": "Which scientist enjoyed playing the violin as a child?",
+         "td1": "As a child, Einstein did not enjoy playing the violin his mother chose for him.",
+         "td2": "As a child, Einstein enjoyed playing the violin his mother chose for him."}
+CF_OPS = ["none"] + [cf.OP_LABELS[op] for op in cf.OPS]  # bound widgets hold readable values
+LIMIT = 5000  # characters per typed text; the model truncates further (noted below)
+
+dataset = pickers.current_dataset()
+st.title("MaxSim explorer")
+st.caption("S(q, d) = Σ_i max_j sim(q_i, d_j): the matrix before the max, each query token's choice boxed, "
+           "negation cues in red. Under it, per query token, how much closer its best match is in d1 than in d2.")
+
+models = pg.model_table(resources.catalog(), pg.LATE_INTERACTION)
+top = st.columns([2, 2, 2])
+model = top[0].selectbox("Model", models["name"].tolist(), key="model", bind="query-params",
+                         help="Late-interaction models of the catalog; ColBERT needs its checkpoint cached locally.")
+after = top[1].text_input("After: fine-tuned checkpoint (path or spec)", key="after", bind="query-params",
+                          help="Draws this model's matrices under the first for the same input (before / after). "
+                               "A sentence-transformers folder is read as MaxSim over its tokens.")
+top[0].caption("Offline here: " + ", ".join(models.query("available")["name"]))
+src = top[2].radio("Input", ["dataset", "typed"], key="src", bind="query-params", horizontal=True,
+                   help="A NevIR pair or ExcluIR query from the sidebar's dataset, or your own text.")
+
+gold, doc_names, item = None, ["d1", "d2"], None
+if src == "dataset" and dataset in ("nevir", "excluir"):
+    frame = load(dataset).frame
+    id_col = "pair_id" if dataset == "nevir" else "query_id"
+    item = st.selectbox("Pair" if dataset == "nevir" else "Query", frame[id_col].tolist(), key="pair",
+                        bind="query-params")
+    row = frame.set_index(id_col).loc[item]
+    if dataset == "nevir":
+        queries, docs, gold = [row["q1"], row["q2"]], [row["d1"], row["d2"]], row["cue"]
+        st.caption(f"Gold cue **{row['cue']}** · edit type {row['edit_type']} · "
+                   f"[open in the pair inspector](/inspector?dataset=nevir&pair={item})")
+    else:
+        queries, docs, doc_names = [row["query"]], [row["pos_doc"], row["neg_doc"]], ["positive", "excluded"]
+else:
+    if src == "dataset":
+        st.info(f"{dataset} has no pairs to draw; pick NevIR or ExcluIR in the sidebar, or type below.")
+    cols = st.columns(2)
+    typed = {k: cols[i % 2].text_area(k, TYPED[k], key=k, bind="query-params", height=90, label_visibility="collapsed",
+                                      placeholder={"tq": "query", "tq2": "its negated twin (optional)"}.get(k, k))
+             for i, k in enumerate(TYPED)}
+    clipped = {k: pg.clip(v, LIMIT) for k, v in typed.items()}
+    if any(c for _, c in clipped.values()):
+        st.warning(f"Texts longer than {LIMIT:,} characters were cut to that length.")
+    queries = [t for k in ("tq", "tq2") if (t := clipped[k][0].strip())]
+    docs = [clipped["td1"][0], clipped["td2"][0]]
+    if not queries or not all(d.strip() for d in docs):
+        st.info("Type a query and two documents.")
+        st.stop()
+slots = [f"q{i + 1}" for i in range(len(queries))]
+shown = 0 if len(slots) < 2 else slots.index(st.radio("Query drawn", slots, key="q", bind="query-params",
+                                                     horizontal=True))
+
+with st.expander("Counterfactual: edit one text in one click; the original stays pinned beside", expanded=True):
+    c1, c2, c3, c4 = st.columns([3, 1, 1, 1])
+    op_label = c1.radio("Edit", CF_OPS, key="cf", bind="query-params", horizontal=True)
+    target = c2.selectbox("Text", slots + ["d1", "d2"], key="cf_on", bind="query-params")
+    old = c3.text_input("swap", "not", key="cf_old", bind="query-params")
+    new = c4.text_input("for", "never", key="cf_new", bind="query-params")
+    texts = dict(zip(slots + ["d1", "d2"], queries + docs))
+    if op_label == cf.OP_LABELS["free"]:
+        st.button("Start from the current text", key="cf_copy",
+                  on_click=lambda: st.session_state.update(cf_text=texts[target]))
+        st.text_area("Edited text", key="cf_text", bind="query-params", max_chars=LIMIT)
+    op = next((k for k, v in cf.OP_LABELS.items() if v == op_label), None)
+    edit = cf.apply_edit(texts[target], op, old, new, st.session_state.get("cf_text") or "") if op else None
+    if op and edit is None:
+        st.warning(f"No rule fits “{op_label}” for {target}; see `negviz.counterfactual` for what the rules cover.")
+    if edit:
+        st.markdown(f"**{target}** · `{edit.rule.replace('`', chr(39))}`", help="Original above, edited below.")
+        st.html(highlight_html(edit.original, [edit.span], "#fecaca"))
+        st.html(highlight_html(edit.edited, [edit.new_span], "#fde68a"))
+
+t1, t2, t3, t4, t5 = st.columns(5)
+merge = t1.toggle("Merge word pieces", False, key="merge", bind="query-params", help="Max over pieces; row = sum.")
+show_mask = t2.toggle("[MASK] rows", True, key="masks", bind="query-params", help="ColBERT's query augmentation.")
+show_punct = t3.toggle("Punctuation", True, key="punct", bind="query-params")
+show_special = t4.toggle("Special tokens", True, key="special", bind="query-params")
+sim = t5.radio("Similarity", ["default", "cosine", "l2"], key="sim", bind="query-params", horizontal=True)
+hide = [k for k, on in (("mask_aug", show_mask), ("punct", show_punct), ("special", show_special)) if not on]
+
+edited_q, edited_d = list(queries), list(docs)
+if edit:
+    (edited_q if target.startswith("q") else edited_d)[int(target[1]) - 1] = edit.edited
+marks = {target: edit.new_span} if edit else {}
+
+
+def draw(spec: str, caption: str, key: str):
+    try:
+        scorer = resources.scorer(spec)
+        cold = not scorer.loaded
+        start = time.perf_counter()
+        ex = alignment.explore(scorer, edited_q, edited_d, shown, None if sim == "default" else sim, merge, hide,
+                               gold, marks)
+        base = alignment.explore(scorer, queries, docs, shown, ex.similarity) if edit else None
+        ms = (time.perf_counter() - start) * 1000
+    except Exception as exc:  # unavailable checkpoint, wrong family: a clear message, the page keeps running
+        show_error(exc)
+        return
+    st.subheader(caption)
+    views = ex.views
+    if any(v.doc_truncated or v.query_truncated for v in views):
+        st.warning(f"Long input: truncated at the model's max length ({alignment.max_tokens(scorer, 'document')} "
+                   "document tokens); the rest is neither drawn nor scored.")
+    names = [f"{slots[shown]} vs {n}" for n in doc_names]
+    fig = alignment_heatmaps(views, names, f"{scorer.name} · {ex.similarity}")
+    st.plotly_chart(fig, key=f"heat-{key}")
+    figure_downloads(fig, f"maxsim-{key}", key=f"heat-{key}")
+    bars = delta_bars(ex.deltas, labels=doc_names)
+    st.plotly_chart(bars, key=f"delta-{key}")
+    figure_downloads(bars, f"maxsim-delta-{key}", key=f"delta-{key}")
+    left, right = st.columns(2)
+    left.markdown("**Verdict" + (" (edited)**" if edit else "**"))
+    left.dataframe(pg.verdict_table(ex.grid, slots, doc_names), hide_index=True, key=f"verdict-{key}")
+    if base is not None:
+        right.markdown("**Original (pinned)**")
+        right.dataframe(pg.verdict_table(base.grid, slots, doc_names), hide_index=True, key=f"pinned-{key}")
+    st.caption(f"{len(edited_q) + 2} texts encoded and {2 * len(edited_q)} matrices built in {ms:,.0f} ms on "
+               f"{scorer.device}" + (" (including loading the model)." if cold else "."))
+
+
+draw(model, f"{model}" + (" (before)" if after.strip() else ""), "before")
+if after.strip():
+    draw(pg.late_interaction_spec(after), f"{after.strip()} (after)", "after")

@@ -1,0 +1,130 @@
+"""Playground: a query (and its negated twin) against two or more documents, scored live by every
+selected model; one-click counterfactuals keep the original pinned beside; presets start a demo."""
+
+from urllib.parse import urlencode
+
+import pandas as pd
+import streamlit as st
+
+from negviz import counterfactual as cf
+from negviz import playground as pg
+from negviz.charts_alignment import highlight_html, margin_bars
+from negviz.ui import resources
+from negviz.ui.widgets import csv_download, figure_downloads, show_error
+
+TEXTS = {"pq": "Which scientist did not enjoy playing the violin as a child?",
+         "pq2": "Which scientist enjoyed playing the violin as a child?",
+         "pd1": "As a child, Einstein did not enjoy playing the violin his mother chose for him.",
+         "pd2": "As a child, Einstein enjoyed playing the violin his mother chose for him.",
+         "pd3": ""}
+CF_OPS = ["none"] + [cf.OP_LABELS[op] for op in cf.OPS]
+LIMIT = 5000
+
+
+def use_preset(p: pg.Preset) -> None:
+    q2 = p.queries[1] if len(p.queries) > 1 else ""
+    st.session_state.update(pq=p.queries[0], pq2=q2, pd1=p.docs[0], pd2=p.docs[1], pd3="", cf="none")
+
+
+def negate_query() -> None:
+    edit = cf.negate(st.session_state.get("pq", ""))
+    st.session_state["pq2"] = edit.edited if edit else st.session_state.get("pq2", "")
+    st.session_state["negate_failed"] = edit is None
+
+
+st.title("Playground")
+st.caption("Query i is answered by document i (q1 → d1, q2 → d2); a query is right when its document scores "
+           "strictly above every other. Each model scores on its own scale.")
+
+with st.expander("Presets: pairs the stored runs of MiniLM (bi-encoder and MaxSim) get wrong", expanded=True):
+    try:
+        presets = pg.stored_presets(resources.store())
+    except Exception as exc:  # an empty or unreachable store: the playground still works
+        presets = []
+        show_error(exc)
+    cols = st.columns(3)
+    for i, p in enumerate(presets):
+        cols[i % 3].button(p.label, key=f"preset-{p.key}", on_click=use_preset, args=(p,), help=p.why,
+                           use_container_width=True)
+    if not presets:
+        st.caption("No stored NevIR/ExcluIR runs of MiniLM yet: run them on the Evaluate page.")
+
+left, right = st.columns(2)
+texts = {}
+for k, col in zip(TEXTS, [left, left, right, right, right]):
+    label = {"pq": "Query q1", "pq2": "Negated twin q2 (optional)", "pd3": "d3 (optional distractor)"}.get(k, k[1:])
+    texts[k], cut = pg.clip(col.text_area(label, TEXTS[k], key=k, bind="query-params", height=80), LIMIT)
+    if cut:
+        col.warning(f"{label}: cut to {LIMIT:,} characters.")
+left.button("Negate q1 into q2", on_click=negate_query, icon=":material/block:",
+            help="Rule-based: auxiliaries and do-support (negviz.counterfactual).")
+if st.session_state.pop("negate_failed", False):
+    left.warning("No negation rule fits q1 (see negviz.counterfactual for what it covers); edit q2 by hand.")
+
+available = pg.model_table(resources.catalog()).query("available")["name"].tolist()
+chosen = st.multiselect("Models", available, [m for m in pg.DEFAULT_MODELS if m in available], key="pm",
+                        bind="query-params", help="Catalog models whose files are on this machine.")
+
+slots = [s for s in ("pq", "pq2") if texts[s].strip()]
+doc_slots = [s for s in ("pd1", "pd2", "pd3") if texts[s].strip()]
+if not slots or len(doc_slots) < 2 or len(slots) > len(doc_slots) or not chosen:
+    st.info("Type a query, at least two documents, and pick a model.")
+    st.stop()
+names = {"pq": "q1", "pq2": "q2", "pd1": "d1", "pd2": "d2", "pd3": "d3"}
+
+c1, c2, c3, c4 = st.columns([3, 1, 1, 1])
+op_label = c1.radio("Counterfactual", CF_OPS, key="cf", bind="query-params", horizontal=True)
+target = c2.selectbox("Text", [names[s] for s in slots + doc_slots], key="cf_on", bind="query-params")
+old = c3.text_input("swap", "not", key="cf_old", bind="query-params")
+new = c4.text_input("for", "never", key="cf_new", bind="query-params")
+by_name = {names[s]: texts[s] for s in slots + doc_slots}
+if op_label == cf.OP_LABELS["free"]:
+    st.button("Start from the current text", on_click=lambda: st.session_state.update(cf_text=by_name[target]))
+    st.text_area("Edited text", key="cf_text", bind="query-params", max_chars=LIMIT)
+op = next((k for k, v in cf.OP_LABELS.items() if v == op_label), None)
+edit = cf.apply_edit(by_name[target], op, old, new, st.session_state.get("cf_text") or "") if op else None
+if op and edit is None:
+    st.warning(f"No rule fits “{op_label}” for {target}.")
+if edit:
+    st.markdown(f"**{target}** · `{edit.rule.replace('`', chr(39))}`")  # typed words: shown as code, never markup
+    st.html(highlight_html(edit.original, [edit.span], "#fecaca"))
+    st.html(highlight_html(edit.edited, [edit.new_span], "#fde68a"))
+
+queries = [texts[s] for s in slots]
+docs = [texts[s] for s in doc_slots]
+versions = {"original": (queries, docs)}
+if edit:
+    eq, ed = list(queries), list(docs)
+    (eq if target.startswith("q") else ed)[int(target[1]) - 1] = edit.edited
+    versions = {"edited": (eq, ed), "original": (queries, docs)}
+
+tables, cosines = {}, []
+with st.spinner("Scoring…"):
+    for version, (qs, ds) in versions.items():
+        grids = {}
+        for name in chosen:
+            try:
+                scorer = resources.scorer(name)
+                grids[name] = pg.score_grid(scorer, qs, ds)
+                if (cos := pg.doc_cosines(scorer, ds[:2])) is not None:
+                    cosines.append(f"{name}, {version}: cos(d1, d2) = {cos[0, 1]:.3f}")
+            except Exception as exc:  # one unavailable model must not hide the others
+                show_error(exc)
+        tables[version] = pg.results_table(grids, version)
+
+panes = st.columns(len(tables))
+for pane, (version, table) in zip(panes, tables.items()):
+    pane.markdown(f"**{version}**" + (" (pinned)" if version == "original" and edit else ""))
+    shown = table.drop(columns=["version"]).assign(verdict=lambda t: t["correct"].map({True: "right", False: "wrong"}))
+    pane.dataframe(shown.drop(columns=["correct"]), hide_index=True, key=f"grid-{version}",
+                   column_config={c: st.column_config.NumberColumn(format="%.3f") for c in ["margin", *names.values()]})
+if cosines:
+    st.caption("Bi-encoder document cosine (NevIR App. C: near 1 means the model barely tells them apart): "
+               + "; ".join(cosines))
+both = pd.concat(list(tables.values()), ignore_index=True)
+fig = margin_bars(both)
+st.plotly_chart(fig, key="margins")
+figure_downloads(fig, "playground-margins", key="margins")
+csv_download(both, "negviz-playground.csv", key="dl-playground")
+link = urlencode({"src": "typed", "tq": texts["pq"], "tq2": texts["pq2"], "td1": texts["pd1"], "td2": texts["pd2"]})
+st.caption(f"Draw the token alignment of q1 against d1 and d2 on the [MaxSim explorer](/maxsim?{link}).")

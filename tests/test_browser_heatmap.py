@@ -1,0 +1,89 @@
+"""Real browser: a click on a heatmap cell or an error bar lists its pairs (in the URL), the
+pair links open, and the PNG / CSV downloads work."""
+
+import csv
+import io
+import time
+
+from tests.browser import ROOT, needs_browser
+
+pytestmark = needs_browser
+
+
+def _click_point(page, selector: str, index: int = 0) -> None:
+    """Click the centre of a plotly point (a heatmap cell marker or a bar segment)."""
+    time.sleep(2)  # let the chart settle at its final width before measuring
+    box = page.locator(".js-plotly-plot").first.locator(selector).nth(index).bounding_box()
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    page.mouse.move(x, y)  # plotly picks the clicked point from the last hover
+    time.sleep(0.5)
+    page.mouse.click(x, y)
+
+
+def _wait_for_url(page, fragment: str, timeout: float = 60) -> str:
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        href = page.evaluate("location.href")  # page.url misses Streamlit's history.replaceState
+        if fragment in href:
+            return href
+        time.sleep(0.3)
+    raise AssertionError(f"{fragment!r} never appeared in {page.evaluate('location.href')}")
+
+
+def _open(page, url: str, heading: str) -> None:
+    """Open a page and wait until the router (app.py's st.navigation) has drawn it.
+
+    A fresh server that has never run app.py serves a deep link (/heatmap) from the pages/
+    folder directly (Streamlit's old multipage mode: no sidebar pickers, no wide layout), so
+    the root is opened once first."""
+    page.goto(url.split("/heatmap")[0].split("/errors")[0] + "/", timeout=60_000)
+    page.locator('[data-testid="stSidebarNav"]').get_by_text("Per-type heatmap").wait_for(timeout=90_000)
+    page.goto(url, timeout=60_000)
+    page.locator('[data-testid="stSidebarNav"]').get_by_text("Per-type heatmap").wait_for(timeout=90_000)
+    page.locator('[data-testid="stSidebar"]').get_by_text("Dataset").wait_for(timeout=60_000)
+    page.get_by_role("heading", name=heading).wait_for(timeout=90_000)
+
+
+def _download(page, button: str) -> bytes:
+    with page.expect_download(timeout=90_000) as info:
+        # Streamlit's download buttons, not plotly's own "Download plot as a PNG" in the modebar
+        page.locator('[data-testid="stDownloadButton"]').filter(has_text=button).first.click()
+    return open(info.value.path(), "rb").read()
+
+
+def test_heatmap_cell_click_lists_pairs_that_link_to_the_inspector(app_server, browser):
+    page = browser.new_page(viewport={"width": 1500, "height": 2200})
+    _open(page, app_server + "/heatmap?dataset=nevir", "Per-type accuracy")
+    page.locator(".js-plotly-plot .scatterlayer .point").first.wait_for(timeout=60_000)
+    _click_point(page, ".scatterlayer .point", 0)  # top-left cell: best model x sentential
+    href = _wait_for_url(page, "cell_column=")
+    assert "cell_model=" in href and "cell_column=sentential" in href, href
+    page.get_by_text("paired accuracy", exact=False).last.wait_for(timeout=60_000)
+    page.locator('[data-testid="stDataFrame"]').last.wait_for(timeout=60_000)
+    rows = list(csv.DictReader(io.StringIO(_download(page, "Download these items (CSV)").decode())))
+    assert len(rows) == 440 and {r["type"] for r in rows} == {"sentential"}
+    assert rows[0]["link"].startswith("/inspector?dataset=nevir&pair=")
+    assert _download(page, "PNG").startswith(b"\x89PNG")
+    out = ROOT / "test-results"
+    out.mkdir(exist_ok=True)
+    page.screenshot(path=str(out / "heatmap.png"), full_page=True)
+    page.goto(app_server + rows[0]["link"], timeout=60_000)  # the pair link opens the inspector
+    page.locator('[data-testid="stSidebar"]').wait_for(timeout=60_000)
+    assert "pair=" in page.evaluate("location.href")
+    assert page.get_by_text("Page not found").count() == 0
+    page.close()
+
+
+def test_error_segment_click_lists_its_items(app_server, browser):
+    page = browser.new_page(viewport={"width": 1500, "height": 2400})
+    _open(page, app_server + "/errors?dataset=excluir", "Error preference")
+    page.locator(".js-plotly-plot .barlayer .point").first.wait_for(timeout=60_000)
+    _click_point(page, ".barlayer .point", 0)  # the "correct" segment of the best model
+    href = _wait_for_url(page, "seg_category=")
+    assert "dataset=excluir" in href and "seg_model=" in href and "seg_category=correct" in href, href
+    page.locator('[data-testid="stDataFrame"]').last.wait_for(timeout=60_000)
+    rows = list(csv.DictReader(io.StringIO(_download(page, "Download these items (CSV)").decode())))
+    assert rows and {r["verdict"] for r in rows} == {"correct"}
+    assert rows[0]["link"].startswith("/inspector?dataset=excluir&pair=excluir_")
+    page.screenshot(path=str(ROOT / "test-results" / "errors.png"), full_page=True)
+    page.close()

@@ -1,0 +1,41 @@
+"""Error-preference page (AppTest): stacked verdicts per model, filters, facets, a segment's items."""
+
+import pytest
+
+from tests.test_heatmap import app_env, open_page  # noqa: F401  (fixture)
+
+
+def test_errors_page_counts_match_a_segment_list(app_env):  # noqa: F811
+    page = open_page("pages/errors.py")
+    assert not page.exception, [e.message for e in page.exception]
+    assert page.title[0].value == "Error preference"
+    assert [s.value for s in page.subheader] == ["Items in a segment", "Margins"]
+    page.selectbox(key="seg_model").select("tfidf").run()
+    page.selectbox(key="seg_category").select("correct").run()
+    items = page.dataframe[-1].value
+    assert len(items) == 27  # tfidf: 2.0% of 1,383 pairs (NevIR Table 2)
+    assert (items["verdict"] == "correct").all() and items["link"].str.contains("pair=").all()
+    assert "27 of 1,383 items" in page.markdown[-1].value
+
+
+def test_filters_and_facets_narrow_the_items(app_env):  # noqa: F811
+    page = open_page("pages/errors.py", seg_model="bm25", seg_category="tie")
+    all_ties = len(page.dataframe[-1].value)
+    page.multiselect(key="types").select("implicit").run()
+    page.multiselect(key="edits").select("scope (2)").run()
+    page.selectbox(key="facet").select("type").run()
+    assert not page.exception, [e.message for e in page.exception]
+    items = page.dataframe[-1].value
+    assert 0 < len(items) < all_ties
+    assert set(items["type"]) == {"implicit"} and set(items["edit_type"]) == {"scope (2)"}
+    assert "implicit · scope (2)" in page.markdown[-1].value
+
+
+@pytest.mark.parametrize("dataset", ["excluir", "cannot"])
+def test_errors_page_on_other_datasets(app_env, dataset):  # noqa: F811
+    page = open_page("pages/errors.py", dataset=dataset)
+    assert not page.exception, [e.message for e in page.exception]
+    if dataset == "cannot":
+        assert page.info and "NevIR-style pairs" in page.info[0].value
+    else:
+        assert "wrong document first" in page.caption[0].value
