@@ -1,0 +1,108 @@
+"""Inter-annotator agreement on shared pairs: Cohen's kappa (two annotators), Fleiss' kappa (more).
+
+Both are chance-corrected: kappa = (p_o - p_e) / (1 - p_e). When every rating falls in one
+category p_e = 1 and kappa is undefined (NaN, as scikit-learn returns); the observed agreement
+is reported beside it so such a row still says something.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+import numpy as np
+import pandas as pd
+
+from negviz.inspect_filters import natural_key
+
+LABELS = ("negation_type", "validity", "query_ambiguous")
+COHEN = "Cohen's kappa"
+FLEISS = "Fleiss' kappa"
+
+
+def cohen_kappa(a, b) -> float:
+    """Cohen's kappa of two raters' nominal labels of the same items."""
+    a, b = np.asarray(a, dtype=object), np.asarray(b, dtype=object)
+    if a.shape != b.shape:
+        raise ValueError("Cohen's kappa needs both raters' labels of the same items")
+    if a.size == 0:
+        return float("nan")
+    p_o = float(np.mean(a == b))
+    cats = set(a) | set(b)
+    p_e = sum(float(np.mean(a == c)) * float(np.mean(b == c)) for c in cats)
+    return float("nan") if np.isclose(p_e, 1.0) else (p_o - p_e) / (1.0 - p_e)
+
+
+def fleiss_kappa(counts) -> float:
+    """Fleiss' kappa from an items x categories matrix of rating counts (same raters per item)."""
+    counts = np.asarray(counts, dtype=np.float64)
+    if counts.ndim != 2 or counts.shape[0] == 0:
+        return float("nan")
+    per_item = counts.sum(axis=1)
+    n = per_item[0]
+    if n < 2 or not np.all(per_item == n):
+        raise ValueError("Fleiss' kappa needs the same number (>= 2) of ratings for every item")
+    p_j = counts.sum(axis=0) / counts.sum()
+    p_i = ((counts**2).sum(axis=1) - n) / (n * (n - 1))
+    p_bar, p_e = p_i.mean(), float((p_j**2).sum())
+    return float("nan") if np.isclose(p_e, 1.0) else float((p_bar - p_e) / (1.0 - p_e))
+
+
+def category_counts(ratings: pd.DataFrame) -> pd.DataFrame:
+    """items x annotators of labels -> items x categories of counts (Fleiss' input)."""
+    long = ratings.stack()
+    return pd.crosstab(long.index.get_level_values(0), long.to_numpy())
+
+
+# ---------------------------------------------------------------- from stored labels
+def ratings(latest: pd.DataFrame, annotators: list[str], label: str) -> pd.DataFrame:
+    """Items x annotators of one label, for the items every given annotator labelled.
+
+    ``latest`` is annotations.latest(...): one row per (item_id, annotator)."""
+    part = latest[latest["annotator"].isin(annotators)]
+    table = part.pivot(index="item_id", columns="annotator", values=label)
+    table = table.reindex(columns=list(annotators)).dropna()
+    return table.astype(str)  # booleans and strings alike compare as categories
+
+
+def agreement_table(latest: pd.DataFrame, annotators: list[str], labels=LABELS) -> pd.DataFrame:
+    """Per label: the statistic (Cohen for two annotators, Fleiss for more), the shared pairs,
+    the observed agreement (share of pairs where everyone agrees) and kappa."""
+    if len(annotators) < 2:
+        raise ValueError("agreement needs at least two annotators")
+    rows = []
+    for label in labels:
+        r = ratings(latest, annotators, label)
+        observed = float((r.nunique(axis=1) == 1).mean()) if len(r) else float("nan")
+        if len(annotators) == 2:
+            kappa = cohen_kappa(r.iloc[:, 0], r.iloc[:, 1])
+        else:
+            kappa = fleiss_kappa(category_counts(r).to_numpy()) if len(r) else float("nan")
+        rows.append({"label": label, "statistic": COHEN if len(annotators) == 2 else FLEISS,
+                     "annotators": len(annotators), "shared_pairs": len(r), "observed_agreement": observed,
+                     "kappa": kappa})
+    return pd.DataFrame(rows)
+
+
+def pairwise_cohen(latest: pd.DataFrame, annotators: list[str], label: str) -> pd.DataFrame:
+    """Cohen's kappa of every pair of annotators on one label (a square frame, NaN diagonal)."""
+    out = pd.DataFrame(np.nan, index=list(annotators), columns=list(annotators))
+    for x, y in combinations(annotators, 2):
+        r = ratings(latest, [x, y], label)
+        out.loc[x, y] = out.loc[y, x] = cohen_kappa(r[x], r[y])
+    return out
+
+
+def disagreements(latest: pd.DataFrame, annotators: list[str], labels=LABELS) -> pd.DataFrame:
+    """One row per (shared pair, label) where the annotators differ, with everyone's value."""
+    parts = []
+    for label in labels:
+        r = ratings(latest, annotators, label)
+        differ = r[r.nunique(axis=1) > 1]
+        if len(differ):
+            parts.append(differ.reset_index().assign(label=label))
+    columns = ["item_id", "label", *annotators]
+    if not parts:
+        return pd.DataFrame(columns=columns)
+    out = pd.concat(parts, ignore_index=True)[columns]
+    order = sorted(range(len(out)), key=lambda i: (natural_key(out["item_id"].iloc[i]), out["label"].iloc[i]))
+    return out.iloc[order].reset_index(drop=True)

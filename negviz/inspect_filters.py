@@ -1,0 +1,224 @@
+"""The inspector's list of items: per-model verdicts, filters, sort order, previous / next.
+
+Pure functions over DataFrames, so the page only places widgets:
+
+    verdicts = verdict_table(ds.kind, ds.frame, {"tfidf": store.scores(run_id)})
+    items = item_table(ds.kind, ds.frame, automatic_types(ds.spec), store.annotations("nevir"), "ana")
+    ids = filter_items(items, verdicts, Filters(negation_type="affixal", model="tfidf", verdict="failed"))
+    prev_id, next_id = neighbours(ids, "1230-2")
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from negviz import metrics
+from negviz.evaluate import item_ids
+from negviz.schema import EXCLUSION, PAIRS, PERTURBATION, SENTENCE_PAIRS, SLOTS, DatasetSpec
+
+ANY = "any"
+CORRECT = metrics.CORRECT
+FAILED = "failed"
+TIE = metrics.TIE
+# Failure categories per dataset kind (a success is always "correct").
+FAILURES = {
+    PAIRS: metrics.ERROR_CATEGORIES,  # prefers_original, prefers_edited, reversed, tie
+    EXCLUSION: ("wrong", TIE),  # the excluded document ranked first, or a tie
+    PERTURBATION: ("missed", TIE),  # the perturbed translation scored at least as high
+    SENTENCE_PAIRS: (),  # a similarity, no verdict
+}
+ANNOTATED = ("any", "annotated", "not annotated", "not annotated by me")
+SORTS = ("id", "margin", "margin desc")
+
+
+def verdict_options(kind: str) -> list[str]:
+    """Values of the verdict filter for a dataset kind."""
+    if not FAILURES[kind]:
+        return [ANY]
+    return [ANY, CORRECT, FAILED, *FAILURES[kind]]
+
+
+# ---------------------------------------------------------------- verdicts per model
+def model_verdicts(kind: str, frame: pd.DataFrame, scores: pd.DataFrame) -> pd.DataFrame:
+    """One row per scored item of the dataset: slot scores, correct, category and margin.
+
+    NevIR verdicts use the strict tie rule of the NevIR code (a tie fails). ``margin`` is the
+    one number to sort and filter on: for NevIR pairs the smaller of the two
+    query margins (the pair is right iff it is > 0), else s(q, pos) - s(q, neg) or
+    s(ref, candidate) - s(ref, perturbed). Items the run did not score are left out."""
+    wide = scores.pivot(index="item_id", columns="slot", values="score")
+    ids = item_ids(kind, frame)
+    wide = wide.loc[[i for i in ids if i in wide.index], list(SLOTS[kind])]
+    out = wide.reset_index()
+    out.columns.name = None
+    if kind == PAIRS:
+        v = metrics.pair_verdicts(out["q1_d1"], out["q1_d2"], out["q2_d1"], out["q2_d2"])
+        out = pd.concat([out, v[["c1", "c2", "correct", "category", "margin1", "margin2"]]], axis=1)
+        out["margin"] = np.minimum(out["margin1"], out["margin2"])
+    elif kind in (EXCLUSION, PERTURBATION):
+        good, bad = ("pos", "neg") if kind == EXCLUSION else ("candidate", "perturbed")
+        out["margin"] = out[good] - out[bad]
+        out["correct"] = out["margin"] > 0
+        out["category"] = np.where(out["margin"] > 0, CORRECT, np.where(out["margin"] == 0, TIE, FAILURES[kind][0]))
+    else:
+        out["margin"] = np.nan
+        out["correct"] = pd.array([pd.NA] * len(out), dtype="boolean")
+        out["category"] = ""
+    return out
+
+
+def verdict_table(kind: str, frame: pd.DataFrame, runs: dict[str, pd.DataFrame]) -> pd.DataFrame:
+    """model_verdicts of several models (name -> long scores), stacked with a ``model`` column."""
+    parts = [model_verdicts(kind, frame, scores).assign(model=name) for name, scores in runs.items()]
+    if not parts:
+        return pd.DataFrame(columns=["item_id", "model", "correct", "category", "margin"])
+    return pd.concat(parts, ignore_index=True)
+
+
+# ---------------------------------------------------------------- items
+@functools.lru_cache(maxsize=8)
+def _automatic_types(spec: DatasetSpec) -> pd.DataFrame:
+    from negviz.datasets import load
+    from negviz.taxonomy import label_pairs
+
+    return label_pairs(load(spec))
+
+
+def automatic_types(spec: DatasetSpec) -> pd.DataFrame:
+    """The taxonomy's type of every item (NevIR: the gold cue's type; else the detected cue),
+    without annotator labels: item_id, type, cue, label_source, evidence, where.
+
+    Cached per process and spec (shipped data never changes; a user file's spec holds its
+    hash): detection over DEMETR's 35,000 items takes seconds."""
+    return _automatic_types(spec).copy()
+
+
+def item_table(
+    kind: str,
+    frame: pd.DataFrame,
+    types: pd.DataFrame | None = None,
+    annotations: pd.DataFrame | None = None,
+    annotator: str | None = None,
+) -> pd.DataFrame:
+    """One row per item in dataset order: id, cue, edit type (NevIR), negation type, how many
+    annotators labelled it, and whether ``annotator`` did.
+
+    ``types`` is automatic_types(...) (item_id, type, cue); ``annotations`` the store's
+    latest-per-annotator frame for the dataset."""
+    ids = item_ids(kind, frame).reset_index(drop=True)
+    out = pd.DataFrame({"item_id": ids})
+    by_id = types.set_index("item_id") if types is not None else None
+    if "cue" in frame:  # a gold cue beats a detected one
+        out["cue"] = frame["cue"].astype(str).str.lower().to_numpy()
+    else:
+        out["cue"] = ids.map(by_id["cue"]).fillna("").to_numpy() if by_id is not None else ""
+    out["edit_type"] = frame["edit_type"].to_numpy() if "edit_type" in frame else pd.NA
+    out["negation_type"] = ids.map(by_id["type"]).fillna("").to_numpy() if by_id is not None else ""
+    ann = annotations if annotations is not None else pd.DataFrame(columns=["item_id", "annotator"])
+    counts = ann.groupby("item_id")["annotator"].nunique() if len(ann) else pd.Series(dtype=int)
+    out["annotators"] = ids.map(counts).fillna(0).astype(int).to_numpy()
+    mine = set(ann.loc[ann["annotator"] == annotator, "item_id"]) if annotator else set()
+    out["mine"] = ids.isin(mine).to_numpy()
+    return out
+
+
+def options(items: pd.DataFrame, column: str) -> list:
+    """Distinct values of an item column for a filter, most frequent first ("" dropped)."""
+    counts = items[column].dropna().value_counts()
+    return [v for v in counts.index if v != ""]
+
+
+# ---------------------------------------------------------------- filters
+@dataclass(frozen=True)
+class Filters:
+    """What the inspector lists; every field is a URL query parameter on the page."""
+
+    negation_type: str | None = None
+    cue: str | None = None
+    edit_type: int | None = None
+    model: str | None = None  # whose verdict, error category and margin the next three use
+    verdict: str = ANY
+    margin_min: float | None = None
+    margin_max: float | None = None
+    annotated: str = ANY
+    sort: str = "id"
+
+
+def natural_key(item_id: str) -> list:
+    """Sort "2-3" before "10-2": digit runs compare as numbers."""
+    return [(0, int(part), "") if part.isdigit() else (1, 0, part) for part in re.split(r"(\d+)", str(item_id)) if part]
+
+
+def filter_items(items: pd.DataFrame, verdicts: pd.DataFrame, f: Filters) -> list[str]:
+    """Item ids that pass every filter, in the chosen order."""
+    keep = pd.Series(True, index=items.index)
+    if f.negation_type:
+        keep &= items["negation_type"] == f.negation_type
+    if f.cue:
+        keep &= items["cue"] == f.cue.lower()
+    if f.edit_type is not None:
+        keep &= items["edit_type"].astype("Int64") == int(f.edit_type)
+    if f.annotated == "annotated":
+        keep &= items["annotators"] > 0
+    elif f.annotated == "not annotated":
+        keep &= items["annotators"] == 0
+    elif f.annotated == "not annotated by me":
+        keep &= ~items["mine"]
+    chosen = items.loc[keep, ["item_id"]]
+    if f.model:
+        mine = verdicts.loc[verdicts["model"] == f.model, ["item_id", "correct", "category", "margin"]]
+        chosen = chosen.merge(mine, on="item_id", how="left")
+        chosen = chosen[_verdict_mask(chosen, f)]
+    by_id = sorted(chosen["item_id"], key=natural_key)
+    if not (f.sort.startswith("margin") and "margin" in chosen):
+        return by_id
+    # A stable sort of the id-ordered list: equal margins keep id order; no margin goes last.
+    margins = chosen.set_index("item_id").loc[by_id, "margin"].reset_index()
+    ordered = margins.sort_values("margin", ascending=f.sort != "margin desc", na_position="last", kind="stable")
+    return ordered["item_id"].tolist()
+
+
+def _verdict_mask(rows: pd.DataFrame, f: Filters) -> pd.Series:
+    keep = pd.Series(True, index=rows.index)
+    if f.verdict == CORRECT:
+        keep &= rows["category"] == CORRECT
+    elif f.verdict == FAILED:
+        keep &= rows["category"].notna() & (rows["category"] != CORRECT) & (rows["category"] != "")
+    elif f.verdict != ANY:
+        keep &= rows["category"] == f.verdict
+    if f.margin_min is not None:
+        keep &= rows["margin"] >= f.margin_min
+    if f.margin_max is not None:
+        keep &= rows["margin"] <= f.margin_max
+    return keep
+
+
+def listing(items: pd.DataFrame, verdicts: pd.DataFrame, ids: list[str], model: str | None) -> pd.DataFrame:
+    """The filtered items in list order, with one model's verdict and margin, for a table."""
+    out = items.set_index("item_id").loc[ids].reset_index().drop(columns=["mine"])
+    if model:
+        mine = verdicts.loc[verdicts["model"] == model, ["item_id", "category", "margin"]]
+        out = out.merge(mine, on="item_id", how="left")
+    return out
+
+
+def neighbours(ids: list[str], current: str | None) -> tuple[str | None, str | None]:
+    """The previous and next id around ``current`` in a filtered list (None at the ends).
+
+    When ``current`` is not in the list, "next" is the list's first id."""
+    if current not in ids:
+        return None, (ids[0] if ids else None)
+    i = ids.index(current)
+    return (ids[i - 1] if i > 0 else None), (ids[i + 1] if i + 1 < len(ids) else None)
+
+
+def position(ids: list[str], current: str | None) -> str:
+    """ "12 of 340", or "340 items, this one not among them", for the page header."""
+    if current in ids:
+        return f"{ids.index(current) + 1:,} of {len(ids):,}"
+    return f"{len(ids):,} items, this one not among them"

@@ -1,0 +1,134 @@
+"""The pieces of one item's card in the inspector: its texts as escaped HTML with the diff and
+the cue marked, each model's score matrix and verdict, and the links to other views.
+
+Which texts a kind shows, and which two are diffed, is data (TEXTS), so every dataset kind
+gets a card: NevIR q1/q2 and d1/d2, DEMETR candidate/perturbed, CANNOT sentence1/sentence2;
+ExcluIR's documents are different passages, so only cues are marked there.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Callable, Mapping
+from urllib.parse import urlencode
+
+import pandas as pd
+
+from negviz.pairdiff import STYLE, Span, cue_spans, diff_words, render_html, text_block
+from negviz.schema import EXCLUSION, PAIRS, PERTURBATION, SENTENCE_PAIRS, SLOTS
+
+# Groups of text columns: a group of two is diffed against each other.
+TEXTS: dict[str, tuple[tuple[str, ...], ...]] = {
+    PAIRS: (("q1", "q2"), ("d1", "d2")),
+    EXCLUSION: (("query",), ("pos_doc", "neg_doc")),
+    PERTURBATION: (("reference",), ("candidate", "perturbed")),
+    SENTENCE_PAIRS: (("sentence1", "sentence2"),),
+}
+DIFFED = {PAIRS: True, EXCLUSION: False, PERTURBATION: True, SENTENCE_PAIRS: True}
+TITLES = {
+    "q1": "q1", "q2": "q2", "d1": "d1", "d2": "d2", "query": "query", "pos_doc": "positive document",
+    "neg_doc": "excluded document", "reference": "reference", "candidate": "candidate (correct translation)",
+    "perturbed": "perturbed translation", "sentence1": "sentence 1", "sentence2": "sentence 2",
+}
+CueFinder = Callable[[str], list[Span]]
+
+
+def _title(kind: str, column: str, row: Mapping) -> str:
+    title = TITLES.get(column, column)
+    if kind == PAIRS and column == "d1" and row.get("d1_is_original") is True:
+        title += " (original)"
+    if kind == PAIRS and column == "d2" and row.get("d2_is_edited") is True:
+        title += " (edited)"
+    return title
+
+
+def taxonomy_cues(text: str) -> list[Span]:
+    """Cue spans found by the taxonomy lexicons (for items without a gold cue)."""
+    from negviz.taxonomy import find_cues
+
+    return [Span(c.start, c.end) for c in find_cues(text)]
+
+
+def cue_finder(row: Mapping) -> CueFinder:
+    """The gold cue when the item has one (NevIR), else the taxonomy's detected cues."""
+    gold = row.get("cue")
+    if isinstance(gold, str) and gold.strip():
+        return lambda text: cue_spans(text, gold)
+    return taxonomy_cues
+
+
+def card_html(kind: str, row: Mapping, cues: CueFinder | None = None) -> str:
+    """All texts of one item as HTML, each changed stretch highlighted and each cue underlined.
+
+    Every piece of text is html.escape'd (render_html); only our own tags remain."""
+    cues = cues or cue_finder(row)
+    blocks = [STYLE]
+    for group in TEXTS[kind]:
+        texts = [str(row[c]) for c in group]
+        if len(group) == 2 and DIFFED[kind]:
+            changed = diff_words(*texts)
+        else:
+            changed = tuple([] for _ in group)
+        for column, text, spans in zip(group, texts, changed):
+            blocks.append(text_block(_title(kind, column, row), render_html(text, spans, cues(text))))
+    legend = ('<p class="nv-text" style="opacity:.7;font-size:.85em">'
+              '<span class="nv-diff">changed words</span> · <span class="nv-cue">negation cue</span></p>')
+    return "".join(blocks) + legend
+
+
+# ---------------------------------------------------------------- scores
+def score_matrix(kind: str, scores: Mapping[str, float]) -> pd.DataFrame:
+    """s(query, document) as a matrix: rows are the query-side texts, columns the documents
+    (NevIR: the 2x2 matrix s(q_i, d_j)); ``scores`` maps slot -> score."""
+    rows: dict[str, dict[str, float]] = {}
+    for slot, (qcol, dcol) in SLOTS[kind].items():
+        doc = f'"{dcol[1:]}" (empty)' if dcol.startswith("=") else dcol
+        rows.setdefault(qcol, {})[doc] = scores.get(slot, float("nan"))
+    return pd.DataFrame(rows).T
+
+
+VERDICT_COLUMNS = {
+    PAIRS: ["model", "category", "c1", "c2", "margin1", "margin2"],
+    EXCLUSION: ["model", "category", "margin"],
+    PERTURBATION: ["model", "category", "margin"],
+    SENTENCE_PAIRS: ["model"],
+}
+
+
+def verdict_rows(kind: str, verdicts: pd.DataFrame, item_id: str) -> pd.DataFrame:
+    """Per model, the verdict of one item (from inspect_filters.verdict_table); the scores
+    themselves are in score_matrix."""
+    part = verdicts[verdicts["item_id"] == item_id]
+    cols = [c for c in VERDICT_COLUMNS[kind] if c in part]
+    return part[cols].reset_index(drop=True)
+
+
+def md_escape(text: object) -> str:
+    """Text shown inside Streamlit markdown (a caption, a label) as itself: no emphasis,
+    links or autolinks from a model name, an id in the URL or a cue's evidence."""
+    return re.sub(r"([\\`*_\[\]{}()#+\-.!|<>~$:])", r"\\\1", str(text))
+
+
+def model_cards(kind: str, verdicts: pd.DataFrame, item_id: str) -> list[tuple[str, str, pd.DataFrame]]:
+    """Per model (by name): a markdown title with its verdict and margin, and its score matrix."""
+    cards = []
+    for name, part in verdicts[verdicts["item_id"] == item_id].groupby("model", sort=True):
+        one = part.iloc[0].to_dict()
+        margin = "" if pd.isna(one["margin"]) else f" · margin {one['margin']:+.4f}"
+        title = f"**{md_escape(name)}** · `{one['category'] or 'no verdict'}`{margin}"
+        cards.append((name, title, score_matrix(kind, one)))
+    return cards
+
+
+# ---------------------------------------------------------------- links
+def inspector_url(dataset: str, item_id: str) -> str:
+    """Relative link to an item's inspector view (works under any server base path)."""
+    return "inspector?" + urlencode({"dataset": dataset, "pair": item_id})
+
+
+MAXSIM_KINDS = (PAIRS, EXCLUSION)  # the kinds the MaxSim explorer draws
+
+
+def maxsim_url(dataset: str, item_id: str) -> str:
+    """Relative link to the MaxSim explorer's view of the same item."""
+    return "maxsim?" + urlencode({"dataset": dataset, "pair": item_id})

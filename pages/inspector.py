@@ -1,0 +1,148 @@
+"""Pair inspector: one pair with its word diff, cue and model scores; filters; labelling."""
+
+import streamlit as st
+
+from negviz import annotations as ann
+from negviz import inspect_filters as F
+from negviz import paircard
+from negviz.datasets import load
+from negviz.ui import pickers, resources
+
+dataset = pickers.current_dataset()
+store = resources.store()
+ds = load(dataset)
+runs = resources.runs(dataset).drop_duplicates("model_name")  # newest run per model
+chosen = pickers.current_models() or list(runs["model_name"])
+verdicts = F.verdict_table(ds.kind, ds.frame, {r.model_name: store.scores(r.run_id)
+                                               for r in runs.itertuples() if r.model_name in chosen})
+
+st.title("Pair inspector")
+annotator = " ".join(st.sidebar.text_input(
+    "Annotator", key="annotator", persist_state="session", placeholder="your name",
+    help="Saved with every label; remembered while this browser tab is open.").split())
+with st.spinner("Typing the items with the negation taxonomy..."):
+    types = F.automatic_types(ds.spec)
+items = F.item_table(ds.kind, ds.frame, types, ann.latest(store, dataset), annotator)
+
+with st.sidebar.expander("Filters", expanded=True):
+    ntype = st.selectbox("Negation type", F.options(items, "negation_type"), index=None, key="type",
+                         bind="query-params", placeholder="any", help="Gold cue type (NevIR) or detected cue type.")
+    cue = st.selectbox("Cue word", F.options(items, "cue"), index=None, key="cue", bind="query-params",
+                       placeholder="any")
+    edit = st.selectbox("Edit type", ["2", "3"], index=None, key="edit", bind="query-params", placeholder="any",
+                        help="CondaQA edit: 2 = scope of the negation changed, 3 = negation undone.") \
+        if "edit_type" in ds.frame else None
+    model = st.selectbox("Model (for verdict, margin and sort)", sorted(set(verdicts["model"])),
+                         index=0 if len(verdicts) else None, key="model", bind="query-params")
+    verdict = st.selectbox("Verdict / error category", F.verdict_options(ds.kind), key="verdict",
+                           bind="query-params")
+    low, high = st.columns(2)
+    margin_min = low.number_input("Margin ≥", value=None, key="margin_min", bind="query-params", format="%.4f")
+    margin_max = high.number_input("Margin ≤", value=None, key="margin_max", bind="query-params", format="%.4f",
+                                   help="Pairs: min of the two query margins (< 0 = failed); else pos - neg.")
+    annotated = st.selectbox("Annotated", F.ANNOTATED, key="annotated", bind="query-params")
+    sort = st.selectbox("Sort by", F.SORTS, key="sort", bind="query-params")
+    queue = st.toggle("Queue: my unlabelled pairs", key="queue", bind="query-params")
+    if queue:
+        size = st.number_input("Random sample of", min_value=1, value=None, step=10, key="sample",
+                               bind="query-params", help="The same pairs for every annotator with this size and seed.")
+        seed = st.number_input("Seed", min_value=0, value=0, step=1, key="seed", bind="query-params")
+
+filters = F.Filters(ntype, cue, int(edit) if edit else None, model, verdict, margin_min, margin_max,
+                    F.ANY if queue else annotated, sort)
+ids = F.filter_items(items, verdicts, filters)
+if queue:  # the sample ignores who labelled what, so every annotator draws the same pairs
+    ids = ann.queue(ann.sample_ids(ids, size, int(seed)), set(items.loc[items["mine"], "item_id"]))
+    if not annotator:
+        st.warning("Queue mode serves the pairs *you* have not labelled: enter your annotator name in the sidebar.")
+
+
+def go(item_id):
+    st.session_state["pair"] = item_id
+
+
+def pick(table_ids):  # a click in the list; row positions are the frame's, whatever the user's sort
+    rows = st.session_state["pair_list"].selection.rows
+    st.session_state["pair"] = table_ids[rows[0]] if rows else st.session_state.get("pair", "")
+
+
+bar = st.columns([3, 1, 1, 3], vertical_alignment="bottom")
+wanted = bar[0].text_input("Pair id", key="pair", bind="query-params", placeholder="first of the list")
+known = list(items["item_id"])
+current = wanted if wanted in set(known) else (ids[0] if ids else None)
+prev_id, next_id = F.neighbours(ids, current)
+bar[1].button("Previous", on_click=go, args=(prev_id,), disabled=prev_id is None, shortcut="P",
+              icon=":material/arrow_back:", key="prev")
+bar[2].button("Next", on_click=go, args=(next_id,), disabled=next_id is None, shortcut="N",
+              icon=":material/arrow_forward:", key="next")
+bar[3].caption(f"{'Queue' if queue else 'Filtered list'}: {F.position(ids, current)} · keys P / N")
+if wanted and wanted not in set(known):
+    st.warning(f"{ds.title} has no pair {paircard.md_escape(wanted[:80])}; showing the first of the list.")
+if current is None:
+    st.info("Your queue is empty: you labelled every pair in it." if queue else "No pair matches these filters.")
+    st.stop()
+
+row = ds.frame.iloc[known.index(current)].to_dict()
+typed = types.set_index("item_id").loc[current]
+st.subheader(f"{ds.title} · {current}")
+st.caption(f"Type **{typed['type']}** ({typed['label_source']}): {paircard.md_escape(typed['evidence'])}"
+           + (f" · edit type {row['edit_type']}" if "edit_type" in row else ""))
+left, right = st.columns([3, 2])
+left.html(paircard.card_html(ds.kind, row))
+if ds.kind in paircard.MAXSIM_KINDS:
+    left.markdown(f"[Open in the MaxSim explorer :material/open_in_new:]({paircard.maxsim_url(dataset, current)})")
+left.dataframe(paircard.verdict_rows(ds.kind, verdicts, current), hide_index=True, key="verdicts")
+with right:
+    if verdicts.empty:
+        st.info("No stored runs for this dataset: run a model on the Evaluate page to see scores here.")
+    for name, title, matrix in paircard.model_cards(ds.kind, verdicts, current):
+        st.markdown(title)
+        st.dataframe(matrix, key=f"matrix-{name}")
+
+
+def save(item_id, form, before, advance_to):
+    s = st.session_state
+    label = ann.Label(s[f"type_{form}"], s[f"valid_{form}"], bool(s[f"amb_{form}"]), s[f"note_{form}"] or "")
+    try:
+        version = ann.save(store, ds, item_id, s.get("annotator", ""), label)
+    except ann.AnnotationError as exc:
+        s["ann_message"] = ("error", str(exc))
+        return
+    s["ann_message"] = ("success", f"Saved {item_id} as version {version} by {annotator}." if version != before
+                        else f"No change: {item_id} already has this label (version {version}).")
+    s["pair"] = advance_to or item_id  # pin the pair, so a shrinking queue does not move it
+
+
+st.subheader("Label this pair")
+mine, version = ann.current_label(store, dataset, current, annotator)
+mine = mine or ann.Label(None)
+form = f"{current}|{annotator}|{version}"  # new widgets, prefilled, for each pair, name and save
+choices = ann.type_options()
+with st.form(f"label-{form}"):
+    st.caption(f"Labelling as **{annotator}**" if annotator else "Enter your annotator name in the sidebar first.")
+    st.selectbox("Negation type", choices, key=f"type_{form}", placeholder="choose",
+                 index=choices.index(mine.negation_type) if mine.negation_type in choices else None)
+    st.radio("Pair validity", ann.VALIDITY, index=ann.VALIDITY.index(mine.validity), horizontal=True,
+             key=f"valid_{form}")
+    st.checkbox("Query ambiguous", value=mine.query_ambiguous, key=f"amb_{form}")
+    st.text_area("Note", value=mine.note, max_chars=ann.MAX_NOTE, key=f"note_{form}")
+    a, b = st.columns(2)
+    a.form_submit_button("Save", on_click=save, args=(current, form, version, None), type="primary",
+                         icon=":material/save:")
+    b.form_submit_button("Save and next", on_click=save, args=(current, form, version, next_id),
+                         icon=":material/skip_next:", disabled=next_id is None)
+status, message = st.session_state.pop("ann_message", (None, None))
+if status:
+    (st.error if status == "error" else st.success)(message)
+
+st.markdown("**Labels of this pair** (every annotator's versions, newest first)")
+hist = ann.history(store, dataset, current)
+if hist.empty:
+    st.caption("Nobody has labelled this pair yet.")
+else:
+    st.dataframe(hist, hide_index=True, key="history")
+
+
+with st.expander(f"{'Queue' if queue else 'Filtered pairs'} ({len(ids):,}): click a row to open it"):
+    st.dataframe(F.listing(items, verdicts, ids, model), hide_index=True, key="pair_list",
+                 on_select=lambda: pick(ids), selection_mode="single-row")
