@@ -35,7 +35,7 @@ if go:
     except Exception as exc:  # a clear message; the app keeps running and the store is untouched
         show_error(exc)
     else:
-        resources.runs.clear()
+        resources.clear_runs()
         r = result.record
         s = result.summary
         st.success(f"{'Reused the stored run' if result.reused else 'Stored run'} {r.run_id}: "

@@ -113,8 +113,7 @@ def db(tmp_path, monkeypatch):
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     from negviz.ui import resources
 
-    resources.store.clear()  # a store cached by an earlier test would point at its database
-    resources.runs.clear()
+    resources.clear_runs()  # stores are cached per database URL; run lists per URL too
     return url
 
 

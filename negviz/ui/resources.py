@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 import pandas as pd
 import streamlit as st
 
@@ -10,21 +12,39 @@ from negviz.paths import DATA_DIR
 BUNDLED_RUNS = DATA_DIR / "runs"
 
 
-@st.cache_resource(show_spinner=False)
+def _db_url() -> str:
+    # Part of every cache key, so a different $NEGVIZ_DB_URL never sees another store's data.
+    return os.environ.get("NEGVIZ_DB_URL", "")
+
+
 def store():
     """The results store, with the shipped precomputed runs loaded once per process."""
+    return _store(_db_url())
+
+
+@st.cache_resource(show_spinner=False)
+def _store(url: str):
     from negviz.store import Store
 
-    s = Store()
+    s = Store(url or None)
     if BUNDLED_RUNS.is_dir():
         s.ensure_bundled(BUNDLED_RUNS)
     return s
 
 
-@st.cache_data(show_spinner=False, ttl=5)
 def runs(dataset: str | None = None) -> pd.DataFrame:
     """Stored runs (short TTL: another process may have added one)."""
+    return _runs(_db_url(), dataset)
+
+
+@st.cache_data(show_spinner=False, ttl=5)
+def _runs(url: str, dataset: str | None) -> pd.DataFrame:
     return store().runs(dataset=dataset)
+
+
+def clear_runs() -> None:
+    """Forget cached run lists (after this session stored a new run)."""
+    _runs.clear()
 
 
 @st.cache_data(show_spinner=False)
