@@ -45,7 +45,7 @@ def _open(page, url: str, heading: str) -> None:
 
 
 def _download(page, button: str) -> bytes:
-    with page.expect_download(timeout=90_000) as info:
+    with page.expect_download(timeout=180_000) as info:  # kaleido starts a Chromium: slow on a busy machine
         # Streamlit's download buttons, not plotly's own "Download plot as a PNG" in the modebar
         page.locator('[data-testid="stDownloadButton"]').filter(has_text=button).first.click()
     return open(info.value.path(), "rb").read()

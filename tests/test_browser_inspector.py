@@ -55,7 +55,8 @@ def test_label_a_pair_and_see_it_after_reload(app_server, browser):
     form.get_by_text("Labelling as browser-tester").wait_for(timeout=WAIT)
     kind = form.get_by_role("combobox", name="Negation type")
     page.wait_for_function("el => el.value === 'implicit'", arg=kind.element_handle(), timeout=WAIT)  # my label
-    assert form.get_by_label("unsure").is_checked()
+    # Streamlit may keep a stale copy of the form for a moment after a rerun: wait for the checked one.
+    form.get_by_role("radio", name="unsure", checked=True).first.wait_for(timeout=WAIT)
     assert "scope is odd" in form.get_by_role("textbox", name="Note").input_value()
     assert page.get_by_text("Nobody has labelled this pair yet.").count() == 0
     page.close()
