@@ -20,7 +20,7 @@ from negviz.datasets import load as load_dataset
 from negviz.evaluate import score_dataset
 from negviz.metrics import STRICT
 from negviz.paths import ROOT
-from negviz.schema import DatasetSpec, ModelSpec, spec_hash
+from negviz.schema import PERTURBATION, SENTENCE_PAIRS, DatasetSpec, ModelSpec, spec_hash
 from negviz.scorers.base import Progress, no_progress
 from negviz.summaries import summarize
 
@@ -35,6 +35,28 @@ def code_version() -> str:
     except (OSError, subprocess.SubprocessError):
         sha = ""
     return f"{__version__}+g{sha}" if sha else __version__
+
+
+# Datasets whose score is a sentence similarity m(reference, candidate) (DEMETR, CANNOT): bi-encoders
+# use cosine there, as the NegBLEURT paper does; retrieval datasets keep the NevIR dot product.
+# Applied only when neither the user nor the catalog sets a similarity, and written into the
+# model spec, so the stored run's provenance and key say which similarity was used.
+SIMILARITY_KINDS = (PERTURBATION, SENTENCE_PAIRS)
+METRIC_SIMILARITY = {"bi-encoder": "cosine"}
+
+
+def metric_spec(model: ModelSpec, kind: str) -> ModelSpec:
+    """``model`` with ``similarity=cosine`` when it is a bi-encoder scored on a similarity dataset
+    and no similarity was chosen; otherwise ``model`` unchanged."""
+    from negviz.catalog import resolve
+
+    if kind not in SIMILARITY_KINDS or "similarity" in model.opts:
+        return model
+    resolved = resolve(model).spec  # the family and the catalog's default options
+    similarity = METRIC_SIMILARITY.get(resolved.family or "")
+    if similarity is None or "similarity" in resolved.opts:
+        return model
+    return model.with_options(similarity=similarity)
 
 
 def run_key(model: ModelSpec, revision: str, dataset: DatasetSpec, options: dict[str, Any]) -> str:
@@ -69,6 +91,7 @@ def run_eval(
     model = ModelSpec.parse(model) if isinstance(model, str) else model
     dataset = DatasetSpec(name=dataset) if isinstance(dataset, str) else dataset
     ds = load_dataset(dataset)
+    model = metric_spec(model, ds.kind)
     scorer = load_scorer(model, device=device, cache=cache if cache is not None else ScoreCache(), batch_size=batch_size)
     options = {"tie_rule": tie_rule, "checked_only": checked_only}
     key = run_key(scorer.spec, scorer.revision_id, ds.spec, options)

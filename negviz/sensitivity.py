@@ -1,0 +1,380 @@
+"""DEMETR perturbation sensitivity and CANNOT similarity distributions of stored runs (NegBLEURT Fig. 4).
+
+Any scorer is a similarity metric m(reference, candidate) here; a DEMETR run stores three slots
+per item: t = m(ref, mt_sent), h = m(ref, pert_sent), e = m(ref, ".") (negviz.schema.SLOTS).
+Pure functions over DataFrames; the page only places their results:
+
+    items = item_table(frame, wide)                  # one row per item: texts, t, h, e, ratio, flags
+    table = perturbation_table(items, checked_only)  # per perturbation: n, checked, accuracy, ratio, CIs
+    matrix = model_matrix({"tfidf": table, ...}, published_columns(reference))
+    focus = critical_focus(matrix)                   # negation vs antonym vs the other critical files
+    dist = cannot_distribution({"tfidf": cannot_items(frame, wide)})
+    table, errors = own_sentence_table(scorers, reference, candidate, perturb.perturb_all(candidate))
+
+The metric definitions are negviz.metrics.demetr_items / demetr_summary (REFERENCE.md): the
+detection accuracy is mean(t > h), the ratio mean((t - h) / (t - e)) over items whose
+denominator is not zero; |t - e| < metrics.TINY_DENOMINATOR flags an item as unstable.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections import OrderedDict
+from typing import Any, Mapping
+
+import numpy as np
+import pandas as pd
+
+from negviz import metrics
+from negviz.evaluate import item_ids
+from negviz.schema import EMPTY_CANDIDATE, PERTURBATION, SENTENCE_PAIRS, SEVERITIES
+
+RATIO = "sensitivity_ratio"
+ACCURACY = "detection_accuracy"
+VALUES = {RATIO: "sensitivity ratio", ACCURACY: "detection accuracy"}
+PUBLISHED_TABLE = "negbleurt_demetr"
+PUBLISHED_SOURCE = "NegBLEURT Fig. 4"
+PUBLISHED_MODELS = ("BLEURT20", "NegBLEURT", "all-mpnet-base-v2", "NegMPNet")  # the paper's column order
+NEGATION, ANTONYM = "critical_id8_negation", "critical_id7_antonym"
+FOCUS_GROUPS = ("negation", "antonym", "other critical")
+ITEM_COLUMNS = ("item_id", "perturbation", "severity", "id", "reference", "candidate", "perturbed", "checked",
+                "score_candidate", "score_perturbed", "score_empty", "margin", "denominator", "ratio", "detected",
+                "tiny_denominator", "zero_denominator")
+MATRIX_COLUMNS = ("model", "perturbation", "severity", "published", "value", "ci_low", "ci_high", "n", "checked",
+                  "n_ratio", "tiny_denominators", "zero_denominators", "detection_accuracy", "sensitivity_ratio",
+                  "source")
+_ID = re.compile(r"_id(\d+)_")
+
+
+# ---------------------------------------------------------------- perturbation names and order
+def short_label(stem: str) -> str:
+    """'critical_id8_negation' -> 'negation' (the file stem without severity and id)."""
+    m = _ID.search(stem)
+    return stem[m.end():] if m else stem
+
+
+def severity_of(stem: str) -> str:
+    """The severity prefix of a DEMETR file stem (DEMETR's own field; the NegBLEURT figure
+    labels critical_id20_shuffled 'base_shuffled')."""
+    head = stem.split("_", 1)[0]
+    return head if head in SEVERITIES else "other"
+
+
+def perturbation_order(stems) -> list[str]:
+    """Severity groups in the paper's order (critical, major, minor, base), DEMETR id within."""
+    rank = {s: i for i, s in enumerate(SEVERITIES)}
+
+    def key(stem: str):
+        m = _ID.search(stem)
+        return (rank.get(severity_of(stem), len(rank)), int(m.group(1)) if m else 10**6, stem)
+
+    return sorted(dict.fromkeys(stems), key=key)
+
+
+# ---------------------------------------------------------------- stored runs
+class _Lru:
+    """A small thread-safe LRU of values derived from stored runs (which never change)."""
+
+    def __init__(self, size: int):
+        self.size, self.data, self.lock = size, OrderedDict(), threading.Lock()
+
+    def get(self, key, make):
+        with self.lock:
+            if key in self.data:
+                self.data.move_to_end(key)
+                return self.data[key]
+        value = make()
+        with self.lock:
+            self.data[key] = value
+            while len(self.data) > self.size:
+                self.data.popitem(last=False)
+        return value
+
+
+_WIDE = _Lru(16)
+_DERIVED = _Lru(64)
+
+
+def run_scores(store, run_id: str) -> pd.DataFrame:
+    """Store.scores_wide of a run, cached per (store, run id): a stored run never changes."""
+    return _WIDE.get((store.url, run_id), lambda: store.scores_wide(run_id))
+
+
+def memo(key: tuple, make):
+    """``make()`` cached under ``key``, for tables derived from stored runs only (key them by
+    store URL and run ids, plus every option), so a cached value can never go stale."""
+    return _DERIVED.get(key, make)
+
+
+def pick_runs(runs: pd.DataFrame, models: list[str] | None = None) -> pd.DataFrame:
+    """One complete eval run per model (Store.runs rows): the one with the most items, then the
+    newest, so a quick --limit run does not hide the full shipped one. Sorted by model name."""
+    if runs.empty:
+        return runs
+    part = runs[(runs["status"] == "complete") & (runs["kind"] == "eval")]
+    if models:
+        part = part[part["model_name"].isin(models)]
+    part = part.assign(_n=part["n"].fillna(0)).sort_values(["_n", "created_at"], ascending=False)
+    return part.drop_duplicates("model_name").drop(columns="_n").sort_values("model_name").reset_index(drop=True)
+
+
+def spec_label(model_spec: Mapping[str, Any] | None) -> str:
+    """A stored run's model spec as text (e.g. 'all-MiniLM-L6-v2[family=bi-encoder,similarity=cosine]')."""
+    from negviz.schema import ModelSpec
+
+    return str(ModelSpec.from_dict(model_spec)) if model_spec else ""
+
+
+# ---------------------------------------------------------------- DEMETR items
+def item_table(frame: pd.DataFrame, wide: pd.DataFrame) -> pd.DataFrame:
+    """One row per scored item of a DEMETR frame (only the items ``wide`` holds, in frame order):
+    texts, the three scores, the margin t - h, the denominator t - e, the item's ratio and flags.
+    ``wide``: scores indexed by item id with candidate / perturbed / empty columns."""
+    ids = item_ids(PERTURBATION, frame)
+    keep = ids.isin(wide.index).to_numpy()
+    part = frame.loc[keep].reset_index(drop=True)
+    scores = wide.loc[ids[keep].tolist()]
+    t, h, e = (scores[c].to_numpy(dtype=np.float64) for c in ("candidate", "perturbed", "empty"))
+    it = metrics.demetr_items(t, h, e)
+    return pd.DataFrame({
+        "item_id": ids[keep].to_numpy(), "perturbation": part["perturbation"].to_numpy(),
+        "severity": part["severity"].to_numpy(), "id": part["item_id"].to_numpy(),
+        "reference": part["reference"].to_numpy(), "candidate": part["candidate"].to_numpy(),
+        "perturbed": part["perturbed"].to_numpy(), "checked": part["checked"].to_numpy(dtype=bool),
+        "score_candidate": t, "score_perturbed": h, "score_empty": e, "margin": t - h, "denominator": t - e,
+        "ratio": it.ratio, "detected": it.detected, "tiny_denominator": it.tiny,
+        "zero_denominator": np.isnan(it.ratio),
+    })
+
+
+def perturbation_table(items: pd.DataFrame, checked_only: bool = False, seed: int = metrics.SEED) -> pd.DataFrame:
+    """Per perturbation, exactly as summaries.perturbation_summary: n, checked, detection accuracy
+    and sensitivity ratio with seeded 95% CIs, and the counts of tiny and zero denominators."""
+    rows = []
+    for stem, part in items.groupby("perturbation", sort=False):
+        s = metrics.demetr_summary(part["score_candidate"], part["score_perturbed"], part["score_empty"],
+                                   part["checked"], checked_only, seed=seed)
+        rows.append({"perturbation": stem, "severity": part["severity"].iloc[0], **s})
+    return _order(pd.DataFrame(rows))
+
+
+def summary_table(summary: Mapping[str, Any]) -> pd.DataFrame:
+    """A stored run's summary['perturbations'] (what the CLI prints) as a table."""
+    return _order(pd.DataFrame(summary.get("perturbations") or []))
+
+
+def _order(table: pd.DataFrame) -> pd.DataFrame:
+    if table.empty:
+        return table
+    order = {stem: i for i, stem in enumerate(perturbation_order(table["perturbation"]))}
+    return table.sort_values("perturbation", key=lambda s: s.map(order)).reset_index(drop=True)
+
+
+def cell_items(items: pd.DataFrame, perturbation: str, checked_only: bool = False, show: str = "all") -> pd.DataFrame:
+    """The items behind one heatmap cell, filtered by ``show`` (see ITEM_FILTERS), most
+    sensitive first (ratio descending; undefined ratios last)."""
+    part = items[items["perturbation"] == perturbation]
+    if checked_only:
+        part = part[part["checked"]]
+    if show not in ITEM_FILTERS:
+        raise ValueError(f"unknown item filter {show!r}; use one of {list(ITEM_FILTERS)}")
+    part = part[ITEM_FILTERS[show](part)] if show != "all" else part
+    return part.sort_values("ratio", ascending=False, na_position="last").reset_index(drop=True)
+
+
+ITEM_FILTERS = {
+    "all": None,
+    "missed": lambda p: ~p["detected"],  # t <= h: the perturbed translation scored at least as high
+    "tiny denominator": lambda p: p["tiny_denominator"],
+    "not checked": lambda p: ~p["checked"],
+}
+
+
+def run_items(store, run_id: str, frame: pd.DataFrame) -> pd.DataFrame:
+    """item_table of a stored DEMETR run (``frame``: the shipped DEMETR frame), cached by run id."""
+    return memo(("items", store.url, run_id), lambda: item_table(frame, run_scores(store, run_id)))
+
+
+def run_table(store, run: Mapping[str, Any], frame: pd.DataFrame, checked_only: bool = False) -> pd.DataFrame:
+    """The perturbation table of a stored run (a Store.runs row as a mapping): its stored summary
+    when that was made with the same ``checked_only`` (what the CLI printed), else recomputed
+    from the item scores (cached)."""
+    summary = run.get("summary") or {}
+    if summary.get("perturbations") and bool(summary.get("checked_only")) == checked_only:
+        return summary_table(summary)
+    return memo(("table", store.url, run["run_id"], checked_only),
+                lambda: perturbation_table(run_items(store, run["run_id"], frame), checked_only))
+
+
+# ---------------------------------------------------------------- model x perturbation matrix
+def published_columns(reference: pd.DataFrame) -> pd.DataFrame:
+    """The NegBLEURT paper's Fig. 4 ratios (reference.load_reference rows) as matrix rows, marked published."""
+    ref = reference[(reference["table"] == PUBLISHED_TABLE) & (reference["metric"] == RATIO)]
+    rows = pd.DataFrame({
+        "model": ref["model"].to_numpy(), "perturbation": ref["perturbation"].to_numpy(),
+        "severity": [severity_of(p) for p in ref["perturbation"]], "published": True,
+        "value": ref["value"].to_numpy(dtype=np.float64), "sensitivity_ratio": ref["value"].to_numpy(dtype=np.float64),
+        "source": [f"{s} (published)" for s in ref["source"]],
+    })
+    return rows.reindex(columns=list(MATRIX_COLUMNS))
+
+
+def model_matrix(tables: Mapping[str, pd.DataFrame], published: pd.DataFrame | None = None,
+                 value: str = RATIO) -> pd.DataFrame:
+    """Long model x perturbation cells: each run's ``value`` (RATIO or ACCURACY) with its CI, n and
+    flags, then the published columns (ratios only: with ACCURACY they are left out)."""
+    if value not in VALUES:
+        raise ValueError(f"unknown value {value!r}; use one of {list(VALUES)}")
+    ci = "ratio_ci95" if value == RATIO else "detection_ci95"
+    parts = []
+    for model, table in tables.items():
+        if table.empty:
+            continue
+        lo, hi = zip(*[(c[0], c[1]) if c is not None and len(c) == 2 else (np.nan, np.nan) for c in table[ci]])
+        parts.append(pd.DataFrame({
+            "model": model, "perturbation": table["perturbation"], "severity": table["severity"], "published": False,
+            "value": table[value].astype(float), "ci_low": np.asarray(lo, dtype=float),
+            "ci_high": np.asarray(hi, dtype=float), "n": table["n"], "checked": table["checked"],
+            "n_ratio": table["n_ratio"], "tiny_denominators": table["tiny_denominators"],
+            "zero_denominators": table["zero_denominators"], "detection_accuracy": table[ACCURACY].astype(float),
+            "sensitivity_ratio": table[RATIO].astype(float), "source": "negviz run",
+        }))
+    if published is not None and value == RATIO and not published.empty:
+        parts.append(published.reindex(columns=list(MATRIX_COLUMNS)))
+    if not parts:
+        return pd.DataFrame(columns=list(MATRIX_COLUMNS))
+    return pd.concat(parts, ignore_index=True)[list(MATRIX_COLUMNS)]
+
+
+def matrix_axes(matrix: pd.DataFrame) -> tuple[list[str], list[tuple[str, bool]]]:
+    """Heatmap rows (perturbations in perturbation_order) and columns as (model, published): the
+    runs' models by name, then the published ones in the paper's order (a run may share a
+    published model's name: the flag tells them apart)."""
+    pub_rows = matrix["published"].astype(bool)
+    runs = sorted(matrix.loc[~pub_rows, "model"].unique())
+    pub = [m for m in PUBLISHED_MODELS if m in set(matrix.loc[pub_rows, "model"])]
+    return perturbation_order(matrix["perturbation"]), [(m, False) for m in runs] + [(m, True) for m in pub]
+
+
+def runs_table(runs: pd.DataFrame) -> pd.DataFrame:
+    """The provenance of the runs a view uses: model, exact spec, n, revision, run id, time, code."""
+    cols = ["model_name", "spec", "n", "model_revision", "run_id", "created_at", "code_version"]
+    if runs.empty:
+        return pd.DataFrame(columns=cols)
+    return runs.assign(spec=runs["model_spec"].map(spec_label))[cols]
+
+
+def critical_focus(matrix: pd.DataFrame) -> pd.DataFrame:
+    """The critical perturbations per model, each tagged negation / antonym / other critical, with
+    the model's rank of negation and antonym among its critical files (1 = most sensitive)."""
+    crit = matrix[matrix["perturbation"].map(severity_of) == "critical"].copy()
+    crit["group"] = crit["perturbation"].map({NEGATION: "negation", ANTONYM: "antonym"}).fillna("other critical")
+    crit["label"] = crit["perturbation"].map(short_label)
+    crit["rank"] = crit.groupby("model")["value"].rank(ascending=False, method="min")
+    crit["of"] = crit.groupby("model")["value"].transform("count")
+    return crit.reset_index(drop=True)
+
+
+def focus_summary(focus: pd.DataFrame) -> pd.DataFrame:
+    """One row per model: negation and antonym values and ranks, the median of the other critical files."""
+    rows = []
+    for model, part in focus.groupby("model", sort=False):
+        other = part.loc[part["group"] == "other critical", "value"]
+        row = {"model": model, "published": bool(part["published"].iloc[0])}
+        for g in ("negation", "antonym"):
+            hit = part[part["group"] == g]
+            row[g] = float(hit["value"].iloc[0]) if len(hit) else np.nan
+            row[f"{g}_rank"] = f"{int(hit['rank'].iloc[0])} of {int(hit['of'].iloc[0])}" if len(hit) else ""
+        row["other_critical_median"] = float(other.median()) if len(other) else np.nan
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+# ---------------------------------------------------------------- CANNOT
+def cannot_items(frame: pd.DataFrame, wide: pd.DataFrame) -> pd.DataFrame:
+    """CANNOT pairs of one run: pair_id, source, label (1 = negated, CANNOT's raw label), texts, similarity."""
+    ids = item_ids(SENTENCE_PAIRS, frame)
+    keep = ids.isin(wide.index).to_numpy()
+    part = frame.loc[keep].reset_index(drop=True)
+    return pd.DataFrame({
+        "pair_id": ids[keep].to_numpy(), "source": part["source"].to_numpy(), "label": part["label"].to_numpy(),
+        "sentence1": part["sentence1"].to_numpy(), "sentence2": part["sentence2"].to_numpy(),
+        "similarity": wide.loc[ids[keep].tolist(), "sim"].to_numpy(dtype=np.float64),
+    })
+
+
+def run_cannot_distribution(store, runs: pd.DataFrame, frame: pd.DataFrame, pairs: str = "negated") -> pd.DataFrame:
+    """cannot_distribution of stored CANNOT runs (Store.runs rows, one per model), cached by run ids."""
+    key = ("cannot", store.url, tuple(runs["run_id"]), tuple(runs["model_name"]), pairs)
+
+    def make() -> pd.DataFrame:
+        items = {r.model_name: cannot_items(frame, run_scores(store, r.run_id)) for r in runs.itertuples()}
+        return cannot_distribution(items, pairs)
+
+    return memo(key, make)
+
+
+PAIR_LABELS = {"negated": 1, "paraphrase": 0}
+
+
+def cannot_distribution(items: Mapping[str, pd.DataFrame], pairs: str = "negated",
+                        seed: int = metrics.SEED) -> pd.DataFrame:
+    """Per model and source file: n, mean similarity with a seeded 95% CI, median, quartiles and
+    5th / 95th percentiles of the ``pairs`` (negated: sentence vs its negation, label 1;
+    paraphrase: label 0). Lower similarity on negated pairs = more negation-aware."""
+    if pairs not in PAIR_LABELS:
+        raise ValueError(f"unknown pairs {pairs!r}; use one of {list(PAIR_LABELS)}")
+    rows = []
+    for model, table in items.items():
+        part = table[table["label"] == PAIR_LABELS[pairs]]
+        for source, grp in part.groupby("source", sort=True):
+            sim = grp["similarity"].to_numpy(dtype=np.float64)
+            lo, hi = metrics.bootstrap_ci(sim, seed=seed)
+            p05, q1, med, q3, p95 = np.quantile(sim, [0.05, 0.25, 0.5, 0.75, 0.95])
+            rows.append({"model": model, "source": source, "pairs": pairs, "n": len(sim), "mean": float(sim.mean()),
+                         "ci_low": lo, "ci_high": hi, "median": float(med), "q25": float(q1), "q75": float(q3),
+                         "p05": float(p05), "p95": float(p95)})
+    cols = ["model", "source", "pairs", "n", "mean", "ci_low", "ci_high", "median", "q25", "q75", "p05", "p95"]
+    return pd.DataFrame(rows, columns=cols)
+
+
+# ---------------------------------------------------------------- perturb your own sentence
+def own_sentence_scores(scorer, reference: str, candidate: str, edits: Mapping[str, Any]) -> pd.DataFrame:
+    """One scorer, one call: t = m(ref, candidate), e = m(ref, "."), h = m(ref, perturbed) for each
+    applicable edit (negviz.perturb); the margin, the item ratio and the flags per perturbation."""
+    from negviz.perturb import BY_NAME
+
+    names = [k for k, e in edits.items() if e is not None]
+    docs = [candidate, EMPTY_CANDIDATE, *(edits[k].edited for k in names)]
+    scores = np.asarray(scorer.score([reference] * len(docs), docs), dtype=np.float64)
+    t, e, h = scores[0], scores[1], scores[2:]
+    it = metrics.demetr_items(np.full(len(h), t), h, np.full(len(h), e))
+    return pd.DataFrame({
+        "perturbation": names, "demetr_file": [BY_NAME[k].stem for k in names],
+        "perturbed": [edits[k].edited for k in names], "rule": [edits[k].rule for k in names],
+        "score_candidate": t, "score_perturbed": h, "score_empty": e, "margin": t - h,
+        "ratio": it.ratio, "detected": it.detected, "tiny_denominator": it.tiny,
+    })
+
+
+def own_sentence_table(scorers: Mapping[str, Any], reference: str, candidate: str, edits: Mapping[str, Any],
+                       demetr: pd.DataFrame | None = None) -> tuple[pd.DataFrame, dict[str, str]]:
+    """``own_sentence_scores`` for every model (name -> Scorer), long, plus model -> error message
+    for models that failed (one unavailable model must not hide the others). ``demetr``: matrix
+    rows (model_matrix with RATIO) to add each model's mean ratio on the same DEMETR file."""
+    parts, errors = [], {}
+    for name, scorer in scorers.items():
+        try:
+            parts.append(own_sentence_scores(scorer, reference, candidate, edits).assign(model=name))
+        except Exception as exc:  # noqa: BLE001 - reported per model
+            errors[name] = f"{type(exc).__name__}: {exc}"
+    if not parts:
+        return pd.DataFrame(), errors
+    table = pd.concat(parts, ignore_index=True)
+    if demetr is not None and not demetr.empty:
+        ref = demetr[~demetr["published"].astype(bool)].set_index(["model", "perturbation"])["sensitivity_ratio"]
+        table["demetr_file_ratio"] = [ref.get((m, f), np.nan) for m, f in zip(table["model"], table["demetr_file"])]
+    first = ["model", "perturbation", "ratio", "margin", "score_candidate", "score_perturbed", "score_empty",
+             "detected"]
+    return table[first + [c for c in table.columns if c not in first]], errors

@@ -1,0 +1,68 @@
+"""Real browser: the sensitivity heatmap draws the published columns, a click on a cell lists its
+items (and goes into the URL), the CSV / PNG downloads work, and the CANNOT tab opens from its URL."""
+
+import csv
+import io
+import time
+
+from tests.browser import ROOT, needs_browser
+
+pytestmark = needs_browser
+NAV = "Perturbation sensitivity"
+
+
+def _open(page, url: str) -> None:
+    """Open the root once (a fresh server serves deep links only after app.py ran), then the URL."""
+    page.goto(url.split("/sensitivity")[0] + "/", timeout=60_000)
+    page.locator('[data-testid="stSidebarNav"]').get_by_text(NAV).wait_for(timeout=90_000)
+    page.goto(url, timeout=60_000)
+    page.locator('[data-testid="stSidebar"]').get_by_text("Dataset").wait_for(timeout=60_000)
+    page.get_by_role("heading", name=NAV).wait_for(timeout=90_000)
+
+
+def _wait_for_url(page, fragment: str, timeout: float = 60) -> str:
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        href = page.evaluate("location.href")  # page.url misses Streamlit's history.replaceState
+        if fragment in href:
+            return href
+        time.sleep(0.3)
+    raise AssertionError(f"{fragment!r} never appeared in {page.evaluate('location.href')}")
+
+
+def _download(page, button: str) -> bytes:
+    with page.expect_download(timeout=90_000) as info:
+        page.locator('[data-testid="stDownloadButton"]').filter(has_text=button).first.click()
+    return open(info.value.path(), "rb").read()
+
+
+def test_heatmap_click_lists_items_and_cannot_tab_opens(app_server, browser):
+    page = browser.new_page(viewport={"width": 1500, "height": 2400})
+    _open(page, app_server + "/sensitivity")
+    plot = page.locator(".js-plotly-plot").first
+    plot.locator(".scatterlayer .point").first.wait_for(timeout=90_000)
+    ticks = plot.locator(".xtick text").evaluate_all("els => els.map(e => e.textContent)")  # SVG text
+    assert any("NegMPNet" in t for t in ticks) and sum("published" in t for t in ticks) == 4, ticks
+    time.sleep(2)  # let the chart settle at its final width before measuring
+    box = plot.locator(".scatterlayer .point").first.bounding_box()  # row codemix, first stored run
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    page.mouse.move(x, y)  # plotly picks the clicked point from the last hover
+    time.sleep(0.5)
+    page.mouse.click(x, y)
+    href = _wait_for_url(page, "sens_pert=critical_id4_codemix")
+    assert "sens_model=" in href, href
+    page.get_by_text("showing", exact=False).last.wait_for(timeout=60_000)
+    rows = list(csv.DictReader(io.StringIO(_download(page, "Download these items (CSV)").decode())))
+    assert rows and {r["perturbation"] for r in rows} == {"critical_id4_codemix"}
+    assert {"reference", "candidate", "perturbed", "score_candidate", "score_perturbed", "score_empty",
+            "ratio"} <= set(rows[0])
+    assert _download(page, "PNG").startswith(b"\x89PNG")
+    out = ROOT / "test-results"
+    out.mkdir(exist_ok=True)
+    page.screenshot(path=str(out / "sensitivity.png"), full_page=True)
+    page.goto(app_server + "/sensitivity?view=CANNOT", timeout=60_000)
+    page.get_by_text("Lower similarity on negated pairs", exact=False).wait_for(timeout=90_000)
+    page.locator(".js-plotly-plot .boxlayer").first.wait_for(timeout=60_000)
+    assert "view=CANNOT" in page.evaluate("location.href")
+    page.screenshot(path=str(out / "sensitivity-cannot.png"), full_page=True)
+    page.close()
