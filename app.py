@@ -16,6 +16,8 @@ pages = [
     st.Page("pages/annotate.py", title="Annotations", icon=":material/rate_review:", url_path="annotations"),
     st.Page("pages/maxsim.py", title="MaxSim explorer", icon=":material/grid_on:", url_path="maxsim"),
     st.Page("pages/playground.py", title="Playground", icon=":material/science:", url_path="playground"),
+    st.Page("pages/drift.py", title="Fine-tuning drift", icon=":material/trending_down:", url_path="drift"),
+    st.Page("pages/sensitivity.py", title="Perturbation sensitivity", icon=":material/tune:", url_path="sensitivity"),
 ]
 # The pickers come before st.navigation so that their URL values are read before any
 # page switch logic runs.

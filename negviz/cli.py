@@ -322,6 +322,12 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--columns", help="column mapping of a user file")
     s.add_argument("--json", action="store_true")
     s.set_defaults(func=cmd_taxonomy)
+
+    from negviz.finetune import cli as finetune_cli  # arguments and command live with the training code
+
+    s = sub.add_parser("finetune", help=finetune_cli.HELP)
+    finetune_cli.add_arguments(s)
+    s.set_defaults(func=finetune_cli.run_command)
     return p
 
 

@@ -1,0 +1,136 @@
+"""Figures of fine-tuning drift (NevIR App. C Fig. 8 and Fig. 5): pure builders, DataFrames in.
+
+``drift_figure``: per epoch, the distribution of the pair cosines cos(E(d1), E(d2)) (violin or
+box, with mean ± 1 std) above the held-out paired accuracy with its 95% CI, on one shared epoch
+axis, one colour per run. ``pair_trajectory``: one pair's margins and cosine across epochs,
+the chosen epoch marked. Every figure carries the runs' data line (which split, how many pairs).
+"""
+
+from __future__ import annotations
+
+import textwrap
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+from plotly.subplots import make_subplots
+
+from negviz.charts import BASELINE_COLOR, FONT
+
+RUN_COLORS = ("#2563eb", "#ea580c", "#16a34a", "#7c3aed", "#db2777", "#0891b2", "#ca8a04", "#52525b")
+SHAPES = ("violin", "box")
+RANDOM_PAIRED = 0.25
+
+
+def _rgba(hex_color: str, alpha: float) -> str:
+    h = hex_color.lstrip("#")
+    return f"rgba({int(h[0:2], 16)},{int(h[2:4], 16)},{int(h[4:6], 16)},{alpha})"
+
+
+def _offsets(n: int, span: float = 0.7) -> tuple[list[float], float]:
+    width = span / max(n, 1)
+    return [(i - (n - 1) / 2) * width for i in range(n)], width
+
+
+def _notes(notes: dict[str, str], width: int = 135) -> str:
+    """The runs' data lines, wrapped so that an exported figure (1000 px) shows them whole."""
+    lines = [f"{label}: {note}" if len(notes) > 1 else note for label, note in notes.items()]
+    return "<br>".join(part for line in lines for part in textwrap.wrap(line, width, subsequent_indent="   "))
+
+
+def drift_figure(epochs: pd.DataFrame, cosines: pd.DataFrame, notes: dict[str, str] | None = None,
+                 shape: str = "violin", title: str = "Pair cosine and paired accuracy across fine-tuning") -> go.Figure:
+    """``epochs``: run, epoch, paired_accuracy, ci_low, ci_high, cos_mean, cos_std (one row per
+    run and epoch). ``cosines``: run, epoch, item_id, cos (one row per held-out pair and epoch).
+    ``notes``: run -> its data line, printed under the plot."""
+    if shape not in SHAPES:
+        raise ValueError(f"shape must be one of {', '.join(SHAPES)}, not {shape!r}")
+    notes = notes or {}
+    runs = list(dict.fromkeys(epochs["run"]))
+    offsets, width = _offsets(len(runs))
+    fig = make_subplots(rows=2, cols=1, shared_xaxes=True, row_heights=[0.6, 0.4], vertical_spacing=0.06)
+    for run, off, color in zip(runs, offsets, RUN_COLORS * 4):
+        ep = epochs[epochs["run"] == run].sort_values("epoch")
+        cs = cosines[cosines["run"] == run]
+        for e in ep["epoch"]:
+            vals = cs.loc[cs["epoch"] == e, "cos"].to_numpy()
+            common = dict(x=np.full(len(vals), e + off), y=vals, name=run, legendgroup=run, showlegend=False,
+                          line=dict(color=color, width=1), fillcolor=_rgba(color, 0.25),
+                          hovertemplate=f"{run}<br>epoch {e}<br>cos %{{y:.4f}}<extra></extra>")
+            if shape == "violin":
+                fig.add_trace(go.Violin(**common, width=width * 0.95, points=False, spanmode="hard",
+                                        scalemode="width"), row=1, col=1)
+            else:
+                fig.add_trace(go.Box(**common, width=width * 0.8, boxpoints="outliers",
+                                     marker=dict(size=3, color=color)), row=1, col=1)
+        fig.add_trace(go.Scatter(
+            x=ep["epoch"] + off, y=ep["cos_mean"], mode="markers+lines", name=run, legendgroup=run,
+            marker=dict(color=color, size=9, symbol="diamond", line=dict(color="#18181b", width=1)),
+            line=dict(color=color, width=1, dash="dot"),
+            error_y=dict(type="data", array=ep["cos_std"], visible=True, color="#18181b", thickness=1.5, width=5),
+            customdata=ep[["cos_std"]].to_numpy(),
+            hovertemplate=f"{run}<br>epoch %{{x:.0f}}<br>mean cos %{{y:.4f}} ± %{{customdata[0]:.4f}}<extra></extra>",
+        ), row=1, col=1)
+        fig.add_trace(go.Scatter(
+            x=ep["epoch"] + off, y=ep["paired_accuracy"] * 100, mode="markers+lines", name=run, legendgroup=run,
+            showlegend=False, marker=dict(color=color, size=9), line=dict(color=color, width=2),
+            error_y=dict(type="data", array=(ep["ci_high"] - ep["paired_accuracy"]) * 100,
+                         arrayminus=(ep["paired_accuracy"] - ep["ci_low"]) * 100, visible=True, color=color),
+            customdata=ep[["ci_low", "ci_high", "n"]].to_numpy() * [100, 100, 1],
+            hovertemplate=(f"{run}<br>epoch %{{x:.0f}}<br>paired accuracy %{{y:.1f}}%<br>95% CI "
+                           "%{customdata[0]:.1f}-%{customdata[1]:.1f}%, n=%{customdata[2]:.0f}<extra></extra>"),
+        ), row=2, col=1)
+    fig.add_hline(y=RANDOM_PAIRED * 100, line_dash="dash", line_color=BASELINE_COLOR, row=2, col=1,
+                  annotation_text="random 25%", annotation_position="bottom right")
+    ticks = sorted(epochs["epoch"].unique()) if len(epochs) else [0]
+    labels = ["0<br>before" if e == 0 else str(e) for e in ticks]
+    fig.update_xaxes(tickvals=ticks, ticktext=labels, range=[min(ticks) - 0.5, max(ticks) + 0.5], row=2, col=1,
+                     title_text="epoch")
+    fig.update_xaxes(tickvals=ticks, ticktext=labels, row=1, col=1)
+    fig.update_yaxes(title_text="pair cosine cos(E(d1), E(d2))", row=1, col=1)
+    fig.update_yaxes(title_text="held-out paired accuracy (%)", rangemode="tozero", row=2, col=1)
+    note = _notes(notes)
+    lines = note.count("<br>") + 1 if note else 0
+    fig.update_layout(
+        title=dict(text=f"{title}<br><sup>held-out pair cosines per epoch (◆ mean ± 1 std) above paired accuracy "
+                        "(95% CI); epoch 0 = before training</sup>"),
+        font=FONT, template="plotly_white", height=780 + 16 * lines,
+        margin=dict(l=10, r=20, t=110, b=80 + 16 * lines),
+        violinmode="overlay", boxmode="overlay",
+        legend=dict(orientation="h", yanchor="bottom", y=1.01, xanchor="left", x=0),
+    )
+    if note:
+        fig.add_annotation(text=note, xref="paper", yref="paper", x=0, y=0, yshift=-75, yanchor="top",
+                           xanchor="left", showarrow=False, align="left", font=dict(size=12, color="#52525b"))
+    return fig
+
+
+def pair_trajectory(pair: pd.DataFrame, epoch: int, title: str = "", note: str = "") -> go.Figure:
+    """One pair across epochs. ``pair``: epoch, margin1, margin2, cos (a row per epoch).
+    margin1 = s(q1, d1) - s(q1, d2), margin2 = s(q2, d2) - s(q2, d1): both above zero means
+    the pair is right."""
+    pair = pair.sort_values("epoch")
+    fig = make_subplots(specs=[[{"secondary_y": True}]])
+    for col, name, color in (("margin1", "q1: s(q1,d1) − s(q1,d2)", "#2563eb"),
+                             ("margin2", "q2: s(q2,d2) − s(q2,d1)", "#16a34a")):
+        fig.add_trace(go.Scatter(x=pair["epoch"], y=pair[col], name=name, mode="lines+markers",
+                                 line=dict(color=color, width=2),
+                                 hovertemplate=f"{name}<br>epoch %{{x}}: %{{y:.4f}}<extra></extra>"), secondary_y=False)
+    fig.add_trace(go.Scatter(x=pair["epoch"], y=pair["cos"], name="cos(E(d1), E(d2))", mode="lines+markers",
+                             line=dict(color="#ea580c", width=2, dash="dot"),
+                             hovertemplate="cos %{y:.4f} at epoch %{x}<extra></extra>"), secondary_y=True)
+    fig.add_hline(y=0, line_color=BASELINE_COLOR, line_dash="dash", secondary_y=False)
+    fig.add_vline(x=epoch, line_color="#18181b", line_width=1, annotation_text=f"epoch {epoch}",
+                  annotation_position="top left")
+    fig.update_xaxes(title_text="epoch", tickvals=sorted(pair["epoch"].unique()))
+    fig.update_yaxes(title_text="margin (> 0: ranked right)", secondary_y=False, zeroline=False)
+    fig.update_yaxes(title_text="cosine", secondary_y=True, showgrid=False, tickformat=".3f")
+    note = _notes({"": note}) if note else ""
+    lines = note.count("<br>") + 1 if note else 0
+    fig.update_layout(title=title, font=FONT, template="plotly_white", height=380 + 16 * lines,
+                      margin=dict(l=10, r=10, t=60, b=50 + 16 * lines),
+                      legend=dict(orientation="h", yanchor="bottom", y=1.0, xanchor="right", x=1.0))
+    if note:
+        fig.add_annotation(text=note, xref="paper", yref="paper", x=0, y=0, yshift=-50, yanchor="top", xanchor="left",
+                           showarrow=False, align="left", font=dict(size=11, color="#52525b"))
+    return fig

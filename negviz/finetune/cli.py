@@ -1,0 +1,159 @@
+"""`negviz finetune`: arguments and command (negviz.cli registers them).
+
+    negviz finetune --model all-MiniLM-L6-v2 --epochs 5 [--family late-interaction] [--train FILE] [--json]
+
+Background jobs (negviz.jobs) run this same command with ``--run-id``, ``--progress-file``
+and ``--cancel-file``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from dataclasses import fields
+from pathlib import Path
+from typing import Any
+
+from negviz.finetune.spec import FAMILIES, KEEP, FinetuneSpec
+
+HELP = "fine-tune a bi-encoder or MaxSim model, measuring held-out accuracy and pair cosines per epoch"
+_DEFAULT = FinetuneSpec()
+_HELP = {
+    "model": "catalog name, hub id or local folder (a sentence-transformers or transformers encoder)",
+    "family": "bi-encoder (MultipleNegativesRankingLoss) or late-interaction (MaxSim over token vectors)",
+    "train": "auto (NevIR train from the Hub when reachable, else nevir-split), nevir-split (offline: "
+             "passage-disjoint split of the shipped NevIR test), nevir-train, or a pairs file",
+    "heldout": "held-out pairs: a pairs file or nevir (default: the split's held-out part)",
+    "columns": "column mapping of a user file, e.g. pair_id=id,q1=query1,...",
+    "heldout_fraction": "share of passages held out when a source is split",
+    "lr": "learning rate (NevIR: 2e-5)",
+    "transfer": "ExcluIR queries scored per epoch as a transfer check (0: none)",
+}
+
+
+def add_arguments(s: argparse.ArgumentParser) -> None:
+    for f in fields(FinetuneSpec):
+        default = getattr(_DEFAULT, f.name)
+        kind = {"int": int, "float": float}.get(type(default).__name__, str)
+        if f.name.startswith("limit_"):
+            kind = int
+        extra: dict[str, Any] = {"choices": FAMILIES} if f.name == "family" else {}
+        s.add_argument(f"--{f.name.replace('_', '-')}", type=kind, default=default,
+                       help=_HELP.get(f.name, "") + f" (default {default})", **extra)
+    s.add_argument("--save-dir", help="where checkpoints go (default: the user cache dir's checkpoints/)")
+    s.add_argument("--keep", default="final", choices=KEEP, help="checkpoints kept after the run (default final)")
+    s.add_argument("--device", help="cpu, cuda, ... (default: cuda if present, with mixed precision)")
+    s.add_argument("--eval-batch-size", type=int, help="batch size of the per-epoch measurements")
+    s.add_argument("--force", action="store_true", help="train again even if the store holds this run")
+    s.add_argument("--export", metavar="DIR", help="also write the finished run as a portable run file into DIR")
+    s.add_argument("--json", action="store_true", help="print one JSON object")
+    s.add_argument("--quiet", action="store_true", help="no progress bar")
+    s.add_argument("--run-id", help=argparse.SUPPRESS)  # set by negviz.jobs
+    s.add_argument("--progress-file", help=argparse.SUPPRESS)
+    s.add_argument("--cancel-file", help=argparse.SUPPRESS)
+
+
+def spec_from_args(args: argparse.Namespace) -> FinetuneSpec:
+    return FinetuneSpec(**{f.name: getattr(args, f.name) for f in fields(FinetuneSpec)})
+
+
+class TqdmSteps:
+    """One tqdm bar per epoch phase: epoch, step and running loss."""
+
+    def __init__(self, enabled: bool):
+        self.enabled, self.bar, self.key = enabled, None, None
+
+    def __call__(self, p) -> None:
+        if not self.enabled or not p.steps:
+            return
+        from tqdm import tqdm
+
+        key = (p.phase, p.epoch, p.steps)
+        if key != self.key:
+            self.close()
+            self.bar = tqdm(total=p.steps, desc=f"epoch {p.epoch}/{p.epochs} {p.phase}", file=sys.stderr, leave=False,
+                            unit="step" if p.phase == "train" else "item")
+            self.key = key
+        if p.loss is not None:
+            self.bar.set_postfix(loss=f"{p.loss:.4f}", refresh=False)
+        self.bar.update(p.step - self.bar.n)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+        self.bar, self.key = None, None
+
+
+class ProgressFile:
+    """The job's progress record: a small JSON file rewritten atomically, at most every 0.5 s."""
+
+    def __init__(self, path: str | None, every: float = 0.5):
+        self.path, self.every, self.last, self.stage = (Path(path) if path else None), every, 0.0, None
+
+    def __call__(self, p) -> None:
+        now, stage = time.time(), (p.phase, p.epoch)
+        if self.path is None or (now - self.last < self.every and stage == self.stage and p.step != p.steps):
+            return
+        self.last, self.stage = now, stage
+        tmp = self.path.with_name(self.path.name + ".tmp")
+        tmp.write_text(json.dumps({**vars(p), "updated_at": now, "pid": os.getpid()}))
+        os.replace(tmp, self.path)
+
+
+def _sigterm_interrupts() -> None:
+    """SIGTERM (kill, a stopping container) ends the run as cancelled, epochs kept, instead of
+    leaving it "running" in the store."""
+    import signal
+    import threading
+
+    def interrupt(signum, frame):  # noqa: ARG001
+        raise KeyboardInterrupt("terminated")
+
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGTERM, interrupt)
+
+
+def run_command(args: argparse.Namespace) -> int:
+    from negviz.finetune.run import run_finetune
+    from negviz.store import Store
+
+    spec = spec_from_args(args)
+    store = Store(args.db)
+    bar, record = TqdmSteps(not args.quiet and not args.json), ProgressFile(args.progress_file)
+    cancel = Path(args.cancel_file) if args.cancel_file else None
+
+    def progress(p) -> None:
+        bar(p)
+        record(p)
+
+    _sigterm_interrupts()
+    try:
+        result = run_finetune(spec, store, run_id=args.run_id, save_dir=args.save_dir, keep=args.keep,
+                              device=args.device, eval_batch_size=args.eval_batch_size, force=args.force,
+                              progress=progress, should_stop=(lambda: cancel.exists()) if cancel else (lambda: False))
+    finally:
+        bar.close()
+    if args.export and result.status == "complete":
+        path = store.export_run(result.run_id, Path(args.export) / f"finetune__{result.run_id[:8]}.parquet")
+        print(f"wrote {path}", file=sys.stderr)
+    run = store.get_run(result.run_id)
+    cols = ["epoch", "paired_accuracy", "ci_low", "ci_high", "cos_mean", "cos_std", "mean_margin", "train_loss",
+            "train_seconds", "eval_seconds"]
+    table = result.epochs[[c for c in cols if c in result.epochs.columns]]
+    out = {"run_id": result.run_id, "status": result.status, "reused_stored_run": result.reused,
+           "model": run.model_name, "family": run.family, "device": run.device, "wall_seconds": run.wall_seconds,
+           "note": run.options.get("note"), "checkpoint": result.checkpoint,
+           "epochs": table.astype(object).where(table.notna(), None).to_dict(orient="records")}  # NaN is not JSON
+    if args.json:
+        print(json.dumps(out, indent=2, default=str))
+    else:
+        print(f"{out['model']} ({out['family']}) fine-tuned: {out['status']}"
+              + (" [stored run reused]" if result.reused else "") + f"; run {out['run_id']}")
+        print(out["note"])
+        print(table.to_string(index=False, float_format=lambda v: f"{v:.4f}"))
+        if out["checkpoint"]:
+            print(f"checkpoint: {out['checkpoint']}")
+    return 0 if result.status == "complete" else 3

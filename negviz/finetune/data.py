@@ -1,0 +1,156 @@
+"""Training and held-out pairs for fine-tuning, and the triplets and batches made from them.
+
+Sources (FinetuneSpec.train):
+- ``nevir-train``: NevIR train from the Hub (needs network); held out: the shipped NevIR test.
+- ``nevir-split``: offline. The shipped NevIR test split, seeded, into passage-disjoint parts
+  (CondaQA passage ids: every pair of a passage lands on the same side), so no held-out
+  document was seen in training.
+- a pairs file: split the same way (by ``passage_id`` when the file has one, else by pair).
+- ``auto``: ``nevir-train`` when the Hub is reachable, else ``nevir-split``.
+``heldout`` overrides the held-out set with a pairs file or ``nevir`` (the shipped test).
+
+Every figure states the split: ``TrainingData.note``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from negviz.errors import NegvizError
+from negviz.finetune.spec import AUTO, NEVIR_SPLIT, NEVIR_TRAIN, FinetuneSpec
+from negviz.schema import PAIRS, DatasetSpec
+
+GROUP_COLUMN = "passage_id"
+
+
+@dataclass
+class TrainingData:
+    train: pd.DataFrame  # pairs: pair_id, q1, d1, q2, d2 (+ metadata)
+    heldout: pd.DataFrame
+    source: str  # resolved source: nevir-split, nevir-train or the file path
+    note: str  # one line for every figure, e.g. "offline split: NevIR test, passage-disjoint 70/30, ..."
+    provenance: dict[str, Any]  # what the run key needs: source, split rule, sizes, file hashes
+    heldout_spec: DatasetSpec  # the dataset whose rows the held-out pairs are (texts for pair cards)
+
+    @property
+    def dataset_name(self) -> str:
+        """The store's dataset_name for the run. Deliberately not a shipped dataset's name:
+        a fine-tuning run is not a run on all of NevIR, so pages that list NevIR runs skip it."""
+        return f"finetune:{self.provenance['heldout_name']}"
+
+
+def resolve_source(train: str) -> str:
+    if train != AUTO:
+        return train
+    from negviz.datasets.hub import hub_reachable, offline
+
+    return NEVIR_TRAIN if not offline() and hub_reachable() else NEVIR_SPLIT
+
+
+def group_split(frame: pd.DataFrame, fraction: float, seed: int) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """(train, held-out): a seeded share ``fraction`` of the groups (passage_id, else pair_id)
+    is held out, so both sides never share a passage."""
+    groups = frame[GROUP_COLUMN] if GROUP_COLUMN in frame.columns else frame["pair_id"]
+    groups = groups.astype(str)
+    unique = np.array(sorted(groups.unique()))
+    if len(unique) < 2:
+        raise NegvizError("cannot split fewer than two passages into training and held-out parts")
+    rng = np.random.default_rng(seed)
+    n_held = min(max(1, int(round(fraction * len(unique)))), len(unique) - 1)
+    held = set(rng.permutation(unique)[:n_held])
+    mask = groups.isin(held).to_numpy()
+    return frame[~mask].reset_index(drop=True), frame[mask].reset_index(drop=True)
+
+
+def _load_pairs(name: str, columns: str | None = None, split: str = "test"):
+    from negviz.datasets import load
+
+    options = {"columns": columns} if columns else {}
+    ds = load(DatasetSpec.make(name, split, None, **options))
+    if ds.kind != PAIRS:
+        raise NegvizError(f"{name} holds {ds.kind}, not pairs (q1, d1, q2, d2): fine-tuning needs pairs")
+    return ds
+
+
+def _limit(frame: pd.DataFrame, n: int | None) -> pd.DataFrame:
+    return frame if n is None else frame.iloc[: int(n)].reset_index(drop=True)
+
+
+def load_training_data(spec: FinetuneSpec) -> TrainingData:
+    source = resolve_source(spec.train)
+    pct = f"{round(100 * (1 - spec.heldout_fraction))}/{round(100 * spec.heldout_fraction)}"
+    prov: dict[str, Any] = {"source": source}
+    if source == NEVIR_TRAIN:
+        train = _load_pairs("nevir", split="train").frame
+        heldout, what, held_spec = None, "NevIR train (Hub)", DatasetSpec.make("nevir")
+        prov["heldout_name"] = "nevir"
+    else:
+        if source == NEVIR_SPLIT:
+            ds, what, label = _load_pairs("nevir"), "offline split: NevIR test", "nevir"
+        else:
+            ds = _load_pairs(source, spec.columns)
+            what, label = f"split of {ds.spec.name.rsplit('/', 1)[-1]}", ds.spec.name.rsplit("/", 1)[-1]
+            prov["file_hash"] = ds.spec.opts.get("file_hash")
+        held_spec = ds.spec
+        by = "passage" if GROUP_COLUMN in ds.frame.columns else "pair"
+        train, heldout = group_split(ds.frame, spec.heldout_fraction, spec.seed)
+        what = f"{what}, {by}-disjoint {pct}, seed {spec.seed}"
+        prov.update(split=f"{by}-disjoint", heldout_fraction=spec.heldout_fraction, heldout_name=f"{label}-heldout")
+    if spec.heldout is not None:
+        ds = _load_pairs(spec.heldout, spec.columns if spec.heldout != "nevir" else None)
+        heldout, held_spec = ds.frame, ds.spec
+        prov["heldout_name"] = ds.spec.name.rsplit("/", 1)[-1]
+        prov["heldout_hash"] = ds.spec.opts.get("file_hash")
+        what += f"; held out: {prov['heldout_name']}"
+    elif heldout is None:
+        heldout = _load_pairs("nevir").frame
+        what += "; held out: NevIR test"
+    full = (len(train), len(heldout))
+    train, heldout = _limit(train, spec.limit_train), _limit(heldout, spec.limit_heldout)
+    of = [f" (first {n:,} of {whole:,})" if n < whole else "" for n, whole in zip((len(train), len(heldout)), full)]
+    # A document can recur under another passage id: such held-out pairs are dropped, so no
+    # held-out document was ever trained on.
+    seen = set(train["d1"]) | set(train["d2"])
+    leaked = (heldout["d1"].isin(seen) | heldout["d2"].isin(seen)).to_numpy()
+    heldout = heldout[~leaked].reset_index(drop=True)
+    prov.update(n_train=len(train), n_heldout=len(heldout), dropped_heldout_pairs=int(leaked.sum()))
+    note = f"{what}, n_train={len(train):,}{of[0]}, n_heldout={len(heldout):,}{of[1]}"
+    if leaked.any():
+        note += f" ({int(leaked.sum())} held-out pairs sharing a document with training dropped)"
+    return TrainingData(train, heldout, source, note, prov, held_spec)
+
+
+# ---------------------------------------------------------------- batches
+Pair = tuple[str, str, str, str]  # (q1, d1, q2, d2)
+
+
+def pair_tuples(frame: pd.DataFrame) -> list[Pair]:
+    return list(frame[["q1", "d1", "q2", "d2"]].itertuples(index=False, name=None))
+
+
+def triplets(pairs: list[Pair]) -> tuple[list[str], list[str], list[str]]:
+    """(queries, positives, hard negatives) of a batch of pairs: (q1, d1, d2) for every pair,
+    then (q2, d2, d1). Each document is a positive once and a hard negative once, so every
+    document of the batch appears exactly twice among the candidates; the softmax's
+    denominator doubles for all alike, which adds the constant log 2 to the loss and changes
+    no gradient. Each document is therefore encoded once (``docs``) and used in both roles."""
+    q1, d1, q2, d2 = (list(col) for col in zip(*pairs))
+    return q1 + q2, d1 + d2, d2 + d1
+
+
+def batches(pairs: list[Pair], batch_size: int, seed: int, pool: int = 8) -> list[list[Pair]]:
+    """Seeded batches of ``batch_size // 2`` pairs (``batch_size`` triplets), each pair used
+    once per epoch. Within each pool of ``pool`` batches the pairs are grouped by document
+    length, so a batch pads little (documents dominate the cost); the batch order is shuffled."""
+    rng = np.random.default_rng(seed)
+    per = max(1, batch_size // 2)
+    order = [int(i) for i in rng.permutation(len(pairs))]
+    out: list[list[Pair]] = []
+    for start in range(0, len(order), per * pool):
+        chunk = sorted(order[start : start + per * pool], key=lambda i: -max(len(pairs[i][1]), len(pairs[i][3])))
+        out += [[pairs[i] for i in chunk[k : k + per]] for k in range(0, len(chunk), per)]
+    return [out[i] for i in rng.permutation(len(out))]

@@ -1,0 +1,97 @@
+"""Per-epoch measurements on the held-out pairs, through the library's own scorers.
+
+Each epoch's checkpoint is loaded exactly as ``negviz eval --model DIR`` would load it (the
+same family, options and scoring path), so an epoch's paired accuracy is what any page would
+report for that checkpoint. On top of the NevIR summary: cos(E(d1), E(d2)) per pair (for a
+late-interaction model, E(d) is the mean of the token vectors that take part in MaxSim), and
+optionally ExcluIR Right Rank as a transfer check.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any, Callable
+
+import numpy as np
+import pandas as pd
+
+from negviz import metrics
+from negviz.evaluate import score_dataset, wide_scores
+from negviz.schema import EXCLUSION, PAIRS, SLOTS, ModelSpec
+from negviz.scorers.base import Progress, no_progress
+
+PAIR_SLOTS = tuple(SLOTS[PAIRS])  # q1_d1, q1_d2, q2_d1, q2_d2
+ITEM_NAMES = (*PAIR_SLOTS, "cos", "margin1", "margin2", "correct")
+COSINE_DEFINITIONS = {
+    "bi-encoder": "cos(E(d1), E(d2)) of the sentence embeddings",
+    "maxsim": "cos of the mean MaxSim token vectors of d1 and d2",
+}
+
+
+def load_eval_scorer(path: str, family: str, options: dict[str, Any], device: str, cache=None, batch_size=None):
+    from negviz.catalog import load_scorer
+
+    return load_scorer(ModelSpec.make(str(path), family, **options), device=device, cache=cache, batch_size=batch_size)
+
+
+def pair_cosines(scorer, d1: list[str], d2: list[str], progress: Progress = no_progress) -> np.ndarray:
+    """cos(E(d1_i), E(d2_i)) per pair."""
+    if hasattr(scorer, "embed"):
+        vecs = scorer.embed(list(d1) + list(d2), "document", progress)
+        a, b = vecs[: len(d1)], vecs[len(d1) :]
+    else:  # late interaction: the mean of the token vectors that take part in MaxSim
+        toks = scorer.token_embeddings(list(d1) + list(d2), "document", progress)
+        pooled = np.stack([t.vectors[t.mask].mean(axis=0) for t in toks])
+        a, b = pooled[: len(d1)], pooled[len(d1) :]
+    a, b = a.astype(np.float64), b.astype(np.float64)
+    a /= np.maximum(np.linalg.norm(a, axis=1, keepdims=True), 1e-12)
+    b /= np.maximum(np.linalg.norm(b, axis=1, keepdims=True), 1e-12)
+    return np.einsum("ij,ij->i", a, b)
+
+
+def measure(
+    scorer,
+    heldout: pd.DataFrame,
+    transfer: pd.DataFrame | None = None,
+    progress: Callable[[int, int, str], None] = no_progress,
+) -> tuple[dict[str, Any], pd.DataFrame]:
+    """(epoch metrics, per-pair items as (item_id, name, value)) for one checkpoint."""
+    start = time.perf_counter()
+    scores = score_dataset(PAIRS, heldout, scorer, progress)
+    wide = wide_scores(PAIRS, heldout, scores)
+    s = [wide[slot].to_numpy() for slot in PAIR_SLOTS]
+    summary = metrics.pairs_summary(*s)
+    verdicts = metrics.pair_verdicts(*s)
+    cos = pair_cosines(scorer, heldout["d1"].tolist(), heldout["d2"].tolist(), progress)
+    margins = np.concatenate([verdicts["margin1"], verdicts["margin2"]])
+    out: dict[str, Any] = {
+        "paired_accuracy": summary["paired_accuracy"],
+        "ci_low": summary["ci95"][0],
+        "ci_high": summary["ci95"][1],
+        "n": summary["n"],
+        "per_query_accuracy": summary["per_query_accuracy"],
+        "mean_margin": float(margins.mean()) if len(margins) else float("nan"),
+        "mean_margin_q1": summary["mean_margin_q1"],
+        "mean_margin_q2": summary["mean_margin_q2"],
+        "pairs_with_tie": summary["ties"]["pairs_with_tie"],
+        "cos_mean": float(cos.mean()),
+        "cos_std": float(cos.std(ddof=0)),
+        "cos_median": float(np.median(cos)),
+        "cos_q05": float(np.quantile(cos, 0.05)),
+        "cos_q95": float(np.quantile(cos, 0.95)),
+    }
+    if transfer is not None and len(transfer):
+        ex = score_dataset(EXCLUSION, transfer, scorer, progress).pivot(index="item_id", columns="slot", values="score")
+        rr = metrics.right_rank_summary(ex["pos"], ex["neg"])
+        out.update(right_rank=rr["right_rank"], right_rank_ci_low=rr["ci95"][0], right_rank_ci_high=rr["ci95"][1],
+                   right_rank_n=rr["n"])
+    out["eval_seconds"] = time.perf_counter() - start
+    values = {**dict(zip(PAIR_SLOTS, s)), "cos": cos, "margin1": verdicts["margin1"].to_numpy(),
+              "margin2": verdicts["margin2"].to_numpy(), "correct": verdicts["correct"].to_numpy().astype(float)}
+    ids = wide["item_id"].astype(str).to_numpy()
+    items = pd.DataFrame({
+        "item_id": np.tile(ids, len(ITEM_NAMES)),
+        "name": np.repeat(ITEM_NAMES, len(ids)),
+        "value": np.concatenate([np.asarray(values[n], dtype=np.float64) for n in ITEM_NAMES]),
+    })
+    return out, items

@@ -1,0 +1,88 @@
+"""Tables the drift page shows, from stored runs (pure pandas; no streamlit, no torch)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pandas as pd
+
+from negviz.finetune import history
+
+EPOCH_COLUMNS = ("run", "epoch", "paired_accuracy", "ci_low", "ci_high", "n", "cos_mean", "cos_std", "cos_median",
+                 "mean_margin", "per_query_accuracy", "train_loss", "train_seconds", "eval_seconds", "right_rank")
+
+
+def drift_frames(store, runs: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame, dict[str, pd.DataFrame]]:
+    """For the runs (rows of finetune_runs, with ``label``): epoch metrics with a ``run`` column,
+    pair cosines (run, epoch, item_id, cos), and each run's per-pair table (items_wide)."""
+    epochs, cosines, wide = [], [], {}
+    for run in runs.itertuples(index=False):
+        ep = history.epochs(store, run.run_id)
+        if ep.empty:
+            continue
+        epochs.append(ep.assign(run=run.label))
+        w = history.items_wide(history.items(store, run.run_id))
+        wide[run.label] = w
+        cosines.append(w[["epoch", "item_id", "cos"]].assign(run=run.label))
+    ep = pd.concat(epochs, ignore_index=True) if epochs else pd.DataFrame(columns=list(EPOCH_COLUMNS))
+    ep = ep[[c for c in EPOCH_COLUMNS if c in ep.columns] + [c for c in ep.columns if c not in EPOCH_COLUMNS]]
+    cos = pd.concat(cosines, ignore_index=True) if cosines else pd.DataFrame(columns=["run", "epoch", "item_id", "cos"])
+    return ep, cos[["run", "epoch", "item_id", "cos"]], wide
+
+
+def comparison(runs: pd.DataFrame, epochs: pd.DataFrame) -> pd.DataFrame:
+    """One row per run: epoch 0 against the last measured epoch, and time per epoch."""
+    rows = []
+    for run in runs.itertuples(index=False):
+        ep = epochs[epochs["run"] == run.label].sort_values("epoch")
+        if ep.empty:
+            continue
+        first, last = ep.iloc[0], ep.iloc[-1]
+        trained = ep[ep["epoch"] > 0]
+        rows.append({
+            "run": run.label, "status": run.status, "epochs": int(last["epoch"]), "n_heldout": int(last["n"]),
+            "acc_epoch0": first["paired_accuracy"], "acc_final": last["paired_accuracy"],
+            "acc_final_ci": f"{last['ci_low']:.1%}-{last['ci_high']:.1%}",
+            "cos_mean_epoch0": first["cos_mean"], "cos_mean_final": last["cos_mean"],
+            "cos_std_epoch0": first["cos_std"], "cos_std_final": last["cos_std"],
+            "train_s_per_epoch": trained["train_seconds"].mean() if len(trained) else None,
+            "eval_s_per_epoch": ep["eval_seconds"].mean(), "device": run.device,
+            **({"right_rank_epoch0": first["right_rank"], "right_rank_final": last["right_rank"]}
+               if "right_rank" in ep.columns and ep["right_rank"].notna().all() else {}),
+        })
+    return pd.DataFrame(rows)
+
+
+def pair_order(wide: pd.DataFrame) -> list[str]:
+    """Held-out pair ids, most telling first: wrong before and right at the end, then by how far
+    the pair's cosine fell."""
+    if wide.empty:
+        return []
+    first = wide[wide["epoch"] == wide["epoch"].min()].set_index("item_id")
+    last = wide[wide["epoch"] == wide["epoch"].max()].set_index("item_id")
+    flipped = (first["correct"] < 0.5) & (last.reindex(first.index)["correct"] > 0.5)
+    drop = first["cos"] - last.reindex(first.index)["cos"]
+    order = pd.DataFrame({"flipped": flipped, "drop": drop}).sort_values(["flipped", "drop"], ascending=False)
+    return order.index.astype(str).tolist()
+
+
+def _first(margin: float, own: str, other: str) -> str:
+    return own if margin > 0 else other if margin < 0 else "tie"
+
+
+def pair_card(wide: pd.DataFrame, pair_id: str, epoch: int) -> dict[str, Any]:
+    """One pair at one epoch: the 2x2 score table, margins, verdict and cosine (with epoch 0's)."""
+    rows = wide[wide["item_id"].astype(str) == str(pair_id)].set_index("epoch")
+    if rows.empty or epoch not in rows.index:
+        raise KeyError(f"pair {pair_id} has no measurement at epoch {epoch}")
+    r, r0 = rows.loc[epoch], rows.loc[rows.index.min()]
+    table = pd.DataFrame({
+        "query": ["q1", "q2"],
+        "s(q, d1)": [r["q1_d1"], r["q2_d1"]],
+        "s(q, d2)": [r["q1_d2"], r["q2_d2"]],
+        "margin (own − other)": [r["margin1"], r["margin2"]],
+        "ranked first": [_first(r["margin1"], "d1", "d2"), _first(r["margin2"], "d2", "d1")],
+    })
+    return {"table": table, "correct": bool(r["correct"] > 0.5), "cos": float(r["cos"]), "cos_epoch0": float(r0["cos"]),
+            "correct_epoch0": bool(r0["correct"] > 0.5),
+            "trajectory": rows.reset_index()[["epoch", "margin1", "margin2", "cos", "correct"]]}

@@ -1,0 +1,234 @@
+"""Background fine-tuning jobs, for pages that must not block: start, poll, cancel.
+
+A job is a child process running ``negviz finetune`` (the CLI's own code path) with a run id
+chosen here, so it survives page reruns and even a restart of the app, and a crash in
+training cannot take the app down. The child writes:
+
+- the run and its epochs to the store, as each epoch finishes (the page's charts read them);
+- a progress record ``<jobs_dir>/<run_id>.progress.json`` (phase, epoch, step, loss), at most
+  twice a second;
+- its output to ``<run_id>.log``.
+
+``cancel`` creates ``<run_id>.cancel``; the child checks for it between training steps and
+ends the run as ``cancelled``, its finished epochs kept. ``poll`` notices a child that died
+without ending its run (killed, out of memory) and marks the run ``failed`` with the exit
+code and the log's tail; the stored epochs stay. ``start`` with a spec whose run is stored
+(complete) or still running returns that run instead of training again.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from negviz.finetune.spec import FinetuneSpec
+from negviz.paths import ROOT
+
+STARTING, RUNNING = "starting", "running"
+ENDED = ("complete", "failed", "cancelled")
+LOG_TAIL = 1500
+NICE = 5
+
+# Children started by this process (the app's server), by run id: exit codes and no zombies.
+_PROCS: dict[str, subprocess.Popen] = {}
+
+
+def default_jobs_dir() -> Path:
+    from negviz.cache import default_cache_dir
+
+    return default_cache_dir() / "jobs"
+
+
+@dataclass
+class JobStatus:
+    run_id: str
+    state: str  # starting, running, complete, failed, cancelled
+    reused: bool = False  # start() found this spec's run already stored or running
+    progress: dict[str, Any] = field(default_factory=dict)  # the latest progress record
+    error: str | None = None
+    cancel_requested: bool = False
+    local: bool = False  # started by negviz.jobs on this machine (so it can be cancelled from here)
+
+    @property
+    def done(self) -> bool:
+        return self.state in ENDED
+
+    @property
+    def fraction(self) -> float:
+        """Share of the whole job done: epoch 0's measurement, then each epoch's training."""
+        p = self.progress
+        if self.state == "complete":
+            return 1.0
+        if not p or not p.get("epochs"):
+            return 0.0
+        epoch, epochs = int(p["epoch"]), int(p["epochs"])
+        within = p["step"] / p["steps"] if p.get("steps") and p.get("phase") == "train" else 0.0
+        return min(1.0, (max(epoch - 1, 0) + within) / epochs) if epoch else 0.0
+
+    def line(self) -> str:
+        p = self.progress
+        if self.done or not p:
+            return self.state + (" (cancel requested)" if self.cancel_requested and not self.done else "")
+        if p.get("phase") == "stored":
+            return f"running elsewhere; {p['epoch']} of {p['epochs'] + 1} measurements stored"
+        phases = {"load": "loading the model", "eval": "measuring", "train": "training"}
+        what = phases.get(p.get("phase"), p.get("phase"))
+        loss = f", loss {p['loss']:.4f}" if p.get("loss") is not None else ""
+        steps = f" step {p['step']}/{p['steps']}" if p.get("steps") else ""
+        cancel = " · cancelling after this step" if self.cancel_requested else ""
+        return f"epoch {p['epoch']}/{p['epochs']}: {what}{steps}{loss} · {p.get('elapsed', 0):.0f} s{cancel}"
+
+
+def _paths(jobs_dir: Path, run_id: str) -> dict[str, Path]:
+    return {k: jobs_dir / f"{run_id}.{k}" for k in ("job.json", "progress.json", "cancel", "log")}
+
+
+def _store_url(store) -> str:
+    return store.engine.url.render_as_string(hide_password=False)
+
+
+def start(
+    spec: FinetuneSpec,
+    store,
+    *,
+    jobs_dir: str | Path | None = None,
+    keep: str = "final",
+    save_dir: str | Path | None = None,
+    device: str | None = None,
+    threads: int | None = None,
+    python: str = sys.executable,
+) -> JobStatus:
+    """Start fine-tuning in a child process, or return the run this spec already has.
+    ``threads`` caps the child's CPU threads (OMP_NUM_THREADS): on a CPU shared with other
+    work, one thread per job avoids threads spinning while they wait for each other."""
+    from negviz.finetune.run import plan
+
+    p = plan(spec)  # fails here, in the caller, on a bad model or dataset
+    found = store.find_run(p.key)
+    if found is not None:
+        return JobStatus(found.run_id, found.status, reused=True)
+    jobs_dir = Path(jobs_dir) if jobs_dir else default_jobs_dir()
+    running = store.runs(kind="finetune", status=RUNNING)
+    started = [j["run_id"] for j in map(_read_json, jobs_dir.glob("*.job.json")) if j.get("key") == p.key]
+    for run_id in dict.fromkeys([*running.loc[running["spec_key"] == p.key, "run_id"], *started]):
+        status = poll(run_id, store, jobs_dir=jobs_dir)  # a job still starting is not in the store yet
+        if not status.done:
+            status.reused = True
+            return status
+    jobs_dir.mkdir(parents=True, exist_ok=True)
+    run_id = uuid.uuid4().hex
+    paths = _paths(jobs_dir, run_id)
+    cmd = [python, "-m", "negviz", "finetune", *spec.cli_args(), "--run-id", run_id, "--keep", keep, "--quiet",
+           "--progress-file", str(paths["progress.json"]), "--cancel-file", str(paths["cancel"])]
+    cmd += ["--save-dir", str(save_dir)] if save_dir else []
+    cmd += ["--device", device] if device else []
+    if shutil.which("nice"):  # training yields to the app's own work (nice execs: the pid stays the job's)
+        cmd = ["nice", "-n", str(NICE), *cmd]
+    env = {**os.environ, "NEGVIZ_DB_URL": _store_url(store), "PYTHONPATH": os.pathsep.join(
+        [str(ROOT), *filter(None, [os.environ.get("PYTHONPATH")])])}
+    if threads:
+        env["OMP_NUM_THREADS"] = str(int(threads))
+    with open(paths["log"], "wb") as log:
+        proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+                                stdin=subprocess.DEVNULL, start_new_session=True)
+    _PROCS[run_id] = proc
+    job = {"run_id": run_id, "pid": proc.pid, "host": socket.gethostname(), "spec": spec.to_dict(), "key": p.key,
+           "started_at": time.time(), "command": cmd}
+    paths["job.json"].write_text(json.dumps(job, indent=2))
+    return JobStatus(run_id, STARTING)
+
+
+def cancel(run_id: str, jobs_dir: str | Path | None = None) -> None:
+    """Ask the job to stop after its current step (its finished epochs stay stored)."""
+    paths = _paths(Path(jobs_dir) if jobs_dir else default_jobs_dir(), run_id)
+    paths["cancel"].parent.mkdir(parents=True, exist_ok=True)
+    paths["cancel"].touch()
+
+
+def _read_json(path: Path) -> dict[str, Any]:
+    try:
+        return json.loads(path.read_text())
+    except (OSError, ValueError):
+        return {}
+
+
+def _alive(run_id: str, job: dict[str, Any]) -> tuple[bool | None, int | None]:
+    """(alive, exit code): None when this machine cannot tell (a job of another host)."""
+    proc = _PROCS.get(run_id)
+    if proc is not None:
+        code = proc.poll()
+        return code is None, code
+    pid = job.get("pid")
+    if not pid or job.get("host") != socket.gethostname():
+        return None, None
+    cmdline = Path(f"/proc/{pid}/cmdline")
+    if Path("/proc/self").exists():  # Linux: the pid must still be our job, not a reused pid
+        try:
+            return run_id in cmdline.read_bytes().decode(errors="replace"), None
+        except OSError:
+            return False, None
+    try:
+        os.kill(int(pid), 0)
+        return True, None
+    except OSError:
+        return False, None
+
+
+def _tail(path: Path) -> str:
+    try:
+        return path.read_bytes()[-LOG_TAIL:].decode(errors="replace").strip()
+    except OSError:
+        return ""
+
+
+def poll(run_id: str, store, jobs_dir: str | Path | None = None) -> JobStatus:
+    """The job's state from the store and its progress record; marks a dead job's run failed."""
+    from negviz.store import FAILED, RunNotFoundError, StoreError
+
+    paths = _paths(Path(jobs_dir) if jobs_dir else default_jobs_dir(), run_id)
+    job, progress = _read_json(paths["job.json"]), _read_json(paths["progress.json"])
+    cancel_requested = paths["cancel"].exists()
+    try:
+        record = store.get_run(run_id)
+    except RunNotFoundError:
+        record = None
+    local = bool(job) and job.get("host") == socket.gethostname()
+    if record is not None and record.status in ENDED:
+        return JobStatus(run_id, record.status, progress=progress, error=record.error,
+                         cancel_requested=cancel_requested, local=local)
+    alive, code = _alive(run_id, job)
+    if alive or (alive is None and (record is not None or job)):
+        if not progress and record is not None:  # a run started elsewhere: its stored epochs tell how far it is
+            stored = len(store.epochs(run_id))
+            epochs = record.options.get("finetune", {}).get("epochs", 0)
+            progress = {"phase": "stored", "epoch": stored, "epochs": epochs}
+        return JobStatus(run_id, RUNNING if record is not None else STARTING, progress=progress,
+                         cancel_requested=cancel_requested, local=local)
+    if not job and record is None:
+        raise RunNotFoundError(run_id)
+    why = f"the training process ended without finishing its run (exit code {code if code is not None else 'unknown'})"
+    tail = _tail(paths["log"])
+    error = why + (":\n" + tail if tail else "")
+    if record is None:
+        return JobStatus(run_id, FAILED, progress=progress, error=error)
+    try:
+        store.finish_run(run_id, status=FAILED, error=error)
+    except StoreError:  # it ended meanwhile: report what it stored
+        record = store.get_run(run_id)
+        return JobStatus(run_id, record.status, progress=progress, error=record.error)
+    return JobStatus(run_id, FAILED, progress=progress, error=error)
+
+
+def running(store, jobs_dir: str | Path | None = None) -> list[JobStatus]:
+    """Jobs whose runs the store lists as running (after a page reload, say), polled."""
+    runs = store.runs(kind="finetune", status=RUNNING)
+    return [poll(run_id, store, jobs_dir) for run_id in runs["run_id"]]

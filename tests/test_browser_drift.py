@@ -1,0 +1,37 @@
+"""Real-browser test: a drift page URL (box plots, last epoch, one pair) reproduces its view,
+and the drift figure and the pair's trajectory render in headless Chromium."""
+
+from negviz.finetune import history, views
+from negviz.paths import DATA_DIR
+from negviz.store.portable import read_record, read_scores, run_files
+from tests.browser import ROOT, needs_browser
+
+pytestmark = needs_browser
+
+
+def test_drift_url_reproduces_the_view(app_server, browser):
+    (file,) = [f for f in run_files(DATA_DIR / "runs") if f.name.startswith("finetune__")]
+    record = read_record(file)
+    wide = history.items_wide(history.scores_as_items(read_scores(file)))
+    pair, last = views.pair_order(wide)[1], record.summary["epochs_done"]  # not the default: it stays in the URL
+
+    page = browser.new_page(viewport={"width": 1500, "height": 2600})
+    page.goto(app_server, timeout=60_000)  # one visit of / registers st.navigation (see test_browser_maxsim)
+    page.get_by_role("heading", name="Overview").wait_for(timeout=90_000)
+    page.goto(f"{app_server}/drift?shape=box&epoch={last}&pair={pair}", timeout=60_000)
+    page.get_by_role("heading", name="Fine-tuning drift").wait_for(timeout=90_000)
+    plots = page.locator(".js-plotly-plot")
+    plots.nth(1).wait_for(timeout=90_000)  # the drift figure and the pair trajectory
+    drift = plots.first.inner_text()
+    assert "paired accuracy" in drift and "passage-disjoint 70/30" in drift and "before" in drift
+    assert f"Pair {pair}" in plots.nth(1).inner_text()
+    assert page.get_by_role("radio", name="box").is_checked()
+    assert page.get_by_role("slider", name="Epoch").input_value() == str(last)
+    assert page.get_by_text(f"d1: ").first.is_visible()  # the pair card's texts
+    url = page.evaluate("location.href")
+    assert "shape=box" in url and f"epoch={last}" in url and f"pair={pair}" in url
+    assert page.get_by_text("Dataset", exact=True).count() == 1  # app.py ran: the shared sidebar is there
+    out = ROOT / "test-results"
+    out.mkdir(exist_ok=True)
+    page.screenshot(path=str(out / "drift.png"), full_page=True)
+    page.close()

@@ -1,0 +1,153 @@
+"""The drift page's figure builders and tables (directly), and the page itself (AppTest) on the
+run shipped in data/runs/."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from negviz import charts_drift as cd
+from negviz.finetune import views
+from negviz.paths import DATA_DIR
+from negviz.store.portable import read_record, run_files
+
+APP = str(Path(__file__).resolve().parent.parent / "app.py")
+SHIPPED = [f for f in run_files(DATA_DIR / "runs") if f.name.startswith("finetune__")]
+
+
+def frames(runs=("a", "b"), n_epochs=3, n_pairs=50, seed=0):
+    rng = np.random.default_rng(seed)
+    ep, cos, wide = [], [], {}
+    for r in runs:
+        rows = []
+        for e in range(n_epochs):
+            c = np.clip(0.99 - 0.05 * e + rng.normal(0, 0.005 + 0.02 * e, n_pairs), -1, 1)
+            acc = 0.1 + 0.15 * e
+            ep.append({"run": r, "epoch": e, "paired_accuracy": acc, "ci_low": acc - 0.05, "ci_high": acc + 0.05,
+                       "n": n_pairs, "cos_mean": c.mean(), "cos_std": c.std(), "train_seconds": 10.0 * (e > 0),
+                       "eval_seconds": 2.0})
+            cos.append(pd.DataFrame({"run": r, "epoch": e, "item_id": [f"p{i}" for i in range(n_pairs)], "cos": c}))
+            m1, m2 = rng.normal(0.05 * e - 0.02, 0.05, n_pairs), rng.normal(0.05 * e - 0.02, 0.05, n_pairs)
+            rows.append(pd.DataFrame({"epoch": e, "item_id": [f"p{i}" for i in range(n_pairs)], "cos": c,
+                                      "q1_d1": 0.5 + m1, "q1_d2": np.full(n_pairs, 0.5), "q2_d2": 0.5 + m2,
+                                      "q2_d1": np.full(n_pairs, 0.5), "margin1": m1, "margin2": m2,
+                                      "correct": ((m1 > 0) & (m2 > 0)).astype(float)}))
+        wide[r] = pd.concat(rows, ignore_index=True)
+    return pd.DataFrame(ep), pd.concat(cos, ignore_index=True), wide
+
+
+@pytest.mark.parametrize("shape", cd.SHAPES)
+def test_drift_figure_shares_the_epoch_axis_and_states_the_data(shape):
+    ep, cos, _ = frames()
+    fig = cd.drift_figure(ep, cos, {"a": "offline split: NevIR test, n_heldout=50", "b": "other"}, shape=shape)
+    kind = "violin" if shape == "violin" else "box"
+    dists = [t for t in fig.data if t.type == kind]
+    assert len(dists) == 2 * 3  # one per run and epoch
+    assert len(dists[0].y) == 50 and dists[0].legendgroup == "a"
+    means = [t for t in fig.data if t.type == "scatter" and t.yaxis == "y"]
+    acc = [t for t in fig.data if t.type == "scatter" and t.yaxis == "y2"]
+    assert len(means) == len(acc) == 2
+    assert np.allclose(means[0].error_y.array, ep[ep.run == "a"]["cos_std"])
+    assert np.allclose(acc[0].y, ep[ep.run == "a"]["paired_accuracy"] * 100)
+    # The two runs sit side by side within each epoch, on the same x in both rows.
+    assert np.allclose(means[0].x, acc[0].x) and means[0].x[0] < 0 < means[1].x[0]
+    assert fig.layout.xaxis.matches == "x2" or fig.layout.xaxis2.matches == "x"
+    assert list(fig.layout.xaxis2.ticktext) == ["0<br>before", "1", "2"]
+    text = " ".join(a.text for a in fig.layout.annotations)
+    assert "a: offline split: NevIR test, n_heldout=50" in text and "random 25%" in text
+
+
+def test_drift_figure_rejects_an_unknown_shape():
+    ep, cos, _ = frames(runs=("a",))
+    with pytest.raises(ValueError, match="violin, box"):
+        cd.drift_figure(ep, cos, shape="strip")
+
+
+def test_pair_trajectory_marks_the_epoch():
+    _, _, wide = frames(runs=("a",))
+    card = views.pair_card(wide["a"], "p3", 2)
+    fig = cd.pair_trajectory(card["trajectory"], 2, "Pair p3", note="n_heldout=50")
+    assert [t.name for t in fig.data][:2] == ["q1: s(q1,d1) − s(q1,d2)", "q2: s(q2,d2) − s(q2,d1)"]
+    assert list(fig.data[2].y) == list(card["trajectory"]["cos"])
+    assert any(s.x0 == 2 for s in fig.layout.shapes)
+    assert any(a.text == "n_heldout=50" for a in fig.layout.annotations)
+
+
+def test_pair_card_and_order():
+    _, _, wide = frames(runs=("a",))
+    w = wide["a"]
+    card = views.pair_card(w, "p3", 1)
+    row = w[(w.item_id == "p3") & (w.epoch == 1)].iloc[0]
+    assert card["table"]["margin (own − other)"].tolist() == [row["margin1"], row["margin2"]]
+    assert card["correct"] == bool(row["correct"]) and card["cos"] == row["cos"]
+    order = views.pair_order(w)
+    assert sorted(order) == sorted(w["item_id"].unique())
+    first, last = (w[w.epoch == e].set_index("item_id") for e in (0, 2))
+    flipped = [p for p in order if first.loc[p, "correct"] == 0 and last.loc[p, "correct"] == 1]
+    assert order[: len(flipped)] == flipped
+    with pytest.raises(KeyError):
+        views.pair_card(w, "p3", 9)
+
+
+def test_the_shipped_run_raises_accuracy_and_spreads_the_cosines():
+    assert len(SHIPPED) == 1, "one precomputed fine-tuning run ships in data/runs/"
+    record = read_record(SHIPPED[0])
+    s = record.summary
+    assert record.kind == "finetune" and record.status == "complete" and record.model_name == "all-MiniLM-L6-v2"
+    assert s["ci95"][0] > s["epoch0_ci95"][1], "final held-out paired accuracy well above epoch 0 (CIs apart)"
+    assert s["cos_mean_final"] < s["cos_mean_epoch0"] and s["cos_std_final"] > s["cos_std_epoch0"]
+    assert "offline split: NevIR test, passage-disjoint 70/30, seed 0" in record.options["note"]
+
+
+# ---------------------------------------------------------------- the page
+@pytest.fixture
+def app_env(tmp_path, monkeypatch):
+    monkeypatch.setenv("NEGVIZ_DB_URL", f"sqlite:///{tmp_path / 'results.sqlite'}")
+    monkeypatch.setenv("NEGVIZ_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+
+
+def test_drift_page_shows_the_shipped_run_a_pair_card_and_url_views(app_env):
+    record = read_record(SHIPPED[0])
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.run()
+    at.switch_page("pages/drift.py").run()
+    assert not at.exception, [e.message for e in at.exception]
+    assert at.title[0].value == "Fine-tuning drift"
+    label = at.multiselect(key="runs").value
+    assert len(label) == 1 and record.run_id[:8] in label[0]
+    compare = at.dataframe[0].value
+    assert compare["acc_final"].iloc[0] > compare["acc_epoch0"].iloc[0]
+    assert at.slider(key="epoch").value == 0
+
+    last = record.summary["epochs_done"]
+    pair = at.selectbox(key="pair").options[0]
+    assert at.metric[0].value == "wrong", "the first pair offered was wrong before training"
+    at.slider(key="epoch").set_value(last).run()
+    assert not at.exception
+    card = at.dataframe[1].value
+    assert card["query"].tolist() == ["q1", "q2"] and (card["margin (own − other)"] > 0).all()
+    assert at.metric[0].value == "right", "... and right after the last epoch"
+    assert at.selectbox(key="pair").value == pair
+    assert any(f"**q1** " in m.value for m in at.markdown), "the pair's texts"
+
+    # A URL opens the same view: box plots, an epoch and a pair.
+    other = at.selectbox(key="pair").options[3]
+    at2 = AppTest.from_file(APP, default_timeout=120)
+    at2.run()
+    at2.switch_page("pages/drift.py")
+    at2.query_params.update(shape="box", epoch=str(1), pair=other)
+    at2.run()
+    assert not at2.exception
+    assert at2.radio(key="shape").value == "box" and at2.slider(key="epoch").value == 1
+    assert at2.selectbox(key="pair").value == other
+
+    # Starting a job with a model that does not exist: a message, and the page keeps running.
+    at2.text_input[0].input("no-such-org/no-such-model")
+    at2.button[0].click().run()
+    assert not at2.exception
+    assert at2.error and "no-such-org/no-such-model" in at2.error[0].value
