@@ -6,19 +6,26 @@ from negviz.ui import pickers
 
 st.set_page_config(page_title="negviz", page_icon=":material/block:", layout="wide")
 
-pages = [
-    st.Page("pages/overview.py", title="Overview", icon=":material/leaderboard:", url_path="overview", default=True),
-    st.Page("pages/evaluate.py", title="Evaluate", icon=":material/play_circle:", url_path="evaluate"),
-    st.Page("pages/catalog.py", title="Models & data", icon=":material/database:", url_path="catalog"),
-    st.Page("pages/heatmap.py", title="Per-type heatmap", icon=":material/grid_view:", url_path="heatmap"),
-    st.Page("pages/errors.py", title="Error preference", icon=":material/stacked_bar_chart:", url_path="errors"),
-    st.Page("pages/inspector.py", title="Pair inspector", icon=":material/compare:", url_path="inspector"),
-    st.Page("pages/annotate.py", title="Annotations", icon=":material/rate_review:", url_path="annotations"),
-    st.Page("pages/maxsim.py", title="MaxSim explorer", icon=":material/grid_on:", url_path="maxsim"),
-    st.Page("pages/playground.py", title="Playground", icon=":material/science:", url_path="playground"),
-    st.Page("pages/drift.py", title="Fine-tuning drift", icon=":material/trending_down:", url_path="drift"),
-    st.Page("pages/sensitivity.py", title="Perturbation sensitivity", icon=":material/tune:", url_path="sensitivity"),
-]
+# Sections group the views by what a user came to do.
+pages = {
+    "Results": [
+        st.Page("pages/overview.py", title="Overview", icon=":material/leaderboard:", url_path="overview", default=True),
+        st.Page("pages/heatmap.py", title="Per-type heatmap", icon=":material/grid_view:", url_path="heatmap"),
+        st.Page("pages/errors.py", title="Error preference", icon=":material/stacked_bar_chart:", url_path="errors"),
+        st.Page("pages/sensitivity.py", title="Perturbation sensitivity", icon=":material/tune:", url_path="sensitivity"),
+        st.Page("pages/drift.py", title="Fine-tuning drift", icon=":material/trending_down:", url_path="drift"),
+    ],
+    "Explore": [
+        st.Page("pages/maxsim.py", title="MaxSim explorer", icon=":material/grid_on:", url_path="maxsim"),
+        st.Page("pages/playground.py", title="Playground", icon=":material/science:", url_path="playground"),
+        st.Page("pages/inspector.py", title="Pair inspector", icon=":material/compare:", url_path="inspector"),
+        st.Page("pages/annotate.py", title="Annotations", icon=":material/rate_review:", url_path="annotations"),
+    ],
+    "Run": [
+        st.Page("pages/evaluate.py", title="Evaluate", icon=":material/play_circle:", url_path="evaluate"),
+        st.Page("pages/catalog.py", title="Models & data", icon=":material/database:", url_path="catalog"),
+    ],
+}
 # The pickers come before st.navigation so that their URL values are read before any
 # page switch logic runs.
 st.sidebar.markdown("**negviz** · negation in neural retrieval")
