@@ -79,3 +79,22 @@ def browser():
         b.close()
 
 
+
+
+# ---------------------------------------------------------------- page helpers
+def wait_for_url(page, fragment: str, timeout: float = 60) -> str:
+    """The page's URL once it contains ``fragment`` (page.url misses history.replaceState)."""
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        href = page.evaluate("location.href")
+        if fragment in href:
+            return href
+        time.sleep(0.3)
+    raise AssertionError(f"{fragment!r} never appeared in {page.evaluate('location.href')}")
+
+
+def download(page, button: str) -> bytes:
+    """Bytes of a Streamlit download (not plotly's own modebar PNG button)."""
+    with page.expect_download(timeout=180_000) as info:  # kaleido starts a Chromium: slow on a busy machine
+        page.locator('[data-testid="stDownloadButton"]').filter(has_text=button).first.click()
+    return open(info.value.path(), "rb").read()

@@ -5,7 +5,7 @@ import csv
 import io
 import time
 
-from tests.browser import ROOT, needs_browser
+from tests.browser import ROOT, download, needs_browser, wait_for_url
 
 pytestmark = needs_browser
 
@@ -20,14 +20,6 @@ def _click_point(page, selector: str, index: int = 0) -> None:
     page.mouse.click(x, y)
 
 
-def _wait_for_url(page, fragment: str, timeout: float = 60) -> str:
-    deadline = time.time() + timeout
-    while time.time() < deadline:
-        href = page.evaluate("location.href")  # page.url misses Streamlit's history.replaceState
-        if fragment in href:
-            return href
-        time.sleep(0.3)
-    raise AssertionError(f"{fragment!r} never appeared in {page.evaluate('location.href')}")
 
 
 def _open(page, url: str, heading: str) -> None:
@@ -44,11 +36,6 @@ def _open(page, url: str, heading: str) -> None:
     page.get_by_role("heading", name=heading).wait_for(timeout=90_000)
 
 
-def _download(page, button: str) -> bytes:
-    with page.expect_download(timeout=180_000) as info:  # kaleido starts a Chromium: slow on a busy machine
-        # Streamlit's download buttons, not plotly's own "Download plot as a PNG" in the modebar
-        page.locator('[data-testid="stDownloadButton"]').filter(has_text=button).first.click()
-    return open(info.value.path(), "rb").read()
 
 
 def test_heatmap_cell_click_lists_pairs_that_link_to_the_inspector(app_server, browser):
@@ -56,14 +43,14 @@ def test_heatmap_cell_click_lists_pairs_that_link_to_the_inspector(app_server, b
     _open(page, app_server + "/heatmap?dataset=nevir", "Per-type accuracy")
     page.locator(".js-plotly-plot .scatterlayer .point").first.wait_for(timeout=60_000)
     _click_point(page, ".scatterlayer .point", 0)  # top-left cell: best model x sentential
-    href = _wait_for_url(page, "cell_column=")
+    href = wait_for_url(page, "cell_column=")
     assert "cell_model=" in href and "cell_column=sentential" in href, href
     page.get_by_text("paired accuracy", exact=False).last.wait_for(timeout=60_000)
     page.locator('[data-testid="stDataFrame"]').last.wait_for(timeout=60_000)
-    rows = list(csv.DictReader(io.StringIO(_download(page, "Download these items (CSV)").decode())))
+    rows = list(csv.DictReader(io.StringIO(download(page, "Download these items (CSV)").decode())))
     assert len(rows) == 440 and {r["type"] for r in rows} == {"sentential"}
     assert rows[0]["link"].startswith("/inspector?dataset=nevir&pair=")
-    assert _download(page, "PNG").startswith(b"\x89PNG")
+    assert download(page, "PNG").startswith(b"\x89PNG")
     out = ROOT / "test-results"
     out.mkdir(exist_ok=True)
     page.screenshot(path=str(out / "heatmap.png"), full_page=True)
@@ -79,10 +66,10 @@ def test_error_segment_click_lists_its_items(app_server, browser):
     _open(page, app_server + "/errors?dataset=excluir", "Error preference")
     page.locator(".js-plotly-plot .barlayer .point").first.wait_for(timeout=60_000)
     _click_point(page, ".barlayer .point", 0)  # the "correct" segment of the best model
-    href = _wait_for_url(page, "seg_category=")
+    href = wait_for_url(page, "seg_category=")
     assert "dataset=excluir" in href and "seg_model=" in href and "seg_category=correct" in href, href
     page.locator('[data-testid="stDataFrame"]').last.wait_for(timeout=60_000)
-    rows = list(csv.DictReader(io.StringIO(_download(page, "Download these items (CSV)").decode())))
+    rows = list(csv.DictReader(io.StringIO(download(page, "Download these items (CSV)").decode())))
     assert rows and {r["verdict"] for r in rows} == {"correct"}
     assert rows[0]["link"].startswith("/inspector?dataset=excluir&pair=excluir_")
     page.screenshot(path=str(ROOT / "test-results" / "errors.png"), full_page=True)

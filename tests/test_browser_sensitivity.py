@@ -5,7 +5,7 @@ import csv
 import io
 import time
 
-from tests.browser import ROOT, needs_browser
+from tests.browser import ROOT, download, needs_browser, wait_for_url
 
 pytestmark = needs_browser
 NAV = "Perturbation sensitivity"
@@ -20,20 +20,8 @@ def _open(page, url: str) -> None:
     page.get_by_role("heading", name=NAV).wait_for(timeout=90_000)
 
 
-def _wait_for_url(page, fragment: str, timeout: float = 60) -> str:
-    deadline = time.time() + timeout
-    while time.time() < deadline:
-        href = page.evaluate("location.href")  # page.url misses Streamlit's history.replaceState
-        if fragment in href:
-            return href
-        time.sleep(0.3)
-    raise AssertionError(f"{fragment!r} never appeared in {page.evaluate('location.href')}")
 
 
-def _download(page, button: str) -> bytes:
-    with page.expect_download(timeout=90_000) as info:
-        page.locator('[data-testid="stDownloadButton"]').filter(has_text=button).first.click()
-    return open(info.value.path(), "rb").read()
 
 
 def test_heatmap_click_lists_items_and_cannot_tab_opens(app_server, browser):
@@ -49,14 +37,14 @@ def test_heatmap_click_lists_items_and_cannot_tab_opens(app_server, browser):
     page.mouse.move(x, y)  # plotly picks the clicked point from the last hover
     time.sleep(0.5)
     page.mouse.click(x, y)
-    href = _wait_for_url(page, "sens_pert=critical_id4_codemix")
+    href = wait_for_url(page, "sens_pert=critical_id4_codemix")
     assert "sens_model=" in href, href
     page.get_by_text("showing", exact=False).last.wait_for(timeout=60_000)
-    rows = list(csv.DictReader(io.StringIO(_download(page, "Download these items (CSV)").decode())))
+    rows = list(csv.DictReader(io.StringIO(download(page, "Download these items (CSV)").decode())))
     assert rows and {r["perturbation"] for r in rows} == {"critical_id4_codemix"}
     assert {"reference", "candidate", "perturbed", "score_candidate", "score_perturbed", "score_empty",
             "ratio"} <= set(rows[0])
-    assert _download(page, "PNG").startswith(b"\x89PNG")
+    assert download(page, "PNG").startswith(b"\x89PNG")
     out = ROOT / "test-results"
     out.mkdir(exist_ok=True)
     page.screenshot(path=str(out / "sensitivity.png"), full_page=True)
