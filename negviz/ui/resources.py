@@ -33,13 +33,14 @@ def _store(url: str):
 
 
 def runs(dataset: str | None = None) -> pd.DataFrame:
-    """Stored runs (short TTL: another process may have added one)."""
+    """Stored evaluation runs (short TTL: another process may have added one). Fine-tuning
+    runs are read by the drift page through negviz.finetune.history."""
     return _runs(_db_url(), dataset)
 
 
 @st.cache_data(show_spinner=False, ttl=5)
 def _runs(url: str, dataset: str | None) -> pd.DataFrame:
-    return store().runs(dataset=dataset)
+    return store().runs(dataset=dataset, kind="eval")
 
 
 def clear_runs() -> None:
