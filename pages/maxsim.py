@@ -6,17 +6,16 @@ import time
 import streamlit as st
 
 from negviz import alignment, playground as pg
-from negviz import counterfactual as cf
-from negviz.charts_alignment import alignment_heatmaps, delta_bars, highlight_html
+from negviz.charts_alignment import alignment_heatmaps, delta_bars
 from negviz.datasets import load
 from negviz.ui import pickers, resources
+from negviz.ui.counterfactual_editor import counterfactual_editor
 from negviz.ui.widgets import figure_downloads, show_error
 
 TYPED = {"tq": "Which scientist did not enjoy playing the violin as a child?",
          "tq2": "Which scientist enjoyed playing the violin as a child?",
          "td1": "As a child, Einstein did not enjoy playing the violin his mother chose for him.",
          "td2": "As a child, Einstein enjoyed playing the violin his mother chose for him."}
-CF_OPS = ["none"] + [cf.OP_LABELS[op] for op in cf.OPS]  # bound widgets hold readable values
 LIMIT = 5000  # characters per typed text; the model truncates further (noted below)
 
 dataset = pickers.current_dataset()
@@ -68,24 +67,7 @@ shown = 0 if len(slots) < 2 else slots.index(st.radio("Query drawn", slots, key=
                                                      horizontal=True))
 
 with st.expander("Counterfactual: edit one text in one click; the original stays pinned beside", expanded=True):
-    c1, c2, c3, c4 = st.columns([3, 1, 1, 1])
-    op_label = c1.radio("Edit", CF_OPS, key="cf", bind="query-params", horizontal=True)
-    target = c2.selectbox("Text", slots + ["d1", "d2"], key="cf_on", bind="query-params")
-    old = c3.text_input("swap", "not", key="cf_old", bind="query-params")
-    new = c4.text_input("for", "never", key="cf_new", bind="query-params")
-    texts = dict(zip(slots + ["d1", "d2"], queries + docs))
-    if op_label == cf.OP_LABELS["free"]:
-        st.button("Start from the current text", key="cf_copy",
-                  on_click=lambda: st.session_state.update(cf_text=texts[target]))
-        st.text_area("Edited text", key="cf_text", bind="query-params", max_chars=LIMIT)
-    op = next((k for k, v in cf.OP_LABELS.items() if v == op_label), None)
-    edit = cf.apply_edit(texts[target], op, old, new, st.session_state.get("cf_text") or "") if op else None
-    if op and edit is None:
-        st.warning(f"No rule fits “{op_label}” for {target}; see `negviz.counterfactual` for what the rules cover.")
-    if edit:
-        st.markdown(f"**{target}** · `{edit.rule.replace('`', chr(39))}`", help="Original above, edited below.")
-        st.html(highlight_html(edit.original, [edit.span], "#fecaca"))
-        st.html(highlight_html(edit.edited, [edit.new_span], "#fde68a"))
+    target, edit = counterfactual_editor(dict(zip(slots + ["d1", "d2"], queries + docs)), "Edit", LIMIT)
 
 t1, t2, t3, t4, t5 = st.columns(5)
 merge = t1.toggle("Merge word pieces", False, key="merge", bind="query-params", help="Max over pieces; row = sum.")

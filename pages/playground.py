@@ -8,8 +8,9 @@ import streamlit as st
 
 from negviz import counterfactual as cf
 from negviz import playground as pg
-from negviz.charts_alignment import highlight_html, margin_bars
+from negviz.charts_alignment import margin_bars
 from negviz.ui import resources
+from negviz.ui.counterfactual_editor import counterfactual_editor
 from negviz.ui.widgets import csv_download, figure_downloads, show_error
 
 TEXTS = {"pq": "Which scientist did not enjoy playing the violin as a child?",
@@ -17,7 +18,6 @@ TEXTS = {"pq": "Which scientist did not enjoy playing the violin as a child?",
          "pd1": "As a child, Einstein did not enjoy playing the violin his mother chose for him.",
          "pd2": "As a child, Einstein enjoyed playing the violin his mother chose for him.",
          "pd3": ""}
-CF_OPS = ["none"] + [cf.OP_LABELS[op] for op in cf.OPS]
 LIMIT = 5000
 
 
@@ -72,23 +72,7 @@ if not slots or len(doc_slots) < 2 or len(slots) > len(doc_slots) or not chosen:
     st.stop()
 names = {"pq": "q1", "pq2": "q2", "pd1": "d1", "pd2": "d2", "pd3": "d3"}
 
-c1, c2, c3, c4 = st.columns([3, 1, 1, 1])
-op_label = c1.radio("Counterfactual", CF_OPS, key="cf", bind="query-params", horizontal=True)
-target = c2.selectbox("Text", [names[s] for s in slots + doc_slots], key="cf_on", bind="query-params")
-old = c3.text_input("swap", "not", key="cf_old", bind="query-params")
-new = c4.text_input("for", "never", key="cf_new", bind="query-params")
-by_name = {names[s]: texts[s] for s in slots + doc_slots}
-if op_label == cf.OP_LABELS["free"]:
-    st.button("Start from the current text", on_click=lambda: st.session_state.update(cf_text=by_name[target]))
-    st.text_area("Edited text", key="cf_text", bind="query-params", max_chars=LIMIT)
-op = next((k for k, v in cf.OP_LABELS.items() if v == op_label), None)
-edit = cf.apply_edit(by_name[target], op, old, new, st.session_state.get("cf_text") or "") if op else None
-if op and edit is None:
-    st.warning(f"No rule fits “{op_label}” for {target}.")
-if edit:
-    st.markdown(f"**{target}** · `{edit.rule.replace('`', chr(39))}`")  # typed words: shown as code, never markup
-    st.html(highlight_html(edit.original, [edit.span], "#fecaca"))
-    st.html(highlight_html(edit.edited, [edit.new_span], "#fde68a"))
+target, edit = counterfactual_editor({names[s]: texts[s] for s in slots + doc_slots}, "Counterfactual", LIMIT)
 
 queries = [texts[s] for s in slots]
 docs = [texts[s] for s in doc_slots]
