@@ -70,9 +70,9 @@ def main() -> None:
 
     import torch
 
-    from negviz import alignment
+    from negviz.analyses import alignment
     from negviz.catalog import load_scorer
-    from negviz.charts_alignment import alignment_heatmaps, delta_bars
+    from negviz.charts.alignment import alignment_heatmaps, delta_bars
 
     if args.threads:
         torch.set_num_threads(args.threads)

@@ -183,7 +183,7 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 
 def cmd_compare(args: argparse.Namespace) -> int:
-    from negviz.compare import compare_runs
+    from negviz.analyses.compare import compare_runs
     from negviz.store import Store
 
     out = compare_runs(Store(args.db), args.run_a, args.run_b)

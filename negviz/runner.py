@@ -17,7 +17,7 @@ from negviz import __version__
 from negviz.cache import ScoreCache
 from negviz.catalog import load_scorer
 from negviz.datasets import load as load_dataset
-from negviz.evaluate import score_dataset
+from negviz.scoring import score_dataset
 from negviz.metrics import STRICT
 from negviz.paths import ROOT
 from negviz.schema import PERTURBATION, SENTENCE_PAIRS, DatasetSpec, ModelSpec, spec_hash

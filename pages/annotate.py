@@ -2,9 +2,9 @@
 
 import streamlit as st
 
-from negviz import agreement
+from negviz.analyses import agreement
 from negviz import annotations as ann
-from negviz import paircard
+from negviz.analyses import paircard
 from negviz.datasets import load
 from negviz.ui import pickers, resources
 from negviz.ui.widgets import show_error

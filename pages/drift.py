@@ -6,9 +6,9 @@ from urllib.parse import quote
 
 import streamlit as st
 
-from negviz import charts_drift as cd
+from negviz.charts import drift as cd
 from negviz import finetune as ft
-from negviz import jobs
+from negviz.finetune import jobs
 from negviz.datasets import load
 from negviz.finetune import views
 from negviz.schema import DatasetSpec

@@ -2,8 +2,8 @@
 
 import streamlit as st
 
-from negviz import analysis_types as at
-from negviz.charts_types import category_label, margin_distributions, preference_bars
+from negviz.analyses import per_type as at
+from negviz.charts.per_type import category_label, margin_distributions, preference_bars
 from negviz.taxonomy import TAXONOMY
 from negviz.ui import pickers
 from negviz.ui import types_data as td

@@ -2,8 +2,8 @@
 
 import streamlit as st
 
-from negviz import analysis_types as at
-from negviz.charts_types import accuracy_heatmap, distribution_bars
+from negviz.analyses import per_type as at
+from negviz.charts.per_type import accuracy_heatmap, distribution_bars
 from negviz.taxonomy import TAXONOMY, type_distribution
 from negviz.ui import pickers, resources
 from negviz.ui import types_data as td

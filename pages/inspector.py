@@ -3,8 +3,8 @@
 import streamlit as st
 
 from negviz import annotations as ann
-from negviz import inspect_filters as F
-from negviz import paircard
+from negviz.analyses import inspector as F
+from negviz.analyses import paircard
 from negviz.datasets import load
 from negviz.ui import pickers, resources
 

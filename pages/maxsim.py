@@ -5,8 +5,9 @@ import time
 
 import streamlit as st
 
-from negviz import alignment, playground as pg
-from negviz.charts_alignment import alignment_heatmaps, delta_bars
+from negviz.analyses import alignment
+from negviz.analyses import playground as pg
+from negviz.charts.alignment import alignment_heatmaps, delta_bars
 from negviz.datasets import load
 from negviz.ui import pickers, resources
 from negviz.ui.counterfactual_editor import counterfactual_editor

@@ -2,8 +2,8 @@
 
 import streamlit as st
 
-from negviz.charts import leaderboard_bars
-from negviz.leaderboard import comparable_published, latest_per_model, leaderboard, published_rows
+from negviz.charts.leaderboard import leaderboard_bars
+from negviz.analyses.leaderboard import comparable_published, latest_per_model, leaderboard, published_rows
 from negviz.ui import pickers, resources
 from negviz.ui.widgets import csv_download, figure_downloads
 
@@ -66,7 +66,7 @@ else:
             run_a = col_a.selectbox("Run A", list(label), format_func=label.get, key="cmp_a")
             run_b = col_b.selectbox("Run B", list(label), index=1, format_func=label.get, key="cmp_b")
             if run_a != run_b:
-                from negviz.compare import compare_runs
+                from negviz.analyses.compare import compare_runs
 
                 c = compare_runs(resources.store(), run_a, run_b)
                 st.markdown(

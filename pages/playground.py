@@ -6,9 +6,9 @@ from urllib.parse import urlencode
 import pandas as pd
 import streamlit as st
 
-from negviz import counterfactual as cf
-from negviz import playground as pg
-from negviz.charts_alignment import margin_bars
+from negviz.text import counterfactual as cf
+from negviz.analyses import playground as pg
+from negviz.charts.alignment import margin_bars
 from negviz.ui import resources
 from negviz.ui.counterfactual_editor import counterfactual_editor
 from negviz.ui.widgets import csv_download, figure_downloads, show_error
@@ -57,9 +57,9 @@ for k, col in zip(TEXTS, [left, left, right, right, right]):
     if cut:
         col.warning(f"{label}: cut to {LIMIT:,} characters.")
 left.button("Negate q1 into q2", on_click=negate_query, icon=":material/block:",
-            help="Rule-based: auxiliaries and do-support (negviz.counterfactual).")
+            help="Rule-based: auxiliaries and do-support (negviz.text.counterfactual).")
 if st.session_state.pop("negate_failed", False):
-    left.warning("No negation rule fits q1 (see negviz.counterfactual for what it covers); edit q2 by hand.")
+    left.warning("No negation rule fits q1 (see negviz.text.counterfactual for what it covers); edit q2 by hand.")
 
 available = pg.model_table(resources.catalog()).query("available")["name"].tolist()
 chosen = st.multiselect("Models", available, [m for m in pg.DEFAULT_MODELS if m in available], key="pm",

@@ -5,9 +5,9 @@ beside the paper's published columns; CANNOT similarity distributions; perturb y
 import pandas as pd
 import streamlit as st
 
-from negviz import perturb
-from negviz import sensitivity as sv
-from negviz.charts_sensitivity import cannot_chart, focus_chart, own_sentence_chart, sensitivity_heatmap
+from negviz.text import perturb
+from negviz.analyses import sensitivity as sv
+from negviz.charts.sensitivity import cannot_chart, focus_chart, own_sentence_chart, sensitivity_heatmap
 from negviz.ui import pickers, resources
 from negviz.ui import types_data as td
 from negviz.ui.widgets import csv_download, figure_downloads, show_error

@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 from sklearn.metrics import cohen_kappa_score
 
-from negviz.agreement import (
+from negviz.analyses.agreement import (
     COHEN,
     FLEISS,
     agreement_table,

@@ -9,8 +9,8 @@ import pandas as pd
 import plotly.graph_objects as go
 import pytest
 
-from negviz import alignment as al
-from negviz.charts_alignment import alignment_heatmaps, delta_bars, highlight_html, margin_bars
+from negviz.analyses import alignment as al
+from negviz.charts.alignment import alignment_heatmaps, delta_bars, highlight_html, margin_bars
 from negviz.scorers.late_interaction import TokenEmbeddings, pair_matrix
 
 

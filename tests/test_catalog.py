@@ -5,7 +5,7 @@ import csv
 import pytest
 
 from negviz.catalog import CATALOG_COLUMNS, CATALOG_FILE, FILELESS, catalog_row, load_catalog, resolve
-from negviz.reference import load_reference
+from negviz.published import load_reference
 from negviz.schema import ModelSpec, _format_options, _freeze, _parse_options
 from negviz.scorers import FAMILIES
 

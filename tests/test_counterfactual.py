@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from negviz.counterfactual import Edit, apply_edit, changed_span, free_edit, negate, remove_negation, swap_cue
+from negviz.text.counterfactual import Edit, apply_edit, changed_span, free_edit, negate, remove_negation, swap_cue
 
 
 def check_spans(edit: Edit) -> None:

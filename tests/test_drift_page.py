@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from negviz import charts_drift as cd
+from negviz.charts import drift as cd
 from negviz.finetune import views
 from negviz.paths import DATA_DIR
 from negviz.store.portable import read_record, run_files

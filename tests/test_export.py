@@ -5,7 +5,7 @@ import shutil
 import plotly.graph_objects as go
 import pytest
 
-from negviz.export import figure_bytes
+from negviz.charts.export import figure_bytes
 
 pytestmark = pytest.mark.skipif(shutil.which("chromium") is None, reason="kaleido needs a Chromium (make test installs it)")
 

@@ -164,7 +164,7 @@ def test_a_crash_is_stored_as_failed_with_its_epochs(tiny_model_dir, sqlite_stor
 def test_one_late_interaction_epoch_loads_as_maxsim(tiny_model_dir, sqlite_store, tmp_path):
     from negviz.catalog import load_scorer
     from negviz.finetune.train import MaxSimTrainer
-    from negviz.playground import late_interaction_spec
+    from negviz.analyses.playground import late_interaction_spec
 
     model = str(tiny_model_dir("maxsim"))
     spec = ft.FinetuneSpec(model, family="late-interaction", **TINY)

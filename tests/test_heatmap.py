@@ -6,9 +6,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from negviz import analysis_types as at
-from negviz.charts_types import BELOW, accuracy_heatmap, distribution_bars, margin_distributions, preference_bars
-from negviz.reference import load_reference
+from negviz.analyses import per_type as at
+from negviz.charts.per_type import BELOW, accuracy_heatmap, distribution_bars, margin_distributions, preference_bars
+from negviz.published import load_reference
 
 APP = str(Path(__file__).resolve().parent.parent / "app.py")
 

@@ -7,7 +7,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from negviz import annotations as ann
-from negviz import inspect_filters as F
+from negviz.analyses import inspector as F
 from negviz.datasets import load
 from negviz.schema import EXCLUSION, PAIRS
 from negviz.store import Store

@@ -12,7 +12,7 @@ import time
 import pytest
 
 from negviz import finetune as ft
-from negviz import jobs
+from negviz.finetune import jobs
 from negviz.store import Store
 
 TIMEOUT = 120

@@ -3,9 +3,9 @@
 import pandas as pd
 import pytest
 
-from negviz.charts import leaderboard_bars
-from negviz.leaderboard import comparable_published, latest_per_model, leaderboard, published_rows
-from negviz.reference import load_reference
+from negviz.charts.leaderboard import leaderboard_bars
+from negviz.analyses.leaderboard import comparable_published, latest_per_model, leaderboard, published_rows
+from negviz.published import load_reference
 
 
 def fake_runs():

@@ -2,8 +2,8 @@
 
 import html
 
-from negviz import paircard
-from negviz.pairdiff import Span, changed_words, cue_spans, diff_words, render_html, tokenize
+from negviz.analyses import paircard
+from negviz.text.worddiff import Span, changed_words, cue_spans, diff_words, render_html, tokenize
 from negviz.schema import EXCLUSION, PAIRS
 
 Q1 = "Who had no love for the violin?"

@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 
 from negviz import metrics
-from negviz import playground as pg
+from negviz.analyses import playground as pg
 
 
 @pytest.mark.parametrize("grid", [[[2, 1], [1, 2]], [[2, 1], [2, 1]], [[1, 1], [1, 2]], [[1, 2], [2, 1]], [[3, 1], [1, 1]]])

@@ -6,8 +6,8 @@ import math
 import pandas as pd
 import pytest
 
-from negviz import reference as ref
-from negviz.reference import REFERENCE_COLUMNS, load_reference, reference_tables
+from negviz import published as ref
+from negviz.published import REFERENCE_COLUMNS, load_reference, reference_tables
 
 # The 35 DEMETR file stems (shared/datasets/SOURCES.md, section 5).
 DEMETR_STEMS = {

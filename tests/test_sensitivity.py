@@ -5,11 +5,12 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from negviz import metrics, perturb
-from negviz import sensitivity as sv
-from negviz.charts_sensitivity import (TINY_MARK, cannot_chart, column_key, focus_chart, own_sentence_chart,
+from negviz import metrics
+from negviz.text import perturb
+from negviz.analyses import sensitivity as sv
+from negviz.charts.sensitivity import (TINY_MARK, cannot_chart, column_key, focus_chart, own_sentence_chart,
                                        sensitivity_heatmap)
-from negviz.reference import load_reference
+from negviz.published import load_reference
 from negviz.schema import DatasetSpec, ModelSpec
 from negviz.summaries import perturbation_summary
 

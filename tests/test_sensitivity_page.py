@@ -44,7 +44,7 @@ def open_page(**params):
 
 
 def _tfidf_run():
-    from negviz import sensitivity as sv
+    from negviz.analyses import sensitivity as sv
     from negviz.store import Store
 
     with Store() as store:

@@ -8,7 +8,7 @@
 Modules: ``spec`` (what to train), ``data`` (training/held-out pairs, triplets, batches),
 ``train`` (the torch loops), ``measure`` (per-epoch metrics through the library's scorers),
 ``run`` (one run, stored epoch by epoch), ``history`` (reading runs back). Background jobs for
-the pages are in ``negviz.jobs``. Importing this package does not import torch.
+the pages are in ``negviz.finetune.jobs``. Importing this package does not import torch.
 """
 
 from negviz.finetune.data import TrainingData, group_split, load_training_data

@@ -2,7 +2,7 @@
 
     negviz finetune --model all-MiniLM-L6-v2 --epochs 5 [--family late-interaction] [--train FILE] [--json]
 
-Background jobs (negviz.jobs) run this same command with ``--run-id``, ``--progress-file``
+Background jobs (negviz.finetune.jobs) run this same command with ``--run-id``, ``--progress-file``
 and ``--cancel-file``.
 """
 
@@ -51,7 +51,7 @@ def add_arguments(s: argparse.ArgumentParser) -> None:
     s.add_argument("--export", metavar="DIR", help="also write the finished run as a portable run file into DIR")
     s.add_argument("--json", action="store_true", help="print one JSON object")
     s.add_argument("--quiet", action="store_true", help="no progress bar")
-    s.add_argument("--run-id", help=argparse.SUPPRESS)  # set by negviz.jobs
+    s.add_argument("--run-id", help=argparse.SUPPRESS)  # set by negviz.finetune.jobs
     s.add_argument("--progress-file", help=argparse.SUPPRESS)
     s.add_argument("--cancel-file", help=argparse.SUPPRESS)
 

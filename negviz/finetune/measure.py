@@ -16,7 +16,7 @@ import numpy as np
 import pandas as pd
 
 from negviz import metrics
-from negviz.evaluate import score_dataset, wide_scores
+from negviz.scoring import score_dataset, wide_scores
 from negviz.schema import EXCLUSION, PAIRS, SLOTS, ModelSpec
 from negviz.scorers.base import Progress, no_progress
 

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import streamlit as st
 
-from negviz import counterfactual as cf
-from negviz.charts_alignment import highlight_html
+from negviz.text import counterfactual as cf
+from negviz.charts.alignment import highlight_html
 
 OPS = ["none"] + [cf.OP_LABELS[op] for op in cf.OPS]  # bound widgets hold readable values
 
@@ -28,7 +28,7 @@ def counterfactual_editor(texts: dict[str, str], label: str = "Edit", limit: int
     op = next((k for k, v in cf.OP_LABELS.items() if v == op_label), None)
     edit = cf.apply_edit(texts[target], op, old, new, st.session_state.get("cf_text") or "") if op else None
     if op and edit is None:
-        st.warning(f"No rule fits “{op_label}” for {target}; see `negviz.counterfactual` for what the rules cover.")
+        st.warning(f"No rule fits “{op_label}” for {target}; see `negviz.text.counterfactual` for what the rules cover.")
     if edit:
         # typed words are shown as code, never as markup
         st.markdown(f"**{target}** · `{edit.rule.replace('`', chr(39))}`", help="Original above, edited below.")

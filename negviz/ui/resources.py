@@ -57,7 +57,7 @@ def catalog() -> pd.DataFrame:
 
 @st.cache_data(show_spinner=False)
 def reference() -> pd.DataFrame:
-    from negviz.reference import load_reference
+    from negviz.published import load_reference
 
     return load_reference()
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 import pandas as pd
 import streamlit as st
 
-from negviz import analysis_types as at
+from negviz.analyses import per_type as at
 from negviz.schema import PERTURBATION
 from negviz.ui import resources
 
@@ -45,8 +45,8 @@ class TypesContext:
     title: str
     split: str
     runs: pd.DataFrame  # newest run per model
-    outcomes: pd.DataFrame  # analysis_types.OUTCOME_COLUMNS
-    meta: pd.DataFrame  # analysis_types.item_meta
+    outcomes: pd.DataFrame  # per_type.OUTCOME_COLUMNS
+    meta: pd.DataFrame  # per_type.item_meta
 
     @property
     def metric(self) -> str:

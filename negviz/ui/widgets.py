@@ -13,7 +13,7 @@ def csv_download(df: pd.DataFrame, file_name: str, label: str = "Download CSV", 
 
 def figure_downloads(fig, stem: str, key: str | None = None) -> None:
     """PNG and SVG download buttons; the file is rendered only when clicked."""
-    from negviz.export import figure_bytes
+    from negviz.charts.export import figure_bytes
 
     key = key or stem
     left, right, _ = st.columns([1, 1, 4])

@@ -5,18 +5,7 @@ from __future__ import annotations
 import pandas as pd
 import plotly.graph_objects as go
 
-FONT = dict(family="Inter, Helvetica, Arial, sans-serif", size=14)
-BASELINE_COLOR = "#71717a"
-FAMILY_COLORS = {
-    "bi-encoder": "#2563eb",
-    "cross-encoder": "#16a34a",
-    "monot5": "#15803d",
-    "colbert": "#c2410c",
-    "maxsim": "#ea580c",
-    "splade": "#7c3aed",
-    "tfidf": "#52525b",
-    "bm25": "#a1a1aa",
-}
+from negviz.charts.style import BASELINE_COLOR, FAMILY_COLORS, FONT
 
 
 def leaderboard_bars(board: pd.DataFrame, metric: str, baseline: float | None = None, title: str = "",

@@ -14,9 +14,9 @@ import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from negviz.alignment import AlignmentView
+from negviz.analyses.alignment import AlignmentView
 
-FONT = dict(family="Inter, Helvetica, Arial, sans-serif", size=13)
+from negviz.charts.style import FONT
 CUE = "#dc2626"  # negation cue rows / columns
 EDIT = "#d97706"  # tokens changed by a counterfactual
 MASK = "#7c3aed"  # [MASK] query augmentation

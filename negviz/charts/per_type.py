@@ -11,7 +11,7 @@ import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from negviz.charts import BASELINE_COLOR, FONT
+from negviz.charts.style import BASELINE_COLOR, FONT
 
 GREY = "#d4d4d8"
 BELOW = "▾"  # marks a cell below the random baseline
@@ -53,7 +53,7 @@ def _layout(fig: go.Figure, title: str, height: int) -> go.Figure:
 def accuracy_heatmap(cells: pd.DataFrame, rows: list[str], columns: list[str], *, metric: str,
                      baseline: float | None, title: str, column_labels: dict[str, str] | None = None,
                      min_n: int = 0, reference: str | None = None) -> go.Figure:
-    """Models x columns of ``cells`` (analysis_types.cell_table). Accuracy cells are coloured
+    """Models x columns of ``cells`` (per_type.cell_table). Accuracy cells are coloured
     around the random baseline and marked ▾ below it; cells with n < min_n are grey and say so.
     With ``reference`` the values are differences in percentage points to that model."""
     labels = [_wrap((column_labels or {}).get(c, c)) for c in columns]
@@ -127,7 +127,7 @@ def accuracy_heatmap(cells: pd.DataFrame, rows: list[str], columns: list[str], *
 
 def distribution_bars(comparison: pd.DataFrame, title: str) -> go.Figure:
     """Grouped bars of type shares: this dataset beside Petcu et al.'s reported distribution
-    (analysis_types.distribution_vs_petcu), counts on hover."""
+    (per_type.distribution_vs_petcu), counts on hover."""
     fig = go.Figure()
     palette = ("#2563eb", "#a1a1aa", "#16a34a")
     for k, (source, part) in enumerate(comparison.groupby("source", sort=False)):
@@ -144,7 +144,7 @@ def distribution_bars(comparison: pd.DataFrame, title: str) -> go.Figure:
 
 
 def preference_bars(prefs: pd.DataFrame, categories: tuple[str, ...], title: str, faceted: bool = False) -> go.Figure:
-    """Stacked bars per model (and facet) of the error categories (analysis_types.preference_table):
+    """Stacked bars per model (and facet) of the error categories (per_type.preference_table):
     share in the bar, count and n on hover; each segment carries (model, facet, category) to click."""
     order = list(dict.fromkeys(prefs["model"]))
     facets = list(dict.fromkeys(prefs["facet"]))

@@ -15,7 +15,7 @@ import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from negviz.charts import BASELINE_COLOR, FONT
+from negviz.charts.style import BASELINE_COLOR, FONT
 
 RUN_COLORS = ("#2563eb", "#ea580c", "#16a34a", "#7c3aed", "#db2777", "#0891b2", "#ca8a04", "#52525b")
 SHAPES = ("violin", "box")

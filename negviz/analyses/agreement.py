@@ -12,7 +12,7 @@ from itertools import combinations
 import numpy as np
 import pandas as pd
 
-from negviz.inspect_filters import natural_key
+from negviz.analyses.inspector import natural_key
 
 LABELS = ("negation_type", "validity", "query_ambiguous")
 COHEN = "Cohen's kappa"

@@ -14,7 +14,7 @@ from urllib.parse import urlencode
 
 import pandas as pd
 
-from negviz.pairdiff import STYLE, Span, cue_spans, diff_words, render_html, text_block
+from negviz.text.worddiff import STYLE, Span, cue_spans, diff_words, render_html, text_block
 from negviz.schema import EXCLUSION, PAIRS, PERTURBATION, SENTENCE_PAIRS, SLOTS
 
 # Groups of text columns: a group of two is diffed against each other.
@@ -96,7 +96,7 @@ VERDICT_COLUMNS = {
 
 
 def verdict_rows(kind: str, verdicts: pd.DataFrame, item_id: str) -> pd.DataFrame:
-    """Per model, the verdict of one item (from inspect_filters.verdict_table); the scores
+    """Per model, the verdict of one item (from inspector.verdict_table); the scores
     themselves are in score_matrix."""
     part = verdicts[verdicts["item_id"] == item_id]
     cols = [c for c in VERDICT_COLUMNS[kind] if c in part]

@@ -7,7 +7,7 @@ stored runs' ratio on that file:
     edits["negation"].edited      # 'He does not play the violin every day.'
     edits["antonym"]              # None: no word of the sentence is in the antonym lexicons
 
-A rule returns a ``negviz.counterfactual.Edit`` (with the changed spans, for highlighting) or
+A rule returns a ``negviz.text.counterfactual.Edit`` (with the changed spans, for highlighting) or
 None when it does not apply. Every rule is deterministic (a fixed seed for the shuffle), so a
 URL reproduces the same perturbed sentences.
 
@@ -44,8 +44,8 @@ import re
 from dataclasses import dataclass
 from typing import Callable
 
-from negviz import counterfactual as cf
-from negviz.counterfactual import Edit, make_edit
+from negviz.text import counterfactual as cf
+from negviz.text.counterfactual import Edit, make_edit
 
 _WORD = re.compile(r"[A-Za-z]+(?:['’][A-Za-z]+)*")
 _SENTENTIAL = re.compile(

@@ -27,7 +27,7 @@ import numpy as np
 import pandas as pd
 
 from negviz import metrics
-from negviz.evaluate import item_ids
+from negviz.scoring import item_ids
 from negviz.schema import EMPTY_CANDIDATE, PERTURBATION, SENTENCE_PAIRS, SEVERITIES
 
 RATIO = "sensitivity_ratio"
@@ -342,8 +342,8 @@ def cannot_distribution(items: Mapping[str, pd.DataFrame], pairs: str = "negated
 # ---------------------------------------------------------------- perturb your own sentence
 def own_sentence_scores(scorer, reference: str, candidate: str, edits: Mapping[str, Any]) -> pd.DataFrame:
     """One scorer, one call: t = m(ref, candidate), e = m(ref, "."), h = m(ref, perturbed) for each
-    applicable edit (negviz.perturb); the margin, the item ratio and the flags per perturbation."""
-    from negviz.perturb import BY_NAME
+    applicable edit (negviz.text.perturb); the margin, the item ratio and the flags per perturbation."""
+    from negviz.text.perturb import BY_NAME
 
     names = [k for k, e in edits.items() if e is not None]
     docs = [candidate, EMPTY_CANDIDATE, *(edits[k].edited for k in names)]

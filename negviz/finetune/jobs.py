@@ -56,7 +56,7 @@ class JobStatus:
     progress: dict[str, Any] = field(default_factory=dict)  # the latest progress record
     error: str | None = None
     cancel_requested: bool = False
-    local: bool = False  # started by negviz.jobs on this machine (so it can be cancelled from here)
+    local: bool = False  # started by negviz.finetune.jobs on this machine (so it can be cancelled from here)
 
     @property
     def done(self) -> bool:

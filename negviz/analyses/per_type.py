@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 
 from negviz import metrics
-from negviz.evaluate import item_ids
+from negviz.scoring import item_ids
 from negviz.schema import EXCLUSION, PAIRS, PERTURBATION
 from negviz.taxonomy import TAXONOMY
 

@@ -1,0 +1,1 @@
+"""Text edits and diffs: counterfactual negation edits, DEMETR-style perturbations, word diff."""
