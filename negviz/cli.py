@@ -132,7 +132,7 @@ def format_eval(out: dict[str, Any]) -> str:
         lo, hi = out["ci95"]
         lines.append(
             f"paired accuracy ({out['tie_rule']} ties): {out['paired_accuracy']:.1%} [95% CI {lo:.1%}-{hi:.1%}]; "
-            f"random 25%; {out['other_tie_rule']} tie rule: {out['paired_accuracy_other_tie_rule']:.1%} "
+            f"random {out['random_baseline']:.0%}; {out['other_tie_rule']} tie rule: {out['paired_accuracy_other_tie_rule']:.1%} "
             f"({out['verdicts_differing_by_tie_rule']} verdicts differ)"
         )
         lines.append(f"ties: {out['ties']}; per-query accuracy {out['per_query_accuracy']:.1%}")
@@ -140,7 +140,7 @@ def format_eval(out: dict[str, Any]) -> str:
         lines.append(f"error preference among {out['failures']} failures: {prefs}")
     elif metric == "right_rank":
         lo, hi = out["ci95"]
-        lines.append(f"Right Rank: {out['right_rank']:.1%} [95% CI {lo:.1%}-{hi:.1%}]; random 50%; ties {out['ties']}")
+        lines.append(f"Right Rank: {out['right_rank']:.1%} [95% CI {lo:.1%}-{hi:.1%}]; random {out['random_baseline']:.0%}; ties {out['ties']}")
     elif metric == "sensitivity_ratio":
         cols = ["perturbation", "severity", "n", "checked", "detection_accuracy", "sensitivity_ratio", "tiny_denominators"]
         lines.append(pd.DataFrame(out["perturbations"])[cols].to_string(index=False, float_format="%.3f"))
@@ -152,6 +152,7 @@ def format_eval(out: dict[str, Any]) -> str:
 
 
 def cmd_runs(args: argparse.Namespace) -> int:
+    from negviz.run_choice import chosen_mask
     from negviz.store import Store
     from negviz.summaries import headline
 
@@ -163,6 +164,7 @@ def cmd_runs(args: argparse.Namespace) -> int:
     metric, value = zip(*(headline(s) for s in df["summary"])) if len(df) else ((), ())
     table = df[["run_id", "model_name", "family", "dataset_name", "split", "n", "device", "wall_seconds"]].copy()
     table["metric"], table["value"] = metric, value
+    table["shown"] = chosen_mask(df).map({True: "*", False: ""}).to_numpy()  # the run pages show for the model
     return _emit(table, args.json)
 
 
@@ -184,9 +186,12 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 def cmd_compare(args: argparse.Namespace) -> int:
     from negviz.analyses.compare import compare_runs
+    from negviz.run_choice import resolve
     from negviz.store import Store
 
-    out = compare_runs(Store(args.db), args.run_a, args.run_b)
+    store = Store(args.db)
+    runs = store.runs(dataset=args.dataset, kind="eval")
+    out = compare_runs(store, resolve(runs, args.run_a, args.dataset), resolve(runs, args.run_b, args.dataset))
     if args.json:
         print(json.dumps(out, indent=2, default=_json_default))
     else:
@@ -287,7 +292,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--quiet", action="store_true", help="no progress bar")
     s.set_defaults(func=cmd_eval)
 
-    s = sub.add_parser("runs", help="stored runs")
+    s = sub.add_parser("runs", help="stored runs ('*' in 'shown': the run the pages show for its model)")
     s.add_argument("--dataset")
     s.add_argument("--json", action="store_true")
     s.set_defaults(func=cmd_runs)
@@ -302,8 +307,9 @@ def build_parser() -> argparse.ArgumentParser:
     s.set_defaults(func=cmd_export)
 
     s = sub.add_parser("compare", help="McNemar's test between two stored runs on the same items")
-    s.add_argument("run_a")
+    s.add_argument("run_a", help="a run id (or a unique 8+ character prefix), or a model name with --dataset")
     s.add_argument("run_b")
+    s.add_argument("--dataset", help="resolve model names to the run the pages show on this dataset")
     s.add_argument("--json", action="store_true")
     s.set_defaults(func=cmd_compare)
 

@@ -67,6 +67,11 @@ def mcnemar(correct_a, correct_b) -> dict:
     return {"b": b, "c": c, "n": int(a.size), "statistic": float(chi2), "p_value": float(p), "method": "chi2 with continuity correction"}
 
 
+# Chance level of each per-item success rate (a random ranker): NevIR needs both queries right
+# (1/2 x 1/2), ExcluIR and DEMETR one binary choice. The dataset registry reads these.
+RANDOM_BASELINE = {"paired_accuracy": 0.25, "right_rank": 0.5, "detection_accuracy": 0.5}
+
+
 # ---------------------------------------------------------------- NevIR paired accuracy
 def pair_verdicts(s11, s12, s21, s22, tie_rule: str = STRICT) -> pd.DataFrame:
     """Per-pair verdicts from s(qi, dj). Columns: c1, c2, correct, margin1, margin2, tie1,
@@ -131,7 +136,7 @@ def pairs_summary(s11, s12, s21, s22, tie_rule: str = STRICT, seed: int = SEED) 
         "n": n,
         "paired_accuracy": float(v["correct"].mean()) if n else float("nan"),
         "ci95": list(bootstrap_ci(v["correct"].to_numpy(), seed=seed)),
-        "random_baseline": 0.25,
+        "random_baseline": RANDOM_BASELINE["paired_accuracy"],
         "per_query_accuracy": float(per_query.mean()) if n else float("nan"),
         "half_correct": float((v["c1"] ^ v["c2"]).mean()) if n else float("nan"),
         "mean_margin_q1": float(v["margin1"].mean()) if n else float("nan"),
@@ -165,7 +170,7 @@ def right_rank_summary(pos, neg, seed: int = SEED) -> dict:
         "n": n,
         "right_rank": float(right.mean()) if n else float("nan"),
         "ci95": list(bootstrap_ci(right, seed=seed)),
-        "random_baseline": 0.5,
+        "random_baseline": RANDOM_BASELINE["right_rank"],
         "ties": int((pos == neg).sum()),
         "mean_margin": float((pos - neg).mean()) if n else float("nan"),
     }

@@ -2,6 +2,7 @@
 
 import streamlit as st
 
+from negviz import links
 from negviz.analyses import agreement
 from negviz import annotations as ann
 from negviz.analyses import paircard
@@ -45,7 +46,7 @@ else:
         if diff.empty:
             st.caption("The chosen annotators agree on every shared pair.")
         else:
-            diff.insert(0, "open", [paircard.inspector_url(dataset, i) for i in diff["item_id"]])
+            diff.insert(0, "open", [links.inspector(dataset, i) for i in diff["item_id"]])
             st.dataframe(diff, hide_index=True, key="disagreements", column_config={
                 "open": st.column_config.LinkColumn("pair", display_text=r"pair=([^&]+)"),
             })

@@ -2,14 +2,14 @@
 Fig. 8 and Fig. 5), one pair's card per epoch, and fine-tuning jobs started from the browser."""
 
 from pathlib import Path
-from urllib.parse import quote
 
 import streamlit as st
 
+from negviz import links
 from negviz.charts import drift as cd
 from negviz import finetune as ft
 from negviz.finetune import jobs
-from negviz.datasets import load
+from negviz.datasets import facts, load
 from negviz.finetune import views
 from negviz.schema import DatasetSpec
 from negviz.ui import resources
@@ -95,7 +95,7 @@ for r in picked[picked["status"] != "complete"].itertuples(index=False):
     (st.warning if r.status != "running" else st.info)(f"{r.label} is {r.status}{why}; its stored epochs are shown.")
 epochs, cosines, wide = views.drift_frames(store, picked)
 notes = {r.label: ft.run_note(r) for r in picked.itertuples(index=False)}
-fig = cd.drift_figure(epochs, cosines, notes, shape=shape)
+fig = cd.drift_figure(epochs, cosines, notes, shape=shape, baseline=facts("nevir").random_baseline)
 st.plotly_chart(fig, key="drift")
 figure_downloads(fig, "cosine-drift", key="drift")
 st.dataframe(views.comparison(picked, epochs), hide_index=True, key="compare",
@@ -143,4 +143,4 @@ figure_downloads(traj, f"pair-{pair}", key="traj")
 ckpt = (card_run["summary"] or {}).get("checkpoint")
 if ckpt and Path(ckpt).is_dir():  # checkpoints stay on the machine that trained (a shipped run has none)
     st.markdown(f"Final checkpoint `{ckpt}` · [MaxSim before/after for this pair]"
-                f"(/maxsim?dataset=nevir&pair={quote(str(pair))}&src=dataset&after={quote(ckpt)})")
+                f"({links.maxsim('nevir', str(pair), src='dataset', after=ckpt)})")

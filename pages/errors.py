@@ -2,6 +2,7 @@
 
 import streamlit as st
 
+from negviz.outcomes import CATEGORIES, MARGINS
 from negviz.analyses import per_type as at
 from negviz.charts.per_type import category_label, margin_distributions, preference_bars
 from negviz.taxonomy import TAXONOMY
@@ -10,7 +11,7 @@ from negviz.ui import types_data as td
 from negviz.ui.widgets import csv_download, figure_downloads
 
 st.title("Error preference")
-ctx = td.context(pickers.current_dataset(), pickers.current_models())
+ctx = td.context(pickers.current_dataset())
 if ctx is None:
     st.info("Error preference needs NevIR-style pairs, ExcluIR queries or DEMETR perturbations; "
             "pick one of those datasets.")
@@ -19,9 +20,9 @@ if ctx.outcomes.empty:
     st.info(f"No stored runs on {ctx.name} yet. Run one on the Evaluate page or with "
             f"`negviz eval --model all-MiniLM-L6-v2 --dataset {ctx.name}`.")
     st.stop()
-categories = at.CATEGORIES[ctx.kind]
+categories = CATEGORIES[ctx.kind]
 st.caption(
-    f"**{ctx.title}** · split {ctx.split} · newest stored run per model · every item gets one verdict: "
+    f"**{ctx.title}** · split {ctx.split} · every item gets one verdict: "
     + ", ".join(category_label(c) for c in categories)
     + (" (d1 = the original CondaQA passage, d2 = the edited one; a tie on either query is a tie)."
        if ctx.kind == "pairs" else ".")
@@ -72,7 +73,7 @@ if model and category:
     td.items_table(items, ctx.name, "segment_items", f"negviz-segment-{ctx.name}-{model}-{category}")
 
 st.subheader("Margins")
-names = at.MARGINS[ctx.kind]
+names = MARGINS[ctx.kind]
 st.caption(f"Margins {' and '.join(n for n in names if n)} per model; left of the dashed tie line the model "
            "ranks the wrong document first. Each model keeps its own score scale.")
 mfig = margin_distributions(outcomes, names, f"Margins · {ctx.name} {ctx.split} · {scope}", order)

@@ -10,7 +10,7 @@ from negviz.ui import types_data as td
 from negviz.ui.widgets import csv_download, figure_downloads
 
 st.title("Per-type accuracy")
-ctx = td.context(pickers.current_dataset(), pickers.current_models())
+ctx = td.context(pickers.current_dataset())
 if ctx is None:
     st.info("The heatmap needs NevIR-style pairs, ExcluIR queries or DEMETR perturbations; pick one of those datasets.")
     st.stop()
@@ -19,8 +19,8 @@ if ctx.outcomes.empty:
             f"`negviz eval --model all-MiniLM-L6-v2 --dataset {ctx.name}`.")
     st.stop()
 models = list(ctx.runs["model_name"])
-st.caption(f"**{ctx.title}** · split {ctx.split} · {ctx.metric} per model and column · {len(models)} stored runs "
-           f"(newest per model) · n = {ctx.outcomes['item_id'].nunique():,} items · type labels: {ctx.label_source}")
+st.caption(f"**{ctx.title}** · split {ctx.split} · {ctx.metric} per model and column · {len(models)} runs "
+           f"(one per model) · n = {ctx.outcomes['item_id'].nunique():,} items · type labels: {ctx.label_source}")
 
 axes = at.available_axes(ctx.kind, ctx.meta)
 c1, c2, c3, c4 = st.columns(4)

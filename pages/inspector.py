@@ -3,25 +3,21 @@
 import streamlit as st
 
 from negviz import annotations as ann
+from negviz import links
 from negviz.analyses import inspector as F
 from negviz.analyses import paircard
-from negviz.datasets import load
-from negviz.ui import pickers, resources
+from negviz.ui import inspector_data, pickers, resources
+from negviz.ui.types_data import dataset as load
 
 dataset = pickers.current_dataset()
 store = resources.store()
 ds = load(dataset)
-runs = resources.runs(dataset).drop_duplicates("model_name")  # newest run per model
-chosen = pickers.current_models() or list(runs["model_name"])
-verdicts = F.verdict_table(ds.kind, ds.frame, {r.model_name: store.scores(r.run_id)
-                                               for r in runs.itertuples() if r.model_name in chosen})
-
 st.title("Pair inspector")
+verdicts = inspector_data.verdicts(dataset, pickers.shown_runs(dataset))
 annotator = " ".join(st.sidebar.text_input(
     "Annotator", key="annotator", persist_state="session", placeholder="your name",
     help="Saved with every label; remembered while this browser tab is open.").split())
-with st.spinner("Typing the items with the negation taxonomy..."):
-    types = F.automatic_types(ds.spec)
+types = inspector_data.automatic_types(dataset)
 items = F.item_table(ds.kind, ds.frame, types, ann.latest(store, dataset), annotator)
 
 with st.sidebar.expander("Filters", expanded=True):
@@ -90,7 +86,7 @@ st.caption(f"Type **{typed['type']}** ({typed['label_source']}): {paircard.md_es
 left, right = st.columns([3, 2])
 left.html(paircard.card_html(ds.kind, row))
 if ds.kind in paircard.MAXSIM_KINDS:
-    left.markdown(f"[Open in the MaxSim explorer :material/open_in_new:]({paircard.maxsim_url(dataset, current)})")
+    left.markdown(f"[Open in the MaxSim explorer :material/open_in_new:]({links.maxsim(dataset, current)})")
 left.dataframe(paircard.verdict_rows(ds.kind, verdicts, current), hide_index=True, key="verdicts")
 with right:
     if verdicts.empty:

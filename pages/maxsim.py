@@ -5,6 +5,7 @@ import time
 
 import streamlit as st
 
+from negviz import links
 from negviz.analyses import alignment
 from negviz.analyses import playground as pg
 from negviz.charts.alignment import alignment_heatmaps, delta_bars
@@ -45,7 +46,7 @@ if src == "dataset" and dataset in ("nevir", "excluir"):
     if dataset == "nevir":
         queries, docs, gold = [row["q1"], row["q2"]], [row["d1"], row["d2"]], row["cue"]
         st.caption(f"Gold cue **{row['cue']}** · edit type {row['edit_type']} · "
-                   f"[open in the pair inspector](/inspector?dataset=nevir&pair={item})")
+                   f"[open in the pair inspector]({links.inspector(dataset, item)})")
     else:
         queries, docs, doc_names = [row["query"]], [row["pos_doc"], row["neg_doc"]], ["positive", "excluded"]
 else:

@@ -3,7 +3,8 @@
 import streamlit as st
 
 from negviz.charts.leaderboard import leaderboard_bars
-from negviz.analyses.leaderboard import comparable_published, latest_per_model, leaderboard, published_rows
+from negviz.analyses.leaderboard import comparable_published, leaderboard, published_rows
+from negviz.datasets.facts import metric_baseline, metric_label
 from negviz.ui import pickers, resources
 from negviz.ui.widgets import csv_download, figure_downloads
 
@@ -20,12 +21,13 @@ st.caption(
 board = leaderboard(resources.runs(dataset), resources.catalog())
 if models:
     board = board[board["model"].isin(models)]
+chosen = pickers.shown_runs(dataset)
 left, right = st.columns(2)
-show_all = left.toggle("Show every stored run (not only the newest per model)", value=False)
+show_all = left.toggle("Show every stored run (not only the one shown per model)", value=False)
 overlay = right.toggle("Overlay published numbers of the same metric and protocol", value=True, key="overlay",
                        help="Hollow grey bars, labelled with their paper table (NevIR Table 2, HedgeMPNet Table 1).")
 if not show_all:
-    board = latest_per_model(board)
+    board = board[board["run_id"].isin(chosen["run_id"])].reset_index(drop=True)
 
 st.subheader("Stored runs")
 if board.empty:
@@ -34,12 +36,11 @@ if board.empty:
 else:
     for metric in board["metric"].unique():
         part = board[board["metric"] == metric]
-        baseline = {"paired_accuracy": 0.25, "right_rank": 0.5}.get(metric)
         pub = comparable_published(resources.reference(), dataset, metric) if overlay else None
-        fig = leaderboard_bars(part, metric, baseline, f"{metric.replace('_', ' ')} on {dataset}", pub)
+        fig = leaderboard_bars(part, metric, metric_baseline(metric), f"{metric_label(metric)} on {dataset}", pub)
         st.plotly_chart(fig, key=f"bars-{metric}")
         figure_downloads(fig, f"negviz-{dataset}-{metric}", key=f"fig-{metric}")
-    percent = board["metric"].isin(["paired_accuracy", "right_rank"]).all()
+    percent = board["metric"].map(metric_baseline).notna().all()  # success rates, shown in percent
     fmt = "%.1f%%" if percent else "%.3f"
     shown = board.copy()
     if percent:
@@ -58,7 +59,7 @@ else:
         key="leaderboard",
     )
     csv_download(board, f"negviz-leaderboard-{dataset}.csv", key="dl-board")
-    binary = board[board["metric"].isin(["paired_accuracy", "right_rank"])]
+    binary = board[board["metric"].map(metric_baseline).notna()]  # right/wrong per item: McNemar applies
     if len(binary) >= 2:
         with st.expander("Compare two runs (McNemar's test on the items they share)"):
             label = dict(zip(binary["run_id"], binary["model"] + " · " + binary["run_id"].str[:8]))

@@ -1,11 +1,11 @@
 """Playground: a query (and its negated twin) against two or more documents, scored live by every
 selected model; one-click counterfactuals keep the original pinned beside; presets start a demo."""
 
-from urllib.parse import urlencode
 
 import pandas as pd
 import streamlit as st
 
+from negviz import links
 from negviz.text import counterfactual as cf
 from negviz.analyses import playground as pg
 from negviz.charts.alignment import margin_bars
@@ -110,5 +110,5 @@ fig = margin_bars(both)
 st.plotly_chart(fig, key="margins")
 figure_downloads(fig, "playground-margins", key="margins")
 csv_download(both, "negviz-playground.csv", key="dl-playground")
-link = urlencode({"src": "typed", "tq": texts["pq"], "tq2": texts["pq2"], "td1": texts["pd1"], "td2": texts["pd2"]})
-st.caption(f"Draw the token alignment of q1 against d1 and d2 on the [MaxSim explorer](/maxsim?{link}).")
+link = links.page("maxsim", src="typed", tq=texts["pq"], tq2=texts["pq2"], td1=texts["pd1"], td2=texts["pd2"])
+st.caption(f"Draw the token alignment of q1 against d1 and d2 on the [MaxSim explorer]({link}).")

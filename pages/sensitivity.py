@@ -24,7 +24,7 @@ st.caption("Each model scores m(reference, translation) = t, m(reference, pertur
            "mean((t − h) / (t − e)), as in Karpinska et al. 2022 and the NegBLEURT paper (higher = more sensitive). "
            "Bi-encoders score with cosine here; † marks cells with items whose |t − e| < 0.001 (unstable ratios).")
 store, models = resources.store(), pickers.current_models()
-runs = sv.pick_runs(resources.runs("demetr"), models)
+runs = pickers.shown_runs("demetr")
 c1, c2, c3 = st.columns([2, 2, 2])
 value = VALUE[c1.radio("Values", list(VALUE), key="value", bind="query-params", horizontal=True)]
 checked = c2.toggle("Only items with pert_check", key="checked", bind="query-params",
@@ -131,7 +131,7 @@ if tabs[2].open is not False:
 
 if tabs[3].open is not False:
     with tabs[3]:
-        cruns = sv.pick_runs(resources.runs("cannot"), models)
+        cruns = pickers.shown_runs("cannot", key="pinned_cannot_runs")
         pairs = st.radio("Pairs", list(sv.PAIR_LABELS), key="cannot_pairs", bind="query-params", horizontal=True,
                          help="negated: a sentence and its negation (CANNOT label 1); paraphrase: label 0 "
                               "(sem_anto_neg only)")

@@ -43,7 +43,8 @@ def frames(runs=("a", "b"), n_epochs=3, n_pairs=50, seed=0):
 @pytest.mark.parametrize("shape", cd.SHAPES)
 def test_drift_figure_shares_the_epoch_axis_and_states_the_data(shape):
     ep, cos, _ = frames()
-    fig = cd.drift_figure(ep, cos, {"a": "offline split: NevIR test, n_heldout=50", "b": "other"}, shape=shape)
+    fig = cd.drift_figure(ep, cos, {"a": "offline split: NevIR test, n_heldout=50", "b": "other"}, shape=shape,
+                          baseline=0.25)
     kind = "violin" if shape == "violin" else "box"
     dists = [t for t in fig.data if t.type == kind]
     assert len(dists) == 2 * 3  # one per run and epoch

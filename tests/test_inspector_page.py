@@ -29,6 +29,13 @@ def long_scores(rows):
                         columns=["item_id", "slot", "score"])
 
 
+def to_wide(scores):
+    """Long scores as Store.scores_wide gives them: items as index, one column per slot."""
+    wide = scores.pivot(index="item_id", columns="slot", values="score")
+    wide.columns.name = None
+    return wide
+
+
 SCORES = long_scores({
     "2-2": (0.9, 0.1, 0.2, 0.8),  # correct, margins 0.8 / 0.6
     "10-2": (0.9, 0.1, 0.8, 0.2),  # prefers d1 for both: prefers_original
@@ -39,7 +46,7 @@ SCORES = long_scores({
 
 
 def test_model_verdicts_of_pairs():
-    v = F.model_verdicts(PAIRS, pair_frame(), SCORES).set_index("item_id")
+    v = F.model_verdicts(PAIRS, pair_frame(), to_wide(SCORES)).set_index("item_id")
     assert list(v.index) == ["2-2", "10-2", "3-3", "1-3"]
     assert v["category"].tolist() == ["correct", "prefers_original", "prefers_edited", "tie"]
     assert v.loc["2-2", "margin"] == pytest.approx(0.6) and v.loc["10-2", "margin"] == pytest.approx(-0.6)
@@ -50,7 +57,7 @@ def test_model_verdicts_of_exclusion_queries():
     frame = pd.DataFrame({"query_id": ["a", "b", "c"], "query": "q", "pos_doc": "p", "neg_doc": "n"})
     scores = pd.DataFrame({"item_id": ["a", "a", "b", "b", "c", "c"], "slot": ["pos", "neg"] * 3,
                            "score": [2.0, 1.0, 1.0, 2.0, 1.0, 1.0]})
-    v = F.model_verdicts(EXCLUSION, frame, scores)
+    v = F.model_verdicts(EXCLUSION, frame, to_wide(scores))
     assert v["category"].tolist() == ["correct", "wrong", "tie"] and v["margin"].tolist() == [1.0, -1.0, 0.0]
 
 
@@ -83,7 +90,8 @@ def test_item_table():
     (F.Filters(annotated="not annotated by me"), ["1-3", "3-3", "4-2", "10-2"]),
 ])
 def test_filter_items(filters, expected):
-    verdicts = F.verdict_table(PAIRS, pair_frame(), {"m": SCORES, "other": long_scores({"2-2": (0, 1, 1, 0)})})
+    verdicts = F.verdict_table(PAIRS, pair_frame(), {"m": (to_wide(SCORES), "strict"),
+                                                     "other": (to_wide(long_scores({"2-2": (0, 1, 1, 0)})), "strict")})
     assert F.filter_items(make_items(), verdicts, filters) == expected
 
 
@@ -97,7 +105,7 @@ def test_neighbours_and_position():
 
 def test_nevir_gold_types_filter():
     nevir = load("nevir")
-    types = F.automatic_types(nevir.spec)
+    types = F.automatic_types(nevir)
     items = F.item_table(PAIRS, nevir.frame, types)
     affixal = F.filter_items(items, F.verdict_table(PAIRS, nevir.frame, {}), F.Filters(negation_type="affixal"))
     assert len(affixal) == (types["type"] == "affixal").sum() > 100

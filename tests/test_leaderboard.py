@@ -4,7 +4,8 @@ import pandas as pd
 import pytest
 
 from negviz.charts.leaderboard import leaderboard_bars
-from negviz.analyses.leaderboard import comparable_published, latest_per_model, leaderboard, published_rows
+from negviz.analyses.leaderboard import comparable_published, leaderboard, published_rows
+from negviz.run_choice import choose_runs
 from negviz.published import load_reference
 
 
@@ -32,13 +33,14 @@ def test_leaderboard_rows_carry_metric_ci_n_and_ties():
     assert (row["metric"], row["value"], row["ci_low"], row["ci_high"], row["n"], row["ties"]) == (
         "paired_accuracy", 0.2, 0.15, 0.25, 10, 2)
     assert row["params_m"] == 22.7 and row["tie_rule"] == "strict"
-    assert latest_per_model(board)["run_id"].tolist() == ["b", "c"]
+    chosen = choose_runs(fake_runs().assign(status="complete", kind="eval"))
+    assert board[board["run_id"].isin(chosen["run_id"])]["run_id"].tolist() == ["b", "c"]
 
 
 def test_leaderboard_bars_values_labels_baseline_and_published_overlay():
     board = leaderboard(fake_runs())
     pub = pd.DataFrame({"model": ["TF-IDF"], "source": ["NevIR Table 2"], "value": [0.02], "category": ["sparse"]})
-    fig = leaderboard_bars(latest_per_model(board), "paired_accuracy", 0.25, "t", pub)
+    fig = leaderboard_bars(board[board["run_id"].isin(["b", "c"])], "paired_accuracy", 0.25, "t", pub)
     runs, published = fig.data
     assert list(runs.x) == pytest.approx([2.0, 20.0])  # percent, ascending
     assert list(runs.y) == ["tfidf (n=10)", "m1 (n=10)"]

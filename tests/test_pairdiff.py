@@ -2,6 +2,7 @@
 
 import html
 
+from negviz import links
 from negviz.analyses import paircard
 from negviz.text.worddiff import Span, changed_words, cue_spans, diff_words, render_html, tokenize
 from negviz.schema import EXCLUSION, PAIRS
@@ -100,5 +101,5 @@ def test_model_cards_escape_names():
 def test_score_matrix_and_links():
     m = paircard.score_matrix(PAIRS, {"q1_d1": 0.9, "q1_d2": 0.8, "q2_d1": 0.7, "q2_d2": 0.6})
     assert m.loc["q1", "d1"] == 0.9 and m.loc["q2", "d2"] == 0.6 and list(m.index) == ["q1", "q2"]
-    assert paircard.inspector_url("nevir", "1230-2") == "inspector?dataset=nevir&pair=1230-2"
-    assert paircard.maxsim_url("demetr", "a b:1") == "maxsim?dataset=demetr&pair=a+b%3A1"
+    assert links.inspector("nevir", "1230-2") == "inspector?dataset=nevir&pair=1230-2"
+    assert links.maxsim("demetr", "a b:1") == "maxsim?dataset=demetr&pair=a+b%3A1"

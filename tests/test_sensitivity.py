@@ -122,16 +122,6 @@ def test_critical_focus_ranks_negation_among_the_critical_files():
     assert (focus["perturbation"].str.startswith("critical_")).all()
 
 
-def test_pick_runs_prefers_the_full_run_over_a_newer_quick_one():
-    runs = pd.DataFrame({
-        "run_id": ["full", "quick", "other"], "model_name": ["m", "m", "x"], "n": [35000, 175, 35],
-        "status": "complete", "kind": "eval",
-        "created_at": pd.to_datetime(["2026-01-01", "2026-02-01", "2026-01-01"], utc=True),
-    })
-    assert sv.pick_runs(runs)["run_id"].tolist() == ["full", "other"]
-    assert sv.pick_runs(runs, ["x"])["run_id"].tolist() == ["other"]
-
-
 def test_cannot_distribution_by_hand():
     items = pd.DataFrame({"pair_id": list("abcdef"), "source": ["s1", "s1", "s1", "s2", "s2", "s2"],
                           "label": [1, 1, 0, 1, 1, 1], "sentence1": "x", "sentence2": "y",

@@ -44,11 +44,11 @@ def open_page(**params):
 
 
 def _tfidf_run():
-    from negviz.analyses import sensitivity as sv
+    from negviz.run_choice import choose_runs
     from negviz.store import Store
 
     with Store() as store:
-        return sv.pick_runs(store.runs(dataset="demetr"), ["tfidf"]).iloc[0]
+        return choose_runs(store.runs(dataset="demetr"), ["tfidf"]).iloc[0]
 
 
 def test_cell_items_from_the_selectboxes_and_the_checked_toggle(page_env):

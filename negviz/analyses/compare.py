@@ -1,41 +1,45 @@
-"""Compare two stored runs on the items they share (McNemar's test on per-item correctness)."""
+"""Compare two stored runs on the items they share (McNemar's test on per-item correctness).
+
+Each run's items are judged by negviz.outcomes under that run's own tie rule, so the verdicts
+compared here are the ones every page shows for the two runs.
+"""
 
 from __future__ import annotations
 
 import pandas as pd
 
-from negviz import metrics
-from negviz.schema import EXCLUSION, PAIRS
+from negviz import metrics, outcomes
 
 
 def item_correctness(kind: str, wide: pd.DataFrame, tie_rule: str = metrics.STRICT) -> pd.Series:
-    """Per-item success (pair verdict for NevIR-style pairs, pos > neg for ExcluIR)."""
-    if kind == PAIRS:
-        v = metrics.pair_verdicts(wide["q1_d1"], wide["q1_d2"], wide["q2_d1"], wide["q2_d2"], tie_rule)
-        return pd.Series(v["correct"].to_numpy(), index=wide.index)
-    if kind == EXCLUSION:
-        return wide["pos"] > wide["neg"]
-    raise ValueError(f"McNemar needs a binary outcome per item; {kind!r} runs have none")
+    """Per-item success of one run (item id -> bool), as every page shows it."""
+    if not outcomes.has_verdicts(kind):
+        raise ValueError(f"McNemar needs a right/wrong outcome per item; {kind!r} runs have none")
+    out = outcomes.item_outcomes(kind, wide, tie_rule)
+    return pd.Series(out["correct"].to_numpy(dtype=bool), index=out["item_id"])
 
 
 def compare_runs(store, run_a: str, run_b: str) -> dict:
     a, b = store.get_run(run_a), store.get_run(run_b)
     if a.dataset_kind != b.dataset_kind or a.dataset_name != b.dataset_name:
         raise ValueError(f"runs are on different datasets ({a.dataset_name} vs {b.dataset_name})")
-    rule = (a.options or {}).get("tie_rule", metrics.STRICT)
-    ca = item_correctness(a.dataset_kind, store.scores_wide(run_a), rule)
-    cb = item_correctness(b.dataset_kind, store.scores_wide(run_b), rule)
+    rule_a, rule_b = outcomes.tie_rule(a.options), outcomes.tie_rule(b.options)
+    ca = item_correctness(a.dataset_kind, store.scores_wide(run_a), rule_a)
+    cb = item_correctness(b.dataset_kind, store.scores_wide(run_b), rule_b)
     shared = ca.index.intersection(cb.index)
     if shared.empty:
         raise ValueError("the two runs share no items")
     test = metrics.mcnemar(ca.loc[shared], cb.loc[shared])
     return {
+        "run_a": a.run_id,
+        "run_b": b.run_id,
         "model_a": a.model_name,
         "model_b": b.model_name,
         "dataset": a.dataset_name,
         "n_shared": len(shared),
         "accuracy_a": float(ca.loc[shared].mean()),
         "accuracy_b": float(cb.loc[shared].mean()),
-        "tie_rule": rule,
+        "tie_rule_a": rule_a,
+        "tie_rule_b": rule_b,
         **test,
     }

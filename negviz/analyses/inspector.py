@@ -2,100 +2,63 @@
 
 Pure functions over DataFrames, so the page only places widgets:
 
-    verdicts = verdict_table(ds.kind, ds.frame, {"tfidf": store.scores(run_id)})
-    items = item_table(ds.kind, ds.frame, automatic_types(ds.spec), store.annotations("nevir"), "ana")
+    verdicts = verdict_table(ds.kind, ds.frame, {"tfidf": (store.scores_wide(run_id), "strict")})
+    items = item_table(ds.kind, ds.frame, automatic_types(ds), store.annotations("nevir"), "ana")
     ids = filter_items(items, verdicts, Filters(negation_type="affixal", model="tfidf", verdict="failed"))
     prev_id, next_id = neighbours(ids, "1230-2")
 """
 
 from __future__ import annotations
 
-import functools
 import re
 from dataclasses import dataclass
 
-import numpy as np
 import pandas as pd
 
-from negviz import metrics
+from negviz import metrics, outcomes
 from negviz.scoring import item_ids
-from negviz.schema import EXCLUSION, PAIRS, PERTURBATION, SENTENCE_PAIRS, SLOTS, DatasetSpec
+from negviz.schema import SLOTS
 
 ANY = "any"
-CORRECT = metrics.CORRECT
+CORRECT = outcomes.CORRECT
 FAILED = "failed"
-TIE = metrics.TIE
-# Failure categories per dataset kind (a success is always "correct").
-FAILURES = {
-    PAIRS: metrics.ERROR_CATEGORIES,  # prefers_original, prefers_edited, reversed, tie
-    EXCLUSION: ("wrong", TIE),  # the excluded document ranked first, or a tie
-    PERTURBATION: ("missed", TIE),  # the perturbed translation scored at least as high
-    SENTENCE_PAIRS: (),  # a similarity, no verdict
-}
 ANNOTATED = ("any", "annotated", "not annotated", "not annotated by me")
 SORTS = ("id", "margin", "margin desc")
 
 
 def verdict_options(kind: str) -> list[str]:
     """Values of the verdict filter for a dataset kind."""
-    if not FAILURES[kind]:
+    if not outcomes.has_verdicts(kind):
         return [ANY]
-    return [ANY, CORRECT, FAILED, *FAILURES[kind]]
+    return [ANY, CORRECT, FAILED, *outcomes.failure_categories(kind)]
 
 
 # ---------------------------------------------------------------- verdicts per model
-def model_verdicts(kind: str, frame: pd.DataFrame, scores: pd.DataFrame) -> pd.DataFrame:
-    """One row per scored item of the dataset: slot scores, correct, category and margin.
-
-    NevIR verdicts use the strict tie rule of the NevIR code (a tie fails). ``margin`` is the
-    one number to sort and filter on: for NevIR pairs the smaller of the two
-    query margins (the pair is right iff it is > 0), else s(q, pos) - s(q, neg) or
-    s(ref, candidate) - s(ref, perturbed). Items the run did not score are left out."""
-    wide = scores.pivot(index="item_id", columns="slot", values="score")
+def model_verdicts(kind: str, frame: pd.DataFrame, wide: pd.DataFrame, tie_rule: str = metrics.STRICT) -> pd.DataFrame:
+    """One row per scored item of the dataset, in dataset order: the slot scores and the run's
+    outcome (negviz.outcomes, under the run's tie rule). Items the run did not score are left out."""
     ids = item_ids(kind, frame)
     wide = wide.loc[[i for i in ids if i in wide.index], list(SLOTS[kind])]
-    out = wide.reset_index()
-    out.columns.name = None
-    if kind == PAIRS:
-        v = metrics.pair_verdicts(out["q1_d1"], out["q1_d2"], out["q2_d1"], out["q2_d2"])
-        out = pd.concat([out, v[["c1", "c2", "correct", "category", "margin1", "margin2"]]], axis=1)
-        out["margin"] = np.minimum(out["margin1"], out["margin2"])
-    elif kind in (EXCLUSION, PERTURBATION):
-        good, bad = ("pos", "neg") if kind == EXCLUSION else ("candidate", "perturbed")
-        out["margin"] = out[good] - out[bad]
-        out["correct"] = out["margin"] > 0
-        out["category"] = np.where(out["margin"] > 0, CORRECT, np.where(out["margin"] == 0, TIE, FAILURES[kind][0]))
-    else:
-        out["margin"] = np.nan
-        out["correct"] = pd.array([pd.NA] * len(out), dtype="boolean")
-        out["category"] = ""
-    return out
+    verdicts = outcomes.item_outcomes(kind, wide, tie_rule)
+    return pd.concat([wide.reset_index(drop=True), verdicts.reset_index(drop=True)], axis=1)
 
 
-def verdict_table(kind: str, frame: pd.DataFrame, runs: dict[str, pd.DataFrame]) -> pd.DataFrame:
-    """model_verdicts of several models (name -> long scores), stacked with a ``model`` column."""
-    parts = [model_verdicts(kind, frame, scores).assign(model=name) for name, scores in runs.items()]
+def verdict_table(kind: str, frame: pd.DataFrame, runs: dict[str, tuple[pd.DataFrame, str]]) -> pd.DataFrame:
+    """model_verdicts of several models (name -> (Store.scores_wide, tie rule)), stacked with ``model``."""
+    parts = [model_verdicts(kind, frame, wide, rule).assign(model=name) for name, (wide, rule) in runs.items()]
     if not parts:
         return pd.DataFrame(columns=["item_id", "model", "correct", "category", "margin"])
     return pd.concat(parts, ignore_index=True)
 
 
 # ---------------------------------------------------------------- items
-@functools.lru_cache(maxsize=8)
-def _automatic_types(spec: DatasetSpec) -> pd.DataFrame:
-    from negviz.datasets import load
+def automatic_types(dataset) -> pd.DataFrame:
+    """The taxonomy's type of every item (NevIR: the gold cue's type; else the detected cue),
+    without annotator labels: item_id, type, cue, label_source, evidence, where. Detection over
+    DEMETR's 35,000 items takes seconds: callers cache it (negviz/ui)."""
     from negviz.taxonomy import label_pairs
 
-    return label_pairs(load(spec))
-
-
-def automatic_types(spec: DatasetSpec) -> pd.DataFrame:
-    """The taxonomy's type of every item (NevIR: the gold cue's type; else the detected cue),
-    without annotator labels: item_id, type, cue, label_source, evidence, where.
-
-    Cached per process and spec (shipped data never changes; a user file's spec holds its
-    hash): detection over DEMETR's 35,000 items takes seconds."""
-    return _automatic_types(spec).copy()
+    return label_pairs(dataset)
 
 
 def item_table(

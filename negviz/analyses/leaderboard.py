@@ -67,15 +67,6 @@ def leaderboard(runs: pd.DataFrame, catalog: pd.DataFrame | None = None) -> pd.D
     return df[list(LEADERBOARD_COLUMNS)].reset_index(drop=True)
 
 
-def latest_per_model(board: pd.DataFrame) -> pd.DataFrame:
-    """Keep the newest run per (model, dataset, split, metric)."""
-    if board.empty:
-        return board
-    newest = board.sort_values("created_at", ascending=False)
-    keep = newest.drop_duplicates(["model", "dataset", "split", "metric"])
-    return board[board["run_id"].isin(keep["run_id"])].reset_index(drop=True)
-
-
 def published_rows(reference: pd.DataFrame, dataset: str) -> pd.DataFrame:
     """Published rows for one dataset, grouped by (source, metric) so metrics never mix."""
     if reference.empty:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import re
 from typing import Callable, Mapping
-from urllib.parse import urlencode
 
 import pandas as pd
 
@@ -120,15 +119,4 @@ def model_cards(kind: str, verdicts: pd.DataFrame, item_id: str) -> list[tuple[s
     return cards
 
 
-# ---------------------------------------------------------------- links
-def inspector_url(dataset: str, item_id: str) -> str:
-    """Relative link to an item's inspector view (works under any server base path)."""
-    return "inspector?" + urlencode({"dataset": dataset, "pair": item_id})
-
-
 MAXSIM_KINDS = (PAIRS, EXCLUSION)  # the kinds the MaxSim explorer draws
-
-
-def maxsim_url(dataset: str, item_id: str) -> str:
-    """Relative link to the MaxSim explorer's view of the same item."""
-    return "maxsim?" + urlencode({"dataset": dataset, "pair": item_id})

@@ -2,7 +2,7 @@
 
 Pure functions over DataFrames; the heatmap and error pages only place their results:
 
-    outcomes = run_outcomes(kind, {"tfidf": (run_id, wide_scores, "strict"), ...})
+    outcomes = negviz.outcomes.run_outcomes(kind, {"tfidf": (run_id, wide, "strict"), ...})
     meta = item_meta(ds.kind, ds.frame, label_pairs(ds))
     groups = item_groups("type", meta)                      # item_id -> column of the heatmap
     cells = cell_table(outcomes, groups, min_n=20)          # model x column: n, value, 95% CI
@@ -16,23 +16,10 @@ import pandas as pd
 
 from negviz import metrics
 from negviz.scoring import item_ids
-from negviz.schema import EXCLUSION, PAIRS, PERTURBATION
+from negviz.outcomes import CATEGORIES
+from negviz.schema import PERTURBATION
 from negviz.taxonomy import TAXONOMY
 
-WRONG = "wrong"  # ExcluIR: the excluded document ranked first; DEMETR: the perturbed one scored higher
-CATEGORIES = {
-    PAIRS: (metrics.CORRECT, metrics.PREFERS_ORIGINAL, metrics.PREFERS_EDITED, metrics.REVERSED, metrics.TIE),
-    EXCLUSION: (metrics.CORRECT, WRONG, metrics.TIE),
-    PERTURBATION: (metrics.CORRECT, WRONG, metrics.TIE),
-}
-METRIC = {PAIRS: "paired accuracy", EXCLUSION: "Right Rank", PERTURBATION: "detection accuracy"}
-BASELINE = {PAIRS: 0.25, EXCLUSION: 0.5, PERTURBATION: 0.5}
-# What each margin is, per kind (margin2 exists only for pairs).
-MARGINS = {
-    PAIRS: ("s(q1,d1) - s(q1,d2)", "s(q2,d2) - s(q2,d1)"),
-    EXCLUSION: ("s(q,pos) - s(q,neg)", None),
-    PERTURBATION: ("s(ref,candidate) - s(ref,perturbed)", None),
-}
 AXES = {
     "type": "negation type",
     "edit_type": "CondaQA edit type",
@@ -40,45 +27,7 @@ AXES = {
     "perturbation": "DEMETR perturbation",
 }
 EDIT_TYPES = {2: "scope (2)", 3: "affirmative (3)"}
-OUTCOME_COLUMNS = ("model", "run_id", "item_id", "correct", "category", "margin1", "margin2")
 CELL_COLUMNS = ("model", "column", "n", "value", "ci_low", "ci_high", "enough")
-
-
-# ---------------------------------------------------------------- runs -> per-item outcomes
-def latest_runs(runs: pd.DataFrame, models: list[str] | None = None) -> pd.DataFrame:
-    """The newest complete eval run per model (runs as Store.runs gives them), models filtered."""
-    if runs.empty:
-        return runs
-    part = runs[(runs["status"] == "complete") & (runs["kind"] == "eval")]
-    if models:
-        part = part[part["model_name"].isin(models)]
-    part = part.sort_values("created_at", ascending=False).drop_duplicates("model_name")
-    return part.sort_values("model_name").reset_index(drop=True)
-
-
-def item_outcomes(kind: str, wide: pd.DataFrame, tie_rule: str = metrics.STRICT) -> pd.DataFrame:
-    """One row per item of one run: correct, category and margins. ``wide``: Store.scores_wide."""
-    ids = wide.index.astype(str)
-    if kind == PAIRS:
-        v = metrics.pair_verdicts(wide["q1_d1"], wide["q1_d2"], wide["q2_d1"], wide["q2_d2"], tie_rule)
-        return pd.DataFrame({"item_id": ids, "correct": v["correct"].to_numpy(), "category": v["category"].to_numpy(),
-                             "margin1": v["margin1"].to_numpy(), "margin2": v["margin2"].to_numpy()})
-    if kind in (EXCLUSION, PERTURBATION):
-        good, bad = ("pos", "neg") if kind == EXCLUSION else ("candidate", "perturbed")
-        margin = (wide[good] - wide[bad]).to_numpy(dtype=np.float64)
-        category = np.where(margin > 0, metrics.CORRECT, np.where(margin == 0, metrics.TIE, WRONG))
-        return pd.DataFrame({"item_id": ids, "correct": margin > 0, "category": category, "margin1": margin,
-                             "margin2": np.nan})
-    raise ValueError(f"per-type accuracy needs pairs, exclusion or perturbation runs, not {kind!r}")
-
-
-def run_outcomes(kind: str, runs: dict[str, tuple[str, pd.DataFrame, str]]) -> pd.DataFrame:
-    """Outcomes of several runs, long: model -> (run_id, wide scores, tie rule)."""
-    parts = [item_outcomes(kind, wide, rule).assign(model=model, run_id=run_id)
-             for model, (run_id, wide, rule) in runs.items()]
-    if not parts:
-        return pd.DataFrame(columns=list(OUTCOME_COLUMNS))
-    return pd.concat(parts, ignore_index=True)[list(OUTCOME_COLUMNS)]
 
 
 # ---------------------------------------------------------------- items -> heatmap columns
@@ -257,10 +206,3 @@ def distribution_vs_petcu(dist: pd.DataFrame, reference: pd.DataFrame, dataset: 
     rows = [(c, label(c, c), source_label, int(mine.get(c, 0)), mine.get(c, 0) / n if n else np.nan, n) for c in cats]
     rows += [(c, label(c, c), paper, int(v), v / total, int(total)) for c, v in zip(cats, ref["value"])]
     return pd.DataFrame(rows, columns=["category", "label", "source", "count", "share", "n"])
-
-
-def inspector_link(dataset: str, item_id: str) -> str:
-    """The pair view of one item (a relative URL of this app)."""
-    from urllib.parse import urlencode
-
-    return "/inspector?" + urlencode({"dataset": dataset, "pair": item_id})

@@ -107,18 +107,6 @@ def memo(key: tuple, make):
     return _DERIVED.get(key, make)
 
 
-def pick_runs(runs: pd.DataFrame, models: list[str] | None = None) -> pd.DataFrame:
-    """One complete eval run per model (Store.runs rows): the one with the most items, then the
-    newest, so a quick --limit run does not hide the full shipped one. Sorted by model name."""
-    if runs.empty:
-        return runs
-    part = runs[(runs["status"] == "complete") & (runs["kind"] == "eval")]
-    if models:
-        part = part[part["model_name"].isin(models)]
-    part = part.assign(_n=part["n"].fillna(0)).sort_values(["_n", "created_at"], ascending=False)
-    return part.drop_duplicates("model_name").drop(columns="_n").sort_values("model_name").reset_index(drop=True)
-
-
 def spec_label(model_spec: Mapping[str, Any] | None) -> str:
     """A stored run's model spec as text (e.g. 'all-MiniLM-L6-v2[family=bi-encoder,similarity=cosine]')."""
     from negviz.schema import ModelSpec

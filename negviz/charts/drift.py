@@ -19,9 +19,6 @@ from negviz.charts.style import BASELINE_COLOR, FONT
 
 RUN_COLORS = ("#2563eb", "#ea580c", "#16a34a", "#7c3aed", "#db2777", "#0891b2", "#ca8a04", "#52525b")
 SHAPES = ("violin", "box")
-RANDOM_PAIRED = 0.25
-
-
 def _rgba(hex_color: str, alpha: float) -> str:
     h = hex_color.lstrip("#")
     return f"rgba({int(h[0:2], 16)},{int(h[2:4], 16)},{int(h[4:6], 16)},{alpha})"
@@ -39,7 +36,8 @@ def _notes(notes: dict[str, str], width: int = 135) -> str:
 
 
 def drift_figure(epochs: pd.DataFrame, cosines: pd.DataFrame, notes: dict[str, str] | None = None,
-                 shape: str = "violin", title: str = "Pair cosine and paired accuracy across fine-tuning") -> go.Figure:
+                 shape: str = "violin", title: str = "Pair cosine and paired accuracy across fine-tuning",
+                 baseline: float | None = None) -> go.Figure:
     """``epochs``: run, epoch, paired_accuracy, ci_low, ci_high, cos_mean, cos_std (one row per
     run and epoch). ``cosines``: run, epoch, item_id, cos (one row per held-out pair and epoch).
     ``notes``: run -> its data line, printed under the plot."""
@@ -80,8 +78,9 @@ def drift_figure(epochs: pd.DataFrame, cosines: pd.DataFrame, notes: dict[str, s
             hovertemplate=(f"{run}<br>epoch %{{x:.0f}}<br>paired accuracy %{{y:.1f}}%<br>95% CI "
                            "%{customdata[0]:.1f}-%{customdata[1]:.1f}%, n=%{customdata[2]:.0f}<extra></extra>"),
         ), row=2, col=1)
-    fig.add_hline(y=RANDOM_PAIRED * 100, line_dash="dash", line_color=BASELINE_COLOR, row=2, col=1,
-                  annotation_text="random 25%", annotation_position="bottom right")
+    if baseline is not None:  # the held-out metric's chance level (negviz.datasets.facts)
+        fig.add_hline(y=baseline * 100, line_dash="dash", line_color=BASELINE_COLOR, row=2, col=1,
+                      annotation_text=f"random {baseline:.0%}", annotation_position="bottom right")
     ticks = sorted(epochs["epoch"].unique()) if len(epochs) else [0]
     labels = ["0<br>before" if e == 0 else str(e) for e in ticks]
     fig.update_xaxes(tickvals=ticks, ticktext=labels, range=[min(ticks) - 0.5, max(ticks) + 0.5], row=2, col=1,

@@ -18,6 +18,7 @@ from pathlib import Path
 import pandas as pd
 
 from negviz.datasets.base import Dataset, apply_limit, check_options
+from negviz.datasets.facts import DatasetFacts, kind_facts
 from negviz.datasets.formats import FORMATS
 from negviz.datasets.userfile import load_file
 from negviz.datasets.validate import validate
@@ -25,13 +26,13 @@ from negviz.errors import DataValidationError
 from negviz.registry import Registry
 from negviz.schema import EXCLUSION, PAIRS, PERTURBATION, SENTENCE_PAIRS, DatasetSpec
 
-__all__ = ["DATASETS", "Dataset", "list_datasets", "load", "load_file", "validate"]
+__all__ = ["DATASETS", "Dataset", "DatasetFacts", "facts", "list_datasets", "load", "load_file", "validate"]
 
 DATASETS = Registry("dataset")
 DATASETS.register(
     "nevir",
     "negviz.datasets.shipped:load_nevir",
-    kind=PAIRS,
+    **kind_facts(PAIRS),
     title="NevIR",
     description="Contrast pairs (q1, d1, q2, d2) that differ only by negation; a pair counts "
     "only if both queries rank their own document first. Joined with CondaQA for the negation "
@@ -40,12 +41,11 @@ DATASETS.register(
     source="orionw/NevIR (test split), joined with AbhilashaRavichander/CondaQA",
     licence="MIT (NevIR); Apache-2.0 (CondaQA cue metadata)",
     n=1383,
-    random_baseline=0.25,
 )
 DATASETS.register(
     "excluir",
     "negviz.datasets.shipped:load_excluir",
-    kind=EXCLUSION,
+    **kind_facts(EXCLUSION),
     title="ExcluIR (1,000-query sample)",
     description="Exclusionary queries with a positive document and an excluded one; Right Rank "
     "is the share of queries whose positive is ranked above the excluded document.",
@@ -53,12 +53,11 @@ DATASETS.register(
     source="zwh-sdu/ExcluIR manual test set, seed-42 sample from 01tilinfinity/FLIP",
     licence="unclear (no licence file); HotpotQA/Wikipedia text is CC BY-SA 4.0",
     n=1000,
-    random_baseline=0.5,
 )
 DATASETS.register(
     "demetr",
     "negviz.datasets.shipped:load_demetr",
-    kind=PERTURBATION,
+    **kind_facts(PERTURBATION),
     title="DEMETR",
     description="35 perturbations of 1,000 machine translations (negation, antonym, ...); a "
     "metric should score the perturbed translation below the correct one.",
@@ -71,7 +70,7 @@ DATASETS.register(
 DATASETS.register(
     "cannot",
     "negviz.datasets.shipped:load_cannot",
-    kind=SENTENCE_PAIRS,
+    **kind_facts(SENTENCE_PAIRS),
     title="CANNOT (per-source files)",
     description="Sentences paired with their negation (label 1) or, for SemAntoNeg, a paraphrase "
     "(label 0); a negation-aware model gives negated pairs low similarity.",
@@ -108,6 +107,19 @@ def _load_user_file(spec: DatasetSpec) -> Dataset:
     ds.frame = apply_limit(ds.frame, ds.kind, spec.limit)
     ds.spec = DatasetSpec.make(spec.name, spec.split, spec.limit, **ds.spec.opts)  # with the current file_hash
     return ds
+
+
+def facts(dataset: DatasetSpec | str | Dataset) -> DatasetFacts:
+    """Kind, id column, metric and random baseline of a dataset: from its registry entry when
+    shipped, else (a user file) from its kind, which needs the file loaded."""
+    name = dataset.spec.name if isinstance(dataset, Dataset) else getattr(dataset, "name", dataset)
+    if name in DATASETS:
+        meta = DATASETS.entry(name).meta
+    else:
+        ds = dataset if isinstance(dataset, Dataset) else load(dataset)
+        meta = {**kind_facts(ds.kind), "title": ds.title}
+    fields = ("kind", "title", "id_column", "metric", "item_metric", "random_baseline")
+    return DatasetFacts(name, *(meta[f] for f in fields))
 
 
 def list_datasets() -> pd.DataFrame:

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import pandas as pd
 import streamlit as st
 
+from negviz import run_choice
 from negviz.ui import resources
 
 DATASET_KEY = "dataset"
@@ -41,3 +43,39 @@ def current_dataset() -> str:
 
 def current_models() -> list[str]:
     return list(st.session_state.get(MODELS_KEY) or [])
+
+
+PIN_PARAM = "run"  # ?run=<run id>&run=<run id>: runs pinned instead of the policy's choice
+
+
+def shown_runs(dataset: str, key: str = "pinned_runs") -> pd.DataFrame:
+    """The run that stands for each model on ``dataset`` (negviz.run_choice: one policy for every
+    page), listed in a caption, with an expander to pin another run of a model (kept in the URL)."""
+    runs = resources.runs(dataset)
+    if key not in st.session_state:  # first render: pins come from the URL
+        st.session_state[key] = [p for p in st.query_params.get_all(PIN_PARAM) if p in set(runs["run_id"])]
+    chosen = run_choice.choose_runs(runs, current_models(), st.session_state[key])
+    if chosen.empty:
+        return chosen
+    ids = ", ".join(f"{m} {r[:8]}" + (" (pinned)" if c == run_choice.PINNED else "")
+                    for m, r, c in zip(chosen["model_name"], chosen["run_id"], chosen["chosen_by"]))
+    with st.expander(f"Runs shown: {ids}", icon=":material/fact_check:"):
+        options = run_choice.ranked(runs)
+        if current_models():
+            options = options[options["model_name"].isin(current_models())]
+        labels = {r["run_id"]: run_choice.run_label(r) for r in options.to_dict("records")}
+        st.multiselect("Pinned runs", list(labels), format_func=labels.get, key=key, on_change=_pin_to_url,
+                       args=(key,), placeholder="none: the policy chooses",
+                       help=f"One run per model: {run_choice.POLICY}. A pin is part of the URL.")
+        st.dataframe(chosen[["model_name", "run_id", "n", "created_at", "chosen_by"]], hide_index=True,
+                     key=f"{key}_table")
+    return chosen
+
+
+def _pin_to_url(key: str) -> None:
+    # A page may pin runs of two datasets (sensitivity: DEMETR and CANNOT): the URL holds all pins.
+    pins = [p for k, v in st.session_state.items() if str(k).startswith("pinned_") and isinstance(v, list) for p in v]
+    if pins:
+        st.query_params[PIN_PARAM] = pins
+    elif PIN_PARAM in st.query_params:
+        del st.query_params[PIN_PARAM]

@@ -12,14 +12,14 @@ from negviz.paths import DATA_DIR
 BUNDLED_RUNS = DATA_DIR / "runs"
 
 
-def _db_url() -> str:
-    # Part of every cache key, so a different $NEGVIZ_DB_URL never sees another store's data.
+def db_url() -> str:
+    """The store's URL: part of every cache key, so another $NEGVIZ_DB_URL never sees this store's data."""
     return os.environ.get("NEGVIZ_DB_URL", "")
 
 
 def store():
     """The results store, with the shipped precomputed runs loaded once per process."""
-    return _store(_db_url())
+    return _store(db_url())
 
 
 @st.cache_resource(show_spinner=False)
@@ -35,7 +35,7 @@ def _store(url: str):
 def runs(dataset: str | None = None) -> pd.DataFrame:
     """Stored evaluation runs (short TTL: another process may have added one). Fine-tuning
     runs are read by the drift page through negviz.finetune.history."""
-    return _runs(_db_url(), dataset)
+    return _runs(db_url(), dataset)
 
 
 @st.cache_data(show_spinner=False, ttl=5)

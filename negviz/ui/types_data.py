@@ -11,11 +11,11 @@ from dataclasses import dataclass
 import pandas as pd
 import streamlit as st
 
+from negviz import links, outcomes
 from negviz.analyses import per_type as at
+from negviz.datasets import DatasetFacts, facts
 from negviz.schema import PERTURBATION
-from negviz.ui import resources
-
-SUPPORTED_KINDS = tuple(at.CATEGORIES)
+from negviz.ui import pickers, resources
 
 
 @st.cache_resource(show_spinner=False, max_entries=6)
@@ -33,9 +33,9 @@ def labels(name: str, source: str = "auto") -> pd.DataFrame:
 
 
 @st.cache_data(show_spinner=False, max_entries=64)
-def _outcomes(kind: str, run_id: str, model: str, tie_rule: str) -> pd.DataFrame:
+def _outcomes(url: str, kind: str, run_id: str, model: str, tie_rule: str) -> pd.DataFrame:
     wide = resources.store().scores_wide(run_id)
-    return at.run_outcomes(kind, {model: (run_id, wide, tie_rule)})
+    return outcomes.run_outcomes(kind, {model: (run_id, wide, tie_rule)})
 
 
 @dataclass
@@ -44,17 +44,18 @@ class TypesContext:
     kind: str
     title: str
     split: str
-    runs: pd.DataFrame  # newest run per model
-    outcomes: pd.DataFrame  # per_type.OUTCOME_COLUMNS
+    facts: DatasetFacts
+    runs: pd.DataFrame  # the run shown per model (negviz.run_choice)
+    outcomes: pd.DataFrame  # negviz.outcomes.run_outcomes
     meta: pd.DataFrame  # per_type.item_meta
 
     @property
     def metric(self) -> str:
-        return at.METRIC[self.kind]
+        return self.facts.item_metric_label
 
     @property
-    def baseline(self) -> float:
-        return at.BASELINE[self.kind]
+    def baseline(self) -> float | None:
+        return self.facts.random_baseline
 
     @property
     def label_source(self) -> str:
@@ -63,18 +64,20 @@ class TypesContext:
         return ", ".join(f"{k} ({v:,})" for k, v in self.meta["label_source"].value_counts().items())
 
 
-def context(name: str, models: list[str]) -> TypesContext | None:
-    """Everything both pages need for a dataset, or None when it has no supported runs."""
+def context(name: str) -> TypesContext | None:
+    """Everything both pages need for a dataset (the runs shown come from the page's run picker),
+    or None when items of its kind have no verdicts."""
     ds = dataset(name)
-    if ds.kind not in SUPPORTED_KINDS:
+    if not outcomes.has_verdicts(ds.kind):
         return None
-    runs = at.latest_runs(resources.runs(name), models)
-    parts = [_outcomes(ds.kind, r.run_id, r.model_name, (r.options or {}).get("tie_rule", "strict"))
+    runs = pickers.shown_runs(name)
+    parts = [_outcomes(resources.db_url(), ds.kind, r.run_id, r.model_name, outcomes.tie_rule(r.options))
              for r in runs.itertuples()]
-    outcomes = pd.concat(parts, ignore_index=True) if parts else pd.DataFrame(columns=list(at.OUTCOME_COLUMNS))
+    empty = pd.DataFrame(columns=["model", "run_id", *outcomes.COLUMNS])
+    done = pd.concat(parts, ignore_index=True) if parts else empty
     # DEMETR: 35k items take ~13 s to type by detection; its column axis is the perturbation.
     meta = at.item_meta(ds.kind, ds.frame, None if ds.kind == PERTURBATION else labels(name))
-    return TypesContext(name, ds.kind, ds.title, ds.spec.split, runs, outcomes, meta)
+    return TypesContext(name, ds.kind, ds.title, ds.spec.split, facts(ds), runs, done, meta)
 
 
 def apply_click(chart_key: str, targets: dict[str, int], options: dict[str, list]) -> None:
@@ -100,7 +103,7 @@ def items_table(items: pd.DataFrame, name: str, key: str, file_stem: str) -> Non
     """The items behind a cell or segment, each linking to the pair inspector, with a CSV download."""
     from negviz.ui.widgets import csv_download
 
-    shown = items.assign(link=[at.inspector_link(name, i) for i in items["item_id"]])
+    shown = items.assign(link=[links.inspector(name, i) for i in items["item_id"]])
     shown = shown[["link"] + [c for c in shown.columns if c != "link"]]
     st.dataframe(shown, hide_index=True, key=key, column_config={
         "link": st.column_config.LinkColumn("pair", display_text=r"pair=(.+)$", help="open in the pair inspector"),

@@ -1,0 +1,36 @@
+"""Links between the app's views: the one place a URL of a page is built.
+
+Links are relative ("inspector?dataset=nevir&pair=1230-2"), so they work on a server mounted
+under a path prefix; the query keys are the ones each page binds its widgets to.
+
+    links.inspector("nevir", "1230-2")                 # 'inspector?dataset=nevir&pair=1230-2'
+    links.maxsim("nevir", "1230-2", after="ckpt/dir")  # MaxSim explorer on a stored pair
+    links.page("playground", tq="who is not ...")      # any page with its URL state
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import urlencode
+
+# url_path of every page (app.py declares the same paths).
+PAGES = ("overview", "heatmap", "errors", "sensitivity", "drift", "maxsim", "playground", "inspector",
+         "annotations", "evaluate", "catalog")
+
+
+def page(name: str, **params: Any) -> str:
+    """The URL of a page with query parameters (None values left out, lists repeated)."""
+    if name not in PAGES:
+        raise ValueError(f"unknown page {name!r}; pages: {', '.join(PAGES)}")
+    query = urlencode({k: v for k, v in params.items() if v is not None}, doseq=True)
+    return f"{name}?{query}" if query else name
+
+
+def inspector(dataset: str, item_id: str, **params: Any) -> str:
+    """One item in the pair inspector."""
+    return page("inspector", dataset=dataset, pair=item_id, **params)
+
+
+def maxsim(dataset: str, item_id: str, **params: Any) -> str:
+    """One stored item's token alignment in the MaxSim explorer."""
+    return page("maxsim", dataset=dataset, pair=item_id, **params)

@@ -1,0 +1,94 @@
+"""Which stored run stands for a model: one policy, used by every page, the CLI and the report.
+
+For each model on a dataset (and split), among its complete evaluation runs: the run with the
+most items, and among runs of equal size the newest. A quick ``--limit 50`` run therefore never
+hides the full run; a newer full run replaces an older one. A user may pin any other run of a
+model (by run id, e.g. from the URL); a pin always wins for its model.
+
+    chosen = choose_runs(store.runs(dataset="nevir", kind="eval"), models=["tfidf"], pinned=["9f2c..."])
+    chosen[["model_name", "run_id", "n", "created_at", "chosen_by"]]
+"""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+import pandas as pd
+
+POLICY = "the complete run with the most items, newest first among equals (a pinned run wins)"
+PINNED = "pinned"
+BY_POLICY = "most items, newest"
+
+
+def ranked(runs: pd.DataFrame, split: str | None = None) -> pd.DataFrame:
+    """Complete evaluation runs (Store.runs rows) in the policy's order: best candidate first."""
+    if runs.empty:
+        return runs.assign(chosen_by=pd.Series(dtype=object))
+    part = runs[(runs["status"] == "complete") & (runs["kind"] == "eval")]
+    if split is not None and "split" in part:
+        part = part[part["split"].fillna(split) == split]
+    order = part.assign(_n=part["n"].fillna(0)).sort_values(["_n", "created_at", "run_id"], ascending=False)
+    return order.drop(columns="_n")
+
+
+def choose_runs(runs: pd.DataFrame, models: Iterable[str] | None = None, pinned: Iterable[str] = (),
+                split: str | None = None) -> pd.DataFrame:
+    """One run per model (all models with runs, or only ``models``), sorted by model name, with a
+    ``chosen_by`` column saying whether the policy or a pin chose it. Unknown pins are ignored."""
+    order = ranked(runs, split)
+    models = list(models or [])
+    if models:
+        order = order[order["model_name"].isin(models)]
+    pins = {str(p) for p in pinned}
+    pinned_rows = order[order["run_id"].isin(pins)].drop_duplicates("model_name").assign(chosen_by=PINNED)
+    rest = order[~order["model_name"].isin(pinned_rows["model_name"])]
+    by_policy = rest.drop_duplicates("model_name").assign(chosen_by=BY_POLICY)
+    chosen = pd.concat([pinned_rows, by_policy]) if len(pinned_rows) else by_policy
+    return chosen.sort_values("model_name").reset_index(drop=True)
+
+
+def alternatives(runs: pd.DataFrame, model: str, split: str | None = None) -> pd.DataFrame:
+    """Every complete run of one model, in the policy's order (the first is the default choice)."""
+    order = ranked(runs, split)
+    return order[order["model_name"] == model].reset_index(drop=True)
+
+
+def run_label(row) -> str:
+    """A short, stable label of a run for pickers and captions: model · n items · date · id."""
+    when = pd.Timestamp(row["created_at"]).strftime("%Y-%m-%d %H:%M") if pd.notna(row["created_at"]) else "?"
+    n = int(row["n"]) if pd.notna(row["n"]) else 0
+    return f"{row['model_name']} · n={n:,} · {when} · {str(row['run_id'])[:8]}"
+
+
+def resolve(runs: pd.DataFrame, ref: str, dataset: str | None = None) -> str:
+    """A run id from what a user typed: a run id, a unique prefix of one (8+ characters), or a
+    model name, which stands for the run this policy chooses on ``dataset``."""
+    from negviz.errors import NegvizError
+
+    ids = runs["run_id"].astype(str)
+    if (ids == ref).any():
+        return ref
+    if len(ref) >= 8:
+        hits = ids[ids.str.startswith(ref)]
+        if len(hits) == 1:
+            return hits.iloc[0]
+        if len(hits) > 1:
+            raise NegvizError(f"run id prefix {ref!r} matches {len(hits)} runs; give more characters")
+    if (runs["model_name"] == ref).any():
+        if dataset is None:
+            raise NegvizError(f"{ref!r} is a model name: add --dataset to say whose run stands for it")
+        chosen = choose_runs(runs[runs["dataset_name"] == dataset], [ref])
+        if chosen.empty:
+            raise NegvizError(f"model {ref!r} has no complete run on {dataset!r}; list runs with `negviz runs`")
+        return chosen["run_id"].iloc[0]
+    raise NegvizError(f"no stored run or model {ref!r}; list them with `negviz runs`")
+
+
+def chosen_mask(runs: pd.DataFrame) -> pd.Series:
+    """True for the runs this policy shows for their model on their dataset (for listings)."""
+    if runs.empty:
+        return pd.Series(dtype=bool)
+    shown = set()
+    for _, part in runs.groupby("dataset_name", sort=False):
+        shown |= set(choose_runs(part)["run_id"])
+    return runs["run_id"].isin(shown)

@@ -1,0 +1,42 @@
+"""Cached data of the pair inspector, so a P/N step only redraws one pair.
+
+The dataset, its automatic types and every shown run's verdicts are computed once per process
+(keyed by store URL, run id and tie rule: a stored run never changes); only the annotations,
+which other annotators may be writing, are read on each step.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+from negviz import outcomes
+from negviz.analyses import inspector as F
+from negviz.ui import resources
+from negviz.ui.types_data import dataset
+
+
+@st.cache_data(show_spinner="Typing the items with the negation taxonomy...", max_entries=8)
+def automatic_types(name: str) -> pd.DataFrame:
+    return F.automatic_types(dataset(name))
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def _run_verdicts(url: str, name: str, run_id: str, model: str, tie_rule: str) -> pd.DataFrame:
+    ds = dataset(name)
+    wide = resources.store().scores_wide(run_id)
+    return F.model_verdicts(ds.kind, ds.frame, wide, tie_rule).assign(model=model)
+
+
+@st.cache_data(show_spinner=False, max_entries=16)
+def _verdicts(url: str, name: str, runs: tuple[tuple[str, str, str], ...]) -> pd.DataFrame:
+    parts = [_run_verdicts(url, name, run_id, model, rule) for run_id, model, rule in runs]
+    if not parts:
+        return pd.DataFrame(columns=["item_id", "model", "correct", "category", "margin"])
+    return pd.concat(parts, ignore_index=True)
+
+
+def verdicts(name: str, runs: pd.DataFrame) -> pd.DataFrame:
+    """Every shown run's verdicts (negviz.outcomes under its tie rule), stacked with ``model``."""
+    key = tuple((r.run_id, r.model_name, outcomes.tie_rule(r.options)) for r in runs.itertuples())
+    return _verdicts(resources.db_url(), name, key)

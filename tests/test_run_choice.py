@@ -1,0 +1,66 @@
+"""The run-choice policy by hand: most items, then newest; pins win; names and prefixes resolve."""
+
+import pandas as pd
+import pytest
+
+from negviz import links
+from negviz.datasets import facts
+from negviz.errors import NegvizError
+from negviz.run_choice import BY_POLICY, PINNED, alternatives, choose_runs, chosen_mask, resolve
+
+
+def runs():
+    return pd.DataFrame({
+        "run_id": ["full0000aaaa", "quick000bbbb", "other000cccc", "failed00dddd", "newfull0eeee"],
+        "model_name": ["m", "m", "x", "x", "y"],
+        "dataset_name": "nevir", "split": "test",
+        "n": [1383, 50, 35, 2000, 1383],
+        "status": ["complete", "complete", "complete", "failed", "complete"], "kind": "eval",
+        "created_at": pd.to_datetime(["2026-01-01", "2026-02-01", "2026-01-01", "2026-03-01", "2026-01-05"], utc=True),
+    })
+
+
+def test_the_full_run_beats_a_newer_quick_one_and_failed_runs_never_count():
+    chosen = choose_runs(runs())
+    assert chosen["run_id"].tolist() == ["full0000aaaa", "other000cccc", "newfull0eeee"]
+    assert set(chosen["chosen_by"]) == {BY_POLICY}
+    assert choose_runs(runs(), ["x"])["run_id"].tolist() == ["other000cccc"]
+
+
+def test_among_equal_sizes_the_newest_wins():
+    two = pd.concat([runs(), runs().iloc[[0]].assign(run_id="full1111ffff", created_at=pd.Timestamp("2026-04-01", tz="UTC"))])
+    assert choose_runs(two, ["m"])["run_id"].tolist() == ["full1111ffff"]
+    assert alternatives(two, "m")["run_id"].tolist() == ["full1111ffff", "full0000aaaa", "quick000bbbb"]
+
+
+def test_a_pin_wins_for_its_model_only():
+    chosen = choose_runs(runs(), pinned=["quick000bbbb", "not-a-run"]).set_index("model_name")
+    assert chosen.loc["m", "run_id"] == "quick000bbbb" and chosen.loc["m", "chosen_by"] == PINNED
+    assert chosen.loc["y", "run_id"] == "newfull0eeee" and chosen.loc["y", "chosen_by"] == BY_POLICY
+
+
+def test_resolve_ids_prefixes_and_model_names():
+    r = runs()
+    assert resolve(r, "quick000bbbb") == "quick000bbbb"
+    assert resolve(r, "quick000") == "quick000bbbb"
+    assert resolve(r, "m", "nevir") == "full0000aaaa"
+    with pytest.raises(NegvizError, match="add --dataset"):
+        resolve(r, "m")
+    with pytest.raises(NegvizError, match="no stored run or model"):
+        resolve(r, "zzz")
+    assert chosen_mask(r).tolist() == [True, False, True, False, True]
+
+
+def test_dataset_facts_come_from_the_registry():
+    assert (facts("nevir").random_baseline, facts("nevir").id_column) == (0.25, "pair_id")
+    assert (facts("excluir").metric, facts("excluir").random_baseline) == ("right_rank", 0.5)
+    assert (facts("demetr").item_metric, facts("demetr").random_baseline) == ("detection_accuracy", 0.5)
+    assert facts("cannot").random_baseline is None
+
+
+def test_one_link_builder():
+    assert links.inspector("nevir", "1230-2") == "inspector?dataset=nevir&pair=1230-2"
+    assert links.page("maxsim", src="typed", tq="not & x") == "maxsim?src=typed&tq=not+%26+x"
+    assert links.page("overview") == "overview"
+    with pytest.raises(ValueError):
+        links.page("nope")
