@@ -7,6 +7,7 @@ catalog are taken as a hub id or a local path, with the family given or guessed.
 
 from __future__ import annotations
 
+import difflib
 import functools
 from dataclasses import dataclass
 from pathlib import Path
@@ -16,7 +17,7 @@ import pandas as pd
 
 from negviz.errors import ModelUnavailableError
 from negviz.paths import DATA_DIR
-from negviz.schema import ModelSpec, _parse_options
+from negviz.schema import ModelSpec, parse_options
 
 CATALOG_FILE = DATA_DIR / "catalog.csv"
 CATALOG_COLUMNS = ("name", "hub_id", "family", "params_m", "training_data", "options", "offline_default", "sources", "notes")
@@ -66,33 +67,87 @@ def guess_family(path: str) -> str | None:
     return None
 
 
+# Files that mark a folder as a model checkpoint (transformers, sentence-transformers, ColBERT).
+MODEL_MARKERS = ("config.json", "modules.json", "artifact.metadata", "0_Transformer/config.json")
+
+
+def looks_like_path(name: str) -> bool:
+    """A local path rather than a catalog name or an ``org/model`` hub id."""
+    return name.startswith((".", "/", "~")) or name.count("/") > 1 or "\\" in name or Path(name).expanduser().exists()
+
+
+def check_model_path(name: str) -> None:
+    """A local model path must exist and hold a checkpoint; says which when it does not."""
+    path = Path(name).expanduser()
+    if not path.exists():
+        raise ModelUnavailableError(
+            f"no such path: {name!r}. Pass an existing model folder, a catalog name or a hub id "
+            "(`negviz models` lists the catalog)."
+        )
+    if not path.is_dir():
+        raise ModelUnavailableError(f"{name!r} is a file; pass the folder that holds the model (config.json)")
+    if not any((path / marker).exists() for marker in MODEL_MARKERS) and not any(path.glob("*.dnn")):
+        raise ModelUnavailableError(
+            f"this folder holds no model (no config.json / modules.json): {name!r}. "
+            "Pass the folder a model was saved to (save_pretrained / SentenceTransformer.save)."
+        )
+
+
+def similar_names(name: str, n: int = 3) -> list[str]:
+    """Catalog names close to ``name``: containing it (case-insensitive), then close spellings."""
+    df = load_catalog()
+    low = name.lower()
+    rows = df.assign(low=df["name"].str.lower())
+    contains = rows[rows["low"].str.contains(low, regex=False)] if len(low) >= 3 else rows.iloc[:0]
+    # Offline models first, then shorter names (the plain model before its variants).
+    contains = contains.assign(size=contains["name"].str.len()).sort_values(
+        ["offline_default", "size"], ascending=[False, True], kind="stable"
+    )
+    picks = list(contains["name"])
+    by_low = dict(zip(rows["low"], rows["name"]))
+    picks += [by_low[c] for c in difflib.get_close_matches(low, list(by_low), n=n, cutoff=0.6)]
+    return list(dict.fromkeys(picks))[:n]
+
+
 def resolve(spec: ModelSpec) -> ResolvedModel:
-    """Fill the family and default options of a spec from the catalog (or from the files)."""
+    """Fill the family and default options of a spec from the catalog (or from the files), and
+    type-check its options against the family's declarations (negviz.options)."""
     from negviz.scorers import FAMILIES
 
     row = catalog_row(spec.name)
+    if row is None and looks_like_path(spec.name):
+        check_model_path(spec.name)
     family = spec.family or (row["family"] if row else None) or guess_family(spec.name)
     if not family:
+        close = similar_names(spec.name) if not looks_like_path(spec.name) else []
+        if close:
+            raise ModelUnavailableError(
+                f"model {spec.name!r} is not in the catalog; did you mean {', '.join(map(repr, close))}? "
+                "`negviz models` lists the catalog; a hub id or folder outside it needs --family."
+            )
         raise ModelUnavailableError(
             f"model {spec.name!r} is not in the catalog and its family cannot be guessed; "
             f"pass one, e.g. '{spec.name}[family=bi-encoder]' or --family bi-encoder "
             f"(families: {', '.join(FAMILIES)}). `negviz models` lists the catalog."
         )
-    FAMILIES.entry(family)  # unknown family: a "did you mean" error
-    options = {**(_parse_options(row["options"]) if row else {}), **spec.opts}
+    cls = FAMILIES.get(family)  # unknown family: a "did you mean" error
+    options = cls.check_options({**(parse_options(row["options"]) if row else {}), **spec.opts})
     name = row["name"] if row else spec.name
     hub_id = (row["hub_id"] if row else spec.name) if family not in FILELESS else ""
     return ResolvedModel(ModelSpec.make(name, family, spec.revision, **options), hub_id, row)
 
 
-def load_scorer(spec: ModelSpec | str, device: str | None = None, cache=None, batch_size: int | None = None):
-    """Build the Scorer for a spec. Model files are located now (fails fast when a model is
-    not available offline); weights load on first use, so cached runs need no model."""
+def load_scorer(
+    spec: ModelSpec | ResolvedModel | str, device: str | None = None, cache=None, batch_size: int | None = None
+):
+    """Build the Scorer for a spec (or an already resolved one). Model files are located now
+    (fails fast when a model is not available offline); weights load on first use, so cached
+    runs need no model."""
     from negviz.scorers import FAMILIES
     from negviz.scorers.loading import resolve_source
 
     spec = ModelSpec.parse(spec) if isinstance(spec, str) else spec
-    resolved = resolve(spec)
+    resolved = spec if isinstance(spec, ResolvedModel) else resolve(spec)
     cls = FAMILIES.get(resolved.spec.family)
     if resolved.hub_id:
         source = resolve_source(resolved.hub_id, resolved.spec.revision)

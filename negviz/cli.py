@@ -64,14 +64,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
     from negviz.schema import DatasetSpec, ModelSpec
     from negviz.store import Store
 
-    model = ModelSpec.parse(args.model)
-    options = dict(model.opts)
-    for item in args.option or []:
-        key, sep, value = item.partition("=")
-        if not sep:
-            raise NegvizError(f"--option {item!r} is not of the form key=value")
-        options[key] = value
-    model = ModelSpec.make(model.name, args.family or model.family, args.revision or model.revision, **options)
+    model = ModelSpec.parse(args.model, family=args.family, revision=args.revision, options=args.option or ())
     ds_options = {}
     if args.kind:
         ds_options["kind"] = args.kind
@@ -276,17 +269,20 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--model", required=True, help="catalog name, hub id or local path; NAME[@REV][key=value,...]")
     s.add_argument("--dataset", required=True, help="nevir, excluir, demetr, cannot, or a file (CSV/TSV/JSONL/Parquet)")
     s.add_argument("--split", default="test")
-    s.add_argument("--limit", type=int, help="first N items only")
+    s.add_argument("--limit", type=int, help="first N items only (N >= 1)")
     s.add_argument("--family", help="model family for models outside the catalog")
     s.add_argument("--revision", help="model revision (hub branch, tag or commit)")
-    s.add_argument("--option", action="append", metavar="KEY=VALUE", help="family option, e.g. similarity=cosine")
+    s.add_argument("--option", action="append", metavar="KEY=VALUE",
+                   help="family option, e.g. k1=1.2 or similarity=cosine; typed and range-checked, "
+                        "the same as NAME[k1=1.2]")
     s.add_argument("--kind", help="dataset kind of a user file: pairs, exclusion, perturbation, sentence_pairs")
     s.add_argument("--columns", help="column mapping of a user file, e.g. pair_id=id,q1=query1,...")
     s.add_argument("--tie-rule", default="strict", choices=["strict", "mteb"])
     s.add_argument("--checked-only", action="store_true", help="DEMETR: keep only items with pert_check")
     s.add_argument("--device", help="cpu, cuda, cuda:1 ... (default: cuda if present)")
-    s.add_argument("--batch-size", type=int)
-    s.add_argument("--force", action="store_true", help="re-run even if the store holds this run")
+    s.add_argument("--batch-size", type=int, help="texts per batch, >= 1 (default: per device)")
+    s.add_argument("--force", action="store_true",
+                   help="re-run even if the store holds this run; the new run replaces the stored one")
     s.add_argument("--no-store", action="store_true", help="do not write the run to the store")
     s.add_argument("--json", action="store_true", help="print one JSON object")
     s.add_argument("--quiet", action="store_true", help="no progress bar")

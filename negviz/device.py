@@ -3,16 +3,65 @@
 from __future__ import annotations
 
 import os
+import re
+
+from negviz.errors import DeviceError
+
+_DEVICE = re.compile(r"^(cpu|mps|cuda)(?::(\d+))?$")
 
 
 def pick_device(requested: str | None = None) -> str:
-    """``requested`` or $NEGVIZ_DEVICE wins; otherwise cuda if available, else cpu."""
-    requested = requested or os.environ.get("NEGVIZ_DEVICE")
-    if requested:
-        return requested
+    """``requested`` or $NEGVIZ_DEVICE wins (checked: see ``requested_device``); otherwise
+    cuda if available, else cpu."""
+    chosen = requested_device(requested)
+    if chosen:
+        return chosen
     import torch
 
     return "cuda" if torch.cuda.is_available() else "cpu"
+
+
+def requested_device(requested: str | None = None) -> str | None:
+    """The device asked for (``requested``, else $NEGVIZ_DEVICE), checked against this machine
+    before anything loads; None when nothing was asked for. Every family goes through here, so
+    a run never records a device it did not have. Imports torch only for cuda/mps requests."""
+    source = "--device" if requested else "$NEGVIZ_DEVICE"
+    text = (requested or os.environ.get("NEGVIZ_DEVICE") or "").strip()
+    if not text:
+        return None
+    m = _DEVICE.match(text.lower())
+    if not m:
+        raise DeviceError(f"{source} {text!r} is not a device; use cpu, cuda, cuda:N (N = GPU index) or mps")
+    kind, index = m.group(1), m.group(2)
+    if kind == "cpu":
+        if index is not None:
+            raise DeviceError(f"{source} {text!r}: cpu takes no index; use cpu")
+        return "cpu"
+    import torch
+
+    if kind == "mps":
+        backend = getattr(torch.backends, "mps", None)
+        if backend is None or not backend.is_available():
+            raise DeviceError(f"{source} mps was asked for but this machine has no Apple GPU (MPS); use cpu")
+        return "mps"
+    if not torch.cuda.is_available():
+        raise DeviceError(
+            f"{source} {text} was asked for but CUDA is not available on this machine "
+            "(no NVIDIA GPU, or torch built without CUDA); use cpu, or leave it out to pick automatically"
+        )
+    count = torch.cuda.device_count()
+    if index is not None and int(index) >= count:
+        raise DeviceError(f"{source} {text}: this machine has {count} CUDA device(s), cuda:0 to cuda:{count - 1}")
+    return f"cuda:{index}" if index is not None else "cuda"
+
+
+def check_batch_size(batch_size: int | None) -> int | None:
+    """None (the device's default) or a whole number >= 1."""
+    if batch_size is None:
+        return None
+    if isinstance(batch_size, bool) or not isinstance(batch_size, int) or batch_size < 1:
+        raise DeviceError(f"batch size must be a whole number >= 1 (got {batch_size!r}); leave it out for the default")
+    return batch_size
 
 
 def inference_dtype(device: str):

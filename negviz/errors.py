@@ -30,3 +30,11 @@ class DataValidationError(NegvizError):
 
 class DatasetUnavailableError(NegvizError):
     """A dataset or split that is not shipped and cannot be fetched (offline)."""
+
+
+class OptionError(NegvizError, ValueError):
+    """An option that a model family or a dataset does not take, or a value out of its range."""
+
+
+class DeviceError(NegvizError):
+    """A device that is unknown or not present on this machine."""

@@ -15,11 +15,13 @@ import pandas as pd
 
 from negviz import __version__
 from negviz.cache import ScoreCache
-from negviz.catalog import load_scorer
+from negviz.catalog import ResolvedModel, load_scorer, resolve
 from negviz.datasets import load as load_dataset
 from negviz.scoring import score_dataset
 from negviz.metrics import STRICT
 from negviz.paths import ROOT
+from negviz.device import check_batch_size, requested_device
+from negviz.errors import NegvizError
 from negviz.schema import PERTURBATION, SENTENCE_PAIRS, DatasetSpec, ModelSpec, spec_hash
 from negviz.scorers.base import Progress, no_progress
 from negviz.summaries import summarize
@@ -45,18 +47,17 @@ SIMILARITY_KINDS = (PERTURBATION, SENTENCE_PAIRS)
 METRIC_SIMILARITY = {"bi-encoder": "cosine"}
 
 
-def metric_spec(model: ModelSpec, kind: str) -> ModelSpec:
+def metric_spec(model: ModelSpec | ResolvedModel, kind: str) -> ModelSpec:
     """``model`` with ``similarity=cosine`` when it is a bi-encoder scored on a similarity dataset
     and no similarity was chosen; otherwise ``model`` unchanged."""
-    from negviz.catalog import resolve
-
-    if kind not in SIMILARITY_KINDS or "similarity" in model.opts:
-        return model
-    resolved = resolve(model).spec  # the family and the catalog's default options
-    similarity = METRIC_SIMILARITY.get(resolved.family or "")
-    if similarity is None or "similarity" in resolved.opts:
-        return model
-    return model.with_options(similarity=similarity)
+    spec = model.spec if isinstance(model, ResolvedModel) else model
+    if kind not in SIMILARITY_KINDS or "similarity" in spec.opts:
+        return spec
+    resolved = model if isinstance(model, ResolvedModel) else resolve(model)  # family, catalog options
+    similarity = METRIC_SIMILARITY.get(resolved.spec.family or "")
+    if similarity is None or "similarity" in resolved.spec.opts:
+        return spec
+    return spec.with_options(similarity=similarity)
 
 
 def run_key(model: ModelSpec, revision: str, dataset: DatasetSpec, options: dict[str, Any]) -> str:
@@ -88,11 +89,22 @@ def run_eval(
     from negviz.store import RunRecord
 
     start = time.perf_counter()
+    # Everything cheap is checked before any model file is located or loaded.
     model = ModelSpec.parse(model) if isinstance(model, str) else model
     dataset = DatasetSpec(name=dataset) if isinstance(dataset, str) else dataset
+    device = requested_device(device)
+    check_batch_size(batch_size)
+    resolved = resolve(model)  # family, catalog options, typed and range-checked: once
     ds = load_dataset(dataset)
-    model = metric_spec(model, ds.kind)
-    scorer = load_scorer(model, device=device, cache=cache if cache is not None else ScoreCache(), batch_size=batch_size)
+    if checked_only and ds.kind != PERTURBATION:
+        raise NegvizError(
+            f"--checked-only applies to perturbation datasets (DEMETR) only, not to {ds.spec.name!r} "
+            f"({ds.kind}); drop it"
+        )
+    spec = metric_spec(resolved, ds.kind)
+    if spec != resolved.spec:
+        resolved = resolve(spec)
+    scorer = load_scorer(resolved, device=device, cache=cache if cache is not None else ScoreCache(), batch_size=batch_size)
     options = {"tie_rule": tie_rule, "checked_only": checked_only}
     key = run_key(scorer.spec, scorer.revision_id, ds.spec, options)
     if store is not None and not force:
@@ -121,6 +133,6 @@ def run_eval(
         wall_seconds=time.perf_counter() - start,
         host=socket.gethostname(),
     )
-    if store is not None:
-        record.run_id = store.save_run(record, scores)
+    if store is not None:  # a forced re-run replaces the stored run of the same spec
+        record.run_id = store.save_run(record, scores, replace=force)
     return EvalResult(record, summary, scores, reused=False)

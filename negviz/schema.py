@@ -11,7 +11,9 @@ import hashlib
 import json
 import re
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any, Iterable, Mapping
+
+from negviz.errors import NegvizError, OptionError
 
 # ---------------------------------------------------------------- dataset kinds
 PAIRS = "pairs"  # NevIR-style contrast pairs: q1 answered by d1 only, q2 by d2 only
@@ -75,7 +77,12 @@ def _freeze(options: Mapping[str, Any] | None) -> tuple[tuple[str, Any], ...]:
     return tuple(sorted((str(k), v) for k, v in (options or {}).items() if v is not None))
 
 
-def _parse_value(text: str) -> Any:
+def parse_value(text: str) -> Any:
+    """A spec's option value as written (``1.2``, ``32``, ``true``, ``dot``), typed: the one
+    reading shared by ``NAME[key=value]`` and ``--option key=value``. The family or dataset that
+    takes the option then coerces it to its declared type (negviz.options)."""
+    if not isinstance(text, str):
+        return text
     for cast in (int, float):
         try:
             return cast(text)
@@ -90,15 +97,17 @@ def _format_options(options: tuple[tuple[str, Any], ...]) -> str:
     return "[" + ",".join(f"{k}={str(v).lower() if isinstance(v, bool) else v}" for k, v in options) + "]"
 
 
-def _parse_options(text: str | None) -> dict[str, Any]:
+def parse_options(text: str | Iterable[str] | None) -> dict[str, Any]:
+    """``"a=1,b=x"`` or ``["a=1", "b=x"]`` as ``{"a": 1, "b": "x"}`` (values through parse_value)."""
     if not text:
         return {}
+    parts = text.split(",") if isinstance(text, str) else list(text)
     out = {}
-    for part in text.split(","):
+    for part in parts:
         key, sep, value = part.partition("=")
-        if not sep:
-            raise ValueError(f"option {part!r} is not of the form key=value")
-        out[key.strip()] = _parse_value(value.strip())
+        if not sep or not key.strip():
+            raise OptionError(f"option {part!r} is not of the form key=value")
+        out[key.strip()] = parse_value(value.strip())
     return out
 
 
@@ -123,7 +132,10 @@ class ModelSpec:
         return dict(self.options)
 
     def with_options(self, **options) -> "ModelSpec":
-        return ModelSpec(self.name, self.family, self.revision, _freeze({**self.opts, **options}))
+        """This spec with ``options`` added; text values are read as in ``NAME[key=value]``
+        (``"1.2"`` -> 1.2), so both spellings give one spec. The family types them on resolve."""
+        given = {k: parse_value(v) for k, v in options.items()}
+        return ModelSpec(self.name, self.family, self.revision, _freeze({**self.opts, **given}))
 
     def to_dict(self) -> dict[str, Any]:
         return {"name": self.name, "family": self.family, "revision": self.revision, "options": self.opts}
@@ -140,13 +152,23 @@ class ModelSpec:
         return f"{self.name}{rev}{_format_options(tuple(opts.items()))}"
 
     @classmethod
-    def parse(cls, text: str) -> "ModelSpec":
+    def parse(
+        cls,
+        text: str,
+        *,
+        family: str | None = None,
+        revision: str | None = None,
+        options: Iterable[str] = (),
+    ) -> "ModelSpec":
+        """The one way to read a model spec: ``NAME[@REVISION][key=value,...]``, plus the CLI's
+        ``--family``, ``--revision`` and ``--option key=value`` items (which win)."""
         m = _SPEC_RE.match(text.strip())
-        if not m:
-            raise ValueError(f"cannot read model spec {text!r}; expected NAME[@REVISION][key=value,...]")
-        opts = _parse_options(m.group("opts"))
-        family = opts.pop("family", None)
-        return cls.make(m.group("name").strip(), family, m.group("rev"), **opts)
+        if not m or not m.group("name").strip():
+            raise OptionError(f"cannot read model spec {text!r}; expected NAME[@REVISION][key=value,...]")
+        opts = {**parse_options(m.group("opts")), **parse_options(list(options))}
+        family = family or opts.pop("family", None)
+        opts.pop("family", None)
+        return cls.make(m.group("name").strip(), family, revision or m.group("rev"), **opts)
 
     @property
     def key(self) -> str:
@@ -162,6 +184,9 @@ class DatasetSpec:
     split: str = "test"
     limit: int | None = None
     options: tuple[tuple[str, Any], ...] = field(default=())
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "limit", check_limit(self.limit))
 
     @classmethod
     def make(cls, name: str, split: str = "test", limit: int | None = None, **options) -> "DatasetSpec":
@@ -187,6 +212,23 @@ class DatasetSpec:
     @property
     def key(self) -> str:
         return spec_hash(self.to_dict())
+
+
+def check_limit(limit: Any) -> int | None:
+    """A dataset limit: None (all items) or a whole number >= 1."""
+    if limit is None:
+        return None
+    if isinstance(limit, bool) or not isinstance(limit, (int, float, str)):
+        raise NegvizError(f"limit must be a whole number >= 1 (got {limit!r}); leave it out for all items")
+    try:
+        number = float(limit)
+    except ValueError:
+        number = float("nan")
+    if not number.is_integer() or number < 1:
+        raise NegvizError(
+            f"limit must be a whole number >= 1 (got {limit!r}); leave it out for all items"
+        )
+    return int(number)
 
 
 def spec_hash(payload: Mapping[str, Any]) -> str:

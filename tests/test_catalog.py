@@ -6,7 +6,7 @@ import pytest
 
 from negviz.catalog import CATALOG_COLUMNS, CATALOG_FILE, FILELESS, catalog_row, load_catalog, resolve
 from negviz.published import load_reference
-from negviz.schema import ModelSpec, _format_options, _freeze, _parse_options
+from negviz.schema import ModelSpec, _format_options, _freeze, parse_options
 from negviz.scorers import FAMILIES
 
 HUB_ID = r"[A-Za-z0-9][\w.-]*/[\w.-]+"
@@ -59,11 +59,11 @@ def test_params_and_options(cat):
     assert (sized >= 0).all()
     assert (cat.loc[~cat["family"].isin(FILELESS), "params_m"].dropna() > 0).all()
     for r in cat.itertuples():
-        opts = _parse_options(r.options)
+        opts = parse_options(r.options)
         # Options survive the round trip (no commas or stray spaces inside values).
         assert _format_options(_freeze(opts)).strip("[]") == r.options, r.name
-    assert _parse_options(catalog_row("colbertv2.0")["options"]) == {"similarity": "l2", "masked_doc_tokens": "zero"}
-    assert _parse_options(catalog_row("ColBERTv1")["options"]) == {"similarity": "l2", "masked_doc_tokens": "zero"}
+    assert parse_options(catalog_row("colbertv2.0")["options"]) == {"similarity": "l2", "masked_doc_tokens": "zero"}
+    assert parse_options(catalog_row("ColBERTv1")["options"]) == {"similarity": "l2", "masked_doc_tokens": "zero"}
 
 
 def _sources(row) -> list[str]:
@@ -102,7 +102,7 @@ def test_resolve_names_and_hub_ids(cat):
     for row in cat.to_dict("records"):
         by_name = resolve(ModelSpec.parse(row["name"]))
         assert by_name.spec.family == row["family"] and by_name.spec.name == row["name"]
-        assert by_name.spec.opts == _parse_options(row["options"])
+        assert by_name.spec.opts == parse_options(row["options"])
         assert by_name.hub_id == ("" if row["family"] in FILELESS else row["hub_id"])
         if row["hub_id"]:
             by_hub = resolve(ModelSpec.make(row["hub_id"]))

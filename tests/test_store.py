@@ -114,6 +114,26 @@ def test_find_run_returns_newest_complete(store):
     assert store.find_run("k1").run_id == running
 
 
+def test_save_run_replace_keeps_one_run_per_spec(store):
+    """A forced re-run (replace=True) deletes the complete runs of its spec, with their scores,
+    in the transaction that writes it; other specs and running jobs stay."""
+    first = store.save_run(make_record(created_at=T0), make_scores(3))
+    store.save_run(make_record(created_at=T0 + timedelta(hours=1)), make_scores(3))
+    other = store.save_run(make_record("other", created_at=T0), make_scores(3))
+    running = store.start_run(make_record(created_at=T0 + timedelta(hours=2)))
+    latest = store.save_run(make_record(created_at=T0 + timedelta(hours=3)), make_scores(3, seed=1), replace=True)
+    complete = store.runs()
+    assert sorted(complete["run_id"]) == sorted([latest, other])
+    assert running in set(store.runs(status=None)["run_id"])
+    assert table_count(store, t.item_scores) == 2 * 3 * 2  # latest + other
+    with pytest.raises(RunNotFoundError):
+        store.get_run(first)
+    # Bad scores: nothing is replaced.
+    with pytest.raises(DataValidationError, match="twice"):
+        store.save_run(make_record(), pd.concat([make_scores(2), make_scores(1)]), replace=True)
+    assert store.find_run("k1").run_id == latest
+
+
 def test_runs_filters_and_orders_newest_first(store):
     a = store.save_run(make_record(dataset="nevir", created_at=T0), make_scores(2))
     b = store.save_run(make_record(dataset="excluir", created_at=T0 + timedelta(minutes=1)), make_scores(2))

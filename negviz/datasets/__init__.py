@@ -24,7 +24,8 @@ from negviz.datasets.userfile import load_file
 from negviz.datasets.validate import validate
 from negviz.errors import DataValidationError
 from negviz.registry import Registry
-from negviz.schema import EXCLUSION, PAIRS, PERTURBATION, SENTENCE_PAIRS, DatasetSpec
+from negviz.options import Option
+from negviz.schema import EXCLUSION, KINDS, PAIRS, PERTURBATION, SENTENCE_PAIRS, DatasetSpec
 
 __all__ = ["DATASETS", "Dataset", "DatasetFacts", "facts", "list_datasets", "load", "load_file", "validate"]
 
@@ -65,7 +66,10 @@ DATASETS.register(
     source="marzenakrp/demetr",
     licence="MIT",
     n=35000,
-    options=("perturbations", "checked_only"),
+    options=(
+        Option("perturbations", None, None, "comma list of DEMETR perturbation names (default: all 35)"),
+        Option("checked_only", bool, False, "keep only items whose perturbation was checked (pert_check)"),
+    ),
 )
 DATASETS.register(
     "cannot",
@@ -78,10 +82,15 @@ DATASETS.register(
     source="dmlls/cannot-dataset (processed per-source files)",
     licence="CC BY-SA 4.0",
     n=25948,
-    options=("sources",),
+    options=(Option("sources", None, None, "comma list of CANNOT sources (default: all)"),),
 )
 
-_FILE_OPTIONS = ("kind", "columns", "format", "file_hash")
+_FILE_OPTIONS = (
+    Option("kind", str, None, "what the file holds", choices=KINDS),
+    Option("columns", str, None, "column mapping, e.g. pair_id=id,q1=query1"),
+    Option("format", str, None, "file format (default: from the suffix)"),
+    Option("file_hash", str, None, "content hash, filled in on load"),
+)
 
 
 def _looks_like_path(name: str) -> bool:

@@ -9,7 +9,8 @@ from typing import Any, Iterable
 import pandas as pd
 
 from negviz.errors import NegvizError
-from negviz.schema import PERTURBATION, DatasetSpec
+from negviz.options import Option, coerce_options
+from negviz.schema import PERTURBATION, DatasetSpec, check_limit
 
 
 @dataclass
@@ -29,17 +30,10 @@ class Dataset:
         return len(self.frame)
 
 
-def check_options(spec: DatasetSpec, allowed: Iterable[str]) -> dict[str, Any]:
-    """The spec's options, refusing any the dataset does not understand (typos fail loudly)."""
-    allowed = tuple(allowed)
-    opts = spec.opts
-    for key in opts:
-        if key not in allowed:
-            close = difflib.get_close_matches(key, allowed, n=1)
-            hint = f" Did you mean {close[0]!r}?" if close else ""
-            known = ", ".join(allowed) if allowed else "none"
-            raise NegvizError(f"dataset {spec.name!r} has no option {key!r}.{hint} Its options: {known}.")
-    return opts
+def check_options(spec: DatasetSpec, allowed: Iterable[Option]) -> dict[str, Any]:
+    """The spec's options, typed by the dataset's declarations (negviz.options); an option the
+    dataset does not take, or a value out of its range, fails loudly with a "did you mean"."""
+    return coerce_options(f"dataset {spec.name!r}", allowed, spec.opts)
 
 
 def check_split(spec: DatasetSpec, splits: Iterable[str]) -> None:
@@ -51,17 +45,6 @@ def list_option(value: Any) -> list[str]:
     """A comma list ("a,b") or a sequence, as a list of stripped names."""
     items = value.split(",") if isinstance(value, str) else list(value)
     return [str(v).strip() for v in items if str(v).strip()]
-
-
-def bool_option(name: str, value: Any) -> bool:
-    if isinstance(value, bool):
-        return value
-    text = str(value).strip().lower()
-    if text in ("true", "1", "yes"):
-        return True
-    if text in ("false", "0", "no", ""):
-        return False
-    raise NegvizError(f"option {name}={value!r} must be true or false.")
 
 
 def choose(what: str, wanted: list[str], known: Iterable[str]) -> list[str]:
@@ -78,11 +61,9 @@ def choose(what: str, wanted: list[str], known: Iterable[str]) -> list[str]:
 def apply_limit(frame: pd.DataFrame, kind: str, limit: int | None) -> pd.DataFrame:
     """First ``limit`` items in file order; for perturbation sets, the first ``limit`` item
     ids of every perturbation (so the same items are compared across perturbations)."""
+    limit = check_limit(limit)
     if limit is None:
         return frame
-    limit = int(limit)
-    if limit < 0:
-        raise NegvizError(f"limit must not be negative (got {limit}).")
     if kind != PERTURBATION:
         return frame.head(limit).reset_index(drop=True)
     # (perturbation, item_id) is unique, so a row's rank within its perturbation is its item's.

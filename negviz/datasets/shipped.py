@@ -11,7 +11,7 @@ import functools
 
 import pandas as pd
 
-from negviz.datasets.base import apply_limit, bool_option, check_options, check_split, choose, list_option
+from negviz.datasets.base import apply_limit, check_options, check_split, choose, list_option
 from negviz.errors import DatasetUnavailableError
 from negviz.paths import DATA_DIR
 from negviz.schema import EXCLUSION, PAIRS, PERTURBATION, SENTENCE_PAIRS, DatasetSpec
@@ -41,6 +41,13 @@ def read_shipped(name: str) -> pd.DataFrame:
     return _read(FILES[name]).copy()
 
 
+def _declared(name: str):
+    """The options a shipped dataset declares in its registry entry (negviz.datasets)."""
+    from negviz.datasets import DATASETS
+
+    return DATASETS.entry(name).meta.get("options", ())
+
+
 def load_nevir(spec: DatasetSpec) -> tuple[pd.DataFrame, str]:
     check_options(spec, ())
     split = _SPLIT_ALIASES.get(spec.split, spec.split)
@@ -63,7 +70,7 @@ def load_excluir(spec: DatasetSpec) -> tuple[pd.DataFrame, str]:
 
 
 def load_demetr(spec: DatasetSpec) -> tuple[pd.DataFrame, str]:
-    opts = check_options(spec, ("perturbations", "checked_only"))
+    opts = check_options(spec, _declared("demetr"))
     check_split(spec, ("test",))
     frame = read_shipped("demetr")
     notes = []
@@ -73,7 +80,7 @@ def load_demetr(spec: DatasetSpec) -> tuple[pd.DataFrame, str]:
         notes.append(f"perturbations {', '.join(wanted)}")
     # Limit before the checked filter, so every perturbation draws on the same item ids.
     frame = apply_limit(frame.reset_index(drop=True), PERTURBATION, spec.limit)
-    if bool_option("checked_only", opts.get("checked_only", False)):
+    if opts.get("checked_only", False):
         dropped = int((~frame["checked"]).sum())
         frame = frame[frame["checked"]].reset_index(drop=True)
         notes.append(f"checked_only dropped {dropped} items that were not really perturbed")
@@ -81,7 +88,7 @@ def load_demetr(spec: DatasetSpec) -> tuple[pd.DataFrame, str]:
 
 
 def load_cannot(spec: DatasetSpec) -> tuple[pd.DataFrame, str]:
-    opts = check_options(spec, ("sources",))
+    opts = check_options(spec, _declared("cannot"))
     check_split(spec, ("test",))
     frame = read_shipped("cannot")
     notes = "label: 1 = sentence2 negates sentence1, 0 = paraphrase (raw CANNOT meaning)"

@@ -14,6 +14,7 @@ from typing import Any, Callable, ClassVar, Sequence
 import numpy as np
 
 from negviz.cache import ScoreCache
+from negviz.options import Option, coerce_options, defaults
 from negviz.schema import ModelSpec, spec_hash, text_hash
 
 # progress(done, total, description): the CLI wraps tqdm, the UI a progress bar.
@@ -28,7 +29,9 @@ class Scorer(ABC):
     """Scores (query, document) pairs; higher means more relevant."""
 
     family: ClassVar[str] = ""
-    # Options this family understands, with defaults; anything else is an error.
+    # Options this family understands (type, default, range, help); anything else is an error.
+    declared_options: ClassVar[tuple[Option, ...]] = ()
+    # {name: default}, derived from declared_options for each subclass.
     default_options: ClassVar[dict[str, Any]] = {}
     # Options that change scores (and so the cache namespace); default: all of them.
     scoring_options: ClassVar[tuple[str, ...] | None] = None
@@ -44,19 +47,28 @@ class Scorer(ABC):
         batch_size: int | None = None,
         revision_id: str | None = None,
     ):
-        unknown = set(spec.opts) - set(self.default_options)
-        if unknown:
-            known = ", ".join(sorted(self.default_options)) or "none"
-            raise ValueError(f"{self.family} models do not take option(s) {sorted(unknown)}; known options: {known}")
-        self.spec = spec
-        self.options = {**self.default_options, **spec.opts}
+        from negviz.device import check_batch_size, requested_device
+
+        typed = self.check_options(spec.opts)
+        self.spec = ModelSpec.make(spec.name, spec.family, spec.revision, **typed)
+        self.options = {**self.default_options, **typed}
+        check_batch_size(batch_size)
         self.source = source or spec.name  # local path or hub id handed to the loader
-        self._device = device
+        self._device = requested_device(device) if device else None  # a bad request fails here
         self.cache = cache
         self._batch_size = batch_size
         # The resolved revision (a commit hash when known) keys the cache with the model id.
         self.revision_id = revision_id or spec.revision or "unversioned"
         self._model: Any = None
+
+    def __init_subclass__(cls, **kwargs: Any):
+        super().__init_subclass__(**kwargs)
+        cls.default_options = defaults(cls.declared_options)
+
+    @classmethod
+    def check_options(cls, options: dict[str, Any]) -> dict[str, Any]:
+        """``options`` typed and range-checked against ``declared_options`` (OptionError if not)."""
+        return coerce_options(cls.family, cls.declared_options, options)
 
     # -- identity
     @property

@@ -13,19 +13,20 @@ from typing import Any
 import numpy as np
 
 from negviz.errors import ModelUnavailableError
+from negviz.options import Option
 from negviz.scorers.base import EmbeddingScorer, Progress
 
 
 class BiEncoder(EmbeddingScorer):
     family = "bi-encoder"
     symmetric = True  # one encoder, a symmetric similarity (given equal role prefixes, the default)
-    default_options = {
-        "similarity": "dot",
-        "query_prefix": "",
-        "doc_prefix": "",
-        "normalize": False,
-        "trust_remote_code": False,  # runs code from the model repo: off unless asked for
-    }
+    declared_options = (
+        Option("similarity", str, "dot", "score: dot product (the NevIR code) or cosine", choices=("dot", "cosine")),
+        Option("query_prefix", str, "", 'text put before each query (E5: "query: ")'),
+        Option("doc_prefix", str, "", 'text put before each document (E5: "passage: ")'),
+        Option("normalize", bool, False, "L2-normalise embeddings"),
+        Option("trust_remote_code", bool, False, "run code from the model repo (off unless asked for)"),
+    )
     scoring_options = ("similarity", "query_prefix", "doc_prefix", "normalize")
     embedding_options = ("query_prefix", "doc_prefix", "normalize")
 

@@ -22,6 +22,7 @@ from typing import Sequence
 
 import numpy as np
 
+from negviz.options import Option
 from negviz.schema import spec_hash, text_hash
 from negviz.scorers.base import Progress, Scorer, no_progress
 
@@ -56,7 +57,10 @@ class BM25(Scorer):
     """Okapi BM25 (Lucene idf and tf), collection = the unique documents of the call."""
 
     family = "bm25"
-    default_options = {"k1": 1.5, "b": 0.75}
+    declared_options = (
+        Option("k1", float, 1.5, "term-frequency saturation", gt=0),
+        Option("b", float, 0.75, "document-length normalisation (0: none, 1: full)", ge=0, le=1),
+    )
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)

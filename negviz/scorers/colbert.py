@@ -40,7 +40,9 @@ from typing import Any, ClassVar
 import numpy as np
 
 from negviz.errors import ModelUnavailableError
+from negviz.options import Option
 from negviz.scorers.late_interaction import (
+    SIMILARITIES,
     LateInteractionScorer,
     TokenEmbeddings,
     count_content_tokens,
@@ -135,14 +137,15 @@ class _Parts:
 class ColBERT(LateInteractionScorer):
     family: ClassVar[str] = "colbert"
     # None = take the checkpoint's artifact.metadata value (filled in at construction).
-    default_options: ClassVar[dict[str, Any]] = {
-        "similarity": None,
-        "query_maxlen": None,
-        "doc_maxlen": None,
-        "mask_punctuation": None,
-        "attend_to_mask_tokens": None,
-        "masked_doc_tokens": "exclude",
-    }
+    declared_options: ClassVar[tuple[Option, ...]] = (
+        Option("similarity", str, None, "token similarity (default: the checkpoint's)", choices=SIMILARITIES),
+        Option("query_maxlen", int, None, "query length in tokens, [MASK]-padded (default: the checkpoint's)", ge=4),
+        Option("doc_maxlen", int, None, "document length in tokens (default: the checkpoint's)", ge=4),
+        Option("mask_punctuation", bool, None, "leave document punctuation out (default: the checkpoint's)"),
+        Option("attend_to_mask_tokens", bool, None, "let queries attend to [MASK] padding (default: the checkpoint's)"),
+        Option("masked_doc_tokens", str, "exclude", "masked document tokens: left out or zero vectors",
+               choices=MASKED_DOC_TOKENS),
+    )
 
     def _resolve_options(self) -> None:
         self.metadata = read_metadata(self.source) if Path(self.source).is_dir() else {}

@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from negviz.errors import ModelUnavailableError
+from negviz.options import Option
 from negviz.scorers.base import Progress, Scorer
 
 
@@ -43,7 +44,10 @@ def pick_label(id2label: dict[Any, str], num_labels: int, wanted: Any = None) ->
 class CrossEncoderScorer(Scorer):
     family = "cross-encoder"
     heavy = True
-    default_options = {"label": None, "trust_remote_code": False}
+    declared_options = (
+        Option("label", None, None, "which logit means relevant: a label name or an index (default: guessed)"),
+        Option("trust_remote_code", bool, False, "run code from the model repo (off unless asked for)"),
+    )
     scoring_options = ("label",)
 
     def _load(self) -> Any:

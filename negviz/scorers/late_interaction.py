@@ -18,6 +18,7 @@ from typing import Any, ClassVar, Sequence
 
 import numpy as np
 
+from negviz.options import Option
 from negviz.scorers.base import Progress, Scorer, no_progress
 
 SIMILARITIES = ("cosine", "l2")
@@ -151,7 +152,9 @@ class LateInteractionScorer(Scorer):
     Subclasses implement ``_load`` and ``_encode_batch(texts, role)``.
     """
 
-    default_options: ClassVar[dict[str, Any]] = {"similarity": "cosine"}
+    declared_options: ClassVar[tuple[Option, ...]] = (
+        Option("similarity", str, "cosine", "token similarity inside MaxSim", choices=SIMILARITIES),
+    )
     heavy: ClassVar[bool] = False  # one encoder pass per text, like a bi-encoder
 
     def __init__(self, *args: Any, **kwargs: Any):

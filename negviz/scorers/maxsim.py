@@ -21,7 +21,9 @@ from typing import Any, ClassVar
 import numpy as np
 
 from negviz.errors import ModelUnavailableError
+from negviz.options import Option
 from negviz.scorers.late_interaction import (
+    SIMILARITIES,
     LateInteractionScorer,
     TokenEmbeddings,
     count_content_tokens,
@@ -51,12 +53,12 @@ def transformer_folder(folder: str | Path) -> Path:
 
 class EncoderMaxSim(LateInteractionScorer):
     family: ClassVar[str] = "maxsim"
-    default_options: ClassVar[dict[str, Any]] = {
-        "similarity": "cosine",
-        "skip_special": True,
-        "mask_punctuation": True,
-        "max_length": 256,
-    }
+    declared_options: ClassVar[tuple[Option, ...]] = (
+        Option("similarity", str, "cosine", "token similarity inside MaxSim", choices=SIMILARITIES),
+        Option("skip_special", bool, True, "leave special tokens ([CLS], [SEP]) out of MaxSim"),
+        Option("mask_punctuation", bool, True, "leave document punctuation out of MaxSim"),
+        Option("max_length", int, 256, "tokens kept per text", ge=1),
+    )
 
     def _load(self) -> tuple[Any, Any]:
         from transformers import AutoModel, AutoTokenizer

@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from negviz.errors import ModelUnavailableError
+from negviz.options import Option
 from negviz.scorers.base import Progress, Scorer
 
 TEMPLATE = "Query: {query} Document: {doc} Relevant:"
@@ -35,7 +36,10 @@ class MonoT5(Scorer):
     family = "monot5"
     heavy = True
     # mT5 rerankers (unicamp-dl/mt5-*) answer "yes"/"no" instead.
-    default_options = {"true_token": "true", "false_token": "false"}
+    declared_options = (
+        Option("true_token", str, "true", "the decoded token that means relevant"),
+        Option("false_token", str, "false", "the decoded token that means not relevant"),
+    )
 
     def _load(self) -> Any:
         from transformers import AutoTokenizer, T5ForConditionalGeneration

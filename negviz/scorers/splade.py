@@ -15,6 +15,7 @@ from typing import Any, ClassVar, Sequence
 
 import numpy as np
 
+from negviz.options import Option
 from negviz.scorers.base import Progress, Scorer, no_progress
 
 # Largest logits tensor (batch x length x vocab elements) computed at once: the vocabulary
@@ -41,7 +42,7 @@ class SparseRep:
 
 class Splade(Scorer):
     family: ClassVar[str] = "splade"
-    default_options: ClassVar[dict[str, Any]] = {"max_length": 512}
+    declared_options: ClassVar[tuple[Option, ...]] = (Option("max_length", int, 512, "tokens kept per text", ge=1),)
     symmetric: ClassVar[bool] = True  # one encoder for both sides, then a dot product
     heavy: ClassVar[bool] = False
 

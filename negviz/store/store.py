@@ -94,15 +94,18 @@ class Store:
             raise
 
     # ------------------------------------------------------------ runs
-    def save_run(self, record: RunRecord, scores: pd.DataFrame) -> str:
-        """Store a finished run and its item scores (SCORE_COLUMNS) in one transaction."""
+    def save_run(self, record: RunRecord, scores: pd.DataFrame, replace: bool = False) -> str:
+        """Store a finished run and its item scores (SCORE_COLUMNS) in one transaction.
+
+        ``replace`` (a forced re-run): the complete runs with the same spec key are deleted in
+        that same transaction, so the store keeps one run per spec and never none."""
         record = self._new(record, COMPLETE)
         rows = score_rows(record.run_id, scores)  # validate before touching the database
         if record.n is None:
             record.n = len({row[1] for row in rows})
         if record.finished_at is None:
             record.finished_at = t.now()
-        self._insert_run(record, rows)
+        self._insert_run(record, rows, replace_spec=record.spec_key if replace else None)
         return record.run_id
 
     def start_run(self, record: RunRecord) -> str:
@@ -207,8 +210,11 @@ class Store:
         record.validate()
         return record
 
-    def _insert_run(self, record: RunRecord, rows: list[tuple]) -> None:
+    def _insert_run(self, record: RunRecord, rows: list[tuple], replace_spec: str | None = None) -> None:
         with db.write(self._engine) as conn:
+            if replace_spec is not None:
+                runs = t.runs.c
+                conn.execute(t.runs.delete().where(runs.spec_key == replace_spec, runs.status == COMPLETE))
             conn.execute(t.runs.insert().values(**record.to_dict()))
             db.bulk_insert(conn, t.item_scores, rows)
 
