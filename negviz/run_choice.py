@@ -92,3 +92,26 @@ def chosen_mask(runs: pd.DataFrame) -> pd.Series:
     for _, part in runs.groupby("dataset_name", sort=False):
         shown |= set(choose_runs(part)["run_id"])
     return runs["run_id"].isin(shown)
+
+
+def filter_models(chosen: pd.DataFrame, families: Iterable[str] = (), name: str = "") -> pd.DataFrame:
+    """Runs whose family is among ``families`` (empty: any) and whose model name contains ``name``."""
+    keep = pd.Series(True, index=chosen.index)
+    if families:
+        keep &= chosen["family"].isin(list(families))
+    if name.strip():
+        keep &= chosen["model_name"].str.contains(name.strip(), case=False, regex=False)
+    return chosen[keep]
+
+
+def top_models(chosen: pd.DataFrame, n: int, lower_is_better: bool = False) -> pd.DataFrame:
+    """The ``n`` best of the chosen runs by their headline metric (pinned runs always stay), for
+    pages that would be unreadable with every model of a large store."""
+    from negviz.summaries import headline
+
+    if len(chosen) <= n:
+        return chosen
+    value = pd.Series([headline(s or {})[1] for s in chosen["summary"]], index=chosen.index, dtype=float)
+    order = value.sort_values(ascending=lower_is_better, na_position="last").index
+    best = set(order[:n]) | set(chosen.index[chosen["chosen_by"] == PINNED])
+    return chosen.loc[sorted(best, key=lambda i: chosen.loc[i, "model_name"])]

@@ -64,3 +64,17 @@ def test_one_link_builder():
     assert links.page("overview") == "overview"
     with pytest.raises(ValueError):
         links.page("nope")
+
+
+def test_top_models_and_filters_for_a_large_store():
+    from negviz.run_choice import filter_models, top_models
+
+    chosen = pd.DataFrame({
+        "model_name": ["a", "b", "c", "d"], "family": ["bm25", "bi-encoder", "bi-encoder", "tfidf"],
+        "chosen_by": [BY_POLICY, BY_POLICY, PINNED, BY_POLICY],
+        "summary": [{"metric": "paired_accuracy", "paired_accuracy": v} for v in (0.1, 0.4, 0.05, None)],
+    })
+    assert top_models(chosen, 1)["model_name"].tolist() == ["b", "c"]  # the best, and the pin stays
+    assert top_models(chosen, 2, lower_is_better=True)["model_name"].tolist() == ["a", "c"]
+    assert top_models(chosen, 9)["model_name"].tolist() == ["a", "b", "c", "d"]
+    assert filter_models(chosen, ["bi-encoder"], "B")["model_name"].tolist() == ["b"]

@@ -32,6 +32,9 @@ def metric_label(metric: str) -> str:
     return METRIC_LABELS.get(metric, metric.replace("_", " "))
 
 
+LOWER_IS_BETTER = {"mean_similarity"}  # CANNOT: a negation-aware model scores negated pairs low
+
+
 def metric_baseline(metric: str) -> float | None:
     """Chance level of a metric, or None where a random ranker has no single value."""
     return metrics.RANDOM_BASELINE.get(metric)

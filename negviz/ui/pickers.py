@@ -48,18 +48,29 @@ def current_models() -> list[str]:
 PIN_PARAM = "run"  # ?run=<run id>&run=<run id>: runs pinned instead of the policy's choice
 
 
+TOP_DEFAULT = 12  # without a model choice, a page draws the best 12 models (a control shows more)
+
+
 def shown_runs(dataset: str, key: str = "pinned_runs") -> pd.DataFrame:
     """The run that stands for each model on ``dataset`` (negviz.run_choice: one policy for every
-    page), listed in a caption, with an expander to pin another run of a model (kept in the URL)."""
+    page), named in an expander that also pins another run of a model (kept in the URL) and, in a
+    large store, filters models by family and name and sets how many of the best are drawn."""
+    from negviz.datasets import facts
+    from negviz.datasets.facts import LOWER_IS_BETTER
+
     runs = resources.runs(dataset)
     if key not in st.session_state:  # first render: pins come from the URL
         st.session_state[key] = [p for p in st.query_params.get_all(PIN_PARAM) if p in set(runs["run_id"])]
-    chosen = run_choice.choose_runs(runs, current_models(), st.session_state[key])
-    if chosen.empty:
-        return chosen
-    ids = ", ".join(f"{m} {r[:8]}" + (" (pinned)" if c == run_choice.PINNED else "")
-                    for m, r, c in zip(chosen["model_name"], chosen["run_id"], chosen["chosen_by"]))
-    with st.expander(f"Runs shown: {ids}", icon=":material/fact_check:"):
+    every = run_choice.choose_runs(runs, current_models(), st.session_state[key])
+    if every.empty:
+        return every
+    state = st.session_state
+    chosen = run_choice.filter_models(every, state.get(f"{key}_family") or [], state.get(f"{key}_name") or "")
+    many = not current_models() and len(every) > TOP_DEFAULT
+    if many:
+        lower = facts(dataset).metric in LOWER_IS_BETTER
+        chosen = run_choice.top_models(chosen, int(state.get(f"{key}_top") or TOP_DEFAULT), lower)
+    with st.expander(_runs_label(chosen, len(every)), icon=":material/fact_check:"):
         options = run_choice.ranked(runs)
         if current_models():
             options = options[options["model_name"].isin(current_models())]
@@ -67,9 +78,24 @@ def shown_runs(dataset: str, key: str = "pinned_runs") -> pd.DataFrame:
         st.multiselect("Pinned runs", list(labels), format_func=labels.get, key=key, on_change=_pin_to_url,
                        args=(key,), placeholder="none: the policy chooses",
                        help=f"One run per model: {run_choice.POLICY}. A pin is part of the URL.")
+        if many:
+            a, b, c = st.columns(3)
+            a.number_input("Best models drawn", 1, len(every), TOP_DEFAULT, key=f"{key}_top",
+                           help="By the runs' headline metric; pick models in the sidebar to choose exactly.")
+            b.multiselect("Families", sorted(every["family"].dropna().unique()), key=f"{key}_family",
+                          placeholder="all families")
+            c.text_input("Model name contains", key=f"{key}_name")
         st.dataframe(chosen[["model_name", "run_id", "n", "created_at", "chosen_by"]], hide_index=True,
                      key=f"{key}_table")
     return chosen
+
+
+def _runs_label(chosen: pd.DataFrame, total: int) -> str:
+    if len(chosen) > 6:
+        return f"Runs shown: {len(chosen)} of {total} models (one run each)"
+    ids = ", ".join(f"{m} {r[:8]}" + (" (pinned)" if c == run_choice.PINNED else "")
+                    for m, r, c in zip(chosen["model_name"], chosen["run_id"], chosen["chosen_by"]))
+    return f"Runs shown: {ids}" + (f" (of {total} models)" if len(chosen) < total else "")
 
 
 def _pin_to_url(key: str) -> None:
