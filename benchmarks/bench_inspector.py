@@ -44,6 +44,12 @@ def build_store(url: str, n_runs: int) -> None:
     store.close()
 
 
+def stored_models(url: str) -> set[str]:
+    from negviz.store import Store
+
+    return set(Store(url).runs(dataset="nevir", kind="eval")["model_name"])
+
+
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--runs", type=int, default=20)
@@ -58,17 +64,19 @@ def main() -> int:
 
     app = AppTest.from_file(str(ROOT / "app.py"), default_timeout=600)
     app.query_params["dataset"] = "nevir"
+    app.query_params["models"] = sorted(stored_models(url))  # every stored model, not only the best 12
     t0 = time.perf_counter()
     app.run()
     app.switch_page("pages/inspector.py").run()
     first = time.perf_counter() - t0
     assert not app.exception, [e.message for e in app.exception]
     models = {v for d in app.dataframe if "model" in d.value.columns for v in d.value["model"]}
-    steps = []
+    steps, cpu = [], []
     for _ in range(args.steps):
-        t = time.perf_counter()
+        t, c = time.perf_counter(), time.process_time()
         next(b for b in app.button if b.label == "Next").click().run()
         steps.append(time.perf_counter() - t)
+        cpu.append(time.process_time() - c)
         assert not app.exception, [e.message for e in app.exception]
     print(json.dumps({
         "benchmark": "inspector P/N step (AppTest script rerun, server side)",
@@ -76,6 +84,8 @@ def main() -> int:
         "first_open_s": round(first, 3),
         "step_ms_median": round(1000 * statistics.median(steps), 1),
         "step_ms_max": round(1000 * max(steps), 1),
+        "step_cpu_ms_median": round(1000 * statistics.median(cpu), 1),  # this process's CPU: robust to load
+        "load_average_1min": round(os.getloadavg()[0], 1),
         "cpu_threads": os.environ.get("OMP_NUM_THREADS", "default"),
     }, indent=2))
     return 0

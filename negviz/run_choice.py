@@ -57,7 +57,7 @@ def run_label(row) -> str:
     """A short, stable label of a run for pickers and captions: model · n items · date · id."""
     when = pd.Timestamp(row["created_at"]).strftime("%Y-%m-%d %H:%M") if pd.notna(row["created_at"]) else "?"
     n = int(row["n"]) if pd.notna(row["n"]) else 0
-    return f"{row['model_name']} · n={n:,} · {when} · {str(row['run_id'])[:8]}"
+    return f"{row['model_name']} · {row.get('family') or '?'} · n={n:,} · {when} · {str(row['run_id'])[:8]}"
 
 
 def resolve(runs: pd.DataFrame, ref: str, dataset: str | None = None) -> str:

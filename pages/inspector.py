@@ -18,7 +18,7 @@ annotator = " ".join(st.sidebar.text_input(
     "Annotator", key="annotator", persist_state="session", placeholder="your name",
     help="Saved with every label; remembered while this browser tab is open.").split())
 types = inspector_data.automatic_types(dataset)
-items = F.item_table(ds.kind, ds.frame, types, ann.latest(store, dataset), annotator)
+items = inspector_data.items(dataset, ann.latest(store, dataset), annotator)
 
 with st.sidebar.expander("Filters", expanded=True):
     ntype = st.selectbox("Negation type", F.options(items, "negation_type"), index=None, key="type",
@@ -87,11 +87,13 @@ left, right = st.columns([3, 2])
 left.html(paircard.card_html(ds.kind, row))
 if ds.kind in paircard.MAXSIM_KINDS:
     left.markdown(f"[Open in the MaxSim explorer :material/open_in_new:]({links.maxsim(dataset, current)})")
-left.dataframe(paircard.verdict_rows(ds.kind, verdicts, current), hide_index=True, key="verdicts")
+many = verdicts["model"].nunique() > paircard.MAX_CARDS  # then one table of every model's scores
+left.dataframe(paircard.verdict_rows(ds.kind, verdicts, current, with_scores=many), hide_index=True,
+               key="verdicts")
 with right:
     if verdicts.empty:
         st.info("No stored runs for this dataset: run a model on the Evaluate page to see scores here.")
-    for name, title, matrix in paircard.model_cards(ds.kind, verdicts, current):
+    for name, title, matrix in ([] if many else paircard.model_cards(ds.kind, verdicts, current)):
         st.markdown(title)
         st.dataframe(matrix, key=f"matrix-{name}")
 

@@ -82,12 +82,19 @@ def item_table(
         out["cue"] = ids.map(by_id["cue"]).fillna("").to_numpy() if by_id is not None else ""
     out["edit_type"] = frame["edit_type"].to_numpy() if "edit_type" in frame else pd.NA
     out["negation_type"] = ids.map(by_id["type"]).fillna("").to_numpy() if by_id is not None else ""
+    rank = {item: i for i, item in enumerate(sorted(ids, key=natural_key))}
+    out["order"] = ids.map(rank).to_numpy()  # natural id order ("2-3" before "10-2"), computed once
+    return with_annotations(out, annotations, annotator)
+
+
+def with_annotations(items: pd.DataFrame, annotations: pd.DataFrame | None, annotator: str | None) -> pd.DataFrame:
+    """``items`` with how many annotators labelled each item and whether ``annotator`` did (the only
+    columns that change while the app runs, so the rest can be computed once per dataset)."""
     ann = annotations if annotations is not None else pd.DataFrame(columns=["item_id", "annotator"])
     counts = ann.groupby("item_id")["annotator"].nunique() if len(ann) else pd.Series(dtype=int)
-    out["annotators"] = ids.map(counts).fillna(0).astype(int).to_numpy()
     mine = set(ann.loc[ann["annotator"] == annotator, "item_id"]) if annotator else set()
-    out["mine"] = ids.isin(mine).to_numpy()
-    return out
+    return items.assign(annotators=items["item_id"].map(counts).fillna(0).astype(int).to_numpy(),
+                        mine=items["item_id"].isin(mine).to_numpy())
 
 
 def options(items: pd.DataFrame, column: str) -> list:
@@ -132,17 +139,16 @@ def filter_items(items: pd.DataFrame, verdicts: pd.DataFrame, f: Filters) -> lis
         keep &= items["annotators"] == 0
     elif f.annotated == "not annotated by me":
         keep &= ~items["mine"]
-    chosen = items.loc[keep, ["item_id"]]
+    chosen = items.loc[keep, ["item_id", "order"]]
     if f.model:
         mine = verdicts.loc[verdicts["model"] == f.model, ["item_id", "correct", "category", "margin"]]
         chosen = chosen.merge(mine, on="item_id", how="left")
         chosen = chosen[_verdict_mask(chosen, f)]
-    by_id = sorted(chosen["item_id"], key=natural_key)
+    by_id = chosen.sort_values("order")
     if not (f.sort.startswith("margin") and "margin" in chosen):
-        return by_id
+        return by_id["item_id"].tolist()
     # A stable sort of the id-ordered list: equal margins keep id order; no margin goes last.
-    margins = chosen.set_index("item_id").loc[by_id, "margin"].reset_index()
-    ordered = margins.sort_values("margin", ascending=f.sort != "margin desc", na_position="last", kind="stable")
+    ordered = by_id.sort_values("margin", ascending=f.sort != "margin desc", na_position="last", kind="stable")
     return ordered["item_id"].tolist()
 
 
@@ -163,7 +169,7 @@ def _verdict_mask(rows: pd.DataFrame, f: Filters) -> pd.Series:
 
 def listing(items: pd.DataFrame, verdicts: pd.DataFrame, ids: list[str], model: str | None) -> pd.DataFrame:
     """The filtered items in list order, with one model's verdict and margin, for a table."""
-    out = items.set_index("item_id").loc[ids].reset_index().drop(columns=["mine"])
+    out = items.set_index("item_id").loc[ids].reset_index().drop(columns=["mine", "order"])
     if model:
         mine = verdicts.loc[verdicts["model"] == model, ["item_id", "category", "margin"]]
         out = out.merge(mine, on="item_id", how="left")

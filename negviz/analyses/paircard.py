@@ -94,11 +94,14 @@ VERDICT_COLUMNS = {
 }
 
 
-def verdict_rows(kind: str, verdicts: pd.DataFrame, item_id: str) -> pd.DataFrame:
-    """Per model, the verdict of one item (from inspector.verdict_table); the scores
-    themselves are in score_matrix."""
+MAX_CARDS = 6  # more models than this: one table of scores instead of a score matrix per model
+
+
+def verdict_rows(kind: str, verdicts: pd.DataFrame, item_id: str, with_scores: bool = False) -> pd.DataFrame:
+    """Per model, the verdict of one item (from inspector.verdict_table); the scores themselves
+    are in score_matrix, or here as one column per slot when ``with_scores``."""
     part = verdicts[verdicts["item_id"] == item_id]
-    cols = [c for c in VERDICT_COLUMNS[kind] if c in part]
+    cols = [c for c in VERDICT_COLUMNS[kind] + (list(SLOTS[kind]) if with_scores else []) if c in part]
     return part[cols].reset_index(drop=True)
 
 

@@ -21,6 +21,17 @@ def automatic_types(name: str) -> pd.DataFrame:
     return F.automatic_types(dataset(name))
 
 
+@st.cache_data(show_spinner=False, max_entries=8)
+def _base_items(name: str) -> pd.DataFrame:
+    ds = dataset(name)
+    return F.item_table(ds.kind, ds.frame, automatic_types(name))
+
+
+def items(name: str, annotations: pd.DataFrame, annotator: str) -> pd.DataFrame:
+    """The inspector's item table: computed once per dataset, with the annotation columns of now."""
+    return F.with_annotations(_base_items(name), annotations, annotator)
+
+
 @st.cache_data(show_spinner=False, max_entries=64)
 def _run_verdicts(url: str, name: str, run_id: str, model: str, tie_rule: str) -> pd.DataFrame:
     ds = dataset(name)

@@ -55,39 +55,50 @@ def shown_runs(dataset: str, key: str = "pinned_runs") -> pd.DataFrame:
     """The run that stands for each model on ``dataset`` (negviz.run_choice: one policy for every
     page), named in an expander that also pins another run of a model (kept in the URL) and, in a
     large store, filters models by family and name and sets how many of the best are drawn."""
-    from negviz.datasets import facts
-    from negviz.datasets.facts import LOWER_IS_BETTER
-
-    runs = resources.runs(dataset)
-    if key not in st.session_state:  # first render: pins come from the URL
-        st.session_state[key] = [p for p in st.query_params.get_all(PIN_PARAM) if p in set(runs["run_id"])]
-    every = run_choice.choose_runs(runs, current_models(), st.session_state[key])
-    if every.empty:
-        return every
     state = st.session_state
-    chosen = run_choice.filter_models(every, state.get(f"{key}_family") or [], state.get(f"{key}_name") or "")
-    many = not current_models() and len(every) > TOP_DEFAULT
-    if many:
-        lower = facts(dataset).metric in LOWER_IS_BETTER
-        chosen = run_choice.top_models(chosen, int(state.get(f"{key}_top") or TOP_DEFAULT), lower)
-    with st.expander(_runs_label(chosen, len(every)), icon=":material/fact_check:"):
-        options = run_choice.ranked(runs)
-        if current_models():
-            options = options[options["model_name"].isin(current_models())]
-        labels = {r["run_id"]: run_choice.run_label(r) for r in options.to_dict("records")}
+    if key not in state:  # first render: pins come from the URL
+        state[key] = list(st.query_params.get_all(PIN_PARAM))
+    every, chosen, labels, families = _choice(resources.db_url(), dataset, tuple(current_models()), tuple(state[key]),
+                                    tuple(state.get(f"{key}_family") or ()), state.get(f"{key}_name") or "",
+                                    int(state.get(f"{key}_top") or TOP_DEFAULT))
+    if every == 0:
+        return chosen
+    state[key] = [p for p in state[key] if p in labels]  # a stale pin in a shared URL is dropped
+    many = not current_models() and every > TOP_DEFAULT
+    with st.expander(_runs_label(chosen, every), icon=":material/fact_check:"):
         st.multiselect("Pinned runs", list(labels), format_func=labels.get, key=key, on_change=_pin_to_url,
                        args=(key,), placeholder="none: the policy chooses",
                        help=f"One run per model: {run_choice.POLICY}. A pin is part of the URL.")
         if many:
             a, b, c = st.columns(3)
-            a.number_input("Best models drawn", 1, len(every), TOP_DEFAULT, key=f"{key}_top",
+            a.number_input("Best models drawn", 1, every, TOP_DEFAULT, key=f"{key}_top",
                            help="By the runs' headline metric; pick models in the sidebar to choose exactly.")
-            b.multiselect("Families", sorted(every["family"].dropna().unique()), key=f"{key}_family",
+            b.multiselect("Families", families, key=f"{key}_family",
                           placeholder="all families")
             c.text_input("Model name contains", key=f"{key}_name")
         st.dataframe(chosen[["model_name", "run_id", "n", "created_at", "chosen_by"]], hide_index=True,
                      key=f"{key}_table")
     return chosen
+
+
+@st.cache_data(show_spinner=False, ttl=5, max_entries=64)
+def _choice(url: str, dataset: str, models: tuple, pins: tuple, families: tuple, name: str, top: int):
+    """(number of models with runs, the runs shown, labels of every run that may be pinned, the
+    families among them); cached
+    like the run list it reads, so a rerun (a P/N step) pays for none of it."""
+    from negviz.datasets import facts
+    from negviz.datasets.facts import LOWER_IS_BETTER
+
+    runs = resources.runs(dataset)
+    every = run_choice.choose_runs(runs, models, pins)
+    chosen = run_choice.filter_models(every, families, name)
+    if not models and len(every) > TOP_DEFAULT:
+        chosen = run_choice.top_models(chosen, top, facts(dataset).metric in LOWER_IS_BETTER)
+    options = run_choice.ranked(runs)
+    if models:
+        options = options[options["model_name"].isin(models)]
+    labels = {r["run_id"]: run_choice.run_label(r) for r in options.to_dict("records")}
+    return len(every), chosen, labels, sorted(every["family"].dropna().unique()) if len(every) else []
 
 
 def _runs_label(chosen: pd.DataFrame, total: int) -> str:
