@@ -201,8 +201,9 @@ def _dataset_section(rep: Report, store, name: str, model: str, against: list[st
     wide = {r["model_name"]: store.scores_wide(r["run_id"]) for r in records}
     outs = oc.run_outcomes(ds.kind, {r["model_name"]: (r["run_id"], wide[r["model_name"]],
                                                        oc.tie_rule(r["options"])) for r in records})
-    say(f"{name}: per-type cells")
-    out["per_type"] = _per_type(rep, name, ds, f, store, outs, order)
+    if ds.kind != "perturbation":  # DEMETR's columns are its perturbations: the sensitivity section
+        say(f"{name}: per-type cells")
+        out["per_type"] = _per_type(rep, name, ds, f, store, outs, order)
     out["errors"] = _errors(rep, name, ds, outs, order)
     if ds.kind == "perturbation":
         out["sensitivity"] = _sensitivity(rep, store, ds, records, reference)

@@ -79,7 +79,7 @@ def render_figures(figures: Mapping[str, Any], fmt: str = "auto") -> tuple[str, 
 
 def plotly_div(fig_id: str, fig: Any) -> str:
     """A div and the figure's JSON in a non-executable script tag (``</`` escaped)."""
-    data = fig.to_json().replace("</", "<\\/").replace("<!--", "<\\!--")
+    data = fig.to_json().replace("<", "\\u003c")  # JSON strings only: no tag can start inside
     safe = html.escape(fig_id, quote=True)
     return (f'<div class="plotly-fig" id="fig-{safe}"></div>'
             f'<script type="application/json" class="plotly-data" data-target="fig-{safe}">{data}</script>')

@@ -88,7 +88,7 @@ class _Page:
         if not fig_id or fig_id not in self.figs:
             return ""
         cap = f"<figcaption>{esc(caption)}</figcaption>" if caption else ""
-        return f'<figure id="{esc(fig_id)}">{self.figs[fig_id]}{cap}</figure>'
+        return f'<figure id="fig-{esc(fig_id)}">{self.figs[fig_id]}{cap}</figure>'
 
     def missing(self, ds: Mapping[str, Any], what: str) -> str:
         cmds = [m["command"] for m in ds.get("missing_runs", [])]
@@ -146,6 +146,10 @@ class _Page:
         for ds in self.datasets(lambda d: d["random_baseline"] is not None):
             out.append(f"<h3>{esc(ds['title'])}</h3>")
             pt = ds.get("per_type")
+            if ds["kind"] == "perturbation" and ds.get("present"):
+                out.append("<p class='note'>DEMETR's columns are its perturbations: see the sensitivity section "
+                           "(detection accuracy per perturbation is in report.json).</p>")
+                continue
             if not pt:
                 out.append(self.missing(ds, "evaluation"))
                 continue
