@@ -6,6 +6,7 @@ from negviz.charts.leaderboard import leaderboard_bars
 from negviz.analyses.leaderboard import comparable_published, leaderboard, published_rows
 from negviz.datasets.facts import metric_baseline, metric_label
 from negviz.ui import pickers, resources
+from negviz.ui.report_download import report_button
 from negviz.ui.widgets import csv_download, figure_downloads
 
 dataset = pickers.current_dataset()
@@ -59,6 +60,7 @@ else:
         key="leaderboard",
     )
     csv_download(board, f"negviz-leaderboard-{dataset}.csv", key="dl-board")
+    report_button(sorted(board["model"].unique()))
     binary = board[board["metric"].map(metric_baseline).notna()]  # right/wrong per item: McNemar applies
     if len(binary) >= 2:
         with st.expander("Compare two runs (McNemar's test on the items they share)"):

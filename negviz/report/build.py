@@ -1,0 +1,471 @@
+"""A model's negation report, as numbers: one JSON-able dict built from stored runs only.
+
+Every number comes from the functions the pages use, on the runs the pages show:
+``run_choice.choose_runs`` picks the run per model, ``outcomes.item_outcomes`` (through
+``run_outcomes``) gives verdicts under each run's tie rule, and the tables are
+``analyses.leaderboard`` / ``compare`` / ``per_type`` / ``sensitivity`` and ``finetune.views``.
+Figures are built by the pages' chart functions and kept beside the numbers (``Report.figures``).
+
+    rep = build_report(store, "all-MiniLM-L6-v2", against=["maxsim-all-MiniLM-L6-v2"])
+    rep.data["datasets"]["nevir"]["headline"][0]["value"]      # 0.0709 (paired accuracy)
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, field
+from datetime import date, datetime, timezone
+from typing import Any, Callable, Iterable, Mapping
+
+import numpy as np
+import pandas as pd
+
+from negviz import outcomes as oc
+from negviz.run_choice import POLICY, choose_runs
+
+FORMAT_VERSION = 1
+LEXICAL = ("tfidf", "bm25")
+MIN_N = 20  # cells with fewer items are flagged (the heatmap page's default)
+EXAMPLES_PER_SIDE = 2  # worked examples per dataset: model right & comparison wrong, and the reverse
+LATE_INTERACTION = ("maxsim", "colbert")
+SECTIONS = ("headline", "per_type", "errors", "sensitivity", "drift", "examples", "provenance")
+SECTION_TITLES = {
+    "headline": "Headline results",
+    "per_type": "Per-type accuracy",
+    "errors": "Error preference and margins",
+    "sensitivity": "DEMETR perturbation sensitivity",
+    "drift": "Fine-tuning drift",
+    "examples": "Worked examples",
+    "provenance": "Provenance",
+}
+Progress = Callable[[str], None]
+
+
+@dataclass
+class Report:
+    """``data``: the JSON numbers; ``figures``: id -> plotly figure; ``cards``: id -> escaped HTML
+    of an example's texts (paircard.card_html). Figure and card ids are referenced from ``data``."""
+
+    data: dict[str, Any]
+    figures: dict[str, Any] = field(default_factory=dict)
+    cards: dict[str, str] = field(default_factory=dict)
+
+
+# ---------------------------------------------------------------- JSON
+def jsonable(value: Any) -> Any:
+    """Plain JSON values: NaN -> None, numpy -> python, times -> ISO text, frames -> records."""
+    if isinstance(value, pd.DataFrame):
+        return [jsonable(r) for r in value.to_dict(orient="records")]
+    if isinstance(value, pd.Series):
+        return jsonable(value.to_dict())
+    if isinstance(value, Mapping):
+        return {str(k): jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple, set, np.ndarray)):
+        return [jsonable(v) for v in value]
+    if isinstance(value, (bool, np.bool_)):
+        return bool(value)
+    if isinstance(value, (np.integer,)):
+        return int(value)
+    if isinstance(value, (float, np.floating)):
+        return None if not math.isfinite(float(value)) else float(value)
+    if isinstance(value, (pd.Timestamp, datetime, date)):
+        return value.isoformat()
+    if value is None or value is pd.NA or value is pd.NaT:
+        return None
+    if isinstance(value, (str, int)):
+        return value
+    return str(value)
+
+
+# ---------------------------------------------------------------- who is compared
+def default_against(model: str, catalog: pd.DataFrame | None = None) -> tuple[list[str], str]:
+    """The comparison models when none are given, and why: the catalog's base model of the same
+    family (a ``base_model`` column, or training data that says "(X fine-tuned)"), else the
+    lexical baselines."""
+    from negviz.catalog import load_catalog
+
+    catalog = load_catalog() if catalog is None else catalog
+    rows = catalog[catalog["name"] == model]
+    if not rows.empty:
+        row = rows.iloc[0]
+        base = str(row.get("base_model", "") or "").strip()
+        if not base:
+            m = re.search(r"\(([^()\s]+) fine-tuned\)", str(row.get("training_data", "")))
+            base = m.group(1) if m else ""
+        hit = catalog[(catalog["name"] == base) & (catalog["family"] == row["family"])] if base else catalog.iloc[:0]
+        if not hit.empty and base != model:
+            return [base], f"the catalog's base model of {model} ({row['family']})"
+    return [m for m in LEXICAL if m != model], "the lexical baselines (the catalog names no base model)"
+
+
+def eval_command(model: str, dataset: str) -> str:
+    return f"negviz eval --model {model} --dataset {dataset}"
+
+
+def provenance(run: Mapping[str, Any], catalog: pd.DataFrame) -> dict[str, Any]:
+    """What a number stands on: model id and revision, dataset, split, options, n, code, device, date."""
+    from negviz.analyses.sensitivity import spec_label
+
+    hub = dict(zip(catalog["name"], catalog["hub_id"])).get(run["model_name"]) or None
+    return jsonable({
+        "run_id": run["run_id"], "model": run["model_name"], "model_id": hub or run["model_name"],
+        "model_spec": spec_label(run.get("model_spec")), "family": run.get("family"),
+        "revision": run.get("model_revision"), "dataset": run["dataset_name"], "split": run.get("split"),
+        "options": run.get("options") or {}, "n": run.get("n"), "code_version": run.get("code_version"),
+        "device": run.get("device"), "wall_seconds": run.get("wall_seconds"), "date": run.get("created_at"),
+        "chosen_by": run.get("chosen_by"),
+    })
+
+
+# ---------------------------------------------------------------- the report
+def build_report(store, model: str, against: Iterable[str] | None = None, datasets: Iterable[str] | None = None,
+                 examples: int = EXAMPLES_PER_SIDE, maxsim: bool = True, progress: Progress | None = None) -> Report:
+    """Everything negviz holds for ``model`` against ``against`` (default: ``default_against``)."""
+    from negviz import __version__
+    from negviz.catalog import load_catalog
+    from negviz.datasets import list_datasets
+    from negviz.published import load_reference
+
+    say = progress or (lambda _msg: None)
+    catalog, reference = load_catalog(), load_reference()
+    if against:
+        against, why = [a for a in dict.fromkeys(against) if a != model], "chosen by the user"
+    else:
+        against, why = default_against(model, catalog)
+    names = list(datasets) if datasets else list(list_datasets()["name"])
+    rep = Report({
+        "format": "negviz-report", "format_version": FORMAT_VERSION, "model": model, "against": against,
+        "against_reason": why, "datasets_requested": names, "run_policy": POLICY,
+        "negviz_version": __version__, "built_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "store": store.dialect, "sections": {k: SECTION_TITLES[k] for k in SECTIONS}, "datasets": {},
+        "missing": [], "runs": {},
+    })
+    for name in names:
+        say(f"{name}: numbers")
+        rep.data["datasets"][name] = _dataset_section(rep, store, name, model, against, catalog, reference,
+                                                      examples, maxsim, say)
+    say("fine-tuning drift")
+    rep.data["drift"] = _drift_section(rep, store, model, catalog)
+    rep.data = jsonable(rep.data)
+    return rep
+
+
+def _dataset_section(rep: Report, store, name: str, model: str, against: list[str], catalog, reference,
+                     examples: int, maxsim: bool, say: Progress) -> dict[str, Any]:
+    from negviz.analyses.leaderboard import comparable_published, leaderboard
+    from negviz.datasets import facts, load
+
+    ds = load(name)
+    f = facts(ds)
+    runs = store.runs(dataset=name, kind="eval")
+    chosen = choose_runs(runs, [model, *against], split=ds.spec.split)
+    have = set(chosen["model_name"])
+    missing = [m for m in [model, *against] if m not in have]
+    out: dict[str, Any] = {
+        "name": name, "title": ds.title, "kind": ds.kind, "split": ds.spec.split, "n_items": len(ds.frame),
+        "metric": f.metric, "metric_label": f.metric_label, "item_metric": f.item_metric,
+        "random_baseline": f.random_baseline, "present": model in have,
+        "missing_runs": [{"model": m, "command": eval_command(m, name)} for m in missing],
+    }
+    rep.data["missing"] += [{"dataset": name, "model": m, "command": eval_command(m, name)} for m in missing]
+    if model not in have:
+        return out
+    order = [m for m in [model, *against] if m in have]
+    chosen = chosen.set_index("model_name").loc[order].reset_index()
+    records = chosen.to_dict("records")
+    for r in records:
+        rep.data["runs"][r["run_id"]] = provenance(r, catalog)
+    out["run_ids"] = {r["model_name"]: r["run_id"] for r in records}
+
+    # headline: the leaderboard's rows (same headline(), CI and n), published rows beside them
+    board = leaderboard(chosen, catalog)
+    board = board.set_index("model").loc[order].reset_index()
+    out["headline"] = jsonable(board[["model", "metric", "value", "ci_low", "ci_high", "n", "ties", "tie_rule",
+                                      "run_id"]])
+    extra = {r["model_name"]: {k: v for k, v in (r["summary"] or {}).items()
+                               if k in ("per_query_accuracy", "spearman_paraphrase", "failures", "half_correct")}
+             for r in records}
+    for row in out["headline"]:
+        row.update(jsonable(extra.get(row["model"], {})))
+    metric = board["metric"].iloc[0]
+    out["published"] = jsonable(comparable_published(reference, name, metric))
+    out["headline_figure"] = _headline_figure(rep, name, board, metric, reference, out["published"])
+
+    if not oc.has_verdicts(ds.kind):
+        return out
+    from negviz.analyses.compare import compare_runs
+
+    mine = out["run_ids"][model]
+    out["mcnemar"] = [jsonable(compare_runs(store, mine, out["run_ids"][m])) for m in order[1:]]
+    wide = {r["model_name"]: store.scores_wide(r["run_id"]) for r in records}
+    outs = oc.run_outcomes(ds.kind, {r["model_name"]: (r["run_id"], wide[r["model_name"]],
+                                                       oc.tie_rule(r["options"])) for r in records})
+    if ds.kind != "perturbation":  # DEMETR's columns are its perturbations: the sensitivity section
+        say(f"{name}: per-type cells")
+        out["per_type"] = _per_type(rep, name, ds, f, store, outs, order)
+    out["errors"] = _errors(rep, name, ds, outs, order)
+    if ds.kind == "perturbation":
+        out["sensitivity"] = _sensitivity(rep, store, ds, records, reference)
+    if len(order) > 1:
+        say(f"{name}: worked examples")
+        out["examples"] = _examples(rep, name, ds, outs, wide, order, records, examples, maxsim)
+    return out
+
+
+def _headline_figure(rep: Report, name: str, board: pd.DataFrame, metric: str, reference, published) -> str | None:
+    from negviz.analyses.leaderboard import comparable_published
+    from negviz.charts.leaderboard import leaderboard_bars
+    from negviz.datasets.facts import metric_baseline, metric_label
+
+    if board["value"].isna().all():
+        return None
+    pub = comparable_published(reference, name, metric)
+    fig_id = f"headline-{name}"
+    rep.figures[fig_id] = leaderboard_bars(board, metric, metric_baseline(metric), f"{metric_label(metric)} on {name}",
+                                           pub if len(pub) else None)
+    return fig_id
+
+
+def _per_type(rep: Report, name: str, ds, f, store, outs: pd.DataFrame, order: list[str]) -> dict[str, Any]:
+    from negviz.analyses import per_type as at
+    from negviz.charts.per_type import accuracy_heatmap
+    from negviz.schema import PERTURBATION
+    from negviz.taxonomy import TAXONOMY, label_pairs
+
+    labels = None if ds.kind == PERTURBATION else label_pairs(ds, "auto", store=store)
+    meta = at.item_meta(ds.kind, ds.frame, labels)
+    axis = at.available_axes(ds.kind, meta)[0]
+    groups = at.item_groups(axis, meta)
+    cells = at.cell_table(outs, groups, MIN_N)
+    columns = at.sort_columns(cells, at.column_order(axis, groups), "natural")
+    col_labels = {k: TAXONOMY.label(k) for k in columns} if axis == "type" else {}
+    metric = f.item_metric_label
+    title = f"{metric} by {at.AXES[axis]} · {name} {ds.spec.split} · ▾ below random ({f.random_baseline:.0%})"
+    rep.figures[f"per_type-{name}"] = accuracy_heatmap(cells, order, columns, metric=metric, baseline=f.random_baseline,
+                                                       title=title, column_labels=col_labels, min_n=MIN_N)
+    out = {"axis": axis, "axis_label": at.AXES[axis], "min_n": MIN_N, "columns": columns,
+           "column_labels": col_labels, "cells": jsonable(cells), "figure": f"per_type-{name}", "differences": []}
+    model = order[0]
+    for ref in order[1:]:
+        pair = outs[outs["model"].isin([model, ref])]
+        diff = at.cell_table(pair, groups, MIN_N, reference=ref)
+        diff = diff[diff["model"] == model]
+        fig_id = f"per_type-{name}-diff-{order.index(ref)}"
+        rep.figures[fig_id] = accuracy_heatmap(
+            diff, [model], columns, metric=metric, baseline=f.random_baseline,
+            title=f"{metric} difference to {ref} (percentage points, same items) · {name}",
+            column_labels=col_labels, min_n=MIN_N, reference=ref)
+        out["differences"].append({"reference": ref, "cells": jsonable(diff), "figure": fig_id})
+    return out
+
+
+def margin_stats(outs: pd.DataFrame, kind: str) -> pd.DataFrame:
+    """Per model and margin: n, mean, quartiles, share < 0 and exact ties (of oc.item_outcomes' margins)."""
+    rows = []
+    for model, part in outs.groupby("model", sort=False):
+        for col, label in zip(("margin1", "margin2"), oc.MARGINS[kind]):
+            if label is None:
+                continue
+            v = part[col].to_numpy(dtype=np.float64)
+            v = v[np.isfinite(v)]
+            if not len(v):
+                continue
+            q1, med, q3 = np.percentile(v, [25, 50, 75])
+            rows.append({"model": model, "margin": label, "n": len(v), "mean": v.mean(), "q25": q1, "median": med,
+                         "q75": q3, "share_negative": float((v < 0).mean()), "ties": int((v == 0).sum())})
+    return pd.DataFrame(rows)
+
+
+def _errors(rep: Report, name: str, ds, outs: pd.DataFrame, order: list[str]) -> dict[str, Any]:
+    from negviz.analyses import per_type as at
+    from negviz.charts.per_type import category_label, margin_distributions, preference_bars
+
+    categories = oc.CATEGORIES[ds.kind]
+    prefs = at.preference_table(outs, ds.kind)
+    prefs = prefs.set_index("model").loc[[m for m in order if m in set(prefs["model"])]].reset_index()
+    n = outs["item_id"].nunique()
+    rep.figures[f"errors-{name}"] = preference_bars(prefs, categories,
+                                                    f"Error preference · {name} {ds.spec.split} (n = {n:,} items)")
+    rep.figures[f"margins-{name}"] = margin_distributions(outs, oc.MARGINS[ds.kind], f"Margins · {name}", order)
+    return {"categories": list(categories), "category_labels": {c: category_label(c) for c in categories},
+            "preference": jsonable(prefs.drop(columns=["facet"])), "margins": jsonable(margin_stats(outs, ds.kind)),
+            "margin_definitions": [m for m in oc.MARGINS[ds.kind] if m], "figures": [f"errors-{name}", f"margins-{name}"]}
+
+
+def _sensitivity(rep: Report, store, ds, records: list[dict], reference) -> dict[str, Any]:
+    from negviz.analyses import sensitivity as sv
+    from negviz.charts.sensitivity import sensitivity_heatmap
+
+    tables = {r["model_name"]: sv.run_table(store, r, ds.frame, False) for r in records}
+    published = sv.published_columns(reference)
+    matrix = sv.model_matrix(tables, published, sv.RATIO)
+    rows, cols = sv.matrix_axes(matrix)
+    # the report's models first, in the report's order
+    run_cols = [(m, False) for m in tables]
+    cols = run_cols + [c for c in cols if c[1]]
+    title = (f"DEMETR sensitivity ratio · {len(tables)} stored run{'s' * (len(tables) != 1)} · all items"
+             "<br><sup>right of the dotted line: published (NegBLEURT Fig. 4), not run here</sup>")
+    rep.figures["sensitivity-demetr"] = sensitivity_heatmap(matrix, rows, cols, value=sv.RATIO, title=title)
+    keep = ["model", "perturbation", "severity", "published", "sensitivity_ratio", "ci_low", "ci_high",
+            "detection_accuracy", "n", "checked", "tiny_denominators", "source"]
+    return {"value": sv.RATIO, "checked_only": False, "perturbations": rows,
+            "published_source": sv.PUBLISHED_SOURCE, "published_models": [m for m, p in cols if p],
+            "cells": jsonable(matrix[keep]), "figure": "sensitivity-demetr"}
+
+
+# ---------------------------------------------------------------- worked examples
+def disagreements(outs: pd.DataFrame, model: str, other: str, per_side: int) -> pd.DataFrame:
+    """Items where ``model`` and ``other`` disagree, most first: each run's margin as a percentile
+    of its own margins (the models' score scales differ), ranked by the difference of the two;
+    ``per_side`` items where the model is right and the other wrong, then the reverse."""
+    a = outs[outs["model"] == model].set_index("item_id")
+    b = outs[outs["model"] == other].set_index("item_id")
+    shared = a.index.intersection(b.index)
+    a, b = a.loc[shared], b.loc[shared]
+    pa, pb = a["margin"].rank(pct=True), b["margin"].rank(pct=True)
+    table = pd.DataFrame({"item_id": shared, "model_correct": a["correct"].astype(bool).to_numpy(),
+                          "other_correct": b["correct"].astype(bool).to_numpy(),
+                          "model_margin": a["margin"].to_numpy(), "other_margin": b["margin"].to_numpy(),
+                          "percentile_difference": (pa - pb).to_numpy()})
+    wins = table[table["model_correct"] & ~table["other_correct"]].nlargest(per_side, "percentile_difference")
+    losses = table[~table["model_correct"] & table["other_correct"]].nsmallest(per_side, "percentile_difference")
+    return pd.concat([wins.assign(side=f"{model} right, {other} wrong"),
+                      losses.assign(side=f"{model} wrong, {other} right")], ignore_index=True)
+
+
+def _examples(rep: Report, name: str, ds, outs: pd.DataFrame, wide: dict[str, pd.DataFrame], order: list[str],
+              records: list[dict], per_side: int, maxsim: bool) -> dict[str, Any]:
+    from negviz.analyses import paircard
+    from negviz.scoring import item_ids
+
+    model, other = order[0], order[1]
+    picked = disagreements(outs, model, other, per_side)
+    ids = item_ids(ds.kind, ds.frame).astype(str)
+    position = {i: k for k, i in enumerate(ids)}
+    families = {r["model_name"]: r.get("family") for r in records}
+    specs = {r["model_name"]: r.get("model_spec") for r in records}
+    items, notes = [], []
+    for k, ex in enumerate(picked.to_dict("records")):
+        row = ds.frame.iloc[position[ex["item_id"]]].to_dict()
+        card_id = f"card-{name}-{k}"
+        rep.cards[card_id] = paircard.card_html(ds.kind, row)
+        scores = {}
+        for m in (model, other):
+            s = wide[m].loc[ex["item_id"]] if ex["item_id"] in wide[m].index else pd.Series(dtype=float)
+            scores[m] = jsonable(paircard.score_matrix(ds.kind, s.to_dict()).reset_index(names="text"))
+        verdicts = jsonable(outs[(outs["item_id"] == ex["item_id"]) & outs["model"].isin([model, other])]
+                            [["model", "category", "correct", "margin1", "margin2", "margin"]])
+        item = {**jsonable(ex), "card": card_id, "scores": scores, "verdicts": verdicts, "maxsim": []}
+        if ds.kind in paircard.MAXSIM_KINDS:
+            for m in (model, other):
+                if families.get(m) in LATE_INTERACTION:
+                    item["maxsim"].append(_maxsim(rep, ds.kind, row, m, specs[m], outs, ex["item_id"],
+                                                  f"maxsim-{name}-{k}-{m}", maxsim, notes))
+        items.append(item)
+    return {"model": model, "against": other, "per_side": per_side, "ranking": (
+        "items where the two verdicts differ, ranked by the difference of each run's margin percentile "
+        "(margin = oc.item_outcomes' margin; each model keeps its own score scale)"),
+        "items": items, "notes": list(dict.fromkeys(notes))}
+
+
+_SCORERS: dict[str, Any] = {}
+
+
+def _maxsim(rep: Report, kind: str, row: Mapping, model: str, spec: Mapping | None, outs: pd.DataFrame,
+            item_id: str, fig_id: str, enabled: bool, notes: list[str]) -> dict[str, Any]:
+    """The MaxSim matrices of one example for a late-interaction model, if it loads offline."""
+    from negviz.analyses import alignment
+    from negviz.analyses.sensitivity import spec_label
+    from negviz.charts.alignment import alignment_heatmaps
+    from negviz.schema import PAIRS
+
+    if not enabled:
+        notes.append("MaxSim matrices were not drawn (--no-maxsim).")
+        return {"model": model, "figure": None, "note": "not drawn (--no-maxsim)"}
+    text = spec_label(spec) or model
+    try:
+        if text not in _SCORERS:
+            from negviz.catalog import load_scorer
+
+            _SCORERS.clear()  # one model at a time
+            _SCORERS[text] = load_scorer(text, device="cpu")
+        scorer = _SCORERS[text]
+        if kind == PAIRS:
+            queries, docs, names, gold = [row["q1"], row["q2"]], [row["d1"], row["d2"]], ["d1", "d2"], row.get("cue")
+            mine = outs[(outs["item_id"] == item_id) & (outs["model"] == model)].iloc[0]
+            shown = 0 if mine["margin1"] <= mine["margin2"] else 1  # the query this model does worse on
+        else:
+            queries, docs, names, gold, shown = [row["query"]], [row["pos_doc"], row["neg_doc"]], \
+                ["positive", "excluded"], None, 0
+        ex = alignment.explore(scorer, queries, docs, shown, None, False, (), gold if isinstance(gold, str) else None)
+    except Exception as exc:  # not available offline, or not late interaction after all: say so
+        note = f"{model}: MaxSim matrix skipped ({type(exc).__name__}: {str(exc).splitlines()[0][:200]})"
+        notes.append(note)
+        return {"model": model, "figure": None, "note": note}
+    q = f"q{shown + 1}"
+    rep.figures[fig_id] = alignment_heatmaps(ex.views, [f"{q} vs {n}" for n in names], f"{model} · {ex.similarity}")
+    return {"model": model, "figure": fig_id, "query": q, "similarity": ex.similarity,
+            "scores": jsonable(ex.grid), "note": None}
+
+
+# ---------------------------------------------------------------- fine-tuning
+def trained_runs(runs: pd.DataFrame, model: str, catalog: pd.DataFrame) -> pd.Series:
+    """Fine-tuning runs whose checkpoint is ``model`` (by name, catalog hub id / path, or run id)."""
+    if runs.empty:
+        return pd.Series(dtype=bool)
+    names = {model}
+    row = catalog[catalog["name"] == model]
+    if not row.empty and row["hub_id"].iloc[0]:
+        names.add(row["hub_id"].iloc[0])
+    names |= {n.rstrip("/") for n in names}
+
+    def made(r) -> bool:
+        ckpt = str((r["summary"] or {}).get("checkpoint") or "").rstrip("/")
+        return bool(ckpt) and (ckpt in names or any(n.endswith(ckpt) or ckpt.endswith(n) for n in names
+                                                    if "/" in n) or r["run_id"] in model)
+
+    return runs.apply(made, axis=1)
+
+
+def _drift_section(rep: Report, store, model: str, catalog: pd.DataFrame) -> dict[str, Any]:
+    from negviz import finetune as ft
+    from negviz.charts.drift import drift_figure
+    from negviz.datasets import facts
+    from negviz.finetune import views
+
+    runs = ft.finetune_runs(store, status=None)
+    out: dict[str, Any] = {"trained_in_negviz": False, "runs": [],
+                           "command": f"negviz finetune --model {model}"}
+    if runs.empty:
+        out["note"] = "No fine-tuning runs are stored."
+        return out
+    made = runs[trained_runs(runs, model, catalog)]
+    start = runs[runs["model_name"] == model]
+    if len(made):
+        picked, out["trained_in_negviz"] = made, True
+        out["note"] = f"{model} was trained in negviz: the runs that made it."
+    elif len(start):
+        picked = start
+        out["note"] = (f"{model} was not trained in negviz; shown are the fine-tuning runs that start from it "
+                       "(epoch 0 is the model itself).")
+    else:
+        out["note"] = f"{model} was not trained in negviz and no fine-tuning run starts from it."
+        return out
+    picked = picked[picked["status"] == "complete"] if (picked["status"] == "complete").any() else picked
+    epochs, cosines, _ = views.drift_frames(store, picked)
+    if epochs.empty:
+        out["note"] += " Its runs have no measured epochs."
+        return out
+    notes = {r.label: ft.run_note(r) for r in picked.itertuples(index=False)}
+    rep.figures["drift"] = drift_figure(epochs, cosines, notes, baseline=facts("nevir").random_baseline)
+    for r in picked.to_dict("records"):
+        rep.data["runs"][r["run_id"]] = provenance(r, catalog)
+        opts = r.get("options") or {}
+        out["runs"].append(jsonable({"run_id": r["run_id"], "label": r["label"], "status": r["status"],
+                                     "recipe": opts.get("finetune", {}), "data": opts.get("data", {}),
+                                     "note": opts.get("note"), "checkpoint": (r["summary"] or {}).get("checkpoint")}))
+    out["comparison"] = jsonable(views.comparison(picked, epochs))
+    out["epochs"] = jsonable(epochs)
+    out["figure"] = "drift"
+    return out
