@@ -43,6 +43,11 @@ def open_page(**params):
     return at
 
 
+def items_table(page, column="checked"):
+    """The first table with ``column`` (the page's "Runs shown" table comes before the others)."""
+    return next(d.value for d in page.dataframe if column in d.value.columns)
+
+
 def _tfidf_run():
     from negviz.run_choice import choose_runs
     from negviz.store import Store
@@ -57,15 +62,15 @@ def test_cell_items_from_the_selectboxes_and_the_checked_toggle(page_env):
     n = int(_tfidf_run()["n"]) // 35  # items per perturbation file of the run the page picked
     head = page.markdown[-1].value
     assert "`tfidf`" in head and "critical_id7_antonym" in head and f"n = {n}," in head
-    items = page.dataframe[0].value
+    items = items_table(page)
     assert len(items) == n and items["id"].is_unique
     assert {"reference", "candidate", "perturbed", "score_candidate", "score_perturbed", "score_empty", "ratio",
             "tiny_denominator"} <= set(items.columns)
     page.toggle(key="checked").set_value(True).run()
     assert not page.exception
-    assert len(page.dataframe[0].value) == int(page.dataframe[0].value["checked"].sum())
+    assert len(items_table(page)) == int(items_table(page)["checked"].sum())
     page.selectbox(key="sens_show").select("missed").run()
-    missed = page.dataframe[0].value
+    missed = items_table(page)
     assert not missed["detected"].any()
     page.selectbox(key="sens_model").select("tfidf").run()
     page.radio(key="value").set_value("detection accuracy").run()
@@ -74,11 +79,11 @@ def test_cell_items_from_the_selectboxes_and_the_checked_toggle(page_env):
 
 def test_focus_and_cannot_tabs_from_the_url(page_env):
     page = open_page(view="Negation vs antonym")
-    summary = page.dataframe[0].value.set_index("model")
+    summary = items_table(page, "negation").set_index("model")
     assert summary.loc["NegMPNet", "negation"] == 0.65 and summary.loc["NegMPNet", "published"]
     assert "tfidf" in summary.index
     page = open_page(view="CANNOT", cannot_pairs="negated")
-    dist = page.dataframe[0].value
+    dist = items_table(page, "source")
     assert {"sem_anto_neg", "glue_diagnostic"} <= set(dist["source"]) and (dist["pairs"] == "negated").all()
     assert {"tfidf", "bm25"} <= set(dist["model"])
 
@@ -86,15 +91,15 @@ def test_focus_and_cannot_tabs_from_the_url(page_env):
 def test_perturb_your_own_sentence_with_tfidf(page_env):
     page = open_page(view="Perturb your own sentence", own_models="tfidf",
                      own_ref="The new bridge was opened to traffic.", own_cand="The new bridge opened to traffic.")
-    edits = page.dataframe[0].value
+    edits = items_table(page, "perturbed")
     assert {"negation", "antonym", "word_swap"} <= set(edits["perturbation"])
     assert edits.set_index("perturbation").loc["antonym", "perturbed"] == "The old bridge opened to traffic."
-    own = page.dataframe[1].value
+    own = items_table(page, "score_empty")
     assert set(own["model"]) == {"tfidf"} and len(own) == len(edits)
     assert (own["score_empty"] == 0).all()  # TF-IDF: "." has no terms
     lower = own.set_index("perturbation").loc["full_lower"]
     assert lower["ratio"] == pytest.approx(0.0)  # TF-IDF lower-cases: no change
     page.text_area(key="own_cand").input("<b>Nothing</b> was opened.").run()
     assert not page.exception
-    edits = page.dataframe[0].value.set_index("perturbation")
+    edits = items_table(page, "perturbed").set_index("perturbation")
     assert edits.loc["negation", "perturbed"] == "<b>Something</b> was opened."  # negation removed; text, not markup
