@@ -7,7 +7,9 @@ import streamlit as st
 
 
 def csv_download(df: pd.DataFrame, file_name: str, label: str = "Download CSV", key: str | None = None) -> None:
-    st.download_button(label, df.to_csv(index=False).encode("utf-8"), file_name=file_name, mime="text/csv",
+    from negviz.charts.export import csv_bytes
+
+    st.download_button(label, csv_bytes(df), file_name=file_name, mime="text/csv",
                        key=key or f"dl-{file_name}", icon=":material/download:")
 
 
