@@ -56,6 +56,7 @@ class BM25(Scorer):
     """Okapi BM25 (Lucene idf and tf), collection = the unique documents of the call."""
 
     family = "bm25"
+    checkpoint_every = None  # needs the whole collection of the call: one cache write at the end
     default_options = {"k1": 1.5, "b": 0.75}
 
     def __init__(self, *args, **kwargs):
