@@ -129,6 +129,8 @@ class Store:
         try:
             self._insert_run(record, rows)
         except sa.exc.SQLAlchemyError as exc:
+            if isinstance(exc, sa.exc.IntegrityError) and self._stored(record.run_id):
+                raise  # this run id is already stored: the caller's mistake, no work is lost
             target = unsaved_runs_dir() / f"{record.run_id}{portable.SUFFIX}"
             try:
                 portable.write(target, record, scores)
@@ -249,6 +251,13 @@ class Store:
         with db.write(self._engine) as conn:
             conn.execute(t.runs.insert().values(**record.to_dict()))
             db.bulk_insert(conn, t.item_scores, rows)
+
+    def _stored(self, run_id: str) -> bool:
+        try:
+            with db.read(self._engine) as conn:
+                return self._exists(conn, run_id)
+        except sa.exc.SQLAlchemyError:
+            return False
 
     @staticmethod
     def _exists(conn: sa.Connection, run_id: str) -> bool:
