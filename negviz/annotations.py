@@ -192,7 +192,9 @@ def export_frame(store, ds: Dataset, all_versions: bool = False) -> pd.DataFrame
 
 def to_bytes(frame: pd.DataFrame, fmt: str) -> bytes:
     if fmt == "csv":
-        return frame.to_csv(index=False).encode("utf-8")
+        from negviz.charts.export import csv_bytes
+
+        return csv_bytes(frame)  # formula-like cells neutralised (read_export undoes it)
     if fmt == "jsonl":
         records = frame.astype(object).where(frame.notna(), None).to_dict(orient="records")
         return "".join(json.dumps(r, ensure_ascii=False, default=str) + "\n" for r in records).encode("utf-8")
@@ -221,6 +223,9 @@ def read_export(data: bytes, filename: str) -> pd.DataFrame:
             frame = pd.read_csv(io.StringIO(text), dtype=str, keep_default_na=False)
         except (pd.errors.ParserError, pd.errors.EmptyDataError) as exc:
             raise AnnotationError(f"{filename} is not a readable CSV file: {exc}") from exc
+        from negviz.charts.export import unneutralise_cell
+
+        frame = frame.map(unneutralise_cell)  # the quote to_bytes put before formula-like cells
     elif fmt == "jsonl":
         rows = []
         for n, line in enumerate(text.splitlines(), start=1):

@@ -3,19 +3,39 @@
 One SQLite file (WAL mode, so several processes may read and write at once). A namespace
 is a hash of everything that changes a model's output (model id, revision, family,
 options); entries are the float32 vector of one text or the score of one text pair.
+
+The cache only saves work, so a damaged file (truncated, overwritten, "database disk image
+is malformed") never stops a run: it is moved aside as ``scores.sqlite.corrupt-<time>`` with
+a warning, and an empty cache takes its place (on open, or at the first query that finds it).
 """
 
 from __future__ import annotations
 
+import logging
 import os
 import sqlite3
 import threading
+import time
 from pathlib import Path
-from typing import Iterable, Mapping
+from typing import Callable, Iterable, Mapping, TypeVar
 
 import numpy as np
 
 _CHUNK = 900  # SQLite's default limit on host parameters is 999
+_CORRUPT_CODES = {"SQLITE_CORRUPT", "SQLITE_NOTADB"}
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+
+
+def is_corruption(exc: BaseException) -> bool:
+    """A SQLite error saying the file is damaged or not a database (not "locked", "readonly", ...)."""
+    if not isinstance(exc, sqlite3.DatabaseError):
+        return False
+    name = getattr(exc, "sqlite_errorname", "") or ""
+    if any(name == code or name.startswith(code + "_") for code in _CORRUPT_CODES):
+        return True
+    text = str(exc).lower()
+    return "malformed" in text or "not a database" in text
 
 
 def default_cache_dir() -> Path:
@@ -34,60 +54,115 @@ class ScoreCache:
         self.path = Path(path) if path else default_cache_dir() / "scores.sqlite"
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._lock = threading.Lock()
-        self._conn = sqlite3.connect(self.path, timeout=60, check_same_thread=False)
-        with self._lock:
-            self._conn.execute("PRAGMA journal_mode=WAL")
-            self._conn.execute("PRAGMA synchronous=NORMAL")
-            self._conn.execute(
+        self.moved_aside: list[Path] = []  # damaged files this cache replaced
+        try:
+            self._conn = self._connect()
+        except sqlite3.DatabaseError as exc:
+            if not is_corruption(exc):
+                raise
+            self._move_aside(exc)
+            self._conn = self._connect()
+
+    def _connect(self) -> sqlite3.Connection:
+        conn = sqlite3.connect(self.path, timeout=60, check_same_thread=False)
+        try:
+            conn.execute("PRAGMA journal_mode=WAL")
+            conn.execute("PRAGMA synchronous=NORMAL")
+            conn.execute(
                 "CREATE TABLE IF NOT EXISTS vectors (ns TEXT, key TEXT, dim INTEGER, data BLOB, PRIMARY KEY (ns, key))"
             )
-            self._conn.execute("CREATE TABLE IF NOT EXISTS scores (ns TEXT, key TEXT, score REAL, PRIMARY KEY (ns, key))")
-            self._conn.commit()
+            conn.execute("CREATE TABLE IF NOT EXISTS scores (ns TEXT, key TEXT, score REAL, PRIMARY KEY (ns, key))")
+            conn.commit()
+            # Cheap look at the first pages of both tables: a truncated file often fails here.
+            conn.execute("SELECT ns, key, length(data) FROM vectors LIMIT 1").fetchall()
+            conn.execute("SELECT ns, key, score FROM scores LIMIT 1").fetchall()
+        except BaseException:
+            conn.close()
+            raise
+        return conn
+
+    def _move_aside(self, exc: BaseException) -> None:
+        """Rename the damaged file (and its WAL/SHM) out of the way; the caller reconnects."""
+        stamp = time.strftime("%Y%m%dT%H%M%S")
+        target = self.path.with_name(f"{self.path.name}.corrupt-{stamp}-{os.getpid()}")
+        for suffix in ("", "-wal", "-shm"):
+            source = Path(f"{self.path}{suffix}")
+            if source.exists():
+                try:
+                    os.replace(source, Path(f"{target}{suffix}"))
+                except FileNotFoundError:  # another process moved it first
+                    pass
+        self.moved_aside.append(target)
+        message = (
+            f"the score cache {self.path} is damaged ({exc}); moved it to {target} and started an "
+            "empty cache (scores are recomputed; delete the old file when you no longer need it)"
+        )
+        log.warning(message)  # on stderr in the CLI (logging's last-resort handler) and the server log
+
+    def _run(self, work: Callable[[sqlite3.Connection], T]) -> T:
+        """Run ``work(conn)`` under the lock; a damaged file is replaced once and the work retried."""
+        with self._lock:
+            try:
+                return work(self._conn)
+            except sqlite3.DatabaseError as exc:
+                if not is_corruption(exc):
+                    raise
+                try:
+                    self._conn.close()
+                except sqlite3.Error:
+                    pass
+                self._move_aside(exc)
+                self._conn = self._connect()
+                return work(self._conn)
 
     # -- vectors
     def get_vectors(self, ns: str, keys: Iterable[str]) -> dict[str, np.ndarray]:
         out: dict[str, np.ndarray] = {}
         for chunk in _chunks(list(keys)):
             q = f"SELECT key, data FROM vectors WHERE ns=? AND key IN ({','.join('?' * len(chunk))})"
-            with self._lock:
-                rows = self._conn.execute(q, [ns, *chunk]).fetchall()
+            rows = self._run(lambda conn: conn.execute(q, [ns, *chunk]).fetchall())
             out.update((k, np.frombuffer(blob, dtype=np.float32)) for k, blob in rows)
         return out
 
     def put_vectors(self, ns: str, items: Mapping[str, np.ndarray]) -> None:
         rows = [(ns, k, int(v.size), np.asarray(v, dtype=np.float32).tobytes()) for k, v in items.items()]
-        with self._lock:
-            self._conn.executemany("INSERT OR REPLACE INTO vectors VALUES (?,?,?,?)", rows)
-            self._conn.commit()
+        self._run(lambda conn: _write(conn, "INSERT OR REPLACE INTO vectors VALUES (?,?,?,?)", rows))
 
     # -- scores
     def get_scores(self, ns: str, keys: Iterable[str]) -> dict[str, float]:
         out: dict[str, float] = {}
         for chunk in _chunks(list(keys)):
             q = f"SELECT key, score FROM scores WHERE ns=? AND key IN ({','.join('?' * len(chunk))})"
-            with self._lock:
-                out.update(self._conn.execute(q, [ns, *chunk]).fetchall())
+            out.update(self._run(lambda conn: conn.execute(q, [ns, *chunk]).fetchall()))
         return out
 
     def put_scores(self, ns: str, items: Mapping[str, float]) -> None:
-        with self._lock:
-            self._conn.executemany(
-                "INSERT OR REPLACE INTO scores VALUES (?,?,?)", [(ns, k, float(v)) for k, v in items.items()]
-            )
-            self._conn.commit()
+        rows = [(ns, k, float(v)) for k, v in items.items()]
+        self._run(lambda conn: _write(conn, "INSERT OR REPLACE INTO scores VALUES (?,?,?)", rows))
 
     def clear(self, ns: str | None = None) -> None:
-        with self._lock:
+        def work(conn: sqlite3.Connection) -> None:
             for table in ("vectors", "scores"):
                 if ns is None:
-                    self._conn.execute(f"DELETE FROM {table}")
+                    conn.execute(f"DELETE FROM {table}")
                 else:
-                    self._conn.execute(f"DELETE FROM {table} WHERE ns=?", (ns,))
-            self._conn.commit()
+                    conn.execute(f"DELETE FROM {table} WHERE ns=?", (ns,))
+            conn.commit()
+
+        self._run(work)
 
     def close(self) -> None:
         with self._lock:
             self._conn.close()
+
+
+def _write(conn: sqlite3.Connection, statement: str, rows: list[tuple]) -> None:
+    try:
+        conn.executemany(statement, rows)
+        conn.commit()
+    except BaseException:
+        conn.rollback()
+        raise
 
 
 def _chunks(items: list[str]) -> Iterable[list[str]]:

@@ -111,6 +111,8 @@ def run_eval(
         existing = store.find_run(key)
         if existing is not None:
             return EvalResult(existing, existing.summary, None, reused=True)
+    if store is not None:
+        store.check_writable()  # before the work: a read-only store is said now, not after scoring
 
     scores = score_dataset(ds.kind, ds.frame, scorer, progress)
     summary = summarize(ds.kind, ds.frame, scores, tie_rule=tie_rule, checked_only=checked_only)

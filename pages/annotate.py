@@ -16,7 +16,7 @@ ds = load(dataset)
 latest = ann.latest(store, dataset)
 
 st.title("Annotations")
-st.caption(f"**{ds.title}** · {latest['item_id'].nunique():,} labelled pairs · "
+st.caption(f"**{paircard.md_escape(ds.title)}** · {latest['item_id'].nunique():,} labelled pairs · "
            f"{latest['annotator'].nunique():,} annotators · labels are kept with every earlier version.")
 
 if latest.empty:

@@ -13,7 +13,7 @@ from negviz.datasets import facts, load
 from negviz.finetune import views
 from negviz.schema import DatasetSpec
 from negviz.ui import resources
-from negviz.ui.widgets import csv_download, figure_downloads, show_error
+from negviz.ui.widgets import csv_download, figure_downloads, safe_md, show_error, user_path
 
 st.title("Fine-tuning drift")
 st.caption("Before fine-tuning, a bi-encoder embeds the two documents of a NevIR pair almost identically "
@@ -38,6 +38,8 @@ with st.expander("Fine-tune a model (runs in the background; the page stays usab
         seed = d3.number_input("Seed", 0, 2**31 - 1, 0)
         if st.form_submit_button("Start fine-tuning", icon=":material/play_arrow:"):
             try:
+                user_path(model.strip())  # typed folders and training files: only where this server may read
+                user_path(train)
                 spec = ft.FinetuneSpec(model.strip(), family, train, epochs=int(epochs), lr=float(lr),
                                        batch_size=int(batch), seed=int(seed), limit_train=int(limit) or None)
                 job = jobs.start(spec, store)
@@ -74,7 +76,8 @@ def live_jobs():
 
 live_jobs()
 if err := st.session_state.get("job_error"):
-    st.error(f"Run {err[0][:8]} failed; its finished epochs are kept.\n\n```\n{err[1]}\n```", icon=":material/error:")
+    st.error(f"Run {err[0][:8]} failed; its finished epochs are kept.", icon=":material/error:")
+    st.code(err[1], language=None)
 
 runs = ft.finetune_runs(store, status=None)
 if runs.empty:
@@ -133,8 +136,8 @@ try:
     row = load(DatasetSpec.from_dict(card_run["dataset_spec"])).frame.set_index("pair_id").loc[pair]
     t1, t2 = st.columns(2)
     for col, q, d in ((t1, "q1", "d1"), (t2, "q2", "d2")):
-        col.markdown(f"**{q}** {row[q]}")
-        col.caption(f"{d}: {row[d]}")
+        col.markdown(f"**{q}** {safe_md(row[q])}")
+        col.caption(f"{d}: {safe_md(row[d])}")
 except Exception:  # a user file that moved: the card shows scores only
     st.caption("The pair's texts are not available (its dataset file is not on this machine).")
 traj = cd.pair_trajectory(card["trajectory"], epoch, f"Pair {pair}", notes[card_label])

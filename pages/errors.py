@@ -8,7 +8,7 @@ from negviz.charts.per_type import category_label, margin_distributions, prefere
 from negviz.taxonomy import TAXONOMY
 from negviz.ui import pickers
 from negviz.ui import types_data as td
-from negviz.ui.widgets import csv_download, figure_downloads
+from negviz.ui.widgets import csv_download, figure_downloads, safe_md
 
 st.title("Error preference")
 ctx = td.context(pickers.current_dataset())
@@ -68,7 +68,7 @@ category = c2.selectbox("Verdict", list(categories), index=None, key="seg_catego
                         placeholder="pick a verdict")
 if model and category:
     items = at.cell_items(outcomes, None, ctx.meta, model, category=category)
-    st.markdown(f"**{model}** · {category_label(category)}: {len(items):,} of "
+    st.markdown(f"**{safe_md(model)}** · {category_label(category)}: {len(items):,} of "
                 f"{int((outcomes['model'] == model).sum()):,} items ({scope})")
     td.items_table(items, ctx.name, "segment_items", f"negviz-segment-{ctx.name}-{model}-{category}")
 

@@ -3,7 +3,7 @@
 import streamlit as st
 
 from negviz.ui import pickers, resources
-from negviz.ui.widgets import ProgressBar, show_error
+from negviz.ui.widgets import ProgressBar, safe_md, show_error, user_path
 
 dataset = pickers.current_dataset()
 st.title("Evaluate a model")
@@ -26,10 +26,11 @@ with st.form("eval"):
 
 if go:
     from negviz.runner import run_eval
-    from negviz.schema import DatasetSpec
+    from negviz.schema import DatasetSpec, ModelSpec
 
     bar = ProgressBar(f"{model} on {dataset}")
     try:
+        user_path(ModelSpec.parse(model).name)  # a typed folder: only where this server may read
         result = run_eval(model, DatasetSpec.make(dataset, limit=int(limit) or None), store=resources.store(),
                           progress=bar, force=force, tie_rule=tie_rule)
     except Exception as exc:  # a clear message; the app keeps running and the store is untouched
@@ -39,7 +40,7 @@ if go:
         r = result.record
         s = result.summary
         st.success(f"{'Reused the stored run' if result.reused else 'Stored run'} {r.run_id}: "
-                   f"{r.model_name} on {r.dataset_name}:{r.split}, n={r.n}, {r.wall_seconds:.1f}s on {r.device}.")
+                   f"{safe_md(r.model_name)} on {r.dataset_name}:{r.split}, n={r.n}, {r.wall_seconds:.1f}s on {r.device}.")
         st.json(s, expanded=1)
     finally:
         bar.done()

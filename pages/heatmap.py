@@ -7,7 +7,7 @@ from negviz.charts.per_type import accuracy_heatmap, distribution_bars
 from negviz.taxonomy import TAXONOMY, type_distribution
 from negviz.ui import pickers, resources
 from negviz.ui import types_data as td
-from negviz.ui.widgets import csv_download, figure_downloads
+from negviz.ui.widgets import csv_download, figure_downloads, safe_md
 
 st.title("Per-type accuracy")
 ctx = td.context(pickers.current_dataset())
@@ -19,7 +19,7 @@ if ctx.outcomes.empty:
             f"`negviz eval --model all-MiniLM-L6-v2 --dataset {ctx.name}`.")
     st.stop()
 models = list(ctx.runs["model_name"])
-st.caption(f"**{ctx.title}** · split {ctx.split} · {ctx.metric} per model and column · {len(models)} runs "
+st.caption(f"**{safe_md(ctx.title)}** · split {ctx.split} · {ctx.metric} per model and column · {len(models)} runs "
            f"(one per model) · n = {ctx.outcomes['item_id'].nunique():,} items · type labels: {ctx.label_source}")
 
 axes = at.available_axes(ctx.kind, ctx.meta)
@@ -90,5 +90,5 @@ column = c2.selectbox("Column", columns, index=None, key="cell_column", bind="qu
 if model and column:
     items = at.cell_items(ctx.outcomes, groups, ctx.meta, model, column)
     acc = items["correct"].mean() if len(items) else float("nan")
-    st.markdown(f"**{model}** · {labels.get(column, column)}: {ctx.metric} {acc:.1%} on n = {len(items):,} items")
+    st.markdown(f"**{safe_md(model)}** · {labels.get(column, column)}: {ctx.metric} {acc:.1%} on n = {len(items):,} items")
     td.items_table(items, ctx.name, "cell_items", f"negviz-cell-{ctx.name}-{model}-{column}")

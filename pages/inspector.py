@@ -117,7 +117,7 @@ mine = mine or ann.Label(None)
 form = f"{current}|{annotator}|{version}"  # new widgets, prefilled, for each pair, name and save
 choices = ann.type_options()
 with st.form(f"label-{form}"):
-    st.caption(f"Labelling as **{annotator}**" if annotator else "Enter your annotator name in the sidebar first.")
+    st.caption(f"Labelling as **{paircard.md_escape(annotator)}**" if annotator else "Enter your annotator name in the sidebar first.")
     st.selectbox("Negation type", choices, key=f"type_{form}", placeholder="choose",
                  index=choices.index(mine.negation_type) if mine.negation_type in choices else None)
     st.radio("Pair validity", ann.VALIDITY, index=ann.VALIDITY.index(mine.validity), horizontal=True,

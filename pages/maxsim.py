@@ -10,9 +10,10 @@ from negviz.analyses import alignment
 from negviz.analyses import playground as pg
 from negviz.charts.alignment import alignment_heatmaps, delta_bars
 from negviz.datasets import load
+from negviz.schema import ModelSpec
 from negviz.ui import pickers, resources
 from negviz.ui.counterfactual_editor import counterfactual_editor
-from negviz.ui.widgets import figure_downloads, show_error
+from negviz.ui.widgets import figure_downloads, safe_md, show_error, user_path
 
 TYPED = {"tq": "Which scientist did not enjoy playing the violin as a child?",
          "tq2": "Which scientist enjoyed playing the violin as a child?",
@@ -97,7 +98,7 @@ def draw(spec: str, caption: str, key: str):
     except Exception as exc:  # unavailable checkpoint, wrong family: a clear message, the page keeps running
         show_error(exc)
         return
-    st.subheader(caption)
+    st.subheader(safe_md(caption))
     views = ex.views
     if any(v.doc_truncated or v.query_truncated for v in views):
         st.warning(f"Long input: truncated at the model's max length ({alignment.max_tokens(scorer, 'document')} "
@@ -121,4 +122,10 @@ def draw(spec: str, caption: str, key: str):
 
 draw(model, f"{model}" + (" (before)" if after.strip() else ""), "before")
 if after.strip():
-    draw(pg.late_interaction_spec(after), f"{after.strip()} (after)", "after")
+    try:
+        user_path(ModelSpec.parse(after).name)  # a typed or linked folder: only where this server may read
+        after_spec = pg.late_interaction_spec(after)
+    except ValueError as exc:
+        show_error(exc)
+    else:
+        draw(after_spec, f"{after.strip()} (after)", "after")

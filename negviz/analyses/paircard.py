@@ -107,8 +107,13 @@ def verdict_rows(kind: str, verdicts: pd.DataFrame, item_id: str, with_scores: b
 
 def md_escape(text: object) -> str:
     """Text shown inside Streamlit markdown (a caption, a label) as itself: no emphasis,
-    links or autolinks from a model name, an id in the URL or a cue's evidence."""
-    return re.sub(r"([\\`*_\[\]{}()#+\-.!|<>~$:])", r"\\\1", str(text))
+    links or autolinks from a model name, an id in the URL or a cue's evidence.
+
+    Backslash escapes stop markup but not GFM's bare-URL and e-mail links (found in the
+    unescaped text), so an invisible word joiner (U+2060) goes into "://", "www." and "@"."""
+    text = str(text).replace("://", ":\u2060//").replace("@", "@\u2060")
+    text = re.sub(r"(?i)\b(www)\.", "\\1\u2060.", text)
+    return re.sub(r"([\\`*_\[\]{}()#+\-.!|<>~$:])", r"\\\1", text)
 
 
 def model_cards(kind: str, verdicts: pd.DataFrame, item_id: str) -> list[tuple[str, str, pd.DataFrame]]:

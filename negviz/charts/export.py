@@ -1,4 +1,9 @@
-"""Figures and tables as files: PNG/SVG for papers (readable fonts), CSV for tables."""
+"""Figures and tables as files: PNG/SVG for papers (readable fonts), CSV for tables.
+
+Every CSV the app or the library writes goes through ``csv_bytes``: text cells that a
+spreadsheet would run as a formula (OWASP "CSV injection": a leading ``=``, ``+``, ``-``,
+``@``, tab or carriage return) get a leading single quote; numbers stay numbers.
+"""
 
 from __future__ import annotations
 
@@ -6,6 +11,7 @@ import copy
 import os
 import shutil
 
+import pandas as pd
 import plotly.graph_objects as go
 
 PAPER_FONT = dict(family="Helvetica, Arial, sans-serif", size=16, color="#111111")
@@ -29,3 +35,36 @@ def figure_bytes(fig: go.Figure, fmt: str = "png", scale: float = 2.0, width: in
     printable.update_layout(font=PAPER_FONT, paper_bgcolor="white", plot_bgcolor="white")
     return printable.to_image(format=fmt, scale=scale if fmt == "png" else 1.0,
                               width=width or fig.layout.width or 1000, height=height or fig.layout.height or 500)
+
+
+# OWASP CSV injection: characters that make Excel / LibreOffice / Sheets read a cell as a formula.
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def neutralise_cell(value):
+    """A text cell that would start a formula, with a single quote in front; anything else as is."""
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+        return "'" + value
+    return value
+
+
+def unneutralise_cell(value):
+    """Undo ``neutralise_cell`` (for reading back our own exports)."""
+    if isinstance(value, str) and value.startswith("'") and value[1:].startswith(FORMULA_STARTS):
+        return value[1:]
+    return value
+
+
+def csv_bytes(frame: pd.DataFrame) -> bytes:
+    """The frame as UTF-8 CSV, without index, formula-like text cells neutralised.
+
+    Only text (object/string) columns are touched, so a negative float stays ``-0.5``.
+    Rows end in CRLF (RFC 4180)."""
+    safe = frame.copy()
+    for column in safe.columns:
+        if safe[column].dtype == object or pd.api.types.is_string_dtype(safe[column].dtype):
+            safe[column] = safe[column].map(neutralise_cell)
+    safe.columns = [neutralise_cell(str(c)) for c in safe.columns]
+    # CRLF rows (RFC 4180): Python's csv module then also quotes cells holding a bare "\r",
+    # which with "\n" rows it writes unquoted and so splits the row on reading.
+    return safe.to_csv(index=False, lineterminator="\r\n").encode("utf-8")

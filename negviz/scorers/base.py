@@ -4,6 +4,10 @@
 checks the on-disk cache first, and loads the model only when something is not cached
 (so a warm re-run never imports torch). Families implement ``_load`` and ``_score_pairs``;
 bi-encoders work per text instead (see ``EmbeddingScorer``).
+
+Work reaches the cache as it is done, a checkpoint (about ``checkpoint_every`` texts or pairs,
+whole batches) at a time, so a run that is killed or fails half-way resumes from the last
+checkpoint instead of from zero. ``encoded`` counts the texts/pairs the model actually computed.
 """
 
 from __future__ import annotations
@@ -25,6 +29,22 @@ def no_progress(done: int, total: int, desc: str) -> None:  # noqa: ARG001
     return None
 
 
+def checkpoints(todo: list, size: int | None) -> list[list]:
+    """``todo`` cut into consecutive chunks of ``size`` (all of it at once when size is None)."""
+    if not size or size >= len(todo):
+        return [todo]
+    return [todo[i : i + size] for i in range(0, len(todo), size)]
+
+
+def _chunk_progress(progress: Progress, offset: int, length: int, total: int) -> Progress:
+    """A chunk's own progress(done, of, desc) reported as items done out of the whole call."""
+
+    def report(done: int, of: int, desc: str) -> None:
+        progress(offset + (round(done / of * length) if of else length), total, desc)
+
+    return report
+
+
 class Scorer(ABC):
     """Scores (query, document) pairs; higher means more relevant."""
 
@@ -37,6 +57,9 @@ class Scorer(ABC):
     scoring_options: ClassVar[tuple[str, ...] | None] = None
     # Whether similarity of (reference, candidate) is symmetric (DEMETR use).
     symmetric: ClassVar[bool] = False
+    # Texts/pairs per cache write (rounded up to whole batches); None: one write at the end, for
+    # families whose scoring is cheap or needs the whole call at once (TF-IDF, BM25).
+    checkpoint_every: ClassVar[int | None] = 1024
 
     def __init__(
         self,
@@ -60,6 +83,7 @@ class Scorer(ABC):
         # The resolved revision (a commit hash when known) keys the cache with the model id.
         self.revision_id = revision_id or spec.revision or "unversioned"
         self._model: Any = None
+        self.encoded = 0  # texts (bi-encoders) or pairs computed by the model, not read from the cache
 
     def __init_subclass__(cls, **kwargs: Any):
         super().__init_subclass__(**kwargs)
@@ -111,6 +135,13 @@ class Scorer(ABC):
     def loaded(self) -> bool:
         return self._model is not None
 
+    def _checkpoint_size(self) -> int | None:
+        """Items per cache write: ``checkpoint_every`` rounded up to whole batches."""
+        if not self.cache or not self.checkpoint_every:
+            return None
+        batch = max(1, int(self.batch_size))
+        return max(1, -(-int(self.checkpoint_every) // batch)) * batch
+
     @abstractmethod
     def _load(self) -> Any:
         """Load the model from ``self.source`` onto ``self.device``."""
@@ -139,11 +170,17 @@ class Scorer(ABC):
         if todo:
             # Longest first: batches of similar length pad less, and OOM shows up early.
             todo.sort(key=lambda k: -(len(unique[k][0]) + len(unique[k][1])))
-            fresh = self._score_pairs([unique[k][0] for k in todo], [unique[k][1] for k in todo], progress)
-            new = dict(zip(todo, map(float, fresh)))
-            if self.cache:
-                self.cache.put_scores(self.score_namespace, new)
-            known = {**known, **new}
+            known = dict(known)
+            offset = 0
+            for chunk in checkpoints(todo, self._checkpoint_size()):
+                report = _chunk_progress(progress, offset, len(chunk), len(todo))
+                fresh = self._score_pairs([unique[k][0] for k in chunk], [unique[k][1] for k in chunk], report)
+                new = dict(zip(chunk, map(float, fresh)))
+                if self.cache:  # now, not at the end: a killed run keeps what it finished
+                    self.cache.put_scores(self.score_namespace, new)
+                self.encoded += len(chunk)
+                known.update(new)
+                offset += len(chunk)
         progress(len(unique), len(unique), "scored")
         return np.array([known[k] for k in keys], dtype=np.float64)
 
@@ -193,11 +230,17 @@ class EmbeddingScorer(Scorer):
         todo = [k for k in unique if k not in known]
         if todo:
             todo.sort(key=lambda k: -len(unique[k]))
-            fresh = np.asarray(self._embed([unique[k] for k in todo], progress), dtype=np.float32)
-            new = dict(zip(todo, fresh))
-            if self.cache:
-                self.cache.put_vectors(self.embedding_namespace, new)
-            known = {**known, **new}
+            known = dict(known)
+            offset = 0
+            for chunk in checkpoints(todo, self._checkpoint_size()):
+                report = _chunk_progress(progress, offset, len(chunk), len(todo))
+                fresh = np.asarray(self._embed([unique[k] for k in chunk], report), dtype=np.float32)
+                new = dict(zip(chunk, fresh))
+                if self.cache:  # now, not at the end: a killed run keeps what it finished
+                    self.cache.put_vectors(self.embedding_namespace, new)
+                self.encoded += len(chunk)
+                known.update(new)
+                offset += len(chunk)
         return np.stack([known[k] for k in keys]) if keys else np.zeros((0, 0), dtype=np.float32)
 
     @abstractmethod

@@ -57,6 +57,7 @@ class BM25(Scorer):
     """Okapi BM25 (Lucene idf and tf), collection = the unique documents of the call."""
 
     family = "bm25"
+    checkpoint_every = None  # needs the whole collection of the call: one cache write at the end
     declared_options = (
         Option("k1", float, 1.5, "term-frequency saturation", gt=0),
         Option("b", float, 0.75, "document-length normalisation (0: none, 1: full)", ge=0, le=1),

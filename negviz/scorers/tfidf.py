@@ -56,6 +56,7 @@ class TfIdf(Scorer):
 
     family = "tfidf"
     symmetric = True
+    checkpoint_every = None  # microseconds a pair: one cache write at the end
 
     def _load(self):
         from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS

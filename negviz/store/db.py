@@ -43,7 +43,8 @@ def resolve_url(url: str | Path | None = None) -> sa.URL:
 def make_engine(url: sa.URL) -> sa.Engine:
     common = dict(json_serializer=dumps, json_deserializer=json.loads)
     if url.get_backend_name() == "sqlite":
-        if url.database not in (None, "", ":memory:"):
+        # (a "file:...?uri=true" URL, e.g. mode=ro for a read-only viewer, names no folder to make)
+        if url.database not in (None, "", ":memory:") and not url.database.startswith("file:"):
             Path(url.database).expanduser().parent.mkdir(parents=True, exist_ok=True)
         engine = sa.create_engine(
             url, connect_args={"timeout": SQLITE_BUSY_SECONDS, "check_same_thread": False}, **common

@@ -93,19 +93,58 @@ class Store:
                 return None
             raise
 
+    # ------------------------------------------------------------ writability
+    def check_writable(self) -> None:
+        """Raise StoreError, saying why and what to do, unless this store accepts writes.
+
+        A cheap probe before long work: one write transaction touching the meta table, rolled
+        back (a read-only SQLite file or folder, a read-only database user, a full disk)."""
+        try:
+            with db.read(self._engine) as conn:
+                conn.execution_options(negviz_write=True)
+                transaction = conn.begin()
+                try:
+                    conn.execute(t.meta.update().where(t.meta.c.key == "schema_version").values(value=t.meta.c.value))
+                finally:
+                    transaction.rollback()
+        except sa.exc.SQLAlchemyError as exc:
+            raise StoreError(
+                f"the results store {self.url} cannot be written ({_reason(exc)}); nothing was computed. "
+                "Make the database file and its folder writable, give the database user write rights, "
+                "or choose another store with --db / NEGVIZ_DB_URL."
+            ) from exc
+
     # ------------------------------------------------------------ runs
     def save_run(self, record: RunRecord, scores: pd.DataFrame, replace: bool = False) -> str:
         """Store a finished run and its item scores (SCORE_COLUMNS) in one transaction.
 
         ``replace`` (a forced re-run): the complete runs with the same spec key are deleted in
-        that same transaction, so the store keeps one run per spec and never none."""
+        that same transaction, so the store keeps one run per spec and never none. Finished work
+        is never lost: if the write fails, the run is kept as a portable run file
+        (``unsaved_runs_dir()``) and the StoreError says where and how to load it later."""
         record = self._new(record, COMPLETE)
         rows = score_rows(record.run_id, scores)  # validate before touching the database
         if record.n is None:
             record.n = len({row[1] for row in rows})
         if record.finished_at is None:
             record.finished_at = t.now()
-        self._insert_run(record, rows, replace_spec=record.spec_key if replace else None)
+        try:
+            self._insert_run(record, rows, replace_spec=record.spec_key if replace else None)
+        except sa.exc.SQLAlchemyError as exc:
+            if isinstance(exc, sa.exc.IntegrityError) and self._stored(record.run_id):
+                raise  # this run id is already stored: the caller's mistake, no work is lost
+            target = unsaved_runs_dir() / f"{record.run_id}{portable.SUFFIX}"
+            try:
+                portable.write(target, record, scores)
+            except Exception as keep_exc:  # noqa: BLE001 - report both failures
+                raise StoreError(
+                    f"could not write the run to {self.url} ({_reason(exc)}), nor keep it as {target} "
+                    f"({keep_exc}); the results are lost"
+                ) from exc
+            raise StoreError(
+                f"could not write the run to {self.url} ({_reason(exc)}). The results are kept in {target}; "
+                f"load them with `negviz import-runs {target}` once the store is writable."
+            ) from exc
         return record.run_id
 
     def start_run(self, record: RunRecord) -> str:
@@ -218,6 +257,13 @@ class Store:
             conn.execute(t.runs.insert().values(**record.to_dict()))
             db.bulk_insert(conn, t.item_scores, rows)
 
+    def _stored(self, run_id: str) -> bool:
+        try:
+            with db.read(self._engine) as conn:
+                return self._exists(conn, run_id)
+        except sa.exc.SQLAlchemyError:
+            return False
+
     @staticmethod
     def _exists(conn: sa.Connection, run_id: str) -> bool:
         return conn.execute(sa.select(t.runs.c.run_id).where(t.runs.c.run_id == run_id)).first() is not None
@@ -328,6 +374,28 @@ class Store:
                     return False
             raise
         return True
+
+
+UNSAVED_ENV = "NEGVIZ_UNSAVED_DIR"
+
+
+def unsaved_runs_dir() -> Path:
+    """Where runs that could not be written to the store are kept: $NEGVIZ_UNSAVED_DIR, else
+    ``unsaved-runs`` in the per-user data folder."""
+    import os
+
+    env = os.environ.get(UNSAVED_ENV)
+    if env:
+        return Path(env).expanduser()
+    from platformdirs import user_data_dir
+
+    return Path(user_data_dir("negviz")) / "unsaved-runs"
+
+
+def _reason(exc: BaseException) -> str:
+    """The driver's one-line message, without SQLAlchemy's SQL echo and background link."""
+    orig = getattr(exc, "orig", None)
+    return str(orig if orig is not None else exc).strip().splitlines()[0]
 
 
 def _record(row) -> RunRecord:

@@ -1,13 +1,21 @@
-"""Small widgets the pages share: downloads, progress bars, error boxes."""
+"""Small widgets the pages share: downloads, progress bars, error boxes, and the two guards
+for what a visitor types: ``safe_md`` (user or URL text inside markdown shows as itself, never
+as a link, image or tag) and ``user_path`` (the server-side path policy)."""
 
 from __future__ import annotations
 
 import pandas as pd
 import streamlit as st
 
+from negviz.analyses.paircard import md_escape as safe_md  # the one escaping rule, also used by the library
+
+__all__ = ["csv_download", "figure_downloads", "ProgressBar", "show_error", "safe_md", "user_path"]
+
 
 def csv_download(df: pd.DataFrame, file_name: str, label: str = "Download CSV", key: str | None = None) -> None:
-    st.download_button(label, df.to_csv(index=False).encode("utf-8"), file_name=file_name, mime="text/csv",
+    from negviz.charts.export import csv_bytes
+
+    st.download_button(label, csv_bytes(df), file_name=file_name, mime="text/csv",
                        key=key or f"dl-{file_name}", icon=":material/download:")
 
 
@@ -40,4 +48,12 @@ class ProgressBar:
 
 def show_error(exc: Exception) -> None:
     """A user-facing error; the page keeps running."""
-    st.error(f"{type(exc).__name__}: {exc}", icon=":material/error:")
+    st.error(f"{type(exc).__name__}: {safe_md(exc)}", icon=":material/error:")
+
+
+def user_path(value: str) -> str:
+    """``value`` when the server may read it for a browser user (negviz.paths.check_user_path;
+    the default for an unset NEGVIZ_DATA_DIRS follows the address the server listens on)."""
+    from negviz.paths import check_user_path, is_local_address
+
+    return check_user_path(value, local_server=is_local_address(st.get_option("server.address")))

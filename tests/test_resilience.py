@@ -1,0 +1,155 @@
+"""Work that survives a crash: scoring resumes after SIGKILL, a damaged score cache is replaced."""
+
+from __future__ import annotations
+
+import logging
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from negviz.cache import ScoreCache
+from negviz.paths import ROOT
+
+TEXTS = [f"text number {i}: the king did {'not ' * (i % 3)}win war {i % 17}" for i in range(600)]
+
+CHILD = textwrap.dedent(
+    """
+    import sys, time
+    from negviz.cache import ScoreCache
+    from negviz.catalog import load_scorer
+    from negviz.schema import ModelSpec
+
+    model, cache_path, n = sys.argv[1], sys.argv[2], int(sys.argv[3])
+    texts = [f"text number {i}: the king did {'not ' * (i % 3)}win war {i % 17}" for i in range(n)]
+    scorer = load_scorer(ModelSpec.make(model, family="bi-encoder"), device="cpu",
+                         cache=ScoreCache(cache_path), batch_size=8)
+    scorer.checkpoint_every = 32
+
+    def slow(done, total, desc):  # a slow machine: gives the parent time to kill mid-way
+        print(done, flush=True)
+        time.sleep(0.05)
+
+    scorer.embed(texts, progress=slow)
+    print("finished", flush=True)
+    """
+)
+
+
+def _stored_vectors(path: Path) -> int:
+    try:
+        with sqlite3.connect(path, timeout=5) as conn:
+            return conn.execute("SELECT count(*) FROM vectors").fetchone()[0]
+    except sqlite3.OperationalError:  # not created yet
+        return 0
+
+
+def test_a_killed_embedding_run_resumes_from_the_cache(tiny_model_dir, tmp_path):
+    model = tiny_model_dir("bi-encoder")
+    cache_path = tmp_path / "scores.sqlite"
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "OMP_NUM_THREADS": "1"}
+    child = subprocess.Popen([sys.executable, "-c", CHILD, str(model), str(cache_path), str(len(TEXTS))],
+                             env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 120
+        while _stored_vectors(cache_path) < 64:  # two checkpoints written: kill it now, mid-way
+            assert child.poll() is None, f"the run ended before it could be killed: {child.stderr.read()}"
+            assert time.monotonic() < deadline, "no checkpoint reached the cache in 120 s"
+            time.sleep(0.05)
+        child.send_signal(signal.SIGKILL)
+        child.wait(timeout=30)
+    finally:
+        if child.poll() is None:
+            child.kill()
+    assert child.returncode == -signal.SIGKILL
+    kept = _stored_vectors(cache_path)
+    assert 64 <= kept < len(TEXTS) and kept % 32 == 0  # whole checkpoints only
+
+    from negviz.catalog import load_scorer
+    from negviz.schema import ModelSpec
+
+    spec = ModelSpec.make(str(model), family="bi-encoder")
+    rerun = load_scorer(spec, device="cpu", cache=ScoreCache(cache_path), batch_size=8)
+    resumed = rerun.embed(TEXTS)
+    assert rerun.encoded == len(TEXTS) - kept < len(TEXTS)  # only what the killed run had not finished
+    fresh = load_scorer(spec, device="cpu", cache=None, batch_size=8)
+    np.testing.assert_allclose(resumed, fresh.embed(TEXTS), rtol=1e-5, atol=1e-6)
+    assert fresh.encoded == len(TEXTS)
+
+
+# ---------------------------------------------------------------- damaged score cache
+def _filled_cache(path: Path, n: int = 3000) -> list[str]:
+    cache = ScoreCache(path)
+    keys = [f"k{i}" for i in range(n)]
+    rng = np.random.default_rng(0)
+    cache.put_vectors("ns", {k: rng.random(384, dtype=np.float32) for k in keys})
+    cache.put_scores("ns", {k: float(i) for i, k in enumerate(keys)})
+    cache._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")  # everything in the main file
+    cache.close()
+    return keys
+
+
+def _check_replaced(cache: ScoreCache, path: Path, caplog) -> None:
+    assert len(cache.moved_aside) == 1
+    aside = cache.moved_aside[0]
+    assert aside.name.startswith("scores.sqlite.corrupt-") and aside.exists()
+    assert "is damaged" in caplog.text and str(aside) in caplog.text
+    cache.put_scores("ns", {"a": 1.5})  # the fresh cache works
+    assert cache.get_scores("ns", ["a"]) == {"a": 1.5}
+    assert path.exists()
+
+
+def test_garbage_cache_file_is_moved_aside(tmp_path, caplog):
+    path = tmp_path / "scores.sqlite"
+    path.write_bytes(b"this is not a database\n" * 500)
+    with caplog.at_level(logging.WARNING, logger="negviz.cache"):
+        cache = ScoreCache(path)
+    _check_replaced(cache, path, caplog)
+    assert cache.moved_aside[0].read_bytes().startswith(b"this is not a database")
+
+
+def test_truncated_cache_is_moved_aside_on_open(tmp_path, caplog):
+    path = tmp_path / "scores.sqlite"
+    _filled_cache(path)
+    with open(path, "r+b") as f:
+        f.truncate(path.stat().st_size // 2)
+    with caplog.at_level(logging.WARNING, logger="negviz.cache"):
+        cache = ScoreCache(path)
+    _check_replaced(cache, path, caplog)
+
+
+def test_damage_found_by_a_later_query_is_moved_aside(tmp_path, caplog):
+    path = tmp_path / "scores.sqlite"
+    keys = _filled_cache(path)
+    size = path.stat().st_size
+    with open(path, "r+b") as f:  # overwrite pages in the middle: the file opens, a full read fails
+        f.seek(size // 2)
+        f.write(np.random.default_rng(1).bytes(size // 4))
+    with caplog.at_level(logging.WARNING, logger="negviz.cache"):
+        cache = ScoreCache(path)
+        assert cache.moved_aside == []  # opening alone did not notice
+        cache.get_vectors("ns", keys)
+    _check_replaced(cache, path, caplog)
+
+
+def test_cli_run_goes_on_with_a_garbage_cache(tmp_path):
+    cache_dir = tmp_path / "cache"
+    cache_dir.mkdir()
+    (cache_dir / "scores.sqlite").write_bytes(os.urandom(8192))
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "NEGVIZ_CACHE_DIR": str(cache_dir), "HF_HUB_OFFLINE": "1"}
+    out = subprocess.run(
+        [sys.executable, "-m", "negviz", "--db", f"sqlite:///{tmp_path / 'r.sqlite'}", "eval", "--model", "tfidf",
+         "--dataset", "nevir", "--limit", "5", "--quiet"],
+        env=env, capture_output=True, text=True, timeout=300,
+    )
+    assert out.returncode == 0, out.stderr
+    assert "score cache" in out.stderr and "is damaged" in out.stderr and "corrupt-" in out.stderr
+    assert "malformed" not in out.stdout
+    assert len(list(cache_dir.glob("scores.sqlite.corrupt-*"))) == 1
