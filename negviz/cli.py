@@ -74,8 +74,8 @@ def cmd_datasets_add(args: argparse.Namespace) -> int:
         raise NegvizError(f"no such file: {args.file}")
     from negviz.datasets.userfile import check_size
 
-    check_size(path.stat().st_size, str(path))  # before reading a huge file
     try:
+        check_size(path.stat().st_size, path.name)  # before reading a huge file
         record, created = add_dataset(
             Store(args.db), args.name, path.read_bytes(), path.name, args.kind, args.columns,
             format=args.format, description=args.description or "", licence=args.licence or "", added_by=args.by,

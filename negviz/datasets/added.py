@@ -17,9 +17,11 @@ import os
 import re
 from pathlib import Path
 
+import pandas as pd
+
 from negviz.datasets.base import Dataset, apply_limit, check_options, check_split
 from negviz.datasets.formats import FORMATS
-from negviz.datasets.userfile import format_columns, read_mapped
+from negviz.datasets.userfile import format_columns, parse_columns, read_mapped
 from negviz.errors import NegvizError
 from negviz.options import Option
 from negviz.schema import DatasetSpec
@@ -76,6 +78,7 @@ def add_dataset(
     from negviz.store import datasets as stored
 
     check_name(name, DATASETS)
+    columns = plain_mapping(columns)
     frame, mapping, _fmt = read_mapped(data, Path(file_name).name, kind, columns, format)
     record = stored.AddedDataset(
         name=name, kind=kind, n=len(frame), columns=format_columns(dict(sorted(mapping.items()))),
@@ -83,6 +86,24 @@ def add_dataset(
         added_by=added_by or _user(), added_at=None, description=description or "", licence=licence or "",
     )
     return stored.add(store, record, frame)
+
+
+def plain_mapping(columns: str | dict | None) -> dict[str, str]:
+    """The mapping without NEEDED=NEEDED entries, so a file with the right names is the same
+    content whether its mapping was typed out (the page's dropdowns) or left out (the CLI)."""
+    return {k: v for k, v in parse_columns(columns).items() if k != v}
+
+
+def check_upload(data: bytes, file_name: str, kind: str, columns: str | dict | None = None):
+    """(frame, problems): the validated items, or None and every problem (row, column, problem)."""
+    from negviz.datasets.validate import problem_table
+    from negviz.errors import DataValidationError
+
+    try:
+        frame, _mapping, _fmt = read_mapped(data, Path(file_name).name, kind, plain_mapping(columns))
+    except DataValidationError as err:
+        return None, problem_table(err)
+    return frame, pd.DataFrame(columns=["row", "column", "problem"])
 
 
 def _user() -> str:
