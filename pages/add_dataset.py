@@ -92,8 +92,12 @@ if upload is not None:
                 resources.clear_datasets()
                 verb = "Saved" if created else "Already stored (same file, kind and mapping):"
                 heatmap = links.page("heatmap", dataset=rec.name)
-                st.success(f"{verb} {rec.name}, {rec.n:,} items. Run models on it on the Evaluate "
-                           f"page, then open [the heatmap]({heatmap}).")
+                st.session_state["saved_message"] = (
+                    f"{verb} {rec.name}, {rec.n:,} items. Run models on it on the Evaluate page, "
+                    f"then open [the heatmap]({heatmap}).")
+                st.rerun()  # the sidebar's dataset picker lists it from now on
+        if "saved_message" in st.session_state:
+            st.success(st.session_state.pop("saved_message"))
 
 st.subheader("Added datasets")
 listing = stored.listing(store)
@@ -115,4 +119,9 @@ else:
             stored.remove(store, gone, delete_runs=drop_runs)
             resources.clear_datasets()
             resources.clear_runs()
-            st.success(f"Removed {gone}; {used} run(s) {'deleted' if drop_runs else 'kept'}.")
+            done = "deleted" if drop_runs else "kept"
+            st.session_state["removed_message"] = f"Removed {gone}; {used} run(s) {done}."
+            del st.session_state["remove_name"]
+            st.rerun()  # the sidebar's dataset picker no longer lists it
+if "removed_message" in st.session_state:
+    st.success(st.session_state.pop("removed_message"))
