@@ -24,6 +24,7 @@ pages = {
     "Run": [
         st.Page("pages/evaluate.py", title="Evaluate", icon=":material/play_circle:", url_path="evaluate"),
         st.Page("pages/catalog.py", title="Models & data", icon=":material/database:", url_path="catalog"),
+        st.Page("pages/add_dataset.py", title="Add a dataset", icon=":material/upload_file:", url_path="add-dataset"),
     ],
 }
 # The pickers come before st.navigation so that their URL values are read before any

@@ -55,8 +55,61 @@ def cmd_models(args: argparse.Namespace) -> int:
 
 def cmd_datasets(args: argparse.Namespace) -> int:
     from negviz.datasets import list_datasets
+    from negviz.store import Store
 
-    return _emit(list_datasets(), args.json)
+    table = list_datasets(Store(args.db))
+    return _emit(table if args.json else table.drop(columns=["sha256"]), args.json)
+
+
+def cmd_datasets_add(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from negviz.datasets.added import add_dataset
+    from negviz.datasets.validate import problem_table
+    from negviz.errors import DataValidationError
+    from negviz.store import Store
+
+    path = Path(args.file)
+    if not path.is_file():
+        raise NegvizError(f"no such file: {args.file}")
+    from negviz.datasets.userfile import check_size
+
+    try:
+        check_size(path.stat().st_size, path.name)  # before reading a huge file
+        record, created = add_dataset(
+            Store(args.db), args.name, path.read_bytes(), path.name, args.kind, args.columns,
+            format=args.format, description=args.description or "", licence=args.licence or "", added_by=args.by,
+        )
+    except DataValidationError as err:
+        problems = problem_table(err)
+        print(f"negviz: error: {path.name}: {len(problems)} problem(s); nothing was stored:", file=sys.stderr)
+        with pd.option_context("display.max_colwidth", 120, "display.width", 200):
+            print(problems.to_string(index=False), file=sys.stderr)
+        return 2
+    if created:
+        print(f"added {record.name}: {record.n:,} {record.kind} items from {record.source_file} "
+              f"(sha256 {record.sha256[:12]})")
+    else:
+        print(f"{record.name} already holds this file (same sha256, kind and mapping); nothing stored")
+    return 0
+
+
+def cmd_datasets_remove(args: argparse.Namespace) -> int:
+    from negviz.store import Store
+    from negviz.store import datasets as stored
+
+    store = Store(args.db)
+    if stored.get(store, args.name) is None:
+        raise NegvizError(f"no added dataset named {args.name!r} in {store.url}; see `negviz datasets`")
+    used = stored.runs_using(store, args.name)
+    if not args.yes:
+        print(f"{args.name} is used by {used} stored run(s); run again with --yes to remove it "
+              f"({'and them' if args.delete_runs else 'the runs are kept'})", file=sys.stderr)
+        return 1
+    stored.remove(store, args.name, delete_runs=args.delete_runs)
+    kept = "deleted" if args.delete_runs else "kept"
+    print(f"removed {args.name}; {used} stored run(s) used it ({kept})")
+    return 0
 
 
 def cmd_eval(args: argparse.Namespace) -> int:
@@ -71,7 +124,8 @@ def cmd_eval(args: argparse.Namespace) -> int:
     if args.columns:
         ds_options["columns"] = args.columns
     dataset = DatasetSpec.make(args.dataset, args.split, args.limit, **ds_options)
-    store = None if args.no_store else Store(args.db)
+    lookup = Store(args.db)  # added datasets are read from the store even with --no-store
+    store = None if args.no_store else lookup
     progress = TqdmProgress(enabled=not args.quiet)
     try:
         result = run_eval(
@@ -84,6 +138,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
             force=args.force,
             tie_rule=args.tie_rule,
             checked_only=args.checked_only,
+            datasets_from=lookup,
         )
     finally:
         progress.close()
@@ -215,13 +270,13 @@ def cmd_taxonomy(args: argparse.Namespace) -> int:
     from negviz.schema import DatasetSpec
     from negviz.taxonomy import distribution_summary, label_pairs
 
-    options = {k: v for k, v in (("kind", args.kind), ("columns", args.columns)) if v}
-    ds = load(DatasetSpec.make(args.dataset, args.split, args.limit, **options))
-    store = None
-    if args.source in ("auto", "annotator"):
-        from negviz.store import Store
+    from negviz.store import Store
 
-        store = Store(args.db)
+    options = {k: v for k, v in (("kind", args.kind), ("columns", args.columns)) if v}
+    store = Store(args.db)
+    ds = load(DatasetSpec.make(args.dataset, args.split, args.limit, **options), store=store)
+    if args.source not in ("auto", "annotator"):
+        store = None
     labels = label_pairs(ds, args.source, store=store, label_column=args.label_column)
     out = distribution_summary(labels, str(ds.spec))
     if args.json:
@@ -273,13 +328,29 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--json", action="store_true")
     s.set_defaults(func=cmd_models)
 
-    s = sub.add_parser("datasets", help="shipped and registered datasets")
+    s = sub.add_parser("datasets", help="shipped and added datasets; add or remove your own")
     s.add_argument("--json", action="store_true")
     s.set_defaults(func=cmd_datasets)
+    dsub = s.add_subparsers(dest="datasets_command")
+    a = dsub.add_parser("add", help="validate a file and keep it in the results store under NAME")
+    a.add_argument("name", help="the dataset's name (letters, digits, _ - .), e.g. mypairs")
+    a.add_argument("file", help="CSV, TSV, JSONL, JSON or Parquet file")
+    a.add_argument("--kind", required=True, help="pairs, exclusion, perturbation or sentence_pairs")
+    a.add_argument("--columns", help="column mapping NEEDED=YOURS,..., e.g. pair_id=id,q1=query1")
+    a.add_argument("--format", help="file format when the extension does not say it")
+    a.add_argument("--description", help="what the dataset is (shown on the pages as plain text)")
+    a.add_argument("--licence", help="the data's licence")
+    a.add_argument("--by", help="who adds it (default: your user name)")
+    a.set_defaults(func=cmd_datasets_add)
+    r = dsub.add_parser("remove", help="remove an added dataset (says how many stored runs use it)")
+    r.add_argument("name")
+    r.add_argument("--yes", action="store_true", help="really remove it")
+    r.add_argument("--delete-runs", action="store_true", help="also delete the stored runs made on it")
+    r.set_defaults(func=cmd_datasets_remove)
 
     s = sub.add_parser("eval", help="evaluate a model on a dataset and store the run")
     s.add_argument("--model", required=True, help="catalog name, hub id or local path; NAME[@REV][key=value,...]")
-    s.add_argument("--dataset", required=True, help="nevir, excluir, demetr, cannot, or a file (CSV/TSV/JSONL/Parquet)")
+    s.add_argument("--dataset", required=True, help="nevir, excluir, demetr, cannot, an added dataset, or a file (CSV/TSV/JSONL/Parquet)")
     s.add_argument("--split", default="test")
     s.add_argument("--limit", type=int, help="first N items only (N >= 1)")
     s.add_argument("--family", help="model family for models outside the catalog")

@@ -25,7 +25,17 @@ class DataValidationError(NegvizError):
             if part
         )
         super().__init__(f"{where}: {message}" if where else message)
-        self.file, self.row, self.column = file, row, column
+        self.file, self.row, self.column, self.message = file, row, column, message
+        # Every problem found (this one first), for a page or CLI that lists them all at once.
+        self.problems: list[DataValidationError] = [self]
+
+    @classmethod
+    def of(cls, problems: list["DataValidationError"]) -> "DataValidationError":
+        """One error standing for several: the first one's message, all of them in ``problems``."""
+        first = problems[0]
+        err = cls(first.message, file=first.file, row=first.row, column=first.column)
+        err.problems = list(problems)
+        return err
 
 
 class DatasetUnavailableError(NegvizError):

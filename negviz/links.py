@@ -15,7 +15,7 @@ from urllib.parse import urlencode
 
 # url_path of every page (app.py declares the same paths).
 PAGES = ("overview", "heatmap", "errors", "sensitivity", "drift", "maxsim", "playground", "inspector",
-         "annotations", "evaluate", "catalog")
+         "annotations", "evaluate", "catalog", "add-dataset")
 
 
 def page(name: str, **params: Any) -> str:

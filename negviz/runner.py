@@ -85,7 +85,9 @@ def run_eval(
     force: bool = False,
     tie_rule: str = STRICT,
     checked_only: bool = False,
+    datasets_from=None,
 ) -> EvalResult:
+    """``datasets_from``: the store added datasets are read from (default: ``store``)."""
     from negviz.store import RunRecord
 
     start = time.perf_counter()
@@ -95,7 +97,7 @@ def run_eval(
     device = requested_device(device)
     check_batch_size(batch_size)
     resolved = resolve(model)  # family, catalog options, typed and range-checked: once
-    ds = load_dataset(dataset)
+    ds = load_dataset(dataset, store=datasets_from if datasets_from is not None else store)
     if checked_only and ds.kind != PERTURBATION:
         raise NegvizError(
             f"--checked-only applies to perturbation datasets (DEMETR) only, not to {ds.spec.name!r} "

@@ -6,13 +6,13 @@ from negviz import links
 from negviz.analyses import agreement
 from negviz import annotations as ann
 from negviz.analyses import paircard
-from negviz.datasets import load
 from negviz.ui import pickers, resources
+from negviz.ui import types_data as td
 from negviz.ui.widgets import show_error
 
 dataset = pickers.current_dataset()
 store = resources.store()
-ds = load(dataset)
+ds = td.dataset(dataset)
 latest = ann.latest(store, dataset)
 
 st.title("Annotations")

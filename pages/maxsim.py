@@ -7,11 +7,12 @@ import streamlit as st
 
 from negviz import links
 from negviz.analyses import alignment
+from negviz.analyses.paircard import md_escape
 from negviz.analyses import playground as pg
 from negviz.charts.alignment import alignment_heatmaps, delta_bars
-from negviz.datasets import load
-from negviz.schema import ModelSpec
+from negviz.schema import EXCLUSION, ID_COLUMN, PAIRS, ModelSpec
 from negviz.ui import pickers, resources
+from negviz.ui.types_data import dataset as load
 from negviz.ui.counterfactual_editor import counterfactual_editor
 from negviz.ui.widgets import figure_downloads, safe_md, show_error, user_path
 
@@ -38,21 +39,24 @@ src = top[2].radio("Input", ["dataset", "typed"], key="src", bind="query-params"
                    help="A NevIR pair or ExcluIR query from the sidebar's dataset, or your own text.")
 
 gold, doc_names, item = None, ["d1", "d2"], None
-if src == "dataset" and dataset in ("nevir", "excluir"):
+kind = load(dataset).kind
+if src == "dataset" and kind in (PAIRS, EXCLUSION):
     frame = load(dataset).frame
-    id_col = "pair_id" if dataset == "nevir" else "query_id"
-    item = st.selectbox("Pair" if dataset == "nevir" else "Query", frame[id_col].tolist(), key="pair",
+    id_col = ID_COLUMN[kind]
+    item = st.selectbox("Pair" if kind == PAIRS else "Query", frame[id_col].tolist(), key="pair",
                         bind="query-params")
     row = frame.set_index(id_col).loc[item]
-    if dataset == "nevir":
-        queries, docs, gold = [row["q1"], row["q2"]], [row["d1"], row["d2"]], row["cue"]
-        st.caption(f"Gold cue **{row['cue']}** · edit type {row['edit_type']} · "
-                   f"[open in the pair inspector]({links.inspector(dataset, item)})")
+    if kind == PAIRS:
+        queries, docs, gold = [row["q1"], row["q2"]], [row["d1"], row["d2"]], row.get("cue")
+        about = (f"Gold cue **{md_escape(row['cue'])}** · edit type {md_escape(row.get('edit_type'))} · "
+                 if "cue" in row else "")
+        st.caption(f"{about}[open in the pair inspector]({links.inspector(dataset, item)})")
     else:
         queries, docs, doc_names = [row["query"]], [row["pos_doc"], row["neg_doc"]], ["positive", "excluded"]
 else:
     if src == "dataset":
-        st.info(f"{dataset} has no pairs to draw; pick NevIR or ExcluIR in the sidebar, or type below.")
+        st.info(f"{dataset} holds {kind} items, which have no query and documents to draw; pick a pairs or "
+                "exclusion dataset (NevIR, ExcluIR or one you added) in the sidebar, or type below.")
     cols = st.columns(2)
     typed = {k: cols[i % 2].text_area(k, TYPED[k], key=k, bind="query-params", height=90, label_visibility="collapsed",
                                       placeholder={"tq": "query", "tq2": "its negated twin (optional)"}.get(k, k))

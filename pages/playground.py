@@ -9,7 +9,8 @@ from negviz import links
 from negviz.text import counterfactual as cf
 from negviz.analyses import playground as pg
 from negviz.charts.alignment import margin_bars
-from negviz.ui import resources
+from negviz.ui import pickers, resources
+from negviz.ui import types_data as td
 from negviz.ui.counterfactual_editor import counterfactual_editor
 from negviz.ui.widgets import csv_download, figure_downloads, show_error
 
@@ -38,7 +39,9 @@ st.caption("Query i is answered by document i (q1 → d1, q2 → d2); a query is
 
 with st.expander("Presets: pairs the stored runs of MiniLM (bi-encoder and MaxSim) get wrong", expanded=True):
     try:
-        presets = pg.stored_presets(resources.store())
+        picked = td.dataset(pickers.current_dataset())
+        presets = pg.stored_presets(resources.store(), added=(picked.spec.name, picked.kind),
+                                    frames=lambda name: td.dataset(name).frame)
     except Exception as exc:  # an empty or unreachable store: the playground still works
         presets = []
         show_error(exc)

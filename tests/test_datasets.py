@@ -141,7 +141,7 @@ def test_registry_and_list():
     assert DATASETS.entry("nevir").meta["random_baseline"] == 0.25
     assert DATASETS.entry("excluir").meta["random_baseline"] == 0.5
     table = list_datasets()
-    assert list(table.columns) == ["name", "kind", "title", "n", "splits", "source", "licence"]
+    assert list(table.columns) == ["name", "origin", "kind", "title", "n", "splits", "source", "licence", "sha256"]
     assert table.set_index("name").loc["nevir", "splits"] == "test,train,validation"
     for name, n in zip(table["name"], table["n"]):
         assert load(name).n == n

@@ -135,10 +135,15 @@ class Preset:
     cue: str = ""
 
 
-def nevir_presets(frame: pd.DataFrame, wide: dict[str, pd.DataFrame], cue: str = "not", n: int = 4) -> list[Preset]:
-    """NevIR pairs with gold cue ``cue`` that every model in ``wide`` (model -> stored scores,
-    indexed by pair_id, slots q1_d1 ...) gets wrong; shortest documents first (readable in a demo)."""
-    pool = frame[frame["cue"].str.lower() == cue.lower()].set_index("pair_id")
+def nevir_presets(
+    frame: pd.DataFrame, wide: dict[str, pd.DataFrame], cue: str | None = "not", n: int = 4,
+    name: str = "nevir", title: str = "NevIR",
+) -> list[Preset]:
+    """NevIR-style pairs with gold cue ``cue`` (any pair when None or the data has no cue) that
+    every model in ``wide`` (model -> stored scores, indexed by pair_id, slots q1_d1 ...) gets
+    wrong; shortest documents first (readable in a demo)."""
+    has_cue = cue is not None and "cue" in frame
+    pool = (frame[frame["cue"].astype(str).str.lower() == cue.lower()] if has_cue else frame).set_index("pair_id")
     failing = pd.Series(True, index=pool.index)
     for scores in wide.values():
         s = scores.reindex(pool.index)
@@ -150,11 +155,15 @@ def nevir_presets(frame: pd.DataFrame, wide: dict[str, pd.DataFrame], cue: str =
         picked = picked[~picked["passage_id"].duplicated()]
     picked = picked.head(n)
     names = " and ".join(wide) or "no stored run"
-    return [Preset(f"nevir:{pid}", f"NevIR {pid}: {_short(r['q1'])}", f"cue '{r['cue']}'; wrong for {names}",
-                   (r["q1"], r["q2"]), (r["d1"], r["d2"]), r["cue"]) for pid, r in picked.iterrows()]
+    return [Preset(f"{name}:{pid}", f"{title} {pid}: {_short(r['q1'])}",
+                   (f"cue '{r['cue']}'; " if has_cue else "") + f"wrong for {names}",
+                   (r["q1"], r["q2"]), (r["d1"], r["d2"]), str(r["cue"]) if has_cue else "")
+            for pid, r in picked.iterrows()]
 
 
-def excluir_presets(frame: pd.DataFrame, wide: dict[str, pd.DataFrame], n: int = 2) -> list[Preset]:
+def excluir_presets(
+    frame: pd.DataFrame, wide: dict[str, pd.DataFrame], n: int = 2, name: str = "excluir", title: str = "ExcluIR"
+) -> list[Preset]:
     """ExcluIR queries whose excluded document every model in ``wide`` ranks above the positive."""
     pool = frame.set_index("query_id")
     failing = pd.Series(True, index=pool.index)
@@ -164,7 +173,7 @@ def excluir_presets(frame: pd.DataFrame, wide: dict[str, pd.DataFrame], n: int =
     picked = pool[failing].assign(length=lambda f: f["pos_doc"].str.len() + f["neg_doc"].str.len())
     picked = picked.sort_values("length", kind="stable").head(n)
     names = " and ".join(wide) or "no stored run"
-    return [Preset(f"excluir:{qid}", f"ExcluIR: {_short(r['query'])}", f"excluded document ranked first by {names}",
+    return [Preset(f"{name}:{qid}", f"{title}: {_short(r['query'])}", f"excluded document ranked first by {names}",
                    (r["query"],), (r["pos_doc"], r["neg_doc"])) for qid, r in picked.iterrows()]
 
 
@@ -172,19 +181,33 @@ PRESET_MODELS = ("all-MiniLM-L6-v2", "maxsim-all-MiniLM-L6-v2")
 
 
 def stored_presets(
-    store: Any, models: Sequence[str] = PRESET_MODELS, n_nevir: int = 4, n_excluir: int = 2
+    store: Any, models: Sequence[str] = PRESET_MODELS, n_nevir: int = 4, n_excluir: int = 2,
+    added: tuple[str, str] | None = None, frames: Any = None,
 ) -> list[Preset]:
     """Presets picked by the stored runs' real scores: NevIR pairs with cue "not" and ExcluIR
-    queries that the newest run of every model in ``models`` gets wrong."""
+    queries that the newest run of every model in ``models`` gets wrong; with ``added`` (name,
+    kind) also the items of that added pairs or exclusion dataset every such model gets wrong
+    (any model with a run there, when none of ``models`` has one). ``frames(name)`` gives a
+    dataset's items (default: negviz.datasets.load from ``store``)."""
     from negviz.datasets import load
+    from negviz.schema import EXCLUSION, PAIRS
 
+    frames = frames or (lambda name: load(name, store=store).frame)
+    wanted = [("nevir", nevir_presets, {"n": n_nevir}, models), ("excluir", excluir_presets, {"n": n_excluir}, models)]
+    if added is not None and added[1] in (PAIRS, EXCLUSION):
+        pick = nevir_presets if added[1] == PAIRS else excluir_presets
+        extra = {"n": n_nevir, "name": added[0], "title": added[0]} | ({"cue": None} if added[1] == PAIRS else {})
+        wanted.append((added[0], pick, extra, None))
     out: list[Preset] = []
-    for dataset, pick, n in (("nevir", nevir_presets, n_nevir), ("excluir", excluir_presets, n_excluir)):
+    for dataset, pick, kwargs, names in wanted:
         runs = store.runs(dataset=dataset)  # newest first
+        if names is None:  # an added dataset: the preset models' runs, else the two newest models'
+            stored = list(dict.fromkeys(runs["model_name"]))
+            names = [m for m in models if m in stored] or stored[:2]
         wide = {m: _wide(store, runs.loc[runs["model_name"] == m, "run_id"].iloc[0])
-                for m in models if (runs["model_name"] == m).any()}
+                for m in names if (runs["model_name"] == m).any()}
         if wide:
-            out += pick(load(dataset).frame, wide, n=n)
+            out += pick(frames(dataset), wide, **kwargs)
     return out
 
 

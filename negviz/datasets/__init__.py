@@ -4,6 +4,7 @@
     ds = load("nevir")                                    # shipped, 1,383 pairs
     ds = load(DatasetSpec.make("demetr", limit=100, perturbations="critical_id8_negation"))
     ds = load(DatasetSpec.make("my_pairs.csv", columns="pair_id=id,q1=query1"))
+    ds = load("mypairs", store=store)                     # added to the results store (datasets.added)
 
 Every loader returns a Dataset whose frame has ``schema.COLUMNS[kind]`` first. Shipped
 datasets are registered below (one line each); their origin and licence are in
@@ -12,18 +13,20 @@ data/SOURCES.md.
 
 from __future__ import annotations
 
+import difflib
 import os
 from pathlib import Path
 
 import pandas as pd
 
+from negviz.datasets import added
 from negviz.datasets.base import Dataset, apply_limit, check_options
 from negviz.datasets.facts import DatasetFacts, kind_facts
 from negviz.datasets.formats import FORMATS
 from negviz.datasets.userfile import load_file
 from negviz.datasets.validate import validate
 from negviz.errors import DataValidationError
-from negviz.registry import Registry
+from negviz.registry import Registry, UnknownNameError
 from negviz.options import Option
 from negviz.schema import EXCLUSION, KINDS, PAIRS, PERTURBATION, SENTENCE_PAIRS, DatasetSpec
 
@@ -97,12 +100,20 @@ def _looks_like_path(name: str) -> bool:
     return os.sep in name or "/" in name or Path(name).suffix.lower() in FORMATS
 
 
-def load(spec: DatasetSpec | str) -> Dataset:
-    """Load a shipped dataset by name, or a file by path; applies limit and options."""
+def load(spec: DatasetSpec | str, store=None) -> Dataset:
+    """Load a shipped dataset by name, a file by path, or a dataset added to the results store
+    (``store``, else $NEGVIZ_DB_URL's; asked only for a name that is neither); applies limit
+    and options."""
     spec = DatasetSpec.make(spec) if isinstance(spec, str) else spec
     if spec.name not in DATASETS and (Path(spec.name).is_file() or _looks_like_path(spec.name)):
         return _load_user_file(spec)
-    entry = DATASETS.entry(spec.name)  # UnknownNameError with "did you mean"
+    if spec.name not in DATASETS:
+        store = store if store is not None else added.default_store()
+        ds = added.load_added(spec, store) if store is not None else None
+        if ds is not None:
+            return ds
+        raise UnknownNameError(_unknown_message(spec.name, store))
+    entry = DATASETS.entry(spec.name)
     frame, notes = entry.load()(spec)
     meta = entry.meta
     return Dataset(spec, meta["kind"], frame, meta["title"], meta["source"], meta["licence"], notes)
@@ -118,31 +129,65 @@ def _load_user_file(spec: DatasetSpec) -> Dataset:
     return ds
 
 
-def facts(dataset: DatasetSpec | str | Dataset) -> DatasetFacts:
+def facts(dataset: DatasetSpec | str | Dataset, store=None) -> DatasetFacts:
     """Kind, id column, metric and random baseline of a dataset: from its registry entry when
-    shipped, else (a user file) from its kind, which needs the file loaded."""
+    shipped, from its stored record when added, else (a user file) from its kind, which needs
+    the file loaded."""
     name = dataset.spec.name if isinstance(dataset, Dataset) else getattr(dataset, "name", dataset)
+    rec = None
+    if name not in DATASETS and not isinstance(dataset, Dataset) and not _looks_like_path(name):
+        rec = added.record(name, store if store is not None else added.default_store())
     if name in DATASETS:
         meta = DATASETS.entry(name).meta
+    elif rec is not None:
+        meta = {**kind_facts(rec.kind), "title": name}
     else:
-        ds = dataset if isinstance(dataset, Dataset) else load(dataset)
+        ds = dataset if isinstance(dataset, Dataset) else load(dataset, store=store)
         meta = {**kind_facts(ds.kind), "title": ds.title}
     fields = ("kind", "title", "id_column", "metric", "item_metric", "random_baseline")
     return DatasetFacts(name, *(meta[f] for f in fields))
 
 
-def list_datasets() -> pd.DataFrame:
-    """One row per shipped dataset (for `negviz datasets` and the catalog page)."""
+LIST_COLUMNS = ["name", "origin", "kind", "title", "n", "splits", "source", "licence", "sha256"]
+
+
+def _unknown_message(name: str, store) -> str:
+    """"unknown dataset" with a "did you mean" over the shipped and the added names."""
+    names = list(DATASETS)
+    if store is not None:
+        from negviz.store import datasets as stored
+
+        names += stored.listing(store)["name"].tolist()
+    close = difflib.get_close_matches(name, names, n=3, cutoff=0.5)
+    hint = f" Did you mean {', '.join(repr(c) for c in close)}?" if close else ""
+    where = "" if store is not None else " (no results store to look for added datasets in)"
+    return (f"unknown dataset {name!r}{where}.{hint} Known: {', '.join(sorted(names))}; "
+            "add your own with `negviz datasets add NAME FILE --kind KIND`.")
+
+
+def list_datasets(store=None) -> pd.DataFrame:
+    """One row per shipped dataset, then one per dataset added to ``store`` (for `negviz
+    datasets`, the catalog page and the sidebar picker); ``sha256`` tells added contents apart."""
     rows = [
         {
             "name": e.name,
+            "origin": "shipped",
             "kind": e.meta["kind"],
             "title": e.meta["title"],
             "n": e.meta["n"],
             "splits": ",".join(e.meta["splits"]),
             "source": e.meta["source"],
             "licence": e.meta["licence"],
+            "sha256": "",
         }
         for e in DATASETS.entries()
     ]
-    return pd.DataFrame(rows, columns=["name", "kind", "title", "n", "splits", "source", "licence"])
+    if store is not None:
+        from negviz.store import datasets as stored
+
+        for r in stored.listing(store).to_dict("records"):
+            rows.append({"name": r["name"], "origin": "added", "kind": r["kind"], "title": r["name"], "n": r["n"],
+                         "splits": ",".join(added.SPLITS), "licence": r["licence"] or "not given",
+                         "source": f"{r['source_file']}, added by {r['added_by']} on {r['added_at']:%Y-%m-%d}",
+                         "sha256": r["sha256"]})
+    return pd.DataFrame(rows, columns=LIST_COLUMNS)

@@ -154,12 +154,12 @@ def _json_records(text: str, fmt: str, file: str) -> list[dict]:
     return records
 
 
-def _read_parquet(path: Path, file: str) -> pd.DataFrame:
+def _read_parquet(source: Path | bytes, file: str) -> pd.DataFrame:
     import pyarrow as pa
     import pyarrow.parquet as pq
 
     try:
-        table = pq.read_table(path)
+        table = pq.read_table(pa.BufferReader(source) if isinstance(source, bytes) else source)
         # ignore_metadata: build plain columns, never reconstruct stored pandas objects.
         frame = table.to_pandas(ignore_metadata=True)
     except (pa.ArrowException, OSError, ValueError) as err:  # ArrowInvalid is a ValueError
@@ -169,17 +169,18 @@ def _read_parquet(path: Path, file: str) -> pd.DataFrame:
     return frame.drop(columns=[c for c in frame.columns if str(c).startswith("__index_level_")])
 
 
-def read_frame(path: Path, fmt: str, file: str) -> pd.DataFrame:
-    """The file's records with the file's own column names, stripped (no kind checks yet)."""
+def read_frame(path: Path | bytes, fmt: str, file: str) -> pd.DataFrame:
+    """The file's records (from a path, or its bytes: an upload) with the file's own column
+    names, stripped (no kind checks yet)."""
     frame = _read_records(path, fmt, file)
     frame.columns = [str(c).strip() for c in frame.columns]  # "id, q1, d1" headers
     return frame
 
 
-def _read_records(path: Path, fmt: str, file: str) -> pd.DataFrame:
+def _read_records(source: Path | bytes, fmt: str, file: str) -> pd.DataFrame:
     if fmt == "parquet":
-        return _read_parquet(path, file)
-    raw = path.read_bytes()
+        return _read_parquet(source, file)
+    raw = source if isinstance(source, bytes) else source.read_bytes()
     if not raw.strip():
         raise DataValidationError("the file is empty.", file=file)
     text = _decode(raw, fmt, file)

@@ -59,33 +59,85 @@ def format_columns(mapping: Mapping[str, str]) -> str:
 
 # ---------------------------------------------------------------- mapping
 def apply_mapping(frame: pd.DataFrame, mapping: Mapping[str, str], file: str) -> pd.DataFrame:
+    """Rename the file's columns to the needed ones; every mapping problem is reported at once."""
     present = [str(c) for c in frame.columns]
     sources = list(mapping.values())
+    found = []
     for target, source in mapping.items():
         if source not in present:
             unused = [c for c in present if c not in sources]  # suggest a column not mapped already
             close = difflib.get_close_matches(source, unused, n=1, cutoff=0.5)
             hint = f" Did you mean {close[0]!r}?" if close else ""
-            raise DataValidationError(
+            found.append(DataValidationError(
                 f"the column mapping {target}={source} names column {source!r}, which the file does not have.{hint} "
                 f"Its columns: {', '.join(map(repr, present))}.",
                 file=file,
                 column=source,
-            )
-    repeated = sorted({s for s in sources if sources.count(s) > 1})
-    if repeated:
-        raise DataValidationError(f"the column mapping uses {repeated[0]!r} twice.", file=file, column=repeated[0])
+            ))
+    for name in sorted({s for s in sources if sources.count(s) > 1}):
+        found.append(DataValidationError(f"the column mapping uses {name!r} twice.", file=file, column=name))
+    if found:
+        raise DataValidationError.of(found)
     rename = {source: target for target, source in mapping.items()}
     renamed = [rename.get(c, c) for c in present]
     clash = sorted({c for c in renamed if renamed.count(c) > 1})
     if clash:
-        raise DataValidationError(
-            f"after the column mapping there are two columns named {clash[0]!r}; the file already has one.",
+        raise DataValidationError.of([DataValidationError(
+            f"after the column mapping there are two columns named {name!r}; the file already has one.",
             file=file,
-            column=clash[0],
-        )
+            column=name,
+        ) for name in clash])
     out = frame.copy()
     out.columns = renamed
+    return out
+
+
+# Other names a needed column often has in a user's file (the first match wins).
+SYNONYMS: dict[str, tuple[str, ...]] = {
+    "pair_id": ("id", "pair", "item_id", "idx"),
+    "query_id": ("id", "qid", "idx"),
+    "item_id": ("id", "idx"),
+    "q1": ("query1", "query_1", "question1", "query_a"),
+    "q2": ("query2", "query_2", "question2", "query_b"),
+    "d1": ("doc1", "doc_1", "document1", "passage1", "doc_a"),
+    "d2": ("doc2", "doc_2", "document2", "passage2", "doc_b"),
+    "query": ("question", "q", "text"),
+    "pos_doc": ("positive", "pos", "positive_doc", "relevant"),
+    "neg_doc": ("negative", "neg", "excluded", "excluded_doc", "negative_doc"),
+    "reference": ("ref", "source"),
+    "candidate": ("translation", "mt", "hyp"),
+    "perturbed": ("perturbed_candidate", "perturbed_translation"),
+    "sentence1": ("first", "premise", "text1", "sentence_1", "s1"),
+    "sentence2": ("second", "hypothesis", "text2", "sentence_2", "s2"),
+    "label": ("is_negation", "negated", "target"),
+}
+
+
+def guess_mapping(columns: list[str], kind: str) -> dict[str, str | None]:
+    """For each needed column of ``kind``: the file column it most likely is (same name, a common
+    synonym, then a close spelling), or None. No file column is guessed twice."""
+    from negviz.schema import COLUMNS
+
+    present = [str(c) for c in columns]
+    lower = {c.lower().strip(): c for c in present}
+    taken: set[str] = set()
+    out: dict[str, str | None] = {}
+    needed = list(COLUMNS[kind])
+    for target in needed:  # exact names first, so a synonym never steals a column named exactly
+        if target in present:
+            out[target] = target
+            taken.add(target)
+    for target in needed:
+        if target in out:
+            continue
+        guess = next((lower[s] for s in SYNONYMS.get(target, ()) if s in lower and lower[s] not in taken), None)
+        if guess is None:
+            free = [c for c in present if c not in taken]
+            close = difflib.get_close_matches(target, free, n=1, cutoff=0.7)
+            guess = close[0] if close else None
+        out[target] = guess
+        if guess:
+            taken.add(guess)
     return out
 
 
@@ -100,6 +152,40 @@ def file_hash(path: Path) -> str:
         for block in iter(lambda: fh.read(1 << 20), b""):
             digest.update(block)
     return digest.hexdigest()[:16]
+
+
+def check_size(size: int, file: str, max_bytes: int | None = None) -> None:
+    """The loaders' size limit (NEGVIZ_MAX_FILE_MB), for files and uploads alike."""
+    limit = max_bytes if max_bytes is not None else max_file_bytes()
+    if size > limit:
+        raise DataValidationError(
+            f"the file is {_size(size)}, over the limit of {_size(limit)} "
+            f"(default {DEFAULT_MAX_MB} MB; raise it with the environment variable NEGVIZ_MAX_FILE_MB).",
+            file=file,
+        )
+    if size == 0:
+        raise DataValidationError("the file is empty.", file=file)
+
+
+def read_mapped(
+    data: bytes, file: str, kind: str = PAIRS, columns: str | Mapping[str, str] | None = None,
+    format: str | None = None, max_bytes: int | None = None,
+) -> tuple[pd.DataFrame, dict[str, str], str]:
+    """An upload's (or a file's) bytes read, mapped and validated: (frame, mapping, format).
+    Raises DataValidationError whose ``problems`` lists every problem found."""
+    check_kind(kind, file)
+    fmt = infer_format(Path(file), format)
+    check_size(len(data), file, max_bytes)
+    mapping = parse_columns(columns, file)
+    frame = validate(apply_mapping(read_frame(data, fmt, file), mapping, file), kind, file=file)
+    return frame.infer_objects(), mapping, fmt  # JSON metadata columns: object -> int/float/str where uniform
+
+
+def read_columns(data: bytes, file: str, format: str | None = None) -> pd.DataFrame:
+    """The raw records of an upload (its own column names), for guessing and previewing a mapping."""
+    fmt = infer_format(Path(file), format)
+    check_size(len(data), file)
+    return read_frame(data, fmt, file)
 
 
 def load_file(
@@ -119,21 +205,12 @@ def load_file(
     check_kind(kind, file)
     if not path.is_file():
         raise DataValidationError("no such file.", file=file)
-    fmt = infer_format(path, format)
-    limit = max_bytes if max_bytes is not None else max_file_bytes()
-    size = path.stat().st_size
-    if size > limit:
-        raise DataValidationError(
-            f"the file is {_size(size)}, over the limit of {_size(limit)} "
-            f"(default {DEFAULT_MAX_MB} MB; raise it with the environment variable NEGVIZ_MAX_FILE_MB).",
-            file=file,
-        )
-    if size == 0:
-        raise DataValidationError("the file is empty.", file=file)
-    mapping = parse_columns(columns, file)
-    frame = validate(apply_mapping(read_frame(path, fmt, file), mapping, file), kind, file=file)
-    frame = frame.infer_objects()  # JSON metadata columns: object -> int/float/str where uniform
-    options = {"kind": kind, "columns": format_columns(mapping) or None, "format": format, "file_hash": file_hash(path)}
+    infer_format(path, format)
+    check_size(path.stat().st_size, file, max_bytes)  # before reading a huge file
+    data = path.read_bytes()
+    frame, mapping, fmt = read_mapped(data, file, kind, columns, format, max_bytes)
+    options = {"kind": kind, "columns": format_columns(mapping) or None, "format": format,
+               "file_hash": hashlib.sha256(data).hexdigest()[:16]}
     return Dataset(
         spec=DatasetSpec.make(file, **options),
         kind=kind,

@@ -1,6 +1,6 @@
 """Check a frame against its kind's columns where it enters negviz, and normalise it.
 
-Every problem is a DataValidationError naming the file, the 1-based data row and the
+All problems are collected before anything is raised; each is a DataValidationError naming the file, the 1-based data row and the
 column, with a hint on how to fix it. The returned frame has the kind's columns first
 (ids as str, text as str, DEMETR's `checked` as bool, CANNOT's `label` as int), then the
 file's other columns in their order.
@@ -50,7 +50,10 @@ def missing_columns_message(missing: list[str], present: list[str], kind: str) -
 
 
 def validate(frame: pd.DataFrame, kind: str, file: str | None = None) -> pd.DataFrame:
-    """Return a normalised copy of ``frame`` or raise DataValidationError."""
+    """Return a normalised copy of ``frame`` or raise DataValidationError.
+
+    Every problem is collected before raising (each bad row of each column, duplicate ids,
+    missing columns): the error's message is the first one, ``err.problems`` holds them all."""
     check_kind(kind, file)
     if len(frame.columns) == 0 or len(frame) == 0:
         raise DataValidationError("the file has no data rows.", file=file)
@@ -67,78 +70,91 @@ def validate(frame: pd.DataFrame, kind: str, file: str | None = None) -> pd.Data
     if missing:
         raise DataValidationError(missing_columns_message(missing, list(frame.columns), kind), file=file)
 
+    found: list[DataValidationError] = []
     frame = frame.reset_index(drop=True)
     for column in TEXT_COLUMNS[kind]:
-        frame[column] = _text_column(frame[column], column, file)
+        frame[column] = _text_column(frame[column], column, file, found)
     id_col = ID_COLUMN[kind]
-    frame[id_col] = _id_column(frame[id_col], id_col, file, keep_int=kind == PERTURBATION)
+    frame[id_col] = _id_column(frame[id_col], id_col, file, found, keep_int=kind == PERTURBATION)
     if kind == PERTURBATION:
-        frame["perturbation"] = _text_column(frame["perturbation"], "perturbation", file)
+        frame["perturbation"] = _text_column(frame["perturbation"], "perturbation", file, found)
         frame["severity"] = frame["severity"].astype(str)
-        frame["checked"] = _bool_column(frame["checked"], "checked", file)
-        _check_unique(frame, ["perturbation", id_col], file)
+        frame["checked"] = _bool_column(frame["checked"], "checked", file, found)
+        _check_unique(frame, ["perturbation", id_col], file, found)
     else:
-        _check_unique(frame, [id_col], file)
+        _check_unique(frame, [id_col], file, found)
     if kind == SENTENCE_PAIRS:
-        frame["label"] = _int_column(frame["label"], "label", file)
+        frame["label"] = _int_column(frame["label"], "label", file, found)
         frame["source"] = frame["source"].astype(str)
+    if found:
+        found.sort(key=lambda e: (e.row or 0, list(frame.columns).index(e.column) if e.column in frame else 0))
+        raise DataValidationError.of(found)
 
     rest = [c for c in frame.columns if c not in COLUMNS[kind]]
     return frame[list(COLUMNS[kind]) + rest]
 
 
+def problem_table(err: DataValidationError) -> pd.DataFrame:
+    """Every problem of a validation error as rows (row, column, problem), for a page or the CLI."""
+    rows = [{"row": p.row, "column": p.column or "", "problem": p.message} for p in err.problems]
+    return pd.DataFrame(rows, columns=["row", "column", "problem"]).astype({"row": "Int64"})
+
+
 # ---------------------------------------------------------------- per-column checks
-def _first_bad(mask: pd.Series) -> int | None:
-    hits = mask.to_numpy().nonzero()[0]
-    return int(hits[0]) if len(hits) else None
+# Each check appends one DataValidationError per bad row to ``found`` and returns the column,
+# normalised where it is valid.
+def _bad_rows(mask: pd.Series) -> list[int]:
+    return [int(i) for i in mask.to_numpy().nonzero()[0]]
 
 
-def _text_column(series: pd.Series, column: str, file: str | None) -> pd.Series:
+def _is_missing(value: Any) -> bool:
+    return value is None or (isinstance(value, float) and value != value)
+
+
+def _text_column(series: pd.Series, column: str, file: str | None, found: list) -> pd.Series:
     is_str = series.map(lambda v: isinstance(v, str))
-    bad = _first_bad(~is_str)
-    if bad is not None:
+    for bad in _bad_rows(~is_str):
         value = series.iat[bad]
-        what = "is missing" if value is None or (isinstance(value, float) and value != value) else (
-            f"is not text ({type(value).__name__} {str(value)[:40]!r})"
-        )
-        raise DataValidationError(f"the value {what}; every {column!r} must be a non-empty text.",
-                                  file=file, row=bad + 1, column=column)  # fmt: skip
-    bad = _first_bad(series.str.strip() == "")
-    if bad is not None:
-        raise DataValidationError(f"empty or whitespace-only text; every {column!r} must be a non-empty text.",
-                                  file=file, row=bad + 1, column=column)  # fmt: skip
-    return series.astype(str)
+        what = "is missing" if _is_missing(value) else f"is not text ({type(value).__name__} {str(value)[:40]!r})"
+        found.append(DataValidationError(f"the value {what}; every {column!r} must be a non-empty text.",
+                                         file=file, row=bad + 1, column=column))  # fmt: skip
+    blank = series.map(lambda v: isinstance(v, str) and v.strip() == "")
+    for bad in _bad_rows(blank):
+        found.append(DataValidationError(f"empty or whitespace-only text; every {column!r} must be a non-empty "
+                                         "text.", file=file, row=bad + 1, column=column))  # fmt: skip
+    return series.astype(str) if is_str.all() else series
 
 
-def _id_column(series: pd.Series, column: str, file: str | None, keep_int: bool = False) -> pd.Series:
+def _id_column(series: pd.Series, column: str, file: str | None, found: list, keep_int: bool = False) -> pd.Series:
     """Ids become str (DEMETR-style item ids that are all integers stay int)."""
     if keep_int and pd.api.types.is_integer_dtype(series.dtype):
         return series.astype("int64")
-    missing = series.map(lambda v: v is None or (isinstance(v, float) and v != v) or str(v).strip() == "")
-    bad = _first_bad(missing)
-    if bad is not None:
-        raise DataValidationError("missing id.", file=file, row=bad + 1, column=column)
-    if not keep_int and series.map(lambda v: isinstance(v, (list, dict))).any():
-        bad = _first_bad(series.map(lambda v: isinstance(v, (list, dict))))
-        raise DataValidationError("an id must be a single value, not a list or object.", file=file, row=bad + 1,
-                                  column=column)  # fmt: skip
+    missing = series.map(lambda v: _is_missing(v) or str(v).strip() == "")
+    for bad in _bad_rows(missing):
+        found.append(DataValidationError("missing id.", file=file, row=bad + 1, column=column))
+    if not keep_int:
+        for bad in _bad_rows(series.map(lambda v: isinstance(v, (list, dict)))):
+            found.append(DataValidationError("an id must be a single value, not a list or object.", file=file,
+                                             row=bad + 1, column=column))  # fmt: skip
     return series.map(str).astype(str)
 
 
-def _check_unique(frame: pd.DataFrame, columns: list[str], file: str | None) -> None:
-    dup = frame.duplicated(columns, keep=False)
+def _check_unique(frame: pd.DataFrame, columns: list[str], file: str | None, found: list) -> None:
+    keys = frame[columns].astype(str)
+    dup = keys.duplicated(columns, keep=False)
     if not dup.any():
         return
-    first = _first_bad(dup)
-    key = tuple(frame[c].iat[first] for c in columns)
-    same = frame.index[(frame[columns] == pd.Series(key, index=columns)).all(axis=1)].tolist()
-    shown = key[0] if len(key) == 1 else ":".join(map(str, key))
-    rows = ", ".join(str(r + 1) for r in same[:5]) + (", ..." if len(same) > 5 else "")
-    raise DataValidationError(f"duplicate id {shown!r} (rows {rows}); ids must be unique.",
-                              file=file, row=same[1] + 1, column=columns[-1])  # fmt: skip
+    for _, group in keys[dup].groupby(columns, sort=False):
+        same = group.index.tolist()
+        key = tuple(group.iloc[0])
+        shown = key[0] if len(key) == 1 else ":".join(map(str, key))
+        rows = ", ".join(str(r + 1) for r in same[:5]) + (", ..." if len(same) > 5 else "")
+        for again in same[1:]:
+            found.append(DataValidationError(f"duplicate id {shown!r} (rows {rows}); ids must be unique.",
+                                             file=file, row=again + 1, column=columns[-1]))  # fmt: skip
 
 
-def _bool_column(series: pd.Series, column: str, file: str | None) -> pd.Series:
+def _bool_column(series: pd.Series, column: str, file: str | None, found: list) -> pd.Series:
     def parse(value):
         if isinstance(value, bool):
             return value
@@ -146,13 +162,13 @@ def _bool_column(series: pd.Series, column: str, file: str | None) -> pd.Series:
         return True if text in _TRUE else False if text in _FALSE else None
 
     parsed = series.map(parse)
-    bad = _first_bad(parsed.isna())
-    if bad is not None:
-        raise DataValidationError(f"{series.iat[bad]!r} is not true/false.", file=file, row=bad + 1, column=column)
-    return parsed.astype(bool)
+    for bad in _bad_rows(parsed.isna()):
+        found.append(DataValidationError(f"{series.iat[bad]!r} is not true/false.", file=file, row=bad + 1,
+                                         column=column))  # fmt: skip
+    return series if parsed.isna().any() else parsed.astype(bool)
 
 
-def _int_column(series: pd.Series, column: str, file: str | None) -> pd.Series:
+def _int_column(series: pd.Series, column: str, file: str | None, found: list) -> pd.Series:
     def parse(value):
         if isinstance(value, bool):
             return None
@@ -163,8 +179,7 @@ def _int_column(series: pd.Series, column: str, file: str | None) -> pd.Series:
         return int(number) if number.is_integer() else None
 
     parsed = series.map(parse)
-    bad = _first_bad(parsed.isna())
-    if bad is not None:
-        raise DataValidationError(f"{series.iat[bad]!r} is not an integer label.", file=file, row=bad + 1,
-                                  column=column)  # fmt: skip
-    return parsed.astype("int64")
+    for bad in _bad_rows(parsed.isna()):
+        found.append(DataValidationError(f"{series.iat[bad]!r} is not an integer label.", file=file, row=bad + 1,
+                                         column=column))  # fmt: skip
+    return series if parsed.isna().any() else parsed.astype("int64")

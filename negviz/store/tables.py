@@ -118,6 +118,25 @@ annotations = sa.Table(
     sa.UniqueConstraint("dataset", "item_id", "annotator", "version", name="uq_annotation_version"),
 )
 
+# Datasets a user added (negviz.store.datasets): the validated items as Parquet bytes, with where
+# they came from. Created on first use in stores made before this table existed.
+added_datasets = sa.Table(
+    "added_datasets",
+    metadata,
+    sa.Column("name", sa.String, primary_key=True),
+    sa.Column("kind", sa.String, nullable=False),
+    sa.Column("items", sa.LargeBinary, nullable=False),
+    sa.Column("n", sa.Integer, nullable=False),
+    sa.Column("columns", sa.String, nullable=False),  # the mapping NEEDED=YOURS,... ("" = none)
+    sa.Column("source_file", sa.String, nullable=False),
+    sa.Column("size", sa.BigInteger, nullable=False),
+    sa.Column("sha256", sa.String, nullable=False, index=True),
+    sa.Column("added_by", sa.String, nullable=False),
+    sa.Column("added_at", UTCDateTime, nullable=False),
+    sa.Column("description", sa.Text, nullable=False),
+    sa.Column("licence", sa.String, nullable=False),
+)
+
 
 def now() -> datetime:
     return datetime.now(timezone.utc)

@@ -62,11 +62,21 @@ def reference() -> pd.DataFrame:
     return load_reference()
 
 
-@st.cache_data(show_spinner=False)
 def datasets_table() -> pd.DataFrame:
+    """Shipped datasets, then those added to the store (short TTL: a teammate may add one)."""
+    return _datasets_table(db_url())
+
+
+@st.cache_data(show_spinner=False, ttl=10)
+def _datasets_table(url: str) -> pd.DataFrame:
     from negviz.datasets import list_datasets
 
-    return list_datasets()
+    return list_datasets(store())
+
+
+def clear_datasets() -> None:
+    """Forget the cached dataset list (after this session added or removed a dataset)."""
+    _datasets_table.clear()
 
 
 @st.cache_resource(show_spinner=False, max_entries=4)

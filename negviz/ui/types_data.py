@@ -18,11 +18,19 @@ from negviz.schema import PERTURBATION
 from negviz.ui import pickers, resources
 
 
-@st.cache_resource(show_spinner=False, max_entries=6)
 def dataset(name: str):
+    """The one cached loader of every page: shipped datasets and those added to the store (keyed
+    by their sha256, so a dataset removed and added again with other content is reloaded)."""
+    table = resources.datasets_table()
+    sha = table.loc[table["name"] == name, "sha256"]
+    return _dataset(resources.db_url(), name, str(sha.iloc[0]) if len(sha) else "")
+
+
+@st.cache_resource(show_spinner=False, max_entries=6)
+def _dataset(url: str, name: str, sha256: str):
     from negviz.datasets import load
 
-    return load(name)
+    return load(name, store=resources.store())
 
 
 @st.cache_data(show_spinner=False, ttl=30)
@@ -77,7 +85,7 @@ def context(name: str) -> TypesContext | None:
     done = pd.concat(parts, ignore_index=True) if parts else empty
     # DEMETR: 35k items take ~13 s to type by detection; its column axis is the perturbation.
     meta = at.item_meta(ds.kind, ds.frame, None if ds.kind == PERTURBATION else labels(name))
-    return TypesContext(name, ds.kind, ds.title, ds.spec.split, facts(ds), runs, done, meta)
+    return TypesContext(name, ds.kind, ds.title, ds.spec.split, facts(ds, store=resources.store()), runs, done, meta)
 
 
 def apply_click(chart_key: str, targets: dict[str, int], options: dict[str, list]) -> None:
