@@ -71,13 +71,18 @@ def serve(tmp: Path):
         log.close()
 
 
+def running_app(tmp_path_factory, name: str = "app"):
+    """For a fixture: ``yield from running_app(...)`` gives the base URL of a fresh server."""
+    if CHROMIUM is None:
+        pytest.skip("Debian chromium is not installed")
+    with serve(tmp_path_factory.mktemp(name)) as url:
+        yield url
+
+
 @pytest.fixture(scope="session")
 def app_server(tmp_path_factory):
     """Base URL of a running app (bundled runs loaded into a fresh SQLite store)."""
-    if CHROMIUM is None:
-        pytest.skip("Debian chromium is not installed")
-    with serve(tmp_path_factory.mktemp("app")) as url:
-        yield url
+    yield from running_app(tmp_path_factory)
 
 
 @pytest.fixture(scope="session")

@@ -5,7 +5,7 @@ import re
 
 import pytest
 
-from tests.browser import CHROMIUM, ROOT, needs_browser, serve
+from tests.browser import ROOT, needs_browser, running_app
 
 pytestmark = needs_browser
 # URL (path and query) -> the page's title; /overview comes first, as the first request of the server.
@@ -29,10 +29,8 @@ ERRORS = '[data-testid="stException"], [data-testid="stAlertContentError"]'
 
 @pytest.fixture(scope="module")
 def fresh_server(tmp_path_factory):
-    if CHROMIUM is None:
-        pytest.skip("Debian chromium is not installed")
-    with serve(tmp_path_factory.mktemp("fresh")) as url:
-        yield url
+    """A server of its own: this module's first request is its first request."""
+    yield from running_app(tmp_path_factory, "fresh")
 
 
 def test_every_page_opens_from_its_url_on_a_fresh_server(fresh_server, browser):
