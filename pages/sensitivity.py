@@ -70,7 +70,7 @@ if tabs[0].open is not False:
                             help="missed: t ≤ h; tiny denominator: |t − e| < 0.001; not checked: pert_check false")
         if model and pert:
             run = runs[runs["model_name"] == model].iloc[0]
-            items = sv.cell_items(sd.items(run["run_id"]), pert, checked, show)
+            items = sd.cell_items(run["run_id"], pert, checked, show)
             cell = tables[model].set_index("perturbation").loc[pert]
             name = model.replace("`", "'")  # a stored name: shown as code, never markup
             st.markdown(f"`{name}` · `{pert}`: ratio {cell['sensitivity_ratio']:.3f}, detection accuracy "

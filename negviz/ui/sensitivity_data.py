@@ -25,6 +25,17 @@ def _items(url: str, run_id: str) -> pd.DataFrame:
     return sv.item_table(td.dataset("demetr").frame, resources.run_scores(run_id))
 
 
+def cell_items(run_id: str, perturbation: str, checked_only: bool, show: str) -> pd.DataFrame:
+    """sensitivity.cell_items of a stored run: cached on its own, as a hit of the whole item
+    table (35,000 rows with texts) costs a copy of it on every rerun."""
+    return _cell_items(resources.db_url(), run_id, perturbation, checked_only, show)
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def _cell_items(url: str, run_id: str, perturbation: str, checked_only: bool, show: str) -> pd.DataFrame:
+    return sv.cell_items(items(run_id), perturbation, checked_only, show)
+
+
 def table(run: Mapping[str, Any], checked_only: bool = False) -> pd.DataFrame:
     """A stored run's perturbation table: its stored summary when made with the same
     ``checked_only`` (what the CLI printed), else recomputed from its item scores."""
