@@ -8,7 +8,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
 PORT ?= 8501
 
-.PHONY: run test venv browser data-runs bench clean
+.PHONY: run test test-fast venv browser data-runs bench clean
 
 $(STAMP): requirements.txt pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -38,6 +38,11 @@ test: venv browser
 	echo "PostgreSQL for the store tests: $${pg_url:-none}"; \
 	NEGVIZ_TEST_PG_URL="$$pg_url" HF_HUB_OFFLINE=1 $(PY) -m pytest $(PYTEST_ARGS); rc=$$?; \
 	scripts/pg_test_server.sh stop >/dev/null 2>&1; exit $$rc
+
+# The inner loop: unit, contract and store tests (SQLite; PostgreSQL too when
+# NEGVIZ_TEST_PG_URL is set), no browser, no page tests, no full-dataset model runs.
+test-fast: venv
+	HF_HUB_OFFLINE=1 $(PY) -m pytest -m "not browser and not slow" $(PYTEST_ARGS)
 
 # Re-create the shipped precomputed runs (data/runs) with the CLI, offline models only.
 data-runs: venv

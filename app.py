@@ -6,10 +6,17 @@ from negviz.ui import pickers
 
 st.set_page_config(page_title="negviz", page_icon=":material/block:", layout="wide")
 
+# The default page of st.navigation is served at "/" only, never at its url_path; so the root
+# runs the Overview's file as a hidden page and the Overview itself is an ordinary page, whose
+# link /overview works (query parameters included, as nothing redirects).
+OVERVIEW = dict(title="Overview", icon=":material/leaderboard:")
+root = st.Page("pages/overview.py", **OVERVIEW, url_path="root", default=True, visibility="hidden")
+
 # Sections group the views by what a user came to do.
 pages = {
     "Results": [
-        st.Page("pages/overview.py", title="Overview", icon=":material/leaderboard:", url_path="overview", default=True),
+        root,
+        st.Page("pages/overview.py", **OVERVIEW, url_path="overview"),
         st.Page("pages/heatmap.py", title="Per-type heatmap", icon=":material/grid_view:", url_path="heatmap"),
         st.Page("pages/errors.py", title="Error preference", icon=":material/stacked_bar_chart:", url_path="errors"),
         st.Page("pages/sensitivity.py", title="Perturbation sensitivity", icon=":material/tune:", url_path="sensitivity"),

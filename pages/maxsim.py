@@ -11,23 +11,21 @@ from negviz.analyses.paircard import md_escape
 from negviz.analyses import playground as pg
 from negviz.charts.alignment import alignment_heatmaps, delta_bars
 from negviz.schema import EXCLUSION, ID_COLUMN, PAIRS, ModelSpec
-from negviz.ui import pickers, resources
+from negviz.text import counterfactual as cf
+from negviz.ui import pickers, playground_data, resources
 from negviz.ui.types_data import dataset as load
 from negviz.ui.counterfactual_editor import counterfactual_editor
 from negviz.ui.widgets import figure_downloads, safe_md, show_error, user_path
 
-TYPED = {"tq": "Which scientist did not enjoy playing the violin as a child?",
-         "tq2": "Which scientist enjoyed playing the violin as a child?",
-         "td1": "As a child, Einstein did not enjoy playing the violin his mother chose for him.",
-         "td2": "As a child, Einstein enjoyed playing the violin his mother chose for him."}
-LIMIT = 5000  # characters per typed text; the model truncates further (noted below)
+TYPED = {"tq": pg.SAMPLE["q1"], "tq2": pg.SAMPLE["q2"], "td1": pg.SAMPLE["d1"], "td2": pg.SAMPLE["d2"]}
+LIMIT = pg.TEXT_LIMIT  # the model truncates further (noted below)
 
 dataset = pickers.current_dataset()
 st.title("MaxSim explorer")
 st.caption("S(q, d) = Σ_i max_j sim(q_i, d_j): the matrix before the max, each query token's choice boxed, "
            "negation cues in red. Under it, per query token, how much closer its best match is in d1 than in d2.")
 
-models = pg.model_table(resources.catalog(), pg.LATE_INTERACTION)
+models = playground_data.models(pg.LATE_INTERACTION)
 top = st.columns([2, 2, 2])
 model = top[0].selectbox("Model", models["name"].tolist(), key="model", bind="query-params",
                          help="Late-interaction models of the catalog; ColBERT needs its checkpoint cached locally.")
@@ -84,9 +82,7 @@ show_special = t4.toggle("Special tokens", True, key="special", bind="query-para
 sim = t5.radio("Similarity", ["default", "cosine", "l2"], key="sim", bind="query-params", horizontal=True)
 hide = [k for k, on in (("mask_aug", show_mask), ("punct", show_punct), ("special", show_special)) if not on]
 
-edited_q, edited_d = list(queries), list(docs)
-if edit:
-    (edited_q if target.startswith("q") else edited_d)[int(target[1]) - 1] = edit.edited
+edited_q, edited_d = cf.apply_to(queries, docs, target, edit)
 marks = {target: edit.new_span} if edit else {}
 
 

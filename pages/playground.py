@@ -9,17 +9,13 @@ from negviz import links
 from negviz.text import counterfactual as cf
 from negviz.analyses import playground as pg
 from negviz.charts.alignment import margin_bars
-from negviz.ui import pickers, resources
+from negviz.ui import pickers, playground_data, resources
 from negviz.ui import types_data as td
 from negviz.ui.counterfactual_editor import counterfactual_editor
 from negviz.ui.widgets import csv_download, figure_downloads, show_error
 
-TEXTS = {"pq": "Which scientist did not enjoy playing the violin as a child?",
-         "pq2": "Which scientist enjoyed playing the violin as a child?",
-         "pd1": "As a child, Einstein did not enjoy playing the violin his mother chose for him.",
-         "pd2": "As a child, Einstein enjoyed playing the violin his mother chose for him.",
-         "pd3": ""}
-LIMIT = 5000
+TEXTS = {"pq": pg.SAMPLE["q1"], "pq2": pg.SAMPLE["q2"], "pd1": pg.SAMPLE["d1"], "pd2": pg.SAMPLE["d2"], "pd3": ""}
+LIMIT = pg.TEXT_LIMIT
 
 
 def use_preset(p: pg.Preset) -> None:
@@ -40,8 +36,7 @@ st.caption("Query i is answered by document i (q1 → d1, q2 → d2); a query is
 with st.expander("Presets: pairs the stored runs of MiniLM (bi-encoder and MaxSim) get wrong", expanded=True):
     try:
         picked = td.dataset(pickers.current_dataset())
-        presets = pg.stored_presets(resources.store(), added=(picked.spec.name, picked.kind),
-                                    frames=lambda name: td.dataset(name).frame)
+        presets = playground_data.presets(added=(picked.spec.name, picked.kind))
     except Exception as exc:  # an empty or unreachable store: the playground still works
         presets = []
         show_error(exc)
@@ -64,7 +59,7 @@ left.button("Negate q1 into q2", on_click=negate_query, icon=":material/block:",
 if st.session_state.pop("negate_failed", False):
     left.warning("No negation rule fits q1 (see negviz.text.counterfactual for what it covers); edit q2 by hand.")
 
-available = pg.model_table(resources.catalog()).query("available")["name"].tolist()
+available = playground_data.models().query("available")["name"].tolist()
 chosen = st.multiselect("Models", available, [m for m in pg.DEFAULT_MODELS if m in available], key="pm",
                         bind="query-params", help="Catalog models whose files are on this machine.")
 
@@ -81,9 +76,7 @@ queries = [texts[s] for s in slots]
 docs = [texts[s] for s in doc_slots]
 versions = {"original": (queries, docs)}
 if edit:
-    eq, ed = list(queries), list(docs)
-    (eq if target.startswith("q") else ed)[int(target[1]) - 1] = edit.edited
-    versions = {"edited": (eq, ed), "original": (queries, docs)}
+    versions = {"edited": cf.apply_to(queries, docs, target, edit), "original": (queries, docs)}
 
 tables, cosines = {}, []
 with st.spinner("Scoring…"):

@@ -9,6 +9,7 @@ from negviz.text import perturb
 from negviz.analyses import sensitivity as sv
 from negviz.charts.sensitivity import cannot_chart, focus_chart, own_sentence_chart, sensitivity_heatmap
 from negviz.ui import pickers, resources
+from negviz.ui import sensitivity_data as sd
 from negviz.ui import types_data as td
 from negviz.ui.widgets import csv_download, figure_downloads, safe_md, show_error
 
@@ -23,7 +24,7 @@ st.caption("Each model scores m(reference, translation) = t, m(reference, pertur
            "on DEMETR's 35 files × 1,000 items. Detection accuracy = mean(t > h); sensitivity ratio = "
            "mean((t − h) / (t − e)), as in Karpinska et al. 2022 and the NegBLEURT paper (higher = more sensitive). "
            "Bi-encoders score with cosine here; † marks cells with items whose |t − e| < 0.001 (unstable ratios).")
-store, models = resources.store(), pickers.current_models()
+models = pickers.current_models()
 runs = pickers.shown_runs("demetr")
 c1, c2, c3 = st.columns([2, 2, 2])
 value = VALUE[c1.radio("Values", list(VALUE), key="value", bind="query-params", horizontal=True)]
@@ -34,8 +35,7 @@ show_pub = c3.toggle("Published columns", True, key="published", bind="query-par
                      help="NegBLEURT Fig. 4 (ratios only, all items): BLEURT20, NegBLEURT, all-mpnet-base-v2, NegMPNet")
 tabs = st.tabs(["Heatmap", "Negation vs antonym", "Perturb your own sentence", "CANNOT"], key="view",
                bind="query-params")
-frame = td.dataset("demetr").frame
-tables = {r["model_name"]: sv.run_table(store, r, frame, checked) for r in runs.to_dict("records")}
+tables = {r["model_name"]: sd.table(r, checked) for r in runs.to_dict("records")}
 published = sv.published_columns(resources.reference()) if show_pub else None
 matrix = sv.model_matrix(tables, published, value)
 if runs.empty:
@@ -70,7 +70,7 @@ if tabs[0].open is not False:
                             help="missed: t ≤ h; tiny denominator: |t − e| < 0.001; not checked: pert_check false")
         if model and pert:
             run = runs[runs["model_name"] == model].iloc[0]
-            items = sv.cell_items(sv.run_items(store, run["run_id"], frame), pert, checked, show)
+            items = sd.cell_items(run["run_id"], pert, checked, show)
             cell = tables[model].set_index("perturbation").loc[pert]
             name = model.replace("`", "'")  # a stored name: shown as code, never markup
             st.markdown(f"`{name}` · `{pert}`: ratio {cell['sensitivity_ratio']:.3f}, detection accuracy "
@@ -138,7 +138,7 @@ if tabs[3].open is not False:
         if cruns.empty:
             st.info("No stored CANNOT runs yet: `negviz eval --model all-MiniLM-L6-v2 --dataset cannot`.")
             st.stop()
-        dist = sv.run_cannot_distribution(store, cruns, td.dataset("cannot").frame, pairs)
+        dist = sd.cannot_distribution(cruns, pairs)
         cfig = cannot_chart(dist, f"CANNOT · similarity of {pairs} pairs per source file · box = quartiles, "
                                   "whiskers 5th-95th percentile, ◆ = mean with 95% CI")
         st.caption("Lower similarity on negated pairs = more negation-aware. Each model on its own scale: "

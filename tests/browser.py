@@ -1,6 +1,7 @@
 """Real-browser fixtures: the app served by streamlit on a free port with a throwaway
 store, and headless Debian Chromium driven by Playwright. One server per test session."""
 
+import contextlib
 import os
 import shutil
 import socket
@@ -33,12 +34,11 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-@pytest.fixture(scope="session")
-def app_server(tmp_path_factory):
-    """Base URL of a running app (bundled runs loaded into a fresh SQLite store)."""
-    if CHROMIUM is None:
-        pytest.skip("Debian chromium is not installed")
-    tmp = tmp_path_factory.mktemp("app")
+@contextlib.contextmanager
+def serve(tmp: Path):
+    """A fresh app server (``python -m negviz.ui.serve``, as `make run` starts it) with a
+    throwaway SQLite store in ``tmp``; yields its base URL. The environment, PYTHONPATH
+    included, is passed on, so the server imports this checkout's code."""
     log = open(tmp / "streamlit.log", "wb")
     port = free_port()
     env = {**os.environ, "NEGVIZ_DB_URL": f"sqlite:///{tmp / 'results.sqlite'}",
@@ -55,18 +55,34 @@ def app_server(tmp_path_factory):
             if urllib.request.urlopen(url + "/_stcore/health", timeout=2).read() == b"ok":
                 break
         except OSError:
-            time.sleep(0.5)
+            time.sleep(0.5)  # polling a server that is not up yet: no condition to wait on
     else:
         proc.kill()
         pytest.fail("streamlit did not start: " + (tmp / "streamlit.log").read_text()[-2000:])
-    yield url
-    proc.terminate()
     try:
-        proc.wait(timeout=15)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.wait(timeout=15)
-    log.close()
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(timeout=15)
+        log.close()
+
+
+def running_app(tmp_path_factory, name: str = "app"):
+    """For a fixture: ``yield from running_app(...)`` gives the base URL of a fresh server."""
+    if CHROMIUM is None:
+        pytest.skip("Debian chromium is not installed")
+    with serve(tmp_path_factory.mktemp(name)) as url:
+        yield url
+
+
+@pytest.fixture(scope="session")
+def app_server(tmp_path_factory):
+    """Base URL of a running app (bundled runs loaded into a fresh SQLite store)."""
+    yield from running_app(tmp_path_factory)
 
 
 @pytest.fixture(scope="session")
@@ -84,13 +100,33 @@ def browser():
 # ---------------------------------------------------------------- page helpers
 def wait_for_url(page, fragment: str, timeout: float = 60) -> str:
     """The page's URL once it contains ``fragment`` (page.url misses history.replaceState)."""
-    deadline = time.time() + timeout
-    while time.time() < deadline:
-        href = page.evaluate("location.href")
-        if fragment in href:
-            return href
-        time.sleep(0.3)
-    raise AssertionError(f"{fragment!r} never appeared in {page.evaluate('location.href')}")
+    try:
+        page.wait_for_function("f => location.href.includes(f)", arg=fragment, timeout=timeout * 1000)
+    except Exception as exc:  # playwright's TimeoutError: say which URL we were on
+        raise AssertionError(f"{fragment!r} never appeared in {page.evaluate('location.href')}") from exc
+    return page.evaluate("location.href")
+
+
+def settle(page, selector: str, timeout: float = 60) -> None:
+    """Wait until the first element matching ``selector`` keeps its box for two animation
+    frames (a plotly chart reaches its final width after the page lays out)."""
+    page.wait_for_function(
+        """sel => new Promise(done => {
+            const box = () => JSON.stringify(document.querySelector(sel)?.getBoundingClientRect());
+            const first = box();
+            requestAnimationFrame(() => requestAnimationFrame(() => done(first !== "undefined" && box() === first)));
+        })""", arg=selector, timeout=timeout * 1000)
+
+
+def click_point(page, point) -> None:
+    """Click the centre of a plotly point (a heatmap cell marker or a bar segment): hover it
+    first, as plotly picks the clicked point from the last hover, and click once the hover
+    label shows."""
+    box = point.bounding_box()
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    page.mouse.move(x, y)
+    page.locator(".hoverlayer .hovertext").first.wait_for(timeout=30_000)
+    page.mouse.click(x, y)
 
 
 def download(page, button: str) -> bytes:

@@ -20,6 +20,16 @@ _SESSION_CACHE = tempfile.mkdtemp(prefix="negviz-test-cache-")
 os.environ["NEGVIZ_CACHE_DIR"] = _SESSION_CACHE  # the user's real cache stays untouched
 
 
+def pytest_collection_modifyitems(config, items):  # noqa: ARG001
+    """Page tests run the whole app in AppTest (torch import, shipped runs, live models): they
+    are ``slow``, like tests that run a real model over many items, so `make test-fast`
+    (-m "not browser and not slow") keeps to the unit, contract and store tests."""
+    for item in items:
+        module = item.path.name
+        if module == "test_app.py" or module.endswith("_page.py") or "app_env" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.slow)
+
+
 def pytest_unconfigure(config):  # noqa: ARG001
     shutil.rmtree(_SESSION_CACHE, ignore_errors=True)
 
@@ -90,6 +100,16 @@ def tiny_model_dir(tmp_path_factory) -> Callable[[str], Path | None]:
         return built[name]
 
     return get
+
+
+@pytest.fixture
+def app_env(tmp_path, monkeypatch) -> Path:
+    """The app's environment for one test: a fresh SQLite store and negviz cache in
+    ``tmp_path`` (returned), the Hub offline. Pages load the shipped runs into that store."""
+    monkeypatch.setenv("NEGVIZ_DB_URL", f"sqlite:///{tmp_path / 'results.sqlite'}")
+    monkeypatch.setenv("NEGVIZ_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    return tmp_path
 
 
 @pytest.fixture

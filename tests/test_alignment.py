@@ -10,7 +10,7 @@ import plotly.graph_objects as go
 import pytest
 
 from negviz.analyses import alignment as al
-from negviz.charts.alignment import alignment_heatmaps, delta_bars, highlight_html, margin_bars
+from negviz.charts.alignment import alignment_heatmaps, delta_bars, margin_bars
 from negviz.scorers.late_interaction import TokenEmbeddings, pair_matrix
 
 
@@ -215,7 +215,10 @@ def test_delta_bars_and_margin_bars():
     assert len(margin_bars(table).data) == 2
 
 
-def test_highlight_html_escapes_typed_text():
+def test_the_counterfactual_highlight_escapes_typed_text():
+    from negviz.text.worddiff import CHANGED_CLASS, Span, render_html
+
     text = "<script>alert(1)</script> is not"
-    out = highlight_html(text, [(text.index("not"), len(text))])
-    assert "<script>" not in out and "&lt;script&gt;" in out and "<mark" in out and ">not</mark>" in out
+    out = render_html(text, [Span(text.index("not"), len(text))])
+    assert "<script>" not in out and "&lt;script&gt;" in out
+    assert f'<span class="{CHANGED_CLASS}">not</span>' in out

@@ -40,3 +40,92 @@ def test_importing_registries_and_cli_does_not_import_torch():
 def test_pages_stay_thin():
     for page in (ROOT / "pages").glob("*.py"):
         assert len(page.read_text().splitlines()) < 150, page.name
+
+
+# ---------------------------------------------------------------- caching lives in negviz/ui only
+# Memoised readers of files shipped inside the package (data/, the bundled tokenizer): the value
+# is a function of files that never change while the process runs, so no cache can go stale.
+# Everything else, above all anything derived from the store, is cached in negviz/ui with
+# st.cache_data / st.cache_resource, keyed by store URL and run ids.
+SHIPPED_FILE_READERS = {
+    "negviz/catalog.py": {"load_catalog"},
+    "negviz/published.py": {"_load"},
+    "negviz/datasets/shipped.py": {"_read"},
+    "negviz/runner.py": {"code_version"},  # git HEAD of the running code
+    "negviz/text/perturb.py": {"taxonomy_antonyms", "demetr_antonyms"},
+    "negviz/taxonomy/cues.py": {"explain_cue"},
+    "negviz/taxonomy/lexicon.py": {"phrases", "cue_types", "quantifiers", "antonyms", "affixes",
+                                   "affixal_exceptions", "words"},
+}
+# The lead's rewrite of the inspector's data path moves these to negviz/ui.
+PENDING = {"negviz/analyses/inspector.py": {"_automatic_types"}}
+# Module-level mutable state that is not a cache of results.
+NOT_CACHES = {("negviz/finetune/jobs.py", "_PROCS")}  # the training processes this server started
+
+
+def _library_modules():
+    for path in sorted((ROOT / "negviz").rglob("*.py")):
+        rel = path.relative_to(ROOT).as_posix()
+        if not rel.startswith("negviz/ui/"):
+            yield rel, ast.parse(path.read_text())
+
+
+def _is_memo(decorator: ast.expr) -> bool:
+    node = decorator.func if isinstance(decorator, ast.Call) else decorator
+    name = node.attr if isinstance(node, ast.Attribute) else getattr(node, "id", "")
+    return name in ("lru_cache", "cache")
+
+
+def test_no_result_caches_outside_negviz_ui():
+    memoised, state = [], []
+    for rel, tree in _library_modules():
+        allowed = SHIPPED_FILE_READERS.get(rel, set()) | PENDING.get(rel, set())
+        for node in ast.walk(tree):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                if any(_is_memo(d) for d in node.decorator_list) and node.name not in allowed:
+                    memoised.append(f"{rel}:{node.name}")
+        for node in tree.body:  # module level: an empty dict / OrderedDict filled at run time
+            if isinstance(node, ast.ClassDef) and "lru" in node.name.lower():
+                state.append(f"{rel}:{node.name}")
+            target, value = None, None
+            if isinstance(node, ast.Assign) and len(node.targets) == 1:
+                target, value = node.targets[0], node.value
+            elif isinstance(node, ast.AnnAssign):
+                target, value = node.target, node.value
+            if not isinstance(target, ast.Name) or value is None:
+                continue
+            empty_dict = isinstance(value, ast.Dict) and not value.keys
+            made = isinstance(value, ast.Call) and getattr(value.func, "id", getattr(value.func, "attr", "")) in (
+                "dict", "OrderedDict", "defaultdict", "WeakValueDictionary") and not value.keywords
+            if (empty_dict or made) and (rel, target.id) not in NOT_CACHES:
+                state.append(f"{rel}:{target.id}")
+    assert memoised == [], "cache these in negviz/ui (st.cache_data / st.cache_resource)"
+    assert state == [], "module-level caches belong in negviz/ui"
+
+
+def test_analyses_charts_and_text_take_frames_not_a_store():
+    """The pure layers never read the store: the ui (or the CLI) reads it and passes frames."""
+    pending = {"negviz/analyses/compare.py:compare_runs"}  # the lead's rewrite of compare
+    offenders = []
+    for layer in ("analyses", "charts", "text"):
+        for path in sorted((ROOT / "negviz" / layer).rglob("*.py")):
+            rel = path.relative_to(ROOT).as_posix()
+            tree = ast.parse(path.read_text())
+            if any(m.startswith("negviz.store") for m in _full_imports(tree)):
+                offenders.append(f"{rel} imports negviz.store")
+            for node in ast.walk(tree):
+                if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    params = [a.arg for a in node.args.args + node.args.kwonlyargs]
+                    if "store" in params and f"{rel}:{node.name}" not in pending:
+                        offenders.append(f"{rel}:{node.name} takes a store")
+    assert offenders == []
+
+
+def _full_imports(tree: ast.AST) -> set[str]:
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names |= {a.name for a in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            names.add(node.module)
+    return names

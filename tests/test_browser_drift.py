@@ -16,8 +16,6 @@ def test_drift_url_reproduces_the_view(app_server, browser):
     pair, last = views.pair_order(wide)[1], record.summary["epochs_done"]  # not the default: it stays in the URL
 
     page = browser.new_page(viewport={"width": 1500, "height": 2600})
-    page.goto(app_server, timeout=60_000)  # one visit of / registers st.navigation (see test_browser_maxsim)
-    page.get_by_role("heading", name="Overview").wait_for(timeout=90_000)
     page.goto(f"{app_server}/drift?shape=box&epoch={last}&pair={pair}", timeout=60_000)
     page.get_by_role("heading", name="Fine-tuning drift").wait_for(timeout=90_000)
     plots = page.locator(".js-plotly-plot")

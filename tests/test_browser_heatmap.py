@@ -3,33 +3,21 @@ pair links open, and the PNG / CSV downloads work."""
 
 import csv
 import io
-import time
+import re
 
-from tests.browser import ROOT, download, needs_browser, wait_for_url
+from tests.browser import ROOT, click_point, download, needs_browser, settle, wait_for_url
 
 pytestmark = needs_browser
 
 
 def _click_point(page, selector: str, index: int = 0) -> None:
-    """Click the centre of a plotly point (a heatmap cell marker or a bar segment)."""
-    time.sleep(2)  # let the chart settle at its final width before measuring
-    box = page.locator(".js-plotly-plot").first.locator(selector).nth(index).bounding_box()
-    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
-    page.mouse.move(x, y)  # plotly picks the clicked point from the last hover
-    time.sleep(0.5)
-    page.mouse.click(x, y)
-
-
+    """Click a plotly point (a heatmap cell marker or a bar segment) once the chart has settled."""
+    settle(page, ".js-plotly-plot")
+    click_point(page, page.locator(".js-plotly-plot").first.locator(selector).nth(index))
 
 
 def _open(page, url: str, heading: str) -> None:
-    """Open a page and wait until the router (app.py's st.navigation) has drawn it.
-
-    A fresh server that has never run app.py serves a deep link (/heatmap) from the pages/
-    folder directly (Streamlit's old multipage mode: no sidebar pickers, no wide layout), so
-    the root is opened once first."""
-    page.goto(url.split("/heatmap")[0].split("/errors")[0] + "/", timeout=60_000)
-    page.locator('[data-testid="stSidebarNav"]').get_by_text("Per-type heatmap").wait_for(timeout=90_000)
+    """Open a page by its URL and wait until the router (app.py's st.navigation) has drawn it."""
     page.goto(url, timeout=60_000)
     page.locator('[data-testid="stSidebarNav"]').get_by_text("Per-type heatmap").wait_for(timeout=90_000)
     page.locator('[data-testid="stSidebar"]').get_by_text("Dataset").wait_for(timeout=60_000)
@@ -45,10 +33,13 @@ def test_heatmap_cell_click_lists_pairs_that_link_to_the_inspector(app_server, b
     _click_point(page, ".scatterlayer .point", 0)  # top-left cell: best model x sentential
     href = wait_for_url(page, "cell_column=")
     assert "cell_model=" in href and "cell_column=sentential" in href, href
-    page.get_by_text("paired accuracy", exact=False).last.wait_for(timeout=60_000)
+    head = page.get_by_text(re.compile(r"paired accuracy .* on n = [\d,]+ items")).last
+    head.wait_for(timeout=60_000)
     page.locator('[data-testid="stDataFrame"]').last.wait_for(timeout=60_000)
     rows = list(csv.DictReader(io.StringIO(download(page, "Download these items (CSV)").decode())))
-    assert len(rows) == 440 and {r["type"] for r in rows} == {"sentential"}
+    # whichever model ranks first: the list holds the n items its caption states, all sentential
+    n = int(re.search(r"on n = ([\d,]+) items", head.inner_text()).group(1).replace(",", ""))
+    assert n > 0 and len(rows) == n and {r["type"] for r in rows} == {"sentential"}
     assert rows[0]["link"].startswith("inspector?dataset=nevir&pair=")
     assert download(page, "PNG").startswith(b"\x89PNG")
     out = ROOT / "test-results"

@@ -8,10 +8,6 @@ pytestmark = needs_browser
 
 def test_maxsim_url_reproduces_the_view(app_server, browser):
     page = browser.new_page(viewport={"width": 1500, "height": 2600})
-    # Until pages/ is renamed, a fresh server answers deep links from Streamlit's legacy pages/
-    # discovery without running app.py (no sidebar pickers); one visit of / registers st.navigation.
-    page.goto(app_server, timeout=60_000)
-    page.get_by_role("heading", name="Overview").wait_for(timeout=90_000)
     page.goto(app_server + "/maxsim?dataset=nevir&pair=1125-3&q=q2&merge=true&punct=false", timeout=60_000)
     page.get_by_role("heading", name="MaxSim explorer").wait_for(timeout=90_000)
     page.get_by_text("Gold cue").first.wait_for(timeout=60_000)

@@ -3,18 +3,15 @@ items (and goes into the URL), the CSV / PNG downloads work, and the CANNOT tab 
 
 import csv
 import io
-import time
 
-from tests.browser import ROOT, download, needs_browser, wait_for_url
+from tests.browser import ROOT, click_point, download, needs_browser, settle, wait_for_url
 
 pytestmark = needs_browser
 NAV = "Perturbation sensitivity"
 
 
 def _open(page, url: str) -> None:
-    """Open the root once (a fresh server serves deep links only after app.py ran), then the URL."""
-    page.goto(url.split("/sensitivity")[0] + "/", timeout=60_000)
-    page.locator('[data-testid="stSidebarNav"]').get_by_text(NAV).wait_for(timeout=90_000)
+    """Open the page by its URL and wait for the router's sidebar and the page's title."""
     page.goto(url, timeout=60_000)
     page.locator('[data-testid="stSidebar"]').get_by_text("Dataset").wait_for(timeout=60_000)
     page.get_by_role("heading", name=NAV).wait_for(timeout=90_000)
@@ -31,12 +28,8 @@ def test_heatmap_click_lists_items_and_cannot_tab_opens(app_server, browser):
     plot.locator(".scatterlayer .point").first.wait_for(timeout=90_000)
     ticks = plot.locator(".xtick text").evaluate_all("els => els.map(e => e.textContent)")  # SVG text
     assert any("NegMPNet" in t for t in ticks) and sum("published" in t for t in ticks) == 4, ticks
-    time.sleep(2)  # let the chart settle at its final width before measuring
-    box = plot.locator(".scatterlayer .point").first.bounding_box()  # row codemix, first stored run
-    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
-    page.mouse.move(x, y)  # plotly picks the clicked point from the last hover
-    time.sleep(0.5)
-    page.mouse.click(x, y)
+    settle(page, ".js-plotly-plot")
+    click_point(page, plot.locator(".scatterlayer .point").first)  # row codemix, first stored run
     href = wait_for_url(page, "sens_pert=critical_id4_codemix")
     assert "sens_model=" in href, href
     page.get_by_text("showing", exact=False).last.wait_for(timeout=60_000)

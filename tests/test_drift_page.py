@@ -105,13 +105,6 @@ def test_the_shipped_run_raises_accuracy_and_spreads_the_cosines():
 
 
 # ---------------------------------------------------------------- the page
-@pytest.fixture
-def app_env(tmp_path, monkeypatch):
-    monkeypatch.setenv("NEGVIZ_DB_URL", f"sqlite:///{tmp_path / 'results.sqlite'}")
-    monkeypatch.setenv("NEGVIZ_CACHE_DIR", str(tmp_path / "cache"))
-    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
-
-
 def test_drift_page_shows_the_shipped_run_a_pair_card_and_url_views(app_env):
     record = read_record(SHIPPED[0])
     at = AppTest.from_file(APP, default_timeout=120)

@@ -2,10 +2,10 @@
 
 import pytest
 
-from tests.test_heatmap import app_env, open_page  # noqa: F401  (fixture)
+from tests.test_heatmap import open_page
 
 
-def test_errors_page_counts_match_a_segment_list(app_env):  # noqa: F811
+def test_errors_page_counts_match_a_segment_list(app_env):
     page = open_page("pages/errors.py")
     assert not page.exception, [e.message for e in page.exception]
     assert page.title[0].value == "Error preference"
@@ -18,7 +18,7 @@ def test_errors_page_counts_match_a_segment_list(app_env):  # noqa: F811
     assert "27 of 1,383 items" in page.markdown[-1].value
 
 
-def test_filters_and_facets_narrow_the_items(app_env):  # noqa: F811
+def test_filters_and_facets_narrow_the_items(app_env):
     page = open_page("pages/errors.py", seg_model="bm25", seg_category="tie")
     all_ties = len(page.dataframe[-1].value)
     page.multiselect(key="types").select("implicit").run()
@@ -32,7 +32,7 @@ def test_filters_and_facets_narrow_the_items(app_env):  # noqa: F811
 
 
 @pytest.mark.parametrize("dataset", ["excluir", "cannot"])
-def test_errors_page_on_other_datasets(app_env, dataset):  # noqa: F811
+def test_errors_page_on_other_datasets(app_env, dataset):
     page = open_page("pages/errors.py", dataset=dataset)
     assert not page.exception, [e.message for e in page.exception]
     if dataset == "cannot":

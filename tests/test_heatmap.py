@@ -172,13 +172,6 @@ def test_distribution_bars_show_both_sources():
 
 
 # ---------------------------------------------------------------- page
-@pytest.fixture
-def app_env(tmp_path, monkeypatch):
-    monkeypatch.setenv("NEGVIZ_DB_URL", f"sqlite:///{tmp_path / 'results.sqlite'}")
-    monkeypatch.setenv("NEGVIZ_CACHE_DIR", str(tmp_path / "cache"))
-    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
-
-
 def open_page(page, **params):
     from streamlit.testing.v1 import AppTest
 

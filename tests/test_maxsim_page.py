@@ -10,13 +10,6 @@ from streamlit.testing.v1 import AppTest
 APP = str(Path(__file__).resolve().parent.parent / "app.py")
 
 
-@pytest.fixture
-def app_env(tmp_path, monkeypatch):
-    monkeypatch.setenv("NEGVIZ_DB_URL", f"sqlite:///{tmp_path / 'results.sqlite'}")
-    monkeypatch.setenv("NEGVIZ_CACHE_DIR", str(tmp_path / "cache"))
-    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
-
-
 def open_page(page: str, dataset: str = "nevir") -> AppTest:
     at = AppTest.from_file(APP, default_timeout=180)
     at.query_params["dataset"] = dataset

@@ -65,9 +65,16 @@ def test_stored_presets_from_the_bundled_runs(tmp_path):
     from negviz.paths import DATA_DIR
     from negviz.store import Store
 
+    from negviz.datasets import load
+
     store = Store(f"sqlite:///{tmp_path / 'r.sqlite'}")
     store.ensure_bundled(DATA_DIR / "runs")
-    presets = pg.stored_presets(store)
+    wide = {}
+    for dataset in pg.PRESET_PICKERS:
+        runs = store.runs(dataset=dataset)  # newest first
+        wide[dataset] = {m: store.scores_wide(runs.loc[runs["model_name"] == m, "run_id"].iloc[0])
+                         for m in pg.PRESET_MODELS if (runs["model_name"] == m).any()}
+    presets = pg.stored_presets({d: load(d).frame for d in wide}, wide)
     nevir = [p for p in presets if p.key.startswith("nevir:")]
     assert len(nevir) == 4 and all(p.cue == "not" for p in nevir)
     assert any(p.key.startswith("excluir:") for p in presets)

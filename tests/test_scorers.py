@@ -67,6 +67,7 @@ def test_tfidf_matches_scikit_learn_bit_for_bit():
         assert pair_cosine(q, d) == (m @ m.T).toarray()[0, 1], (q, d)
 
 
+@pytest.mark.slow  # TF-IDF over all 1,383 NevIR pairs
 @pytest.mark.skipif(not (ROOT / "data/nevir/test.parquet").exists(), reason="NevIR test split not shipped")
 def test_tfidf_gives_nevir_table2_two_percent(tfidf):
     import pandas as pd

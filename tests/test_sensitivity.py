@@ -159,14 +159,16 @@ def test_demetr_run_records_cosine_and_matches_its_stored_summary(tmp_path, tiny
         assert "similarity=cosine" in sv.spec_label(res.record.model_spec)
         run = store.runs(dataset="demetr").iloc[0].to_dict()
         frame = load("demetr").frame
-        stored = sv.run_table(store, run, frame)
-        fresh = sv.perturbation_table(sv.run_items(store, run["run_id"], frame))
+        items = sv.item_table(frame, store.scores_wide(run["run_id"]))
+        stored = sv.stored_table(run)
+        fresh = sv.perturbation_table(items)
         assert len(stored) == len(fresh) == 35 and stored["perturbation"].tolist() == fresh["perturbation"].tolist()
         for col in ("n", "checked", "detection_accuracy", "sensitivity_ratio", "tiny_denominators"):
             np.testing.assert_allclose(stored[col].astype(float), fresh[col].astype(float), equal_nan=True)
         empty = fresh.set_index("perturbation").loc["base_id33_empty"]
         assert empty["sensitivity_ratio"] == pytest.approx(1.0)  # h == e: every ratio is 1
-        checked = sv.run_table(store, run, frame, checked_only=True)  # recomputed, not the stored summary
+        assert sv.stored_table(run, checked_only=True) is None  # recomputed, not the stored summary
+        checked = sv.perturbation_table(items, checked_only=True)
         assert (checked["n"] == checked["checked"]).all()
 
 

@@ -176,3 +176,30 @@ def test_cli_prints_the_distribution_as_json(tmp_path, monkeypatch, capsys):
     out = json.loads(capsys.readouterr().out)
     assert (out["n"], out["typed"], out["label_sources"]) == (1383, 1383, {"gold_cue": 1383})
     assert sum(t["count"] for t in out["types"]) == 1383
+
+
+# ---------------------------------------------------------------- the shipped word list
+def test_the_affixal_word_list_is_shipped_and_types_nevir_as_before():
+    from negviz.datasets import load
+    from negviz.taxonomy import label_pairs, lexicon
+
+    words = lexicon.words()
+    assert lexicon.WORDS_FILE.is_file() and len(words) > 20_000
+    assert {"known", "able", "likely", "successful"} <= words
+    types = label_pairs(load("nevir"))
+    assert int((types["type"] == "affixal").sum()) == 676  # `negviz taxonomy --dataset nevir` before the list shipped
+
+
+def test_a_missing_word_list_is_a_loud_error(tmp_path, monkeypatch):
+    from negviz.taxonomy import lexicon
+
+    monkeypatch.setattr(lexicon, "WORDS_FILE", tmp_path / "words.txt")
+    lexicon.words.cache_clear()
+    try:
+        with pytest.raises(FileNotFoundError, match="build_words.py"):
+            lexicon.words()
+        (tmp_path / "words.txt").write_text("# only a header\n")
+        with pytest.raises(ValueError, match="no words"):
+            lexicon.words()
+    finally:
+        lexicon.words.cache_clear()

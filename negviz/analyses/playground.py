@@ -8,9 +8,8 @@ above every other document (a tie is a failure).
 
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
 import pandas as pd
@@ -19,24 +18,28 @@ from negviz import metrics
 
 LATE_INTERACTION = ("colbert", "maxsim")
 DEFAULT_MODELS = ("all-MiniLM-L6-v2", "maxsim-all-MiniLM-L6-v2", "tfidf", "bm25")
+TEXT_LIMIT = 5000  # characters per typed text (the pages say when they cut one)
+SAMPLE = {  # the typed example both explore pages open with (NevIR's shape: q1 -> d1, q2 -> d2)
+    "q1": "Which scientist did not enjoy playing the violin as a child?",
+    "q2": "Which scientist enjoyed playing the violin as a child?",
+    "d1": "As a child, Einstein did not enjoy playing the violin his mother chose for him.",
+    "d2": "As a child, Einstein enjoyed playing the violin his mother chose for him.",
+}
 
 
 # ---------------------------------------------------------------- which models can run here
-@functools.lru_cache(maxsize=4)
-def _offline(hub_id: str) -> bool:
-    from negviz.scorers.loading import is_available_offline
-
-    return is_available_offline(hub_id)
-
-
-def model_table(catalog: pd.DataFrame, families: Sequence[str] | None = None) -> pd.DataFrame:
+def model_table(catalog: pd.DataFrame, families: Sequence[str] | None = None,
+                offline: Callable[[str], bool] | None = None) -> pd.DataFrame:
     """Catalog rows (optionally of some families) with an ``available`` column: loads without
-    network (file-less families, a local Hugging Face cache or a bundled copy)."""
+    network (file-less families, a local Hugging Face cache or a bundled copy). ``offline``:
+    hub id -> available (default scorers.loading.is_available_offline; the app passes a cached one)."""
     from negviz.catalog import FILELESS
 
+    if offline is None:
+        from negviz.scorers.loading import is_available_offline as offline
     rows = catalog if families is None else catalog[catalog["family"].isin(families)]
     rows = rows.copy()
-    rows["available"] = [fam in FILELESS or _offline(hub) for fam, hub in zip(rows["family"], rows["hub_id"])]
+    rows["available"] = [fam in FILELESS or offline(hub) for fam, hub in zip(rows["family"], rows["hub_id"])]
     return rows
 
 
@@ -178,42 +181,29 @@ def excluir_presets(
 
 
 PRESET_MODELS = ("all-MiniLM-L6-v2", "maxsim-all-MiniLM-L6-v2")
+PRESET_PICKERS = {"nevir": nevir_presets, "excluir": excluir_presets}
 
 
-def stored_presets(
-    store: Any, models: Sequence[str] = PRESET_MODELS, n_nevir: int = 4, n_excluir: int = 2,
-    added: tuple[str, str] | None = None, frames: Any = None,
-) -> list[Preset]:
-    """Presets picked by the stored runs' real scores: NevIR pairs with cue "not" and ExcluIR
-    queries that the newest run of every model in ``models`` gets wrong; with ``added`` (name,
-    kind) also the items of that added pairs or exclusion dataset every such model gets wrong
-    (any model with a run there, when none of ``models`` has one). ``frames(name)`` gives a
-    dataset's items (default: negviz.datasets.load from ``store``)."""
-    from negviz.datasets import load
+def stored_presets(frames: Mapping[str, pd.DataFrame], wide: Mapping[str, Mapping[str, pd.DataFrame]],
+                   n_nevir: int = 4, n_excluir: int = 2, added: tuple[str, str] | None = None) -> list[Preset]:
+    """Presets picked by stored runs' real scores: NevIR pairs with cue "not" and ExcluIR
+    queries that every model gets wrong; with ``added`` (name, kind) also the items of that added
+    pairs or exclusion dataset every model gets wrong. ``frames``: dataset -> its frame; ``wide``:
+    dataset -> model -> Store.scores_wide of the run that stands for the model (datasets without
+    runs are left out)."""
     from negviz.schema import EXCLUSION, PAIRS
 
-    frames = frames or (lambda name: load(name, store=store).frame)
-    wanted = [("nevir", nevir_presets, {"n": n_nevir}, models), ("excluir", excluir_presets, {"n": n_excluir}, models)]
-    if added is not None and added[1] in (PAIRS, EXCLUSION):
-        pick = nevir_presets if added[1] == PAIRS else excluir_presets
-        extra = {"n": n_nevir, "name": added[0], "title": added[0]} | ({"cue": None} if added[1] == PAIRS else {})
-        wanted.append((added[0], pick, extra, None))
     out: list[Preset] = []
-    for dataset, pick, kwargs, names in wanted:
-        runs = store.runs(dataset=dataset)  # newest first
-        if names is None:  # an added dataset: the preset models' runs, else the two newest models'
-            stored = list(dict.fromkeys(runs["model_name"]))
-            names = [m for m in models if m in stored] or stored[:2]
-        wide = {m: _wide(store, runs.loc[runs["model_name"] == m, "run_id"].iloc[0])
-                for m in names if (runs["model_name"] == m).any()}
-        if wide:
-            out += pick(frames(dataset), wide, **kwargs)
+    for dataset, n in (("nevir", n_nevir), ("excluir", n_excluir)):
+        if wide.get(dataset):
+            out += PRESET_PICKERS[dataset](frames[dataset], dict(wide[dataset]), n=n)
+    if added is not None and wide.get(added[0]) and added[1] in (PAIRS, EXCLUSION):
+        name, kind = added
+        if kind == PAIRS:
+            out += nevir_presets(frames[name], dict(wide[name]), cue=None, n=n_nevir, name=name, title=name)
+        else:
+            out += excluir_presets(frames[name], dict(wide[name]), n=n_nevir, name=name, title=name)
     return out
-
-
-@functools.lru_cache(maxsize=16)
-def _wide(store: Any, run_id: str) -> pd.DataFrame:
-    return store.scores_wide(run_id)  # a finished run never changes: safe to keep
 
 
 def _short(text: str, words: int = 7) -> str:

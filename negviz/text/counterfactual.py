@@ -84,6 +84,14 @@ class Edit:
     new_span: tuple[int, int]  # changed characters in ``edited``
 
 
+def apply_to(queries: list[str], docs: list[str], target: str, edit: Edit | None) -> tuple[list[str], list[str]]:
+    """Copies of ``queries`` and ``docs`` with ``edit`` applied to ``target`` ("q1", "d2", ...)."""
+    queries, docs = list(queries), list(docs)
+    if edit:
+        (queries if target.startswith("q") else docs)[int(target[1:]) - 1] = edit.edited
+    return queries, docs
+
+
 def make_edit(original: str, edited: str, op: str, rule: str) -> Edit:
     """An Edit whose spans are the smallest changed stretch, widened to whole words."""
     a, b = changed_span(original, edited)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import streamlit as st
 
 from negviz.text import counterfactual as cf
-from negviz.charts.alignment import highlight_html
+from negviz.text.worddiff import STYLE, Span, render_html, text_block
 
 OPS = ["none"] + [cf.OP_LABELS[op] for op in cf.OPS]  # bound widgets hold readable values
 
@@ -32,6 +32,6 @@ def counterfactual_editor(texts: dict[str, str], label: str = "Edit", limit: int
     if edit:
         # typed words are shown as code, never as markup
         st.markdown(f"**{target}** · `{edit.rule.replace('`', chr(39))}`", help="Original above, edited below.")
-        st.html(highlight_html(edit.original, [edit.span], "#fecaca"))
-        st.html(highlight_html(edit.edited, [edit.new_span], "#fde68a"))
+        st.html(STYLE + text_block("original", render_html(edit.original, [Span(*edit.span)]))
+                + text_block("edited", render_html(edit.edited, [Span(*edit.new_span)])))
     return target, edit

@@ -13,7 +13,8 @@ BUNDLED_RUNS = DATA_DIR / "runs"
 
 
 def db_url() -> str:
-    """The store's URL: part of every cache key, so another $NEGVIZ_DB_URL never sees this store's data."""
+    """The store's URL: part of every cache key, so another $NEGVIZ_DB_URL never sees this
+    store's data."""
     return os.environ.get("NEGVIZ_DB_URL", "")
 
 
@@ -41,6 +42,28 @@ def runs(dataset: str | None = None) -> pd.DataFrame:
 @st.cache_data(show_spinner=False, ttl=5)
 def _runs(url: str, dataset: str | None) -> pd.DataFrame:
     return store().runs(dataset=dataset, kind="eval")
+
+
+def run_scores(run_id: str) -> pd.DataFrame:
+    """Store.scores_wide of a run, cached per store URL and run id (a stored run never changes)."""
+    return _run_scores(db_url(), run_id)
+
+
+@st.cache_data(show_spinner=False, max_entries=32)
+def _run_scores(url: str, run_id: str) -> pd.DataFrame:
+    return store().scores_wide(run_id)
+
+
+def available_offline(hub_id: str) -> bool:
+    """Whether a model loads without network (short TTL: a download may land meanwhile)."""
+    return _available_offline(hub_id)
+
+
+@st.cache_data(show_spinner=False, ttl=60)
+def _available_offline(hub_id: str) -> bool:
+    from negviz.scorers.loading import is_available_offline
+
+    return is_available_offline(hub_id)
 
 
 def clear_runs() -> None:
