@@ -233,13 +233,14 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 
 def cmd_compare(args: argparse.Namespace) -> int:
-    from negviz.analyses.compare import compare_runs
+    from negviz.analyses.compare import compare
     from negviz.run_choice import resolve
     from negviz.store import Store
 
     store = Store(args.db)
     runs = store.runs(dataset=args.dataset, kind="eval")
-    out = compare_runs(store, resolve(runs, args.run_a, args.dataset), resolve(runs, args.run_b, args.dataset))
+    a, b = (resolve(runs, ref, args.dataset) for ref in (args.run_a, args.run_b))
+    out = compare(store.get_run(a), store.scores_wide(a), store.get_run(b), store.scores_wide(b))
     if args.json:
         print(json.dumps(out, indent=2, default=_json_default))
     else:

@@ -69,9 +69,10 @@ else:
             run_a = col_a.selectbox("Run A", list(label), format_func=label.get, key="cmp_a")
             run_b = col_b.selectbox("Run B", list(label), index=1, format_func=label.get, key="cmp_b")
             if run_a != run_b:
-                from negviz.analyses.compare import compare_runs
+                from negviz.analyses.compare import compare
 
-                c = compare_runs(resources.store(), run_a, run_b)
+                get = resources.store().get_run
+                c = compare(get(run_a), resources.run_scores(run_a), get(run_b), resources.run_scores(run_b))
                 st.markdown(
                     f"**{c['model_a']}** {c['accuracy_a']:.1%} vs **{c['model_b']}** {c['accuracy_b']:.1%} "
                     f"on {c['n_shared']:,} shared items: A right & B wrong = {c['b']}, A wrong & B right = {c['c']}, "

@@ -19,13 +19,14 @@ def item_correctness(kind: str, wide: pd.DataFrame, tie_rule: str = metrics.STRI
     return pd.Series(out["correct"].to_numpy(dtype=bool), index=out["item_id"])
 
 
-def compare_runs(store, run_a: str, run_b: str) -> dict:
-    a, b = store.get_run(run_a), store.get_run(run_b)
+def compare(a, wide_a: pd.DataFrame, b, wide_b: pd.DataFrame) -> dict:
+    """McNemar's test between two stored runs (RunRecords ``a``, ``b`` with Store.scores_wide of
+    each) on the items both scored; each run judged under its own tie rule."""
     if a.dataset_kind != b.dataset_kind or a.dataset_name != b.dataset_name:
         raise ValueError(f"runs are on different datasets ({a.dataset_name} vs {b.dataset_name})")
     rule_a, rule_b = outcomes.tie_rule(a.options), outcomes.tie_rule(b.options)
-    ca = item_correctness(a.dataset_kind, store.scores_wide(run_a), rule_a)
-    cb = item_correctness(b.dataset_kind, store.scores_wide(run_b), rule_b)
+    ca = item_correctness(a.dataset_kind, wide_a, rule_a)
+    cb = item_correctness(b.dataset_kind, wide_b, rule_b)
     shared = ca.index.intersection(cb.index)
     if shared.empty:
         raise ValueError("the two runs share no items")

@@ -50,6 +50,7 @@ class Report:
     data: dict[str, Any]
     figures: dict[str, Any] = field(default_factory=dict)
     cards: dict[str, str] = field(default_factory=dict)
+    scorers: dict[str, Any] = field(default_factory=dict, repr=False)  # the one model loaded for MaxSim
 
 
 # ---------------------------------------------------------------- JSON
@@ -194,11 +195,11 @@ def _dataset_section(rep: Report, store, name: str, model: str, against: list[st
 
     if not oc.has_verdicts(ds.kind):
         return out
-    from negviz.analyses.compare import compare_runs
+    from negviz.analyses.compare import compare
 
-    mine = out["run_ids"][model]
-    out["mcnemar"] = [jsonable(compare_runs(store, mine, out["run_ids"][m])) for m in order[1:]]
     wide = {r["model_name"]: store.scores_wide(r["run_id"]) for r in records}
+    stored = {m: store.get_run(out["run_ids"][m]) for m in order}
+    out["mcnemar"] = [jsonable(compare(stored[model], wide[model], stored[m], wide[m])) for m in order[1:]]
     outs = oc.run_outcomes(ds.kind, {r["model_name"]: (r["run_id"], wide[r["model_name"]],
                                                        oc.tie_rule(r["options"])) for r in records})
     if ds.kind != "perturbation":  # DEMETR's columns are its perturbations: the sensitivity section
@@ -369,9 +370,6 @@ def _examples(rep: Report, name: str, ds, outs: pd.DataFrame, wide: dict[str, pd
         "items": items, "notes": list(dict.fromkeys(notes))}
 
 
-_SCORERS: dict[str, Any] = {}
-
-
 def _maxsim(rep: Report, kind: str, row: Mapping, model: str, spec: Mapping | None, outs: pd.DataFrame,
             item_id: str, fig_id: str, enabled: bool, notes: list[str]) -> dict[str, Any]:
     """The MaxSim matrices of one example for a late-interaction model, if it loads offline."""
@@ -385,12 +383,12 @@ def _maxsim(rep: Report, kind: str, row: Mapping, model: str, spec: Mapping | No
         return {"model": model, "figure": None, "note": "not drawn (--no-maxsim)"}
     text = spec_label(spec) or model
     try:
-        if text not in _SCORERS:
+        if text not in rep.scorers:
             from negviz.catalog import load_scorer
 
-            _SCORERS.clear()  # one model at a time
-            _SCORERS[text] = load_scorer(text, device="cpu")
-        scorer = _SCORERS[text]
+            rep.scorers.clear()  # one model at a time
+            rep.scorers[text] = load_scorer(text, device="cpu")
+        scorer = rep.scorers[text]
         if kind == PAIRS:
             queries, docs, names, gold = [row["q1"], row["q2"]], [row["d1"], row["d2"]], ["d1", "d2"], row.get("cue")
             mine = outs[(outs["item_id"] == item_id) & (outs["model"] == model)].iloc[0]
