@@ -298,7 +298,12 @@ def _sensitivity(rep: Report, store, ds, records: list[dict], reference) -> dict
     from negviz.analyses import sensitivity as sv
     from negviz.charts.sensitivity import sensitivity_heatmap
 
-    tables = {r["model_name"]: sv.run_table(store, r, ds.frame, False) for r in records}
+    def table(run: Mapping) -> pd.DataFrame:  # the run's stored table, else from its item scores
+        stored = sv.stored_table(run, False)
+        return stored if stored is not None else sv.perturbation_table(
+            sv.item_table(ds.frame, store.scores_wide(run["run_id"])), False)
+
+    tables = {r["model_name"]: table(r) for r in records}
     published = sv.published_columns(reference)
     matrix = sv.model_matrix(tables, published, sv.RATIO)
     rows, cols = sv.matrix_axes(matrix)
