@@ -351,18 +351,19 @@ class Store:
         once, in the transaction that removes its pending row."""
         ids = [run_id] if run_id is not None else self.pending_runs()
         done = 0
+        pend = t.pending_scores.c
         for rid in ids:
-            with db.write(self._engine) as conn:
+            with db.read(self._engine) as conn:
                 file = self._pending(conn, rid)
-                if file is None:  # copied meanwhile (another thread or process)
-                    continue
-                path = Path(file)
-                if not path.is_file():
-                    raise StoreError(f"run {rid}: its scores are pending in {file}, which is missing")
-                rows = score_rows(rid, portable.read_scores(path))
-                pend = t.pending_scores.c
+            if file is None:  # copied meanwhile (another thread or process)
+                continue
+            path = Path(file)
+            if not path.is_file():
+                raise StoreError(f"run {rid}: its scores are pending in {file}, which is missing")
+            rows = score_rows(rid, portable.read_scores(path))  # read and checked outside the write lock
+            with db.write(self._engine) as conn:
                 if conn.execute(t.pending_scores.delete().where(pend.run_id == rid)).rowcount == 0:
-                    continue
+                    continue  # another writer won the race and copied it
                 db.bulk_insert(conn, t.item_scores, rows)
             done += 1
         return done
