@@ -236,6 +236,27 @@ def test_export_import_is_idempotent(store, tmp_path):
         store.import_runs(bundle)
 
 
+def test_scores_many_reads_several_runs_in_one_query(store, tmp_path):
+    a = store.save_run(make_record("ka"), make_scores(30, seed=1))
+    b = store.save_run(make_record("kb"), make_scores(12, slots=("pos", "neg"), seed=2))
+    empty = store.start_run(make_record("kc"))
+    many = store.scores_many([b, a, empty, a])
+    assert list(many) == [b, a, empty]
+    for run_id in (a, b, empty):
+        pd.testing.assert_frame_equal(many[run_id], store.scores(run_id))
+    wide = store.scores_wide_many([a, b])
+    pd.testing.assert_frame_equal(wide[a], store.scores_wide(a))
+    assert list(wide[b].columns) == ["neg", "pos"] and len(wide[b]) == 12
+    assert store.scores_many([]) == {}
+    with pytest.raises(RunNotFoundError):
+        store.scores_many([a, "nope"])
+    # A lazily imported run is copied in when read this way too.
+    store.export_run(a, tmp_path)
+    store.delete_run(a)
+    store.import_runs(tmp_path, lazy=True)
+    assert len(store.scores_many([a, b])[a]) == 60 and store.pending_runs() == []
+
+
 def test_lazy_import_lists_at_once_and_copies_scores_once(store, tmp_path):
     scores = make_scores(40, slots=("pos", "neg"))
     run_a = store.save_run(make_record("ka", summary={"rr": 0.5}), scores)

@@ -212,6 +212,43 @@ class Store:
         wide.columns.name = None
         return wide
 
+    def scores_many(self, run_ids: list[str]) -> dict[str, pd.DataFrame]:
+        """Long item scores of several runs in one query: {run_id: frame as scores() gives it}.
+        For a page drawing many models, one round trip instead of one per run."""
+        ids = list(dict.fromkeys(run_ids))
+        if not ids:
+            return {}
+        c = t.item_scores.c
+        out: dict[str, pd.DataFrame] = {}
+        for start in range(0, len(ids), 500):  # bounded IN lists
+            chunk = ids[start : start + 500]
+            query = (
+                sa.select(c.run_id, c.item_id, c.slot, c.score)
+                .where(c.run_id.in_(chunk))
+                .order_by(c.run_id, c.item_id, c.slot)
+            )
+            with db.read(self._engine) as conn:
+                frame = pd.DataFrame.from_records(
+                    db.fetch_tuples(conn, query), columns=["run_id", "item_id", "slot", "score"]
+                )
+            frame["score"] = frame["score"].astype(float)
+            for run_id, part in frame.groupby("run_id", sort=False):
+                out[run_id] = part.drop(columns="run_id").reset_index(drop=True)
+        # Runs without rows: pending (copied in now), empty, or missing (RunNotFoundError), as scores() does.
+        for run_id in ids:
+            if run_id not in out:
+                out[run_id] = self.scores(run_id)
+        return {run_id: out[run_id] for run_id in ids}
+
+    def scores_wide_many(self, run_ids: list[str]) -> dict[str, pd.DataFrame]:
+        """scores_wide of several runs, read in one query."""
+        out = {}
+        for run_id, long in self.scores_many(run_ids).items():
+            wide = long.pivot(index="item_id", columns="slot", values="score")
+            wide.columns.name = None
+            out[run_id] = wide
+        return out
+
     def delete_run(self, run_id: str) -> None:
         """Delete a run with its scores and epochs."""
         with db.write(self._engine) as conn:
