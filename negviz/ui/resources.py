@@ -42,6 +42,10 @@ def _load_pending_in_background(s) -> None:
 
     def load() -> None:
         try:
+            try:  # Linux: nice this thread alone, so page renders win the CPU meanwhile
+                os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 10)
+            except (AttributeError, OSError):
+                pass
             s.load_pending()
         except Exception:  # a page reading the run copies it itself, and reports what fails
             logging.getLogger("negviz").exception("copying the shipped runs' scores into the store failed")
