@@ -72,6 +72,10 @@ def main() -> int:
             page.locator(".js-plotly-plot").first.wait_for(timeout=120_000)
             rendered = time.perf_counter() - start
             errors = page.locator('[data-testid="stException"]').count()
+        except Exception as exc:
+            print(json.dumps({"checkout": args.checkout, "error": f"{type(exc).__name__}: {str(exc)[:300]}",
+                              "log_tail": (tmp / "streamlit.log").read_text(errors="replace")[-1500:]}))
+            return 1
         finally:
             proc.terminate()
             proc.wait(timeout=30)

@@ -99,6 +99,10 @@ def tour(base: str, who: str, steps: int, first_pair: str, out: dict) -> None:
             for k in range(steps):
                 form = page.locator('[data-testid="stForm"]')
                 form.get_by_text(f"Labelling as {who}").wait_for(timeout=WAIT)
+                kind = form.get_by_role("combobox", name="Negation type")
+                kind.click()
+                kind.press_sequentially("impl")  # typing opens and filters the options
+                form.page.get_by_role("option", name="implicit", exact=True).click()
                 form.get_by_text("unsure").click()
                 form.get_by_role("textbox", name="Note").fill(f"{who} {k}")
                 current = pair

@@ -72,6 +72,10 @@ def label_and_next(page, pair: str, annotator: str, note: str) -> str:
     """Save a label on the open pair with "Save and next"; returns the next pair's id."""
     form = page.locator('[data-testid="stForm"]')
     form.get_by_text(f"Labelling as {annotator}").wait_for(timeout=WAIT)
+    kind = form.get_by_role("combobox", name="Negation type")
+    kind.click()
+    kind.press_sequentially("impl")  # typing opens and filters the options
+    form.page.get_by_role("option", name="implicit", exact=True).click()
     form.get_by_text("unsure").click()
     form.get_by_role("textbox", name="Note").fill(note)
     form.get_by_role("button", name="Save and next").click()
