@@ -103,7 +103,7 @@ def tour(base: str, who: str, steps: int, first_pair: str, out: dict) -> None:
                 kind.click()
                 kind.press_sequentially("impl")  # typing opens and filters the options
                 form.page.get_by_role("option", name="implicit", exact=True).click()
-                form.get_by_text("unsure").click()
+                form.get_by_role("radiogroup", name="Pair validity").get_by_text("unsure").first.click()
                 form.get_by_role("textbox", name="Note").fill(f"{who} {k}")
                 current = pair
 

@@ -77,7 +77,7 @@ def label_and_next(page, pair: str, annotator: str, note: str) -> str:
     kind.click()
     kind.press_sequentially("impl")  # typing opens and filters the options
     form.page.get_by_role("option", name="implicit", exact=True).click()
-    form.get_by_text("unsure").click()
+    form.get_by_role("radiogroup", name="Pair validity").get_by_text("unsure").first.click()
     form.get_by_role("textbox", name="Note").fill(note)
     form.get_by_role("button", name="Save and next").click()
     page.get_by_text(re.compile(rf"Saved {re.escape(pair)} as version \d+ by {annotator}\.")).wait_for(timeout=WAIT)
