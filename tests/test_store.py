@@ -256,6 +256,70 @@ def test_export_import_is_idempotent(store, tmp_path):
         store.import_runs(bundle)
 
 
+def test_scores_many_reads_several_runs_in_one_query(store, tmp_path):
+    a = store.save_run(make_record("ka"), make_scores(30, seed=1))
+    b = store.save_run(make_record("kb"), make_scores(12, slots=("pos", "neg"), seed=2))
+    empty = store.start_run(make_record("kc"))
+    many = store.scores_many([b, a, empty, a])
+    assert list(many) == [b, a, empty]
+    for run_id in (a, b, empty):
+        pd.testing.assert_frame_equal(many[run_id], store.scores(run_id))
+    wide = store.scores_wide_many([a, b])
+    pd.testing.assert_frame_equal(wide[a], store.scores_wide(a))
+    assert list(wide[b].columns) == ["neg", "pos"] and len(wide[b]) == 12
+    assert store.scores_many([]) == {}
+    with pytest.raises(RunNotFoundError):
+        store.scores_many([a, "nope"])
+    # A lazily imported run is copied in when read this way too.
+    store.export_run(a, tmp_path)
+    store.delete_run(a)
+    store.import_runs(tmp_path, lazy=True)
+    assert len(store.scores_many([a, b])[a]) == 60 and store.pending_runs() == []
+
+
+def test_lazy_import_lists_at_once_and_copies_scores_once(store, tmp_path):
+    scores = make_scores(40, slots=("pos", "neg"))
+    run_a = store.save_run(make_record("ka", summary={"rr": 0.5}), scores)
+    run_b = store.save_run(make_record("kb", dataset="excluir"), make_scores(10, seed=1))
+    bundle = tmp_path / "runs"
+    bundle.mkdir()
+    for rid in (run_a, run_b):
+        store.export_run(rid, bundle)
+        store.delete_run(rid)
+
+    assert sorted(store.ensure_bundled(bundle, lazy=True)) == sorted([run_a, run_b])
+    assert store.ensure_bundled(bundle, lazy=True) == []  # records already there
+    assert sorted(store.pending_runs()) == sorted([run_a, run_b])
+    assert set(store.runs()["run_id"]) == {run_a, run_b}  # listed with summaries before any score is copied
+    assert store.get_run(run_a).summary == {"rr": 0.5} and table_count(store, t.item_scores) == 0
+
+    # The first read of a pending run copies its scores in; the other stays pending.
+    assert store.scores(run_a)["score"].tolist() == scores.sort_values(["item_id", "slot"])["score"].tolist()
+    assert store.pending_runs() == [run_b] and table_count(store, t.item_scores) == 80
+    assert store.load_pending(run_a) == 0  # already copied: nothing done twice
+    with Store(store.engine.url.render_as_string(hide_password=False)) as other:  # a second store on it
+        assert other.load_pending() == 1
+    assert store.load_pending() == 0 and store.pending_runs() == []
+    assert table_count(store, t.item_scores) == 100 and len(store.scores_wide(run_b)) == 10
+    store.delete_run(run_b)  # the pending row (gone already) would cascade too
+
+
+def test_store_made_by_older_layout_opens_and_gains_indexes(store_url):
+    """A store made before the pending_scores table and the listing index (main's layout) opens,
+    gets them added, and reads its runs as before."""
+    with Store(store_url) as s:
+        run_id = s.save_run(make_record(), make_scores(5))
+        with db.write(s.engine) as conn:
+            conn.exec_driver_sql("DROP INDEX ix_runs_listing")
+            conn.exec_driver_sql("DROP TABLE pending_scores")
+    with Store(store_url) as s:
+        with db.read(s.engine) as conn:
+            inspector = sa.inspect(conn)
+            assert "pending_scores" in inspector.get_table_names()
+            assert "ix_runs_listing" in {ix["name"] for ix in inspector.get_indexes("runs")}
+        assert len(s.scores(run_id)) == 10 and s.pending_runs() == []
+
+
 # ---------------------------------------------------------------- engine and schema
 def test_backend_settings(store, tmp_path):
     store.save_run(make_record(), make_scores(1))

@@ -113,7 +113,26 @@ def bulk_insert(conn: sa.Connection, table: sa.Table, rows: Sequence[tuple]) -> 
         except driver_error as exc:  # raise what SQLAlchemy would (IntegrityError, ...), as on SQLite
             raise sa.exc.DBAPIError.instance(statement, None, exc, driver_error, dialect=conn.dialect) from exc
     else:
-        conn.execute(table.insert(), [dict(zip(names, row)) for row in rows])
+        # The driver's executemany with plain tuples, same transaction: several times faster than
+        # SQLAlchemy's insert() with one dict per row (which matters for 100,000-row runs).
+        marks = ", ".join("?" * len(names))
+        conn.exec_driver_sql(f"INSERT INTO {table.name} ({', '.join(names)}) VALUES ({marks})", list(rows))
+
+
+def fetch_tuples(conn: sa.Connection, query: sa.Select) -> list[tuple]:
+    """All rows of a query as plain tuples, read through the driver's cursor: no per-row
+    SQLAlchemy result processing, for the bulk reads of item scores (plain str/float columns)."""
+    compiled = query.compile(dialect=conn.dialect, compile_kwargs={"render_postcompile": True})
+    if conn.dialect.name == "postgresql":
+        params = compiled.params
+    else:  # pysqlite's paramstyle is qmark: positional parameters in the compiled order
+        params = tuple(compiled.params[name] for name in compiled.positiontup)
+    cursor = conn.connection.driver_connection.cursor()
+    try:
+        cursor.execute(str(compiled), params)
+        return cursor.fetchall()
+    finally:
+        cursor.close()
 
 
 # ---------------------------------------------------------------- JSON

@@ -81,6 +81,22 @@ class Store:
                 f"{self.url} has store schema version {version}, newer than this negviz understands "
                 f"({t.SCHEMA_VERSION}); upgrade negviz"
             )
+        self._migrate()
+
+    def _migrate(self) -> None:
+        """For stores made by an older negviz: create the tables and indexes added since (once;
+        both are additive, so an older negviz still opens the store afterwards)."""
+        with db.read(self._engine) as conn:
+            inspector = sa.inspect(conn)
+            tables = set(inspector.get_table_names())
+            indexes = {ix["name"] for ix in inspector.get_indexes(t.runs.name)}
+        missing_tables = [table for table in t.metadata.sorted_tables if table.name not in tables]
+        missing_indexes = [ix for ix in t.ADDED_INDEXES if ix.name not in indexes]
+        if missing_tables or missing_indexes:
+            with db.schema_transaction(self._engine) as conn:
+                t.metadata.create_all(conn, tables=missing_tables, checkfirst=True)
+                for ix in missing_indexes:
+                    ix.create(conn, checkfirst=True)
 
     def _schema_version(self) -> str | None:
         try:
@@ -218,17 +234,62 @@ class Store:
         """Long item scores (item_id, slot, score), ordered by item_id then slot."""
         c = t.item_scores.c
         query = sa.select(c.item_id, c.slot, c.score).where(c.run_id == run_id).order_by(c.item_id, c.slot)
+        pending = None
         with db.read(self._engine) as conn:
-            rows = conn.execute(query).all()
+            rows = db.fetch_tuples(conn, query)  # one primary-key range scan, no per-row objects
             if not rows:
                 self._check_exists(conn, run_id)
-        return long_frame(rows, ("item_id", "slot", "score"))
+                pending = self._pending(conn, run_id)
+        if not rows and pending and self.load_pending(run_id):  # a lazily imported run: copy it in now
+            return self.scores(run_id)
+        if not rows:
+            return long_frame([], ("item_id", "slot", "score"))
+        frame = pd.DataFrame.from_records(rows, columns=["item_id", "slot", "score"])
+        frame["score"] = frame["score"].astype(float)
+        return frame
 
     def scores_wide(self, run_id: str) -> pd.DataFrame:
         """Scores indexed by item_id, one column per slot."""
         wide = self.scores(run_id).pivot(index="item_id", columns="slot", values="score")
         wide.columns.name = None
         return wide
+
+    def scores_many(self, run_ids: list[str]) -> dict[str, pd.DataFrame]:
+        """Long item scores of several runs in one query: {run_id: frame as scores() gives it}.
+        For a page drawing many models, one round trip instead of one per run."""
+        ids = list(dict.fromkeys(run_ids))
+        if not ids:
+            return {}
+        c = t.item_scores.c
+        out: dict[str, pd.DataFrame] = {}
+        for start in range(0, len(ids), 500):  # bounded IN lists
+            chunk = ids[start : start + 500]
+            query = (
+                sa.select(c.run_id, c.item_id, c.slot, c.score)
+                .where(c.run_id.in_(chunk))
+                .order_by(c.run_id, c.item_id, c.slot)
+            )
+            with db.read(self._engine) as conn:
+                frame = pd.DataFrame.from_records(
+                    db.fetch_tuples(conn, query), columns=["run_id", "item_id", "slot", "score"]
+                )
+            frame["score"] = frame["score"].astype(float)
+            for run_id, part in frame.groupby("run_id", sort=False):
+                out[run_id] = part.drop(columns="run_id").reset_index(drop=True)
+        # Runs without rows: pending (copied in now), empty, or missing (RunNotFoundError), as scores() does.
+        for run_id in ids:
+            if run_id not in out:
+                out[run_id] = self.scores(run_id)
+        return {run_id: out[run_id] for run_id in ids}
+
+    def scores_wide_many(self, run_ids: list[str]) -> dict[str, pd.DataFrame]:
+        """scores_wide of several runs, read in one query."""
+        out = {}
+        for run_id, long in self.scores_many(run_ids).items():
+            wide = long.pivot(index="item_id", columns="slot", values="score")
+            wide.columns.name = None
+            out[run_id] = wide
+        return out
 
     def delete_run(self, run_id: str) -> None:
         """Delete a run with its scores and epochs."""
@@ -341,27 +402,86 @@ class Store:
             path = path / f"{run_id}{portable.SUFFIX}"
         return portable.write(path, self.get_run(run_id), self.scores(run_id))
 
-    def import_runs(self, path: str | Path) -> list[str]:
+    def import_runs(self, path: str | Path, lazy: bool = False) -> list[str]:
         """Load a run file, or every run file of a directory; runs already stored are skipped.
-        Returns the run ids imported."""
+        Returns the run ids imported. ``lazy``: store the records at once (listings and summaries
+        are complete in milliseconds) and copy each run's item scores in later, by load_pending
+        (e.g. from a background thread) or on the run's first read."""
         found: dict[str, tuple[Path, RunRecord]] = {}
         for file in portable.run_files(Path(path)):
             record = portable.read_record(file)  # the Parquet footer only
             found.setdefault(record.run_id, (file, record))
         if not found:
             return []
+        if lazy:
+            return self._import_lazily(list(found.values()))
         with db.read(self._engine) as conn:  # one query for all: fast when everything is present
             present = set(conn.execute(sa.select(t.runs.c.run_id).where(t.runs.c.run_id.in_(list(found)))).scalars())
         return [run_id for run_id, item in found.items() if run_id not in present and self._import_one(*item)]
 
-    def ensure_bundled(self, directory: str | Path | None = None) -> list[str]:
-        """Import the runs shipped in data/runs/ (or directory) that the store lacks."""
+    def ensure_bundled(self, directory: str | Path | None = None, lazy: bool = False) -> list[str]:
+        """Import the runs shipped in data/runs/ (or directory) that the store lacks (lazily: see
+        import_runs)."""
         if directory is None:
             from negviz.paths import DATA_DIR
 
             directory = DATA_DIR / "runs"
         directory = Path(directory)
-        return self.import_runs(directory) if directory.is_dir() else []
+        return self.import_runs(directory, lazy=lazy) if directory.is_dir() else []
+
+    def pending_runs(self) -> list[str]:
+        """Runs imported lazily whose item scores are not copied in yet."""
+        with db.read(self._engine) as conn:
+            return list(conn.execute(sa.select(t.pending_scores.c.run_id)).scalars())
+
+    def load_pending(self, run_id: str | None = None) -> int:
+        """Copy in the item scores of a lazily imported run (or of all of them); returns how many
+        runs this call copied. Safe beside other processes doing the same: each run is copied
+        once, in the transaction that removes its pending row."""
+        ids = [run_id] if run_id is not None else self.pending_runs()
+        done = 0
+        pend = t.pending_scores.c
+        for rid in ids:
+            with db.read(self._engine) as conn:
+                file = self._pending(conn, rid)
+            if file is None:  # copied meanwhile (another thread or process)
+                continue
+            path = Path(file)
+            if not path.is_file():
+                raise StoreError(f"run {rid}: its scores are pending in {file}, which is missing")
+            rows = score_rows(rid, portable.read_scores(path))  # read and checked outside the write lock
+            with db.write(self._engine) as conn:
+                if conn.execute(t.pending_scores.delete().where(pend.run_id == rid)).rowcount == 0:
+                    continue  # another writer won the race and copied it
+                db.bulk_insert(conn, t.item_scores, rows)
+            done += 1
+        return done
+
+    @staticmethod
+    def _pending(conn: sa.Connection, run_id: str) -> str | None:
+        pend = t.pending_scores.c
+        return conn.execute(sa.select(pend.file).where(pend.run_id == run_id)).scalar()
+
+    def _import_lazily(self, found: list[tuple[Path, RunRecord]]) -> list[str]:
+        """Store the records now, in one transaction; the scores stay in their files for now."""
+        for _, record in found:
+            record.validate()
+        try:
+            with db.write(self._engine) as conn:
+                present = set(
+                    conn.execute(
+                        sa.select(t.runs.c.run_id).where(t.runs.c.run_id.in_([r.run_id for _, r in found]))
+                    ).scalars()
+                )
+                todo = [(f, r) for f, r in found if r.run_id not in present]
+                if todo:
+                    conn.execute(t.runs.insert(), [r.to_dict() for _, r in todo])
+                    conn.execute(
+                        t.pending_scores.insert(), [{"run_id": r.run_id, "file": str(f.resolve())} for f, r in todo]
+                    )
+        except sa.exc.IntegrityError:  # another process imported them meanwhile (PostgreSQL)
+            return []
+        return [r.run_id for _, r in todo]
 
     def _import_one(self, file: Path, record: RunRecord) -> bool:
         record.validate()

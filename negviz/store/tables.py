@@ -70,8 +70,16 @@ runs = sa.Table(
     sa.Column("error", sa.Text),
     sa.Column("host", sa.String),
 )
+# The listing every page makes (kind + status, newest first). Indexes are added to an existing
+# store when it opens (see ADDED_INDEXES), so a store made by an older negviz gets them too.
+ix_runs_listing = sa.Index("ix_runs_listing", runs.c.kind, runs.c.status, runs.c.created_at)
+ADDED_INDEXES = (ix_runs_listing,)
 
 # Long per-item scores (schema.SCORE_COLUMNS); the primary key also serves the cascade delete.
+# Laid out for its one access path, "all scores of one run, by item": on SQLite the table is
+# clustered on (run_id, item_id, slot) (WITHOUT ROWID: one B-tree, no rowid lookups, half the
+# size); PostgreSQL reads it through the same primary key. Stores made before this layout keep
+# their rowid table: it reads the same, only slower.
 item_scores = sa.Table(
     "item_scores",
     metadata,
@@ -79,6 +87,16 @@ item_scores = sa.Table(
     sa.Column("item_id", sa.String, primary_key=True),
     sa.Column("slot", sa.String, primary_key=True),
     sa.Column("score", sa.Double, nullable=False),
+    sqlite_with_rowid=False,
+)
+
+# Runs imported lazily (Store.import_runs(lazy=True)): their record is stored, their item scores
+# are still in the run file named here, copied in by Store.load_pending or on the run's first read.
+pending_scores = sa.Table(
+    "pending_scores",
+    metadata,
+    sa.Column("run_id", sa.String, sa.ForeignKey("runs.run_id", ondelete="CASCADE"), primary_key=True),
+    sa.Column("file", sa.String, nullable=False),
 )
 
 # Fine-tuning: aggregate metrics per epoch, and per-item measurements (e.g. cosine per pair).

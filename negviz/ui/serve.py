@@ -18,7 +18,12 @@ def main() -> int:
     from streamlit.web import cli
 
     PagesManager.uses_pages_directory = False
-    sys.argv = ["streamlit", "run", str(ROOT / "app.py"), *sys.argv[1:]]
+    args = sys.argv[1:]
+    # A served app watches no files (the checkout's .venv alone overflows inotify), whatever the
+    # working directory and so whichever .streamlit/config.toml applies; pass the flag to override.
+    if not any(a.startswith("--server.fileWatcherType") for a in args):
+        args += ["--server.fileWatcherType", "none"]
+    sys.argv = ["streamlit", "run", str(ROOT / "app.py"), *args]
     return cli.main()
 
 

@@ -40,7 +40,9 @@ def labels(name: str, source: str = "auto") -> pd.DataFrame:
     return label_pairs(dataset(name), source, store=resources.store())
 
 
-@st.cache_data(show_spinner=False, max_entries=64)
+# Room for every model of a big store (80+ per dataset): with fewer entries than models, a page
+# drawing them all evicts each run before its next use and every render re-reads all runs.
+@st.cache_data(show_spinner=False, max_entries=512)
 def _outcomes(url: str, kind: str, run_id: str, model: str, tie_rule: str) -> pd.DataFrame:
     wide = resources.store().scores_wide(run_id)
     return outcomes.run_outcomes(kind, {model: (run_id, wide, tie_rule)})

@@ -1,0 +1,165 @@
+"""Store API and page server-side times, cold and warm, for one or more stores. Prints JSON lines.
+
+    python benchmarks/bench_store.py --db sqlite:////tmp/scale/small.sqlite --db sqlite:////tmp/scale/big.sqlite
+    python benchmarks/bench_store.py --db $PG_URL --pages overview,heatmap --no-calls
+
+Store calls (what the pages and the CLI make): open, the run listing, one run's scores wide (the
+largest, DEMETR, and NevIR), the Overview's leaderboard from the listing's summaries, and the
+CLI's `runs` and `compare` (a fresh process each: interpreter start included). Cold: a new Store
+(new connections) for the first call; warm: the best of three repeats on it. The operating
+system's file cache is not dropped (a shared machine), so "cold" means cold process caches.
+
+Pages: each page rendered with streamlit.testing AppTest (app.py, then switch_page), in a fresh
+process per page: ``process_first_s`` is the first render of a new process (imports included),
+``cold_s`` a render after st.cache_data/st.cache_resource were cleared (a running server with cold
+caches; process-level memos outside Streamlit's caches stay), ``warm_s`` the render after that. ``max_rss_mb`` is that process' peak memory, a stand-in for the server's.
+Run one benchmark at a time on a shared machine; the figures are wall-clock seconds.
+
+An older negviz can be measured with the same script: PYTHONPATH=/path/to/old/checkout.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.append(str(ROOT))  # appended: PYTHONPATH (e.g. an older checkout) wins
+
+PAGES = ("overview", "heatmap", "errors", "sensitivity", "drift", "inspector", "annotations")
+
+PAGE_CODE = r"""
+import json, os, resource, sys, time
+import streamlit as st
+from streamlit.testing.v1 import AppTest
+app, page = sys.argv[1], sys.argv[2]
+
+def render():
+    t0 = time.perf_counter()
+    at = AppTest.from_file(app, default_timeout=600)
+    at.run()
+    at.switch_page(page).run()
+    return time.perf_counter() - t0, [e.message for e in at.exception]
+
+first, errors = render()           # a fresh process: imports + empty caches
+st.cache_data.clear(); st.cache_resource.clear()
+cold, errors2 = render()           # a running server with empty st caches (modules imported)
+warm, errors3 = render()           # caches filled
+print(json.dumps({"process_first_s": round(first, 2), "cold_s": round(cold, 2), "warm_s": round(warm, 2),
+                  "errors": (errors + errors2 + errors3)[:2],
+                  "max_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)}))
+"""
+
+
+def timed(fn, repeat: int = 3) -> tuple[float, float]:
+    """(first call, best of the next repeats), in seconds."""
+    t0 = time.perf_counter()
+    fn()
+    first = time.perf_counter() - t0
+    rest = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        fn()
+        rest.append(time.perf_counter() - t0)
+    return first, min(rest)
+
+
+def env_for(url: str) -> dict:
+    import negviz
+
+    checkout = str(Path(negviz.__file__).resolve().parent.parent)
+    return {**os.environ, "NEGVIZ_DB_URL": url, "HF_HUB_OFFLINE": "1", "PYTHONPATH": checkout}
+
+
+def cli_seconds(url: str, *args: str) -> float:
+    t0 = time.perf_counter()
+    done = subprocess.run([sys.executable, "-m", "negviz", "--db", url, *args],
+                          env=env_for(url), capture_output=True, text=True)
+    if done.returncode:
+        raise RuntimeError(done.stderr[-2000:])
+    return time.perf_counter() - t0
+
+
+def store_calls(url: str) -> list[dict]:
+    from negviz.catalog import load_catalog
+    from negviz.analyses.leaderboard import leaderboard
+    from negviz.store import Store
+
+    out = []
+    t0 = time.perf_counter()
+    store = Store(url)
+    out.append({"call": "Store(url) open", "cold_s": time.perf_counter() - t0, "warm_s": None})
+    listing = store.runs(status=None)
+    n_runs = len(listing)
+    evals = listing[(listing["kind"] == "eval") & (listing["status"] == "complete")]
+    demetr = evals[evals["dataset_name"] == "demetr"]["run_id"].iloc[0]
+    nevir = evals[evals["dataset_name"] == "nevir"]["run_id"].iloc[:2].tolist()
+    catalog = load_catalog()
+    calls = {
+        "runs() listing (eval)": lambda s: s.runs(kind="eval"),
+        "scores_wide DEMETR run (105k scores)": lambda s: s.scores_wide(demetr),
+        "scores_wide NevIR run (5.5k scores)": lambda s: s.scores_wide(nevir[0]),
+        "Overview leaderboard (listing + summaries)": lambda s: leaderboard(s.runs(dataset="nevir", kind="eval"), catalog),
+        "annotations(nevir)": lambda s: s.annotations("nevir"),
+    }
+    store.close()
+    for name, call in calls.items():
+        fresh = Store(url)  # cold: new engine, new connections
+        cold, warm = timed(lambda: call(fresh))
+        fresh.close()
+        out.append({"call": name, "cold_s": cold, "warm_s": warm})
+    out.append({"call": "CLI `negviz runs` (process)", "cold_s": cli_seconds(url, "runs"), "warm_s": None})
+    out.append({"call": "CLI `negviz compare` NevIR (process)", "cold_s": cli_seconds(url, "compare", *nevir),
+                "warm_s": None})
+    for row in out:
+        row.update(runs=n_runs, db=_short(url))
+        for key in ("cold_s", "warm_s"):
+            if row[key] is not None:
+                row[key] = round(row[key], 3)
+    return out
+
+
+def page_times(url: str, pages: list[str]) -> list[dict]:
+    from negviz.store import Store
+
+    with Store(url) as s:
+        n_runs = len(s.runs(status=None))
+    out = []
+    for page in pages:
+        done = subprocess.run([sys.executable, "-c", PAGE_CODE, str(ROOT / "app.py"), f"pages/{page}.py"],
+                              env=env_for(url), capture_output=True, text=True, cwd=ROOT)
+        if done.returncode:
+            row = {"error": done.stderr[-1500:]}
+        else:
+            row = json.loads(done.stdout.strip().splitlines()[-1])
+        out.append({"page": page, "runs": n_runs, "db": _short(url), **row})
+    return out
+
+
+def _short(url: str) -> str:
+    return "postgresql" if url.startswith("postgres") else "sqlite"
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--db", action="append", required=True, help="store URL (repeat for several)")
+    ap.add_argument("--pages", default=",".join(PAGES), help="comma-separated pages ('' for none)")
+    ap.add_argument("--no-calls", action="store_true", help="pages only")
+    args = ap.parse_args()
+    pages = [p for p in args.pages.split(",") if p]
+    for url in args.db:
+        rows = [] if args.no_calls else store_calls(url)
+        rows += page_times(url, pages)
+        for row in rows:
+            print(json.dumps(row), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

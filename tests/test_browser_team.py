@@ -1,0 +1,176 @@
+"""Several people at once (real browsers, real stores; small versions of benchmarks/bench_sessions.py):
+a few sessions touring one server lose no label and hit no error, and two app servers on one
+PostgreSQL (two replicas) see each other's labels and runs."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+import threading
+import time
+import urllib.request
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Iterator
+
+import pytest
+from playwright.sync_api import expect
+
+from negviz.store import Store
+from tests.browser import CHROMIUM, CHROMIUM_ARGS, ROOT, download, free_port, needs_browser
+from tests.pg import fresh_schema, pg_url  # noqa: F401  (fixture)
+
+pytestmark = needs_browser
+WAIT = 90_000
+
+
+@contextmanager
+def app_server(db_url: str, tmp: Path, name: str = "app") -> Iterator[str]:
+    """A negviz server on a free port over the store at db_url; yields its base URL."""
+    log_path = tmp / f"{name}.log"
+    env = {**os.environ, "NEGVIZ_DB_URL": db_url, "NEGVIZ_CACHE_DIR": str(tmp / f"{name}-cache"),
+           "HF_HUB_OFFLINE": "1", "PYTHONPATH": str(ROOT)}
+    port = free_port()
+    with open(log_path, "wb") as log:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "negviz.ui.serve", "--server.headless", "true", "--server.port", str(port),
+             "--server.address", "127.0.0.1"], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+        url = f"http://127.0.0.1:{port}"
+        try:
+            deadline = time.time() + 90
+            while True:
+                try:
+                    if urllib.request.urlopen(url + "/_stcore/health", timeout=2).read() == b"ok":
+                        break
+                except OSError:
+                    if time.time() > deadline or proc.poll() is not None:
+                        pytest.fail(f"server {name} did not start: " + log_path.read_text()[-2000:])
+                    time.sleep(0.3)
+            yield url
+        finally:
+            proc.terminate()
+            try:
+                proc.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait(timeout=15)
+    assert "Inotify" not in log_path.read_text(errors="replace")  # the served app watches no files
+
+
+def open_inspector(page, base: str, pair: str, annotator: str):
+    page.goto(f"{base}/inspector?dataset=nevir&pair={pair}", timeout=WAIT)
+    page.get_by_role("heading", name=f"NevIR · {pair}").wait_for(timeout=WAIT)
+    page.get_by_role("textbox", name="Annotator").fill(annotator)
+    page.get_by_role("textbox", name="Annotator").press("Enter")
+    form = page.locator('[data-testid="stForm"]')
+    form.get_by_text(f"Labelling as {annotator}").wait_for(timeout=WAIT)
+    return form
+
+
+def label_and_next(page, pair: str, annotator: str, note: str) -> str:
+    """Save a label on the open pair with "Save and next"; returns the next pair's id."""
+    form = page.locator('[data-testid="stForm"]')
+    form.get_by_text(f"Labelling as {annotator}").wait_for(timeout=WAIT)
+    kind = form.get_by_role("combobox", name="Negation type")
+    kind.click()
+    kind.press_sequentially("impl")  # typing opens and filters the options
+    form.page.get_by_role("option", name="implicit", exact=True).click()
+    form.get_by_role("radiogroup", name="Pair validity").get_by_text("unsure").first.click()
+    form.get_by_role("textbox", name="Note").fill(note)
+    form.get_by_role("button", name="Save and next").click()
+    page.get_by_text(re.compile(rf"Saved {re.escape(pair)} as version \d+ by {annotator}\.")).wait_for(timeout=WAIT)
+    heading = page.get_by_role("heading", name=re.compile(r"^NevIR · "))
+    deadline = time.time() + WAIT / 1000
+    while time.time() < deadline:
+        text = heading.first.inner_text(timeout=WAIT)
+        if not text.endswith(pair):
+            return text.split(" · ", 1)[1]
+        time.sleep(0.2)
+    raise AssertionError(f"the inspector never moved on from {pair}")
+
+
+def tour(base: str, annotator: str, steps: int, errors: list, saved: list) -> None:
+    """One person: the heatmap, the error page, then a few labelled P/N steps in the inspector."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        page = browser.new_context(viewport={"width": 1500, "height": 2200}).new_page()
+        try:
+            page.goto(base + "/heatmap?dataset=nevir", timeout=WAIT)
+            page.get_by_role("heading", name="Per-type accuracy").wait_for(timeout=WAIT)
+            page.locator(".js-plotly-plot").first.wait_for(timeout=WAIT)
+            page.goto(base + "/errors?dataset=nevir", timeout=WAIT)
+            page.get_by_role("heading", name="Error preference").wait_for(timeout=WAIT)
+            errors.append(page.locator('[data-testid="stException"]').count())
+            pair = "1230-2"
+            open_inspector(page, base, pair, annotator)
+            for k in range(steps):
+                nxt = label_and_next(page, pair, annotator, f"{annotator} step {k}")
+                saved.append((annotator, pair))
+                pair = nxt
+            errors.append(page.locator('[data-testid="stException"]').count())
+        except Exception as exc:  # reported by the test, with the session's name
+            errors.append(f"{annotator}: {exc!r}"[:500])
+        finally:
+            browser.close()
+
+
+def test_sessions_at_once_lose_no_label(tmp_path):
+    db_url = f"sqlite:///{tmp_path / 'results.sqlite'}"
+    n_sessions, steps = 3, 3
+    errors: list = []
+    saved: list = []
+    with app_server(db_url, tmp_path) as base:
+        threads = [threading.Thread(target=tour, args=(base, f"person{i}", steps, errors, saved))
+                   for i in range(n_sessions)]
+        for th in threads:
+            th.start()
+        for th in threads:
+            th.join(timeout=600)
+    assert [e for e in errors if e != 0] == []
+    assert len(saved) == n_sessions * steps
+    with Store(db_url) as store:
+        labels = store.annotations("nevir", latest=False)
+    got = set(zip(labels["annotator"], labels["item_id"]))
+    assert got == set(saved) and len(labels) == n_sessions * steps  # every label stored, once
+
+
+def test_two_replicas_on_one_postgres(pg_url, tmp_path):  # noqa: F811
+    from playwright.sync_api import sync_playwright
+
+    with fresh_schema(pg_url) as db_url, app_server(db_url, tmp_path, "a") as a, app_server(db_url, tmp_path, "b") as b:
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+            page = browser.new_context(viewport={"width": 1500, "height": 2200}).new_page()
+            # A label saved through replica a ...
+            open_inspector(page, a, "1230-2", "replica-tester")
+            label_and_next(page, "1230-2", "replica-tester", "saved on replica a")
+            # ... is there on replica b (a new session: a reload).
+            form = open_inspector(page, b, "1230-2", "replica-tester")
+            form.get_by_role("radio", name="unsure", checked=True).first.wait_for(timeout=WAIT)
+            assert "saved on replica a" in form.get_by_role("textbox", name="Note").input_value()
+
+            # A run stored beside replica a (the CLI on the same database) is listed by replica b.
+            done = subprocess.run(
+                [sys.executable, "-m", "negviz", "--db", db_url, "eval", "--model", "tfidf", "--dataset", "nevir",
+                 "--limit", "20", "--force"],
+                env={**os.environ, "PYTHONPATH": str(ROOT), "HF_HUB_OFFLINE": "1",
+                     "NEGVIZ_CACHE_DIR": str(tmp_path / "cli-cache")},
+                cwd=ROOT, capture_output=True, text=True, timeout=600)
+            assert done.returncode == 0, done.stderr[-2000:]
+            with Store(db_url) as store:
+                runs = store.runs(dataset="nevir")
+            new = runs[runs["n"] == 20]
+            assert len(new) == 1
+            time.sleep(6)  # the run listing is cached for 5 s per server
+            page.goto(b + "/?dataset=nevir", timeout=WAIT)  # the Overview is the main page
+            page.get_by_role("heading", name="Overview").wait_for(timeout=WAIT)
+            page.locator(".js-plotly-plot").first.wait_for(timeout=WAIT)
+            expect(page.locator('[data-stale="true"]')).to_have_count(0, timeout=WAIT)  # the rerun is done
+            board = download(page, "Download CSV").decode()  # the leaderboard replica b drew
+            assert new["run_id"].iloc[0] in board
+            assert page.locator('[data-testid="stException"]').count() == 0
+            browser.close()
