@@ -19,7 +19,7 @@ from negviz.datasets.base import Dataset
 from negviz.datasets.formats import infer_format, read_frame
 from negviz.datasets.validate import check_kind, validate
 from negviz.errors import DataValidationError
-from negviz.schema import PAIRS, DatasetSpec
+from negviz.schema import ID_COLUMN, PAIRS, DatasetSpec
 
 DEFAULT_MAX_MB = 200
 
@@ -108,8 +108,10 @@ def load_file(
     columns: str | Mapping[str, str] | None = None,
     format: str | None = None,
     max_bytes: int | None = None,
+    number_rows: bool = False,
 ) -> Dataset:
-    """Read, map and validate a user file.
+    """Read, map and validate a user file. ``number_rows``: a file without the kind's id
+    column gets 1-based row numbers as ids.
 
     The returned spec carries ``file_hash`` (sha256 prefix of the bytes), so a stored run is
     reused only while the file is unchanged.
@@ -131,7 +133,11 @@ def load_file(
     if size == 0:
         raise DataValidationError("the file is empty.", file=file)
     mapping = parse_columns(columns, file)
-    frame = validate(apply_mapping(read_frame(path, fmt, file), mapping, file), kind, file=file)
+    frame = apply_mapping(read_frame(path, fmt, file), mapping, file)
+    id_col = ID_COLUMN.get(kind)
+    if number_rows and id_col and id_col not in frame.columns:  # files without ids (triplets): 1-based row numbers
+        frame.insert(0, id_col, [str(i) for i in range(1, len(frame) + 1)])
+    frame = validate(frame, kind, file=file)
     frame = frame.infer_objects()  # JSON metadata columns: object -> int/float/str where uniform
     options = {"kind": kind, "columns": format_columns(mapping) or None, "format": format, "file_hash": file_hash(path)}
     return Dataset(
