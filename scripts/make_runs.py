@@ -16,8 +16,10 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+from negviz.catalog import evaluation_split  # noqa: E402
 OUT = ROOT / "data" / "runs"
-MODELS = ["all-MiniLM-L6-v2", "maxsim-all-MiniLM-L6-v2", "tfidf", "bm25"]
+MODELS = ["all-MiniLM-L6-v2", "maxsim-all-MiniLM-L6-v2", "tfidf", "bm25", "splade-tiny", "negminilm"]
 DATASETS = ["nevir", "excluir", "demetr", "cannot"]
 
 
@@ -39,9 +41,11 @@ def main() -> None:
         env = {**os.environ, "HF_HUB_OFFLINE": "1"}
         for dataset in args.datasets:
             for model in args.models:
+                # A model trained on part of a dataset is run on its held-out split only (catalog.TRAINED_ON).
+                split = evaluation_split(model, dataset)
                 res = json.loads(negviz("--db", db, "eval", "--model", model, "--dataset", dataset, "--json", "--quiet",
-                                        "--force", env=env))
-                stem = f"{dataset}__{res['model']}"
+                                        "--force", *(["--split", split] if split else []), env=env))
+                stem = f"{dataset}{'-' + split if split else ''}__{res['model']}"
                 for old in OUT.glob(stem + ".*"):
                     old.unlink()
                 negviz("--db", db, "export-run", res["run_id"], str(OUT / f"{stem}.parquet"), env=env)

@@ -160,12 +160,11 @@ def _triplet_data(spec: FinetuneSpec, source: str) -> TrainingData:
                 "heldout_fraction": spec.heldout_fraction, "heldout_name": f"{label}-heldout",
                 "positive": "the file's positive", "hard_negative": "the file's negative"}
     full = (len(train), len(heldout))
-    # Training triplets in a seeded order (files are often sorted by source), so limit_train
-    # takes a seeded sample of all sources; batches are shuffled anyway.
-    train = train.sample(frac=1.0, random_state=spec.seed).reset_index(drop=True)
+    # Triplets in a seeded order (files are often sorted by source), so the limits take seeded
+    # samples of all sources; batches are shuffled anyway.
+    train, heldout = (f.sample(frac=1.0, random_state=spec.seed).reset_index(drop=True) for f in (train, heldout))
     train, heldout = _limit(train, spec.limit_train), _limit(heldout, spec.limit_heldout)
-    of = [f" ({'seeded sample' if i == 0 else 'first'} {n:,} of {whole:,})" if n < whole else ""
-          for i, (n, whole) in enumerate(zip((len(train), len(heldout)), full))]
+    of = [f" (seeded sample {n:,} of {whole:,})" if n < whole else "" for n, whole in zip((len(train), len(heldout)), full)]
     prov.update(n_train=len(train), n_heldout=len(heldout), loss="MultipleNegativesRankingLoss with hard negatives")
     note = f"{what}, n_train={len(train):,}{of[0]}, n_heldout={len(heldout):,}{of[1]}"
     return TrainingData(train.reset_index(drop=True), heldout.reset_index(drop=True), source, note, prov, held_spec,

@@ -146,6 +146,11 @@ def resolve_source(name: str, revision: str | None = None, allow_download: bool 
 
 
 def is_available_offline(name: str, revision: str | None = None) -> bool:
+    if name in DELTAS:  # without putting the model together (that happens on first load)
+        from negviz.paths import DATA_DIR
+
+        folder, base_id = DELTAS[name]
+        return (DATA_DIR / folder / "delta.json").is_file() and is_available_offline(base_id)
     try:
         resolve_source(name, revision, allow_download=False)
         return True
