@@ -18,7 +18,7 @@ import pandas as pd
 from negviz import metrics
 
 LATE_INTERACTION = ("colbert", "maxsim")
-DEFAULT_MODELS = ("all-MiniLM-L6-v2", "maxsim-all-MiniLM-L6-v2", "tfidf", "bm25")
+DEFAULT_MODELS = ("all-MiniLM-L6-v2", "negminilm", "maxsim-all-MiniLM-L6-v2", "tfidf", "bm25")
 
 
 # ---------------------------------------------------------------- which models can run here

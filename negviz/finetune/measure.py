@@ -80,7 +80,8 @@ def measure_sentences(
     nan = float("nan")
     out: dict[str, Any] = {
         "paired_accuracy": nan, "ci_low": nan, "ci_high": nan, "n": len(heldout),
-        "triplet_accuracy": float(np.mean(cos_pos > cos)) if len(cos) else nan,
+        # With the sentence itself as positive (CANNOT) the share says nothing: left out.
+        "triplet_accuracy": float(np.mean(cos_pos > cos)) if len(cos) and not self_positive else nan,
         "cos_mean": float(cos.mean()), "cos_std": float(cos.std(ddof=0)), "cos_median": float(np.median(cos)),
         "cos_q05": float(np.quantile(cos, 0.05)), "cos_q95": float(np.quantile(cos, 0.95)),
     }
