@@ -73,6 +73,11 @@ def cmd_eval(args: argparse.Namespace) -> int:
         options[key] = value
     model = ModelSpec.make(model.name, args.family or model.family, args.revision or model.revision, **options)
     ds_options = {}
+    for item in args.dataset_option or []:
+        key, sep, value = item.partition("=")
+        if not sep:
+            raise NegvizError(f"--dataset-option {item!r} is not of the form key=value")
+        ds_options[key] = value
     if args.kind:
         ds_options["kind"] = args.kind
     if args.columns:
@@ -279,6 +284,9 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--columns", help="column mapping of a user file, e.g. pair_id=id,q1=query1,...")
     s.add_argument("--tie-rule", default="strict", choices=["strict", "mteb"])
     s.add_argument("--checked-only", action="store_true", help="DEMETR: keep only items with pert_check")
+    s.add_argument("--dataset-option", action="append", metavar="KEY=VALUE",
+                   help="a dataset option, e.g. perturbations=critical_id8_negation,critical_id7_antonym (DEMETR) "
+                        "or sources=glue_diagnostic (CANNOT); repeatable")
     s.add_argument("--device", help="cpu, cuda, cuda:1 ... (default: cuda if present)")
     s.add_argument("--batch-size", type=int)
     s.add_argument("--force", action="store_true", help="re-run even if the store holds this run")
