@@ -13,10 +13,13 @@ from negviz.ui import resources
 from negviz.ui.counterfactual_editor import counterfactual_editor
 from negviz.ui.widgets import csv_download, figure_downloads, show_error
 
-TEXTS = {"pq": "Which scientist did not enjoy playing the violin as a child?",
-         "pq2": "Which scientist enjoyed playing the violin as a child?",
-         "pd1": "As a child, Einstein did not enjoy playing the violin his mother chose for him.",
-         "pd2": "As a child, Einstein enjoyed playing the violin his mother chose for him.",
+# NevIR pair 1283-3: all-MiniLM-L6-v2 ranks q2 wrong (fooled by "not"), NegMiniLM ranks both right.
+TEXTS = {"pq": "Which volcano is unique because of producing both basaltic and silicic lava?",
+         "pq2": "Which volcano is not unique because of producing both basaltic and silicic lava?",
+         "pd1": "The Long Valley volcano is unusual in that it has produced eruptions of both basaltic and silicic "
+                "lava in the same geological place.",
+         "pd2": "The Long Valley volcano has produced eruptions of both basaltic and silicic lava, but this is hardly "
+                "surprising given that the volcano's location has shifted along with the plates.",
          "pd3": ""}
 LIMIT = 5000
 

@@ -97,3 +97,23 @@ def test_a_tiny_model_trained_two_steps_comes_back_from_its_delta(tiny_model_dir
     assert np.array_equal(trained, again)
     assert not np.allclose(SentenceTransformer(base, device="cpu").encode(texts), trained)
     assert json.loads((rebuilt / "delta.json").read_text())["tensors"] == tensors
+
+
+def test_shipped_negminilm_loads_offline_and_fixes_the_playground_pair():
+    """The shipped delta over the packaged MiniLM: available offline, its recipe recorded, and on
+    NevIR pair 1283-3 (the playground's default) it ranks both queries right where MiniLM fails q2."""
+    from negviz.analyses import playground as pg
+    from negviz.catalog import load_scorer
+    from negviz.finetune.delta import read_meta
+    from negviz.paths import DATA_DIR
+    from negviz.scorers.loading import is_available_offline
+
+    assert is_available_offline("negviz/negminilm")
+    meta = read_meta(DATA_DIR / "models" / "negminilm")
+    assert meta["spec"]["train"] == "cannot" and "dropout" in meta["data"]["positive"]
+    assert (DATA_DIR / "models" / "negminilm" / "delta.safetensors").stat().st_size < 20 * 2**20
+    row = load("nevir").frame.set_index("pair_id").loc["1283-3"]
+    queries, docs = [row["q1"], row["q2"]], [row["d1"], row["d2"]]
+    verdicts = {m: pg.grid_verdicts(pg.score_grid(load_scorer(m, device="cpu"), queries, docs))["correct"].tolist()
+                for m in ("all-MiniLM-L6-v2", "negminilm")}
+    assert verdicts == {"all-MiniLM-L6-v2": [True, False], "negminilm": [True, True]}
