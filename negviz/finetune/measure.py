@@ -46,7 +46,7 @@ def pair_cosines(scorer, d1: list[str], d2: list[str], progress: Progress = no_p
     a, b = a.astype(np.float64), b.astype(np.float64)
     a /= np.maximum(np.linalg.norm(a, axis=1, keepdims=True), 1e-12)
     b /= np.maximum(np.linalg.norm(b, axis=1, keepdims=True), 1e-12)
-    return np.einsum("ij,ij->i", a, b)
+    return np.clip(np.einsum("ij,ij->i", a, b), -1.0, 1.0)  # rounding can put near-identical pairs at 1 + 1e-16
 
 
 SENTENCE_ITEM_NAMES = ("cos", "cos_positive")
