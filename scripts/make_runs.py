@@ -16,8 +16,10 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+from negviz.catalog import evaluation_split  # noqa: E402
 OUT = ROOT / "data" / "runs"
-MODELS = ["all-MiniLM-L6-v2", "maxsim-all-MiniLM-L6-v2", "tfidf", "bm25"]
+MODELS = ["all-MiniLM-L6-v2", "maxsim-all-MiniLM-L6-v2", "tfidf", "bm25", "splade-tiny", "negminilm"]
 DATASETS = ["nevir", "excluir", "demetr", "cannot"]
 
 
@@ -32,16 +34,22 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--models", nargs="+", default=MODELS)
     ap.add_argument("--datasets", nargs="+", default=DATASETS)
+    ap.add_argument("--dataset-option", action="append", default=[], metavar="KEY=VALUE",
+                    help="passed to `negviz eval` (e.g. perturbations=... on a slow CPU); name the subset with --tag")
+    ap.add_argument("--tag", help="added to the file name after the dataset, e.g. negation")
     args = ap.parse_args()
+    extra = [a for opt in args.dataset_option for a in ("--dataset-option", opt)]
     OUT.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp:
         db = f"sqlite:///{tmp}/runs.sqlite"
         env = {**os.environ, "HF_HUB_OFFLINE": "1"}
         for dataset in args.datasets:
             for model in args.models:
+                # A model trained on part of a dataset is run on its held-out split only (catalog.TRAINED_ON).
+                split = evaluation_split(model, dataset)
                 res = json.loads(negviz("--db", db, "eval", "--model", model, "--dataset", dataset, "--json", "--quiet",
-                                        "--force", env=env))
-                stem = f"{dataset}__{res['model']}"
+                                        "--force", *(["--split", split] if split else []), *extra, env=env))
+                stem = f"{dataset}{'-' + split if split else ''}{'-' + args.tag if args.tag else ''}__{res['model']}"
                 for old in OUT.glob(stem + ".*"):
                     old.unlink()
                 negviz("--db", db, "export-run", res["run_id"], str(OUT / f"{stem}.parquet"), env=env)

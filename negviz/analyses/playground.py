@@ -17,13 +17,17 @@ import pandas as pd
 from negviz import metrics
 
 LATE_INTERACTION = ("colbert", "maxsim")
-DEFAULT_MODELS = ("all-MiniLM-L6-v2", "maxsim-all-MiniLM-L6-v2", "tfidf", "bm25")
+DEFAULT_MODELS = ("all-MiniLM-L6-v2", "negminilm", "maxsim-all-MiniLM-L6-v2", "tfidf", "bm25")
 TEXT_LIMIT = 5000  # characters per typed text (the pages say when they cut one)
-SAMPLE = {  # the typed example both explore pages open with (NevIR's shape: q1 -> d1, q2 -> d2)
-    "q1": "Which scientist did not enjoy playing the violin as a child?",
-    "q2": "Which scientist enjoyed playing the violin as a child?",
-    "d1": "As a child, Einstein did not enjoy playing the violin his mother chose for him.",
-    "d2": "As a child, Einstein enjoyed playing the violin his mother chose for him.",
+# The typed example both explore pages open with (NevIR's shape: q1 -> d1, q2 -> d2): NevIR pair
+# 1283-3, where all-MiniLM-L6-v2 is fooled by "not" on q2 and NegMiniLM ranks both right.
+SAMPLE = {
+    "q1": "Which volcano is unique because of producing both basaltic and silicic lava?",
+    "q2": "Which volcano is not unique because of producing both basaltic and silicic lava?",
+    "d1": "The Long Valley volcano is unusual in that it has produced eruptions of both basaltic and silicic "
+          "lava in the same geological place.",
+    "d2": "The Long Valley volcano has produced eruptions of both basaltic and silicic lava, but this is hardly "
+          "surprising given that the volcano's location has shifted along with the plates.",
 }
 
 

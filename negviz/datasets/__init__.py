@@ -81,7 +81,7 @@ DATASETS.register(
     title="CANNOT (per-source files)",
     description="Sentences paired with their negation (label 1) or, for SemAntoNeg, a paraphrase "
     "(label 0); a negation-aware model gives negated pairs low similarity.",
-    splits=("test",),
+    splits=("test", "train", "heldout"),
     source="dmlls/cannot-dataset (processed per-source files)",
     licence="CC BY-SA 4.0",
     n=25948,

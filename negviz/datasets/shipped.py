@@ -87,11 +87,33 @@ def load_demetr(spec: DatasetSpec) -> tuple[pd.DataFrame, str]:
     return frame, "; ".join(notes)
 
 
+# CANNOT has one split; negviz cuts a seeded held-out part off it (by sentence1, so no held-out
+# sentence was trained on) for models trained on the rest (negminilm): "train" and "heldout".
+CANNOT_SPLITS = ("test", "train", "heldout")
+CANNOT_HELDOUT_FRACTION, CANNOT_HELDOUT_SEED = 0.1, 0
+
+
+def cannot_heldout_mask(frame: pd.DataFrame, fraction: float = CANNOT_HELDOUT_FRACTION,
+                        seed: int = CANNOT_HELDOUT_SEED) -> pd.Series:
+    """True for the rows of the held-out part: a seeded share of the distinct sentence1 texts."""
+    import numpy as np
+
+    unique = np.array(sorted(frame["sentence1"].unique()))
+    held = set(np.random.default_rng(seed).permutation(unique)[: int(round(fraction * len(unique)))])
+    return frame["sentence1"].isin(held)
+
+
 def load_cannot(spec: DatasetSpec) -> tuple[pd.DataFrame, str]:
     opts = check_options(spec, _declared("cannot"))
-    check_split(spec, ("test",))
+    check_split(spec, CANNOT_SPLITS)
     frame = read_shipped("cannot")
     notes = "label: 1 = sentence2 negates sentence1, 0 = paraphrase (raw CANNOT meaning)"
+    if spec.split != "test":  # split before the sources filter, so the parts do not depend on it
+        held = cannot_heldout_mask(frame)
+        frame = frame[held if spec.split == "heldout" else ~held].reset_index(drop=True)
+        notes += (f"; {spec.split} part: {'' if spec.split == 'heldout' else 'all but '}a seeded "
+                  f"{CANNOT_HELDOUT_FRACTION:.0%} of the sentence1 texts (seed {CANNOT_HELDOUT_SEED}), "
+                  "held out from negminilm's training")
     if opts.get("sources") is not None:
         wanted = choose("CANNOT source", list_option(opts["sources"]), frame["source"].unique())
         frame = frame[frame["source"].isin(wanted)].reset_index(drop=True)

@@ -19,7 +19,7 @@ from negviz.datasets.base import Dataset
 from negviz.datasets.formats import infer_format, read_frame
 from negviz.datasets.validate import check_kind, validate
 from negviz.errors import DataValidationError
-from negviz.schema import PAIRS, DatasetSpec
+from negviz.schema import ID_COLUMN, PAIRS, DatasetSpec
 
 DEFAULT_MAX_MB = 200
 
@@ -169,15 +169,20 @@ def check_size(size: int, file: str, max_bytes: int | None = None) -> None:
 
 def read_mapped(
     data: bytes, file: str, kind: str = PAIRS, columns: str | Mapping[str, str] | None = None,
-    format: str | None = None, max_bytes: int | None = None,
+    format: str | None = None, max_bytes: int | None = None, number_rows: bool = False,
 ) -> tuple[pd.DataFrame, dict[str, str], str]:
     """An upload's (or a file's) bytes read, mapped and validated: (frame, mapping, format).
+    ``number_rows``: a file without the kind's id column (triplets) gets 1-based row numbers as ids.
     Raises DataValidationError whose ``problems`` lists every problem found."""
     check_kind(kind, file)
     fmt = infer_format(Path(file), format)
     check_size(len(data), file, max_bytes)
     mapping = parse_columns(columns, file)
-    frame = validate(apply_mapping(read_frame(data, fmt, file), mapping, file), kind, file=file)
+    frame = apply_mapping(read_frame(data, fmt, file), mapping, file)
+    id_col = ID_COLUMN.get(kind)
+    if number_rows and id_col and id_col not in frame.columns:
+        frame.insert(0, id_col, [str(i) for i in range(1, len(frame) + 1)])
+    frame = validate(frame, kind, file=file)
     return frame.infer_objects(), mapping, fmt  # JSON metadata columns: object -> int/float/str where uniform
 
 
@@ -194,8 +199,10 @@ def load_file(
     columns: str | Mapping[str, str] | None = None,
     format: str | None = None,
     max_bytes: int | None = None,
+    number_rows: bool = False,
 ) -> Dataset:
-    """Read, map and validate a user file.
+    """Read, map and validate a user file. ``number_rows``: a file without the kind's id
+    column gets 1-based row numbers as ids.
 
     The returned spec carries ``file_hash`` (sha256 prefix of the bytes), so a stored run is
     reused only while the file is unchanged.
@@ -208,7 +215,7 @@ def load_file(
     infer_format(path, format)
     check_size(path.stat().st_size, file, max_bytes)  # before reading a huge file
     data = path.read_bytes()
-    frame, mapping, fmt = read_mapped(data, file, kind, columns, format, max_bytes)
+    frame, mapping, fmt = read_mapped(data, file, kind, columns, format, max_bytes, number_rows)
     options = {"kind": kind, "columns": format_columns(mapping) or None, "format": format,
                "file_hash": hashlib.sha256(data).hexdigest()[:16]}
     return Dataset(

@@ -17,7 +17,7 @@ from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
-from negviz.finetune.spec import FAMILIES, KEEP, FinetuneSpec
+from negviz.finetune.spec import FAMILIES, KEEP, TRAIN_KINDS, FinetuneSpec
 
 HELP = "fine-tune a bi-encoder or MaxSim model, measuring held-out accuracy and pair cosines per epoch"
 _DEFAULT = FinetuneSpec()
@@ -25,12 +25,16 @@ _HELP = {
     "model": "catalog name, hub id or local folder (a sentence-transformers or transformers encoder)",
     "family": "bi-encoder (MultipleNegativesRankingLoss) or late-interaction (MaxSim over token vectors)",
     "train": "auto (NevIR train from the Hub when reachable, else nevir-split), nevir-split (offline: "
-             "passage-disjoint split of the shipped NevIR test), nevir-train, or a pairs file",
+             "passage-disjoint split of the shipped NevIR test), nevir-train, cannot (sentence/negation "
+             "pairs of the shipped CANNOT files), or a pairs or triplet file (see --train-kind)",
     "heldout": "held-out pairs: a pairs file or nevir (default: the split's held-out part)",
     "columns": "column mapping of a user file, e.g. pair_id=id,q1=query1,...",
     "heldout_fraction": "share of passages held out when a source is split",
     "lr": "learning rate (NevIR: 2e-5)",
     "transfer": "ExcluIR queries scored per epoch as a transfer check (0: none)",
+    "train_kind": "a training file's layout: pairs (q1, d1, q2, d2) or triplets (anchor, positive, negative)",
+    "train_layers": "train only the top N transformer layers (0: all), e.g. to ship a small delta",
+    "demetr_sample": "sentence data: DEMETR negation items measured per epoch (the first N)",
 }
 
 
@@ -41,6 +45,8 @@ def add_arguments(s: argparse.ArgumentParser) -> None:
         if f.name.startswith("limit_"):
             kind = int
         extra: dict[str, Any] = {"choices": FAMILIES} if f.name == "family" else {}
+        if f.name == "train_kind":
+            extra = {"choices": TRAIN_KINDS}
         s.add_argument(f"--{f.name.replace('_', '-')}", type=kind, default=default,
                        help=_HELP.get(f.name, "") + f" (default {default})", **extra)
     s.add_argument("--save-dir", help="where checkpoints go (default: the user cache dir's checkpoints/)")
@@ -49,6 +55,8 @@ def add_arguments(s: argparse.ArgumentParser) -> None:
     s.add_argument("--eval-batch-size", type=int, help="batch size of the per-epoch measurements")
     s.add_argument("--force", action="store_true", help="train again even if the store holds this run")
     s.add_argument("--export", metavar="DIR", help="also write the finished run as a portable run file into DIR")
+    s.add_argument("--ship-delta", metavar="DIR", help="write the final checkpoint's changed tensors as a delta "
+                   "over the base model into DIR (negviz.finetune.delta; e.g. data/models/negminilm)")
     s.add_argument("--json", action="store_true", help="print one JSON object")
     s.add_argument("--quiet", action="store_true", help="no progress bar")
     s.add_argument("--run-id", help=argparse.SUPPRESS)  # set by negviz.finetune.jobs
@@ -140,9 +148,12 @@ def run_command(args: argparse.Namespace) -> int:
         path = store.export_run(result.run_id, Path(args.export) / f"finetune__{result.run_id[:8]}.parquet")
         print(f"wrote {path}", file=sys.stderr)
     run = store.get_run(result.run_id)
-    cols = ["epoch", "paired_accuracy", "ci_low", "ci_high", "cos_mean", "cos_std", "mean_margin", "train_loss",
-            "train_seconds", "eval_seconds"]
+    if args.ship_delta and result.status == "complete":
+        _ship_delta(args.ship_delta, result, run, spec)
+    cols = ["epoch", "paired_accuracy", "ci_low", "ci_high", "cos_mean", "cos_std", "mean_margin", "triplet_accuracy",
+            "demetr_ratio", "demetr_detection", "train_loss", "train_seconds", "eval_seconds"]
     table = result.epochs[[c for c in cols if c in result.epochs.columns]]
+    table = table.loc[:, table.notna().any()]
     out = {"run_id": result.run_id, "status": result.status, "reused_stored_run": result.reused,
            "model": run.model_name, "family": run.family, "device": run.device, "wall_seconds": run.wall_seconds,
            "note": run.options.get("note"), "checkpoint": result.checkpoint,
@@ -157,3 +168,20 @@ def run_command(args: argparse.Namespace) -> int:
         if out["checkpoint"]:
             print(f"checkpoint: {out['checkpoint']}")
     return 0 if result.status == "complete" else 3
+
+
+def _ship_delta(out: str, result, run, spec: FinetuneSpec) -> None:
+    """The final checkpoint as a delta over the starting model (its provenance inside)."""
+    from negviz.finetune.delta import save_delta
+    from negviz.finetune.run import plan
+
+    if not result.checkpoint:
+        raise SystemExit("--ship-delta needs the final checkpoint: drop --keep none")
+    base = plan(spec)
+    epochs = result.epochs.astype(object).where(result.epochs.notna(), None).to_dict(orient="records")
+    meta = {"base_model": base.model_name, "base_revision": base.revision, "spec": spec.to_dict(),
+            "cli": "negviz finetune " + " ".join(spec.cli_args()), "data": run.options.get("data"),
+            "note": run.options.get("note"), "train_seconds": sum(e.get("train_seconds") or 0 for e in epochs),
+            "epochs": epochs}
+    path = save_delta(result.checkpoint, base.source, out, meta)
+    print(f"wrote the delta {path}", file=sys.stderr)

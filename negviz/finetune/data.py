@@ -9,6 +9,17 @@ Sources (FinetuneSpec.train):
 - ``auto``: ``nevir-train`` when the Hub is reachable, else ``nevir-split``.
 ``heldout`` overrides the held-out set with a pairs file or ``nevir`` (the shipped test).
 
+Sentence data gives (anchor, positive, negative) triplets instead of pairs (``TrainingData.kind``):
+- ``cannot``: offline. The shipped CANNOT files' negated pairs (label 1) of the dataset's
+  ``train`` part; held out: its ``heldout`` part (the same seeded rule as
+  ``negviz eval --dataset cannot --split heldout``). The per-source files carry no paraphrases,
+  so the positive is the sentence itself, encoded a second time under dropout (SimCSE-style),
+  and its negation is the hard negative: the loss pulls a sentence to itself and pushes its
+  negation (and the batch's other sentences) away. The provenance records this.
+- a triplet file (``train_kind="triplets"``; the HedgeTriple layout): columns anchor, positive,
+  negative (or a mapping, e.g. ``anchor=premise,positive=hypothesis,negative=contradiction``),
+  CSV/TSV/JSONL/Parquet, validated as datasets are; split by anchor, seeded.
+
 Every figure states the split: ``TrainingData.note``.
 """
 
@@ -20,9 +31,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from negviz.errors import NegvizError
-from negviz.finetune.spec import AUTO, NEVIR_SPLIT, NEVIR_TRAIN, FinetuneSpec
-from negviz.schema import PAIRS, DatasetSpec
+from negviz.errors import DataValidationError, NegvizError
+from negviz.finetune.spec import AUTO, CANNOT, NEVIR_SPLIT, NEVIR_TRAIN, FinetuneSpec
+from negviz.schema import EXCLUSION, PAIRS, DatasetSpec
 
 GROUP_COLUMN = "passage_id"
 
@@ -35,6 +46,7 @@ class TrainingData:
     note: str  # one line for every figure, e.g. "offline split: NevIR test, passage-disjoint 70/30, ..."
     provenance: dict[str, Any]  # what the run key needs: source, split rule, sizes, file hashes
     heldout_spec: DatasetSpec  # the dataset whose rows the held-out pairs are (texts for pair cards)
+    kind: str = PAIRS  # PAIRS, or TRIPLETS: train/heldout hold item_id, anchor, positive, negative
 
     @property
     def dataset_name(self) -> str:
@@ -80,8 +92,89 @@ def _limit(frame: pd.DataFrame, n: int | None) -> pd.DataFrame:
     return frame if n is None else frame.iloc[: int(n)].reset_index(drop=True)
 
 
+TRIPLETS = "triplets"
+TRIPLET_COLUMNS = ("item_id", "anchor", "positive", "negative")
+# A triplet file is read as the exclusion kind (query, positive document, excluded document).
+_AS_EXCLUSION = {"item_id": "query_id", "anchor": "query", "positive": "pos_doc", "negative": "neg_doc"}
+SELF_POSITIVE = ("the sentence itself, encoded a second time under dropout (SimCSE-style): the CANNOT "
+                 "per-source files carry no paraphrases")
+
+
+def load_triplet_file(path: str, columns: str | None = None):
+    """A triplet file as a frame (item_id, anchor, positive, negative, ...), with the datasets'
+    checks and messages; ``columns`` maps anchor/positive/negative (and item_id) to the file's."""
+    from negviz.datasets import load_file
+    from negviz.datasets.userfile import parse_columns
+
+    mapping = {target: target for target in ("anchor", "positive", "negative")}
+    mapping.update(parse_columns(columns, path))
+    unknown = sorted(set(mapping) - set(_AS_EXCLUSION))
+    if unknown:
+        raise DataValidationError(f"the column mapping names {unknown[0]!r}; a triplet file maps "
+                                  f"{', '.join(_AS_EXCLUSION)}.", file=path)
+    if "item_id" not in mapping and not _file_has(path, "item_id"):
+        mapping.pop("item_id", None)
+    ds = load_file(path, EXCLUSION, {_AS_EXCLUSION[k]: v for k, v in mapping.items()}, number_rows=True)
+    frame = ds.frame.rename(columns={v: k for k, v in _AS_EXCLUSION.items()})
+    return frame, ds
+
+
+def _file_has(path: str, column: str) -> bool:
+    from pathlib import Path
+
+    from negviz.datasets.formats import infer_format, read_frame
+
+    p = Path(path)
+    return p.is_file() and column in read_frame(p, infer_format(p, None), path).columns
+
+
+def cannot_triplets(frame: pd.DataFrame) -> pd.DataFrame:
+    """CANNOT rows -> triplets (sentence, sentence, its negation) of the negated pairs (label 1)."""
+    neg = frame[frame["label"] == 1]
+    return pd.DataFrame({"item_id": neg["pair_id"].astype(str).to_numpy(), "anchor": neg["sentence1"].to_numpy(),
+                         "positive": neg["sentence1"].to_numpy(), "negative": neg["sentence2"].to_numpy(),
+                         "source": neg["source"].to_numpy()})
+
+
+def _triplet_data(spec: FinetuneSpec, source: str) -> TrainingData:
+    from negviz.datasets import load
+
+    if source == CANNOT:
+        train = cannot_triplets(load(DatasetSpec.make("cannot", "train")).frame)
+        held_spec = DatasetSpec.make("cannot", "heldout")
+        heldout = cannot_triplets(load(held_spec).frame)
+        what = "CANNOT per-source files, negated pairs; held out: the dataset's seeded 'heldout' part (by sentence1)"
+        prov: dict[str, Any] = {"source": CANNOT, "split": "cannot heldout (seeded by sentence1)",
+                                "heldout_name": "cannot-heldout", "positive": SELF_POSITIVE,
+                                "hard_negative": "the sentence's negation (CANNOT label 1)"}
+    else:
+        frame, ds = load_triplet_file(source, spec.columns)
+        label = ds.spec.name.rsplit("/", 1)[-1]
+        groups = frame.assign(passage_id=frame["anchor"], pair_id=frame["item_id"])
+        train, heldout = group_split(groups, spec.heldout_fraction, spec.seed)
+        train, heldout = train.drop(columns=["passage_id", "pair_id"]), heldout.drop(columns=["passage_id", "pair_id"])
+        held_spec = ds.spec
+        pct = f"{round(100 * (1 - spec.heldout_fraction))}/{round(100 * spec.heldout_fraction)}"
+        what = f"triplets of {label}, anchor-disjoint {pct}, seed {spec.seed}"
+        prov = {"source": source, "file_hash": ds.spec.opts.get("file_hash"), "split": "anchor-disjoint",
+                "heldout_fraction": spec.heldout_fraction, "heldout_name": f"{label}-heldout",
+                "positive": "the file's positive", "hard_negative": "the file's negative"}
+    full = (len(train), len(heldout))
+    # Triplets in a seeded order (files are often sorted by source), so the limits take seeded
+    # samples of all sources; batches are shuffled anyway.
+    train, heldout = (f.sample(frac=1.0, random_state=spec.seed).reset_index(drop=True) for f in (train, heldout))
+    train, heldout = _limit(train, spec.limit_train), _limit(heldout, spec.limit_heldout)
+    of = [f" (seeded sample {n:,} of {whole:,})" if n < whole else "" for n, whole in zip((len(train), len(heldout)), full)]
+    prov.update(n_train=len(train), n_heldout=len(heldout), loss="MultipleNegativesRankingLoss with hard negatives")
+    note = f"{what}, n_train={len(train):,}{of[0]}, n_heldout={len(heldout):,}{of[1]}"
+    return TrainingData(train.reset_index(drop=True), heldout.reset_index(drop=True), source, note, prov, held_spec,
+                        TRIPLETS)
+
+
 def load_training_data(spec: FinetuneSpec) -> TrainingData:
     source = resolve_source(spec.train)
+    if source == CANNOT or spec.train_kind == TRIPLETS:
+        return _triplet_data(spec, source)
     pct = f"{round(100 * (1 - spec.heldout_fraction))}/{round(100 * spec.heldout_fraction)}"
     prov: dict[str, Any] = {"source": source}
     if source == NEVIR_TRAIN:
@@ -140,6 +233,20 @@ def triplets(pairs: list[Pair]) -> tuple[list[str], list[str], list[str]]:
     no gradient. Each document is therefore encoded once (``docs``) and used in both roles."""
     q1, d1, q2, d2 = (list(col) for col in zip(*pairs))
     return q1 + q2, d1 + d2, d2 + d1
+
+
+Triplet = tuple[str, str, str]  # (anchor, positive, negative)
+
+
+def triplet_tuples(frame: pd.DataFrame) -> list[Triplet]:
+    return list(frame[["anchor", "positive", "negative"]].itertuples(index=False, name=None))
+
+
+def triplet_batches(items: list[Triplet], batch_size: int, seed: int) -> list[list[Triplet]]:
+    """Seeded batches of ``batch_size`` triplets, each used once per epoch (sentences are short:
+    no length grouping)."""
+    order = [int(i) for i in np.random.default_rng(seed).permutation(len(items))]
+    return [[items[i] for i in order[k : k + batch_size]] for k in range(0, len(order), batch_size)]
 
 
 def batches(pairs: list[Pair], batch_size: int, seed: int, pool: int = 8) -> list[list[Pair]]:

@@ -52,16 +52,22 @@ def run_summary(rows: pd.DataFrame, note: str, checkpoint: str | None) -> dict[s
     rows = rows.sort_values("epoch")
     first, last = rows.iloc[0], rows.iloc[-1]
     trained = rows[rows["epoch"] > 0]
+    def num(x):  # sentence data has no paired accuracy (None/NaN)
+        return None if x is None or pd.isna(x) else float(x)
+
     summary.update(
-        paired_accuracy=float(last["paired_accuracy"]), ci95=[float(last["ci_low"]), float(last["ci_high"])],
+        paired_accuracy=num(last["paired_accuracy"]), ci95=[num(last["ci_low"]), num(last["ci_high"])],
         n=int(last["n"]), epochs_done=int(last["epoch"]),
-        epoch0_paired_accuracy=float(first["paired_accuracy"]),
-        epoch0_ci95=[float(first["ci_low"]), float(first["ci_high"])],
+        epoch0_paired_accuracy=num(first["paired_accuracy"]),
+        epoch0_ci95=[num(first["ci_low"]), num(first["ci_high"])],
         cos_mean_epoch0=float(first["cos_mean"]), cos_std_epoch0=float(first["cos_std"]),
         cos_mean_final=float(last["cos_mean"]), cos_std_final=float(last["cos_std"]),
         train_seconds_per_epoch=float(trained["train_seconds"].mean()) if len(trained) else None,
         eval_seconds_per_epoch=float(rows["eval_seconds"].mean()),
     )
+    if "demetr_ratio" in rows.columns:  # sentence data: the DEMETR negation ratio before and after
+        summary.update(metric="demetr_ratio", demetr_ratio_epoch0=num(first["demetr_ratio"]),
+                       demetr_ratio=num(last["demetr_ratio"]))
     summary[EPOCH_KEY] = [jsonable(r) for r in rows.to_dict(orient="records")]
     return summary
 

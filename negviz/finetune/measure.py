@@ -17,7 +17,7 @@ import pandas as pd
 
 from negviz import metrics
 from negviz.scoring import score_dataset, wide_scores
-from negviz.schema import EXCLUSION, PAIRS, SLOTS, ModelSpec
+from negviz.schema import EXCLUSION, PAIRS, PERTURBATION, SLOTS, DatasetSpec, ModelSpec
 from negviz.scorers.base import Progress, no_progress
 
 PAIR_SLOTS = tuple(SLOTS[PAIRS])  # q1_d1, q1_d2, q2_d1, q2_d2
@@ -46,7 +46,59 @@ def pair_cosines(scorer, d1: list[str], d2: list[str], progress: Progress = no_p
     a, b = a.astype(np.float64), b.astype(np.float64)
     a /= np.maximum(np.linalg.norm(a, axis=1, keepdims=True), 1e-12)
     b /= np.maximum(np.linalg.norm(b, axis=1, keepdims=True), 1e-12)
-    return np.einsum("ij,ij->i", a, b)
+    return np.clip(np.einsum("ij,ij->i", a, b), -1.0, 1.0)  # rounding can put near-identical pairs at 1 + 1e-16
+
+
+SENTENCE_ITEM_NAMES = ("cos", "cos_positive")
+DEMETR_PERTURBATION = "critical_id8_negation"  # the negation column of NegBLEURT Fig. 4
+
+
+def demetr_sample(n: int) -> pd.DataFrame | None:
+    """The fixed DEMETR sample measured per epoch: the first ``n`` negation items."""
+    if not n:
+        return None
+    from negviz.datasets import load
+
+    return load(DatasetSpec.make("demetr", limit=int(n), perturbations=DEMETR_PERTURBATION)).frame
+
+
+def measure_sentences(
+    scorer,
+    heldout: pd.DataFrame,
+    demetr: pd.DataFrame | None = None,
+    progress: Callable[[int, int, str], None] = no_progress,
+) -> tuple[dict[str, Any], pd.DataFrame]:
+    """Sentence data (triplets): cos(E(anchor), E(negative)) per held-out item (for CANNOT the
+    sentence and its negation; lower is more negation-aware), the share of triplets whose
+    positive is closer than the negative, and the DEMETR negation sensitivity ratio on a fixed
+    sample (metrics.demetr_summary over the ``demetr`` scorer path)."""
+    start = time.perf_counter()
+    cos = pair_cosines(scorer, heldout["anchor"].tolist(), heldout["negative"].tolist(), progress)
+    self_positive = bool((heldout["anchor"] == heldout["positive"]).all())
+    cos_pos = np.ones(len(cos)) if self_positive else pair_cosines(
+        scorer, heldout["anchor"].tolist(), heldout["positive"].tolist(), progress)
+    nan = float("nan")
+    out: dict[str, Any] = {
+        "paired_accuracy": nan, "ci_low": nan, "ci_high": nan, "n": len(heldout),
+        # With the sentence itself as positive (CANNOT) the share says nothing: left out.
+        "triplet_accuracy": float(np.mean(cos_pos > cos)) if len(cos) and not self_positive else nan,
+        "cos_mean": float(cos.mean()), "cos_std": float(cos.std(ddof=0)), "cos_median": float(np.median(cos)),
+        "cos_q05": float(np.quantile(cos, 0.05)), "cos_q95": float(np.quantile(cos, 0.95)),
+    }
+    if demetr is not None and len(demetr):
+        wide = wide_scores(PERTURBATION, demetr, score_dataset(PERTURBATION, demetr, scorer, progress))
+        d = metrics.demetr_summary(wide["candidate"], wide["perturbed"], wide["empty"], demetr["checked"])
+        out.update(demetr_ratio=d["sensitivity_ratio"], demetr_ratio_ci_low=d["ratio_ci95"][0],
+                   demetr_ratio_ci_high=d["ratio_ci95"][1], demetr_detection=d["detection_accuracy"],
+                   demetr_n=d["n"])
+    out["eval_seconds"] = time.perf_counter() - start
+    ids = heldout["item_id"].astype(str).to_numpy()
+    items = pd.DataFrame({
+        "item_id": np.tile(ids, 2),
+        "name": np.repeat(SENTENCE_ITEM_NAMES, len(ids)),
+        "value": np.concatenate([cos, cos_pos]).astype(np.float64),
+    })
+    return out, items
 
 
 def measure(

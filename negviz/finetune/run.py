@@ -21,11 +21,13 @@ from typing import Any, Callable
 import pandas as pd
 
 from negviz.finetune import history
-from negviz.finetune.data import TrainingData, batches, load_training_data, pair_tuples
-from negviz.finetune.measure import COSINE_DEFINITIONS, load_eval_scorer, measure
+from negviz.finetune.data import (
+    TRIPLETS, TrainingData, batches, load_training_data, pair_tuples, triplet_batches, triplet_tuples,
+)
+from negviz.finetune.measure import COSINE_DEFINITIONS, demetr_sample, load_eval_scorer, measure, measure_sentences
 from negviz.finetune.spec import KEEP, FinetuneSpec
 from negviz.finetune.train import Cancelled, make_trainer, seed_everything, write_provenance
-from negviz.schema import PAIRS, DatasetSpec, spec_hash
+from negviz.schema import EXCLUSION, PAIRS, SENTENCE_PAIRS, DatasetSpec, spec_hash
 
 
 @dataclass
@@ -142,9 +144,10 @@ def run_finetune(
         run_id=run_id or "", spec_key=p.key, kind=FINETUNE, model_name=p.model_name,
         model_spec={"name": p.model_name, "family": spec.eval_family, "revision": None, "options": p.options},
         family=spec.eval_family, model_revision=p.revision, dataset_name=p.data.dataset_name,
-        dataset_spec=p.data.heldout_spec.to_dict(), dataset_kind=PAIRS, split="heldout", n=len(p.data.heldout),
+        dataset_spec=p.data.heldout_spec.to_dict(), dataset_kind=_heldout_kind(p.data), split="heldout", n=len(p.data.heldout),
         options={"finetune": spec.to_dict(), "data": p.data.provenance, "note": p.data.note,
-                 "cosine": COSINE_DEFINITIONS[spec.eval_family], "keep": keep},
+                 "cosine": (SENTENCE_COSINE if p.data.kind == TRIPLETS else COSINE_DEFINITIONS[spec.eval_family]),
+                 "keep": keep},
         code_version=code_version(), device=device, host=socket.gethostname(),
     )
     run_id = store.start_run(record)
@@ -180,10 +183,18 @@ def _train_and_measure(p: Plan, store, run_id, run_dir: Path, scratch: Path, kee
 
     spec, data = p.spec, p.data
     seed_everything(spec.seed)
-    examples = pair_tuples(data.train)
-    schedule = [batches(examples, spec.batch_size, spec.seed + e) for e in range(1, spec.epochs + 1)]
+    sentences = data.kind == TRIPLETS
+    if sentences and spec.family != "bi-encoder":
+        raise ValueError("triplet and sentence/negation data train a bi-encoder (family bi-encoder)")
+    if sentences:
+        examples = triplet_tuples(data.train)
+        schedule = [triplet_batches(examples, spec.batch_size, spec.seed + e) for e in range(1, spec.epochs + 1)]
+    else:
+        examples = pair_tuples(data.train)
+        schedule = [batches(examples, spec.batch_size, spec.seed + e) for e in range(1, spec.epochs + 1)]
     total = sum(len(b) for b in schedule)
     transfer = _transfer_frame(spec.transfer)
+    demetr = demetr_sample(spec.demetr_sample) if sentences else None
     cache = ScoreCache(scratch / "scores.sqlite")  # embeddings shared by scores and cosines, per checkpoint
     t0 = time.perf_counter()
 
@@ -194,8 +205,9 @@ def _train_and_measure(p: Plan, store, run_id, run_dir: Path, scratch: Path, kee
         report("eval", epoch)
         scorer = load_eval_scorer(path, spec.eval_family, p.options, device, cache, eval_batch_size)
         try:
-            metrics, per_pair = measure(scorer, data.heldout, transfer,
-                                        lambda d, t, _desc: report("eval", epoch, d, t))
+            steps = lambda d, t, _desc: report("eval", epoch, d, t)  # noqa: E731
+            metrics, per_pair = (measure_sentences(scorer, data.heldout, demetr, steps) if sentences
+                                 else measure(scorer, data.heldout, transfer, steps))
         finally:
             scorer.close()
         metrics.update(extra)
@@ -222,6 +234,15 @@ def _train_and_measure(p: Plan, store, run_id, run_dir: Path, scratch: Path, kee
             saved.append(ckpt)
     finally:
         cache.close()
+
+
+SENTENCE_COSINE = "cos(E(anchor), E(negative)) of the sentence embeddings: a held-out sentence and its negation"
+
+
+def _heldout_kind(data: TrainingData) -> str:
+    if data.kind != TRIPLETS:
+        return PAIRS
+    return SENTENCE_PAIRS if data.heldout_spec.name == "cannot" else EXCLUSION
 
 
 def _transfer_frame(n: int) -> pd.DataFrame | None:

@@ -19,7 +19,9 @@ EVAL_FAMILY = {BI_ENCODER: "bi-encoder", LATE_INTERACTION: "maxsim"}
 AUTO = "auto"  # NevIR train from the Hub when reachable, else the offline split
 NEVIR_SPLIT = "nevir-split"  # offline: shipped NevIR test split into passage-disjoint parts
 NEVIR_TRAIN = "nevir-train"  # NevIR train (Hub); held out: the shipped NevIR test
-SOURCES = (AUTO, NEVIR_SPLIT, NEVIR_TRAIN)
+CANNOT = "cannot"  # offline: the shipped CANNOT files' sentence/negation pairs (train part; held out: heldout)
+SOURCES = (AUTO, NEVIR_SPLIT, NEVIR_TRAIN, CANNOT)
+TRAIN_KINDS = ("pairs", "triplets")  # what a training file holds: NevIR pairs or (anchor, positive, negative)
 KEEP = ("none", "final", "all")  # which checkpoints stay on disk after the run
 
 
@@ -42,6 +44,9 @@ class FinetuneSpec:
     limit_train: int | None = None  # first N training pairs (quick runs, tests)
     limit_heldout: int | None = None
     transfer: int = 0  # ExcluIR queries scored per epoch as a transfer check (0: none)
+    train_kind: str = "pairs"  # a training file's layout: pairs (q1, d1, q2, d2) or triplets
+    train_layers: int = 0  # train only the top N transformer layers (0: all weights)
+    demetr_sample: int = 200  # sentence data: DEMETR negation items measured per epoch (a fixed sample)
 
     def __post_init__(self) -> None:
         if self.family not in FAMILIES:
@@ -52,6 +57,10 @@ class FinetuneSpec:
             raise ValueError(f"heldout_fraction must lie strictly between 0 and 1, not {self.heldout_fraction}")
         if self.batch_size < 2:
             raise ValueError("batch_size must be at least 2 (in-batch negatives need company)")
+        if self.train_kind not in TRAIN_KINDS:
+            raise ValueError(f"train_kind must be one of {', '.join(TRAIN_KINDS)}, not {self.train_kind!r}")
+        if self.train_layers < 0:
+            raise ValueError(f"train_layers must be 0 (all) or a number of top layers, not {self.train_layers}")
         if self.lr <= 0:
             raise ValueError(f"lr must be positive, not {self.lr}")
 

@@ -105,8 +105,28 @@ class _Loop:
         return float(np.mean(losses)) if losses else float("nan")
 
 
+def freeze_all_but_top(module, layers: int) -> list[str]:
+    """Leave only the top ``layers`` transformer layers trainable (0: everything); returns the
+    names of the trainable parameters (what a delta over the base has to carry)."""
+    if layers:
+        stacks = [m for name, m in module.named_modules() if name.endswith("encoder.layer")]
+        if not stacks:
+            raise ValueError("train_layers needs a BERT-like encoder (an encoder.layer stack)")
+        stack = stacks[0]
+        if layers > len(stack):
+            raise ValueError(f"train_layers={layers}, but the encoder has {len(stack)} layers")
+        for p in module.parameters():
+            p.requires_grad_(False)
+        for layer in list(stack)[-layers:]:
+            for p in layer.parameters():
+                p.requires_grad_(True)
+    return [name for name, p in module.named_parameters() if p.requires_grad]
+
+
 class BiEncoderTrainer(_Loop):
-    """sentence-transformers model + MultipleNegativesRankingLoss (anchor, positive, negative)."""
+    """sentence-transformers model + MultipleNegativesRankingLoss (anchor, positive, negative).
+    A batch is NevIR pairs (4-tuples) or triplets (3-tuples: anchor, positive, hard negative);
+    a positive equal to its anchor is encoded separately, so dropout makes the two views differ."""
 
     def __init__(self, source: str, spec: FinetuneSpec, device: str, total_steps: int):
         super().__init__(spec, device, total_steps)
@@ -115,13 +135,22 @@ class BiEncoderTrainer(_Loop):
 
         self.model = SentenceTransformer(source, device=device)
         self.module = self.model
+        self.trainable = freeze_all_but_top(self.model, spec.train_layers)
         self.loss_fn = MultipleNegativesRankingLoss(self.model, scale=spec.scale)
         self._setup(self.model.parameters())
+
+    def _embed(self, texts: list[str]):
+        from sentence_transformers.util import batch_to_device
+
+        return self.model(batch_to_device(self.model.preprocess(texts), self.device))["sentence_embedding"]
 
     def loss(self, batch: Sequence[Pair]):
         import torch
         from sentence_transformers.util import batch_to_device
 
+        if len(batch[0]) == 3:  # (anchor, positive, negative)
+            columns = [list(col) for col in zip(*batch)]
+            return self.loss_fn.compute_loss_from_embeddings([self._embed(texts) for texts in columns], None)
         queries, docs, _ = triplets(batch)
         embed = [self.model(batch_to_device(self.model.preprocess(texts), self.device))["sentence_embedding"]
                  for texts in (queries, docs)]

@@ -1,6 +1,7 @@
 """SPLADE (``naver/splade*``): a sparse vocabulary-sized representation from the MLM head.
 
     rep(t)[v] = max over tokens i of t (attention-masked) of log(1 + relu(logits[i, v]))
+              = log(1 + relu(max_i logits[i, v]))   (both functions are monotone)
     score(q, d) = rep(q) . rep(d)
 
 as in the NevIR code (``splade.models.transformer_rep.Splade(agg="max")``, queries encoded
@@ -80,9 +81,13 @@ class Splade(Scorer):
         with torch.inference_mode():
             for start in range(0, len(texts), rows):
                 part = {k: v[start : start + rows].to(self.device) for k, v in enc.items()}
-                logits = model(**part).logits.float()
-                weights = torch.log1p(torch.relu(logits)) * part["attention_mask"].unsqueeze(-1)
-                reps.append(weights.max(dim=1).values.cpu().numpy())
+                logits = model(**part).logits
+                # log1p and relu are monotone, so the max over tokens commutes with them: take the
+                # max of the raw logits over the unmasked tokens first, then log(1 + relu(.)) of
+                # one vocabulary vector per text (the same numbers, a fraction of the work).
+                logits = logits.masked_fill(~part["attention_mask"].bool().unsqueeze(-1), float("-inf"))
+                best = logits.max(dim=1).values.float()
+                reps.append(torch.log1p(torch.relu(best)).cpu().numpy())
         dense = np.concatenate(reps)
         return [SparseRep(np.flatnonzero(row), row[row > 0].astype(np.float32)) for row in dense]
 

