@@ -240,7 +240,8 @@ class Store:
             if not rows:
                 self._check_exists(conn, run_id)
                 pending = self._pending(conn, run_id)
-        if not rows and pending and self.load_pending(run_id):  # a lazily imported run: copy it in now
+        if not rows and pending:  # a lazily imported run: copy it in now, or read what another copier wrote
+            self.load_pending(run_id)
             return self.scores(run_id)
         if not rows:
             return long_frame([], ("item_id", "slot", "score"))
