@@ -86,7 +86,8 @@ for col, (head, qhtml), tab, n in zip(st.columns(2), heads, tables, (0, 1)):
             mark = f" **{r['role']}**" if r["role"] else ""
             other = sa.comparison_doc(tab, i, neg_text, pos_text)
             link = sa.maxsim_link(query, r["text"], other, removal.edited if removal.rule else "")
-            st.markdown(f"`{r['rank']}` score `{r['score']:.4f}` · `{r['doc_id'].replace('`', "'")}`"
+            doc_id = r["doc_id"].replace("`", "'")
+            st.markdown(f"`{r['rank']}` score `{r['score']:.4f}` · `{doc_id}`"
                         f"{mark} {shared} · [MaxSim]({link})")
             body = sa.cue_html(r["text"][:600] + ("…" if len(r["text"]) > 600 else ""))
             st.markdown(f'<div class="nv-text" data-testid="search-hit-{n}">{body}</div>',
