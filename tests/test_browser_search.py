@@ -23,7 +23,7 @@ def test_search_url_shows_results_marks_and_links(app_server, browser):
     assert page.get_by_text("in both lists").count() >= 1  # overlap marked per result
     assert page.locator(".nv-cue").filter(has_text="excluding").count() >= 1  # the cue underlined
     assert page.locator(".nv-cue").count() >= 1
-    link = page.get_by_role("link", name="MaxSim").first.get_attribute("href")
+    link = page.get_by_role("link", name="MaxSim", exact=True).first.get_attribute("href")
     params = parse_qs(urlparse(link).query)
     assert urlparse(link).path == "/maxsim" and params["src"] == ["typed"] and "excluding" in params["tq"][0]
     SHOT.parent.mkdir(parents=True, exist_ok=True)
