@@ -154,6 +154,19 @@ def test_dense_exact_search_is_chunk_invariant_and_cached(small_corpus, score_ca
     assert not again.loaded
 
 
+def test_faiss_equals_exact_search(small_corpus, score_cache):
+    from negviz.catalog import load_scorer
+    from negviz.retrieval.index import retriever_for
+
+    pytest.importorskip("faiss")
+    scorer = load_scorer("all-MiniLM-L6-v2", cache=score_cache)
+    queries = pd.read_parquet(offline_corpus.__globals__["DATA_DIR"] / "excluir/sample.parquet")["query"][:40]
+    exact_rows, exact_scores = retriever_for(scorer, small_corpus).search(queries, 20)
+    faiss_rows, faiss_scores = retriever_for(scorer, small_corpus, method="faiss").search(queries, 20)
+    np.testing.assert_allclose(faiss_scores, exact_scores, rtol=1e-5, atol=1e-6)
+    assert (faiss_rows == exact_rows).mean() > 0.99  # only float-noise near-ties may swap
+
+
 def test_lexical_indexes_find_a_document_by_its_own_words(small_corpus):
     from negviz.catalog import load_scorer
     from negviz.retrieval.index import retriever_for

@@ -11,6 +11,8 @@ corpus position (``metrics.top_k_indices``), whatever the family.
   chunked matrix products (``QUERY_CHUNK`` queries x ``CORPUS_CHUNK`` documents at a time) with a
   running top k, so memory stays bounded whatever the corpus size. Similarity as the scorer's
   (dot by default, as the NevIR code; cosine normalises both sides).
+- ``FaissRetriever`` (bi-encoders, on request: ``method="faiss"``): the same matrix in a FAISS
+  flat inner-product index; tests check it returns what exact search returns.
 - ``BM25Retriever``: bm25s (Lucene variant, the scorer's k1 and b) indexed once over the
   corpus, with the BM25 scorer's tokens (negation words kept).
 - ``TfIdfRetriever``: the NevIR TF-IDF protocol refits a vectorizer per (query, doc) pair and
@@ -42,6 +44,7 @@ CORPUS_CHUNK = 65536
 
 RETRIEVERS = Registry("retrieval method")
 RETRIEVERS.register("dense", "negviz.retrieval.index:DenseRetriever", title="exact dense search")
+RETRIEVERS.register("faiss", "negviz.retrieval.index:FaissRetriever", title="FAISS IndexFlatIP (exact)")
 RETRIEVERS.register("bm25", "negviz.retrieval.index:BM25Retriever", title="BM25 index (bm25s)")
 RETRIEVERS.register("tfidf", "negviz.retrieval.index:TfIdfRetriever", title="TF-IDF index (corpus-fitted)")
 RETRIEVERS.register("splade", "negviz.retrieval.index:SpladeRetriever", title="SPLADE sparse dot product")
@@ -59,9 +62,10 @@ METHOD_OF_FAMILY = {
 }
 
 
-def retriever_for(scorer, corpus: Corpus, **options: Any) -> "Retriever":
-    """The retriever of a scorer's family over ``corpus`` (index built on first search)."""
-    method = METHOD_OF_FAMILY.get(scorer.family)
+def retriever_for(scorer, corpus: Corpus, method: str | None = None, **options: Any) -> "Retriever":
+    """The retriever of a scorer's family over ``corpus`` (index built on first search);
+    ``method`` overrides the family's (e.g. "faiss" for a bi-encoder)."""
+    method = method or METHOD_OF_FAMILY.get(scorer.family)
     if method is None:
         raise ValueError(f"no corpus retrieval for the {scorer.family!r} family")
     return RETRIEVERS.get(method)(scorer, corpus, **options)
@@ -172,6 +176,30 @@ class DenseRetriever(Retriever):
     def score_all(self, query: str) -> np.ndarray:
         self.build()
         return (np.asarray(self.matrix) @ self.query_vectors([query])[0]).astype(np.float64)
+
+
+class FaissRetriever(DenseRetriever):
+    """The same vectors in a FAISS ``IndexFlatIP`` (exact inner product; the route to IVF/HNSW
+    indexes for corpora in the tens of millions). Results re-sorted by (−score, position), so
+    ties order as in exact search. Needs faiss-cpu (requirements.txt)."""
+
+    method = "faiss"
+
+    def _build(self, progress: Progress) -> None:
+        import faiss
+
+        super()._build(progress)
+        self.index = faiss.IndexFlatIP(self.matrix.shape[1])
+        for start in range(0, self.corpus.size, CORPUS_CHUNK):
+            self.index.add(np.ascontiguousarray(self.matrix[start : start + CORPUS_CHUNK]))
+
+    def _search(self, queries: list[str], k: int, progress: Progress):
+        q = np.ascontiguousarray(self.query_vectors(queries))
+        scores, rows = self.index.search(q, k)
+        for n in range(len(rows)):
+            order = np.lexsort((rows[n], -scores[n]))
+            rows[n], scores[n] = rows[n][order], scores[n][order]
+        return rows.astype(np.int64), scores.astype(np.float64)
 
 
 class BM25Retriever(Retriever):
