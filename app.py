@@ -26,6 +26,7 @@ pages = {
         st.Page("pages/maxsim.py", title="MaxSim explorer", icon=":material/grid_on:", url_path="maxsim"),
         st.Page("pages/playground.py", title="Playground", icon=":material/science:", url_path="playground"),
         st.Page("pages/inspector.py", title="Pair inspector", icon=":material/compare:", url_path="inspector"),
+        st.Page("pages/search.py", title="Search", icon=":material/search:", url_path="search"),
         st.Page("pages/annotate.py", title="Annotations", icon=":material/rate_review:", url_path="annotations"),
     ],
     "Run": [

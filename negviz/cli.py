@@ -132,6 +132,10 @@ def cmd_eval(args: argparse.Namespace) -> int:
     lookup = Store(args.db)  # added datasets are read from the store even with --no-store
     store = None if args.no_store else lookup
     progress = TqdmProgress(enabled=not args.quiet)
+    if args.corpus:  # retrieval over a corpus: negviz.retrieval
+        from negviz.retrieval.report import corpus_eval_command
+
+        return corpus_eval_command(args, model, dataset, store, progress, _json_default)
     try:
         result = run_eval(
             model,
@@ -378,6 +382,9 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--no-store", action="store_true", help="do not write the run to the store")
     s.add_argument("--json", action="store_true", help="print one JSON object")
     s.add_argument("--quiet", action="store_true", help="no progress bar")
+    s.add_argument("--corpus", help="retrieve over a corpus: offline, excluir, hf:OWNER/NAME or a file")
+    s.add_argument("--corpus-columns", help="column mapping of a corpus file, e.g. doc_id=id,text=body")
+    s.add_argument("--top-k", type=int, default=100, help="documents retrieved per query (with --corpus)")
     s.set_defaults(func=cmd_eval)
 
     s = sub.add_parser("runs", help="stored runs ('*' in 'shown': the run the pages show for its model)")

@@ -20,7 +20,8 @@ PAIRS = "pairs"  # NevIR-style contrast pairs: q1 answered by d1 only, q2 by d2 
 EXCLUSION = "exclusion"  # ExcluIR-style: one query, a positive and an excluded document
 PERTURBATION = "perturbation"  # DEMETR-style: reference, candidate and perturbed candidate
 SENTENCE_PAIRS = "sentence_pairs"  # CANNOT-style: a sentence and its negation/paraphrase
-KINDS = (PAIRS, EXCLUSION, PERTURBATION, SENTENCE_PAIRS)
+CORPUS = "corpus"  # a document collection to retrieve from (doc_id, text, optional title); no slots
+KINDS = (PAIRS, EXCLUSION, PERTURBATION, SENTENCE_PAIRS, CORPUS)
 
 # Required columns per kind; loaders may add metadata columns after these.
 COLUMNS: dict[str, tuple[str, ...]] = {
@@ -28,15 +29,18 @@ COLUMNS: dict[str, tuple[str, ...]] = {
     EXCLUSION: ("query_id", "query", "pos_doc", "neg_doc"),
     PERTURBATION: ("item_id", "perturbation", "severity", "reference", "candidate", "perturbed", "checked"),
     SENTENCE_PAIRS: ("pair_id", "sentence1", "sentence2", "label", "source"),
+    CORPUS: ("doc_id", "text"),
 }
 # The id column of each kind (unique within a dataset, or within a perturbation for DEMETR).
-ID_COLUMN = {PAIRS: "pair_id", EXCLUSION: "query_id", PERTURBATION: "item_id", SENTENCE_PAIRS: "pair_id"}
+ID_COLUMN = {PAIRS: "pair_id", EXCLUSION: "query_id", PERTURBATION: "item_id", SENTENCE_PAIRS: "pair_id",
+             CORPUS: "doc_id"}
 # Columns that hold text a model reads (must be non-empty strings).
 TEXT_COLUMNS = {
     PAIRS: ("q1", "d1", "q2", "d2"),
     EXCLUSION: ("query", "pos_doc", "neg_doc"),
     PERTURBATION: ("reference", "candidate", "perturbed"),
     SENTENCE_PAIRS: ("sentence1", "sentence2"),
+    CORPUS: ("text",),
 }
 
 # DEMETR's empty baseline: m(reference, ".") (base_id33_empty uses "." as the translation).

@@ -11,8 +11,8 @@ from negviz.schema import DatasetSpec, ModelSpec
 
 RUNNING, COMPLETE, FAILED, CANCELLED = "running", "complete", "failed", "cancelled"
 STATUSES = (RUNNING, COMPLETE, FAILED, CANCELLED)
-EVAL, FINETUNE = "eval", "finetune"
-RUN_KINDS = (EVAL, FINETUNE)
+EVAL, FINETUNE, RETRIEVAL = "eval", "finetune", "retrieval"  # retrieval: over a corpus (negviz.retrieval)
+RUN_KINDS = (EVAL, FINETUNE, RETRIEVAL)
 JSON_FIELDS = ("model_spec", "dataset_spec", "options", "summary")
 TIME_FIELDS = ("created_at", "finished_at")
 
