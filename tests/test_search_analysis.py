@@ -39,5 +39,5 @@ def test_maxsim_link_is_a_typed_explorer_view():
     link = sa.maxsim_link("q (x) & y", "doc one", "doc two", "q2")
     url = urlparse(link)
     params = parse_qs(url.query)
-    assert url.path == "/maxsim" and params["src"] == ["typed"] and params["tq"] == ["q (x) & y"]
+    assert url.path == "maxsim" and params["src"] == ["typed"] and params["tq"] == ["q (x) & y"]
     assert params["td1"] == ["doc one"] and params["td2"] == ["doc two"] and params["tq2"] == ["q2"]

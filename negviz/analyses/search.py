@@ -14,9 +14,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Sequence
-from urllib.parse import urlencode
 
 import pandas as pd
+
+from negviz import links
 
 from negviz.taxonomy.cues import find_cues
 from negviz.text.counterfactual import remove_negation
@@ -83,8 +84,7 @@ def role_rank(table: pd.DataFrame, role: str) -> int:
 def maxsim_link(query: str, doc: str, other: str, query2: str = "",
                 model: str = "maxsim-all-MiniLM-L6-v2") -> str:
     """A MaxSim-explorer URL drawing (query [, query2]) against the result ``doc`` and ``other``."""
-    params = {"model": model, "src": "typed", "tq": query, "tq2": query2, "td1": doc, "td2": other}
-    return "/maxsim?" + urlencode(params)
+    return links.page("maxsim", model=model, src="typed", tq=query, tq2=query2, td1=doc, td2=other)
 
 
 def comparison_doc(table: pd.DataFrame, row: int, neg_text: str | None, pos_text: str | None) -> str:
