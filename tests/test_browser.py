@@ -10,7 +10,7 @@ def test_app_loads_and_shows_the_leaderboard(app_server, browser):
     page.goto(app_server, timeout=60_000)
     page.get_by_role("heading", name="Overview").wait_for(timeout=90_000)
     page.get_by_text("Stored runs").wait_for(timeout=60_000)
-    page.locator('[data-testid="stDataFrame"]').first.wait_for(timeout=60_000)
+    page.locator('[data-testid="stDataFrame"]:visible').first.wait_for(timeout=60_000)  # not the collapsed runs
     page.locator(".js-plotly-plot").first.wait_for(timeout=60_000)
     page.get_by_text("Published results").wait_for(timeout=60_000)
     out = ROOT / "test-results"

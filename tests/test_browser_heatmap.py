@@ -62,6 +62,6 @@ def test_error_segment_click_lists_its_items(app_server, browser):
     page.locator('[data-testid="stDataFrame"]').last.wait_for(timeout=60_000)
     rows = list(csv.DictReader(io.StringIO(download(page, "Download these items (CSV)").decode())))
     assert rows and {r["verdict"] for r in rows} == {"correct"}
-    assert rows[0]["link"].startswith("/inspector?dataset=excluir&pair=excluir_")
+    assert rows[0]["link"].startswith("inspector?dataset=excluir&pair=excluir_")
     page.screenshot(path=str(ROOT / "test-results" / "errors.png"), full_page=True)
     page.close()

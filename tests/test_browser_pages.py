@@ -18,9 +18,11 @@ PAGES = {
     "/maxsim?dataset=nevir&pair=1230-2": "MaxSim explorer",
     "/playground": "Playground",
     "/inspector?dataset=nevir&pair=1230-2": "Pair inspector",
+    "/search?model=bm25&corpus=offline&qid=excluir_31": "Search",
     "/annotations": "Annotations",
     "/evaluate": "Evaluate a model",
     "/catalog": "Models & data",
+    "/add-dataset": "Add a dataset",
     "/?dataset=excluir": "Overview",  # the root shows the Overview too
 }
 DEFAULTS = {"dataset=nevir", "pair=1230-2"}  # a widget at its default value (the first pair) leaves the URL
@@ -35,7 +37,7 @@ def fresh_server(tmp_path_factory):
 
 def test_every_page_opens_from_its_url_on_a_fresh_server(fresh_server, browser):
     app_paths = set(re.findall(r'url_path="([^"]+)"', (ROOT / "app.py").read_text())) - {"root"}
-    assert app_paths == {re.match(r"/(\w*)", u).group(1) for u in PAGES} - {""}, "a page of app.py is not visited"
+    assert app_paths == {re.match(r"/([\w-]*)", u).group(1) for u in PAGES} - {""}, "a page of app.py is not visited"
     page = browser.new_page(viewport={"width": 1400, "height": 1200})
     for url, title in PAGES.items():
         page.goto(fresh_server + url, timeout=60_000)

@@ -138,39 +138,35 @@ def test_sessions_at_once_lose_no_label(tmp_path):
     assert got == set(saved) and len(labels) == n_sessions * steps  # every label stored, once
 
 
-def test_two_replicas_on_one_postgres(pg_url, tmp_path):  # noqa: F811
-    from playwright.sync_api import sync_playwright
-
+def test_two_replicas_on_one_postgres(pg_url, tmp_path, browser):  # noqa: F811
+    # The session's browser (a second sync Playwright in this thread would clash with it).
     with fresh_schema(pg_url) as db_url, app_server(db_url, tmp_path, "a") as a, app_server(db_url, tmp_path, "b") as b:
-        with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-            page = browser.new_context(viewport={"width": 1500, "height": 2200}).new_page()
-            # A label saved through replica a ...
-            open_inspector(page, a, "1230-2", "replica-tester")
-            label_and_next(page, "1230-2", "replica-tester", "saved on replica a")
-            # ... is there on replica b (a new session: a reload).
-            form = open_inspector(page, b, "1230-2", "replica-tester")
-            form.get_by_role("radio", name="unsure", checked=True).first.wait_for(timeout=WAIT)
-            assert "saved on replica a" in form.get_by_role("textbox", name="Note").input_value()
+        page = browser.new_context(viewport={"width": 1500, "height": 2200}).new_page()
+        # A label saved through replica a ...
+        open_inspector(page, a, "1230-2", "replica-tester")
+        label_and_next(page, "1230-2", "replica-tester", "saved on replica a")
+        # ... is there on replica b (a new session: a reload).
+        form = open_inspector(page, b, "1230-2", "replica-tester")
+        form.get_by_role("radio", name="unsure", checked=True).first.wait_for(timeout=WAIT)
+        assert "saved on replica a" in form.get_by_role("textbox", name="Note").input_value()
 
-            # A run stored beside replica a (the CLI on the same database) is listed by replica b.
-            done = subprocess.run(
-                [sys.executable, "-m", "negviz", "--db", db_url, "eval", "--model", "tfidf", "--dataset", "nevir",
-                 "--limit", "20", "--force"],
-                env={**os.environ, "PYTHONPATH": str(ROOT), "HF_HUB_OFFLINE": "1",
-                     "NEGVIZ_CACHE_DIR": str(tmp_path / "cli-cache")},
-                cwd=ROOT, capture_output=True, text=True, timeout=600)
-            assert done.returncode == 0, done.stderr[-2000:]
-            with Store(db_url) as store:
-                runs = store.runs(dataset="nevir")
-            new = runs[runs["n"] == 20]
-            assert len(new) == 1
-            time.sleep(6)  # the run listing is cached for 5 s per server
-            page.goto(b + "/?dataset=nevir", timeout=WAIT)  # the Overview is the main page
-            page.get_by_role("heading", name="Overview").wait_for(timeout=WAIT)
-            page.locator(".js-plotly-plot").first.wait_for(timeout=WAIT)
-            expect(page.locator('[data-stale="true"]')).to_have_count(0, timeout=WAIT)  # the rerun is done
-            board = download(page, "Download CSV").decode()  # the leaderboard replica b drew
-            assert new["run_id"].iloc[0] in board
-            assert page.locator('[data-testid="stException"]').count() == 0
-            browser.close()
+        # A run stored beside replica a (the CLI on the same database) is listed by replica b.
+        done = subprocess.run(
+            [sys.executable, "-m", "negviz", "--db", db_url, "eval", "--model", "tfidf", "--dataset", "nevir",
+             "--limit", "20", "--force"],
+            env={**os.environ, "PYTHONPATH": str(ROOT), "HF_HUB_OFFLINE": "1",
+                 "NEGVIZ_CACHE_DIR": str(tmp_path / "cli-cache")},
+            cwd=ROOT, capture_output=True, text=True, timeout=600)
+        assert done.returncode == 0, done.stderr[-2000:]
+        with Store(db_url) as store:
+            runs = store.runs(dataset="nevir")
+        new = runs[runs["n"] == 20]
+        assert len(new) == 1
+        time.sleep(6)  # the run listing is cached for 5 s per server
+        run_id = new["run_id"].iloc[0]  # the full shipped run stands for tfidf; pin the new one
+        page.goto(b + f"/?dataset=nevir&run={run_id}", timeout=WAIT)  # the Overview is the main page
+        page.get_by_role("heading", name="Overview").wait_for(timeout=WAIT)
+        expect(page.locator('[data-stale="true"]')).to_have_count(0, timeout=WAIT)  # the rerun is done
+        expect(page.get_by_text(f"tfidf {run_id[:8]} (pinned)").first).to_be_visible(timeout=WAIT)
+        assert page.locator('[data-testid="stException"]').count() == 0
+        page.context.close()

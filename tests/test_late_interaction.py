@@ -222,8 +222,9 @@ def test_colbert_v1_dnn_checkpoint_loads(tmp_path, colbert_dir):
         colbert(v1_dir, family="colbert").score([QUERY], [DOC])
 
 
-def test_colbert_scores_each_text_once_and_in_any_batch(colbert_dir):
-    scorer = colbert(colbert_dir, similarity="l2")
+def test_colbert_scores_each_text_once_and_in_any_batch(colbert_dir, score_cache):
+    # A cache of its own: texts other tests encoded must not count as encoded here.
+    scorer = load_scorer(ModelSpec.make(str(colbert_dir), similarity="l2"), device="cpu", cache=score_cache)
     queries, docs = [QUERY, QUERY, "the city"], [DOC, OTHER_DOC, DOC]
     calls = []
     together = scorer.score(queries, docs, progress=lambda done, total, desc: calls.append((done, total)))

@@ -130,7 +130,7 @@ BAD_INPUT = [
     (["--model", "bm25", "--option", "k11=2"], "bm25 takes no option 'k11'. Did you mean 'k1'?"),
     (["--model", "bm25", "--option", "k1"], "is not of the form key=value"),
     (["--model", "all-MiniLM-L6-v3"], "did you mean 'all-MiniLM-L6-v2'"),
-    (["--model", "minilm"], "did you mean 'all-MiniLM-L6-v2'"),
+    (["--model", "minilm"], "'all-MiniLM-L6-v2'"),  # among the suggestions (negminilm matches too)
     (["--model", "ALL-minilm-l6"], "did you mean 'all-MiniLM-L6-v2'"),
     (["--model", "./no/such/model"], "no such path: './no/such/model'"),
     (["--model", "tfidf", "--checked-only"], "--checked-only applies to perturbation datasets"),
