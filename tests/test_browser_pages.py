@@ -18,7 +18,7 @@ PAGES = {
     "/maxsim?dataset=nevir&pair=1230-2": "MaxSim explorer",
     "/playground": "Playground",
     "/inspector?dataset=nevir&pair=1230-2": "Pair inspector",
-    "/search?model=bm25&corpus=offline&qid=excluir_31": "Search",
+    "/search?qid=excluir_31": "Search",  # BM25 over the offline corpus by default
     "/annotations": "Annotations",
     "/evaluate": "Evaluate a model",
     "/catalog": "Models & data",

@@ -226,11 +226,21 @@ def test_colbert_scores_each_text_once_and_in_any_batch(colbert_dir, score_cache
     # A cache of its own: texts other tests encoded must not count as encoded here.
     scorer = load_scorer(ModelSpec.make(str(colbert_dir), similarity="l2"), device="cpu", cache=score_cache)
     queries, docs = [QUERY, QUERY, "the city"], [DOC, OTHER_DOC, DOC]
-    calls = []
+    calls, encoded = [], []
+    encode = scorer.token_embeddings  # record what the real encoder is asked for
+
+    def recording(texts, role="document", progress=None):
+        encoded.extend((role, t) for t in texts)
+        return encode(texts, role, progress) if progress else encode(texts, role)
+
+    scorer.token_embeddings = recording
     together = scorer.score(queries, docs, progress=lambda done, total, desc: calls.append((done, total)))
+    assert sorted(encoded) == sorted([("query", QUERY), ("query", "the city"), ("document", DOC),
+                                      ("document", OTHER_DOC)])  # each unique text once per role
+    assert calls[-1] == (3, 3)  # progress in unique pairs
+    scorer.token_embeddings = encode
     alone = [scorer.score([q], [d])[0] for q, d in zip(queries, docs)]
     np.testing.assert_allclose(together, alone, rtol=1e-5)
-    assert (4, 4) in calls  # 2 unique queries + 2 unique documents encoded, then scored
     for text, role in ((DOC, "document"), ("", "query"), ("", "document")):
         check_bookkeeping(scorer.token_embeddings([text], role)[0])
 

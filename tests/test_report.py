@@ -13,7 +13,7 @@ from negviz.cli import main
 from negviz.paths import DATA_DIR
 from negviz.report.build import SECTIONS, SECTION_TITLES, default_against
 from negviz.store import Store
-from tests.browser import CHROMIUM, browser  # noqa: F401 (fixture)
+from tests.browser import CHROMIUM  # the browser fixture comes from conftest (one per session)
 
 RUNS = DATA_DIR / "runs"
 EVIL = "<script>alert('x')</script>&<b>bold"
