@@ -40,6 +40,6 @@ pages = {
 st.sidebar.markdown("**negviz** · negation in neural retrieval")
 dataset = pickers.dataset_picker()
 pickers.models_picker(dataset)
-nav = st.navigation(pages)
+nav = st.navigation(pages, expanded=True)  # every page listed, none behind "View more"
 
 nav.run()

@@ -84,22 +84,8 @@ def normalise(frame: pd.DataFrame, file: str) -> pd.DataFrame:
 
 
 def load_corpus(name: str, columns: str | Mapping[str, str] | None = None, format: str | None = None) -> Corpus:
-    """A corpus by name (offline, excluir, hf:OWNER/NAME[:SPLIT]) or file path (read again when
-    the file changes: its size and mtime are part of the cache key)."""
-    path = Path(name)
-    stamp = (path.stat().st_size, path.stat().st_mtime_ns) if path.is_file() else None
-    return _load_corpus(name, _freeze(columns), format, stamp)
-
-
-def _freeze(columns):
-    if columns is None or isinstance(columns, str):
-        return columns
-    return tuple(sorted(dict(columns).items()))
-
-
-@functools.lru_cache(maxsize=4)
-def _load_corpus(name: str, columns, format: str | None, stamp) -> Corpus:  # noqa: ARG001
-    columns = dict(columns) if isinstance(columns, tuple) else columns
+    """A corpus by name (offline, excluir, hf:OWNER/NAME[:SPLIT]) or file path. Read each call:
+    the app caches it in negviz/ui (corpus_index), the CLI reads it once per run."""
     if name == "offline":
         return offline_corpus()
     if name == "excluir":
