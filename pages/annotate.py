@@ -20,21 +20,26 @@ st.caption(f"**{paircard.md_escape(ds.title)}** · {latest['item_id'].nunique():
            f"{latest['annotator'].nunique():,} annotators · labels are kept with every earlier version.")
 
 if latest.empty:
-    st.info("No labels yet. Label pairs on the Pair inspector page, or import an exported file below.")
+    st.info("No labels yet. Label pairs on the Pair inspector page, or import an exported file "
+            "below.")
 else:
-    per = latest.groupby("annotator").agg(pairs=("item_id", "nunique"), last_label=("created_at", "max"))
+    per = latest.groupby("annotator").agg(pairs=("item_id", "nunique"), last_label=("created_at",
+                                                                                    "max"))
     st.dataframe(per.reset_index(), hide_index=True, key="per_annotator")
 
     st.subheader("Agreement")
     everyone = sorted(latest["annotator"].unique())
-    who = st.multiselect("Annotators", everyone, default=everyone[:2], key="annotators", bind="query-params",
+    who = st.multiselect("Annotators", everyone, default=everyone[:2], key="annotators",
+                         bind="query-params",
                          help="Two: Cohen's kappa; three or more: Fleiss' kappa, on the pairs all of them labelled.")
     if len(who) < 2:
         st.caption("Choose at least two annotators.")
     else:
         table = agreement.agreement_table(latest, who)
-        st.dataframe(table, hide_index=True, key="agreement", placeholder="undefined", column_config={
-            "observed_agreement": st.column_config.NumberColumn("observed agreement", format="percent"),
+        st.dataframe(table, hide_index=True, key="agreement", placeholder="undefined",
+                     column_config={
+            "observed_agreement": st.column_config.NumberColumn("observed agreement",
+                                                                format="percent"),
             "kappa": st.column_config.NumberColumn("kappa", format="%.3f",
                                                    help="Undefined when every label falls in one category."),
         })
@@ -63,9 +68,11 @@ for col, fmt, mime in ((left, "csv", "text/csv"), (right, "jsonl", "application/
 st.caption(f"{len(frame):,} rows with the pair text, the dataset's source and the negviz version.")
 
 st.subheader("Import")
-upload = st.file_uploader("A CSV or JSONL file exported by negviz", type=["csv", "jsonl"], key="import_file",
+upload = st.file_uploader("A CSV or JSONL file exported by negviz", type=["csv", "jsonl"],
+                          key="import_file",
                           max_upload_size=ann.MAX_IMPORT_BYTES // 2**20)
-if upload is not None and st.button("Import into " + ds.title, key="import", icon=":material/upload:"):
+if upload is not None and st.button("Import into " + ds.title, key="import",
+                                    icon=":material/upload:"):
     try:
         result = ann.import_annotations(store, ds, upload.getvalue(), upload.name)
     except ann.AnnotationError as exc:

@@ -31,9 +31,11 @@ st.caption(
 c1, c2, c3 = st.columns(3)
 type_options = [k for k in TAXONOMY.keys if k in set(ctx.meta.get("type", []))] + sorted(
     set(ctx.meta.get("type", [])) - set(TAXONOMY.keys))
-types = c1.multiselect("Negation types", type_options, key="types", bind="query-params", placeholder="all types")
+types = c1.multiselect("Negation types", type_options, key="types", bind="query-params",
+                       placeholder="all types")
 edit_options = sorted(ctx.meta["edit_type"].dropna().unique()) if "edit_type" in ctx.meta else []
-edits = c2.multiselect("Edit types", edit_options, key="edits", bind="query-params", placeholder="all edit types",
+edits = c2.multiselect("Edit types", edit_options, key="edits", bind="query-params",
+                       placeholder="all edit types",
                        disabled=not edit_options, help="CondaQA edit: scope (2) or affirmative (3)")
 facet_options = ["none"] + [a for a in ("type", "edit_type") if a in ctx.meta]
 facet = c3.selectbox("Facet by", facet_options, key="facet", bind="query-params")
@@ -57,20 +59,24 @@ td.apply_click("pref_chart", {"seg_model": 0, "seg_category": 2},
                {"seg_model": order, "seg_category": list(categories)})
 st.plotly_chart(fig, key="pref_chart", on_select="rerun", selection_mode="points")
 figure_downloads(fig, f"negviz-errors-{ctx.name}", key="pref")
-csv_download(prefs.assign(dataset=ctx.name, split=ctx.split, filter=scope), f"negviz-errors-{ctx.name}.csv",
+csv_download(prefs.assign(dataset=ctx.name, split=ctx.split, filter=scope),
+             f"negviz-errors-{ctx.name}.csv",
              label="Download counts (CSV)", key="dl-prefs")
 
 st.subheader("Items in a segment")
 st.caption("Click a bar segment, or pick its model and verdict here.")
 c1, c2 = st.columns(2)
-model = c1.selectbox("Model", order, index=None, key="seg_model", bind="query-params", placeholder="pick a model")
-category = c2.selectbox("Verdict", list(categories), index=None, key="seg_category", bind="query-params",
+model = c1.selectbox("Model", order, index=None, key="seg_model", bind="query-params",
+                     placeholder="pick a model")
+category = c2.selectbox("Verdict", list(categories), index=None, key="seg_category",
+                        bind="query-params",
                         placeholder="pick a verdict")
 if model and category:
     items = at.cell_items(outcomes, None, ctx.meta, model, category=category)
     st.markdown(f"**{safe_md(model)}** · {category_label(category)}: {len(items):,} of "
                 f"{int((outcomes['model'] == model).sum()):,} items ({scope})")
-    td.items_table(items, ctx.name, "segment_items", f"negviz-segment-{ctx.name}-{model}-{category}")
+    td.items_table(items, ctx.name, "segment_items",
+                   f"negviz-segment-{ctx.name}-{model}-{category}")
 
 st.subheader("Margins")
 names = MARGINS[ctx.kind]

@@ -13,7 +13,8 @@ st.caption("Scores every item once (cached per text), stores the run, and shows 
 catalog = resources.catalog()
 names = catalog["name"].tolist()
 with st.form("eval"):
-    picked = st.selectbox("Model (catalog)", names, index=names.index("all-MiniLM-L6-v2"), key="eval_model")
+    picked = st.selectbox("Model (catalog)", names, index=names.index("all-MiniLM-L6-v2"),
+                          key="eval_model")
     typed = st.text_input("…or any hub id or local path", key="eval_model_typed",
                           placeholder="org/name[family=bi-encoder,similarity=cosine]",
                           help="Overrides the catalog pick. Models outside the catalog need [family=...].")
@@ -31,7 +32,8 @@ if go:
     bar = ProgressBar(f"{model} on {dataset}")
     try:
         user_path(ModelSpec.parse(model).name)  # a typed folder: only where this server may read
-        result = run_eval(model, DatasetSpec.make(dataset, limit=int(limit) or None), store=resources.store(),
+        result = run_eval(model, DatasetSpec.make(dataset, limit=int(limit) or None),
+                          store=resources.store(),
                           progress=bar, force=force, tie_rule=tie_rule)
     except Exception as exc:  # a clear message; the app keeps running and the store is untouched
         show_error(exc)
