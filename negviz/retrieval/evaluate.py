@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from negviz.device import check_batch_size, requested_device
 from negviz.cache import ScoreCache
 from negviz.catalog import load_scorer
 from negviz.datasets import load as load_dataset
@@ -118,6 +119,10 @@ def run_corpus_eval(
     start = time.perf_counter()
     model = ModelSpec.parse(model) if isinstance(model, str) else model
     dataset = DatasetSpec(name=dataset) if isinstance(dataset, str) else dataset
+    device = requested_device(device)  # the same cheap checks as run_eval, before any work
+    check_batch_size(batch_size)
+    if store is not None:
+        store.check_writable()
     corpus = load_corpus(corpus) if isinstance(corpus, str) else corpus
     ds = load_dataset(dataset)
     if ds.kind != EXCLUSION:
