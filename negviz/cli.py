@@ -69,15 +69,21 @@ def cmd_datasets_add(args: argparse.Namespace) -> int:
     from negviz.errors import DataValidationError
     from negviz.store import Store
 
-    path = Path(args.file)
-    if not path.is_file():
-        raise NegvizError(f"no such file: {args.file}")
+    from negviz.datasets.hub import HUB_PREFIX, hub_file
     from negviz.datasets.userfile import check_size
 
+    path = Path(args.file)
+    hub = args.file.startswith(HUB_PREFIX)  # a Hub dataset enters exactly like a file
+    if not hub and not path.is_file():
+        raise NegvizError(f"no such file: {args.file} (a Hub dataset is written hf:OWNER/NAME[:SPLIT])")
+    data, name = hub_file(args.file) if hub else (None, path.name)
+    path = Path(name)
     try:
-        check_size(path.stat().st_size, path.name)  # before reading a huge file
+        if data is None:
+            check_size(Path(args.file).stat().st_size, path.name)  # before reading a huge file
+            data = Path(args.file).read_bytes()
         record, created = add_dataset(
-            Store(args.db), args.name, path.read_bytes(), path.name, args.kind, args.columns,
+            Store(args.db), args.name, data, path.name, args.kind, args.columns,
             format=args.format, description=args.description or "", licence=args.licence or "", added_by=args.by,
         )
     except DataValidationError as err:
@@ -344,7 +350,7 @@ def build_parser() -> argparse.ArgumentParser:
     dsub = s.add_subparsers(dest="datasets_command")
     a = dsub.add_parser("add", help="validate a file and keep it in the results store under NAME")
     a.add_argument("name", help="the dataset's name (letters, digits, _ - .), e.g. mypairs")
-    a.add_argument("file", help="CSV, TSV, JSONL, JSON or Parquet file")
+    a.add_argument("file", help="CSV, TSV, JSONL, JSON or Parquet file, or a Hub dataset hf:OWNER/NAME[:SPLIT]")
     a.add_argument("--kind", required=True, help="pairs, exclusion, perturbation or sentence_pairs")
     a.add_argument("--columns", help="column mapping NEEDED=YOURS,..., e.g. pair_id=id,q1=query1")
     a.add_argument("--format", help="file format when the extension does not say it")

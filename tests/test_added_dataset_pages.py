@@ -81,3 +81,11 @@ def test_add_page_lists_and_removes_with_run_count(added):
     at.button(key="confirm_remove").click().run()
     assert not at.exception and "Removed mypairs; 1 run(s) kept." in texts(at)
     assert "mypairs" not in at.sidebar.selectbox[0].options
+
+
+def test_add_page_with_a_hub_id_offline_says_why(added):
+    at = open_page("pages/add_dataset.py", "mypairs")
+    at.text_input(key="hub").input("hf:someone/pairs:train").run()
+    assert not at.exception, [e.message for e in at.exception]
+    shown = " ".join(e.value for e in at.error).replace("\\", "")
+    assert "needs the Hugging Face Hub" in shown and "someone/pairs" in shown

@@ -188,3 +188,21 @@ def test_column_guesses():
         "pair_id": "id", "q1": "query1", "d1": "doc1", "q2": "query2", "d2": "doc2"}
     guess = guess_mapping(["id", "first", "second", "label"], "sentence_pairs")
     assert guess["sentence1"] == "first" and guess["label"] == "label" and guess["source"] is None
+
+
+def test_a_hub_dataset_offline_is_a_clear_message_and_nothing_is_stored(tmp_path, capsys, monkeypatch):
+    from negviz.cli import main
+    from negviz.datasets.hub import parse_hub_ref
+    from negviz.errors import DatasetUnavailableError
+
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    url = f"sqlite:///{tmp_path / 'store.sqlite'}"
+    assert main(["--db", url, "datasets", "add", "hubpairs", "hf:someone/pairs:train", "--kind", "pairs"]) != 0
+    err = capsys.readouterr().err
+    assert "needs the Hugging Face Hub" in err and "hf://datasets/someone/pairs (train)" in err
+    assert "Traceback" not in err
+    assert main(["--db", url, "datasets", "--json"]) == 0
+    assert "hubpairs" not in capsys.readouterr().out
+    assert parse_hub_ref("hf:a/b") == ("a/b", "test")
+    with pytest.raises(DatasetUnavailableError, match="not a Hub dataset id"):
+        parse_hub_ref("hf:nope")

@@ -68,3 +68,44 @@ def to_pairs(hub_frame: pd.DataFrame, split: str) -> pd.DataFrame:
     frame["passage_id"] = pd.to_numeric(parts[0], errors="coerce").astype("Int64")
     frame["edit_type"] = pd.to_numeric(parts[1], errors="coerce").astype("Int64")
     return validate(frame, PAIRS, file=f"hf://datasets/{HUB_ID} ({split})")
+
+
+HUB_PREFIX = "hf:"
+
+
+def parse_hub_ref(ref: str, default_split: str = "test") -> tuple[str, str]:
+    """``hf:OWNER/NAME[:SPLIT]`` -> (hub id, split)."""
+    body = ref[len(HUB_PREFIX):] if ref.startswith(HUB_PREFIX) else ref
+    hub_id, _, split = body.partition(":")
+    if hub_id.count("/") != 1 or not all(hub_id.split("/")):
+        raise DatasetUnavailableError(f"{ref!r} is not a Hub dataset id; write hf:OWNER/NAME or hf:OWNER/NAME:SPLIT.")
+    return hub_id, split or default_split
+
+
+def hub_frame(hub_id: str, split: str, what: str = "dataset") -> pd.DataFrame:
+    """One split of a Hub dataset as a DataFrame (needs network; offline, a clear message at once
+    instead of retries). The one place negviz reads an arbitrary Hub dataset."""
+    where = f"hf://datasets/{hub_id} ({split})"
+    if offline():
+        raise DatasetUnavailableError(f"{what} {where} needs the Hugging Face Hub, and HF_HUB_OFFLINE is set; "
+                                      "download the file elsewhere and give its path instead.")
+    if not hub_reachable():
+        raise DatasetUnavailableError(f"{what} {where}: the Hugging Face Hub is not reachable from here; "
+                                      "give a local file instead.")
+    try:
+        from datasets import load_dataset
+
+        return load_dataset(hub_id, split=split).to_pandas()
+    except Exception as exc:  # the library raises many kinds
+        raise DatasetUnavailableError(f"{what} {where}: loading failed ({type(exc).__name__}: {str(exc)[:200]})") from exc
+
+
+def hub_file(ref: str) -> tuple[bytes, str]:
+    """A Hub dataset split as Parquet bytes and a file name, so it enters negviz exactly like an
+    uploaded file (same validation, same sha256, same size limit)."""
+    import io
+
+    hub_id, split = parse_hub_ref(ref)
+    buffer = io.BytesIO()
+    hub_frame(hub_id, split).to_parquet(buffer, index=False)
+    return buffer.getvalue(), f"{hub_id.replace('/', '__')}__{split}.parquet"

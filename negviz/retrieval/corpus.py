@@ -23,7 +23,6 @@ from typing import Mapping
 
 import pandas as pd
 
-from negviz.datasets.hub import hub_reachable, offline
 from negviz.datasets.userfile import load_file
 from negviz.datasets.validate import validate
 from negviz.errors import DatasetUnavailableError
@@ -126,19 +125,10 @@ def offline_corpus() -> Corpus:
 def _from_hub(hub_id: str, split: str, columns, label: str) -> Corpus:
     """A Hub dataset as a corpus (needs network; offline, a clear message instead of retries)."""
     where = f"hf://datasets/{hub_id} ({split})"
-    if offline():
-        raise DatasetUnavailableError(f"corpus {where} needs the Hub, and HF_HUB_OFFLINE is set; "
-                                      "pass a local file instead (--corpus FILE).")  # fmt: skip
-    if not hub_reachable():
-        raise DatasetUnavailableError(f"corpus {where}: the Hugging Face Hub is not reachable; pass a local file.")
+    from negviz.datasets.hub import hub_frame
     from negviz.datasets.userfile import apply_mapping, parse_columns
 
-    try:
-        from datasets import load_dataset
-
-        frame = load_dataset(hub_id, split=split).to_pandas()
-    except Exception as exc:  # the library raises many kinds
-        raise DatasetUnavailableError(f"corpus {where}: loading failed ({type(exc).__name__}: {str(exc)[:200]})") from exc
+    frame = hub_frame(hub_id, split, "corpus")
     mapping = parse_columns(columns, where)
     if not mapping and "doc_id" not in frame.columns and "_id" in frame.columns:
         mapping = {"doc_id": "_id"}  # BEIR/MTEB corpora

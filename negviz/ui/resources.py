@@ -130,3 +130,25 @@ def scorer(spec_text: str, device: str | None = None):
     from negviz.catalog import load_scorer
 
     return load_scorer(spec_text, device=device, cache=ScoreCache())
+
+
+class HubUpload:
+    """A Hub dataset split in the shape of an uploaded file (name and bytes)."""
+
+    def __init__(self, name: str, data: bytes):
+        self.name, self._data = name, data
+
+    def getvalue(self) -> bytes:
+        return self._data
+
+
+def hub_upload(ref: str) -> HubUpload:
+    """hf:OWNER/NAME[:SPLIT] fetched once per process (negviz.datasets.hub.hub_file)."""
+    return HubUpload(*reversed(_hub_file(ref)))
+
+
+@st.cache_data(show_spinner="Fetching the dataset from the Hub...", max_entries=4)
+def _hub_file(ref: str) -> tuple[bytes, str]:
+    from negviz.datasets.hub import hub_file
+
+    return hub_file(ref)
