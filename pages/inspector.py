@@ -85,6 +85,7 @@ st.caption(f"Type **{typed['type']}** ({typed['label_source']}): {paircard.md_es
            + (f" · edit type {row['edit_type']}" if "edit_type" in row else ""))
 left, right = st.columns([3, 2])
 left.html(paircard.card_html(ds.kind, row))
+left.dataframe(paircard.extra_fields(ds.kind, row), hide_index=True, key="fields")  # the dataset's own
 if ds.kind in paircard.MAXSIM_KINDS:
     left.markdown(f"[Open in the MaxSim explorer :material/open_in_new:]({links.maxsim(dataset, current)})")
 many = verdicts["model"].nunique() > paircard.MAX_CARDS  # then one table of every model's scores

@@ -103,3 +103,9 @@ def test_score_matrix_and_links():
     assert m.loc["q1", "d1"] == 0.9 and m.loc["q2", "d2"] == 0.6 and list(m.index) == ["q1", "q2"]
     assert links.inspector("nevir", "1230-2") == "inspector?dataset=nevir&pair=1230-2"
     assert links.maxsim("demetr", "a b:1") == "maxsim?dataset=demetr&pair=a+b%3A1"
+
+
+def test_extra_fields_list_a_datasets_own_columns():
+    row = {"pair_id": "1", "q1": "q", "d1": "d", "q2": "q", "d2": "d", "source": "mine", "note": None, "label": 3}
+    fields = paircard.extra_fields(PAIRS, row)
+    assert fields.to_dict("records") == [{"field": "source", "value": "mine"}, {"field": "label", "value": "3"}]

@@ -94,6 +94,16 @@ VERDICT_COLUMNS = {
 }
 
 
+def extra_fields(kind: str, row: Mapping) -> pd.DataFrame:
+    """The item's other columns (a dataset's own metadata: label, source, free columns), as text,
+    for the inspector; the texts and the id are on the card already."""
+    from negviz.schema import ID_COLUMN, TEXT_COLUMNS
+
+    skip = set(TEXT_COLUMNS[kind]) | {ID_COLUMN[kind]}
+    items = [(str(k), str(v)) for k, v in row.items() if k not in skip and v is not None and str(v) != "nan"]
+    return pd.DataFrame(items, columns=["field", "value"])
+
+
 MAX_CARDS = 6  # more models than this: one table of scores instead of a score matrix per model
 
 
