@@ -25,7 +25,8 @@ if models:
 chosen = pickers.shown_runs(dataset)
 left, right = st.columns(2)
 show_all = left.toggle("Show every stored run (not only the one shown per model)", value=False)
-overlay = right.toggle("Overlay published numbers of the same metric and protocol", value=True, key="overlay",
+overlay = right.toggle("Overlay published numbers of the same metric and protocol", value=True,
+                       key="overlay",
                        help="Hollow grey bars, labelled with their paper table (NevIR Table 2, HedgeMPNet Table 1).")
 if not show_all:
     board = board[board["run_id"].isin(chosen["run_id"])].reset_index(drop=True)
@@ -38,7 +39,8 @@ else:
     for metric in board["metric"].unique():
         part = board[board["metric"] == metric]
         pub = comparable_published(resources.reference(), dataset, metric) if overlay else None
-        fig = leaderboard_bars(part, metric, metric_baseline(metric), f"{metric_label(metric)} on {dataset}", pub)
+        fig = leaderboard_bars(part, metric, metric_baseline(metric),
+                               f"{metric_label(metric)} on {dataset}", pub)
         st.plotly_chart(fig, key=f"bars-{metric}")
         figure_downloads(fig, f"negviz-{dataset}-{metric}", key=f"fig-{metric}")
     percent = board["metric"].map(metric_baseline).notna().all()  # success rates, shown in percent
@@ -50,8 +52,10 @@ else:
         shown,
         hide_index=True,
         column_config={
-            "value": st.column_config.NumberColumn("value", format=fmt, help="The run's metric (see 'metric')"),
-            "ci_low": st.column_config.NumberColumn("95% CI low", format=fmt, help="seeded bootstrap, 1,000 resamples"),
+            "value": st.column_config.NumberColumn("value", format=fmt,
+                                                   help="The run's metric (see 'metric')"),
+            "ci_low": st.column_config.NumberColumn("95% CI low", format=fmt,
+                                                    help="seeded bootstrap, 1,000 resamples"),
             "ci_high": st.column_config.NumberColumn("95% CI high", format=fmt),
             "params_m": st.column_config.NumberColumn("params (M)", format="%.0f"),
             "wall_seconds": st.column_config.NumberColumn("wall (s)", format="%.1f"),
@@ -61,18 +65,21 @@ else:
     )
     csv_download(board, f"negviz-leaderboard-{dataset}.csv", key="dl-board")
     report_button(sorted(board["model"].unique()))
-    binary = board[board["metric"].map(metric_baseline).notna()]  # right/wrong per item: McNemar applies
+    # right/wrong per item: McNemar applies
+    binary = board[board["metric"].map(metric_baseline).notna()]
     if len(binary) >= 2:
         with st.expander("Compare two runs (McNemar's test on the items they share)"):
             label = dict(zip(binary["run_id"], binary["model"] + " · " + binary["run_id"].str[:8]))
             col_a, col_b = st.columns(2)
             run_a = col_a.selectbox("Run A", list(label), format_func=label.get, key="cmp_a")
-            run_b = col_b.selectbox("Run B", list(label), index=1, format_func=label.get, key="cmp_b")
+            run_b = col_b.selectbox("Run B", list(label), index=1, format_func=label.get,
+                                    key="cmp_b")
             if run_a != run_b:
                 from negviz.analyses.compare import compare
 
                 get = resources.store().get_run
-                c = compare(get(run_a), resources.run_scores(run_a), get(run_b), resources.run_scores(run_b))
+                c = compare(get(run_a), resources.run_scores(run_a), get(run_b),
+                            resources.run_scores(run_b))
                 st.markdown(
                     f"**{c['model_a']}** {c['accuracy_a']:.1%} vs **{c['model_b']}** {c['accuracy_b']:.1%} "
                     f"on {c['n_shared']:,} shared items: A right & B wrong = {c['b']}, A wrong & B right = {c['c']}, "
@@ -84,11 +91,15 @@ published = published_rows(resources.reference(), dataset)
 if published.empty:
     st.caption("The papers report no per-model rows for this dataset.")
 else:
-    st.caption("Transcribed from the papers; each table keeps its own metric and is never mixed with negviz runs.")
+    st.caption("Transcribed from the papers; each table keeps its own metric and is never mixed "
+               "with negviz runs.")
     if dataset == "excluir":
-        st.caption("ExcluIR's published Right Rank comes from top-10 retrieval over the full 90k-paragraph corpus; "
+        st.caption("ExcluIR's published Right Rank comes from top-10 retrieval over the full "
+                   "90k-paragraph corpus; "
                    "negviz's Right Rank ranks each query's two documents only (REFERENCE.md), so the two differ.")
     for (source, metric), part in published.groupby(["source", "metric"], sort=False):
         with st.expander(f"{source} · {metric}", expanded=source.startswith("NevIR")):
-            st.dataframe(part.drop(columns=["source", "metric"]), hide_index=True, key=f"pub-{source}-{metric}")
-    csv_download(published, f"negviz-published-{dataset}.csv", label="Download published rows (CSV)", key="dl-pub")
+            st.dataframe(part.drop(columns=["source", "metric"]), hide_index=True,
+                         key=f"pub-{source}-{metric}")
+    csv_download(published, f"negviz-published-{dataset}.csv",
+                 label="Download published rows (CSV)", key="dl-pub")
