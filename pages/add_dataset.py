@@ -31,7 +31,8 @@ st.caption("Your own contrast pairs, exclusion queries, perturbations or sentenc
 
 upload = st.file_uploader("Data file", type=sorted({s.lstrip(".") for s in FORMATS}),
                           key="upload", max_upload_size=max(1, max_file_bytes() // 2**20))
-hub_ref = st.text_input("...or a Hugging Face Hub dataset", key="hub", placeholder="hf:OWNER/NAME[:SPLIT]",
+hub_ref = st.text_input("...or a Hugging Face Hub dataset", key="hub",
+                        placeholder="hf:OWNER/NAME[:SPLIT]",
                         help="Needs network to the Hub; read like an uploaded Parquet file.")
 if upload is None and hub_ref.strip():
     try:

@@ -16,8 +16,10 @@ ds = td.dataset(dataset)
 latest = ann.latest(store, dataset)
 
 st.title("Annotations")
-st.caption(f"**{paircard.md_escape(ds.title)}** · {latest['item_id'].nunique():,} labelled pairs · "
-           f"{latest['annotator'].nunique():,} annotators · labels are kept with every earlier version.")
+st.caption(f"**{paircard.md_escape(ds.title)}** · "
+           f"{latest['item_id'].nunique():,} labelled pairs · "
+           f"{latest['annotator'].nunique():,} annotators · labels are kept with every earlier "
+           "version.")
 
 if latest.empty:
     st.info("No labels yet. Label pairs on the Pair inspector page, or import an exported file "
@@ -31,7 +33,8 @@ else:
     everyone = sorted(latest["annotator"].unique())
     who = st.multiselect("Annotators", everyone, default=everyone[:2], key="annotators",
                          bind="query-params",
-                         help="Two: Cohen's kappa; three or more: Fleiss' kappa, on the pairs all of them labelled.")
+                         help="Two: Cohen's kappa; three or more: Fleiss' kappa, on the pairs all "
+                              "of them labelled.")
     if len(who) < 2:
         st.caption("Choose at least two annotators.")
     else:
@@ -41,7 +44,8 @@ else:
             "observed_agreement": st.column_config.NumberColumn("observed agreement",
                                                                 format="percent"),
             "kappa": st.column_config.NumberColumn("kappa", format="%.3f",
-                                                   help="Undefined when every label falls in one category."),
+                                                   help="Undefined when every label falls in one "
+                                                        "category."),
         })
         if len(who) > 2:
             label = st.selectbox("Pairwise Cohen's kappa of", agreement.LABELS, key="pairwise")

@@ -52,7 +52,8 @@ prefs = prefs.set_index("model").loc[[m for m in order if m in set(prefs["model"
 scope = " · ".join(x for x in (", ".join(types), ", ".join(edits)) if x) or "all items"
 n_items = outcomes["item_id"].nunique()
 fig = preference_bars(prefs, categories,
-                      f"Error preference · {ctx.name} {ctx.split} · {scope} (n = {n_items:,} items)",
+                      f"Error preference · {ctx.name} {ctx.split} · {scope} "
+                      f"(n = {n_items:,} items)",
                       faceted=facets is not None)
 
 td.apply_click("pref_chart", {"seg_model": 0, "seg_category": 2},
@@ -80,7 +81,8 @@ if model and category:
 
 st.subheader("Margins")
 names = MARGINS[ctx.kind]
-st.caption(f"Margins {' and '.join(n for n in names if n)} per model; left of the dashed tie line the model "
+st.caption(f"Margins {' and '.join(n for n in names if n)} per model; left of the dashed tie line "
+           "the model "
            "ranks the wrong document first. Each model keeps its own score scale.")
 mfig = margin_distributions(outcomes, names, f"Margins · {ctx.name} {ctx.split} · {scope}", order)
 st.plotly_chart(mfig, key="margin_chart")

@@ -17,11 +17,13 @@ with st.form("eval"):
                           key="eval_model")
     typed = st.text_input("…or any hub id or local path", key="eval_model_typed",
                           placeholder="org/name[family=bi-encoder,similarity=cosine]",
-                          help="Overrides the catalog pick. Models outside the catalog need [family=...].")
+                          help="Overrides the catalog pick. Models outside the catalog need "
+                               "[family=...].")
     model = typed.strip() or picked
     limit = st.number_input("Only the first N items (0 = all)", min_value=0, value=0, step=50)
     tie_rule = st.radio("Tie rule", ["strict", "mteb"], horizontal=True,
-                        help="strict: a tie is a failure (NevIR code); mteb: a tie on q2 counts as correct.")
+                        help="strict: a tie is a failure (NevIR code); mteb: a tie on q2 counts as "
+                             "correct.")
     force = st.checkbox("Re-run even if the store has this run")
     go = st.form_submit_button("Run", type="primary")
 
@@ -42,7 +44,8 @@ if go:
         r = result.record
         s = result.summary
         st.success(f"{'Reused the stored run' if result.reused else 'Stored run'} {r.run_id}: "
-                   f"{safe_md(r.model_name)} on {r.dataset_name}:{r.split}, n={r.n}, {r.wall_seconds:.1f}s on {r.device}.")
+                   f"{safe_md(r.model_name)} on {r.dataset_name}:{r.split}, n={r.n}, "
+                   f"{r.wall_seconds:.1f}s on {r.device}.")
         st.json(s, expanded=1)
     finally:
         bar.done()

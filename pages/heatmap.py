@@ -22,20 +22,24 @@ if ctx.outcomes.empty:
 models = list(ctx.runs["model_name"])
 st.caption(f"**{safe_md(ctx.title)}** · split {ctx.split} · {ctx.metric} per model and column · "
            f"{len(models)} runs "
-           f"(one per model) · n = {ctx.outcomes['item_id'].nunique():,} items · type labels: {ctx.label_source}")
+           f"(one per model) · n = {ctx.outcomes['item_id'].nunique():,} items · type labels: "
+           f"{ctx.label_source}")
 
 axes = at.available_axes(ctx.kind, ctx.meta)
 c1, c2, c3, c4 = st.columns(4)
 axis = c1.selectbox("Columns", axes, key="axis", bind="query-params",
-                    help="type = negation taxonomy type; edit_type = CondaQA edit (scope / affirmative); "
+                    help="type = negation taxonomy type; edit_type = CondaQA edit (scope / "
+                         "affirmative); "
                          "cue = the k most frequent cue words; perturbation = DEMETR perturbation")
 top_k = c2.number_input("k (cue words)", 3, 40, 10, key="top_k", bind="query-params",
                         disabled=axis != "cue")
 min_n = c3.number_input("Minimum n per cell", 1, 500, 20, key="min_n", bind="query-params",
-                        help="Cells with fewer items are greyed: their accuracy is too noisy to read.")
+                        help="Cells with fewer items are greyed: their accuracy is too noisy to "
+                             "read.")
 mode = c4.radio("Show", ["accuracy", "difference"], key="mode", bind="query-params",
                 horizontal=True,
-                help="difference = this model minus the reference model, on the same items (percentage points)")
+                help="difference = this model minus the reference model, on the same items "
+                     "(percentage points)")
 c1, c2, c3 = st.columns(3)
 reference = c1.selectbox("Reference model", models, key="ref", bind="query-params",
                          disabled=mode != "difference")
@@ -43,7 +47,8 @@ row_sort = c2.selectbox("Rows", ["accuracy", "name"], key="rows", bind="query-pa
                         help="order of the models")
 col_sort = c3.selectbox("Column order", ["natural", "n", "hardest"], key="cols",
                         bind="query-params",
-                        help="natural = taxonomy / frequency order; n = most items first; hardest = lowest mean first")
+                        help="natural = taxonomy / frequency order; n = most items first; hardest "
+                             "= lowest mean first")
 
 groups = at.item_groups(axis, ctx.meta, int(top_k))
 cells = at.cell_table(ctx.outcomes, groups, int(min_n), reference if mode == "difference" else None)
@@ -54,7 +59,8 @@ title = (f"{ctx.metric} by {at.AXES[axis]} · {ctx.name} {ctx.split}"
          + (f" · Δ to {reference}" if mode == "difference" else f" · ▾ below random "
                                                                 f"({ctx.baseline:.0%})"))
 fig = accuracy_heatmap(cells, rows, columns, metric=ctx.metric, baseline=ctx.baseline, title=title,
-                       column_labels=labels, min_n=int(min_n), reference=reference if mode == "difference" else None)
+                       column_labels=labels, min_n=int(min_n),
+                       reference=reference if mode == "difference" else None)
 
 left, right = st.columns([3, 2])
 with left:
@@ -103,6 +109,7 @@ column = c2.selectbox("Column", columns, index=None, key="cell_column", bind="qu
 if model and column:
     items = at.cell_items(ctx.outcomes, groups, ctx.meta, model, column)
     acc = items["correct"].mean() if len(items) else float("nan")
-    st.markdown(f"**{safe_md(model)}** · {labels.get(column, column)}: {ctx.metric} {acc:.1%} on n "
+    st.markdown(f"**{safe_md(model)}** · {labels.get(column, column)}: {ctx.metric} {acc:.1%} "
+                f"on n "
                 f"= {len(items):,} items")
     td.items_table(items, ctx.name, "cell_items", f"negviz-cell-{ctx.name}-{model}-{column}")

@@ -15,7 +15,8 @@ info = resources.datasets_table().set_index("name").loc[dataset]
 
 st.title("Overview")
 st.caption(
-    f"**{info['title']}** · split {info['splits'].split(',')[0] if isinstance(info['splits'], str) else 'test'} · "
+    f"**{info['title']}** · split "
+    f"{info['splits'].split(',')[0] if isinstance(info['splits'], str) else 'test'} · "
     f"n = {int(info['n']):,} · source: {info['source']} · licence: {info['licence']}"
 )
 
@@ -27,7 +28,8 @@ left, right = st.columns(2)
 show_all = left.toggle("Show every stored run (not only the one shown per model)", value=False)
 overlay = right.toggle("Overlay published numbers of the same metric and protocol", value=True,
                        key="overlay",
-                       help="Hollow grey bars, labelled with their paper table (NevIR Table 2, HedgeMPNet Table 1).")
+                       help="Hollow grey bars, labelled with their paper table (NevIR Table 2, "
+                            "HedgeMPNet Table 1).")
 if not show_all:
     board = board[board["run_id"].isin(chosen["run_id"])].reset_index(drop=True)
 
@@ -81,8 +83,10 @@ else:
                 c = compare(get(run_a), resources.run_scores(run_a), get(run_b),
                             resources.run_scores(run_b))
                 st.markdown(
-                    f"**{c['model_a']}** {c['accuracy_a']:.1%} vs **{c['model_b']}** {c['accuracy_b']:.1%} "
-                    f"on {c['n_shared']:,} shared items: A right & B wrong = {c['b']}, A wrong & B right = {c['c']}, "
+                    f"**{c['model_a']}** {c['accuracy_a']:.1%} vs **{c['model_b']}** "
+                    f"{c['accuracy_b']:.1%} "
+                    f"on {c['n_shared']:,} shared items: A right & B wrong = {c['b']}, A wrong & B "
+                    f"right = {c['c']}, "
                     f"p = {c['p_value']:.3g} ({c['method']})."
                 )
 
@@ -96,7 +100,8 @@ else:
     if dataset == "excluir":
         st.caption("ExcluIR's published Right Rank comes from top-10 retrieval over the full "
                    "90k-paragraph corpus; "
-                   "negviz's Right Rank ranks each query's two documents only (REFERENCE.md), so the two differ.")
+                   "negviz's Right Rank ranks each query's two documents only (REFERENCE.md), so "
+                   "the two differ.")
     for (source, metric), part in published.groupby(["source", "metric"], sort=False):
         with st.expander(f"{source} · {metric}", expanded=source.startswith("NevIR")):
             st.dataframe(part.drop(columns=["source", "metric"]), hide_index=True,

@@ -105,9 +105,11 @@ with st.spinner("Scoring…"):
 panes = st.columns(len(tables))
 for pane, (version, table) in zip(panes, tables.items()):
     pane.markdown(f"**{version}**" + (" (pinned)" if version == "original" and edit else ""))
-    shown = table.drop(columns=["version"]).assign(verdict=lambda t: t["correct"].map({True: "right", False: "wrong"}))
+    verdict = table["correct"].map({True: "right", False: "wrong"})
+    shown = table.drop(columns=["version"]).assign(verdict=verdict)
     pane.dataframe(shown.drop(columns=["correct"]), hide_index=True, key=f"grid-{version}",
-                   column_config={c: st.column_config.NumberColumn(format="%.3f") for c in ["margin", *names.values()]})
+                   column_config={c: st.column_config.NumberColumn(format="%.3f")
+                                  for c in ["margin", *names.values()]})
 if cosines:
     st.caption("Bi-encoder document cosine (NevIR App. C: near 1 means the model barely tells them "
                "apart): "
