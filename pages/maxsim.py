@@ -1,40 +1,43 @@
 """MaxSim explorer: which query token matched which document token, for a NevIR pair, an
 ExcluIR query, typed text or a one-click counterfactual; the URL holds the whole view."""
 
-import time
-
 import streamlit as st
 
 from negviz import links
-from negviz.analyses import alignment
 from negviz.analyses.paircard import md_escape
 from negviz.analyses import playground as pg
-from negviz.charts.alignment import alignment_heatmaps, delta_bars
 from negviz.schema import EXCLUSION, ID_COLUMN, PAIRS, ModelSpec
 from negviz.text import counterfactual as cf
-from negviz.ui import pickers, playground_data, resources
+from negviz.ui import maxsim_view, pickers, playground_data
 from negviz.ui.types_data import dataset as load
 from negviz.ui.counterfactual_editor import counterfactual_editor
-from negviz.ui.widgets import figure_downloads, safe_md, show_error, user_path
+from negviz.ui.widgets import show_error, user_path
 
-TYPED = {"tq": pg.SAMPLE["q1"], "tq2": pg.SAMPLE["q2"], "td1": pg.SAMPLE["d1"], "td2": pg.SAMPLE["d2"]}
+TYPED = {"tq": pg.SAMPLE["q1"], "tq2": pg.SAMPLE["q2"], "td1": pg.SAMPLE["d1"],
+         "td2": pg.SAMPLE["d2"]}
 LIMIT = pg.TEXT_LIMIT  # the model truncates further (noted below)
 
 dataset = pickers.current_dataset()
 st.title("MaxSim explorer")
-st.caption("S(q, d) = Σ_i max_j sim(q_i, d_j): the matrix before the max, each query token's choice boxed, "
-           "negation cues in red. Under it, per query token, how much closer its best match is in d1 than in d2.")
+st.caption("S(q, d) = Σ_i max_j sim(q_i, d_j): the matrix before the max, each query token's "
+           "choice boxed, "
+           "negation cues in red. Under it, per query token, how much closer its best match is in "
+           "d1 than in d2.")
 
 models = playground_data.models(pg.LATE_INTERACTION)
 top = st.columns([2, 2, 2])
 model = top[0].selectbox("Model", models["name"].tolist(), key="model", bind="query-params",
-                         help="Late-interaction models of the catalog; ColBERT needs its checkpoint cached locally.")
-after = top[1].text_input("After: fine-tuned checkpoint (path or spec)", key="after", bind="query-params",
-                          help="Draws this model's matrices under the first for the same input (before / after). "
+                         help="Late-interaction models of the catalog; ColBERT needs its "
+                              "checkpoint cached locally.")
+after = top[1].text_input("After: fine-tuned checkpoint (path or spec)", key="after",
+                          bind="query-params",
+                          help="Draws this model's matrices under the first for the same input "
+                               "(before / after). "
                                "A sentence-transformers folder is read as MaxSim over its tokens.")
 top[0].caption("Offline here: " + ", ".join(models.query("available")["name"]))
 src = top[2].radio("Input", ["dataset", "typed"], key="src", bind="query-params", horizontal=True,
-                   help="A NevIR pair or ExcluIR query from the sidebar's dataset, or your own text.")
+                   help="A NevIR pair or ExcluIR query from the sidebar's dataset, or your own "
+                        "text.")
 
 gold, doc_names, item = None, ["d1", "d2"], None
 kind = load(dataset).kind
@@ -46,18 +49,23 @@ if src == "dataset" and kind in (PAIRS, EXCLUSION):
     row = frame.set_index(id_col).loc[item]
     if kind == PAIRS:
         queries, docs, gold = [row["q1"], row["q2"]], [row["d1"], row["d2"]], row.get("cue")
-        about = (f"Gold cue **{md_escape(row['cue'])}** · edit type {md_escape(row.get('edit_type'))} · "
+        about = (f"Gold cue **{md_escape(row['cue'])}** · edit type "
+                 f"{md_escape(row.get('edit_type'))} · "
                  if "cue" in row else "")
         st.caption(f"{about}[open in the pair inspector]({links.inspector(dataset, item)})")
     else:
-        queries, docs, doc_names = [row["query"]], [row["pos_doc"], row["neg_doc"]], ["positive", "excluded"]
+        queries, docs, doc_names = [row["query"]], [row["pos_doc"], row["neg_doc"]], ["positive",
+                                                                                      "excluded"]
 else:
     if src == "dataset":
-        st.info(f"{dataset} holds {kind} items, which have no query and documents to draw; pick a pairs or "
-                "exclusion dataset (NevIR, ExcluIR or one you added) in the sidebar, or type below.")
+        st.info(f"{dataset} holds {kind} items, which have no query and documents to draw; pick a "
+                "pairs or exclusion dataset (NevIR, ExcluIR or one you added) in the sidebar, "
+                "or type below.")
     cols = st.columns(2)
-    typed = {k: cols[i % 2].text_area(k, TYPED[k], key=k, bind="query-params", height=90, label_visibility="collapsed",
-                                      placeholder={"tq": "query", "tq2": "its negated twin (optional)"}.get(k, k))
+    typed = {k: cols[i % 2].text_area(k, TYPED[k], key=k, bind="query-params", height=90,
+                                      label_visibility="collapsed",
+                                      placeholder={"tq": "query",
+                                                   "tq2": "its negated twin (optional)"}.get(k, k))
              for i, k in enumerate(TYPED)}
     clipped = {k: pg.clip(v, LIMIT) for k, v in typed.items()}
     if any(c for _, c in clipped.values()):
@@ -68,62 +76,45 @@ else:
         st.info("Type a query and two documents.")
         st.stop()
 slots = [f"q{i + 1}" for i in range(len(queries))]
-shown = 0 if len(slots) < 2 else slots.index(st.radio("Query drawn", slots, key="q", bind="query-params",
+shown = 0 if len(slots) < 2 else slots.index(st.radio("Query drawn", slots, key="q",
+                                                      bind="query-params",
                                                      horizontal=True))
 
-with st.expander("Counterfactual: edit one text in one click; the original stays pinned beside", expanded=True):
-    target, edit = counterfactual_editor(dict(zip(slots + ["d1", "d2"], queries + docs)), "Edit", LIMIT)
+with st.expander("Counterfactual: edit one text in one click; the original stays pinned beside",
+                 expanded=True):
+    target, edit = counterfactual_editor(dict(zip(slots + ["d1", "d2"], queries + docs)), "Edit",
+                                         LIMIT)
 
 t1, t2, t3, t4, t5 = st.columns(5)
-merge = t1.toggle("Merge word pieces", False, key="merge", bind="query-params", help="Max over pieces; row = sum.")
-show_mask = t2.toggle("[MASK] rows", True, key="masks", bind="query-params", help="ColBERT's query augmentation.")
+merge = t1.toggle("Merge word pieces", False, key="merge", bind="query-params",
+                  help="Max over pieces; row = sum.")
+show_mask = t2.toggle("[MASK] rows", True, key="masks", bind="query-params",
+                      help="ColBERT's query augmentation.")
 show_punct = t3.toggle("Punctuation", True, key="punct", bind="query-params")
 show_special = t4.toggle("Special tokens", True, key="special", bind="query-params")
-sim = t5.radio("Similarity", ["default", "cosine", "l2"], key="sim", bind="query-params", horizontal=True)
-hide = [k for k, on in (("mask_aug", show_mask), ("punct", show_punct), ("special", show_special)) if not on]
+sim = t5.radio("Similarity", ["default", "cosine", "l2"], key="sim", bind="query-params",
+               horizontal=True)
+hide = [k for k, on in (("mask_aug", show_mask), ("punct", show_punct), ("special",
+                                                                         show_special)) if not on]
 
 edited_q, edited_d = cf.apply_to(queries, docs, target, edit)
 marks = {target: edit.new_span} if edit else {}
 
 
+VIEW = dict(queries=queries, docs=docs, edited_q=edited_q, edited_d=edited_d, shown=shown, sim=sim,
+            merge=merge, hide=hide, gold=gold, marks=marks, edit=edit, slots=slots,
+            doc_names=doc_names)
+
+
 def draw(spec: str, caption: str, key: str):
-    try:
-        scorer = resources.scorer(spec)
-        cold = not scorer.loaded
-        start = time.perf_counter()
-        ex = alignment.explore(scorer, edited_q, edited_d, shown, None if sim == "default" else sim, merge, hide,
-                               gold, marks)
-        base = alignment.explore(scorer, queries, docs, shown, ex.similarity) if edit else None
-        ms = (time.perf_counter() - start) * 1000
-    except Exception as exc:  # unavailable checkpoint, wrong family: a clear message, the page keeps running
-        show_error(exc)
-        return
-    st.subheader(safe_md(caption))
-    views = ex.views
-    if any(v.doc_truncated or v.query_truncated for v in views):
-        st.warning(f"Long input: truncated at the model's max length ({alignment.max_tokens(scorer, 'document')} "
-                   "document tokens); the rest is neither drawn nor scored.")
-    names = [f"{slots[shown]} vs {n}" for n in doc_names]
-    fig = alignment_heatmaps(views, names, f"{scorer.name} · {ex.similarity}")
-    st.plotly_chart(fig, key=f"heat-{key}")
-    figure_downloads(fig, f"maxsim-{key}", key=f"heat-{key}")
-    bars = delta_bars(ex.deltas, labels=doc_names)
-    st.plotly_chart(bars, key=f"delta-{key}")
-    figure_downloads(bars, f"maxsim-delta-{key}", key=f"delta-{key}")
-    left, right = st.columns(2)
-    left.markdown("**Verdict" + (" (edited)**" if edit else "**"))
-    left.dataframe(pg.verdict_table(ex.grid, slots, doc_names), hide_index=True, key=f"verdict-{key}")
-    if base is not None:
-        right.markdown("**Original (pinned)**")
-        right.dataframe(pg.verdict_table(base.grid, slots, doc_names), hide_index=True, key=f"pinned-{key}")
-    st.caption(f"{len(edited_q) + 2} texts encoded and {2 * len(edited_q)} matrices built in {ms:,.0f} ms on "
-               f"{scorer.device}" + (" (including loading the model)." if cold else "."))
+    maxsim_view.draw(spec, caption, key, **VIEW)
 
 
 draw(model, f"{model}" + (" (before)" if after.strip() else ""), "before")
 if after.strip():
     try:
-        user_path(ModelSpec.parse(after).name)  # a typed or linked folder: only where this server may read
+        # a typed or linked folder: only where this server may read
+        user_path(ModelSpec.parse(after).name)
         after_spec = pg.late_interaction_spec(after)
     except ValueError as exc:
         show_error(exc)

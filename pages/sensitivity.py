@@ -2,44 +2,51 @@
 translation is negated, against an antonym and 33 other DEMETR perturbations (NegBLEURT Fig. 4),
 beside the paper's published columns; CANNOT similarity distributions; perturb your own sentence."""
 
-import pandas as pd
 import streamlit as st
 
-from negviz.text import perturb
 from negviz.analyses import sensitivity as sv
-from negviz.charts.sensitivity import cannot_chart, focus_chart, own_sentence_chart, sensitivity_heatmap
+from negviz.charts.sensitivity import focus_chart, sensitivity_heatmap
 from negviz.ui import pickers, resources
 from negviz.ui import sensitivity_data as sd
+from negviz.ui import sensitivity_tabs
 from negviz.ui import types_data as td
-from negviz.ui.widgets import csv_download, figure_downloads, safe_md, show_error
+from negviz.ui.widgets import csv_download, figure_downloads
 
 VALUE = {"sensitivity ratio": sv.RATIO, "detection accuracy": sv.ACCURACY}
-REF = "After two years of work, the new bridge was opened to traffic on Monday."
-CAND = "The new bridge opened to traffic on Monday after two years of construction."
-ITEM_COLS = {"score_candidate": "t = m(ref, translation)", "score_perturbed": "h = m(ref, perturbed)",
+ITEM_COLS = {"score_candidate": "t = m(ref, translation)",
+             "score_perturbed": "h = m(ref, perturbed)",
              "score_empty": "e = m(ref, \".\")", "ratio": "(t − h) / (t − e)"}
 
 st.title("Perturbation sensitivity")
-st.caption("Each model scores m(reference, translation) = t, m(reference, perturbed) = h and m(reference, \".\") = e "
-           "on DEMETR's 35 files × 1,000 items. Detection accuracy = mean(t > h); sensitivity ratio = "
-           "mean((t − h) / (t − e)), as in Karpinska et al. 2022 and the NegBLEURT paper (higher = more sensitive). "
-           "Bi-encoders score with cosine here; † marks cells with items whose |t − e| < 0.001 (unstable ratios).")
+st.caption("Each model scores m(reference, translation) = t, m(reference, perturbed) = h and "
+           "m(reference, \".\") = e "
+           "on DEMETR's 35 files × 1,000 items. Detection accuracy = mean(t > h); sensitivity "
+           "ratio = "
+           "mean((t − h) / (t − e)), as in Karpinska et al. 2022 and the NegBLEURT paper (higher = "
+           "more sensitive). "
+           "Bi-encoders score with cosine here; † marks cells with items whose |t − e| < 0.001 "
+           "(unstable ratios).")
 models = pickers.current_models()
 runs = pickers.shown_runs("demetr")
 c1, c2, c3 = st.columns([2, 2, 2])
 value = VALUE[c1.radio("Values", list(VALUE), key="value", bind="query-params", horizontal=True)]
 checked = c2.toggle("Only items with pert_check", key="checked", bind="query-params",
-                    help="DEMETR's pert_check = false marks items that were not really perturbed; the published "
+                    help="DEMETR's pert_check = false marks items that were not really perturbed; "
+                         "the published "
                          "scripts use all items.")
-show_pub = c3.toggle("Published columns", True, key="published", bind="query-params", disabled=value != sv.RATIO,
-                     help="NegBLEURT Fig. 4 (ratios only, all items): BLEURT20, NegBLEURT, all-mpnet-base-v2, NegMPNet")
-tabs = st.tabs(["Heatmap", "Negation vs antonym", "Perturb your own sentence", "CANNOT"], key="view",
+show_pub = c3.toggle("Published columns", True, key="published", bind="query-params",
+                     disabled=value != sv.RATIO,
+                     help="NegBLEURT Fig. 4 (ratios only, all items): BLEURT20, NegBLEURT, "
+                          "all-mpnet-base-v2, NegMPNet")
+tabs = st.tabs(["Heatmap", "Negation vs antonym", "Perturb your own sentence", "CANNOT"],
+               key="view",
                bind="query-params")
 tables = {r["model_name"]: sd.table(r, checked) for r in runs.to_dict("records")}
 published = sv.published_columns(resources.reference()) if show_pub else None
 matrix = sv.model_matrix(tables, published, value)
 if runs.empty:
-    tabs[0].info("No stored DEMETR runs yet: `negviz eval --model all-MiniLM-L6-v2 --dataset demetr` (or the Evaluate "
+    tabs[0].info("No stored DEMETR runs yet: `negviz eval --model all-MiniLM-L6-v2 --dataset "
+                 "demetr` (or the Evaluate "
                  "page) makes one; the published columns are shown alone.")
 with st.expander(f"Runs used ({len(runs)}): the largest complete run per model"):
     st.dataframe(sv.runs_table(runs), hide_index=True, key="runs_table")
@@ -47,18 +54,23 @@ with st.expander(f"Runs used ({len(runs)}): the largest complete run per model")
 if tabs[0].open is not False:
     with tabs[0]:
         rows, cols = sv.matrix_axes(matrix)
-        title = (f"DEMETR {sv.VALUES[value]} · {len(tables)} stored run{'s' * (len(tables) != 1)} · "
+        title = (f"DEMETR {sv.VALUES[value]} · {len(tables)} stored run{'s' * (len(tables) != 1)} "
+                 "· "
                  f"{'pert_check items only' if checked else 'all items'}"
-                 + ("<br><sup>right of the dotted line: published (NegBLEURT Fig. 4), not run here</sup>"
+                 + ("<br><sup>right of the dotted line: published (NegBLEURT Fig. 4), not run "
+                    "here</sup>"
                     if published is not None else ""))
         fig = sensitivity_heatmap(matrix, rows, cols, value=value, title=title)
         run_models = sorted(tables)
-        td.apply_click("sens_chart", {"sens_model": 0, "sens_pert": 1}, {"sens_model": run_models, "sens_pert": rows})
+        td.apply_click("sens_chart", {"sens_model": 0, "sens_pert": 1}, {"sens_model": run_models,
+                                                                         "sens_pert": rows})
         st.plotly_chart(fig, key="sens_chart", on_select="rerun", selection_mode="points")
-        st.caption("critical_id20_shuffled is labelled base_shuffled in the paper's figure; DEMETR's own severity "
+        st.caption("critical_id20_shuffled is labelled base_shuffled in the paper's figure; "
+                   "DEMETR's own severity "
                    "(critical) groups it here. Published cells list no items.")
         figure_downloads(fig, f"negviz-demetr-{value}", key="heat")
-        csv_download(matrix, f"negviz-demetr-{value}.csv", label="Download cells (CSV)", key="dl-matrix")
+        csv_download(matrix, f"negviz-demetr-{value}.csv", label="Download cells (CSV)",
+                     key="dl-matrix")
         st.subheader("Items behind a cell")
         st.caption("Click a cell, or pick its model and perturbation here.")
         c1, c2, c3 = st.columns(3)
@@ -67,83 +79,47 @@ if tabs[0].open is not False:
         pert = c2.selectbox("Perturbation", rows, index=None, key="sens_pert", bind="query-params",
                             placeholder="pick a perturbation")
         show = c3.selectbox("Show", list(sv.ITEM_FILTERS), key="sens_show", bind="query-params",
-                            help="missed: t ≤ h; tiny denominator: |t − e| < 0.001; not checked: pert_check false")
+                            help="missed: t ≤ h; tiny denominator: |t − e| < 0.001; not checked: "
+                                 "pert_check false")
         if model and pert:
             run = runs[runs["model_name"] == model].iloc[0]
             items = sd.cell_items(run["run_id"], pert, checked, show)
             cell = tables[model].set_index("perturbation").loc[pert]
             name = model.replace("`", "'")  # a stored name: shown as code, never markup
-            st.markdown(f"`{name}` · `{pert}`: ratio {cell['sensitivity_ratio']:.3f}, detection accuracy "
-                        f"{cell['detection_accuracy']:.1%} · n = {int(cell['n'])}, pert_check {int(cell['checked'])}, "
-                        f"tiny denominators {int(cell['tiny_denominators'])} · showing {len(items):,} ({show})")
-            shown = items[["id", "reference", "candidate", "perturbed", "score_candidate", "score_perturbed",
+            st.markdown(f"`{name}` · `{pert}`: ratio {cell['sensitivity_ratio']:.3f}, detection "
+                        "accuracy "
+                        f"{cell['detection_accuracy']:.1%} · n = {int(cell['n'])}, pert_check "
+                        f"{int(cell['checked'])}, "
+                        f"tiny denominators {int(cell['tiny_denominators'])} · showing "
+                        f"{len(items):,} ({show})")
+            shown = items[["id", "reference", "candidate", "perturbed", "score_candidate",
+                           "score_perturbed",
                            "score_empty", "ratio", "detected", "checked", "tiny_denominator"]]
             st.dataframe(shown, hide_index=True, key="cell_items", column_config={
-                **{c: st.column_config.TextColumn(c if c != "candidate" else "translation", width="medium")
+                **{c: st.column_config.TextColumn(c if c != "candidate" else "translation",
+                                                  width="medium")
                    for c in ("reference", "candidate", "perturbed")},
-                **{k: st.column_config.NumberColumn(v, format="%.4f") for k, v in ITEM_COLS.items()}})
-            csv_download(items, f"negviz-demetr-{model}-{pert}.csv", label="Download these items (CSV)", key="dl-items")
+                **{k: st.column_config.NumberColumn(v, format="%.4f") for k,
+                   v in ITEM_COLS.items()}})
+            csv_download(items, f"negviz-demetr-{model}-{pert}.csv",
+                         label="Download these items (CSV)", key="dl-items")
 
 if tabs[1].open is not False:
     with tabs[1]:
         focus = sv.critical_focus(matrix)
-        ffig = focus_chart(focus, value, f"Negation and antonym among the critical perturbations · {sv.VALUES[value]}")
+        ffig = focus_chart(focus, value,
+                           f"Negation and antonym among the critical perturbations · "
+                           f"{sv.VALUES[value]}")
         st.plotly_chart(ffig, key="focus_chart")
         st.dataframe(sv.focus_summary(focus), hide_index=True, key="focus_table")
         figure_downloads(ffig, f"negviz-demetr-focus-{value}", key="focus")
-        csv_download(focus, f"negviz-demetr-focus-{value}.csv", label="Download critical cells (CSV)", key="dl-focus")
+        csv_download(focus, f"negviz-demetr-focus-{value}.csv",
+                     label="Download critical cells (CSV)", key="dl-focus")
 
 if tabs[2].open is not False:
     with tabs[2]:
-        c1, c2 = st.columns(2)
-        ref = c1.text_area("Reference", REF, key="own_ref", bind="query-params", max_chars=2000, height=90)
-        cand = c2.text_area("Candidate (translation)", CAND, key="own_cand", bind="query-params", max_chars=2000,
-                            height=90)
-        chosen = st.multiselect("Models", sorted(tables), sorted(tables), key="own_models", bind="query-params",
-                                help="Models with a stored DEMETR run, scored live with that run's exact spec.")
-        edits = perturb.perturb_all(cand) if cand.strip() else {}
-        applied = pd.DataFrame([{"perturbation": k, "DEMETR file": perturb.BY_NAME[k].stem, "perturbed": e.edited,
-                                 "rule": e.rule} for k, e in edits.items() if e])
-        skipped = [k for k, e in edits.items() if e is None]
-        st.dataframe(applied, hide_index=True, key="own_edits")
-        if skipped:
-            st.caption("No rule fits: " + ", ".join(skipped) + " (see negviz/perturb.py for what each rule covers).")
-        if ref.strip() and len(applied) and chosen:
-            specs = {m: sv.spec_label(runs.set_index("model_name").loc[m, "model_spec"]) for m in chosen}
-            with st.spinner("Scoring…"):
-                scorers = {}
-                for m, spec in specs.items():
-                    try:
-                        scorers[m] = resources.scorer(spec)
-                    except Exception as exc:  # one unavailable model must not hide the others
-                        show_error(exc)
-                own, errors = sv.own_sentence_table(scorers, ref, cand, edits, sv.model_matrix(tables, None))
-            for m, err in errors.items():
-                st.error(f"{safe_md(m)}: {safe_md(err)}")
-            if len(own):
-                ofig = own_sentence_chart(own, "Your sentence: ratio (t − h) / (t − e) per perturbation and model")
-                st.plotly_chart(ofig, key="own_chart")
-                st.dataframe(own, hide_index=True, key="own_table")
-                st.caption("◇ = the model's mean ratio on the same DEMETR file. BM25's collection is the few texts "
-                           "scored here, so its scale differs from its DEMETR run.")
-                figure_downloads(ofig, "negviz-own-sentence", key="own")
-                csv_download(own, "negviz-own-sentence.csv", key="dl-own")
+        sensitivity_tabs.own_sentence(tables, runs)
 
 if tabs[3].open is not False:
     with tabs[3]:
-        cruns = pickers.shown_runs("cannot", key="pinned_cannot_runs")
-        pairs = st.radio("Pairs", list(sv.PAIR_LABELS), key="cannot_pairs", bind="query-params", horizontal=True,
-                         help="negated: a sentence and its negation (CANNOT label 1); paraphrase: label 0 "
-                              "(sem_anto_neg only)")
-        if cruns.empty:
-            st.info("No stored CANNOT runs yet: `negviz eval --model all-MiniLM-L6-v2 --dataset cannot`.")
-            st.stop()
-        dist = sd.cannot_distribution(cruns, pairs)
-        cfig = cannot_chart(dist, f"CANNOT · similarity of {pairs} pairs per source file · box = quartiles, "
-                                  "whiskers 5th-95th percentile, ◆ = mean with 95% CI")
-        st.caption("Lower similarity on negated pairs = more negation-aware. Each model on its own scale: "
-                   "BM25 and MaxSim scores are unbounded sums.")
-        st.plotly_chart(cfig, key="cannot_chart")
-        st.dataframe(dist, hide_index=True, key="cannot_table")
-        figure_downloads(cfig, f"negviz-cannot-{pairs}", key="cannot")
-        csv_download(dist, f"negviz-cannot-{pairs}.csv", label="Download per-source statistics (CSV)", key="dl-cannot")
+        sensitivity_tabs.cannot()
