@@ -8,86 +8,38 @@ import streamlit as st
 from negviz import links
 from negviz.charts import drift as cd
 from negviz import finetune as ft
-from negviz.finetune import jobs
 from negviz.datasets import facts, load
 from negviz.finetune import views
 from negviz.schema import DatasetSpec
-from negviz.ui import resources
-from negviz.ui.widgets import csv_download, figure_downloads, safe_md, show_error, user_path
+from negviz.ui import finetune_jobs, resources
+from negviz.ui.widgets import csv_download, figure_downloads, safe_md
 
 st.title("Fine-tuning drift")
-st.caption("Before fine-tuning, a bi-encoder embeds the two documents of a NevIR pair almost identically "
-           "(cosine near 1). Training on contrast pairs, with the pair's other document as the hard negative, "
-           "pushes them apart and spreads them out while held-out paired accuracy rises. Epoch 0 is before training.")
+st.caption("Before fine-tuning, a bi-encoder embeds the two documents of a NevIR pair almost "
+           "identically "
+           "(cosine near 1). Training on contrast pairs, with the pair's other document as the "
+           "hard negative, "
+           "pushes them apart and spreads them out while held-out paired accuracy rises. Epoch 0 "
+           "is before training.")
 store = resources.store()
 
-with st.expander("Fine-tune a model (runs in the background; the page stays usable)"):
-    with st.form("start"):
-        c1, c2, c3, c4, c5 = st.columns([3, 2, 1, 1, 1])
-        model = c1.text_input("Model", "all-MiniLM-L6-v2", help="Catalog name, hub id or local folder.")
-        family = c2.radio("Family", ft.FAMILIES, horizontal=True,
-                          help="late-interaction: MaxSim over the encoder's token vectors (MaxSim explorer).")
-        epochs = c3.number_input("Epochs", 1, 50, 3)
-        lr = c4.number_input("Learning rate", 1e-7, 1e-2, 2e-5, format="%.1e")
-        batch = c5.number_input("Batch (triplets)", 2, 512, 16, step=2)
-        d1, d2, d3 = st.columns([3, 1, 1])
-        train = d1.selectbox("Training data", ["auto", "nevir-split", "nevir-train"], accept_new_options=True,
-                             help="auto: NevIR train from the Hub when reachable, else a passage-disjoint 70/30 split "
-                                  "of the shipped NevIR test (offline). Or type the path of a pairs file.")
-        limit = d2.number_input("Training pairs (0 = all)", 0, 100_000, 0)
-        seed = d3.number_input("Seed", 0, 2**31 - 1, 0)
-        if st.form_submit_button("Start fine-tuning", icon=":material/play_arrow:"):
-            try:
-                user_path(model.strip())  # typed folders and training files: only where this server may read
-                user_path(train)
-                spec = ft.FinetuneSpec(model.strip(), family, train, epochs=int(epochs), lr=float(lr),
-                                       batch_size=int(batch), seed=int(seed), limit_train=int(limit) or None)
-                job = jobs.start(spec, store)
-                st.session_state["job"] = job.run_id
-                (st.info if job.reused else st.success)(
-                    f"This spec's run {job.run_id[:8]} is already {job.state}: reusing it." if job.reused
-                    else f"Started run {job.run_id[:8]}; progress below.")
-            except Exception as exc:  # bad model or data: a message, the page keeps running
-                show_error(exc)
-
-
-active = {j.run_id: j for j in jobs.running(store)}
-
-
-@st.fragment(run_every=2 if active or st.session_state.get("job") else None)
-def live_jobs():
-    statuses = {j.run_id: j for j in jobs.running(store)}
-    if (mine := st.session_state.get("job")) and mine not in statuses:
-        try:
-            statuses[mine] = jobs.poll(mine, store)
-        except KeyError:  # the job has not written anything yet
-            pass
-    for run_id, job in statuses.items():
-        if job.done:
-            st.session_state.pop("job", None)
-            if job.state == "failed":
-                st.session_state["job_error"] = (run_id, job.error)
-            st.rerun()
-        left, right = st.columns([6, 1])
-        left.progress(job.fraction, text=f"Run {run_id[:8]}: {job.line()}")
-        right.button("Cancel", key=f"cancel-{run_id}", on_click=jobs.cancel, args=(run_id,), icon=":material/stop:",
-                     disabled=job.cancel_requested or not job.local, help=None if job.local else "Started elsewhere.")
-
-
-live_jobs()
+finetune_jobs.start_form(store)
+finetune_jobs.live_jobs(store)
 if err := st.session_state.get("job_error"):
     st.error(f"Run {err[0][:8]} failed; its finished epochs are kept.", icon=":material/error:")
     st.code(err[1], language=None)
 
 runs = ft.finetune_runs(store, status=None)
 if runs.empty:
-    st.info("No fine-tuning runs stored yet. Start one above, or with `negviz finetune --model all-MiniLM-L6-v2`.")
+    st.info("No fine-tuning runs stored yet. Start one above, or with `negviz finetune --model "
+            "all-MiniLM-L6-v2`.")
     st.stop()
 labels = runs["label"].tolist()
 default = runs.loc[runs["status"] == "complete", "label"].head(1).tolist() or labels[:1]
 c1, c2 = st.columns([5, 1])
 chosen = c1.multiselect("Runs", labels, default=default, key="runs", bind="query-params",
-                        help="Compare several runs on shared epoch axes. Label: model [family] epochs run-id.")
+                        help="Compare several runs on shared epoch axes. Label: model [family] "
+                             "epochs run-id.")
 shape = c2.radio("Distribution", cd.SHAPES, key="shape", bind="query-params", horizontal=True)
 picked = runs[runs["label"].isin(chosen)]
 if picked.empty:
@@ -95,7 +47,8 @@ if picked.empty:
     st.stop()
 for r in picked[picked["status"] != "complete"].itertuples(index=False):
     why = f": {str(r.error).splitlines()[0]}" if r.error else ""
-    (st.warning if r.status != "running" else st.info)(f"{r.label} is {r.status}{why}; its stored epochs are shown.")
+    (st.warning if r.status != "running" else st.info)(f"{r.label} is {r.status}{why}; its stored "
+                                                       "epochs are shown.")
 epochs, cosines, wide = views.drift_frames(store, picked)
 notes = {r.label: ft.run_note(r) for r in picked.itertuples(index=False)}
 fig = cd.drift_figure(epochs, cosines, notes, shape=shape, baseline=facts("nevir").random_baseline)
@@ -120,7 +73,8 @@ if w is None or w.empty:
     st.stop()
 order = views.pair_order(w)
 p1, p2 = st.columns([2, 3])
-pair = p1.selectbox("Pair (wrong before and right after first, then by cosine drop)", order, key="pair",
+pair = p1.selectbox("Pair (wrong before and right after first, then by cosine drop)", order,
+                    key="pair",
                     bind="query-params")
 lo, hi = int(w["epoch"].min()), int(w["epoch"].max())
 epoch = p2.slider("Epoch", lo, hi, key="epoch", bind="query-params") if hi > lo else lo
@@ -128,7 +82,8 @@ card = views.pair_card(w, pair, epoch)
 m1, m2, m3 = st.columns(3)
 m1.metric("Verdict at this epoch", "right" if card["correct"] else "wrong",
           f"epoch 0: {'right' if card['correct_epoch0'] else 'wrong'}", delta_color="off")
-m2.metric("cos(E(d1), E(d2))", f"{card['cos']:.4f}", f"{card['cos'] - card['cos_epoch0']:+.4f} since epoch 0",
+m2.metric("cos(E(d1), E(d2))", f"{card['cos']:.4f}",
+          f"{card['cos'] - card['cos_epoch0']:+.4f} since epoch 0",
           delta_color="off")
 m3.metric("Pair", pair)
 st.dataframe(card["table"], hide_index=True, key="card")
@@ -144,6 +99,7 @@ traj = cd.pair_trajectory(card["trajectory"], epoch, f"Pair {pair}", notes[card_
 st.plotly_chart(traj, key="traj")
 figure_downloads(traj, f"pair-{pair}", key="traj")
 ckpt = (card_run["summary"] or {}).get("checkpoint")
-if ckpt and Path(ckpt).is_dir():  # checkpoints stay on the machine that trained (a shipped run has none)
+# checkpoints stay on the machine that trained (a shipped run has none)
+if ckpt and Path(ckpt).is_dir():
     st.markdown(f"Final checkpoint `{ckpt}` · [MaxSim before/after for this pair]"
                 f"({links.maxsim('nevir', str(pair), src='dataset', after=ckpt)})")

@@ -7,6 +7,7 @@ from negviz import links
 from negviz.analyses import inspector as F
 from negviz.analyses import paircard
 from negviz.ui import inspector_data, pickers, resources
+from negviz.ui.label_form import label_form
 from negviz.ui.types_data import dataset as load
 
 dataset = pickers.current_dataset()
@@ -22,27 +23,36 @@ items = inspector_data.items(dataset, ann.latest(store, dataset), annotator)
 
 with st.sidebar.expander("Filters", expanded=True):
     ntype = st.selectbox("Negation type", F.options(items, "negation_type"), index=None, key="type",
-                         bind="query-params", placeholder="any", help="Gold cue type (NevIR) or detected cue type.")
-    cue = st.selectbox("Cue word", F.options(items, "cue"), index=None, key="cue", bind="query-params",
+                         bind="query-params", placeholder="any", help="Gold cue type (NevIR) or "
+                                                                      "detected cue type.")
+    cue = st.selectbox("Cue word", F.options(items, "cue"), index=None, key="cue",
+                       bind="query-params",
                        placeholder="any")
-    edit = st.selectbox("Edit type", ["2", "3"], index=None, key="edit", bind="query-params", placeholder="any",
-                        help="CondaQA edit: 2 = scope of the negation changed, 3 = negation undone.") \
+    edit = st.selectbox("Edit type", ["2", "3"], index=None, key="edit", bind="query-params",
+                        placeholder="any",
+                        help="CondaQA edit: 2 = scope of the negation changed, "
+                             "3 = negation undone.") \
         if "edit_type" in ds.frame else None
     model = st.selectbox("Model (for verdict, margin and sort)", sorted(set(verdicts["model"])),
                          index=0 if len(verdicts) else None, key="model", bind="query-params")
     verdict = st.selectbox("Verdict / error category", F.verdict_options(ds.kind), key="verdict",
                            bind="query-params")
     low, high = st.columns(2)
-    margin_min = low.number_input("Margin ≥", value=None, key="margin_min", bind="query-params", format="%.4f")
-    margin_max = high.number_input("Margin ≤", value=None, key="margin_max", bind="query-params", format="%.4f",
-                                   help="Pairs: min of the two query margins (< 0 = failed); else pos - neg.")
+    margin_min = low.number_input("Margin ≥", value=None, key="margin_min", bind="query-params",
+                                  format="%.4f")
+    margin_max = high.number_input("Margin ≤", value=None, key="margin_max", bind="query-params",
+                                   format="%.4f",
+                                   help="Pairs: min of the two query margins (< 0 = failed); else "
+                                        "pos - neg.")
     annotated = st.selectbox("Annotated", F.ANNOTATED, key="annotated", bind="query-params")
     sort = st.selectbox("Sort by", F.SORTS, key="sort", bind="query-params")
     queue = st.toggle("Queue: my unlabelled pairs", key="queue", bind="query-params")
     if queue:
         size = st.number_input("Random sample of", min_value=1, value=None, step=10, key="sample",
-                               bind="query-params", help="The same pairs for every annotator with this size and seed.")
-        seed = st.number_input("Seed", min_value=0, value=0, step=1, key="seed", bind="query-params")
+                               bind="query-params", help="The same pairs for every annotator with "
+                                                         "this size and seed.")
+        seed = st.number_input("Seed", min_value=0, value=0, step=1, key="seed",
+                               bind="query-params")
 
 filters = F.Filters(ntype, cue, int(edit) if edit else None, model, verdict, margin_min, margin_max,
                     F.ANY if queue else annotated, sort)
@@ -50,7 +60,8 @@ ids = F.filter_items(items, verdicts, filters)
 if queue:  # the sample ignores who labelled what, so every annotator draws the same pairs
     ids = ann.queue(ann.sample_ids(ids, size, int(seed)), set(items.loc[items["mine"], "item_id"]))
     if not annotator:
-        st.warning("Queue mode serves the pairs *you* have not labelled: enter your annotator name in the sidebar.")
+        st.warning("Queue mode serves the pairs *you* have not labelled: enter your annotator name "
+                   "in the sidebar.")
 
 
 def go(item_id):
@@ -63,7 +74,8 @@ def pick(table_ids):  # a click in the list; row positions are the frame's, what
 
 
 bar = st.columns([3, 1, 1, 3], vertical_alignment="bottom")
-wanted = bar[0].text_input("Pair id", key="pair", bind="query-params", placeholder="first of the list")
+wanted = bar[0].text_input("Pair id", key="pair", bind="query-params",
+                           placeholder="first of the list")
 known = list(items["item_id"])
 current = wanted if wanted in set(known) else (ids[0] if ids else None)
 prev_id, next_id = F.neighbours(ids, current)
@@ -73,66 +85,39 @@ bar[2].button("Next", on_click=go, args=(next_id,), disabled=next_id is None, sh
               icon=":material/arrow_forward:", key="next")
 bar[3].caption(f"{'Queue' if queue else 'Filtered list'}: {F.position(ids, current)} · keys P / N")
 if wanted and wanted not in set(known):
-    st.warning(f"{ds.title} has no pair {paircard.md_escape(wanted[:80])}; showing the first of the list.")
+    st.warning(f"{ds.title} has no pair {paircard.md_escape(wanted[:80])}; showing the first of "
+               "the list.")
 if current is None:
-    st.info("Your queue is empty: you labelled every pair in it." if queue else "No pair matches these filters.")
+    st.info("Your queue is empty: you labelled every pair in it." if queue else "No pair matches "
+                                                                                "these filters.")
     st.stop()
 
 row = ds.frame.iloc[known.index(current)].to_dict()
 typed = types.set_index("item_id").loc[current]
 st.subheader(f"{ds.title} · {current}")
-st.caption(f"Type **{typed['type']}** ({typed['label_source']}): {paircard.md_escape(typed['evidence'])}"
+st.caption(f"Type **{typed['type']}** ({typed['label_source']}): "
+           f"{paircard.md_escape(typed['evidence'])}"
            + (f" · edit type {row['edit_type']}" if "edit_type" in row else ""))
 left, right = st.columns([3, 2])
 left.html(paircard.card_html(ds.kind, row))
-left.dataframe(paircard.extra_fields(ds.kind, row), hide_index=True, key="fields")  # the dataset's own
+# the dataset's own
+left.dataframe(paircard.extra_fields(ds.kind, row), hide_index=True, key="fields")
 if ds.kind in paircard.MAXSIM_KINDS:
-    left.markdown(f"[Open in the MaxSim explorer :material/open_in_new:]({links.maxsim(dataset, current)})")
+    left.markdown(f"[Open in the MaxSim explorer "
+                  f":material/open_in_new:]({links.maxsim(dataset, current)})")
 many = verdicts["model"].nunique() > paircard.MAX_CARDS  # then one table of every model's scores
 left.dataframe(paircard.verdict_rows(ds.kind, verdicts, current, with_scores=many), hide_index=True,
                key="verdicts")
 with right:
     if verdicts.empty:
-        st.info("No stored runs for this dataset: run a model on the Evaluate page to see scores here.")
+        st.info("No stored runs for this dataset: run a model on the Evaluate page to see scores "
+                "here.")
     for name, title, matrix in ([] if many else paircard.model_cards(ds.kind, verdicts, current)):
         st.markdown(title)
         st.dataframe(matrix, key=f"matrix-{name}")
 
 
-def save(item_id, form, before, advance_to):
-    s = st.session_state
-    label = ann.Label(s[f"type_{form}"], s[f"valid_{form}"], bool(s[f"amb_{form}"]), s[f"note_{form}"] or "")
-    try:
-        version = ann.save(store, ds, item_id, s.get("annotator", ""), label)
-    except ann.AnnotationError as exc:
-        s["ann_message"] = ("error", str(exc))
-        return
-    s["ann_message"] = ("success", f"Saved {item_id} as version {version} by {annotator}." if version != before
-                        else f"No change: {item_id} already has this label (version {version}).")
-    s["pair"] = advance_to or item_id  # pin the pair, so a shrinking queue does not move it
-
-
-st.subheader("Label this pair")
-mine, version = ann.current_label(store, dataset, current, annotator)
-mine = mine or ann.Label(None)
-form = f"{current}|{annotator}|{version}"  # new widgets, prefilled, for each pair, name and save
-choices = ann.type_options()
-with st.form(f"label-{form}"):
-    st.caption(f"Labelling as **{paircard.md_escape(annotator)}**" if annotator else "Enter your annotator name in the sidebar first.")
-    st.selectbox("Negation type", choices, key=f"type_{form}", placeholder="choose",
-                 index=choices.index(mine.negation_type) if mine.negation_type in choices else None)
-    st.radio("Pair validity", ann.VALIDITY, index=ann.VALIDITY.index(mine.validity), horizontal=True,
-             key=f"valid_{form}")
-    st.checkbox("Query ambiguous", value=mine.query_ambiguous, key=f"amb_{form}")
-    st.text_area("Note", value=mine.note, max_chars=ann.MAX_NOTE, key=f"note_{form}")
-    a, b = st.columns(2)
-    a.form_submit_button("Save", on_click=save, args=(current, form, version, None), type="primary",
-                         icon=":material/save:")
-    b.form_submit_button("Save and next", on_click=save, args=(current, form, version, next_id),
-                         icon=":material/skip_next:", disabled=next_id is None)
-status, message = st.session_state.pop("ann_message", (None, None))
-if status:
-    (st.error if status == "error" else st.success)(message)
+label_form(store, ds, dataset, current, annotator, next_id)
 
 st.markdown("**Labels of this pair** (every annotator's versions, newest first)")
 hist = ann.history(store, dataset, current)
@@ -142,6 +127,7 @@ else:
     st.dataframe(hist, hide_index=True, key="history")
 
 
-with st.expander(f"{'Queue' if queue else 'Filtered pairs'} ({len(ids):,}): click a row to open it"):
+listed = "Queue" if queue else "Filtered pairs"
+with st.expander(f"{listed} ({len(ids):,}): click a row to open it"):
     st.dataframe(F.listing(items, verdicts, ids, model), hide_index=True, key="pair_list",
                  on_select=lambda: pick(ids), selection_mode="single-row")

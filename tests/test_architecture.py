@@ -129,3 +129,14 @@ def _full_imports(tree: ast.AST) -> set[str]:
         elif isinstance(node, ast.ImportFrom) and node.module:
             names.add(node.module)
     return names
+
+
+def test_pages_stay_thin():
+    """Pages place widgets; logic lives in negviz: each page (and the router) under 150 lines, no
+    line over 100 characters."""
+    files = sorted((ROOT / "pages").glob("*.py")) + [ROOT / "app.py"]
+    too_long = [f"{f.name}: {len(f.read_text().splitlines())} lines" for f in files
+                if len(f.read_text().splitlines()) >= 150]
+    too_wide = [f"{f.name}:{i}" for f in files for i, line in enumerate(f.read_text().splitlines(), 1)
+                if len(line) > 100]
+    assert too_long == [] and too_wide == []

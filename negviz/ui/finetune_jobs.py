@@ -1,0 +1,68 @@
+"""Fine-tuning jobs on the drift page: the form that starts one in the background (the CLI's own
+code path, negviz.finetune.jobs) and the live progress of running jobs, with cancel."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from negviz import finetune as ft
+from negviz.finetune import jobs
+from negviz.ui.widgets import show_error, user_path
+
+
+def start_form(store) -> None:
+    """The "Fine-tune a model" form; a started or reused job's run id goes to session state."""
+    with st.expander("Fine-tune a model (runs in the background; the page stays usable)"):
+        with st.form("start"):
+            c1, c2, c3, c4, c5 = st.columns([3, 2, 1, 1, 1])
+            model = c1.text_input("Model", "all-MiniLM-L6-v2", help="Catalog name, hub id or local folder.")
+            family = c2.radio("Family", ft.FAMILIES, horizontal=True,
+                              help="late-interaction: MaxSim over the encoder's token vectors (MaxSim explorer).")
+            epochs = c3.number_input("Epochs", 1, 50, 3)
+            lr = c4.number_input("Learning rate", 1e-7, 1e-2, 2e-5, format="%.1e")
+            batch = c5.number_input("Batch (triplets)", 2, 512, 16, step=2)
+            d1, d2, d3 = st.columns([3, 1, 1])
+            train = d1.selectbox("Training data", ["auto", "nevir-split", "nevir-train"], accept_new_options=True,
+                                 help="auto: NevIR train from the Hub when reachable, else a passage-disjoint 70/30 split "
+                                      "of the shipped NevIR test (offline). Or type the path of a pairs file.")
+            limit = d2.number_input("Training pairs (0 = all)", 0, 100_000, 0)
+            seed = d3.number_input("Seed", 0, 2**31 - 1, 0)
+            if st.form_submit_button("Start fine-tuning", icon=":material/play_arrow:"):
+                try:
+                    user_path(model.strip())  # typed folders and training files: only where this server may read
+                    user_path(train)
+                    spec = ft.FinetuneSpec(model.strip(), family, train, epochs=int(epochs), lr=float(lr),
+                                           batch_size=int(batch), seed=int(seed), limit_train=int(limit) or None)
+                    job = jobs.start(spec, store)
+                    st.session_state["job"] = job.run_id
+                    (st.info if job.reused else st.success)(
+                        f"This spec's run {job.run_id[:8]} is already {job.state}: reusing it." if job.reused
+                        else f"Started run {job.run_id[:8]}; progress below.")
+                except Exception as exc:  # bad model or data: a message, the page keeps running
+                    show_error(exc)
+
+
+def live_jobs(store) -> None:
+    """Progress bars of this server's running jobs (refreshed every 2 s while any runs)."""
+    active = {j.run_id: j for j in jobs.running(store)}
+
+    @st.fragment(run_every=2 if active or st.session_state.get("job") else None)
+    def progress() -> None:
+        statuses = {j.run_id: j for j in jobs.running(store)}
+        if (mine := st.session_state.get("job")) and mine not in statuses:
+            try:
+                statuses[mine] = jobs.poll(mine, store)
+            except KeyError:  # the job has not written anything yet
+                pass
+        for run_id, job in statuses.items():
+            if job.done:
+                st.session_state.pop("job", None)
+                if job.state == "failed":
+                    st.session_state["job_error"] = (run_id, job.error)
+                st.rerun()
+            left, right = st.columns([6, 1])
+            left.progress(job.fraction, text=f"Run {run_id[:8]}: {job.line()}")
+            right.button("Cancel", key=f"cancel-{run_id}", on_click=jobs.cancel, args=(run_id,), icon=":material/stop:",
+                         disabled=job.cancel_requested or not job.local, help=None if job.local else "Started elsewhere.")
+
+    progress()

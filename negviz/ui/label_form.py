@@ -1,0 +1,48 @@
+"""The inspector's labelling form: one pair's label (negation type, validity, ambiguity, note)
+prefilled with the annotator's latest version, saved as a new version; "save and next" moves on."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from negviz import annotations as ann
+from negviz.analyses import paircard
+from negviz.ui.widgets import safe_md
+
+
+def label_form(store, ds, dataset: str, current: str, annotator: str, next_id: str | None) -> None:
+    """Draw the form for ``current`` and the message of the last save."""
+
+    def save(item_id, form, before, advance_to):
+        s = st.session_state
+        label = ann.Label(s[f"type_{form}"], s[f"valid_{form}"], bool(s[f"amb_{form}"]), s[f"note_{form}"] or "")
+        try:
+            version = ann.save(store, ds, item_id, s.get("annotator", ""), label)
+        except ann.AnnotationError as exc:
+            s["ann_message"] = ("error", safe_md(exc))
+            return
+        s["ann_message"] = ("success", f"Saved {safe_md(item_id)} as version {version} by {safe_md(annotator)}." if version != before
+                            else f"No change: {safe_md(item_id)} already has this label (version {version}).")
+        s["pair"] = advance_to or item_id  # pin the pair, so a shrinking queue does not move it
+
+    st.subheader("Label this pair")
+    mine, version = ann.current_label(store, dataset, current, annotator)
+    mine = mine or ann.Label(None)
+    form = f"{current}|{annotator}|{version}"  # new widgets, prefilled, for each pair, name and save
+    choices = ann.type_options()
+    with st.form(f"label-{form}"):
+        st.caption(f"Labelling as **{paircard.md_escape(annotator)}**" if annotator else "Enter your annotator name in the sidebar first.")
+        st.selectbox("Negation type", choices, key=f"type_{form}", placeholder="choose",
+                     index=choices.index(mine.negation_type) if mine.negation_type in choices else None)
+        st.radio("Pair validity", ann.VALIDITY, index=ann.VALIDITY.index(mine.validity), horizontal=True,
+                 key=f"valid_{form}")
+        st.checkbox("Query ambiguous", value=mine.query_ambiguous, key=f"amb_{form}")
+        st.text_area("Note", value=mine.note, max_chars=ann.MAX_NOTE, key=f"note_{form}")
+        a, b = st.columns(2)
+        a.form_submit_button("Save", on_click=save, args=(current, form, version, None), type="primary",
+                             icon=":material/save:")
+        b.form_submit_button("Save and next", on_click=save, args=(current, form, version, next_id),
+                             icon=":material/skip_next:", disabled=next_id is None)
+    status, message = st.session_state.pop("ann_message", (None, None))
+    if status:
+        (st.error if status == "error" else st.success)(message)
