@@ -20,7 +20,7 @@ def _open(page, url: str, heading: str) -> None:
     """Open a page by its URL and wait until the router (app.py's st.navigation) has drawn it."""
     page.goto(url, timeout=60_000)
     page.locator('[data-testid="stSidebarNav"]').get_by_text("Per-type heatmap").wait_for(timeout=90_000)
-    page.locator('[data-testid="stSidebar"]').get_by_text("Dataset").wait_for(timeout=60_000)
+    page.locator('[data-testid="stSidebar"]').get_by_text("Dataset", exact=True).wait_for(timeout=60_000)
     page.get_by_role("heading", name=heading).wait_for(timeout=90_000)
 
 

@@ -13,7 +13,7 @@ NAV = "Perturbation sensitivity"
 def _open(page, url: str) -> None:
     """Open the page by its URL and wait for the router's sidebar and the page's title."""
     page.goto(url, timeout=60_000)
-    page.locator('[data-testid="stSidebar"]').get_by_text("Dataset").wait_for(timeout=60_000)
+    page.locator('[data-testid="stSidebar"]').get_by_text("Dataset", exact=True).wait_for(timeout=60_000)
     page.get_by_role("heading", name=NAV).wait_for(timeout=90_000)
 
 
