@@ -13,23 +13,28 @@ import streamlit as st
 from negviz import outcomes
 from negviz.analyses import inspector as F
 from negviz.ui import resources
-from negviz.ui.types_data import dataset
+from negviz.ui.types_data import content_key, dataset
+
+
+def automatic_types(name: str) -> pd.DataFrame:
+    """The taxonomy's type of every item, once per dataset content."""
+    return _automatic_types(resources.db_url(), name, content_key(name))
 
 
 @st.cache_data(show_spinner="Typing the items with the negation taxonomy...", max_entries=8)
-def automatic_types(name: str) -> pd.DataFrame:
+def _automatic_types(url: str, name: str, content: str) -> pd.DataFrame:
     return F.automatic_types(dataset(name))
 
 
 @st.cache_data(show_spinner=False, max_entries=8)
-def _base_items(name: str) -> pd.DataFrame:
+def _base_items(url: str, name: str, content: str) -> pd.DataFrame:
     ds = dataset(name)
     return F.item_table(ds.kind, ds.frame, automatic_types(name))
 
 
 def items(name: str, annotations: pd.DataFrame, annotator: str) -> pd.DataFrame:
     """The inspector's item table: computed once per dataset, with the annotation columns of now."""
-    return F.with_annotations(_base_items(name), annotations, annotator)
+    return F.with_annotations(_base_items(resources.db_url(), name, content_key(name)), annotations, annotator)
 
 
 @st.cache_data(show_spinner=False, max_entries=64)

@@ -21,9 +21,15 @@ from negviz.ui import pickers, resources
 def dataset(name: str):
     """The one cached loader of every page: shipped datasets and those added to the store (keyed
     by their sha256, so a dataset removed and added again with other content is reloaded)."""
+    return _dataset(resources.db_url(), name, content_key(name))
+
+
+def content_key(name: str) -> str:
+    """What identifies a dataset's content (an added dataset's sha256; "" for shipped data): part
+    of the key of every cache derived from its items."""
     table = resources.datasets_table()
     sha = table.loc[table["name"] == name, "sha256"]
-    return _dataset(resources.db_url(), name, str(sha.iloc[0]) if len(sha) else "")
+    return str(sha.iloc[0]) if len(sha) else ""
 
 
 @st.cache_resource(show_spinner=False, max_entries=6)
