@@ -35,14 +35,14 @@ def free_port() -> int:
 
 
 @contextlib.contextmanager
-def serve(tmp: Path):
-    """A fresh app server (``python -m negviz.ui.serve``, as `make run` starts it) with a
-    throwaway SQLite store in ``tmp``; yields its base URL. The environment, PYTHONPATH
-    included, is passed on, so the server imports this checkout's code."""
-    log = open(tmp / "streamlit.log", "wb")
+def serve(tmp: Path, db_url: str | None = None, name: str = "streamlit"):
+    """A fresh app server (``python -m negviz.ui.serve``, as `make run` starts it) over ``db_url``
+    (default: a throwaway SQLite store in ``tmp``); yields its base URL. The environment, PYTHONPATH
+    included, is passed on, so the server imports this checkout's code; its log is tmp/<name>.log."""
+    log = open(tmp / f"{name}.log", "wb")
     port = free_port()
-    env = {**os.environ, "NEGVIZ_DB_URL": f"sqlite:///{tmp / 'results.sqlite'}",
-           "NEGVIZ_CACHE_DIR": str(tmp / "cache"), "HF_HUB_OFFLINE": "1"}
+    env = {**os.environ, "NEGVIZ_DB_URL": db_url or f"sqlite:///{tmp / 'results.sqlite'}",
+           "NEGVIZ_CACHE_DIR": str(tmp / f"{name}-cache"), "HF_HUB_OFFLINE": "1"}
     proc = subprocess.Popen(
         [sys.executable, "-m", "negviz.ui.serve", "--server.headless", "true",
          "--server.port", str(port), "--server.address", "127.0.0.1"],
@@ -58,7 +58,7 @@ def serve(tmp: Path):
             time.sleep(0.5)  # polling a server that is not up yet: no condition to wait on
     else:
         proc.kill()
-        pytest.fail("streamlit did not start: " + (tmp / "streamlit.log").read_text()[-2000:])
+        pytest.fail(f"server {name} did not start: " + (tmp / f"{name}.log").read_text()[-2000:])
     try:
         yield url
     finally:

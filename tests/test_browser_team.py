@@ -10,16 +10,14 @@ import subprocess
 import sys
 import threading
 import time
-import urllib.request
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
 
-import pytest
 from playwright.sync_api import expect
 
 from negviz.store import Store
-from tests.browser import CHROMIUM, CHROMIUM_ARGS, ROOT, download, free_port, needs_browser
+from tests.browser import CHROMIUM, CHROMIUM_ARGS, ROOT, needs_browser, serve
 from tests.pg import fresh_schema, pg_url  # noqa: F401  (fixture)
 
 pytestmark = needs_browser
@@ -28,35 +26,11 @@ WAIT = 90_000
 
 @contextmanager
 def app_server(db_url: str, tmp: Path, name: str = "app") -> Iterator[str]:
-    """A negviz server on a free port over the store at db_url; yields its base URL."""
-    log_path = tmp / f"{name}.log"
-    env = {**os.environ, "NEGVIZ_DB_URL": db_url, "NEGVIZ_CACHE_DIR": str(tmp / f"{name}-cache"),
-           "HF_HUB_OFFLINE": "1", "PYTHONPATH": str(ROOT)}
-    port = free_port()
-    with open(log_path, "wb") as log:
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "negviz.ui.serve", "--server.headless", "true", "--server.port", str(port),
-             "--server.address", "127.0.0.1"], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
-        url = f"http://127.0.0.1:{port}"
-        try:
-            deadline = time.time() + 90
-            while True:
-                try:
-                    if urllib.request.urlopen(url + "/_stcore/health", timeout=2).read() == b"ok":
-                        break
-                except OSError:
-                    if time.time() > deadline or proc.poll() is not None:
-                        pytest.fail(f"server {name} did not start: " + log_path.read_text()[-2000:])
-                    time.sleep(0.3)
-            yield url
-        finally:
-            proc.terminate()
-            try:
-                proc.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait(timeout=15)
-    assert "Inotify" not in log_path.read_text(errors="replace")  # the served app watches no files
+    """A negviz server on a free port over the store at db_url (tests.browser.serve); yields its
+    base URL, and afterwards checks that the served app watched no files."""
+    with serve(tmp, db_url, name) as url:
+        yield url
+    assert "Inotify" not in (tmp / f"{name}.log").read_text(errors="replace")
 
 
 def open_inspector(page, base: str, pair: str, annotator: str):

@@ -59,6 +59,10 @@ def test_presets_are_failures_of_every_model():
     scores = pd.DataFrame({"pos": [0.1, 0.9], "neg": [0.5, 0.1]}, index=["e1", "e2"])
     (only,) = pg.excluir_presets(ex, {"m": scores})
     assert only.key == "excluir:e1" and "*" not in only.label and "[" not in only.label
+    # A tie on q2 fails under the strict rule but not under MTEB's: presets follow the run's rule.
+    tie_q2 = pd.DataFrame([{"q1_d1": 0.3, "q1_d2": 0.2, "q2_d1": 0.2, "q2_d2": 0.2}] * 3, index=["a", "b", "c"])
+    assert [p.key for p in pg.nevir_presets(frame, {"m": tie_q2})] == ["nevir:a", "nevir:b"]
+    assert pg.nevir_presets(frame, {"m": tie_q2}, rules={"m": "mteb"}) == []
 
 
 def test_stored_presets_from_the_bundled_runs(tmp_path):

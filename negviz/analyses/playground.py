@@ -14,7 +14,8 @@ from typing import Any, Callable, Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from negviz import metrics
+from negviz import metrics, outcomes
+from negviz.schema import EXCLUSION, PAIRS
 
 LATE_INTERACTION = ("colbert", "maxsim")
 DEFAULT_MODELS = ("all-MiniLM-L6-v2", "negminilm", "maxsim-all-MiniLM-L6-v2", "tfidf", "bm25")
@@ -142,21 +143,30 @@ class Preset:
     cue: str = ""
 
 
+def _wrong_for_all(kind: str, ids: pd.Index, wide: Mapping[str, pd.DataFrame],
+                   rules: Mapping[str, str] | None = None) -> np.ndarray:
+    """Whether every model gets each item wrong (negviz.outcomes, under each run's tie rule; an
+    item a model did not score is not wrong)."""
+    failing = np.ones(len(ids), dtype=bool)
+    for model, scores in wide.items():
+        scored = scores.reindex(ids).dropna()
+        verdicts = outcomes.item_outcomes(kind, scored, (rules or {}).get(model, metrics.STRICT))
+        right = verdicts.set_index("item_id")["correct"].reindex(ids.astype(str))
+        failing &= ~right.fillna(True).astype(bool).to_numpy()
+    return failing
+
+
 def nevir_presets(
     frame: pd.DataFrame, wide: dict[str, pd.DataFrame], cue: str | None = "not", n: int = 4,
-    name: str = "nevir", title: str = "NevIR",
+    name: str = "nevir", title: str = "NevIR", rules: Mapping[str, str] | None = None,
 ) -> list[Preset]:
     """NevIR-style pairs with gold cue ``cue`` (any pair when None or the data has no cue) that
     every model in ``wide`` (model -> stored scores, indexed by pair_id, slots q1_d1 ...) gets
-    wrong; shortest documents first (readable in a demo)."""
+    wrong under its run's tie rule (``rules``: model -> rule, default strict); shortest
+    documents first (readable in a demo)."""
     has_cue = cue is not None and "cue" in frame
     pool = (frame[frame["cue"].astype(str).str.lower() == cue.lower()] if has_cue else frame).set_index("pair_id")
-    failing = pd.Series(True, index=pool.index)
-    for scores in wide.values():
-        s = scores.reindex(pool.index)
-        ok = metrics.pair_verdicts(s["q1_d1"], s["q1_d2"], s["q2_d1"], s["q2_d2"])["correct"].to_numpy()
-        failing &= ~ok & s["q1_d1"].notna().to_numpy()
-    picked = pool[failing.to_numpy()].assign(length=lambda f: f["d1"].str.len() + f["d2"].str.len())
+    picked = pool[_wrong_for_all(PAIRS, pool.index, wide, rules)].assign(length=lambda f: f["d1"].str.len() + f["d2"].str.len())
     picked = picked.sort_values(["length"], kind="stable")
     if "passage_id" in picked:  # one pair per CondaQA passage: more variety in a small gallery
         picked = picked[~picked["passage_id"].duplicated()]
@@ -173,11 +183,7 @@ def excluir_presets(
 ) -> list[Preset]:
     """ExcluIR queries whose excluded document every model in ``wide`` ranks above the positive."""
     pool = frame.set_index("query_id")
-    failing = pd.Series(True, index=pool.index)
-    for scores in wide.values():
-        s = scores.reindex(pool.index)
-        failing &= (s["pos"] <= s["neg"]).fillna(False)
-    picked = pool[failing].assign(length=lambda f: f["pos_doc"].str.len() + f["neg_doc"].str.len())
+    picked = pool[_wrong_for_all(EXCLUSION, pool.index, wide)].assign(length=lambda f: f["pos_doc"].str.len() + f["neg_doc"].str.len())
     picked = picked.sort_values("length", kind="stable").head(n)
     names = " and ".join(wide) or "no stored run"
     return [Preset(f"{name}:{qid}", f"{title}: {_short(r['query'])}", f"excluded document ranked first by {names}",
@@ -189,22 +195,24 @@ PRESET_PICKERS = {"nevir": nevir_presets, "excluir": excluir_presets}
 
 
 def stored_presets(frames: Mapping[str, pd.DataFrame], wide: Mapping[str, Mapping[str, pd.DataFrame]],
-                   n_nevir: int = 4, n_excluir: int = 2, added: tuple[str, str] | None = None) -> list[Preset]:
+                   n_nevir: int = 4, n_excluir: int = 2, added: tuple[str, str] | None = None,
+                   rules: Mapping[str, Mapping[str, str]] | None = None) -> list[Preset]:
     """Presets picked by stored runs' real scores: NevIR pairs with cue "not" and ExcluIR
     queries that every model gets wrong; with ``added`` (name, kind) also the items of that added
     pairs or exclusion dataset every model gets wrong. ``frames``: dataset -> its frame; ``wide``:
     dataset -> model -> Store.scores_wide of the run that stands for the model (datasets without
-    runs are left out)."""
-    from negviz.schema import EXCLUSION, PAIRS
-
+    runs are left out); ``rules``: dataset -> model -> the run's tie rule."""
+    rules = rules or {}
     out: list[Preset] = []
-    for dataset, n in (("nevir", n_nevir), ("excluir", n_excluir)):
-        if wide.get(dataset):
-            out += PRESET_PICKERS[dataset](frames[dataset], dict(wide[dataset]), n=n)
+    if wide.get("nevir"):
+        out += nevir_presets(frames["nevir"], dict(wide["nevir"]), n=n_nevir, rules=rules.get("nevir"))
+    if wide.get("excluir"):
+        out += excluir_presets(frames["excluir"], dict(wide["excluir"]), n=n_excluir)
     if added is not None and wide.get(added[0]) and added[1] in (PAIRS, EXCLUSION):
         name, kind = added
         if kind == PAIRS:
-            out += nevir_presets(frames[name], dict(wide[name]), cue=None, n=n_nevir, name=name, title=name)
+            out += nevir_presets(frames[name], dict(wide[name]), cue=None, n=n_nevir, name=name, title=name,
+                                 rules=rules.get(name))
         else:
             out += excluir_presets(frames[name], dict(wide[name]), n=n_nevir, name=name, title=name)
     return out

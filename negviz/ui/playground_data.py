@@ -8,7 +8,7 @@ from typing import Sequence
 import pandas as pd
 import streamlit as st
 
-from negviz import run_choice
+from negviz import outcomes, run_choice
 from negviz.analyses import playground as pg
 from negviz.ui import resources
 from negviz.ui import types_data as td
@@ -30,14 +30,16 @@ def presets(models_: Sequence[str] = pg.PRESET_MODELS, added: tuple[str, str] | 
         mine = runs[runs["model_name"].isin(models_)]
         if dataset not in pg.PRESET_PICKERS and mine.empty:
             mine = runs.head(2)
-        chosen.append((dataset, tuple(zip(mine["model_name"], mine["run_id"]))))
+        rules = [outcomes.tie_rule(o) for o in mine["options"]]
+        chosen.append((dataset, tuple(zip(mine["model_name"], mine["run_id"], rules))))
     extra = added if added and added[0] not in pg.PRESET_PICKERS else None
     return _presets(resources.db_url(), tuple(chosen), extra)
 
 
 @st.cache_data(show_spinner=False, max_entries=8)
-def _presets(url: str, chosen: tuple[tuple[str, tuple[tuple[str, str], ...]], ...],
+def _presets(url: str, chosen: tuple[tuple[str, tuple[tuple[str, str, str], ...]], ...],
              added: tuple[str, str] | None) -> list[pg.Preset]:
     frames = {d: td.dataset(d).frame for d, ids in chosen if ids}
-    wide = {d: {m: resources.run_scores(r) for m, r in ids} for d, ids in chosen}
-    return pg.stored_presets(frames, wide, added=added)
+    wide = {d: {m: resources.run_scores(r) for m, r, _ in ids} for d, ids in chosen}
+    rules = {d: {m: rule for m, _, rule in ids} for d, ids in chosen}
+    return pg.stored_presets(frames, wide, added=added, rules=rules)
