@@ -68,7 +68,8 @@ stem = f"negviz-annotations-{dataset}{'-history' if all_versions else ''}"
 left, right, _ = st.columns([1, 1, 3])
 for col, fmt, mime in ((left, "csv", "text/csv"), (right, "jsonl", "application/jsonl")):
     col.download_button(fmt.upper(), ann.to_bytes(frame, fmt), file_name=f"{stem}.{fmt}", mime=mime,
-                        key=f"export-{fmt}", icon=":material/download:", disabled=frame.empty)
+                        key=f"export-{fmt}", icon=":material/download:", disabled=frame.empty,
+                        on_click="ignore")
 st.caption(f"{len(frame):,} rows with the pair text, the dataset's source and the negviz version.")
 
 st.subheader("Import")

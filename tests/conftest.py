@@ -124,11 +124,3 @@ def score_cache(tmp_path):
 # Fixtures shared across test modules: the results store on both backends, and the browser.
 from tests.browser import app_server, browser  # noqa: E402,F401
 from tests.pg import pg_url, store, store_url  # noqa: E402,F401
-
-
-@pytest.fixture
-def app_env(tmp_path, monkeypatch):
-    """A fresh results store and cache for the app and the CLI (both read $NEGVIZ_DB_URL)."""
-    monkeypatch.setenv("NEGVIZ_DB_URL", f"sqlite:///{tmp_path / 'results.sqlite'}")
-    monkeypatch.setenv("NEGVIZ_CACHE_DIR", str(tmp_path / "cache"))
-    monkeypatch.setenv("HF_HUB_OFFLINE", "1")

@@ -29,5 +29,5 @@ def report_button(models: list[str], key: str = "report") -> None:
     ids = tuple(sorted(resources.store().runs(status=None)["run_id"]))
     right.download_button("Download report", data=lambda: report_file(resources.db_url(), model, ids),
                           file_name=f"negviz-report-{re.sub(r'[^A-Za-z0-9._-]+', '_', model)}.html",
-                          mime="text/html", icon=":material/description:", key=f"{key}_download",
+                          mime="text/html", icon=":material/description:", key=f"{key}_download", on_click="ignore",
                           help="Built when clicked (up to a minute or two: figures are drawn as SVG).")
