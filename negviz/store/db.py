@@ -8,6 +8,9 @@ from __future__ import annotations
 import json
 import math
 import os
+import random
+import sqlite3
+import time
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Iterator, Sequence
@@ -59,10 +62,27 @@ def _sqlite_connect(dbapi_conn, _record) -> None:
     # pysqlite's own transaction handling defers BEGIN and cannot do BEGIN IMMEDIATE: take it over.
     dbapi_conn.isolation_level = None
     cur = dbapi_conn.cursor()
-    cur.execute("PRAGMA journal_mode=WAL")  # readers never block the writer, nor it them
+    _use_wal(cur)  # readers never block the writer, nor it them
     cur.execute("PRAGMA synchronous=NORMAL")  # safe with WAL; a crash can lose only the last commit
     cur.execute("PRAGMA foreign_keys=ON")  # off by default in SQLite: cascades need it
     cur.close()
+
+
+def _use_wal(cur, attempts: int = 200) -> None:
+    """Switch the file to WAL (persistent: once switched, every later connection finds it so).
+    The switch needs the file to itself and SQLite answers "database is locked" at once, without
+    its busy timeout, when another process opens the new file at that moment: wait and retry."""
+    for attempt in range(attempts):
+        try:
+            mode = cur.execute("PRAGMA journal_mode").fetchone()[0]
+            if str(mode).lower() in ("wal", "memory"):  # done, or an in-memory database
+                return
+            cur.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) and "busy" not in str(exc) or attempt == attempts - 1:
+                raise
+            time.sleep(random.uniform(0.005, 0.05))  # jitter: the other opener finishes in ms
 
 
 def _sqlite_begin(conn: sa.Connection) -> None:
