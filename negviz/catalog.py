@@ -20,7 +20,8 @@ from negviz.paths import DATA_DIR
 from negviz.schema import ModelSpec, parse_options
 
 CATALOG_FILE = DATA_DIR / "catalog.csv"
-CATALOG_COLUMNS = ("name", "hub_id", "family", "params_m", "training_data", "options", "offline_default", "sources", "notes")
+CATALOG_COLUMNS = ("name", "hub_id", "family", "params_m", "training_data", "options", "offline_default", "sources", "notes",
+                   "base_model")
 # Families that need no model files.
 FILELESS = {"tfidf", "bm25"}
 # Catalog models trained on part of a shipped dataset: on that dataset they are evaluated (and
@@ -54,6 +55,25 @@ def catalog_row(name: str) -> dict[str, Any] | None:
     # A hub id may back several entries (bi-encoder and MaxSim over MiniLM): the name decides.
     exact = hit[hit["name"].str.lower() == low]
     return (exact if not exact.empty else hit).iloc[0].to_dict()
+
+
+def base_model(name: str, catalog: pd.DataFrame | None = None) -> str | None:
+    """The catalog model of the same family that ``name`` was trained from (its ``base_model``
+    column, or training data that says "(X fine-tuned)"), when the catalog has it; else None.
+    The one rule for "compare a trained model with its base" (report, `negviz eval`)."""
+    import re
+
+    catalog = load_catalog() if catalog is None else catalog
+    rows = catalog[catalog["name"] == name]
+    if rows.empty:
+        return None
+    row = rows.iloc[0]
+    base = str(row.get("base_model", "") or "").strip()
+    if not base:
+        found = re.search(r"\(([^()\s]+) fine-tuned\)", str(row.get("training_data", "")))
+        base = found.group(1) if found else ""
+    same_family = catalog[(catalog["name"] == base) & (catalog["family"] == row["family"])]
+    return base if base and base != name and not same_family.empty else None
 
 
 @dataclass(frozen=True)

@@ -158,6 +158,10 @@ def cmd_eval(args: argparse.Namespace) -> int:
     finally:
         progress.close()
     out = eval_payload(result)
+    from negviz.against_base import against_base
+
+    if (base := against_base(lookup, result.record)) is not None:
+        out["against_base"] = base
     if args.json:
         print(json.dumps(out, indent=2, default=_json_default))
     else:
@@ -211,7 +215,25 @@ def format_eval(out: dict[str, Any]) -> str:
         cols = ["source", "n", "mean_similarity", "n_paraphrase", "spearman_paraphrase"]
         lines.append(f"mean similarity {out['mean_similarity']:.3f}; Spearman(sim, paraphrase) {out['spearman_paraphrase']:.3f}")
         lines.append(pd.DataFrame(out["sources"])[cols].to_string(index=False, float_format="%.3f"))
+    if base := out.get("against_base"):
+        lines.append(format_against_base(base))
     return "\n".join(lines)
+
+
+def format_against_base(base: dict[str, Any]) -> str:
+    """The base-model line(s) of `negviz eval`'s text output."""
+    if base.get("run_id") is None:
+        return f"base model {base['model']}: {base['message']}"
+    head = f"base model {base['model']} (run {base['run_id'][:8]}, n={base['n']:,})"
+    if "mcnemar" in base:
+        c = base["mcnemar"]
+        return (f"{head}: on {c['n_shared']:,} shared items {c['accuracy_a']:.1%} vs {c['accuracy_b']:.1%}, "
+                f"McNemar p = {c['p_value']:.3g}")
+    if "perturbations" in base:
+        table = pd.DataFrame(base["perturbations"])[["perturbation", "sensitivity_ratio", "base_sensitivity_ratio",
+                                                     "times_base"]]
+        return f"{head}, sensitivity ratio against the base's:\n" + table.to_string(index=False, float_format="%.3f")
+    return f"{head}: {base['metric']} {base[base['metric']]}"
 
 
 def cmd_runs(args: argparse.Namespace) -> int:

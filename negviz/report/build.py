@@ -13,7 +13,6 @@ Figures are built by the pages' chart functions and kept beside the numbers (``R
 from __future__ import annotations
 
 import math
-import re
 from dataclasses import dataclass, field
 from datetime import date, datetime, timezone
 from typing import Any, Callable, Iterable, Mapping
@@ -82,21 +81,14 @@ def jsonable(value: Any) -> Any:
 # ---------------------------------------------------------------- who is compared
 def default_against(model: str, catalog: pd.DataFrame | None = None) -> tuple[list[str], str]:
     """The comparison models when none are given, and why: the catalog's base model of the same
-    family (a ``base_model`` column, or training data that says "(X fine-tuned)"), else the
-    lexical baselines."""
-    from negviz.catalog import load_catalog
+    family (negviz.catalog.base_model), else the lexical baselines."""
+    from negviz.catalog import base_model, load_catalog
 
     catalog = load_catalog() if catalog is None else catalog
-    rows = catalog[catalog["name"] == model]
-    if not rows.empty:
-        row = rows.iloc[0]
-        base = str(row.get("base_model", "") or "").strip()
-        if not base:
-            m = re.search(r"\(([^()\s]+) fine-tuned\)", str(row.get("training_data", "")))
-            base = m.group(1) if m else ""
-        hit = catalog[(catalog["name"] == base) & (catalog["family"] == row["family"])] if base else catalog.iloc[:0]
-        if not hit.empty and base != model:
-            return [base], f"the catalog's base model of {model} ({row['family']})"
+    base = base_model(model, catalog)
+    if base:
+        family = catalog.loc[catalog["name"] == model, "family"].iloc[0]
+        return [base], f"the catalog's base model of {model} ({family})"
     return [m for m in LEXICAL if m != model], "the lexical baselines (the catalog names no base model)"
 
 

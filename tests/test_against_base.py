@@ -1,0 +1,71 @@
+"""A trained model beside the model it was trained from: the catalog's base rule
+(negviz.catalog.base_model, shared with the report) and what `negviz eval` adds after a run."""
+
+import json
+
+import pytest
+
+from negviz.against_base import ratio_table
+from negviz.catalog import base_model, load_catalog
+from negviz.cli import main
+from negviz.report.build import default_against
+
+
+@pytest.mark.parametrize("model, base", [
+    ("negminilm", "all-MiniLM-L6-v2"),  # base_model column
+    ("maxsim-negminilm", "maxsim-all-MiniLM-L6-v2"),  # same family as the trained model
+    ("NegMPNet", "all-mpnet-base-v2"),  # training data "(all-mpnet-base-v2 fine-tuned)"
+    ("all-MiniLM-L6-v2", None),
+    ("tfidf", None),
+    ("no-such-model", None),
+])
+def test_base_model_rule(model, base):
+    assert base_model(model) == base
+
+
+def test_base_of_another_family_is_no_base():
+    catalog = load_catalog().copy()
+    catalog.loc[catalog["name"] == "negminilm", "base_model"] = "bm25"
+    assert base_model("negminilm", catalog) is None
+    # the report's default comparison follows the same rule
+    assert default_against("negminilm", catalog)[0] == ["tfidf", "bm25"]
+    assert default_against("negminilm")[0] == ["all-MiniLM-L6-v2"]
+
+
+def test_ratio_table_by_hand():
+    model = {"perturbations": [
+        {"perturbation": "critical_id8_negation", "severity": "critical", "n": 4, "sensitivity_ratio": 0.6},
+        {"perturbation": "minor_id1_x", "severity": "minor", "n": 4, "sensitivity_ratio": 0.2},
+        {"perturbation": "major_id2_y", "severity": "major", "n": 4, "sensitivity_ratio": 0.1}]}
+    base = {"perturbations": [
+        {"perturbation": "critical_id8_negation", "sensitivity_ratio": 0.075},
+        {"perturbation": "minor_id1_x", "sensitivity_ratio": 0.0}]}
+    rows = {r["perturbation"]: r for r in ratio_table(model, base)}
+    assert rows["critical_id8_negation"]["times_base"] == pytest.approx(8.0)
+    assert rows["critical_id8_negation"]["base_sensitivity_ratio"] == 0.075
+    assert rows["minor_id1_x"]["times_base"] is None  # a base ratio of 0: no quotient
+    assert rows["major_id2_y"]["base_sensitivity_ratio"] is None  # the base lacks it
+
+
+@pytest.mark.slow
+def test_eval_of_negminilm_reports_its_base(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("NEGVIZ_DB_URL", f"sqlite:///{tmp_path / 'results.sqlite'}")
+    monkeypatch.setenv("NEGVIZ_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    args = ["eval", "--model", "negminilm", "--dataset", "nevir", "--limit", "30", "--quiet"]
+    assert main([*args, "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    base = out["against_base"]
+    # A fresh store: the base's shipped full run is found (imported as the app does) and chosen.
+    assert base["model"] == "all-MiniLM-L6-v2" and base["n"] == 1383
+    assert base["paired_accuracy"] == pytest.approx(98 / 1383)
+    test = base["mcnemar"]
+    assert test["n_shared"] == 30 and test["accuracy_a"] == pytest.approx(out["paired_accuracy"])
+    # the same numbers as `negviz compare` of the two runs
+    assert main(["compare", out["run_id"], base["run_id"], "--json"]) == 0
+    compared = json.loads(capsys.readouterr().out)
+    assert {k: compared[k] for k in ("n_shared", "accuracy_a", "accuracy_b", "p_value")} == \
+        {k: test[k] for k in ("n_shared", "accuracy_a", "accuracy_b", "p_value")}
+    # the text output says it too
+    assert main(args) == 0
+    assert "base model all-MiniLM-L6-v2" in capsys.readouterr().out
