@@ -16,11 +16,11 @@ from negviz.ui.widgets import csv_download, figure_downloads, safe_md
 
 st.title("Fine-tuning drift")
 st.caption("Before fine-tuning, a bi-encoder embeds the two documents of a NevIR pair almost "
-           "identically "
-           "(cosine near 1). Training on contrast pairs, with the pair's other document as the "
-           "hard negative, "
-           "pushes them apart and spreads them out while held-out paired accuracy rises. Epoch 0 "
-           "is before training.")
+           "identically (cosine near 1). Training on contrast pairs, with the pair's other "
+           "document as the hard negative, pushes them apart and spreads them out while held-out "
+           "paired accuracy rises. Runs trained on sentence/negation pairs (CANNOT, triplet files)"
+           " show the cosine of a held-out sentence with its negation falling while the DEMETR "
+           "negation sensitivity ratio rises. Epoch 0 is before training.")
 store = resources.store()
 
 finetune_jobs.start_form(store)
@@ -52,10 +52,11 @@ for r in picked[picked["status"] != "complete"].itertuples(index=False):
 epochs, cosines, wide = views.drift_frames(store, picked)
 notes = {r.label: ft.run_note(r) for r in picked.itertuples(index=False)}
 fig = cd.drift_figure(epochs, cosines, notes, shape=shape, baseline=facts("nevir").random_baseline)
+percent = st.column_config.NumberColumn(format="percent")
 st.plotly_chart(fig, key="drift")
 figure_downloads(fig, "cosine-drift", key="drift")
 st.dataframe(views.comparison(picked, epochs), hide_index=True, key="compare",
-             column_config={c: st.column_config.NumberColumn(format="percent") for c in
+             column_config={c: percent for c in
                             ("acc_epoch0", "acc_final", "right_rank_epoch0", "right_rank_final")})
 e1, e2, _ = st.columns([1, 1, 3])
 with e1:
@@ -73,26 +74,31 @@ if w is None or w.empty:
     st.stop()
 order = views.pair_order(w)
 p1, p2 = st.columns([2, 3])
-pair = p1.selectbox("Pair (wrong before and right after first, then by cosine drop)", order,
-                    key="pair",
-                    bind="query-params")
+sentences = "margin1" not in w.columns  # a sentence and its negation (CANNOT, triplet files)
+pair = p1.selectbox("Sentence (by cosine drop)" if sentences else
+                    "Pair (wrong before and right after first, then by cosine drop)", order,
+                    key="pair", bind="query-params")
 lo, hi = int(w["epoch"].min()), int(w["epoch"].max())
 epoch = p2.slider("Epoch", lo, hi, key="epoch", bind="query-params") if hi > lo else lo
 card = views.pair_card(w, pair, epoch)
 m1, m2, m3 = st.columns(3)
-m1.metric("Verdict at this epoch", "right" if card["correct"] else "wrong",
-          f"epoch 0: {'right' if card['correct_epoch0'] else 'wrong'}", delta_color="off")
-m2.metric("cos(E(d1), E(d2))", f"{card['cos']:.4f}",
-          f"{card['cos'] - card['cos_epoch0']:+.4f} since epoch 0",
+if not sentences:
+    m1.metric("Verdict at this epoch", "right" if card["correct"] else "wrong",
+              f"epoch 0: {'right' if card['correct_epoch0'] else 'wrong'}", delta_color="off")
+cos_name = "cos(E(sentence), E(negation))" if sentences else "cos(E(d1), E(d2))"
+m2.metric(cos_name, f"{card['cos']:.4f}", f"{card['cos'] - card['cos_epoch0']:+.4f} since epoch 0",
           delta_color="off")
-m3.metric("Pair", pair)
-st.dataframe(card["table"], hide_index=True, key="card")
+m3.metric("Sentence" if sentences else "Pair", pair)
+if card["table"] is not None:
+    st.dataframe(card["table"], hide_index=True, key="card")
 try:
-    row = load(DatasetSpec.from_dict(card_run["dataset_spec"])).frame.set_index("pair_id").loc[pair]
-    t1, t2 = st.columns(2)
-    for col, q, d in ((t1, "q1", "d1"), (t2, "q2", "d2")):
-        col.markdown(f"**{q}** {safe_md(row[q])}")
-        col.caption(f"{d}: {safe_md(row[d])}")
+    spec = DatasetSpec.from_dict(card_run["dataset_spec"])
+    row = load(spec).frame.set_index(facts(spec.name).id_column).loc[pair]
+    texts = (("sentence", "sentence1", "negation", "sentence2"),) if sentences else (
+        ("q1", "q1", "d1", "d1"), ("q2", "q2", "d2", "d2"))
+    for col, (name, text, sub, subtext) in zip(st.columns(len(texts)), texts):
+        col.markdown(f"**{name}** {safe_md(row[text])}")
+        col.caption(f"{sub}: {safe_md(row[subtext])}")
 except Exception:  # a user file that moved: the card shows scores only
     st.caption("The pair's texts are not available (its dataset file is not on this machine).")
 traj = cd.pair_trajectory(card["trajectory"], epoch, f"Pair {pair}", notes[card_label])

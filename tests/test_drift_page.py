@@ -16,7 +16,9 @@ from negviz.paths import DATA_DIR
 from negviz.store.portable import read_record, run_files
 
 APP = str(Path(__file__).resolve().parent.parent / "app.py")
-SHIPPED = [f for f in run_files(DATA_DIR / "runs") if f.name.startswith("finetune__")]
+SHIPPED = {read_record(f).dataset_name: f for f in run_files(DATA_DIR / "runs") if f.name.startswith("finetune__")}
+NEVIR_RUN = SHIPPED["finetune:nevir-heldout"]  # MiniLM on the offline NevIR split (NevIR Fig. 8)
+CANNOT_RUN = SHIPPED["finetune:cannot-heldout"]  # the run that made NegMiniLM (CANNOT, NegMPNet recipe)
 
 
 def frames(runs=("a", "b"), n_epochs=3, n_pairs=50, seed=0):
@@ -95,8 +97,8 @@ def test_pair_card_and_order():
 
 
 def test_the_shipped_run_raises_accuracy_and_spreads_the_cosines():
-    assert len(SHIPPED) == 1, "one precomputed fine-tuning run ships in data/runs/"
-    record = read_record(SHIPPED[0])
+    assert len(SHIPPED) == 2, "two precomputed fine-tuning runs ship in data/runs/"
+    record = read_record(NEVIR_RUN)
     s = record.summary
     assert record.kind == "finetune" and record.status == "complete" and record.model_name == "all-MiniLM-L6-v2"
     assert s["ci95"][0] > s["epoch0_ci95"][1], "final held-out paired accuracy well above epoch 0 (CIs apart)"
@@ -104,14 +106,83 @@ def test_the_shipped_run_raises_accuracy_and_spreads_the_cosines():
     assert "offline split: NevIR test, passage-disjoint 70/30, seed 0" in record.options["note"]
 
 
+def test_the_shipped_cannot_run_lowers_the_negation_cosine_and_raises_the_demetr_ratio():
+    record = read_record(CANNOT_RUN)
+    s = record.summary
+    assert record.kind == "finetune" and record.dataset_kind == "sentence_pairs" and s["metric"] == "demetr_ratio"
+    first, last = s["epochs"][0], s["epochs"][-1]
+    assert last["cos_mean"] < first["cos_mean"] - 0.2, "held-out sentence/negation cosine falls"
+    assert last["demetr_ratio_ci_low"] > first["demetr_ratio_ci_high"], "DEMETR ratio rises (CIs apart)"
+    assert s["demetr_ratio"] >= 2 * s["demetr_ratio_epoch0"]
+
+
+def sentence_epochs():
+    ep = pd.DataFrame({"run": "s", "epoch": [0, 1], "n": 500, "cos_mean": [0.84, 0.56], "cos_std": [0.14, 0.23],
+                       "paired_accuracy": [None, None], "ci_low": [None, None], "ci_high": [None, None],
+                       "demetr_ratio": [0.09, 0.68], "demetr_ratio_ci_low": [0.08, 0.64],
+                       "demetr_ratio_ci_high": [0.10, 0.72], "demetr_n": 200, "train_seconds": [0.0, 190.0],
+                       "eval_seconds": 20.0})
+    cos = pd.DataFrame({"run": "s", "epoch": [0, 0, 1, 1], "item_id": ["a", "b", "a", "b"],
+                        "cos": [0.9, 0.8, 0.5, 0.6]})
+    return ep, cos
+
+
+def test_a_sentence_negation_run_draws_its_demetr_ratio_not_paired_accuracy():
+    ep, cos = sentence_epochs()
+    assert views.measure(ep) is views.DEMETR and views.measure(frames()[0]) is views.PAIRED
+    fig = cd.drift_figure(ep, cos, {"s": "CANNOT held-out"}, baseline=0.25)
+    lower = [t for t in fig.data if t.type == "scatter" and t.yaxis == "y2"]
+    assert np.allclose(lower[0].y, [0.09, 0.68]) and np.allclose(lower[0].error_y.array, [0.01, 0.04])
+    assert "DEMETR negation sensitivity ratio" in fig.layout.yaxis2.title.text
+    assert "negation" in fig.layout.yaxis.title.text and "Sentence/negation" in fig.layout.title.text
+    assert not any("random" in (a.text or "") for a in fig.layout.annotations), "no paired-accuracy chance line"
+    # beside a NevIR-pair run: each run keeps its own measure, the axis says so
+    pairs, pcos, _ = frames(runs=("p",), n_epochs=2)
+    mixed = cd.drift_figure(pd.concat([ep, pairs]), pd.concat([cos, pcos]), baseline=0.25)
+    lower = {t.name: t for t in mixed.data if t.type == "scatter" and t.yaxis == "y2"}
+    assert np.allclose(lower["s"].y, [0.09, 0.68]) and np.allclose(lower["p"].y, pairs["paired_accuracy"] * 100)
+    assert "held-out measure" in mixed.layout.yaxis2.title.text
+    table = views.comparison(pd.DataFrame({"label": ["s"], "status": ["complete"], "device": ["cpu"]}), ep)
+    row = table.iloc[0]
+    assert (row["demetr_ratio_epoch0"], row["demetr_ratio_final"], row["final_ci"]) == (0.09, 0.68, "0.640-0.720")
+    card = views.pair_card(cos.assign(epoch=cos["epoch"]), "a", 1)
+    assert card["table"] is None and (card["cos"], card["cos_epoch0"]) == (0.5, 0.9)
+    assert views.pair_order(cos) == ["a", "b"], "the sentence whose cosine fell most first"
+    traj = cd.pair_trajectory(card["trajectory"], 1, "a")
+    assert [t.name for t in traj.data] == ["cos(E(sentence), E(negation))"]
+
+
 # ---------------------------------------------------------------- the page
+def test_drift_page_shows_the_cannot_run(app_env):
+    record = read_record(CANNOT_RUN)
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.run()
+    at.switch_page("pages/drift.py")
+    label = next(o for o in _run_options(at) if record.run_id[:8] in o)
+    at.query_params.update(runs=label)
+    at.run()
+    assert not at.exception, [e.message for e in at.exception]
+    compare = at.dataframe[0].value
+    assert compare["demetr_ratio_final"].iloc[0] > 2 * compare["demetr_ratio_epoch0"].iloc[0]
+    assert compare["cos_mean_final"].iloc[0] < compare["cos_mean_epoch0"].iloc[0]
+    assert at.metric[0].label == "cos(E(sentence), E(negation))"
+    assert any("**sentence** " in m.value for m in at.markdown), "the held-out sentence's text"
+
+
+def _run_options(at) -> list[str]:
+    at.run()
+    return at.multiselect(key="runs").options
+
+
 def test_drift_page_shows_the_shipped_run_a_pair_card_and_url_views(app_env):
-    record = read_record(SHIPPED[0])
+    record = read_record(NEVIR_RUN)
     at = AppTest.from_file(APP, default_timeout=120)
     at.run()
     at.switch_page("pages/drift.py").run()
     assert not at.exception, [e.message for e in at.exception]
     assert at.title[0].value == "Fine-tuning drift"
+    nevir_label = next(o for o in at.multiselect(key="runs").options if record.run_id[:8] in o)
+    at.multiselect(key="runs").set_value([nevir_label]).run()
     label = at.multiselect(key="runs").value
     assert len(label) == 1 and record.run_id[:8] in label[0]
     compare = at.dataframe[0].value
@@ -134,7 +205,7 @@ def test_drift_page_shows_the_shipped_run_a_pair_card_and_url_views(app_env):
     at2 = AppTest.from_file(APP, default_timeout=120)
     at2.run()
     at2.switch_page("pages/drift.py")
-    at2.query_params.update(shape="box", epoch=str(1), pair=other)
+    at2.query_params.update(shape="box", epoch=str(1), pair=other, runs=nevir_label)
     at2.run()
     assert not at2.exception
     assert at2.radio(key="shape").value == "box" and at2.slider(key="epoch").value == 1

@@ -1,8 +1,10 @@
 """Figures of fine-tuning drift (NevIR App. C Fig. 8 and Fig. 5): pure builders, DataFrames in.
 
-``drift_figure``: per epoch, the distribution of the pair cosines cos(E(d1), E(d2)) (violin or
-box, with mean ± 1 std) above the held-out paired accuracy with its 95% CI, on one shared epoch
-axis, one colour per run. ``pair_trajectory``: one pair's margins and cosine across epochs,
+``drift_figure``: per epoch, the distribution of the held-out cosines (violin or box, with mean
+± 1 std) above the held-out measure with its 95% CI, on one shared epoch axis, one colour per
+run: for NevIR-pair runs cos(E(d1), E(d2)) and paired accuracy, for sentence/negation runs
+(CANNOT, triplet files) cos(sentence, its negation) and the DEMETR negation sensitivity ratio
+(negviz.finetune.views.measure). ``pair_trajectory``: one pair's margins and cosine across epochs,
 the chosen epoch marked. Every figure carries the runs' data line (which split, how many pairs).
 """
 
@@ -16,6 +18,7 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from negviz.charts.style import BASELINE_COLOR, FONT
+from negviz.finetune.views import PAIRED, measure
 
 RUN_COLORS = ("#2563eb", "#ea580c", "#16a34a", "#7c3aed", "#db2777", "#0891b2", "#ca8a04", "#52525b")
 SHAPES = ("violin", "box")
@@ -36,19 +39,30 @@ def _notes(notes: dict[str, str], width: int = 135) -> str:
 
 
 def drift_figure(epochs: pd.DataFrame, cosines: pd.DataFrame, notes: dict[str, str] | None = None,
-                 shape: str = "violin", title: str = "Pair cosine and paired accuracy across fine-tuning",
+                 shape: str = "violin", title: str | None = None,
                  baseline: float | None = None) -> go.Figure:
-    """``epochs``: run, epoch, paired_accuracy, ci_low, ci_high, cos_mean, cos_std (one row per
-    run and epoch). ``cosines``: run, epoch, item_id, cos (one row per held-out pair and epoch).
-    ``notes``: run -> its data line, printed under the plot."""
+    """``epochs``: run, epoch, cos_mean, cos_std and the run's held-out measure with its CI
+    (paired_accuracy, ci_low, ci_high; or demetr_ratio, demetr_ratio_ci_low, _ci_high), one row
+    per run and epoch. ``cosines``: run, epoch, item_id, cos (one row per held-out item and
+    epoch). ``notes``: run -> its data line, printed under the plot. ``baseline``: the chance
+    level of paired accuracy, drawn when every run measures it."""
     if shape not in SHAPES:
         raise ValueError(f"shape must be one of {', '.join(SHAPES)}, not {shape!r}")
     notes = notes or {}
     runs = list(dict.fromkeys(epochs["run"]))
+    measures = {run: measure(epochs[epochs["run"] == run]) for run in runs}
+    kinds = set(measures.values()) or {PAIRED}
+    only = next(iter(kinds)) if len(kinds) == 1 else None
+    if title is None:
+        title = only.title if only else "Held-out cosine and held-out measure across fine-tuning"
     offsets, width = _offsets(len(runs))
     fig = make_subplots(rows=2, cols=1, shared_xaxes=True, row_heights=[0.6, 0.4], vertical_spacing=0.06)
     for run, off, color in zip(runs, offsets, RUN_COLORS * 4):
         ep = epochs[epochs["run"] == run].sort_values("epoch")
+        m = measures[run]
+        scale = 100 if m.percent else 1
+        value = ep[m.column].astype(float)
+        low, high = ep[m.ci_low].astype(float), ep[m.ci_high].astype(float)
         cs = cosines[cosines["run"] == run]
         for e in ep["epoch"]:
             vals = cs.loc[cs["epoch"] == e, "cos"].to_numpy()
@@ -69,16 +83,19 @@ def drift_figure(epochs: pd.DataFrame, cosines: pd.DataFrame, notes: dict[str, s
             customdata=ep[["cos_std"]].to_numpy(),
             hovertemplate=f"{run}<br>epoch %{{x:.0f}}<br>mean cos %{{y:.4f}} ± %{{customdata[0]:.4f}}<extra></extra>",
         ), row=1, col=1)
+        fmt, unit = (".1f", "%") if m.percent else (".3f", "")
+        n = ep["demetr_n"] if m.column == "demetr_ratio" and "demetr_n" in ep else ep["n"]
         fig.add_trace(go.Scatter(
-            x=ep["epoch"] + off, y=ep["paired_accuracy"] * 100, mode="markers+lines", name=run, legendgroup=run,
+            x=ep["epoch"] + off, y=value * scale, mode="markers+lines", name=run, legendgroup=run,
             showlegend=False, marker=dict(color=color, size=9), line=dict(color=color, width=2),
-            error_y=dict(type="data", array=(ep["ci_high"] - ep["paired_accuracy"]) * 100,
-                         arrayminus=(ep["paired_accuracy"] - ep["ci_low"]) * 100, visible=True, color=color),
-            customdata=ep[["ci_low", "ci_high", "n"]].to_numpy() * [100, 100, 1],
-            hovertemplate=(f"{run}<br>epoch %{{x:.0f}}<br>paired accuracy %{{y:.1f}}%<br>95% CI "
-                           "%{customdata[0]:.1f}-%{customdata[1]:.1f}%, n=%{customdata[2]:.0f}<extra></extra>"),
+            error_y=dict(type="data", array=(high - value) * scale, arrayminus=(value - low) * scale,
+                         visible=True, color=color),
+            customdata=pd.concat([low * scale, high * scale, n.astype(float)], axis=1).to_numpy(),
+            hovertemplate=(f"{run}<br>epoch %{{x:.0f}}<br>{m.label.split(' (')[0]} %{{y:{fmt}}}{unit}<br>"
+                           f"95% CI %{{customdata[0]:{fmt}}}-%{{customdata[1]:{fmt}}}{unit}, "
+                           "n=%{customdata[2]:.0f}<extra></extra>"),
         ), row=2, col=1)
-    if baseline is not None:  # the held-out metric's chance level (negviz.datasets.facts)
+    if baseline is not None and only is PAIRED:  # paired accuracy's chance level (datasets.facts)
         fig.add_hline(y=baseline * 100, line_dash="dash", line_color=BASELINE_COLOR, row=2, col=1,
                       annotation_text=f"random {baseline:.0%}", annotation_position="bottom right")
     ticks = sorted(epochs["epoch"].unique()) if len(epochs) else [0]
@@ -86,13 +103,17 @@ def drift_figure(epochs: pd.DataFrame, cosines: pd.DataFrame, notes: dict[str, s
     fig.update_xaxes(tickvals=ticks, ticktext=labels, range=[min(ticks) - 0.5, max(ticks) + 0.5], row=2, col=1,
                      title_text="epoch")
     fig.update_xaxes(tickvals=ticks, ticktext=labels, row=1, col=1)
-    fig.update_yaxes(title_text="pair cosine cos(E(d1), E(d2))", row=1, col=1)
-    fig.update_yaxes(title_text="held-out paired accuracy (%)", rangemode="tozero", row=2, col=1)
+    cos_title = "pair cosine cos(E(d1), E(d2))" if only is PAIRED else (
+        "cos(E(sentence), E(negation))" if only else "held-out cosine (pair d1·d2 or sentence·negation)")
+    fig.update_yaxes(title_text=cos_title, row=1, col=1)
+    fig.update_yaxes(title_text=only.label if only else "held-out measure (hover: which)", rangemode="tozero",
+                     row=2, col=1)
     note = _notes(notes)
     lines = note.count("<br>") + 1 if note else 0
+    what = ("; ".join(f"{m.cosine} above {m.label.split(' (')[0]}" for m in kinds))
     fig.update_layout(
-        title=dict(text=f"{title}<br><sup>held-out pair cosines per epoch (◆ mean ± 1 std) above paired accuracy "
-                        "(95% CI); epoch 0 = before training</sup>"),
+        title=dict(text=f"{title}<br><sup>per epoch: {what} (◆ mean ± 1 std, 95% CI); "
+                        "epoch 0 = before training</sup>"),
         font=FONT, template="plotly_white", height=780 + 16 * lines,
         margin=dict(l=10, r=20, t=110, b=80 + 16 * lines),
         violinmode="overlay", boxmode="overlay",
@@ -107,23 +128,29 @@ def drift_figure(epochs: pd.DataFrame, cosines: pd.DataFrame, notes: dict[str, s
 def pair_trajectory(pair: pd.DataFrame, epoch: int, title: str = "", note: str = "") -> go.Figure:
     """One pair across epochs. ``pair``: epoch, margin1, margin2, cos (a row per epoch).
     margin1 = s(q1, d1) - s(q1, d2), margin2 = s(q2, d2) - s(q2, d1): both above zero means
-    the pair is right."""
+    the pair is right. Without margins (a sentence and its negation) only the cosine is drawn."""
     pair = pair.sort_values("epoch")
     fig = make_subplots(specs=[[{"secondary_y": True}]])
-    for col, name, color in (("margin1", "q1: s(q1,d1) − s(q1,d2)", "#2563eb"),
-                             ("margin2", "q2: s(q2,d2) − s(q2,d1)", "#16a34a")):
+    margins = (("margin1", "q1: s(q1,d1) − s(q1,d2)", "#2563eb"), ("margin2", "q2: s(q2,d2) − s(q2,d1)", "#16a34a"))
+    has_margins = "margin1" in pair.columns
+    for col, name, color in margins if has_margins else ():
         fig.add_trace(go.Scatter(x=pair["epoch"], y=pair[col], name=name, mode="lines+markers",
                                  line=dict(color=color, width=2),
                                  hovertemplate=f"{name}<br>epoch %{{x}}: %{{y:.4f}}<extra></extra>"), secondary_y=False)
-    fig.add_trace(go.Scatter(x=pair["epoch"], y=pair["cos"], name="cos(E(d1), E(d2))", mode="lines+markers",
+    cos_name = "cos(E(d1), E(d2))" if has_margins else "cos(E(sentence), E(negation))"
+    fig.add_trace(go.Scatter(x=pair["epoch"], y=pair["cos"], name=cos_name, mode="lines+markers",
                              line=dict(color="#ea580c", width=2, dash="dot"),
-                             hovertemplate="cos %{y:.4f} at epoch %{x}<extra></extra>"), secondary_y=True)
-    fig.add_hline(y=0, line_color=BASELINE_COLOR, line_dash="dash", secondary_y=False)
+                             hovertemplate="cos %{y:.4f} at epoch %{x}<extra></extra>"), secondary_y=has_margins)
+    if has_margins:
+        fig.add_hline(y=0, line_color=BASELINE_COLOR, line_dash="dash", secondary_y=False)
     fig.add_vline(x=epoch, line_color="#18181b", line_width=1, annotation_text=f"epoch {epoch}",
                   annotation_position="top left")
     fig.update_xaxes(title_text="epoch", tickvals=sorted(pair["epoch"].unique()))
-    fig.update_yaxes(title_text="margin (> 0: ranked right)", secondary_y=False, zeroline=False)
-    fig.update_yaxes(title_text="cosine", secondary_y=True, showgrid=False, tickformat=".3f")
+    if has_margins:
+        fig.update_yaxes(title_text="margin (> 0: ranked right)", secondary_y=False, zeroline=False)
+        fig.update_yaxes(title_text="cosine", secondary_y=True, showgrid=False, tickformat=".3f")
+    else:
+        fig.update_yaxes(title_text="cosine (lower: the negation told apart)", tickformat=".3f")
     note = _notes({"": note}) if note else ""
     lines = note.count("<br>") + 1 if note else 0
     fig.update_layout(title=title, font=FONT, template="plotly_white", height=380 + 16 * lines,

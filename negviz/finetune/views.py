@@ -2,11 +2,40 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import pandas as pd
 
 from negviz.finetune import history
+
+
+@dataclass(frozen=True)
+class Measure:
+    """What a run measured on its held-out data each epoch, and how the drift page draws it."""
+
+    column: str  # the epochs frame's column
+    ci_low: str
+    ci_high: str
+    label: str  # axis title
+    percent: bool  # drawn as a percentage
+    cosine: str  # what the held-out cosine is between
+    title: str  # the drift figure's title
+
+
+PAIRED = Measure("paired_accuracy", "ci_low", "ci_high", "held-out paired accuracy (%)", True,
+                 "cos(E(d1), E(d2)) of a held-out pair", "Pair cosine and paired accuracy across fine-tuning")
+DEMETR = Measure("demetr_ratio", "demetr_ratio_ci_low", "demetr_ratio_ci_high",
+                 "DEMETR negation sensitivity ratio (fixed sample)", False,
+                 "cos(E(sentence), E(its negation)) of a held-out sentence",
+                 "Sentence/negation cosine and DEMETR negation sensitivity across fine-tuning")
+
+
+def measure(epochs: pd.DataFrame) -> Measure:
+    """NevIR-pair runs measure paired accuracy; sentence/negation and triplet runs (CANNOT, triplet
+    files) have none, and measure the DEMETR negation sensitivity ratio on a fixed sample."""
+    has = lambda col: col in epochs.columns and epochs[col].notna().any()  # noqa: E731
+    return DEMETR if not has(PAIRED.column) and has(DEMETR.column) else PAIRED
 
 EPOCH_COLUMNS = ("run", "epoch", "paired_accuracy", "ci_low", "ci_high", "n", "cos_mean", "cos_std", "cos_median",
                  "mean_margin", "per_query_accuracy", "train_loss", "train_seconds", "eval_seconds", "right_rank")
@@ -39,10 +68,15 @@ def comparison(runs: pd.DataFrame, epochs: pd.DataFrame) -> pd.DataFrame:
             continue
         first, last = ep.iloc[0], ep.iloc[-1]
         trained = ep[ep["epoch"] > 0]
+        m = measure(ep)
+        shown = (lambda v: f"{v:.1%}") if m.percent else (lambda v: f"{v:.3f}")
         rows.append({
             "run": run.label, "status": run.status, "epochs": int(last["epoch"]), "n_heldout": int(last["n"]),
+            "held-out measure": m.label,
             "acc_epoch0": first["paired_accuracy"], "acc_final": last["paired_accuracy"],
-            "acc_final_ci": f"{last['ci_low']:.1%}-{last['ci_high']:.1%}",
+            "final_ci": f"{shown(last[m.ci_low])}-{shown(last[m.ci_high])}" if pd.notna(last[m.ci_low]) else "",
+            **({"demetr_ratio_epoch0": first["demetr_ratio"], "demetr_ratio_final": last["demetr_ratio"]}
+               if m is DEMETR else {}),
             "cos_mean_epoch0": first["cos_mean"], "cos_mean_final": last["cos_mean"],
             "cos_std_epoch0": first["cos_std"], "cos_std_final": last["cos_std"],
             "train_s_per_epoch": trained["train_seconds"].mean() if len(trained) else None,
@@ -60,6 +94,9 @@ def pair_order(wide: pd.DataFrame) -> list[str]:
         return []
     first = wide[wide["epoch"] == wide["epoch"].min()].set_index("item_id")
     last = wide[wide["epoch"] == wide["epoch"].max()].set_index("item_id")
+    if "correct" not in wide.columns:  # sentence/negation items: by how far the cosine fell
+        first = first.assign(correct=1.0)
+        last = last.assign(correct=1.0)
     flipped = (first["correct"] < 0.5) & (last.reindex(first.index)["correct"] > 0.5)
     drop = first["cos"] - last.reindex(first.index)["cos"]
     order = pd.DataFrame({"flipped": flipped, "drop": drop}).sort_values(["flipped", "drop"], ascending=False)
@@ -76,6 +113,9 @@ def pair_card(wide: pd.DataFrame, pair_id: str, epoch: int) -> dict[str, Any]:
     if rows.empty or epoch not in rows.index:
         raise KeyError(f"pair {pair_id} has no measurement at epoch {epoch}")
     r, r0 = rows.loc[epoch], rows.loc[rows.index.min()]
+    if "margin1" not in rows.columns:  # a sentence and its negation: the cosine is the measure
+        return {"table": None, "correct": None, "correct_epoch0": None, "cos": float(r["cos"]),
+                "cos_epoch0": float(r0["cos"]), "trajectory": rows.reset_index()[["epoch", "cos"]]}
     table = pd.DataFrame({
         "query": ["q1", "q2"],
         "s(q, d1)": [r["q1_d1"], r["q2_d1"]],

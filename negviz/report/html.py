@@ -217,9 +217,13 @@ class _Page:
                        "</div>")
             return "".join(out)
         out.append(self.figure(dr["figure"]))
-        out.append(table(dr["comparison"], [("run", "run"), ("epochs", "epochs"), ("n_heldout", "held-out pairs"),
-                                            ("acc_epoch0", "accuracy epoch 0"), ("acc_final", "accuracy final"),
-                                            ("acc_final_ci", "final 95% CI"), ("cos_mean_epoch0", "cos mean epoch 0"),
+        sentences = any(r.get("demetr_ratio_final") is not None for r in dr["comparison"])
+        measure = ([("demetr_ratio_epoch0", "DEMETR negation ratio epoch 0"),
+                    ("demetr_ratio_final", "DEMETR negation ratio final")] if sentences else
+                   [("acc_epoch0", "accuracy epoch 0"), ("acc_final", "accuracy final")])
+        out.append(table(dr["comparison"], [("run", "run"), ("epochs", "epochs"), ("n_heldout", "held-out items"),
+                                            *measure, ("final_ci", "final 95% CI"),
+                                            ("cos_mean_epoch0", "cos mean epoch 0"),
                                             ("cos_mean_final", "cos mean final"), ("device", "device")],
                          {"acc_epoch0", "acc_final"}))
         for r in dr["runs"]:
