@@ -1,9 +1,12 @@
 """Which stored run stands for a model: one policy, used by every page, the CLI and the report.
 
-For each model on a dataset (and split), among its complete evaluation runs: the run with the
-most items, and among runs of equal size the newest. A quick ``--limit 50`` run therefore never
-hides the full run; a newer full run replaces an older one. A user may pin any other run of a
-model (by run id, e.g. from the URL); a pin always wins for its model.
+For each model on a dataset, among its complete evaluation runs: a run on the dataset's
+evaluation split (the first of its registry entry's splits, e.g. NevIR test) before runs on
+other splits, then the run with the most items, and among runs of equal size the newest. A quick
+``--limit 50`` run therefore never hides the full run, a run on NevIR's larger train split never
+hides the test run, and a newer full run replaces an older one; a model evaluated only on
+another split (a model trained on part of CANNOT, on its held-out split) is still shown. A user
+may pin any other run of a model (by run id, e.g. from the URL); a pin always wins for its model.
 
     chosen = choose_runs(store.runs(dataset="nevir", kind="eval"), models=["tfidf"], pinned=["9f2c..."])
     chosen[["model_name", "run_id", "n", "created_at", "chosen_by"]]
@@ -15,7 +18,8 @@ from typing import Iterable
 
 import pandas as pd
 
-POLICY = "the complete run with the most items, newest first among equals (a pinned run wins)"
+POLICY = ("the complete run on the dataset's evaluation split (else another split) with the most items, "
+          "newest first among equals (a pinned run wins)")
 PINNED = "pinned"
 BY_POLICY = "most items, newest"
 
@@ -27,8 +31,19 @@ def ranked(runs: pd.DataFrame, split: str | None = None) -> pd.DataFrame:
     part = runs[(runs["status"] == "complete") & (runs["kind"] == "eval")]
     if split is not None and "split" in part:
         part = part[part["split"].fillna(split) == split]
-    order = part.assign(_n=part["n"].fillna(0)).sort_values(["_n", "created_at", "run_id"], ascending=False)
-    return order.drop(columns="_n")
+    on_eval_split = [evaluation_split(d) in (None, s) for d, s in zip(part["dataset_name"], part["split"])] \
+        if {"dataset_name", "split"} <= set(part.columns) else True
+    order = part.assign(_eval=on_eval_split, _n=part["n"].fillna(0))
+    order = order.sort_values(["_eval", "_n", "created_at", "run_id"], ascending=False)
+    return order.drop(columns=["_eval", "_n"])
+
+
+def evaluation_split(dataset: str) -> str | None:
+    """The split a shipped dataset is evaluated on (the first of its registry entry's splits);
+    None for other names (added datasets and files have one split)."""
+    from negviz.datasets import DATASETS
+
+    return DATASETS.entry(dataset).meta["splits"][0] if dataset in DATASETS else None
 
 
 def choose_runs(runs: pd.DataFrame, models: Iterable[str] | None = None, pinned: Iterable[str] = (),

@@ -118,6 +118,15 @@ def settle(page, selector: str, timeout: float = 60) -> None:
         })""", arg=selector, timeout=timeout * 1000)
 
 
+def painted(page, timeout: float = 60) -> None:
+    """Wait until the app is idle (no script running, nothing stale) and two animation frames
+    have been drawn since: the data grids paint their cells into a canvas then, which no
+    element announces (for screenshots)."""
+    page.locator('[data-testid="stStatusWidget"]').wait_for(state="hidden", timeout=timeout * 1000)
+    page.wait_for_function("() => !document.querySelector('[data-stale=\"true\"]')", timeout=timeout * 1000)
+    page.evaluate("() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))")
+
+
 def click_point(page, point) -> None:
     """Click the centre of a plotly point (a heatmap cell marker or a bar segment): hover it
     first, as plotly picks the clicked point from the last hover, and click once the hover

@@ -105,10 +105,15 @@ def tiny_model_dir(tmp_path_factory) -> Callable[[str], Path | None]:
 @pytest.fixture
 def app_env(tmp_path, monkeypatch) -> Path:
     """The app's environment for one test: a fresh SQLite store and negviz cache in
-    ``tmp_path`` (returned), the Hub offline. Pages load the shipped runs into that store."""
+    ``tmp_path`` (returned), the Hub offline, no shared-server path setting, and no run list
+    cached from another test's store. Pages load the shipped runs into that store."""
     monkeypatch.setenv("NEGVIZ_DB_URL", f"sqlite:///{tmp_path / 'results.sqlite'}")
     monkeypatch.setenv("NEGVIZ_CACHE_DIR", str(tmp_path / "cache"))
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    monkeypatch.delenv("NEGVIZ_DATA_DIRS", raising=False)
+    from negviz.ui import resources
+
+    resources.clear_runs()
     return tmp_path
 
 

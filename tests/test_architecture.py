@@ -37,11 +37,6 @@ def test_importing_registries_and_cli_does_not_import_torch():
     assert out.stdout.split() == ["False", "False"], out.stderr
 
 
-def test_pages_stay_thin():
-    for page in (ROOT / "pages").glob("*.py"):
-        assert len(page.read_text().splitlines()) < 150, page.name
-
-
 # ---------------------------------------------------------------- caching lives in negviz/ui only
 # Memoised readers of files shipped inside the package (data/, the bundled tokenizer): the value
 # is a function of files that never change while the process runs, so no cache can go stale.

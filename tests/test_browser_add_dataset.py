@@ -4,7 +4,7 @@ save it, evaluate TF-IDF on it on the Evaluate page and open the heatmap on ?dat
 import os
 from pathlib import Path
 
-from tests.browser import ROOT, needs_browser
+from tests.browser import ROOT, needs_browser, painted
 
 pytestmark = needs_browser
 DATA = ROOT / "tests" / "data"
@@ -12,10 +12,7 @@ SHOTS = Path(os.environ.get("NEGVIZ_SHOTS", ROOT / "test-results"))
 
 
 def _open(page, url: str, heading: str) -> None:
-    """Open a page once the router has run (see test_browser_heatmap._open) and wait for it."""
-    base = url.split("?")[0].rsplit("/", 1)[0]
-    page.goto(base + "/", timeout=60_000)
-    page.locator('[data-testid="stSidebarNav"]').get_by_text("Add a dataset").wait_for(timeout=90_000)
+    """Open a page by its URL (a deep link works on a fresh server) and wait for its heading."""
     page.goto(url, timeout=60_000)
     page.get_by_role("heading", name=heading).wait_for(timeout=90_000)
 
@@ -35,7 +32,7 @@ def test_upload_save_evaluate_and_open_the_heatmap(app_server, browser, tmp_path
     page.get_by_text("5 problem(s) to fix before this file can be saved").wait_for(timeout=60_000)
     assert page.get_by_role("button", name="Save to the store").is_disabled()
     page.locator('[data-testid="stDataFrame"] canvas').last.wait_for(timeout=30_000)
-    page.wait_for_timeout(2500)  # the grids draw their cells after the canvas appears
+    painted(page)  # the grids draw their cells after the canvas appears
     page.screenshot(path=str(SHOTS / "add_dataset_malformed.png"), full_page=True)
 
     _upload(page, DATA / "pairs.csv")
@@ -53,6 +50,6 @@ def test_upload_save_evaluate_and_open_the_heatmap(app_server, browser, tmp_path
     page.locator(".js-plotly-plot .scatterlayer .point").first.wait_for(timeout=60_000)
     page.get_by_text("n = 3 items", exact=False).wait_for(timeout=30_000)
     page.get_by_text("type labels: detected", exact=False).wait_for(timeout=30_000)
-    page.wait_for_timeout(2000)
+    painted(page)
     page.screenshot(path=str(SHOTS / "heatmap_added_dataset.png"), full_page=True)
     assert page.get_by_text("Traceback").count() == 0

@@ -33,6 +33,22 @@ def test_among_equal_sizes_the_newest_wins():
     assert alternatives(two, "m")["run_id"].tolist() == ["full1111ffff", "full0000aaaa", "quick000bbbb"]
 
 
+def test_the_evaluation_split_comes_before_a_larger_newer_run_on_another_split():
+    train = runs().iloc[[0]].assign(run_id="train000gggg", split="train", n=1896,
+                                    created_at=pd.Timestamp("2026-05-01", tz="UTC"))
+    both = pd.concat([runs(), train], ignore_index=True)
+    assert choose_runs(both, ["m"])["run_id"].tolist() == ["full0000aaaa"]
+    assert "train000gggg" not in set(both.loc[chosen_mask(both), "run_id"])
+    assert resolve(both, "m", dataset="nevir") == "full0000aaaa"
+    assert choose_runs(both, ["m"], split="train")["run_id"].tolist() == ["train000gggg"]
+    # a model evaluated only on another split (trained on part of CANNOT: its held-out split) is shown
+    cannot = pd.DataFrame({"run_id": ["base0000hhhh", "trained0iiii"], "model_name": ["base", "trained"],
+                           "dataset_name": "cannot", "split": ["test", "heldout"], "n": [26000, 2619],
+                           "status": "complete", "kind": "eval",
+                           "created_at": pd.to_datetime(["2026-01-01", "2026-01-02"], utc=True)})
+    assert choose_runs(cannot)["run_id"].tolist() == ["base0000hhhh", "trained0iiii"]
+
+
 def test_a_pin_wins_for_its_model_only():
     chosen = choose_runs(runs(), pinned=["quick000bbbb", "not-a-run"]).set_index("model_name")
     assert chosen.loc["m", "run_id"] == "quick000bbbb" and chosen.loc["m", "chosen_by"] == PINNED

@@ -19,18 +19,6 @@ RAW = [re.escape("[x](https://evil"), re.escape("![i](https://evil"), r"(?<!\\)<
        re.escape("https://evil.example")]
 
 
-@pytest.fixture
-def app_env(tmp_path, monkeypatch):
-    monkeypatch.setenv("NEGVIZ_DB_URL", f"sqlite:///{tmp_path / 'results.sqlite'}")
-    monkeypatch.setenv("NEGVIZ_CACHE_DIR", str(tmp_path / "cache"))
-    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
-    monkeypatch.delenv("NEGVIZ_DATA_DIRS", raising=False)
-    from negviz.ui import resources
-
-    resources.clear_runs()
-    return tmp_path
-
-
 def open_page(page: str, **params) -> AppTest:
     at = AppTest.from_file(APP, default_timeout=180)
     for key, value in params.items():

@@ -34,9 +34,9 @@ CueFinder = Callable[[str], list[Span]]
 
 def _title(kind: str, column: str, row: Mapping) -> str:
     title = TITLES.get(column, column)
-    if kind == PAIRS and column == "d1" and row.get("d1_is_original") is True:
+    if kind == PAIRS and column == "d1" and bool(row.get("d1_is_original", False)):
         title += " (original)"
-    if kind == PAIRS and column == "d2" and row.get("d2_is_edited") is True:
+    if kind == PAIRS and column == "d2" and bool(row.get("d2_is_edited", False)):
         title += " (edited)"
     return title
 
