@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from negviz.ui import pickers
+from negviz.ui import pickers, url_check
 
 st.set_page_config(page_title="negviz", page_icon=":material/block:", layout="wide")
 
@@ -49,8 +49,13 @@ pages = {
 # The pickers come before st.navigation so that their URL values are read before any
 # page switch logic runs.
 st.sidebar.markdown("**negviz** · negation in neural retrieval")
+url_values = url_check.values()  # before any widget reads the URL
 dataset = pickers.dataset_picker()
 pickers.models_picker(dataset)
 nav = st.navigation(pages, expanded=True)  # every page listed, none behind "View more"
+notice = st.container()  # above the page: URL values it did not take
 
-nav.run()
+try:
+    nav.run()
+finally:  # also after a page's st.stop()
+    url_check.report(url_values, nav.url_path, notice)

@@ -34,3 +34,20 @@ def inspector(dataset: str, item_id: str, **params: Any) -> str:
 def maxsim(dataset: str, item_id: str, **params: Any) -> str:
     """One stored item's token alignment in the MaxSim explorer."""
     return page("maxsim", dataset=dataset, pair=item_id, **params)
+
+
+def number_problem(raw: str, lo: float | None = None, hi: float | None = None, integer: bool = False) -> str | None:
+    """Why a URL value cannot set a number widget (None when it can): not a number, not finite
+    (inf, nan, 1e309), not whole, or outside [lo, hi]."""
+    what = "a whole number" if integer else "a number"
+    bounds = (f" from {lo:g} to {hi:g}" if lo is not None and hi is not None else
+              f" >= {lo:g}" if lo is not None else f" <= {hi:g}" if hi is not None else "")
+    try:
+        value = float(raw)
+    except (TypeError, ValueError):
+        return f"not {what}{bounds}"
+    if value != value or value in (float("inf"), float("-inf")):
+        return f"not a finite number (expected {what}{bounds})"
+    if (integer and not value.is_integer()) or (lo is not None and value < lo) or (hi is not None and value > hi):
+        return f"not {what}{bounds}"
+    return None

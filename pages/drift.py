@@ -11,7 +11,7 @@ from negviz import finetune as ft
 from negviz.datasets import facts, load
 from negviz.finetune import views
 from negviz.schema import DatasetSpec
-from negviz.ui import finetune_jobs, resources
+from negviz.ui import finetune_jobs, resources, url_check
 from negviz.ui.widgets import csv_download, figure_downloads, safe_md
 
 st.title("Fine-tuning drift")
@@ -79,6 +79,7 @@ pair = p1.selectbox("Sentence (by cosine drop)" if sentences else
                     "Pair (wrong before and right after first, then by cosine drop)", order,
                     key="pair", bind="query-params")
 lo, hi = int(w["epoch"].min()), int(w["epoch"].max())
+url_check.number("epoch", lo, hi, integer=True)
 epoch = p2.slider("Epoch", lo, hi, key="epoch", bind="query-params") if hi > lo else lo
 card = views.pair_card(w, pair, epoch)
 m1, m2, m3 = st.columns(3)

@@ -5,7 +5,7 @@ import streamlit as st
 from negviz.analyses import per_type as at
 from negviz.charts.per_type import accuracy_heatmap, distribution_bars
 from negviz.taxonomy import TAXONOMY, type_distribution
-from negviz.ui import pickers, resources
+from negviz.ui import pickers, resources, url_check
 from negviz.ui import types_data as td
 from negviz.ui.widgets import csv_download, figure_downloads, safe_md
 
@@ -31,11 +31,10 @@ axis = c1.selectbox("Columns", axes, key="axis", bind="query-params",
                     help="type = negation taxonomy type; edit_type = CondaQA edit (scope / "
                          "affirmative); "
                          "cue = the k most frequent cue words; perturbation = DEMETR perturbation")
-top_k = c2.number_input("k (cue words)", 3, 40, 10, key="top_k", bind="query-params",
-                        disabled=axis != "cue")
-min_n = c3.number_input("Minimum n per cell", 1, 500, 20, key="min_n", bind="query-params",
-                        help="Cells with fewer items are greyed: their accuracy is too noisy to "
-                             "read.")
+top_k = url_check.number_input(c2, "k (cue words)", "top_k", 3, 40, 10, disabled=axis != "cue")
+min_n = url_check.number_input(c3, "Minimum n per cell", "min_n", 1, 500, 20,
+                               help="Cells with fewer items are greyed: their accuracy is too "
+                                    "noisy to read.")
 mode = c4.radio("Show", ["accuracy", "difference"], key="mode", bind="query-params",
                 horizontal=True,
                 help="difference = this model minus the reference model, on the same items "

@@ -6,7 +6,7 @@ from negviz import annotations as ann
 from negviz import links
 from negviz.analyses import inspector as F
 from negviz.analyses import paircard
-from negviz.ui import inspector_data, pickers, resources
+from negviz.ui import inspector_data, pickers, resources, url_check
 from negviz.ui.label_form import label_form
 from negviz.ui.types_data import dataset as load
 
@@ -38,21 +38,18 @@ with st.sidebar.expander("Filters", expanded=True):
     verdict = st.selectbox("Verdict / error category", F.verdict_options(ds.kind), key="verdict",
                            bind="query-params")
     low, high = st.columns(2)
-    margin_min = low.number_input("Margin ≥", value=None, key="margin_min", bind="query-params",
-                                  format="%.4f")
-    margin_max = high.number_input("Margin ≤", value=None, key="margin_max", bind="query-params",
-                                   format="%.4f",
-                                   help="Pairs: min of the two query margins (< 0 = failed); else "
-                                        "pos - neg.")
+    margin_min = url_check.number_input(low, "Margin ≥", "margin_min", value=None, format="%.4f")
+    margin_max = url_check.number_input(high, "Margin ≤", "margin_max", value=None, format="%.4f",
+                                        help="Pairs: min of the two query margins (< 0 = failed); "
+                                             "else pos - neg.")
     annotated = st.selectbox("Annotated", F.ANNOTATED, key="annotated", bind="query-params")
     sort = st.selectbox("Sort by", F.SORTS, key="sort", bind="query-params")
     queue = st.toggle("Queue: my unlabelled pairs", key="queue", bind="query-params")
     if queue:
-        size = st.number_input("Random sample of", min_value=1, value=None, step=10, key="sample",
-                               bind="query-params", help="The same pairs for every annotator with "
-                                                         "this size and seed.")
-        seed = st.number_input("Seed", min_value=0, value=0, step=1, key="seed",
-                               bind="query-params")
+        size = url_check.number_input(st, "Random sample of", "sample", 1, value=None, step=10,
+                                      help="The same pairs for every annotator with this size "
+                                           "and seed.")
+        seed = url_check.number_input(st, "Seed", "seed", 0, value=0, step=1)
 
 filters = F.Filters(ntype, cue, int(edit) if edit else None, model, verdict, margin_min, margin_max,
                     F.ANY if queue else annotated, sort)

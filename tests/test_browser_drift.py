@@ -1,6 +1,8 @@
 """Real-browser test: a drift page URL (box plots, last epoch, one pair) reproduces its view,
 and the drift figure and the pair's trajectory render in headless Chromium."""
 
+from urllib.parse import quote
+
 from negviz.finetune import history, views
 from negviz.paths import DATA_DIR
 from negviz.store.portable import read_record, read_scores, run_files
@@ -10,13 +12,15 @@ pytestmark = needs_browser
 
 
 def test_drift_url_reproduces_the_view(app_server, browser):
-    (file,) = [f for f in run_files(DATA_DIR / "runs") if f.name.startswith("finetune__")]
+    (file,) = [f for f in run_files(DATA_DIR / "runs")
+               if f.name.startswith("finetune__") and read_record(f).dataset_name == "finetune:nevir-heldout"]
     record = read_record(file)
+    label = history.run_label(record)  # the NevIR run (the CANNOT run is newer: the default)
     wide = history.items_wide(history.scores_as_items(read_scores(file)))
     pair, last = views.pair_order(wide)[1], record.summary["epochs_done"]  # not the default: it stays in the URL
 
     page = browser.new_page(viewport={"width": 1500, "height": 2600})
-    page.goto(f"{app_server}/drift?shape=box&epoch={last}&pair={pair}", timeout=60_000)
+    page.goto(f"{app_server}/drift?runs={quote(label)}&shape=box&epoch={last}&pair={pair}", timeout=60_000)
     page.get_by_role("heading", name="Fine-tuning drift").wait_for(timeout=90_000)
     plots = page.locator(".js-plotly-plot")
     plots.nth(1).wait_for(timeout=90_000)  # the drift figure and the pair trajectory

@@ -1,0 +1,91 @@
+"""URL values are checked when read, and a dropped one is said.
+
+A shared link may carry a value a widget cannot take: a number that is not finite (which
+Streamlit's number input cannot even read), an option the page does not offer, a stale run.
+Number widgets call ``number`` before they are drawn, which removes such a value with its
+reason. The router reads the URL's ``values`` before any widget does and, after the page ran,
+``report`` names every value the page did not take ("ignored min_n=1e309: ...") above it, as
+text.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from negviz import links
+from negviz.analyses.paircard import md_escape
+
+_REASONS = "_url_reasons"
+_CHECKED = "_url_checked_page"
+
+
+def number(key: str, lo: float | None = None, hi: float | None = None, integer: bool = False) -> None:
+    """Before a number widget bound to ``key`` is drawn: drop a URL value it cannot take."""
+    if key in st.query_params:
+        raw = st.query_params[key]
+        if problem := links.number_problem(raw, lo, hi, integer):
+            _drop(key)
+            st.session_state.setdefault(_REASONS, {})[key] = problem
+
+
+def _drop(key: str) -> None:
+    # Streamlit seeds a bound widget from the URL as first loaded, not from st.query_params (and
+    # refuses `del` of a bound key): drop the value from both, as Streamlit does itself for a
+    # value its widget rejects. Private API of streamlit==1.67 (pinned); tests/test_url_values.py
+    # fails if it changes.
+    from streamlit.runtime.state.session_state_proxy import get_session_state
+
+    with get_session_state().query_params() as params:
+        params._initial_query_params.pop(key, None)
+        params.remove_param(key)
+
+
+def number_input(where, label: str, key: str, min_value=None, max_value=None, value="min", **kwargs):
+    """``where.number_input`` bound to the URL key ``key``, whose URL value is checked first
+    (whole numbers when the bounds, default or step are ints)."""
+    given = [v for v in (min_value, max_value, value, kwargs.get("step")) if v is not None and v != "min"]
+    number(key, min_value, max_value, integer=bool(given) and all(isinstance(v, int) for v in given))
+    return where.number_input(label, min_value, max_value, value, key=key, bind="query-params", **kwargs)
+
+
+def values() -> dict[str, list[str]]:
+    """The URL's values before any widget reads them."""
+    return {key: st.query_params.get_all(key) for key in st.query_params}
+
+
+def report(before: dict[str, list[str]], page: str, notice) -> None:
+    """Say, in ``notice`` (a container above the page), which URL values the page dropped when
+    first drawn in this session (later reruns change values by the user's own clicks): a key
+    that was in the URL, is gone, and whose widget does not hold that value (Streamlit also
+    removes a value equal to the widget's default, which is no loss)."""
+    reasons = st.session_state.pop(_REASONS, None) or {}
+    if st.session_state.get(_CHECKED) == page:
+        return
+    st.session_state[_CHECKED] = page
+    ignored = []
+    for key, raw in before.items():
+        if key in st.query_params or (key in st.session_state and _holds(st.session_state[key], raw)):
+            continue
+        if key in reasons or key in st.session_state:
+            why = reasons.get(key, "not one of the values this view offers; the default is shown")
+            ignored.append(f"ignored {key}={','.join(raw)}: {why}")
+    if ignored:
+        notice.warning(md_escape("; ".join(ignored)), icon=":material/link_off:")
+
+
+def _holds(value, raw: list[str]) -> bool:
+    values = value if isinstance(value, (list, tuple)) else [value]
+    if len(values) != len(raw):
+        return False
+    return all(_same(v, r) for v, r in zip(values, raw))
+
+
+def _same(value, raw: str) -> bool:
+    if isinstance(value, bool):
+        return raw.lower() == str(value).lower()
+    if isinstance(value, (int, float)):
+        try:
+            return float(raw) == float(value)
+        except ValueError:
+            return False
+    return str(value) == raw
