@@ -152,3 +152,32 @@ def test_report_opens_offline_in_chromium(built, browser):
     shutil.copy(out.with_suffix(".png"), "/tmp/report/browser_test.png")
     page.close()
     assert blocked == [] and failed == []
+
+
+def test_negminilm_report_finds_its_finetune_run_and_the_cli_numbers(tmp_path):
+    """NegMiniLM's checkpoint was written under /tmp: its fine-tuning run is found by the spec in its
+    shipped delta.json. Numbers only (build_report, no HTML, no MaxSim models)."""
+    from negviz.analyses.compare import compare
+    from negviz.report.build import build_report
+
+    files = ["nevir__negminilm", "nevir__all-MiniLM-L6-v2", "demetr-negation__negminilm", "demetr__all-MiniLM-L6-v2",
+             "finetune__3be61f02", "finetune__41de54b4"]
+    store = Store(_store(tmp_path, [f"{f}.parquet" for f in files]))
+    data = build_report(store, "negminilm", against=["all-MiniLM-L6-v2"], datasets=["nevir", "demetr"],
+                        maxsim=False).data
+    drift = data["drift"]
+    assert drift["trained_in_negviz"] and "negminilm was trained in negviz" in drift["note"]
+    assert [r["run_id"][:8] for r in drift["runs"]] == ["3be61f02"]  # not MiniLM's other run (41de54b4)
+    assert drift["figure"] == "drift" and drift["epochs"]
+    nevir = data["datasets"]["nevir"]
+    head = {r["model"]: r for r in nevir["headline"]}
+    assert head["negminilm"]["n"] == head["all-MiniLM-L6-v2"]["n"] == 1383
+    assert head["negminilm"]["value"] == pytest.approx(359 / 1383)
+    assert head["all-MiniLM-L6-v2"]["value"] == pytest.approx(98 / 1383)
+    for model, row in head.items():
+        assert store.get_run(row["run_id"]).summary["paired_accuracy"] == pytest.approx(row["value"]), model
+    a, b = head["negminilm"]["run_id"], head["all-MiniLM-L6-v2"]["run_id"]
+    expected = compare(store.get_run(a), store.scores_wide(a), store.get_run(b), store.scores_wide(b))
+    (mc,) = nevir["mcnemar"]
+    for key in ("run_a", "run_b", "b", "c", "n_shared", "accuracy_a", "accuracy_b", "p_value", "method"):
+        assert mc[key] == expected[key], key
