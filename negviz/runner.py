@@ -73,6 +73,17 @@ class EvalResult:
     reused: bool
 
 
+def check_held_out(model: str, dataset: DatasetSpec) -> None:
+    """A model trained on part of a shipped dataset is evaluated there only on the split it never
+    saw (catalog.TRAINED_ON): any other split would score items it was trained on."""
+    from negviz.catalog import evaluation_split
+
+    held_out = evaluation_split(model, dataset.name)
+    if held_out and dataset.split != held_out:
+        raise NegvizError(f"{model} was trained on part of {dataset.name}; on {dataset.name} it is evaluated "
+                          f"on its held-out split only: use --split {held_out} (not {dataset.split})")
+
+
 def run_eval(
     model: ModelSpec | str,
     dataset: DatasetSpec | str,
@@ -97,6 +108,7 @@ def run_eval(
     device = requested_device(device)
     check_batch_size(batch_size)
     resolved = resolve(model)  # family, catalog options, typed and range-checked: once
+    check_held_out(resolved.spec.name, dataset)
     ds = load_dataset(dataset, store=datasets_from if datasets_from is not None else store)
     if checked_only and ds.kind != PERTURBATION:
         raise NegvizError(

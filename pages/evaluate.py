@@ -28,13 +28,16 @@ with st.form("eval"):
     go = st.form_submit_button("Run", type="primary")
 
 if go:
+    from negviz.catalog import evaluation_split
     from negviz.runner import run_eval
     from negviz.schema import DatasetSpec, ModelSpec
 
     bar = ProgressBar(f"{model} on {dataset}")
     try:
-        user_path(ModelSpec.parse(model).name)  # a typed folder: only where this server may read
-        result = run_eval(model, DatasetSpec.make(dataset, limit=int(limit) or None),
+        name = ModelSpec.parse(model).name
+        user_path(name)  # a typed folder: only where this server may read
+        split = evaluation_split(name, dataset) or "test"  # trained on part of it: held-out split
+        result = run_eval(model, DatasetSpec.make(dataset, split, limit=int(limit) or None),
                           store=resources.store(),
                           progress=bar, force=force, tie_rule=tie_rule)
     except Exception as exc:  # a clear message; the app keeps running and the store is untouched

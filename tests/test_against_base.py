@@ -69,3 +69,18 @@ def test_eval_of_negminilm_reports_its_base(tmp_path, monkeypatch, capsys):
     # the text output says it too
     assert main(args) == 0
     assert "base model all-MiniLM-L6-v2" in capsys.readouterr().out
+
+
+def test_a_model_trained_on_part_of_a_dataset_is_evaluated_on_its_held_out_split_only(tmp_path, monkeypatch,
+                                                                                     capsys):
+    from negviz.catalog import evaluation_split
+    from negviz.report.build import eval_command
+
+    monkeypatch.setenv("NEGVIZ_CACHE_DIR", str(tmp_path / "cache"))
+    assert evaluation_split("negminilm", "cannot") == evaluation_split("maxsim-negminilm", "cannot") == "heldout"
+    for split in ("test", "train"):  # refused before any model loads: items it was trained on
+        assert main(["--db", f"sqlite:///{tmp_path / 'r.sqlite'}", "eval", "--model", "negminilm", "--dataset",
+                     "cannot", "--split", split, "--quiet"]) == 2
+        assert "use --split heldout" in capsys.readouterr().err
+    assert eval_command("negminilm", "cannot") == "negviz eval --model negminilm --dataset cannot --split heldout"
+    assert eval_command("all-MiniLM-L6-v2", "cannot") == "negviz eval --model all-MiniLM-L6-v2 --dataset cannot"

@@ -1,8 +1,10 @@
 """Real browser: markdown and HTML from a shared URL or a typed name create no link, image or tag."""
 
-from urllib.parse import quote
+import ast
+import re
+from urllib.parse import quote, urlencode
 
-from tests.browser import needs_browser
+from tests.browser import ROOT, needs_browser, painted
 
 pytestmark = needs_browser
 WAIT = 90_000
@@ -33,3 +35,61 @@ def test_inspector_annotator_name_is_text(app_server, browser):
     box.press("Enter")
     page.locator('[data-testid="stForm"]').get_by_text("Labelling as Session expired", exact=False).wait_for(timeout=WAIT)
     assert_nothing_built(page)
+
+
+# ---------------------------------------------------------------- every URL key on every page
+def bound_keys() -> set[str]:
+    """Every URL key a widget is bound to, in the pages and the streamlit code they use: literal
+    keys of bind="query-params" calls and of url_check.number_input, module-level constants and
+    the keys of the text dicts whose entries become bound text areas (TEXTS, TYPED)."""
+    keys = set()
+    for path in [*(ROOT / "pages").glob("*.py"), *(ROOT / "negviz" / "ui").glob("*.py"), ROOT / "app.py"]:
+        tree = ast.parse(path.read_text())
+        consts = {t.id: n.value for n in tree.body if isinstance(n, ast.Assign) for t in n.targets
+                  if isinstance(t, ast.Name)}
+        for name in ("TEXTS", "TYPED"):
+            if isinstance(consts.get(name), ast.Dict):
+                keys |= {k.value for k in consts[name].keys if isinstance(k, ast.Constant)}
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.Call):
+                continue
+            kw = {k.arg: k.value for k in node.keywords}
+            key = kw.get("key")
+            if isinstance(node.func, ast.Attribute) and node.func.attr == "number_input" and len(node.args) > 2:
+                key = node.args[2]  # url_check.number_input(where, label, key, ...)
+            elif not (isinstance(kw.get("bind"), ast.Constant) and kw["bind"].value == "query-params"):
+                continue
+            key = consts.get(key.id) if isinstance(key, ast.Name) else key
+            if isinstance(key, ast.Constant) and isinstance(key.value, str):
+                keys.add(key.value)
+    return keys
+
+
+def test_every_url_key_on_every_page_is_text(app_server, browser):
+    keys = bound_keys()
+    assert {"min_n", "pair", "q", "pq", "td1", "own_ref", "cf_old", "dataset", "models"} <= keys, keys
+    page = browser.new_page(viewport={"width": 1500, "height": 2200})
+    errors = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    for path, title in PAGES.items():
+        values = {k: PAYLOAD for k in keys | {"after", "run", "qid"}} | {"dataset": "nevir"}
+        page.goto(f"{app_server}/{path}?{urlencode(values)}", timeout=WAIT)
+        page.get_by_role("heading", name=title).first.wait_for(timeout=WAIT)
+        painted(page, timeout=WAIT / 1000)
+        assert_nothing_built(page)
+        assert page.locator("strong", has_text=re.compile(r"^b$")).count() == 0, path
+        assert page.locator('[data-testid="stException"]').count() == 0, path
+    for path in ("overview", "heatmap", "inspector"):  # an unknown dataset named by the payload
+        page.goto(f"{app_server}/{path}?dataset={quote(PAYLOAD)}", timeout=WAIT)
+        page.locator('[data-testid="stSidebar"]').get_by_text("Dataset", exact=True).wait_for(timeout=WAIT)
+        painted(page, timeout=WAIT / 1000)
+        assert_nothing_built(page)
+    assert not any("pwned" in e for e in errors)
+    page.close()
+
+
+PAGES = {"overview": "Overview", "heatmap": "Per-type accuracy", "errors": "Error preference",
+         "sensitivity": "Perturbation sensitivity", "drift": "Fine-tuning drift", "maxsim": "MaxSim explorer",
+         "playground": "Playground", "inspector": "Pair inspector", "search": "Search",
+         "annotations": "Annotations", "evaluate": "Evaluate a model", "catalog": "Models & data",
+         "add-dataset": "Add a dataset"}

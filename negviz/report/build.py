@@ -93,7 +93,10 @@ def default_against(model: str, catalog: pd.DataFrame | None = None) -> tuple[li
 
 
 def eval_command(model: str, dataset: str) -> str:
-    return f"negviz eval --model {model} --dataset {dataset}"
+    from negviz.catalog import evaluation_split
+
+    split = evaluation_split(model, dataset)
+    return f"negviz eval --model {model} --dataset {dataset}" + (f" --split {split}" if split else "")
 
 
 def provenance(run: Mapping[str, Any], catalog: pd.DataFrame) -> dict[str, Any]:
@@ -147,12 +150,15 @@ def build_report(store, model: str, against: Iterable[str] | None = None, datase
 def _dataset_section(rep: Report, store, name: str, model: str, against: list[str], catalog, reference,
                      examples: int, maxsim: bool, say: Progress) -> dict[str, Any]:
     from negviz.analyses.leaderboard import comparable_published, leaderboard
+    from negviz.catalog import evaluation_split
     from negviz.datasets import facts, load
 
     ds = load(name)
     f = facts(ds)
     runs = store.runs(dataset=name, kind="eval")
-    chosen = choose_runs(runs, [model, *against], split=ds.spec.split)
+    # each model on its evaluation split (a model trained on part of the dataset: its held-out split)
+    chosen = pd.concat([choose_runs(runs, [m], split=evaluation_split(m, name) or ds.spec.split)
+                        for m in [model, *against]], ignore_index=True)
     have = set(chosen["model_name"])
     missing = [m for m in [model, *against] if m not in have]
     out: dict[str, Any] = {
@@ -178,7 +184,7 @@ def _dataset_section(rep: Report, store, name: str, model: str, against: list[st
                                       "run_id"]])
     extra = {r["model_name"]: {k: v for k, v in (r["summary"] or {}).items()
                                if k in ("per_query_accuracy", "spearman_paraphrase", "failures", "half_correct")}
-             for r in records}
+             | {"split": r["split"]} for r in records}
     for row in out["headline"]:
         row.update(jsonable(extra.get(row["model"], {})))
     metric = board["metric"].iloc[0]
