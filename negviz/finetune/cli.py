@@ -1,6 +1,10 @@
 """`negviz finetune`: arguments and command (negviz.cli registers them).
 
     negviz finetune --model all-MiniLM-L6-v2 --epochs 5 [--family late-interaction] [--train FILE] [--json]
+    negviz finetune --model maxsim-all-MiniLM-L6-v2 --family late-interaction --save-layout colbert
+
+``--save-layout colbert`` also writes the final late-interaction checkpoint in the ColBERT layout
+(negviz.finetune.colbert_export), into its ``colbert/`` subfolder, for ``--family colbert``.
 
 Background jobs (negviz.finetune.jobs) run this same command with ``--run-id``, ``--progress-file``
 and ``--cancel-file``.
@@ -17,7 +21,7 @@ from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
-from negviz.finetune.spec import FAMILIES, KEEP, TRAIN_KINDS, FinetuneSpec
+from negviz.finetune.spec import FAMILIES, KEEP, LATE_INTERACTION, TRAIN_KINDS, FinetuneSpec
 
 HELP = "fine-tune a bi-encoder or MaxSim model, measuring held-out accuracy and pair cosines per epoch"
 _DEFAULT = FinetuneSpec()
@@ -36,6 +40,9 @@ _HELP = {
     "train_layers": "train only the top N transformer layers (0: all), e.g. to ship a small delta",
     "demetr_sample": "sentence data: DEMETR negation items measured per epoch (the first N)",
 }
+
+
+SAVE_LAYOUTS = ("transformers", "colbert")
 
 
 def add_arguments(s: argparse.ArgumentParser) -> None:
@@ -57,6 +64,11 @@ def add_arguments(s: argparse.ArgumentParser) -> None:
     s.add_argument("--export", metavar="DIR", help="also write the finished run as a portable run file into DIR")
     s.add_argument("--ship-delta", metavar="DIR", help="write the final checkpoint's changed tensors as a delta "
                    "over the base model into DIR (negviz.finetune.delta; e.g. data/models/negminilm)")
+    s.add_argument("--save-layout", default="transformers", choices=SAVE_LAYOUTS,
+                   help="late-interaction: colbert also writes the final checkpoint in the ColBERT layout (encoder + "
+                   "identity linear projection, [Q]/[D] markers, artifact.metadata) into its colbert/ subfolder, "
+                   "which `negviz eval --model DIR --family colbert` loads and scores exactly as the trained "
+                   "MaxSim model (default transformers: the plain folder only)")
     s.add_argument("--json", action="store_true", help="print one JSON object")
     s.add_argument("--quiet", action="store_true", help="no progress bar")
     s.add_argument("--run-id", help=argparse.SUPPRESS)  # set by negviz.finetune.jobs
@@ -129,6 +141,10 @@ def run_command(args: argparse.Namespace) -> int:
     from negviz.store import Store
 
     spec = spec_from_args(args)
+    if args.save_layout == "colbert" and spec.family != LATE_INTERACTION:
+        raise ValueError("--save-layout colbert needs --family late-interaction (ColBERT scores token vectors)")
+    if args.save_layout == "colbert" and args.keep == "none":
+        raise ValueError("--save-layout colbert needs the final checkpoint: drop --keep none")
     store = Store(args.db)
     bar, record = TqdmSteps(not args.quiet and not args.json), ProgressFile(args.progress_file)
     cancel = Path(args.cancel_file) if args.cancel_file else None
@@ -150,6 +166,12 @@ def run_command(args: argparse.Namespace) -> int:
     run = store.get_run(result.run_id)
     if args.ship_delta and result.status == "complete":
         _ship_delta(args.ship_delta, result, run, spec)
+    colbert_dir = None
+    if args.save_layout == "colbert" and result.status == "complete" and result.checkpoint:
+        from negviz.finetune.colbert_export import save_colbert
+
+        colbert_dir = str(save_colbert(result.checkpoint, options=(run.model_spec or {}).get("options")))
+        print(f"wrote the ColBERT layout {colbert_dir} (load it with --family colbert)", file=sys.stderr)
     cols = ["epoch", "paired_accuracy", "ci_low", "ci_high", "cos_mean", "cos_std", "mean_margin", "triplet_accuracy",
             "demetr_ratio", "demetr_detection", "train_loss", "train_seconds", "eval_seconds"]
     table = result.epochs[[c for c in cols if c in result.epochs.columns]]
@@ -158,6 +180,8 @@ def run_command(args: argparse.Namespace) -> int:
            "model": run.model_name, "family": run.family, "device": run.device, "wall_seconds": run.wall_seconds,
            "note": run.options.get("note"), "checkpoint": result.checkpoint,
            "epochs": table.astype(object).where(table.notna(), None).to_dict(orient="records")}  # NaN is not JSON
+    if args.save_layout == "colbert":
+        out["colbert_checkpoint"] = colbert_dir
     if args.json:
         print(json.dumps(out, indent=2, default=str))
     else:
@@ -167,6 +191,8 @@ def run_command(args: argparse.Namespace) -> int:
         print(table.to_string(index=False, float_format=lambda v: f"{v:.4f}"))
         if out["checkpoint"]:
             print(f"checkpoint: {out['checkpoint']}")
+        if colbert_dir:
+            print(f"ColBERT layout: {colbert_dir}")
     return 0 if result.status == "complete" else 3
 
 

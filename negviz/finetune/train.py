@@ -10,7 +10,9 @@ gradient scaler); on CPU in float32.
 
 A trainer saves checkpoints in the layout its evaluation family loads: a sentence-transformers
 folder for ``bi-encoder``, a plain transformers folder (config, weights, tokenizer) for
-``maxsim``, so ``negviz eval --model DIR`` and the MaxSim explorer's "After" box read them.
+``maxsim``, so ``negviz eval --model DIR`` and the MaxSim explorer's "After" box read them. A
+``maxsim`` checkpoint can also be written in the ColBERT layout (negviz.finetune.colbert_export,
+``negviz finetune --save-layout colbert``), which the ``colbert`` family scores identically.
 """
 
 from __future__ import annotations

@@ -16,6 +16,15 @@ attend_to_mask_tokens); documents are truncated at doc_maxlen and their punctuat
 (the first piece of each ``string.punctuation`` symbol) are masked. Vectors are the
 projection of BERT's last hidden state, L2-normalised. fp16 on CUDA (NevIR ran with amp).
 
+Three ``artifact.metadata`` keys that ColBERT's own files lack describe checkpoints that negviz
+wrote from its late-interaction fine-tune (negviz.finetune.colbert_export), which trains MaxSim
+over the plain encoder: ``markers`` (false: no ". " placeholder and no [Q]/[D] marker),
+``mask_augmentation`` (false: queries are not [MASK]-padded, only padded to their batch) and
+``skip_special`` (true: [CLS]/[SEP] stay out of MaxSim on both sides; a text left with no token
+that takes part then falls back to all its tokens, as the ``maxsim`` family does). Absent, they
+mean ColBERT's behaviour (true, true, false). They are properties of how the checkpoint was
+trained, so they come from the metadata only, not from the model spec's options.
+
 ``masked_doc_tokens`` picks how masked document tokens are treated. ``exclude`` (default):
 they never win the max, as in ColBERTv2's cosine scoring. ``zero``: they are zero vectors
 that still compete, as in the ColBERT v0.2 code NevIR ran (``D = D * mask`` then a max over
@@ -60,6 +69,8 @@ FALLBACKS = {
     "attend_to_mask_tokens": False,
 }
 MASKED_DOC_TOKENS = ("exclude", "zero")
+# How texts are encoded, from artifact.metadata only (negviz's own exports set them; see above).
+ENCODING_FALLBACKS = {"markers": True, "mask_augmentation": True, "skip_special": False}
 
 
 def read_metadata(folder: str | Path) -> dict[str, Any]:
@@ -129,8 +140,8 @@ class _Parts:
     tokenizer: Any
     encoder: Any  # the BERT body
     linear: Any  # the projection to dim
-    q_marker: int
-    d_marker: int
+    q_marker: int | None  # None: the checkpoint uses no markers
+    d_marker: int | None
     punct_ids: frozenset[int]
 
 
@@ -152,6 +163,10 @@ class ColBERT(LateInteractionScorer):
         for key, fallback in FALLBACKS.items():
             if self.options.get(key) is None:
                 self.options[key] = self.metadata.get(key, fallback)
+        self.encoding = {key: self.metadata.get(key, fallback) for key, fallback in ENCODING_FALLBACKS.items()}
+        for key, value in self.encoding.items():
+            if not isinstance(value, bool):
+                raise ValueError(f"colbert {key} in {METADATA_FILE} must be true or false, not {value!r}")
         for key in ("query_maxlen", "doc_maxlen"):
             if not isinstance(self.options[key], int) or self.options[key] < 4:
                 raise ValueError(f"colbert {key} must be an integer >= 4, not {self.options[key]!r}")
@@ -187,12 +202,13 @@ class ColBERT(LateInteractionScorer):
         dtype = inference_dtype(self.device)
         encoder.to(self.device, dtype).eval()
         linear.to(self.device, dtype).eval()
+        markers = self.encoding["markers"]
         return _Parts(
             tokenizer,
             encoder,
             linear,
-            self._marker_id(tokenizer, "query_token_id", "[unused0]"),
-            self._marker_id(tokenizer, "doc_token_id", "[unused1]"),
+            self._marker_id(tokenizer, "query_token_id", "[unused0]") if markers else None,
+            self._marker_id(tokenizer, "doc_token_id", "[unused1]") if markers else None,
             # ColBERT's skiplist: the first piece of every punctuation symbol.
             frozenset(tokenizer.encode(s, add_special_tokens=False)[0] for s in string.punctuation),
         )
@@ -211,19 +227,22 @@ class ColBERT(LateInteractionScorer):
         m: _Parts = self.model
         tok = m.tokenizer
         is_query = role == "query"
+        markers, skip_special = self.encoding["markers"], self.encoding["skip_special"]
+        augment = is_query and self.encoding["mask_augmentation"]
         maxlen = self.options["query_maxlen" if is_query else "doc_maxlen"]
         # ". " reserves position 1 for the marker, exactly as ColBERT's tokenizers do.
         enc = tok(
-            [". " + t for t in texts],
-            padding="max_length" if is_query else "longest",
+            [". " + t for t in texts] if markers else texts,
+            padding="max_length" if augment else "longest",
             truncation=True,
             max_length=maxlen,
             return_tensors="pt",
         )
         ids, attention = enc["input_ids"], enc["attention_mask"]
-        ids[:, 1] = m.q_marker if is_query else m.d_marker
+        if markers:
+            ids[:, 1] = m.q_marker if is_query else m.d_marker
         mask_aug = torch.zeros_like(ids, dtype=torch.bool)
-        if is_query:  # [MASK] augmentation: padding becomes [MASK] and takes part in MaxSim
+        if augment:  # [MASK] augmentation: padding becomes [MASK] and takes part in MaxSim
             mask_aug = ids == tok.pad_token_id
             ids[mask_aug] = tok.mask_token_id
             if self.options["attend_to_mask_tokens"]:
@@ -234,34 +253,40 @@ class ColBERT(LateInteractionScorer):
             vectors = torch.nn.functional.normalize(m.linear(hidden), p=2, dim=-1).float().cpu().numpy()
 
         lengths = count_content_tokens(tok, texts)
+        n_special = tok.num_special_tokens_to_add() + (1 if markers else 0)  # [CLS], [SEP] and the marker
         out = []
         for row in range(len(texts)):
-            # A query keeps all maxlen positions ([MASK]s included); a document drops its padding.
-            keep = np.ones(ids.shape[1], dtype=bool) if is_query else attention[row].numpy().astype(bool)
+            # An augmented query keeps all maxlen positions ([MASK]s included); other texts drop their padding.
+            keep = np.ones(ids.shape[1], dtype=bool) if augment else attention[row].numpy().astype(bool)
             row_ids = ids[row].tolist()
             tokens = tok.convert_ids_to_tokens(row_ids)
             special = [i in (tok.cls_token_id, tok.sep_token_id) for i in row_ids]
             punct = [i in m.punct_ids for i in row_ids]
             kinds = token_kinds(word_ids_of(enc, row, tokens, special), punct)
-            kinds[1] = "marker"
-            tokens[1] = "[Q]" if is_query else "[D]"
+            if markers:
+                kinds[1] = "marker"
+                tokens[1] = "[Q]" if is_query else "[D]"
             for pos in np.flatnonzero(mask_aug[row].numpy()):
                 kinds[pos] = "mask_aug"
             vecs = vectors[row]
             mask = np.ones(len(row_ids), dtype=bool)
+            if skip_special:
+                mask &= ~np.array(special)
             if not is_query and self.options["mask_punctuation"]:
                 is_punct = np.array(punct)
                 if self.options["masked_doc_tokens"] == "zero":
                     vecs = np.where(is_punct[:, None], 0.0, vecs).astype(np.float32)
                 else:
                     mask &= ~is_punct
+            if not (mask & keep).any():  # nothing left (e.g. the text "." without [CLS]/[SEP]): all tokens
+                mask = np.ones(len(row_ids), dtype=bool)
             out.append(
                 TokenEmbeddings(
                     tokens=[t for t, k in zip(tokens, keep) if k],
                     vectors=np.ascontiguousarray(vecs[keep]),
                     mask=mask[keep],
                     kinds=[k for k, kept in zip(kinds, keep) if kept],
-                    truncated=lengths[row] + 3 > maxlen,  # + [CLS], marker, [SEP]
+                    truncated=lengths[row] + n_special > maxlen,
                 )
             )
         return out
