@@ -12,7 +12,7 @@ from negviz.charts.alignment import margin_bars
 from negviz.ui import pickers, playground_data, resources
 from negviz.ui import types_data as td
 from negviz.ui.counterfactual_editor import counterfactual_editor
-from negviz.ui.widgets import csv_download, figure_downloads, show_error
+from negviz.ui.widgets import csv_download, figure_downloads, safe_md, show_error
 
 TEXTS = {"pq": pg.SAMPLE["q1"], "pq2": pg.SAMPLE["q2"], "pd1": pg.SAMPLE["d1"],
          "pd2": pg.SAMPLE["d2"], "pd3": ""}
@@ -38,6 +38,7 @@ st.caption("Query i is answered by document i (q1 → d1, q2 → d2); a query is
 
 with st.expander("Presets: pairs the stored runs of MiniLM (bi-encoder and MaxSim) get wrong",
                  expanded=True):
+    picked = None
     try:
         picked = td.dataset(pickers.current_dataset())
         presets = playground_data.presets(added=(picked.spec.name, picked.kind))
@@ -51,6 +52,9 @@ with st.expander("Presets: pairs the stored runs of MiniLM (bi-encoder and MaxSi
                            use_container_width=True)
     if not presets:
         st.caption("No stored NevIR/ExcluIR runs of MiniLM yet: run them on the Evaluate page.")
+    if picked is not None and picked.kind not in ("pairs", "exclusion"):
+        st.caption(f"{safe_md(picked.spec.name)} holds {picked.kind} items, which have no query and "
+                   "documents: presets come from pairs and exclusion datasets only.")
 
 left, right = st.columns(2)
 texts = {}

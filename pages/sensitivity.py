@@ -10,7 +10,7 @@ from negviz.ui import pickers, resources
 from negviz.ui import sensitivity_data as sd
 from negviz.ui import sensitivity_tabs
 from negviz.ui import types_data as td
-from negviz.ui.widgets import csv_download, figure_downloads
+from negviz.ui.widgets import csv_download, figure_downloads, safe_md
 
 VALUE = {"sensitivity ratio": sv.RATIO, "detection accuracy": sv.ACCURACY}
 ITEM_COLS = {"score_candidate": "t = m(ref, translation)",
@@ -26,6 +26,11 @@ st.caption("Each model scores m(reference, translation) = t, m(reference, pertur
            "more sensitive). "
            "Bi-encoders score with cosine here; † marks cells with items whose |t − e| < 0.001 "
            "(unstable ratios).")
+table = resources.datasets_table()
+picked = table[(table["name"] == pickers.current_dataset()) & (table["origin"] == "added")]
+for name, kind in zip(picked["name"], picked["kind"]):  # never silently DEMETR in its place
+    st.info(f"This page draws DEMETR and CANNOT only, not {safe_md(name)} ({kind} items): see "
+            f"{safe_md(name)} on the Per-type heatmap and Error preference pages.")
 models = pickers.current_models()
 runs = pickers.shown_runs("demetr")
 c1, c2, c3 = st.columns([2, 2, 2])

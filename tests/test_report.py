@@ -109,15 +109,17 @@ def test_missing_runs_name_their_command_and_text_is_escaped(tmp_path):
     record.model_spec = {**record.model_spec, "name": EVIL}
     store.save_run(record, scores)
     out = tmp_path / "evil.html"
-    assert main(["--db", url, "report", "--model", EVIL, "--against", "tfidf", "--datasets", "nevir", "demetr",
-                 "--out", str(out), "--no-maxsim", "--quiet", "--figures", "plotly"]) == 0
+    assert main(["--db", url, "report", "--model", EVIL, "--against", "tfidf", "all-MiniLM-L12-v2", "--datasets",
+                 "nevir", "demetr", "--out", str(out), "--no-maxsim", "--quiet", "--figures", "plotly"]) == 0
     page = out.read_text()
     assert "<script>alert" not in page and "<b>bold" not in page
     assert "&lt;script&gt;alert(&#x27;x&#x27;)&lt;/script&gt;&amp;&lt;b&gt;bold" in page
     data = json.loads(out.with_suffix(".json").read_text())
     assert data["model"] == EVIL  # the JSON keeps the name as it is
     assert data["datasets"]["demetr"]["present"] is False
-    assert "negviz eval --model tfidf --dataset demetr" in page
+    # the shipped runs are loaded as the app loads them (tfidf's DEMETR run); a model without one is named
+    assert "negviz eval --model all-MiniLM-L12-v2 --dataset demetr" in page
+    assert "negviz eval --model tfidf --dataset demetr" not in page
     assert not data["drift"].get("figure")  # MiniLM's fine-tuning run is not in this store
 
 
