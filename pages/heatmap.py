@@ -7,6 +7,7 @@ from negviz.charts.per_type import accuracy_heatmap, distribution_bars
 from negviz.taxonomy import TAXONOMY, type_distribution
 from negviz.ui import pickers, resources, url_check
 from negviz.ui import types_data as td
+from negviz.ui.corpus_results import corpus_section
 from negviz.ui.widgets import csv_download, figure_downloads, safe_md
 
 st.title("Per-type accuracy")
@@ -97,6 +98,8 @@ if dist is not None:
         figure_downloads(dfig, f"negviz-types-{ctx.name}", key="dist")
     csv_download(dist, f"negviz-types-{ctx.name}.csv", label="Download type distribution (CSV)",
                  key="dl-dist")
+
+corpus_section(ctx.name, "heatmap")  # ExcluIR: the same queries retrieved over a corpus
 
 st.subheader("Pairs behind a cell")
 st.caption("Click a cell, or pick its model and column here.")

@@ -6,6 +6,7 @@ from negviz.charts.leaderboard import leaderboard_bars
 from negviz.analyses.leaderboard import comparable_published, leaderboard, published_rows
 from negviz.datasets.facts import metric_baseline, metric_label
 from negviz.ui import pickers, resources
+from negviz.ui.corpus_results import corpus_section
 from negviz.ui.report_download import report_button
 from negviz.ui.widgets import csv_download, figure_downloads
 
@@ -89,6 +90,8 @@ else:
                     f"right = {c['c']}, "
                     f"p = {c['p_value']:.3g} ({c['method']})."
                 )
+
+corpus_section(dataset, "overview")
 
 st.subheader("Published results")
 published = published_rows(resources.reference(), dataset)

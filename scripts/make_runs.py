@@ -3,6 +3,7 @@
 Each run is made by `negviz eval` into a scratch store, then written with `negviz export-run`,
 so the shipped files are exactly what the CLI produces. Usage:
     python scripts/make_runs.py [--models ...] [--datasets ...]
+    python scripts/make_runs.py --models bm25 --datasets excluir --corpus offline   # corpus retrieval
 """
 
 from __future__ import annotations
@@ -37,8 +38,12 @@ def main() -> None:
     ap.add_argument("--dataset-option", action="append", default=[], metavar="KEY=VALUE",
                     help="passed to `negviz eval` (e.g. perturbations=... on a slow CPU); name the subset with --tag")
     ap.add_argument("--tag", help="added to the file name after the dataset, e.g. negation")
+    ap.add_argument("--corpus", help="retrieve over this corpus (negviz eval --corpus), e.g. offline")
     args = ap.parse_args()
     extra = [a for opt in args.dataset_option for a in ("--dataset-option", opt)]
+    if args.corpus:
+        extra += ["--corpus", args.corpus]
+        args.tag = "-".join(filter(None, ["corpus", args.corpus, args.tag]))
     OUT.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp:
         db = f"sqlite:///{tmp}/runs.sqlite"
@@ -53,7 +58,8 @@ def main() -> None:
                 for old in OUT.glob(stem + ".*"):
                     old.unlink()
                 negviz("--db", db, "export-run", res["run_id"], str(OUT / f"{stem}.parquet"), env=env)
-                print(f"{stem}: n={res['n']} {res.get('metric')}={res.get(res.get('metric'), '')} "
+                metric = res.get("metric", "delta_r1")
+                print(f"{stem}: n={res['n']} {metric}={res.get(metric, '')} "
                       f"{res['wall_seconds']:.1f}s", flush=True)
 
 

@@ -64,3 +64,50 @@ def test_published_rows_never_mix_metrics_and_drop_classifier_counts():
     assert "classifier" not in set(rows["category"])
     for (_, metric), part in rows.groupby(["source", "metric"]):
         assert part["unit"].nunique() == 1
+
+
+# ---------------------------------------------------------------- retrieval over a corpus
+def corpus_runs(corpus="offline", size=42871):
+    summary = {"metric": "right_rank", "delta_r1": 0.015, "delta_mrr10": 0.0044, "right_rank": 0.502,
+               "ci95": {"delta_r1": [-0.02, 0.05], "delta_mrr10": [-0.02, 0.03], "right_rank": [0.47, 0.53]}}
+    return pd.DataFrame([{"run_id": "c0ffee00", "model_name": "bm25", "dataset_name": "excluir", "split": "test",
+                          "n": 1000, "summary": summary,
+                          "options": {"corpus": corpus, "corpus_size": size, "corpus_hash": "abc123",
+                                      "retrieval": "bm25s index", "top_k": 100}}])
+
+
+def test_corpus_runs_carry_their_corpus_and_table6_only_beside_the_papers_corpus():
+    from negviz.analyses.leaderboard import corpus_board, corpus_published, is_paper_corpus
+
+    board = corpus_board(corpus_runs())
+    row = board.iloc[0]
+    assert (row["corpus"], row["corpus_size"], row["paper_corpus"], row["n"]) == ("offline", 42871, False, 1000)
+    assert (row["delta_r1"], row["delta_r1_ci_low"], row["right_rank_ci_high"]) == (0.015, -0.02, 0.53)
+    assert corpus_board(corpus_runs("excluir", 90406)).iloc[0]["paper_corpus"]
+    assert not is_paper_corpus({"corpus": "excluir", "corpus_size": 2000})  # a sample is not the corpus
+    pub = corpus_published(load_reference()).set_index(["model", "training_data"])
+    # ExcluIR Table 6 as transcribed: RocketQA v1 (MSMarco) ΔR@1 31.62, RR 65.13 (percent -> fraction)
+    assert pub.loc[("RocketQA v1", "MSMarco"), "delta_r1"] == pytest.approx(0.3162)
+    assert pub.loc[("RocketQA v1", "MSMarco"), "right_rank"] == pytest.approx(0.6513)
+
+
+@pytest.mark.slow
+def test_overview_and_heatmap_show_the_shipped_corpus_run_and_name_its_corpus(app_env):
+    from pathlib import Path
+
+    from streamlit.testing.v1 import AppTest
+
+    app = str(Path(__file__).resolve().parent.parent / "app.py")
+    for page in ("pages/overview.py", "pages/heatmap.py"):
+        at = AppTest.from_file(app, default_timeout=180)
+        at.query_params["dataset"] = "excluir"
+        at.run()
+        at.switch_page(page).run()
+        assert not at.exception, [e.message for e in at.exception]
+        table = next(d.value for d in at.dataframe if "delta_r1" in d.value.columns)
+        bm25 = table.set_index("model").loc["bm25"]
+        assert (bm25["corpus"], bm25["corpus_size"], bm25["n"]) == ("offline", 42871, 1000)
+        said = " ".join(c.value for c in at.caption)
+        assert "not ExcluIR's 90,406-paragraph corpus" in said and "Table 6" in said
+        beside = [d.value for d in at.dataframe if {"delta_r1", "training_data"} <= set(d.value.columns)]
+        assert beside == [], "Table 6 is not placed beside a run over another corpus"

@@ -95,3 +95,48 @@ def comparable_published(reference: pd.DataFrame, dataset: str, metric: str) -> 
     scale = part["unit"].map({"percent": 0.01, "fraction": 1.0}).astype(float)
     return pd.DataFrame({"model": part["model"], "source": part["source"], "value": part["value"] * scale,
                          "category": part["category"]}).dropna(subset=["value"]).reset_index(drop=True)
+
+
+# ---------------------------------------------------------------- retrieval over a corpus
+# ExcluIR Table 6's columns that a corpus run also measures (top-10 list, Sec. 3); they are placed
+# beside a run only when it retrieved over the paper's own corpus.
+CORPUS_COLUMNS = ("delta_r1", "delta_mrr10", "right_rank")
+CORPUS_TABLE = "excluir_table6"
+
+
+def is_paper_corpus(options: dict) -> bool:
+    """Whether a retrieval run searched ExcluIR's own corpus (its 90,406 HotpotQA paragraphs)."""
+    from negviz.retrieval.corpus import EXCLUIR_SIZE
+
+    return options.get("corpus") == "excluir" and options.get("corpus_size") == EXCLUIR_SIZE
+
+
+def corpus_board(runs: pd.DataFrame) -> pd.DataFrame:
+    """One row per retrieval run (Store.runs rows of kind "retrieval"): how it retrieved, over
+    which corpus, n, and ExcluIR's columns with their 95% CIs (fractions)."""
+    rows = []
+    for r in runs.itertuples(index=False):
+        s, o = r.summary or {}, r.options or {}
+        row = {"model": r.model_name, "retrieval": o.get("retrieval"), "first_stage": o.get("first_stage"),
+               "top_k": o.get("top_k"), "corpus": o.get("corpus"), "corpus_size": o.get("corpus_size"),
+               "corpus_hash": o.get("corpus_hash"), "paper_corpus": is_paper_corpus(o), "dataset": r.dataset_name,
+               "split": r.split, "n": r.n}
+        for metric in CORPUS_COLUMNS:
+            lo, hi = (s.get("ci95") or {}).get(metric) or (None, None)
+            row |= {metric: s.get(metric), f"{metric}_ci_low": lo, f"{metric}_ci_high": hi}
+        rows.append(row | {"run_id": r.run_id})
+    board = pd.DataFrame(rows)
+    return board.sort_values("delta_r1", ascending=False, ignore_index=True) if len(board) else board
+
+
+def corpus_published(reference: pd.DataFrame) -> pd.DataFrame:
+    """ExcluIR Table 6's rows of the corpus columns (fractions), one row per model and training
+    data; to be shown beside runs on the paper's corpus only."""
+    part = reference[(reference["table"] == CORPUS_TABLE) & reference["metric"].isin(CORPUS_COLUMNS)]
+    if part.empty:
+        return pd.DataFrame(columns=["model", "training_data", *CORPUS_COLUMNS, "source"])
+    part = part.assign(value=part["value"] * part["unit"].map({"percent": 0.01, "fraction": 1.0}).astype(float),
+                       training_data=part["training_data"].fillna(""))
+    wide = part.pivot_table(index=["model", "training_data"], columns="metric", values="value", aggfunc="first")
+    wide = wide.reset_index().assign(source="ExcluIR Table 6")
+    return wide[["model", "training_data", *[c for c in CORPUS_COLUMNS if c in wide], "source"]]

@@ -65,6 +65,20 @@ def _runs(url: str, dataset: str | None) -> pd.DataFrame:
     return store().runs(dataset=dataset, kind="eval")
 
 
+def retrieval_runs(dataset: str) -> pd.DataFrame:
+    """Stored retrieval runs over a corpus (negviz eval --corpus) of a dataset, complete ones."""
+    return _retrieval_runs(db_url(), dataset)
+
+
+@st.cache_data(show_spinner=False, ttl=5)
+def _retrieval_runs(url: str, dataset: str) -> pd.DataFrame:
+    from negviz.store.record import RETRIEVAL
+
+    runs = store().runs(kind=RETRIEVAL, status="complete")
+    # a corpus run's dataset name is "<queries>@<corpus>" (e.g. excluir@offline)
+    return runs[runs["dataset_name"].str.split("@").str[0] == dataset].reset_index(drop=True)
+
+
 def run_scores(run_id: str) -> pd.DataFrame:
     """Store.scores_wide of a run, cached per store URL and run id (a stored run never changes)."""
     return _run_scores(db_url(), run_id)

@@ -1,0 +1,36 @@
+"""Retrieval over a corpus (negviz eval --corpus) on the Overview and the heatmap: ExcluIR's
+ΔR@1, ΔMRR@10 and Right Rank per stored run, with ExcluIR Table 6's published columns beside
+them only when the run searched the paper's own corpus; otherwise the corpus is named."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from negviz.analyses.leaderboard import CORPUS_COLUMNS, corpus_board, corpus_published
+from negviz.ui import resources
+from negviz.ui.widgets import csv_download, safe_md
+
+LABELS = {"delta_r1": "ΔR@1", "delta_mrr10": "ΔMRR@10", "right_rank": "Right Rank"}
+
+
+def corpus_section(dataset: str, key: str) -> None:
+    """The corpus runs of ``dataset`` (nothing when it has none)."""
+    board = corpus_board(resources.retrieval_runs(dataset))
+    if board.empty:
+        return
+    st.subheader("Retrieval over a corpus")
+    percent = st.column_config.NumberColumn(format="percent")
+    config = {c: percent for c in board.columns if c.split("_ci_")[0] in CORPUS_COLUMNS}
+    config |= {c: st.column_config.NumberColumn(LABELS[c], format="percent") for c in CORPUS_COLUMNS}
+    st.dataframe(board, hide_index=True, column_config=config, key=f"{key}-corpus")
+    csv_download(board, f"negviz-corpus-runs-{dataset}.csv", key=f"{key}-corpus-csv")
+    others = board[~board["paper_corpus"]].drop_duplicates("corpus_hash")
+    for r in others.itertuples(index=False):
+        st.caption(f"Runs over corpus {safe_md(r.corpus)} ({int(r.corpus_size):,} documents, hash "
+                   f"{safe_md(r.corpus_hash)}), "
+                   "not ExcluIR's 90,406-paragraph corpus: ExcluIR Table 6's ΔR@1, ΔMRR and Right Rank "
+                   "are not placed beside them (a smaller corpus makes retrieval easier).")
+    if board["paper_corpus"].any():
+        st.caption("ExcluIR Table 6, same metrics over the same corpus (top-10 list, Sec. 3):")
+        st.dataframe(corpus_published(resources.reference()), hide_index=True, column_config=config,
+                     key=f"{key}-corpus-published")
