@@ -44,8 +44,11 @@ kind = load(dataset).kind
 if src == "dataset" and kind in (PAIRS, EXCLUSION):
     frame = load(dataset).frame
     id_col = ID_COLUMN[kind]
-    item = st.selectbox("Pair" if kind == PAIRS else "Query", frame[id_col].tolist(), key="pair",
-                        bind="query-params")
+    ids = frame[id_col].tolist()
+    start = ids.index(pg.SAMPLE_PAIR[1]) if dataset == pg.SAMPLE_PAIR[0] and pg.SAMPLE_PAIR[1] in ids else 0
+    item = st.selectbox("Pair" if kind == PAIRS else "Query", ids, index=start, key="pair",
+                        bind="query-params", help="NevIR opens on 1283-3: MiniLM is fooled by "
+                                                   "'not' on q2, NegMiniLM is not.")
     row = frame.set_index(id_col).loc[item]
     if kind == PAIRS:
         queries, docs, gold = [row["q1"], row["q2"]], [row["d1"], row["d2"]], row.get("cue")

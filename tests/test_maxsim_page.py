@@ -37,6 +37,16 @@ def test_explorer_draws_a_nevir_pair(app_env):
     assert any("Gold cue **not**" in c.value for c in at.caption)
 
 
+def test_explorer_opens_on_a_pair_that_fools_minilm_and_not_negminilm(app_env):
+    at = open_page("pages/maxsim.py")
+    assert not at.exception, [e.message for e in at.exception]
+    assert at.selectbox(key="pair").value == "1283-3"
+    assert "wrong" in set(at.dataframe[0].value["pair"]), "MaxSim over MiniLM ranks the pair wrong"
+    at.selectbox(key="model").select("maxsim-negminilm").run()
+    assert not at.exception, [e.message for e in at.exception]
+    assert set(at.dataframe[0].value["pair"]) == {"right"}, "MaxSim over NegMiniLM ranks it right"
+
+
 def test_explorer_counterfactual_pins_the_original(app_env):
     at = open_page("pages/maxsim.py")
     at.selectbox(key="pair").select("1230-2").run()

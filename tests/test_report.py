@@ -162,7 +162,7 @@ def test_negminilm_report_finds_its_finetune_run_and_the_cli_numbers(tmp_path):
     from negviz.analyses.compare import compare
     from negviz.report.build import build_report
 
-    files = ["nevir__negminilm", "nevir__all-MiniLM-L6-v2", "demetr-negation__negminilm", "demetr__all-MiniLM-L6-v2",
+    files = ["nevir__negminilm", "nevir__all-MiniLM-L6-v2", "demetr__negminilm", "demetr__all-MiniLM-L6-v2",
              "finetune__3be61f02", "finetune__41de54b4"]
     store = Store(_store(tmp_path, [f"{f}.parquet" for f in files]))
     data = build_report(store, "negminilm", against=["all-MiniLM-L6-v2"], datasets=["nevir", "demetr"],

@@ -22,6 +22,7 @@ DEFAULT_MODELS = ("all-MiniLM-L6-v2", "negminilm", "maxsim-all-MiniLM-L6-v2", "t
 TEXT_LIMIT = 5000  # characters per typed text (the pages say when they cut one)
 # The typed example both explore pages open with (NevIR's shape: q1 -> d1, q2 -> d2): NevIR pair
 # 1283-3, where all-MiniLM-L6-v2 is fooled by "not" on q2 and NegMiniLM ranks both right.
+SAMPLE_PAIR = ("nevir", "1283-3")  # the stored pair of SAMPLE: the MaxSim explorer opens on it
 SAMPLE = {
     "q1": "Which volcano is unique because of producing both basaltic and silicic lava?",
     "q2": "Which volcano is not unique because of producing both basaltic and silicic lava?",
