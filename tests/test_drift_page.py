@@ -216,3 +216,12 @@ def test_drift_page_shows_the_shipped_run_a_pair_card_and_url_views(app_env):
     at2.button[0].click().run()
     assert not at2.exception
     assert at2.error and "no-such-org/no-such-model" in at2.error[0].value.replace("\\", "")  # escaped as shown
+
+    # HedgeTriple from the Hub, offline: the form says what to do, and nothing starts
+    at2.text_input[0].input("all-MiniLM-L6-v2")
+    train = next(s for s in at2.selectbox if s.label == "Training data")
+    assert {"cannot", "hf:joey234/hedge_triple"} <= set(train.options)
+    train.select("hf:joey234/hedge_triple")
+    at2.button[0].click().run()
+    assert not at2.exception
+    assert "needs the Hugging Face Hub" in at2.error[0].value.replace("\\", "")

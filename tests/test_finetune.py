@@ -207,3 +207,12 @@ def test_cli_finetune_json(tiny_model_dir, tmp_path, capsys):
     assert (tmp_path / f"finetune__{out['run_id'][:8]}.parquet").is_file()
     assert main(args) == 0 and json.loads(capsys.readouterr().out)["reused_stored_run"]
     assert main(["--db", db, "finetune", "--model", "no/such-model", "--train", "nevir-split"]) == 2
+
+
+def test_hedge_triple_from_the_hub_offline_says_what_to_do(monkeypatch):
+    from negviz.errors import NegvizError
+
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    assert fd.HEDGE_TRIPLE == "hf:joey234/hedge_triple"
+    with pytest.raises(NegvizError, match=r"joey234/hedge_triple \(train\) needs the Hugging Face Hub.*path instead"):
+        fd.load_triplet_file(fd.HEDGE_TRIPLE)

@@ -100,11 +100,18 @@ SELF_POSITIVE = ("the sentence itself, encoded a second time under dropout (SimC
                  "per-source files carry no paraphrases")
 
 
+HEDGE_TRIPLE = "hf:joey234/hedge_triple"  # HedgeMPNet's HedgeTriple on the Hub (anchor, positive, negative)
+
+
 def load_triplet_file(path: str, columns: str | None = None):
     """A triplet file as a frame (item_id, anchor, positive, negative, ...), with the datasets'
-    checks and messages; ``columns`` maps anchor/positive/negative (and item_id) to the file's."""
+    checks and messages; ``columns`` maps anchor/positive/negative (and item_id) to the file's.
+    ``hf:OWNER/NAME[:SPLIT]`` (e.g. HEDGE_TRIPLE; split train by default) reads a Hub dataset."""
     from negviz.datasets import load_file
     from negviz.datasets.userfile import parse_columns
+
+    if str(path).startswith("hf:"):
+        path = hub_copy(path if ":" in path[3:] else f"{path}:train")
 
     mapping = {target: target for target in ("anchor", "positive", "negative")}
     mapping.update(parse_columns(columns, path))
@@ -117,6 +124,19 @@ def load_triplet_file(path: str, columns: str | None = None):
     ds = load_file(path, EXCLUSION, {_AS_EXCLUSION[k]: v for k, v in mapping.items()}, number_rows=True)
     frame = ds.frame.rename(columns={v: k for k, v in _AS_EXCLUSION.items()})
     return frame, ds
+
+
+def hub_copy(ref: str) -> str:
+    """A Hub dataset split as a Parquet file in the cache folder, so it is read, checked and
+    hashed like any triplet file (negviz.datasets.hub: offline, a clear message at once)."""
+    from negviz.cache import default_cache_dir
+    from negviz.datasets.hub import hub_file
+
+    data, name = hub_file(ref)
+    out = default_cache_dir() / "hub" / name
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_bytes(data)
+    return str(out)
 
 
 def _file_has(path: str, column: str) -> bool:

@@ -7,6 +7,8 @@ import streamlit as st
 
 from negviz import finetune as ft
 from negviz.finetune import jobs
+from negviz.finetune.data import HEDGE_TRIPLE
+from negviz.finetune.spec import TRAIN_KINDS
 from negviz.ui.widgets import show_error, user_path
 
 
@@ -22,17 +24,29 @@ def start_form(store) -> None:
             lr = c4.number_input("Learning rate", 1e-7, 1e-2, 2e-5, format="%.1e")
             batch = c5.number_input("Batch (triplets)", 2, 512, 16, step=2)
             d1, d2, d3 = st.columns([3, 1, 1])
-            train = d1.selectbox("Training data", ["auto", "nevir-split", "nevir-train"], accept_new_options=True,
+            train = d1.selectbox("Training data", ["auto", "nevir-split", "nevir-train", "cannot", HEDGE_TRIPLE],
+                                 accept_new_options=True,
                                  help="auto: NevIR train from the Hub when reachable, else a passage-disjoint 70/30 split "
-                                      "of the shipped NevIR test (offline). Or type the path of a pairs file.")
-            limit = d2.number_input("Training pairs (0 = all)", 0, 100_000, 0)
+                                      "of the shipped NevIR test (offline). cannot: CANNOT's sentence/negation pairs "
+                                      "(the NegMPNet recipe). hf:joey234/hedge_triple: HedgeTriple (needs the Hub). Or "
+                                      "type the name of a pairs dataset added on 'Add a dataset' (how a file reaches a "
+                                      "shared server), or a file path where this server allows it.")
+            limit = d2.number_input("Training items (0 = all)", 0, 100_000, 0)
             seed = d3.number_input("Seed", 0, 2**31 - 1, 0)
+            e1, e2 = st.columns([1, 3])
+            kind = e1.radio("A file holds", TRAIN_KINDS, horizontal=True,
+                            help="pairs: NevIR's q1, d1, q2, d2; triplets: anchor, positive, negative (HedgeTriple).")
+            columns = e2.text_input("Column mapping (optional)", placeholder="anchor=premise,positive=hypothesis,"
+                                    "negative=contradiction", help="A file's own column names, as in the CLI's --columns.")
             if st.form_submit_button("Start fine-tuning", icon=":material/play_arrow:"):
                 try:
                     user_path(model.strip())  # typed folders and training files: only where this server may read
                     user_path(train)
+                    triplets = kind == "triplets" or train == HEDGE_TRIPLE
                     spec = ft.FinetuneSpec(model.strip(), family, train, epochs=int(epochs), lr=float(lr),
-                                           batch_size=int(batch), seed=int(seed), limit_train=int(limit) or None)
+                                           batch_size=int(batch), seed=int(seed), limit_train=int(limit) or None,
+                                           train_kind="triplets" if triplets else "pairs",
+                                           columns=columns.strip() or None)
                     job = jobs.start(spec, store)
                     st.session_state["job"] = job.run_id
                     (st.info if job.reused else st.success)(
