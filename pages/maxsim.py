@@ -45,7 +45,8 @@ if src == "dataset" and kind in (PAIRS, EXCLUSION):
     frame = load(dataset).frame
     id_col = ID_COLUMN[kind]
     ids = frame[id_col].tolist()
-    start = ids.index(pg.SAMPLE_PAIR[1]) if dataset == pg.SAMPLE_PAIR[0] and pg.SAMPLE_PAIR[1] in ids else 0
+    sample_name, sample_id = pg.SAMPLE_PAIR
+    start = ids.index(sample_id) if dataset == sample_name and sample_id in ids else 0
     item = st.selectbox("Pair" if kind == PAIRS else "Query", ids, index=start, key="pair",
                         bind="query-params", help="NevIR opens on 1283-3: MiniLM is fooled by "
                                                    "'not' on q2, NegMiniLM is not.")

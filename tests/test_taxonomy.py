@@ -203,3 +203,31 @@ def test_a_missing_word_list_is_a_loud_error(tmp_path, monkeypatch):
             lexicon.words()
     finally:
         lexicon.words.cache_clear()
+
+
+def test_demetr_detection_ships_and_equals_live_detection(monkeypatch):
+    """DEMETR's 35,000 items are typed from the shipped detection (scripts/build_detected_types.py)
+    instead of 13-20 s of detection on a page open; it equals live detection, and an item whose
+    texts changed is detected live."""
+    from negviz.datasets import load
+    from negviz.taxonomy import labels as labels_module
+    from negviz.taxonomy.labels import _detected, label_pairs, shipped_detection
+
+    ds = load("demetr")
+    frame = ds.frame.reset_index(drop=True)
+
+    def no_live_detection(*_):
+        raise AssertionError("DEMETR was detected live")
+
+    with monkeypatch.context() as m:
+        m.setattr(labels_module, "_detected", no_live_detection)
+        labels = label_pairs(ds)
+    assert len(labels) == 35_000 and set(labels["label_source"]) == {"detected"}
+    sample = frame.sample(300, random_state=0).reset_index(drop=True)
+    live = _detected(ds.kind, sample)
+    shipped = shipped_detection("demetr", ds.kind, sample)
+    pd.testing.assert_frame_equal(shipped.reset_index(drop=True), live.reset_index(drop=True), check_dtype=False)
+    changed = sample.copy()
+    changed.loc[0, "perturbed"] = "It is not what it was."
+    assert shipped_detection("demetr", ds.kind, changed) is None, "other texts: detected live"
+    assert shipped_detection("nevir", ds.kind, sample) is None
