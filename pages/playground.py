@@ -53,8 +53,8 @@ with st.expander("Presets: pairs the stored runs of MiniLM (bi-encoder and MaxSi
     if not presets:
         st.caption("No stored NevIR/ExcluIR runs of MiniLM yet: run them on the Evaluate page.")
     if picked is not None and picked.kind not in ("pairs", "exclusion"):
-        st.caption(f"{safe_md(picked.spec.name)} holds {picked.kind} items, which have no query and "
-                   "documents: presets come from pairs and exclusion datasets only.")
+        st.caption(f"{safe_md(picked.spec.name)} holds {picked.kind} items, which have no query "
+                   "and documents: presets come from pairs and exclusion datasets only.")
 
 left, right = st.columns(2)
 texts = {}
