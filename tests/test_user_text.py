@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
 from streamlit.testing.v1 import AppTest
 
 APP = str(Path(__file__).resolve().parent.parent / "app.py")
@@ -94,3 +95,24 @@ def test_typed_paths_outside_the_data_dirs_are_refused(app_env, monkeypatch, tmp
     assert not at.exception and "outside the folders this server may read" in at.error[0].value
     at = open_page("pages/maxsim.py", dataset="nevir", after=outside)
     assert not at.exception and any("outside the folders" in e.value for e in at.error)
+
+
+def test_a_shared_server_trains_on_a_file_brought_through_add_a_dataset(tmp_path, monkeypatch):
+    """On a shared server (NEGVIZ_DATA_DIRS set, or unset on a public address) a typed path is
+    refused; a file uploaded on 'Add a dataset' is named instead, and fine-tuning reads it from
+    the store."""
+    from negviz import finetune as ft
+    from negviz.cli import main
+    from negviz.paths import PathNotAllowedError, check_user_path
+
+    data = Path(__file__).resolve().parent / "data" / "pairs.csv"
+    monkeypatch.setenv("NEGVIZ_DB_URL", f"sqlite:///{tmp_path / 'results.sqlite'}")
+    monkeypatch.setenv("NEGVIZ_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.delenv("NEGVIZ_DATA_DIRS", raising=False)
+    assert main(["datasets", "add", "uploaded", str(data), "--kind", "pairs",
+                 "--columns", "pair_id=id,q1=query1,d1=doc1,q2=query2,d2=doc2"]) == 0
+    with pytest.raises(PathNotAllowedError, match="Upload the file instead"):
+        check_user_path(str(data), local_server=False)
+    assert check_user_path("uploaded", local_server=False) == "uploaded"
+    plan = ft.plan(ft.FinetuneSpec("all-MiniLM-L6-v2", "bi-encoder", "uploaded", epochs=1))
+    assert len(plan.data.train) + len(plan.data.heldout) == 3 and len(plan.data.heldout) >= 1
