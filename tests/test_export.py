@@ -63,3 +63,29 @@ def test_png_and_svg_bytes_with_paper_fonts():
     assert fig.layout.font.size is None, "the on-screen figure is left untouched"
     with pytest.raises(ValueError, match="png or svg"):
         figure_bytes(fig, "gif")
+
+
+def test_a_hung_export_is_ended_and_tried_again():
+    import threading
+    import time
+
+    from negviz.charts.export import FigureExportError, with_deadline
+
+    release, calls, ended = threading.Event(), [], []
+
+    def export():  # the first call hangs (as kaleido's Chromium at start) until it is ended
+        calls.append(1)
+        if len(calls) == 1:
+            release.wait(30)
+            raise RuntimeError("browser closed")
+        return b"png"
+
+    start = time.perf_counter()
+    assert with_deadline(export, seconds=0.5, on_timeout=lambda: (ended.append(1), release.set())) == b"png"
+    assert len(calls) == 2 and ended == [1] and time.perf_counter() - start < 5
+    with pytest.raises(ValueError, match="bad figure"):  # an error of the call itself is raised as is
+        with_deadline(lambda: (_ for _ in ()).throw(ValueError("bad figure")), seconds=5)
+    never = threading.Event()
+    with pytest.raises(FigureExportError, match="did not finish in 0 s \\(2 tries\\)"):
+        with_deadline(lambda: never.wait(30), seconds=0.2)
+    never.set()
