@@ -18,6 +18,10 @@ os.environ["HF_HUB_OFFLINE"] = "1"  # never reach for the network; missing model
 os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")  # also quiets transformers' bars
 _SESSION_CACHE = tempfile.mkdtemp(prefix="negviz-test-cache-")
 os.environ["NEGVIZ_CACHE_DIR"] = _SESSION_CACHE  # the user's real cache stays untouched
+# Processes the tests start (spawned writers, app servers) inherit this: pyarrow's default
+# allocator aborted a spawned writer once on a loaded machine ("cannot create default memory
+# pool", SIGABRT); the system allocator serves the same, and the store is what those tests test.
+os.environ.setdefault("ARROW_DEFAULT_MEMORY_POOL", "system")
 
 
 def pytest_collection_modifyitems(config, items):  # noqa: ARG001

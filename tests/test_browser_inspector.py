@@ -28,7 +28,7 @@ def test_label_a_pair_and_see_it_after_reload(app_server, browser):
     kind.click()
     kind.press_sequentially("impl")  # typing opens and filters the options
     page.get_by_role("option", name="implicit", exact=True).click()
-    form.get_by_text("unsure").click()
+    form.get_by_role("radiogroup", name="Pair validity").get_by_text("unsure").click()
     form.get_by_role("textbox", name="Note").fill("<script>window.pwned = 1</script> scope is odd")
     form.get_by_role("button", name="Save", exact=True).click()
     page.get_by_text(re.compile(r"Saved 1230-2 as version \d+ by browser-tester\.")).wait_for(timeout=WAIT)

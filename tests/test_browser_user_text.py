@@ -13,7 +13,10 @@ PAYLOAD = ("Session expired - sign in again at https://evil.example/login [x](ht
 
 
 def assert_nothing_built(page) -> None:
-    assert page.locator('a[href*="evil.example"]').count() == 0
+    # no link *to* the payload's host (the app's own links may carry the text as a query value)
+    to_evil = "[...document.querySelectorAll('a[href]')].filter(a => new URL(a.href, location.href).hostname" \
+              ".endsWith('evil.example')).length"
+    assert page.evaluate(to_evil) == 0
     assert page.locator('img[src*="evil"]').count() == 0
     assert page.locator('img[src="x"]').count() == 0
     assert page.evaluate("window.pwned") is None
