@@ -122,7 +122,7 @@ def painted(page, timeout: float = 60) -> None:
     """Wait until the app is idle (no script running, nothing stale) and two animation frames
     have been drawn since: the data grids paint their cells into a canvas then, which no
     element announces (for screenshots)."""
-    page.locator('[data-testid="stStatusWidget"]').wait_for(state="hidden", timeout=timeout * 1000)
+    page.locator('[data-testid="stApp"][data-test-script-state="notRunning"]').wait_for(timeout=timeout * 1000)
     page.wait_for_function("() => !document.querySelector('[data-stale=\"true\"]')", timeout=timeout * 1000)
     page.evaluate("() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))")
 
