@@ -165,7 +165,7 @@ def _annotate(url: str, proc: int, barrier) -> None:
 def test_concurrent_annotators(store_url):
     ctx = multiprocessing.get_context("spawn")
     barrier = ctx.Barrier(N_PROCS)
-    procs = [ctx.Process(target=_annotate, args=(store_url, p, barrier)) for p in range(N_PROCS)]
+    procs = [ctx.Process(target=_annotate, args=(store_url, p, barrier), daemon=True) for p in range(N_PROCS)]
     for p in procs:
         p.start()
     for p in procs:

@@ -383,7 +383,7 @@ def test_concurrent_writers(store_url):
     # No Store opened first: the writers also race to create the tables of a new database.
     ctx = multiprocessing.get_context("spawn")
     barrier = ctx.Barrier(N_PROCS)
-    procs = [ctx.Process(target=_writer, args=(store_url, p, barrier)) for p in range(N_PROCS)]
+    procs = [ctx.Process(target=_writer, args=(store_url, p, barrier), daemon=True) for p in range(N_PROCS)]
     for p in procs:
         p.start()
     for p in procs:
