@@ -133,3 +133,12 @@ def score_cache(tmp_path):
 # Fixtures shared across test modules: the results store on both backends, and the browser.
 from tests.browser import app_server, browser  # noqa: E402,F401
 from tests.pg import pg_url, store, store_url  # noqa: E402,F401
+
+
+def pytest_sessionfinish(session, exitstatus):  # noqa: ARG001
+    """End child processes a test left behind: multiprocessing joins them at exit, and one that
+    hangs would keep the whole run (and CI) from finishing after every test has passed."""
+    import multiprocessing
+
+    for child in multiprocessing.active_children():
+        child.kill()
