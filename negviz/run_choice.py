@@ -1,12 +1,13 @@
 """Which stored run stands for a model: one policy, used by every page, the CLI and the report.
 
-For each model on a dataset, among its complete evaluation runs: a run on the dataset's
-evaluation split (the first of its registry entry's splits, e.g. NevIR test) before runs on
-other splits, then the run with the most items, and among runs of equal size the newest. A quick
-``--limit 50`` run therefore never hides the full run, a run on NevIR's larger train split never
-hides the test run, and a newer full run replaces an older one; a model evaluated only on
-another split (a model trained on part of CANNOT, on its held-out split) is still shown. A user
-may pin any other run of a model (by run id, e.g. from the URL); a pin always wins for its model.
+For each model on a dataset, among its complete evaluation runs: a run on the model's
+evaluation split there (``preferred_split``: the held-out split for a model trained on part of
+the dataset, catalog.TRAINED_ON; else the first of the dataset's splits, e.g. NevIR test) before
+runs on other splits, then the run with the most items, and among runs of equal size the newest.
+A quick ``--limit 50`` run therefore never hides the full run, a run on NevIR's larger train
+split never hides the test run, and a newer full run replaces an older one; a model evaluated
+only on another split is still shown. A user may pin any other run of a model (by run id, e.g.
+from the URL); a pin always wins for its model.
 
     chosen = choose_runs(store.runs(dataset="nevir", kind="eval"), models=["tfidf"], pinned=["9f2c..."])
     chosen[["model_name", "run_id", "n", "created_at", "chosen_by"]]
@@ -31,18 +32,23 @@ def ranked(runs: pd.DataFrame, split: str | None = None) -> pd.DataFrame:
     part = runs[(runs["status"] == "complete") & (runs["kind"] == "eval")]
     if split is not None and "split" in part:
         part = part[part["split"].fillna(split) == split]
-    on_eval_split = [evaluation_split(d) in (None, s) for d, s in zip(part["dataset_name"], part["split"])] \
-        if {"dataset_name", "split"} <= set(part.columns) else True
+    columns = ["model_name", "dataset_name", "split"]
+    on_eval_split = [preferred_split(m, d) in (None, s) for m, d, s in part[columns].itertuples(index=False)] \
+        if set(columns) <= set(part.columns) else True
     order = part.assign(_eval=on_eval_split, _n=part["n"].fillna(0))
     order = order.sort_values(["_eval", "_n", "created_at", "run_id"], ascending=False)
     return order.drop(columns=["_eval", "_n"])
 
 
-def evaluation_split(dataset: str) -> str | None:
-    """The split a shipped dataset is evaluated on (the first of its registry entry's splits);
-    None for other names (added datasets and files have one split)."""
+def preferred_split(model: str, dataset: str) -> str | None:
+    """The split whose run stands for ``model`` on a shipped ``dataset``: its held-out split when
+    it was trained on part of the dataset (negviz.catalog.evaluation_split), else the first of the
+    dataset's splits; None for other names (added datasets and files have one split)."""
+    from negviz.catalog import evaluation_split
     from negviz.datasets import DATASETS
 
+    if held_out := evaluation_split(model, dataset):
+        return held_out
     return DATASETS.entry(dataset).meta["splits"][0] if dataset in DATASETS else None
 
 

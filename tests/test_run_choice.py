@@ -47,6 +47,10 @@ def test_the_evaluation_split_comes_before_a_larger_newer_run_on_another_split()
                            "status": "complete", "kind": "eval",
                            "created_at": pd.to_datetime(["2026-01-01", "2026-01-02"], utc=True)})
     assert choose_runs(cannot)["run_id"].tolist() == ["base0000hhhh", "trained0iiii"]
+    # a catalog model trained on part of CANNOT stands by its held-out run, never a larger one
+    # over items it trained on (catalog.TRAINED_ON)
+    negmini = cannot.assign(model_name="negminilm", run_id=["neg0test0jjj", "neg0held0kkk"])
+    assert choose_runs(negmini)["run_id"].tolist() == ["neg0held0kkk"]
 
 
 def test_a_pin_wins_for_its_model_only():

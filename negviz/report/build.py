@@ -150,15 +150,12 @@ def build_report(store, model: str, against: Iterable[str] | None = None, datase
 def _dataset_section(rep: Report, store, name: str, model: str, against: list[str], catalog, reference,
                      examples: int, maxsim: bool, say: Progress) -> dict[str, Any]:
     from negviz.analyses.leaderboard import comparable_published, leaderboard
-    from negviz.catalog import evaluation_split
     from negviz.datasets import facts, load
 
     ds = load(name)
     f = facts(ds)
     runs = store.runs(dataset=name, kind="eval")
-    # each model on its evaluation split (a model trained on part of the dataset: its held-out split)
-    chosen = pd.concat([choose_runs(runs, [m], split=evaluation_split(m, name) or ds.spec.split)
-                        for m in [model, *against]], ignore_index=True)
+    chosen = choose_runs(runs, [model, *against])  # each on its own evaluation split (run_choice)
     have = set(chosen["model_name"])
     missing = [m for m in [model, *against] if m not in have]
     out: dict[str, Any] = {
