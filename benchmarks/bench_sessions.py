@@ -1,4 +1,4 @@
-"""Several people at once: N browser sessions (Playwright, one Chromium each, in threads) against
+"""Several people at once: N browser sessions (Playwright contexts in one Chromium) against
 one app server, each doing a scripted tour; prints JSON with p50/p95 step times, errors and labels
 lost. Then, with --load, the same while one more session runs a live playground scoring job and
 one an Evaluate run.
@@ -14,6 +14,7 @@ store does not hold afterwards. Needs Playwright and Debian's /usr/bin/chromium.
 from __future__ import annotations
 
 import argparse
+import asyncio
 import json
 import os
 import re
@@ -23,7 +24,6 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 import urllib.request
 from pathlib import Path
@@ -63,114 +63,145 @@ def start_server(db_url: str, tmp: Path) -> tuple[subprocess.Popen, str]:
     raise RuntimeError("server did not start")
 
 
-def step(times: list, name: str, fn) -> None:
+async def step(times: list, name: str, action) -> None:
     t0 = time.perf_counter()
-    fn()
+    await action()
     times.append((name, time.perf_counter() - t0))
 
 
-def tour(base: str, who: str, steps: int, first_pair: str, out: dict) -> None:
-    from playwright.sync_api import sync_playwright
-
+async def tour(browser, base: str, who: str, steps: int, first_pair: str, out: dict) -> None:
     times: list = []
     saved: list = []
     errors: list = []
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=shutil.which("chromium"), args=CHROMIUM_ARGS)
-        page = browser.new_context(viewport={"width": 1500, "height": 2200}).new_page()
-        try:
-            def heatmap():
-                page.goto(base + "/heatmap?dataset=nevir", timeout=WAIT)
-                page.locator(".js-plotly-plot").first.wait_for(timeout=WAIT)
+    context = await browser.new_context(viewport={"width": 1500, "height": 2200})
+    page = await context.new_page()
+    current = {"pair": first_pair, "where": "heatmap"}
+    try:
+        async def visit(path: str, done) -> None:
+            await page.goto(base + path, timeout=WAIT)
+            await done.wait_for(timeout=WAIT)
 
-            step(times, "heatmap", heatmap)
-            step(times, "errors", lambda: (page.goto(base + "/errors?dataset=nevir", timeout=WAIT),
-                                            page.locator(".js-plotly-plot").first.wait_for(timeout=WAIT)))
-            pair = first_pair
+        plot = page.locator(".js-plotly-plot").first
+        await step(times, "heatmap", lambda: visit("/heatmap?dataset=nevir", plot))
+        current["where"] = "errors"
+        await step(times, "errors", lambda: visit("/errors?dataset=nevir", plot))
+        form = page.locator('[data-testid="stForm"]')
+        heading = page.get_by_role("heading", name=re.compile(r"^NevIR · ")).first
 
-            def open_inspector():
-                page.goto(f"{base}/inspector?dataset=nevir&pair={pair}", timeout=WAIT)
-                page.get_by_role("heading", name=f"NevIR · {pair}").wait_for(timeout=WAIT)
-                page.get_by_role("textbox", name="Annotator").fill(who)
-                page.get_by_role("textbox", name="Annotator").press("Enter")
-                page.locator('[data-testid="stForm"]').get_by_text(f"Labelling as {who}").wait_for(timeout=WAIT)
+        async def open_inspector() -> None:
+            pair = current["pair"]
+            await visit(f"/inspector?dataset=nevir&pair={pair}", page.get_by_role("heading", name=f"NevIR · {pair}"))
+            box = page.get_by_role("textbox", name="Annotator")
+            await box.fill(who)
+            await box.press("Enter")
+            await form.get_by_text(f"Labelling as {who}").wait_for(timeout=WAIT)
 
-            step(times, "inspector", open_inspector)
-            for k in range(steps):
-                form = page.locator('[data-testid="stForm"]')
-                form.get_by_text(f"Labelling as {who}").wait_for(timeout=WAIT)
-                kind = form.get_by_role("combobox", name="Negation type")
-                kind.click()
-                kind.press_sequentially("impl")  # typing opens and filters the options
-                form.page.get_by_role("option", name="implicit", exact=True).click()
-                form.get_by_role("radiogroup", name="Pair validity").get_by_text("unsure").first.click()
-                form.get_by_role("textbox", name="Note").fill(f"{who} {k}")
-                current = pair
+        current["where"] = "inspector"
+        await step(times, "inspector", open_inspector)
+        for k in range(steps):
+            current["where"] = f"label {k}"
+            await form.get_by_text(f"Labelling as {who}").wait_for(timeout=WAIT)
+            kind = form.get_by_role("combobox", name="Negation type")
+            await kind.click()
+            await kind.press_sequentially("impl")  # typing opens and filters the options
+            await page.get_by_role("option", name="implicit", exact=True).click()
+            await form.get_by_role("radiogroup", name="Pair validity").get_by_text("unsure").first.click()
+            await form.get_by_role("textbox", name="Note").fill(f"{who} {k}")
+            pair = current["pair"]
 
-                def save_next():
-                    form.get_by_role("button", name="Save and next").click()
-                    page.get_by_text(re.compile(rf"Saved {re.escape(current)} as version \d+ by {who}\.")).wait_for(
-                        timeout=WAIT)
-                    heading = page.get_by_role("heading", name=re.compile(r"^NevIR · ")).first
-                    while heading.inner_text(timeout=WAIT).endswith(current):
-                        time.sleep(0.05)
+            async def save_next() -> None:
+                await form.get_by_role("button", name="Save and next").click()
+                await page.get_by_text(re.compile(rf"Saved {re.escape(pair)} as version \d+ by {who}\.")).wait_for(
+                    timeout=WAIT)
+                while (await heading.inner_text(timeout=WAIT)).endswith(pair):
+                    await asyncio.sleep(0.05)
 
-                step(times, "save+next", save_next)
-                saved.append(current)
-                pair = page.get_by_role("heading", name=re.compile(r"^NevIR · ")).first.inner_text().split(" · ")[1]
-            step(times, "sensitivity", lambda: (page.goto(base + "/sensitivity", timeout=WAIT),
-                                                 page.locator(".js-plotly-plot").first.wait_for(timeout=WAIT)))
-            errors.extend(["exception on page"] * page.locator('[data-testid="stException"]').count())
-        except Exception as exc:
-            errors.append(f"{who}: {type(exc).__name__}: {str(exc)[:300]}")
-        finally:
-            browser.close()
+            current["where"] = f"save {k}"
+            await step(times, "save+next", save_next)
+            saved.append(pair)
+            current["pair"] = (await heading.inner_text()).split(" · ")[1]
+        current["where"] = "sensitivity"
+        await step(times, "sensitivity", lambda: visit("/sensitivity", plot))
+        errors.extend(["exception on page"] * await page.locator('[data-testid="stException"]').count())
+    except Exception as exc:
+        errors.append(f"{who} at {current['where']}: {type(exc).__name__}: {str(exc)[:300]}")
+        await page.screenshot(path=str(Path(tempfile.gettempdir()) / f"negviz-bench-{who}.png"), full_page=True)
+    finally:
+        await context.close()
     out[who] = {"times": times, "saved": saved, "errors": errors}
 
 
-def background_load(base: str, out: dict, stop: threading.Event) -> None:
-    """One session scoring live in the playground (MiniLM), one running an Evaluate job."""
-    from playwright.sync_api import sync_playwright
+async def background_load(browser, base: str, out: dict, stop: asyncio.Event) -> None:
+    """One session scoring live in the playground (MiniLM), one starting an Evaluate job."""
+    context = await browser.new_context()
+    play, ev = await context.new_page(), await context.new_page()
+    try:
+        await play.goto(base + "/playground", timeout=WAIT)
+        await ev.goto(base + "/evaluate?dataset=demetr", timeout=WAIT)
+        await ev.get_by_role("spinbutton", name=re.compile("Only the first N items")).fill("3000")
+        await ev.get_by_role("button", name="Run", exact=True).click()
+        await ev.locator('[data-testid="stProgress"]').first.wait_for(timeout=WAIT)
+        await play.locator(".js-plotly-plot").first.wait_for(timeout=WAIT)
+        out["load"] = "playground scored; Evaluate job running (DEMETR, 3,000 items, MiniLM)"
+        await stop.wait()
+        ended = ev.get_by_text(re.compile("Stored run|Reused the stored run"))
+        out["load"] += "; the job stored its run" if await ended.count() else "; the job was still running"
+    except Exception as exc:
+        out["load"] = f"load sessions failed: {type(exc).__name__}: {str(exc)[:300]}"
+    finally:
+        await context.close()
 
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=shutil.which("chromium"), args=CHROMIUM_ARGS)
-        play = browser.new_page()
-        ev = browser.new_page()
-        try:
-            play.goto(base + "/playground", timeout=WAIT)
-            ev.goto(base + "/evaluate?dataset=demetr", timeout=WAIT)
-            ev.get_by_role("spinbutton", name=re.compile("Only the first N items")).fill("3000")
-            ev.get_by_role("button", name="Run", exact=True).click()
-            play.locator(".js-plotly-plot").first.wait_for(timeout=WAIT)
-            out["load"] = "playground scored; evaluate started (DEMETR, 3,000 items, MiniLM)"
-            stop.wait(600)
-        except Exception as exc:
-            out["load"] = f"load sessions failed: {type(exc).__name__}: {str(exc)[:300]}"
-        finally:
-            browser.close()
+
+async def sessions_round(base: str, sessions: int, steps: int, load: bool, round_no: int, nice: int,
+                         out: dict) -> float:
+    from playwright.async_api import async_playwright
+
+    async with async_playwright() as p:
+        browser = await p.chromium.launch(executable_path=chromium(nice), args=CHROMIUM_ARGS)
+        stop = asyncio.Event()
+        loader = asyncio.create_task(background_load(browser, base, out, stop)) if load else None
+        if loader:
+            await asyncio.sleep(5)  # let the jobs start
+        pairs = first_pairs(sessions, steps, round_no)
+        who = [f"r{round_no}-p{i}" for i in range(sessions)]
+        t0 = time.perf_counter()
+        await asyncio.gather(*(tour(browser, base, w, steps, pr, out) for w, pr in zip(who, pairs)))
+        wall = time.perf_counter() - t0
+        stop.set()
+        if loader:
+            await loader
+        await browser.close()
+    return wall
 
 
-def run(base: str, db_url: str, sessions: int, steps: int, load: bool, round_no: int) -> dict:
+def first_pairs(sessions: int, steps: int, round_no: int) -> list[str]:
+    """Real NevIR pair ids, each session's start 1 + ``steps`` pairs after the last's in the
+    inspector's (natural) id order: each session labels pairs of its own, round after round."""
+    from negviz.datasets import load
+
+    ids = sorted(load("nevir").frame["pair_id"], key=lambda p: tuple(int(x) for x in p.split("-")))
+    stride = steps + 1
+    return [ids[(round_no * sessions + i) * stride % len(ids)] for i in range(sessions)]
+
+
+def chromium(nice: int) -> str:
+    """Debian's Chromium, started at a lower CPU priority when ``nice`` > 0 (a wrapper script:
+    Playwright needs one executable)."""
+    path = shutil.which("chromium")
+    if not nice:
+        return path
+    wrapper = Path(tempfile.mkdtemp(prefix="negviz-chromium-")) / "chromium"
+    wrapper.write_text(f'#!/bin/sh\nexec nice -n {int(nice)} {path} "$@"\n')
+    wrapper.chmod(0o755)
+    return str(wrapper)
+
+
+def run(base: str, db_url: str, sessions: int, steps: int, load: bool, round_no: int, nice: int) -> dict:
     from negviz.store import Store
 
     out: dict = {}
-    stop = threading.Event()
-    loader = threading.Thread(target=background_load, args=(base, out, stop)) if load else None
-    if loader:
-        loader.start()
-        time.sleep(5)  # let the jobs start
-    pairs = [f"{1000 + 20 * i + 200 * round_no}-2" for i in range(sessions)]  # disjoint stretches of pairs
+    wall = asyncio.run(sessions_round(base, sessions, steps, load, round_no, nice, out))
     who = [f"r{round_no}-p{i}" for i in range(sessions)]
-    threads = [threading.Thread(target=tour, args=(base, w, steps, pr, out)) for w, pr in zip(who, pairs)]
-    t0 = time.perf_counter()
-    for th in threads:
-        th.start()
-    for th in threads:
-        th.join()
-    wall = time.perf_counter() - t0
-    stop.set()
-    if loader:
-        loader.join(timeout=60)
     with Store(db_url) as store:
         labels = store.annotations("nevir", latest=False)
     stored = set(zip(labels["annotator"], labels["item_id"]))
@@ -182,7 +213,7 @@ def run(base: str, db_url: str, sessions: int, steps: int, load: bool, round_no:
     saved = [(w, pr) for w in who for pr in out.get(w, {}).get("saved", [])]
     q = statistics.quantiles(all_times, n=20) if len(all_times) >= 2 else [float("nan")] * 19
     return {
-        "sessions": sessions, "steps_per_session": len(all_times) // max(sessions, 1), "load": out.get("load"),
+        "sessions": sessions, "browser_nice": nice, "steps_per_session": len(all_times) // max(sessions, 1), "load": out.get("load"),
         "wall_s": round(wall, 1), "p50_s": round(statistics.median(all_times), 2) if all_times else None,
         "p95_s": round(q[18], 2), "max_s": round(max(all_times), 2) if all_times else None,
         "p50_by_step_s": {k: round(statistics.median(v), 2) for k, v in by_step.items()},
@@ -196,6 +227,9 @@ def main() -> int:
     ap.add_argument("--sessions", type=int, default=8)
     ap.add_argument("--steps", type=int, default=10)
     ap.add_argument("--load", action="store_true", help="also a round with a playground and an Evaluate job")
+    ap.add_argument("--browser-nice", type=int, default=0,
+                    help="run the browsers at this lower CPU priority (0: the server's own), as when each person's "
+                         "browser draws on their own machine")
     ap.add_argument("--db", default=None, help="store URL (default: a new SQLite file with the shipped runs)")
     args = ap.parse_args()
     tmp = Path(tempfile.mkdtemp(prefix="negviz-sessions-"))
@@ -203,9 +237,9 @@ def main() -> int:
     proc, base = start_server(db_url, tmp)
     try:
         urllib.request.urlopen(base + "/", timeout=60).read()  # the server is up; warm the shipped runs' copy
-        results = [run(base, db_url, args.sessions, args.steps, False, 0)]
+        results = [run(base, db_url, args.sessions, args.steps, False, 0, args.browser_nice)]
         if args.load:
-            results.append(run(base, db_url, args.sessions, args.steps, True, 1))
+            results.append(run(base, db_url, args.sessions, args.steps, True, 1, args.browser_nice))
     finally:
         proc.terminate()
         proc.wait(timeout=30)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import time
 from typing import Any, Sequence
 
 import pandas as pd
@@ -38,6 +39,23 @@ class TqdmProgress:
         if self.bar is not None:
             self.bar.close()
             self.bar = None
+
+
+class ProgressTee:
+    """The bar, and the job's progress record (negviz.jobs.ProgressFile) for a page to show."""
+
+    def __init__(self, bar: TqdmProgress, path: str):
+        from negviz.jobs import ProgressFile
+
+        self.bar, self.file, self.start = bar, ProgressFile(path), time.perf_counter()
+
+    def __call__(self, done: int, total: int, desc: str) -> None:
+        self.bar(done, total, desc)
+        self.file({"done": done, "total": total, "desc": desc, "elapsed": time.perf_counter() - self.start},
+                  stage=desc, last=done >= total)
+
+    def close(self) -> None:
+        self.bar.close()
 
 
 # ---------------------------------------------------------------- commands
@@ -138,6 +156,8 @@ def cmd_eval(args: argparse.Namespace) -> int:
     lookup = Store(args.db)  # added datasets are read from the store even with --no-store
     store = None if args.no_store else lookup
     progress = TqdmProgress(enabled=not args.quiet)
+    if args.progress_file:  # a background job (negviz.eval_jobs): the page reads this file
+        progress = ProgressTee(progress, args.progress_file)
     if args.corpus:  # retrieval over a corpus: negviz.retrieval
         from negviz.retrieval.report import corpus_eval_command
 
@@ -412,6 +432,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--no-store", action="store_true", help="do not write the run to the store")
     s.add_argument("--json", action="store_true", help="print one JSON object")
     s.add_argument("--quiet", action="store_true", help="no progress bar")
+    s.add_argument("--progress-file", help=argparse.SUPPRESS)  # negviz.eval_jobs
     s.add_argument("--corpus", help="retrieve over a corpus: offline, excluir, hf:OWNER/NAME or a file")
     s.add_argument("--corpus-columns", help="column mapping of a corpus file, e.g. doc_id=id,text=body")
     s.add_argument("--top-k", type=int, default=100, help="documents retrieved per query (with --corpus)")

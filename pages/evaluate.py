@@ -2,13 +2,14 @@
 
 import streamlit as st
 
-from negviz.ui import pickers, resources
-from negviz.ui.widgets import ProgressBar, safe_md, show_error, user_path
+from negviz.ui import eval_watch, pickers, resources
+from negviz.ui.widgets import show_error, user_path
 
 dataset = pickers.current_dataset()
 st.title("Evaluate a model")
 st.caption("Scores every item once (cached per text), stores the run, and shows it on every page. "
-           "Runs on the GPU when there is one, else on the CPU.")
+           "Runs in the background (you may leave the page; everyone else's pages stay responsive), "
+           "on the GPU when there is one, else on the CPU.")
 
 catalog = resources.catalog()
 names = catalog["name"].tolist()
@@ -28,27 +29,17 @@ with st.form("eval"):
     go = st.form_submit_button("Run", type="primary")
 
 if go:
+    from negviz import eval_jobs
     from negviz.catalog import evaluation_split
-    from negviz.runner import run_eval
-    from negviz.schema import DatasetSpec, ModelSpec
+    from negviz.schema import ModelSpec
 
-    bar = ProgressBar(f"{model} on {dataset}")
     try:
         name = ModelSpec.parse(model).name
         user_path(name)  # a typed folder: only where this server may read
         split = evaluation_split(name, dataset) or "test"  # trained on part of it: held-out split
-        result = run_eval(model, DatasetSpec.make(dataset, split, limit=int(limit) or None),
-                          store=resources.store(),
-                          progress=bar, force=force, tie_rule=tie_rule)
+        eval_watch.started(eval_jobs.start(model, dataset, split, store=resources.store(), limit=int(limit) or None,
+                                           tie_rule=tie_rule, force=force))
     except Exception as exc:  # a clear message; the app keeps running and the store is untouched
         show_error(exc)
-    else:
-        resources.clear_runs()
-        r = result.record
-        s = result.summary
-        st.success(f"{'Reused the stored run' if result.reused else 'Stored run'} {r.run_id}: "
-                   f"{safe_md(r.model_name)} on {r.dataset_name}:{r.split}, n={r.n}, "
-                   f"{r.wall_seconds:.1f}s on {r.device}.")
-        st.json(s, expanded=1)
-    finally:
-        bar.done()
+
+eval_watch.watch()  # progress while it runs in the background, then its outcome

@@ -30,6 +30,7 @@ from negviz.store import datasets as stored
 from negviz.store import tables as t
 from tests.test_added_dataset_pages import APP, DATA, open_page, texts
 from tests.test_added_datasets import EXCLUSION_CSV, PAIRS_MAP
+from tests.apptest import click_run_and_wait
 
 pytestmark = pytest.mark.slow  # AppTest runs of the whole app, like the other page tests
 EXCLUSION_MAP = "query_id=qid,query=question,pos_doc=positive,neg_doc=excluded"
@@ -211,7 +212,7 @@ def walk(dataset: str) -> dict[str, str]:
             shown["presets"] = [b.label for b in at.button if (b.key or "").startswith("preset-")]
         if page == "evaluate":  # the stored TF-IDF run is found again from the page's form
             at.selectbox(key="eval_model").select("tfidf")
-            next(b for b in at.button if b.label == "Run").click().run()
+            click_run_and_wait(at)
             assert not at.exception, [e.message for e in at.exception]
             shown["evaluated"] = texts(at)
     return shown

@@ -55,7 +55,7 @@ SHIPPED_FILE_READERS = {
 # The lead's rewrite of the inspector's data path moves these to negviz/ui.
 PENDING: dict[str, set[str]] = {}
 # Module-level mutable state that is not a cache of results.
-NOT_CACHES = {("negviz/finetune/jobs.py", "_PROCS")}  # the training processes this server started
+NOT_CACHES = {("negviz/jobs.py", "_PROCS")}  # the training processes this server started
 
 
 def _library_modules():

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from streamlit.testing.v1 import AppTest
+from tests.apptest import click_run_and_wait
 
 APP = str(Path(__file__).resolve().parent.parent / "app.py")
 PAYLOADS = ["[x](https://evil.example)", "![i](https://evil.example/a.png)", "<img src=x onerror=alert(1)>", "**b**",
@@ -59,7 +60,7 @@ def test_maxsim_after_url_value(app_env):
 def test_evaluate_model_box(app_env):
     at = open_page("pages/evaluate.py", dataset="nevir")
     at.text_input(key="eval_model_typed").input(PAYLOAD)
-    next(b for b in at.button if b.label == "Run").click().run()
+    click_run_and_wait(at)
     assert at.error  # an unknown model: a message
     assert_no_markup_from_payload(at)
 

@@ -14,14 +14,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
-import time
 from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
 from negviz.finetune.spec import FAMILIES, KEEP, LATE_INTERACTION, TRAIN_KINDS, FinetuneSpec
+from negviz.jobs import ProgressFile as JobProgressFile
 
 HELP = "fine-tune a bi-encoder or MaxSim model, measuring held-out accuracy and pair cosines per epoch"
 _DEFAULT = FinetuneSpec()
@@ -108,19 +107,13 @@ class TqdmSteps:
 
 
 class ProgressFile:
-    """The job's progress record: a small JSON file rewritten atomically, at most every 0.5 s."""
+    """The job's progress record (negviz.jobs.ProgressFile), one per training stage."""
 
-    def __init__(self, path: str | None, every: float = 0.5):
-        self.path, self.every, self.last, self.stage = (Path(path) if path else None), every, 0.0, None
+    def __init__(self, path: str | None):
+        self.file = JobProgressFile(path)
 
     def __call__(self, p) -> None:
-        now, stage = time.time(), (p.phase, p.epoch)
-        if self.path is None or (now - self.last < self.every and stage == self.stage and p.step != p.steps):
-            return
-        self.last, self.stage = now, stage
-        tmp = self.path.with_name(self.path.name + ".tmp")
-        tmp.write_text(json.dumps({**vars(p), "updated_at": now, "pid": os.getpid()}))
-        os.replace(tmp, self.path)
+        self.file(vars(p), stage=(p.phase, p.epoch), last=p.step == p.steps)
 
 
 def _sigterm_interrupts() -> None:

@@ -18,34 +18,18 @@ code and the log's tail; the stored epochs stay. ``start`` with a spec whose run
 
 from __future__ import annotations
 
-import json
-import os
-import shutil
 import socket
-import subprocess
 import sys
-import time
 import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from negviz.finetune.spec import FinetuneSpec
-from negviz.paths import ROOT
+from negviz.jobs import alive, default_jobs_dir, job_paths, launch, read_json, tail
 
 STARTING, RUNNING = "starting", "running"
 ENDED = ("complete", "failed", "cancelled")
-LOG_TAIL = 1500
-NICE = 5
-
-# Children started by this process (the app's server), by run id: exit codes and no zombies.
-_PROCS: dict[str, subprocess.Popen] = {}
-
-
-def default_jobs_dir() -> Path:
-    from negviz.cache import default_cache_dir
-
-    return default_cache_dir() / "jobs"
 
 
 @dataclass
@@ -88,10 +72,6 @@ class JobStatus:
         return f"epoch {p['epoch']}/{p['epochs']}: {what}{steps}{loss} · {p.get('elapsed', 0):.0f} s{cancel}"
 
 
-def _paths(jobs_dir: Path, run_id: str) -> dict[str, Path]:
-    return {k: jobs_dir / f"{run_id}.{k}" for k in ("job.json", "progress.json", "cancel", "log")}
-
-
 def _store_url(store) -> str:
     return store.engine.url.render_as_string(hide_password=False)
 
@@ -118,84 +98,36 @@ def start(
         return JobStatus(found.run_id, found.status, reused=True)
     jobs_dir = Path(jobs_dir) if jobs_dir else default_jobs_dir()
     running = store.runs(kind="finetune", status=RUNNING)
-    started = [j["run_id"] for j in map(_read_json, jobs_dir.glob("*.job.json")) if j.get("key") == p.key]
+    started = [j["run_id"] for j in map(read_json, jobs_dir.glob("*.job.json")) if j.get("key") == p.key]
     for run_id in dict.fromkeys([*running.loc[running["spec_key"] == p.key, "run_id"], *started]):
         status = poll(run_id, store, jobs_dir=jobs_dir)  # a job still starting is not in the store yet
         if not status.done:
             status.reused = True
             return status
-    jobs_dir.mkdir(parents=True, exist_ok=True)
     run_id = uuid.uuid4().hex
-    paths = _paths(jobs_dir, run_id)
-    cmd = [python, "-m", "negviz", "finetune", *spec.cli_args(), "--run-id", run_id, "--keep", keep, "--quiet",
+    paths = job_paths(jobs_dir, run_id)
+    cmd = ["finetune", *spec.cli_args(), "--run-id", run_id, "--keep", keep, "--quiet",
            "--progress-file", str(paths["progress.json"]), "--cancel-file", str(paths["cancel"])]
     cmd += ["--save-dir", str(save_dir)] if save_dir else []
     cmd += ["--device", device] if device else []
-    if shutil.which("nice"):  # training yields to the app's own work (nice execs: the pid stays the job's)
-        cmd = ["nice", "-n", str(NICE), *cmd]
-    env = {**os.environ, "NEGVIZ_DB_URL": _store_url(store), "PYTHONPATH": os.pathsep.join(
-        [str(ROOT), *filter(None, [os.environ.get("PYTHONPATH")])])}
-    if threads:
-        env["OMP_NUM_THREADS"] = str(int(threads))
-    with open(paths["log"], "wb") as log:
-        proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
-                                stdin=subprocess.DEVNULL, start_new_session=True)
-    _PROCS[run_id] = proc
-    job = {"run_id": run_id, "pid": proc.pid, "host": socket.gethostname(), "spec": spec.to_dict(), "key": p.key,
-           "started_at": time.time(), "command": cmd}
-    paths["job.json"].write_text(json.dumps(job, indent=2))
+    launch(cmd, run_id, jobs_dir=jobs_dir, fields={"run_id": run_id, "spec": spec.to_dict(), "key": p.key},
+           threads=threads, env={"NEGVIZ_DB_URL": _store_url(store)}, python=python)
     return JobStatus(run_id, STARTING)
 
 
 def cancel(run_id: str, jobs_dir: str | Path | None = None) -> None:
     """Ask the job to stop after its current step (its finished epochs stay stored)."""
-    paths = _paths(Path(jobs_dir) if jobs_dir else default_jobs_dir(), run_id)
-    paths["cancel"].parent.mkdir(parents=True, exist_ok=True)
-    paths["cancel"].touch()
-
-
-def _read_json(path: Path) -> dict[str, Any]:
-    try:
-        return json.loads(path.read_text())
-    except (OSError, ValueError):
-        return {}
-
-
-def _alive(run_id: str, job: dict[str, Any]) -> tuple[bool | None, int | None]:
-    """(alive, exit code): None when this machine cannot tell (a job of another host)."""
-    proc = _PROCS.get(run_id)
-    if proc is not None:
-        code = proc.poll()
-        return code is None, code
-    pid = job.get("pid")
-    if not pid or job.get("host") != socket.gethostname():
-        return None, None
-    cmdline = Path(f"/proc/{pid}/cmdline")
-    if Path("/proc/self").exists():  # Linux: the pid must still be our job, not a reused pid
-        try:
-            return run_id in cmdline.read_bytes().decode(errors="replace"), None
-        except OSError:
-            return False, None
-    try:
-        os.kill(int(pid), 0)
-        return True, None
-    except OSError:
-        return False, None
-
-
-def _tail(path: Path) -> str:
-    try:
-        return path.read_bytes()[-LOG_TAIL:].decode(errors="replace").strip()
-    except OSError:
-        return ""
+    path = job_paths(jobs_dir, run_id)["cancel"]
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.touch()
 
 
 def poll(run_id: str, store, jobs_dir: str | Path | None = None) -> JobStatus:
     """The job's state from the store and its progress record; marks a dead job's run failed."""
     from negviz.store import FAILED, RunNotFoundError, StoreError
 
-    paths = _paths(Path(jobs_dir) if jobs_dir else default_jobs_dir(), run_id)
-    job, progress = _read_json(paths["job.json"]), _read_json(paths["progress.json"])
+    paths = job_paths(jobs_dir, run_id)
+    job, progress = read_json(paths["job.json"]), read_json(paths["progress.json"])
     cancel_requested = paths["cancel"].exists()
     try:
         record = store.get_run(run_id)
@@ -205,8 +137,8 @@ def poll(run_id: str, store, jobs_dir: str | Path | None = None) -> JobStatus:
     if record is not None and record.status in ENDED:
         return JobStatus(run_id, record.status, progress=progress, error=record.error,
                          cancel_requested=cancel_requested, local=local)
-    alive, code = _alive(run_id, job)
-    if alive or (alive is None and (record is not None or job)):
+    running_now, code = alive(run_id, job)
+    if running_now or (running_now is None and (record is not None or job)):
         if not progress and record is not None:  # a run started elsewhere: its stored epochs tell how far it is
             stored = len(store.epochs(run_id))
             epochs = record.options.get("finetune", {}).get("epochs", 0)
@@ -216,8 +148,8 @@ def poll(run_id: str, store, jobs_dir: str | Path | None = None) -> JobStatus:
     if not job and record is None:
         raise RunNotFoundError(run_id)
     why = f"the training process ended without finishing its run (exit code {code if code is not None else 'unknown'})"
-    tail = _tail(paths["log"])
-    error = why + (":\n" + tail if tail else "")
+    log = tail(paths["log"])
+    error = why + (":\n" + log if log else "")
     if record is None:
         return JobStatus(run_id, FAILED, progress=progress, error=error)
     try:

@@ -1,0 +1,132 @@
+"""Evaluations started from a page, run in the background (negviz.jobs): ``negviz eval`` as a
+child process, so the page and everyone else on the server stay responsive while a model scores
+thousands of items, and a run still lands in the store exactly once (the CLI's own code path).
+
+``start`` checks what is cheap to check (model spec, family, held-out split) in the caller, so a
+typo is reported at once; a model that cannot be loaded fails in the child, and ``poll`` reports
+the CLI's one-line message. The same request made while an identical job runs joins that job.
+``cancel`` ends the child at once: nothing was stored (a run is written when it is complete).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from negviz import jobs
+
+RUNNING, COMPLETE, FAILED, CANCELLED = "running", "complete", "failed", "cancelled"
+ENDED = (COMPLETE, FAILED, CANCELLED)
+PREFIX = "eval-"  # job ids; the job files sit beside fine-tuning jobs' in the jobs folder
+
+
+@dataclass
+class EvalJob:
+    job_id: str
+    state: str
+    label: str  # "MODEL on DATASET:SPLIT"
+    progress: dict[str, Any] = field(default_factory=dict)  # done, total, desc
+    result: dict[str, Any] | None = None  # the CLI's JSON (negviz.cli.eval_payload) once complete
+    error: str | None = None
+    joined: bool = False  # start() found this request already running and joined it
+
+    @property
+    def done(self) -> bool:
+        return self.state in ENDED
+
+    @property
+    def fraction(self) -> float:
+        p = self.progress
+        return min(1.0, p["done"] / p["total"]) if p.get("total") else 0.0
+
+    def line(self) -> str:
+        p = self.progress
+        if self.done:
+            return self.state
+        if not p:
+            return "starting (loading the model)"
+        return f"{p['desc']} {p['done']:,}/{p['total']:,} · {p.get('elapsed', 0):.0f} s"
+
+
+def _store_url(store) -> str:
+    return store.engine.url.render_as_string(hide_password=False)
+
+
+def start(model: str, dataset: str, split: str, *, store, limit: int | None = None, tie_rule: str = "strict",
+          force: bool = False, jobs_dir: str | Path | None = None, threads: int | None = None,
+          python: str = sys.executable) -> EvalJob:
+    from negviz.catalog import resolve
+    from negviz.runner import check_held_out
+    from negviz.schema import DatasetSpec, ModelSpec
+
+    spec = ModelSpec.parse(model)
+    resolve(spec)  # an unknown family or a bad option: a message now, not from the child
+    check_held_out(spec.name, DatasetSpec.make(dataset, split, limit=limit))
+    url = _store_url(store)
+    request = {"model": model, "dataset": dataset, "split": split, "limit": limit, "tie_rule": tie_rule,
+               "force": force, "db": store.url}
+    folder = Path(jobs_dir) if jobs_dir else jobs.default_jobs_dir()
+    for path in sorted(folder.glob(f"{PREFIX}*.job.json")):  # the same request, still running: join it
+        record = jobs.read_json(path)
+        if record.get("request") == request and not (job := poll(record["job_id"], folder)).done:
+            job.joined = True
+            return job
+    job_id = PREFIX + uuid.uuid4().hex
+    paths = jobs.job_paths(folder, job_id)
+    cmd = ["--db", url, "eval", "--model", model, "--dataset", dataset, "--split", split, "--tie-rule", tie_rule,
+           "--json", "--quiet", "--progress-file", str(paths["progress.json"])]
+    cmd += ["--limit", str(int(limit))] if limit else []
+    cmd += ["--force"] if force else []
+    label = f"{spec.name} on {dataset}:{split}" + (f" (first {limit:,})" if limit else "")
+    jobs.launch(cmd, job_id, jobs_dir=folder, fields={"request": request, "label": label}, threads=threads,
+                stdout_to_file=True, python=python)
+    return EvalJob(job_id, RUNNING, label)
+
+
+def poll(job_id: str, jobs_dir: str | Path | None = None) -> EvalJob:
+    paths = jobs.job_paths(jobs_dir, job_id)
+    record = jobs.read_json(paths["job.json"])
+    if not record:
+        raise KeyError(f"no evaluation job {job_id}")
+    label, progress = record.get("label", job_id), jobs.read_json(paths["progress.json"])
+    running, code = jobs.alive(job_id, record)
+    if running:
+        return EvalJob(job_id, RUNNING, label, progress)
+    if paths["cancel"].exists():
+        return EvalJob(job_id, CANCELLED, label, progress)
+    try:
+        result = json.loads(paths["out"].read_text())
+    except (OSError, ValueError):
+        result = None
+    if result is not None and code in (0, None):
+        return EvalJob(job_id, COMPLETE, label, progress, result=result)
+    return EvalJob(job_id, FAILED, label, progress, error=_failure(paths["log"], code))
+
+
+def _failure(log: Path, code: int | None) -> str:
+    """The CLI's own message ("negviz: error: ...") when it gave one, else the log's tail."""
+    text = jobs.tail(log)
+    said = [line.removeprefix("negviz: error: ") for line in text.splitlines() if line.startswith("negviz: error: ")]
+    if said:
+        return said[-1]
+    why = f"the evaluation process ended without a result (exit code {code if code is not None else 'unknown'})"
+    return why + (":\n" + text if text else "")
+
+
+def cancel(job_id: str, jobs_dir: str | Path | None = None) -> None:
+    """End the job now; nothing of it is stored."""
+    paths = jobs.job_paths(jobs_dir, job_id)
+    paths["cancel"].touch()
+    jobs.terminate(job_id, jobs.read_json(paths["job.json"]))
+
+
+def running(jobs_dir: str | Path | None = None) -> list[EvalJob]:
+    """This machine's evaluation jobs still running (anyone's), oldest first."""
+    folder = Path(jobs_dir) if jobs_dir else jobs.default_jobs_dir()
+    records = [jobs.read_json(p) for p in folder.glob(f"{PREFIX}*.job.json")]
+    live = [r for r in records if r and jobs.alive(r["job_id"], r)[0]]
+    return [poll(r["job_id"], folder) for r in sorted(live, key=lambda r: r["started_at"])]
