@@ -196,11 +196,44 @@ def chromium(nice: int) -> str:
     return str(wrapper)
 
 
-def run(base: str, db_url: str, sessions: int, steps: int, load: bool, round_no: int, nice: int) -> dict:
+TICK = os.sysconf("SC_CLK_TCK")
+
+
+def process_cpu(pid: int, descendants: bool = True) -> float:
+    """CPU seconds of a process, with its ended children and its live descendants (Linux /proc)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    own = sum(int(f) for f in fields[11:15 if descendants else 13]) / TICK  # utime, stime (cutime, cstime)
+    if not descendants:
+        return own
+    children = [int(p.name) for p in Path("/proc").iterdir() if p.name.isdigit() and _parent(p) == pid]
+    return own + sum(process_cpu(c) for c in children)
+
+
+def _parent(proc_dir: Path) -> int | None:
+    try:
+        return int((proc_dir / "stat").read_text().rsplit(")", 1)[1].split()[1])
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def machine_busy() -> float:
+    """CPU seconds all cores spent busy since boot (/proc/stat)."""
+    values = [int(v) for v in Path("/proc/stat").read_text().splitlines()[0].split()[1:]]
+    return (sum(values) - values[3] - values[4]) / TICK  # minus idle and iowait
+
+
+def run(base: str, db_url: str, sessions: int, steps: int, load: bool, round_no: int, nice: int,
+        server_pid: int) -> dict:
     from negviz.store import Store
 
     out: dict = {}
+    own0, all0, busy0 = process_cpu(server_pid, False), process_cpu(server_pid), machine_busy()
     wall = asyncio.run(sessions_round(base, sessions, steps, load, round_no, nice, out))
+    server_cpu, busy = process_cpu(server_pid, False) - own0, machine_busy() - busy0
+    jobs_cpu = process_cpu(server_pid) - all0 - server_cpu  # its background jobs (Evaluate)
     who = [f"r{round_no}-p{i}" for i in range(sessions)]
     with Store(db_url) as store:
         labels = store.annotations("nevir", latest=False)
@@ -219,6 +252,11 @@ def run(base: str, db_url: str, sessions: int, steps: int, load: bool, round_no:
         "p50_by_step_s": {k: round(statistics.median(v), 2) for k, v in by_step.items()},
         "errors": [e for w in who for e in out.get(w, {}).get("errors", ["no result"])],
         "labels_saved": len(saved), "labels_lost": len([s for s in saved if s not in stored]),
+        # Where the CPU went: the app server (with its job children) against the whole machine
+        # (browsers, Playwright, the server): per tour step, and as a share of the round.
+        "cpu_cores": os.cpu_count(), "machine_busy_core_s": round(busy, 1), "server_cpu_s": round(server_cpu, 1),
+        "server_jobs_cpu_s": round(jobs_cpu, 1),
+        "server_cpu_per_step_s": round(server_cpu / max(len(all_times), 1), 3),
     }
 
 
@@ -237,9 +275,9 @@ def main() -> int:
     proc, base = start_server(db_url, tmp)
     try:
         urllib.request.urlopen(base + "/", timeout=60).read()  # the server is up; warm the shipped runs' copy
-        results = [run(base, db_url, args.sessions, args.steps, False, 0, args.browser_nice)]
+        results = [run(base, db_url, args.sessions, args.steps, False, 0, args.browser_nice, proc.pid)]
         if args.load:
-            results.append(run(base, db_url, args.sessions, args.steps, True, 1, args.browser_nice))
+            results.append(run(base, db_url, args.sessions, args.steps, True, 1, args.browser_nice, proc.pid))
     finally:
         proc.terminate()
         proc.wait(timeout=30)

@@ -54,6 +54,17 @@ def _load_pending_in_background(s) -> None:
     threading.Thread(target=load, name="negviz-load-shipped-runs", daemon=True).start()
 
 
+def warm_up(dataset: str = "nevir") -> None:
+    """What the first page reads, read once for the process (negviz.ui.serve calls it as the
+    server starts): the store with the shipped runs recorded, the dataset and model tables, the
+    published numbers, and the default dataset's runs."""
+    store()
+    datasets_table()
+    catalog()
+    reference()
+    runs(dataset)
+
+
 def runs(dataset: str | None = None) -> pd.DataFrame:
     """Stored evaluation runs (short TTL: another process may have added one). Fine-tuning
     runs are read by the drift page through negviz.finetune.history."""

@@ -8,9 +8,51 @@ declares st.navigation (v2) up front, so every link works from the first request
 
 from __future__ import annotations
 
+import importlib
+import logging
+import socket
 import sys
+import threading
+import time
 
 from negviz.paths import ROOT
+
+# What the first page (the Overview) imports: ~1 s of the first script run on a fresh server.
+WARM_MODULES = ("pandas", "plotly.graph_objects", "negviz.store", "negviz.ui.resources", "negviz.ui.pickers",
+                "negviz.charts.leaderboard", "negviz.analyses.leaderboard", "negviz.ui.corpus_results",
+                "negviz.ui.report_download", "negviz.ui.widgets")
+
+
+def _option(args: list[str], name: str, default: str) -> str:
+    for i, a in enumerate(args):
+        if a == name and i + 1 < len(args):
+            return args[i + 1]
+        if a.startswith(name + "="):
+            return a.split("=", 1)[1]
+    return default
+
+
+def warm_up_when_listening(port: int) -> None:
+    """Import the first page's modules and read its data (negviz.ui.resources.warm_up) in a
+    thread once the server listens: the browser spends its first second loading Streamlit's
+    scripts, and the first script run then finds them done. (Started earlier, this competes
+    with the server's own start for the GIL.)"""
+    def wait_and_import() -> None:
+        deadline = time.time() + 60
+        while time.time() < deadline:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+                break
+            except OSError:
+                time.sleep(0.05)
+        try:
+            for name in WARM_MODULES:
+                importlib.import_module(name)
+            importlib.import_module("negviz.ui.resources").warm_up()
+        except Exception:  # noqa: BLE001  the first page meets the same problem and reports it
+            logging.getLogger("negviz").warning("warm-up failed", exc_info=True)
+
+    threading.Thread(target=wait_and_import, name="negviz-warm-up", daemon=True).start()
 
 
 def main() -> int:
@@ -23,6 +65,7 @@ def main() -> int:
     # working directory and so whichever .streamlit/config.toml applies; pass the flag to override.
     if not any(a.startswith("--server.fileWatcherType") for a in args):
         args += ["--server.fileWatcherType", "none"]
+    warm_up_when_listening(int(_option(args, "--server.port", "8501")))
     sys.argv = ["streamlit", "run", str(ROOT / "app.py"), *args]
     return cli.main()
 
