@@ -5,7 +5,8 @@ one an Evaluate run.
 
     python benchmarks/bench_sessions.py --sessions 8 [--steps 10] [--load] [--db URL]
 
-The tour: heatmap (figure drawn), error preference page, `steps` inspector steps each saving a
+The tour: heatmap (figure drawn), a click on its top-left cell (the cell's items listed), error
+preference page, `steps` inspector steps each saving a
 label with "Save and next", the perturbation sensitivity page. A step's time is from the action
 (navigation or click) to its result on screen. Labels lost: saves confirmed on screen that the
 store does not hold afterwards. Needs Playwright and Debian's /usr/bin/chromium.
@@ -83,6 +84,17 @@ async def tour(browser, base: str, who: str, steps: int, first_pair: str, out: d
 
         plot = page.locator(".js-plotly-plot").first
         await step(times, "heatmap", lambda: visit("/heatmap?dataset=nevir", plot))
+        current["where"] = "heatmap cell"
+
+        async def cell_click() -> None:  # plotly picks the clicked point from the last hover
+            box = await page.locator(".js-plotly-plot .scatterlayer .point").first.bounding_box()
+            x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+            await page.mouse.move(x, y)
+            await page.locator(".hoverlayer .hovertext").first.wait_for(timeout=WAIT)
+            await page.mouse.click(x, y)
+            await page.get_by_text(re.compile(r"paired accuracy .* on n = [\d,]+ items")).last.wait_for(timeout=WAIT)
+
+        await step(times, "cell click", cell_click)
         current["where"] = "errors"
         await step(times, "errors", lambda: visit("/errors?dataset=nevir", plot))
         form = page.locator('[data-testid="stForm"]')
@@ -244,7 +256,7 @@ def run(base: str, db_url: str, sessions: int, steps: int, load: bool, round_no:
         for name, s in out.get(w, {}).get("times", []):
             by_step.setdefault(name, []).append(s)
     saved = [(w, pr) for w in who for pr in out.get(w, {}).get("saved", [])]
-    q = statistics.quantiles(all_times, n=20) if len(all_times) >= 2 else [float("nan")] * 19
+    q = statistics.quantiles(all_times, n=20, method="inclusive") if len(all_times) >= 2 else [float("nan")] * 19
     return {
         "sessions": sessions, "browser_nice": nice, "steps_per_session": len(all_times) // max(sessions, 1), "load": out.get("load"),
         "wall_s": round(wall, 1), "p50_s": round(statistics.median(all_times), 2) if all_times else None,
