@@ -10,7 +10,7 @@ from negviz.ui.eval_watch import JOB
 
 
 def click_run_and_wait(at: AppTest, timeout: float = 180) -> AppTest:
-    """Click the Evaluate page's Run button, then rerun (as the page's one-second refresh does in
+    """Click the Evaluate page's Run button, then rerun (as the page's 2-second refresh does in
     a browser) until the background evaluation has ended and its outcome is shown."""
     next(b for b in at.button if b.label == "Run").click().run()
     return wait_for_evaluation(at, timeout)

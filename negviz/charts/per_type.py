@@ -188,11 +188,17 @@ def margin_distributions(outcomes: pd.DataFrame, margin_names: tuple[str, str | 
                                        marker_color=MARGIN_COLORS[k], opacity=0.6,
                                        hovertemplate=name + " in %{x}<br>%{y} items<extra>" + model + "</extra>"),
                           row=i, col=1)
-        fig.add_vline(x=0, line_dash="dash", line_color=BASELINE_COLOR, row=i, col=1,
-                      annotation_text="tie", annotation_position="top right", annotation_font_color=BASELINE_COLOR)
         fig.update_yaxes(title_text="items", row=i, col=1)
     for note in fig.layout.annotations[: len(models)]:  # subplot titles to the left, clear of the tie label
         note.update(x=0, xanchor="left", font=dict(size=13))
+    # The tie line in each row, added at once (add_vline per row costs ~50 ms of validation each).
+    axes = [("x", "y") if i == 1 else (f"x{i}", f"y{i}") for i in range(1, len(models) + 1)]
+    fig.update_layout(
+        shapes=[dict(type="line", x0=0, x1=0, xref=x, y0=0, y1=1, yref=f"{y} domain",
+                     line=dict(color=BASELINE_COLOR, dash="dash")) for x, y in axes],
+        annotations=[*fig.layout.annotations, *(
+            dict(text="tie", x=0, xref=x, y=1, yref=f"{y} domain", xanchor="left", yanchor="top", showarrow=False,
+                 font=dict(color=BASELINE_COLOR)) for x, y in axes)])
     fig.update_xaxes(title_text="margin (the model's own score scale)", row=len(models), col=1)
     height = 140 + 190 * len(models)
     fig.update_layout(barmode="overlay", legend=dict(orientation="h", yanchor="top", y=-70 / (height - 120), x=0))

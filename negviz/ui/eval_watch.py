@@ -1,5 +1,5 @@
 """The Evaluate page's background job (negviz.eval_jobs): its progress bar with counts and a
-Cancel button, refreshed every second, then what it ended with; other evaluations running on
+Cancel button, refreshed every 2 s, then what it ended with; other evaluations running on
 this server are named, so two people do not start the same one twice."""
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ def started(job: eval_jobs.EvalJob) -> None:
 def watch() -> None:
     mine = st.session_state.get(JOB)
 
-    @st.fragment(run_every=1.0 if mine else None)
+    @st.fragment(run_every=2.0 if mine else None)
     def progress() -> None:
         job_id = st.session_state.get(JOB)
         if not job_id:
