@@ -8,8 +8,8 @@ from negviz.ui.widgets import show_error, user_path
 dataset = pickers.current_dataset()
 st.title("Evaluate a model")
 st.caption("Scores every item once (cached per text), stores the run, and shows it on every page. "
-           "Runs in the background (you may leave the page; everyone else's pages stay responsive), "
-           "on the GPU when there is one, else on the CPU.")
+           "Runs in the background (you may leave the page; everyone else's pages stay "
+           "responsive), on the GPU when there is one, else on the CPU.")
 
 catalog = resources.catalog()
 names = catalog["name"].tolist()
@@ -37,8 +37,9 @@ if go:
         name = ModelSpec.parse(model).name
         user_path(name)  # a typed folder: only where this server may read
         split = evaluation_split(name, dataset) or "test"  # trained on part of it: held-out split
-        eval_watch.started(eval_jobs.start(model, dataset, split, store=resources.store(), limit=int(limit) or None,
-                                           tie_rule=tie_rule, force=force))
+        job = eval_jobs.start(model, dataset, split, store=resources.store(),
+                              limit=int(limit) or None, tie_rule=tie_rule, force=force)
+        eval_watch.started(job)
     except Exception as exc:  # a clear message; the app keeps running and the store is untouched
         show_error(exc)
 

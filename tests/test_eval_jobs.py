@@ -113,3 +113,19 @@ def test_the_evaluate_page_follows_its_job_to_the_stored_run(app_env):
     assert len(at.success) == 1 and "tfidf on nevir:test, n=25" in at.success[0].value
     with Store(f"sqlite:///{app_env / 'results.sqlite'}") as store:
         assert (store.runs(dataset="nevir")["n"] == 25).sum() == 1
+
+
+def test_cancel_on_the_evaluate_page_stores_nothing(app_env):
+    from tests.test_app import open_page
+
+    at = open_page("pages/evaluate.py")  # all-MiniLM-L6-v2, the whole of NevIR
+    next(c for c in at.checkbox if c.label.startswith("Re-run")).check()  # the shipped run is stored
+    with Store(f"sqlite:///{app_env / 'results.sqlite'}") as store:
+        before = store.runs()["run_id"].tolist()
+    next(b for b in at.button if b.label == "Run").click().run()
+    assert at.get("progress")
+    at.button(key="eval-cancel").click().run()
+    wait_for_evaluation(at)
+    assert any("Cancelled" in w.value and "nothing was stored" in w.value for w in at.warning)
+    with Store(f"sqlite:///{app_env / 'results.sqlite'}") as store:
+        assert store.runs()["run_id"].tolist() == before
