@@ -19,13 +19,14 @@ from typing import Any
 
 from negviz import jobs
 
-RUNNING, COMPLETE, FAILED, CANCELLED = "running", "complete", "failed", "cancelled"
-ENDED = (COMPLETE, FAILED, CANCELLED)
+from negviz.jobs import CANCELLED, COMPLETE, FAILED, JobState
+
+RUNNING = "running"
 PREFIX = "eval-"  # job ids; the job files sit beside fine-tuning jobs' in the jobs folder
 
 
 @dataclass
-class EvalJob:
+class EvalJob(JobState):
     job_id: str
     state: str
     label: str  # "MODEL on DATASET:SPLIT"
@@ -33,10 +34,6 @@ class EvalJob:
     result: dict[str, Any] | None = None  # the CLI's JSON (negviz.cli.eval_payload) once complete
     error: str | None = None
     joined: bool = False  # start() found this request already running and joined it
-
-    @property
-    def done(self) -> bool:
-        return self.state in ENDED
 
     @property
     def fraction(self) -> float:

@@ -27,11 +27,23 @@ from typing import Any, Sequence
 from negviz.paths import ROOT
 
 NICE = 5  # a job yields the CPU to the app's own work
+COMPLETE, FAILED, CANCELLED = "complete", "failed", "cancelled"
+ENDED = (COMPLETE, FAILED, CANCELLED)
 LOG_TAIL = 1500
 KINDS = ("job.json", "progress.json", "cancel", "log", "out")
 
 # Children started by this process (the app's server), by job id: exit codes and no zombies.
 _PROCS: dict[str, subprocess.Popen] = {}
+
+
+class JobState:
+    """What both kinds of job status share: a state, and whether it has ended."""
+
+    state: str
+
+    @property
+    def done(self) -> bool:
+        return self.state in ENDED
 
 
 def default_jobs_dir() -> Path:

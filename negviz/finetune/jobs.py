@@ -26,14 +26,13 @@ from pathlib import Path
 from typing import Any
 
 from negviz.finetune.spec import FinetuneSpec
-from negviz.jobs import alive, default_jobs_dir, job_paths, launch, read_json, tail
+from negviz.jobs import ENDED, JobState, alive, default_jobs_dir, job_paths, launch, read_json, tail
 
 STARTING, RUNNING = "starting", "running"
-ENDED = ("complete", "failed", "cancelled")
 
 
 @dataclass
-class JobStatus:
+class JobStatus(JobState):
     run_id: str
     state: str  # starting, running, complete, failed, cancelled
     reused: bool = False  # start() found this spec's run already stored or running
@@ -41,10 +40,6 @@ class JobStatus:
     error: str | None = None
     cancel_requested: bool = False
     local: bool = False  # started by negviz.finetune.jobs on this machine (so it can be cancelled from here)
-
-    @property
-    def done(self) -> bool:
-        return self.state in ENDED
 
     @property
     def fraction(self) -> float:
