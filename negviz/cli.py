@@ -183,7 +183,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
     if (base := against_base(lookup, result.record)) is not None:
         out["against_base"] = base
     if args.json:
-        print(json.dumps(out, indent=2, default=_json_default))
+        print(json.dumps(out, indent=2, default=_json_default), flush=True)  # eval_jobs: done once this is out
     else:
         print(format_eval(out))
     return 0

@@ -91,16 +91,16 @@ def poll(job_id: str, jobs_dir: str | Path | None = None) -> EvalJob:
         raise KeyError(f"no evaluation job {job_id}")
     label, progress = record.get("label", job_id), jobs.read_json(paths["progress.json"])
     running, code = jobs.alive(job_id, record)
-    if running:
-        return EvalJob(job_id, RUNNING, label, progress)
-    if paths["cancel"].exists():
+    if paths["cancel"].exists() and not running:
         return EvalJob(job_id, CANCELLED, label, progress)
-    try:
+    try:  # the CLI prints its JSON once the run is stored: complete, even before the process exits
         result = json.loads(paths["out"].read_text())
     except (OSError, ValueError):
         result = None
     if result is not None and code in (0, None):
         return EvalJob(job_id, COMPLETE, label, progress, result=result)
+    if running:
+        return EvalJob(job_id, RUNNING, label, progress)
     return EvalJob(job_id, FAILED, label, progress, error=_failure(paths["log"], code))
 
 
@@ -126,4 +126,5 @@ def running(jobs_dir: str | Path | None = None) -> list[EvalJob]:
     folder = Path(jobs_dir) if jobs_dir else jobs.default_jobs_dir()
     records = [jobs.read_json(p) for p in folder.glob(f"{PREFIX}*.job.json")]
     live = [r for r in records if r and jobs.alive(r["job_id"], r)[0]]
-    return [poll(r["job_id"], folder) for r in sorted(live, key=lambda r: r["started_at"])]
+    polled = [poll(r["job_id"], folder) for r in sorted(live, key=lambda r: r["started_at"])]
+    return [j for j in polled if not j.done]  # a process may still be exiting after its result
