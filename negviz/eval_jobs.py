@@ -49,10 +49,6 @@ class EvalJob(JobState):
         return f"{p['desc']} {p['done']:,}/{p['total']:,} · {p.get('elapsed', 0):.0f} s"
 
 
-def _store_url(store) -> str:
-    return store.engine.url.render_as_string(hide_password=False)
-
-
 def start(model: str, dataset: str, split: str, *, store, limit: int | None = None, tie_rule: str = "strict",
           force: bool = False, jobs_dir: str | Path | None = None, threads: int | None = None,
           python: str = sys.executable) -> EvalJob:
@@ -63,7 +59,6 @@ def start(model: str, dataset: str, split: str, *, store, limit: int | None = No
     spec = ModelSpec.parse(model)
     resolve(spec)  # an unknown family or a bad option: a message now, not from the child
     check_held_out(spec.name, DatasetSpec.make(dataset, split, limit=limit))
-    url = _store_url(store)
     request = {"model": model, "dataset": dataset, "split": split, "limit": limit, "tie_rule": tie_rule,
                "force": force, "db": store.url}
     folder = Path(jobs_dir) if jobs_dir else jobs.default_jobs_dir()
@@ -74,13 +69,14 @@ def start(model: str, dataset: str, split: str, *, store, limit: int | None = No
             return job
     job_id = PREFIX + uuid.uuid4().hex
     paths = jobs.job_paths(folder, job_id)
-    cmd = ["--db", url, "eval", "--model", model, "--dataset", dataset, "--split", split, "--tie-rule", tie_rule,
+    cmd = ["eval", "--model", model, "--dataset", dataset, "--split", split, "--tie-rule", tie_rule,
            "--json", "--quiet", "--progress-file", str(paths["progress.json"])]
     cmd += ["--limit", str(int(limit))] if limit else []
     cmd += ["--force"] if force else []
     label = f"{spec.name} on {dataset}:{split}" + (f" (first {limit:,})" if limit else "")
+    # The store's URL goes in the environment: a password stays out of the command line and job file.
     jobs.launch(cmd, job_id, jobs_dir=folder, fields={"request": request, "label": label}, threads=threads,
-                stdout_to_file=True, python=python)
+                env={"NEGVIZ_DB_URL": jobs.store_url(store)}, stdout_to_file=True, python=python)
     return EvalJob(job_id, RUNNING, label)
 
 

@@ -52,6 +52,11 @@ def default_jobs_dir() -> Path:
     return default_cache_dir() / "jobs"
 
 
+def store_url(store) -> str:
+    """The store's full URL, for a child's environment (never for a command line or a job file)."""
+    return store.engine.url.render_as_string(hide_password=False)
+
+
 def job_paths(jobs_dir: str | Path | None, job_id: str) -> dict[str, Path]:
     folder = Path(jobs_dir) if jobs_dir else default_jobs_dir()
     return {k: folder / f"{job_id}.{k}" for k in KINDS}

@@ -14,6 +14,7 @@ from negviz import eval_jobs, jobs
 from negviz.errors import NegvizError
 from negviz.store import Store
 from tests.apptest import wait_for_evaluation
+from tests.pg import pg_url, store_url  # noqa: F401  (fixtures)
 
 TIMEOUT = 180
 
@@ -129,3 +130,25 @@ def test_cancel_on_the_evaluate_page_stores_nothing(app_env):
     assert any("Cancelled" in w.value and "nothing was stored" in w.value for w in at.warning)
     with Store(f"sqlite:///{app_env / 'results.sqlite'}") as store:
         assert store.runs()["run_id"].tolist() == before
+
+
+def test_a_job_on_each_backend_keeps_the_password_out_of_its_command_and_files(store_url, tmp_path,  # noqa: F811
+                                                                               monkeypatch):
+    monkeypatch.setenv("NEGVIZ_CACHE_DIR", str(tmp_path / "cache"))
+    folder = tmp_path / "jobs"
+    with Store(store_url) as store:
+        job = eval_jobs.start("tfidf", "nevir", "test", store=store, limit=10, jobs_dir=folder)
+        password = store.engine.url.password
+        paths = jobs.job_paths(folder, job.job_id)
+        record = jobs.read_json(paths["job.json"])
+        try:  # the running process's own command line (it may be gone already on a fast machine)
+            command = open(f"/proc/{record['pid']}/cmdline", "rb").read().decode(errors="replace")
+        except OSError:
+            command = ""
+        command += " ".join(record["command"])
+        job = wait_done(job.job_id, folder)
+        assert job.state == eval_jobs.COMPLETE, job.error
+        assert store.runs(dataset="nevir")["run_id"].tolist() == [job.result["run_id"]]
+    if password:  # PostgreSQL: the child got the URL from its environment only
+        assert password not in command
+        assert not [p.name for p in folder.iterdir() if password in p.read_text(errors="replace")]

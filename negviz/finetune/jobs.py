@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from negviz.finetune.spec import FinetuneSpec
-from negviz.jobs import ENDED, JobState, alive, default_jobs_dir, job_paths, launch, read_json, tail
+from negviz.jobs import ENDED, JobState, alive, default_jobs_dir, job_paths, launch, read_json, store_url, tail
 
 STARTING, RUNNING = "starting", "running"
 
@@ -67,10 +67,6 @@ class JobStatus(JobState):
         return f"epoch {p['epoch']}/{p['epochs']}: {what}{steps}{loss} · {p.get('elapsed', 0):.0f} s{cancel}"
 
 
-def _store_url(store) -> str:
-    return store.engine.url.render_as_string(hide_password=False)
-
-
 def start(
     spec: FinetuneSpec,
     store,
@@ -106,7 +102,7 @@ def start(
     cmd += ["--save-dir", str(save_dir)] if save_dir else []
     cmd += ["--device", device] if device else []
     launch(cmd, run_id, jobs_dir=jobs_dir, fields={"run_id": run_id, "spec": spec.to_dict(), "key": p.key},
-           threads=threads, env={"NEGVIZ_DB_URL": _store_url(store)}, python=python)
+           threads=threads, env={"NEGVIZ_DB_URL": store_url(store)}, python=python)
     return JobStatus(run_id, STARTING)
 
 
