@@ -110,6 +110,9 @@ def test_the_evaluate_page_follows_its_job_to_the_stored_run(app_env):
     assert bars and "tfidf on nevir:test (first 25): " in bars[0].proto.text.replace("\\", "")  # escaped text
     next(b for b in at.button if b.label == "Run").click().run()  # the same request joins the running job
     assert any("The same evaluation is already running" in i.value for i in at.info)
+    at.switch_page("pages/overview.py").run()  # leave the page and come back: still followed
+    at.switch_page("pages/evaluate.py").run()
+    assert at.get("progress") or at.success
     wait_for_evaluation(at)
     assert len(at.success) == 1 and "tfidf on nevir:test, n=25" in at.success[0].value
     with Store(f"sqlite:///{app_env / 'results.sqlite'}") as store:
