@@ -18,7 +18,6 @@ from pathlib import Path
 from typing import Any
 
 from negviz import jobs
-
 from negviz.jobs import CANCELLED, COMPLETE, FAILED, JobState
 
 RUNNING = "running"
@@ -52,13 +51,11 @@ class EvalJob(JobState):
 def start(model: str, dataset: str, split: str, *, store, limit: int | None = None, tie_rule: str = "strict",
           force: bool = False, jobs_dir: str | Path | None = None, threads: int | None = None,
           python: str = sys.executable) -> EvalJob:
-    from negviz.catalog import resolve
-    from negviz.runner import check_held_out
-    from negviz.schema import DatasetSpec, ModelSpec
+    from negviz.runner import checked_model
+    from negviz.schema import DatasetSpec
 
-    spec = ModelSpec.parse(model)
-    resolve(spec)  # an unknown family or a bad option: a message now, not from the child
-    check_held_out(spec.name, DatasetSpec.make(dataset, split, limit=limit))
+    # An unknown family, a bad option, a split the model was trained on: a message now, not from the child.
+    name = checked_model(model, DatasetSpec.make(dataset, split, limit=limit)).spec.name
     request = {"model": model, "dataset": dataset, "split": split, "limit": limit, "tie_rule": tie_rule,
                "force": force, "db": store.url}
     folder = Path(jobs_dir) if jobs_dir else jobs.default_jobs_dir()
@@ -73,7 +70,7 @@ def start(model: str, dataset: str, split: str, *, store, limit: int | None = No
            "--json", "--quiet", "--progress-file", str(paths["progress.json"])]
     cmd += ["--limit", str(int(limit))] if limit else []
     cmd += ["--force"] if force else []
-    label = f"{spec.name} on {dataset}:{split}" + (f" (first {limit:,})" if limit else "")
+    label = f"{name} on {dataset}:{split}" + (f" (first {limit:,})" if limit else "")
     # The store's URL goes in the environment: a password stays out of the command line and job file.
     jobs.launch(cmd, job_id, jobs_dir=folder, fields={"request": request, "label": label}, threads=threads,
                 env={"NEGVIZ_DB_URL": jobs.store_url(store)}, stdout_to_file=True, python=python)
@@ -87,14 +84,14 @@ def poll(job_id: str, jobs_dir: str | Path | None = None) -> EvalJob:
         raise KeyError(f"no evaluation job {job_id}")
     label, progress = record.get("label", job_id), jobs.read_json(paths["progress.json"])
     running, code = jobs.alive(job_id, record)
-    if paths["cancel"].exists() and not running:
-        return EvalJob(job_id, CANCELLED, label, progress)
     try:  # the CLI prints its JSON once the run is stored: complete, even before the process exits
         result = json.loads(paths["out"].read_text())
     except (OSError, ValueError):
         result = None
-    if result is not None and code in (0, None):
+    if result is not None and code in (0, None):  # also when a Cancel came too late to stop it
         return EvalJob(job_id, COMPLETE, label, progress, result=result)
+    if paths["cancel"].exists() and not running:
+        return EvalJob(job_id, CANCELLED, label, progress)
     if running:
         return EvalJob(job_id, RUNNING, label, progress)
     return EvalJob(job_id, FAILED, label, progress, error=_failure(paths["log"], code))

@@ -84,6 +84,14 @@ def check_held_out(model: str, dataset: DatasetSpec) -> None:
                           f"on its held-out split only: use --split {held_out} (not {dataset.split})")
 
 
+def checked_model(model: ModelSpec | str, dataset: DatasetSpec) -> ResolvedModel:
+    """The model resolved (family, catalog options, typed and range-checked) and allowed on the
+    dataset's split: what is cheap to check before any model file is located or loaded."""
+    resolved = resolve(ModelSpec.parse(model) if isinstance(model, str) else model)
+    check_held_out(resolved.spec.name, dataset)
+    return resolved
+
+
 def run_eval(
     model: ModelSpec | str,
     dataset: DatasetSpec | str,
@@ -103,12 +111,10 @@ def run_eval(
 
     start = time.perf_counter()
     # Everything cheap is checked before any model file is located or loaded.
-    model = ModelSpec.parse(model) if isinstance(model, str) else model
     dataset = DatasetSpec(name=dataset) if isinstance(dataset, str) else dataset
     device = requested_device(device)
     check_batch_size(batch_size)
-    resolved = resolve(model)  # family, catalog options, typed and range-checked: once
-    check_held_out(resolved.spec.name, dataset)
+    resolved = checked_model(model, dataset)  # once
     ds = load_dataset(dataset, store=datasets_from if datasets_from is not None else store)
     if checked_only and ds.kind != PERTURBATION:
         raise NegvizError(

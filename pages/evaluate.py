@@ -30,13 +30,13 @@ with st.form("eval"):
 
 if go:
     from negviz import eval_jobs
-    from negviz.catalog import evaluation_split
+    from negviz.run_choice import preferred_split
     from negviz.schema import ModelSpec
 
     try:
         name = ModelSpec.parse(model).name
         user_path(name)  # a typed folder: only where this server may read
-        split = evaluation_split(name, dataset) or "test"  # trained on part of it: held-out split
+        split = preferred_split(name, dataset) or "test"  # the split whose run the pages show
         job = eval_jobs.start(model, dataset, split, store=resources.store(),
                               limit=int(limit) or None, tie_rule=tie_rule, force=force)
         eval_watch.started(job)

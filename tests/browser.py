@@ -35,17 +35,21 @@ def free_port() -> int:
 
 
 @contextlib.contextmanager
-def serve(tmp: Path, db_url: str | None = None, name: str = "streamlit"):
+def serve(tmp: Path, db_url: str | None = None, name: str = "streamlit", port_in_env: bool = False):
     """A fresh app server (``python -m negviz.ui.serve``, as `make run` starts it) over ``db_url``
     (default: a throwaway SQLite store in ``tmp``); yields its base URL. The environment, PYTHONPATH
-    included, is passed on, so the server imports this checkout's code; its log is tmp/<name>.log."""
+    included, is passed on, so the server imports this checkout's code; its log is tmp/<name>.log.
+    ``port_in_env``: the port is given as STREAMLIT_SERVER_PORT, not on the command line."""
     log = open(tmp / f"{name}.log", "wb")
     port = free_port()
     env = {**os.environ, "NEGVIZ_DB_URL": db_url or f"sqlite:///{tmp / 'results.sqlite'}",
            "NEGVIZ_CACHE_DIR": str(tmp / f"{name}-cache"), "HF_HUB_OFFLINE": "1"}
+    port_args = ["--server.port", str(port)]
+    if port_in_env:
+        env["STREAMLIT_SERVER_PORT"], port_args = str(port), []
     proc = subprocess.Popen(
         [sys.executable, "-m", "negviz.ui.serve", "--server.headless", "true",
-         "--server.port", str(port), "--server.address", "127.0.0.1"],
+         *port_args, "--server.address", "127.0.0.1"],
         cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,  # a file: a full pipe would block the server
     )
     url = f"http://127.0.0.1:{port}"

@@ -52,6 +52,8 @@ def test_a_job_stores_its_run_once_and_the_same_request_joins_it(env):
     progress = job.progress  # the child's last progress record: every item counted
     assert progress["done"] == progress["total"] > 0 and job.fraction == 1.0
     assert eval_jobs.running(folder) == []
+    eval_jobs.cancel(job.job_id, folder)  # a Cancel that comes too late: the stored run is still reported
+    assert eval_jobs.poll(job.job_id, folder).state == eval_jobs.COMPLETE
     # A new request for the stored run reuses it: no second run.
     reused = wait_done(eval_jobs.start("tfidf", "nevir", "test", store=store, limit=30, jobs_dir=folder).job_id,
                        folder)

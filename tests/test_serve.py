@@ -5,15 +5,19 @@ from __future__ import annotations
 
 import time
 
+import pytest
+
 from negviz.store import Store
-from negviz.ui.serve import _option
 from tests.browser import serve
 
 
-def test_the_server_records_the_shipped_runs_before_any_page_is_opened(tmp_path):
+@pytest.mark.parametrize("port_in_env", [False, True], ids=["port-argument", "port-in-environment"])
+def test_the_server_records_the_shipped_runs_before_any_page_is_opened(tmp_path, port_in_env):
+    """Whichever way the port is given, the warm-up finds the listening server (it would wait
+    60 s on a wrong port, past this test's 30 s)."""
     db_url = f"sqlite:///{tmp_path / 'results.sqlite'}"
-    with serve(tmp_path, db_url, name="warm") as _:  # only /_stcore/health was requested
-        deadline = time.time() + 60
+    with serve(tmp_path, db_url, name="warm", port_in_env=port_in_env) as _:  # only /_stcore/health requested
+        deadline = time.time() + 30
         while True:
             try:
                 with Store(db_url) as store:
@@ -25,9 +29,3 @@ def test_the_server_records_the_shipped_runs_before_any_page_is_opened(tmp_path)
             time.sleep(0.2)
     assert listed is not None and {"all-MiniLM-L6-v2", "bm25", "tfidf"} <= set(listed["model_name"]), listed
     assert "warm-up failed" not in (tmp_path / "warm.log").read_text()
-
-
-def test_the_port_option_is_read_in_both_spellings():
-    assert _option(["--server.port", "8600"], "--server.port", "8501") == "8600"
-    assert _option(["--server.headless", "true", "--server.port=8601"], "--server.port", "8501") == "8601"
-    assert _option([], "--server.port", "8501") == "8501"

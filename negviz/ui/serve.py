@@ -23,28 +23,32 @@ WARM_MODULES = ("pandas", "plotly.graph_objects", "negviz.store", "negviz.ui.res
                 "negviz.ui.report_download", "negviz.ui.widgets")
 
 
-def _option(args: list[str], name: str, default: str) -> str:
-    for i, a in enumerate(args):
-        if a == name and i + 1 < len(args):
-            return args[i + 1]
-        if a.startswith(name + "="):
-            return a.split("=", 1)[1]
-    return default
+def _listening() -> bool:
+    """Whether this process's app server accepts connections (its address and port as Streamlit
+    read them: command line, environment or config file)."""
+    from streamlit import config
+    from streamlit.runtime import Runtime
+
+    if not Runtime.exists():
+        return False
+    address = config.get_option("server.address") or "127.0.0.1"
+    host = "127.0.0.1" if address in ("0.0.0.0", "::") else address
+    try:
+        socket.create_connection((host, int(config.get_option("server.port"))), timeout=0.2).close()
+        return True
+    except OSError:
+        return False
 
 
-def warm_up_when_listening(port: int) -> None:
+def warm_up_when_listening() -> None:
     """Import the first page's modules and read its data (negviz.ui.resources.warm_up) in a
     thread once the server listens: the browser spends its first second loading Streamlit's
     scripts, and the first script run then finds them done. (Started earlier, this competes
     with the server's own start for the GIL.)"""
     def wait_and_import() -> None:
         deadline = time.time() + 60
-        while time.time() < deadline:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-                break
-            except OSError:
-                time.sleep(0.05)
+        while time.time() < deadline and not _listening():
+            time.sleep(0.05)
         try:
             for name in WARM_MODULES:
                 importlib.import_module(name)
@@ -65,7 +69,7 @@ def main() -> int:
     # working directory and so whichever .streamlit/config.toml applies; pass the flag to override.
     if not any(a.startswith("--server.fileWatcherType") for a in args):
         args += ["--server.fileWatcherType", "none"]
-    warm_up_when_listening(int(_option(args, "--server.port", "8501")))
+    warm_up_when_listening()
     sys.argv = ["streamlit", "run", str(ROOT / "app.py"), *args]
     return cli.main()
 
