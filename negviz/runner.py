@@ -136,6 +136,8 @@ def run_eval(
 
     scores = score_dataset(ds.kind, ds.frame, scorer, progress)
     summary = summarize(ds.kind, ds.frame, scores, tie_rule=tie_rule, checked_only=checked_only)
+    if scorer.weight_format:  # provenance, not part of the key: INT8 ONNX is not the fp32 model
+        summary["model_format"] = scorer.weight_format
     record = RunRecord(
         spec_key=key,
         kind="eval",

