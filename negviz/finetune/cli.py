@@ -38,6 +38,10 @@ _HELP = {
     "train_kind": "a training file's layout: pairs (q1, d1, q2, d2) or triplets (anchor, positive, negative)",
     "train_layers": "train only the top N transformer layers (0: all), e.g. to ship a small delta",
     "demetr_sample": "sentence data: DEMETR negation items measured per epoch (the first N)",
+    "lora_rank": "train LoRA adapters of this rank on the --train-layers top layers (all layers with 0) "
+                 "instead of the weights; --ship-delta then ships the adapters (0: no adapters)",
+    "general": "HotpotQA questions (ExcluIR's question0, no exclusion) re-ranked per epoch over BM25's top 30 of "
+               "the offline corpus: a retrieval figure without negation (0: none)",
 }
 
 
@@ -166,7 +170,7 @@ def run_command(args: argparse.Namespace) -> int:
         colbert_dir = str(save_colbert(result.checkpoint, options=(run.model_spec or {}).get("options")))
         print(f"wrote the ColBERT layout {colbert_dir} (load it with --family colbert)", file=sys.stderr)
     cols = ["epoch", "paired_accuracy", "ci_low", "ci_high", "cos_mean", "cos_std", "mean_margin", "triplet_accuracy",
-            "demetr_ratio", "demetr_detection", "train_loss", "train_seconds", "eval_seconds"]
+            "demetr_ratio", "demetr_detection", "general_recall10", "train_loss", "train_seconds", "eval_seconds"]
     table = result.epochs[[c for c in cols if c in result.epochs.columns]]
     table = table.loc[:, table.notna().any()]
     out = {"run_id": result.run_id, "status": result.status, "reused_stored_run": result.reused,

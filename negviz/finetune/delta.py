@@ -1,5 +1,10 @@
 """A fine-tuned model shipped as a small delta over its packaged base, and put back together.
 
+Two kinds: the changed tensors themselves (kind ``tensors``), or, for a model trained with LoRA
+adapters (FinetuneSpec.lora_rank; the checkpoint holds lora.safetensors beside its merged
+weights), the adapters' factors (kind ``lora``), merged into the base by the same formula the
+checkpoint was saved with (negviz.finetune.lora.merge_weight).
+
 Fine-tuning only the top layers (FinetuneSpec.train_layers) changes a few tensors; ``save_delta``
 writes exactly the tensors that differ from the base (safetensors, bit for bit) plus
 ``delta.json`` (base model and revision, tensor names, sha256 of the delta, the run's spec
@@ -31,13 +36,23 @@ def save_delta(trained: str | Path, base: str | Path, out: str | Path, meta: dic
     """Write the tensors of ``trained`` that differ from ``base`` (both folders with
     model.safetensors, tensor names of the trained one all in the base) into ``out``."""
     import torch
-    from safetensors.torch import load_file, save_file
+    from safetensors.torch import load_file
 
+    from negviz.finetune.lora import LORA_FILE
+
+    out = Path(out)
+    if (Path(trained) / LORA_FILE).is_file():
+        return _save(load_file(str(Path(trained) / LORA_FILE)), base, out, {**meta, "kind": "lora"})
     new, old = load_file(str(Path(trained) / WEIGHTS)), load_file(str(Path(base) / WEIGHTS))
     if set(new) - set(old):  # the base may hold buffers the trained save leaves out (position_ids)
         raise ValueError(f"{trained} holds tensors its base {base} lacks: {sorted(set(new) - set(old))[:5]}")
     changed = {k: v.contiguous() for k, v in new.items() if v.shape != old[k].shape or not torch.equal(v, old[k])}
-    out = Path(out)
+    return _save(changed, base, out, {**meta, "kind": "tensors"})
+
+
+def _save(changed: dict, base: str | Path, out: Path, meta: dict[str, Any]) -> Path:
+    from safetensors.torch import save_file
+
     out.mkdir(parents=True, exist_ok=True)
     save_file(changed, str(out / DELTA_FILE))
     payload = {**meta, "base_weights_sha256": _sha256(Path(base) / WEIGHTS), "tensors": sorted(changed),
@@ -67,9 +82,25 @@ def assemble(delta: str | Path, base: str | Path, target: str | Path) -> Path:
     shutil.rmtree(tmp, ignore_errors=True)
     shutil.copytree(base, tmp, ignore=shutil.ignore_patterns(WEIGHTS, ".git*"))
     weights = load_file(str(Path(base) / WEIGHTS))
-    weights.update(load_file(str(Path(delta) / DELTA_FILE)))
+    weights.update(merged_tensors(weights, load_file(str(Path(delta) / DELTA_FILE)), meta.get("kind", "tensors")))
     save_file({k: v.contiguous() for k, v in weights.items()}, str(tmp / WEIGHTS))
     shutil.copy2(Path(delta) / META_FILE, tmp / META_FILE)
     shutil.rmtree(target, ignore_errors=True)
     tmp.rename(target)
     return target
+
+
+def merged_tensors(base: dict, delta: dict, kind: str) -> dict:
+    """The tensors a delta replaces: its own (kind tensors), or W + scale * (B @ A) per adapted
+    weight (kind lora: ``NAME.lora_a`` / ``NAME.lora_b`` over the base's ``NAME``)."""
+    if kind == "tensors":
+        return delta
+    if kind != "lora":
+        raise ValueError(f"unknown delta kind {kind!r}: this negviz reads 'tensors' and 'lora' deltas")
+    from negviz.finetune.lora import merge_weight
+
+    names = sorted({k.rsplit(".", 1)[0] for k in delta})
+    missing = [n for n in names if n not in base]
+    if missing:
+        raise ValueError(f"the adapters name weights the base lacks: {missing[:3]}")
+    return {n: merge_weight(base[n], delta[f"{n}.lora_a"], delta[f"{n}.lora_b"]).contiguous() for n in names}

@@ -21,6 +21,7 @@ from typing import Any, Callable
 import pandas as pd
 
 from negviz.finetune import history
+from negviz.finetune.general import general_pool, measure_general
 from negviz.finetune.data import (
     TRIPLETS, TrainingData, batches, load_training_data, pair_tuples, triplet_batches, triplet_tuples,
 )
@@ -201,6 +202,9 @@ def _train_and_measure(p: Plan, store, run_id, run_dir: Path, scratch: Path, kee
     def report(phase: str, epoch: int, step: int = 0, steps: int = 0, loss: float | None = None) -> None:
         progress(StepProgress(phase, epoch, spec.epochs, step, steps, loss, time.perf_counter() - t0))
 
+    report("load", 0)
+    general = general_pool(spec.general)  # BM25 pools over the offline corpus, once per run
+
     def evaluate(path: str, epoch: int, extra: dict[str, Any]) -> None:
         report("eval", epoch)
         scorer = load_eval_scorer(path, spec.eval_family, p.options, device, cache, eval_batch_size)
@@ -208,6 +212,8 @@ def _train_and_measure(p: Plan, store, run_id, run_dir: Path, scratch: Path, kee
             steps = lambda d, t, _desc: report("eval", epoch, d, t)  # noqa: E731
             metrics, per_pair = (measure_sentences(scorer, data.heldout, demetr, steps) if sentences
                                  else measure(scorer, data.heldout, transfer, steps))
+            if general is not None:
+                metrics.update(measure_general(scorer, general, steps))
         finally:
             scorer.close()
         metrics.update(extra)

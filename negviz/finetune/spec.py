@@ -47,6 +47,8 @@ class FinetuneSpec:
     train_kind: str = "pairs"  # a training file's layout: pairs (q1, d1, q2, d2) or triplets
     train_layers: int = 0  # train only the top N transformer layers (0: all weights)
     demetr_sample: int = 200  # sentence data: DEMETR negation items measured per epoch (a fixed sample)
+    lora_rank: int = 0  # LoRA adapters of this rank on the trained layers' linear maps (0: the weights themselves)
+    general: int = 100  # HotpotQA questions re-ranked per epoch: retrieval without negation (finetune.general)
 
     def __post_init__(self) -> None:
         if self.family not in FAMILIES:
@@ -61,6 +63,10 @@ class FinetuneSpec:
             raise ValueError(f"train_kind must be one of {', '.join(TRAIN_KINDS)}, not {self.train_kind!r}")
         if self.train_layers < 0:
             raise ValueError(f"train_layers must be 0 (all) or a number of top layers, not {self.train_layers}")
+        if self.lora_rank < 0:
+            raise ValueError(f"lora_rank must be 0 (no adapters) or a positive rank, not {self.lora_rank}")
+        if self.general < 0:
+            raise ValueError(f"general must be 0 (off) or a number of questions, not {self.general}")
         if self.lr <= 0:
             raise ValueError(f"lr must be positive, not {self.lr}")
 

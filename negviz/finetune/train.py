@@ -111,15 +111,12 @@ def freeze_all_but_top(module, layers: int) -> list[str]:
     """Leave only the top ``layers`` transformer layers trainable (0: everything); returns the
     names of the trainable parameters (what a delta over the base has to carry)."""
     if layers:
-        stacks = [m for name, m in module.named_modules() if name.endswith("encoder.layer")]
-        if not stacks:
-            raise ValueError("train_layers needs a BERT-like encoder (an encoder.layer stack)")
-        stack = stacks[0]
-        if layers > len(stack):
-            raise ValueError(f"train_layers={layers}, but the encoder has {len(stack)} layers")
+        from negviz.finetune.lora import top_layers
+
+        chosen = top_layers(module, layers)
         for p in module.parameters():
             p.requires_grad_(False)
-        for layer in list(stack)[-layers:]:
+        for layer in chosen:
             for p in layer.parameters():
                 p.requires_grad_(True)
     return [name for name, p in module.named_parameters() if p.requires_grad]
@@ -137,7 +134,14 @@ class BiEncoderTrainer(_Loop):
 
         self.model = SentenceTransformer(source, device=device)
         self.module = self.model
-        self.trainable = freeze_all_but_top(self.model, spec.train_layers)
+        self.lora: dict[str, object] = {}
+        if spec.lora_rank:  # adapters on the HF model, so their names are the saved weights' names
+            from negviz.finetune.lora import inject
+
+            self.lora = inject(self.model[0].auto_model, spec.train_layers, spec.lora_rank)
+            self.trainable = [n for n, p in self.model.named_parameters() if p.requires_grad]
+        else:
+            self.trainable = freeze_all_but_top(self.model, spec.train_layers)
         self.loss_fn = MultipleNegativesRankingLoss(self.model, scale=spec.scale)
         self._setup(self.model.parameters())
 
@@ -163,7 +167,18 @@ class BiEncoderTrainer(_Loop):
         return self.loss_fn.compute_loss_from_embeddings([q, d, negatives], None) - math.log(2)
 
     def save(self, path: Path) -> Path:
-        self.model.save(str(path))
+        """A plain sentence-transformers folder (adapters merged in), plus the adapters themselves
+        in lora.safetensors for a delta to ship."""
+        if not self.lora:
+            self.model.save(str(path))
+            return path
+        from safetensors.torch import save_file
+
+        from negviz.finetune.lora import LORA_FILE, factors, merged
+
+        with merged(self.model[0].auto_model, self.lora):
+            self.model.save(str(path))
+        save_file(factors(self.lora), str(Path(path) / LORA_FILE))
         return path
 
 
@@ -181,6 +196,8 @@ class MaxSimTrainer(_Loop):
         self.options = {**EncoderMaxSim.default_options, **options}
         if self.options["similarity"] != "cosine":
             raise ValueError("late-interaction fine-tuning trains cosine MaxSim; drop similarity=l2")
+        if spec.lora_rank:
+            raise ValueError("LoRA adapters are for bi-encoder fine-tuning; train MaxSim models with lora_rank 0")
         folder = transformer_folder(source)
         self.tokenizer = AutoTokenizer.from_pretrained(folder)
         self.module = AutoModel.from_pretrained(folder).to(device)

@@ -87,8 +87,7 @@ class BiEncoder(EmbeddingScorer):
 
         out, step = [], self.batch_size
         for start in range(0, len(texts), step):
-            hidden, mask = model.run(texts[start : start + step])
-            vecs = pool(hidden.astype(np.float32), mask, self.options["pooling"])
+            vecs = np.stack([pool(h.astype(np.float32), self.options["pooling"]) for h in model.run(texts[start : start + step])])
             if self.options["normalize"]:
                 vecs = vecs / np.maximum(np.linalg.norm(vecs, axis=1, keepdims=True), 1e-12)
             out.append(vecs)

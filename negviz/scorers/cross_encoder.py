@@ -86,8 +86,8 @@ class CrossEncoderScorer(Scorer):
         step, out = self.batch_size, []
         for start in range(0, len(queries), step):
             pairs = list(zip(queries[start : start + step], docs[start : start + step]))
-            if raw is None:  # ONNX Runtime: the graph's logits as they are
-                logits, _ = model.run(queries[start : start + step], docs[start : start + step])
+            if raw is None:  # ONNX Runtime: the graph's logits as they are, one pair per call
+                logits = np.concatenate(model.run(queries[start : start + step], docs[start : start + step]))
             else:
                 logits = model.predict(
                     pairs, batch_size=len(pairs), activation_fn=raw, convert_to_numpy=True, show_progress_bar=False

