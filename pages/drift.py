@@ -58,6 +58,10 @@ figure_downloads(fig, "cosine-drift", key="drift")
 st.dataframe(views.comparison(picked, epochs), hide_index=True, key="compare",
              column_config={c: percent for c in
                             ("acc_epoch0", "acc_final", "right_rank_epoch0", "right_rank_final")})
+if views.has_general(epochs):  # negation gain against retrieval without negation
+    trade = cd.tradeoff_figure(views.tradeoff(epochs), notes)
+    st.plotly_chart(trade, key="tradeoff")
+    figure_downloads(trade, "negation-vs-retrieval", key="tradeoff")
 e1, e2, _ = st.columns([1, 1, 3])
 with e1:
     csv_download(epochs, "drift-epochs.csv", "Epochs (CSV)")

@@ -160,3 +160,49 @@ def pair_trajectory(pair: pd.DataFrame, epoch: int, title: str = "", note: str =
         fig.add_annotation(text=note, xref="paper", yref="paper", x=0, y=0, yshift=-50, yanchor="top", xanchor="left",
                            showarrow=False, align="left", font=dict(size=11, color="#52525b"))
     return fig
+
+
+def tradeoff_figure(table: pd.DataFrame, notes: dict[str, str] | None = None) -> go.Figure:
+    """Gain on negation against loss elsewhere, epoch by epoch: left the run's negation measure,
+    right Recall@10 without negation (negviz.finetune.general, 95% CI) with BM25's own Recall@10
+    and the candidate pools' ceiling as reference lines. ``table``: views.tradeoff."""
+    from negviz.finetune.general import DEFINITION
+
+    fig = make_subplots(rows=1, cols=2, horizontal_spacing=0.12,
+                        subplot_titles=("negation (held-out measure)", "retrieval without negation (R@10)"))
+    for (run, ep), color in zip(table.groupby("run", sort=False), RUN_COLORS * 4):
+        label = ep["negation measure"].iloc[0]
+        fig.add_trace(go.Scatter(x=ep["epoch"], y=ep["negation"], mode="markers+lines", name=run, legendgroup=run,
+                                 marker=dict(color=color, size=9), line=dict(color=color, width=2),
+                                 hovertemplate=f"{run}<br>epoch %{{x}}<br>{label} %{{y:.3f}}<extra></extra>"),
+                      row=1, col=1)
+        fig.add_trace(go.Scatter(
+            x=ep["epoch"], y=ep["general_recall10"] * 100, mode="markers+lines", name=run, legendgroup=run,
+            showlegend=False, marker=dict(color=color, size=9, symbol="square"), line=dict(color=color, width=2),
+            error_y=dict(type="data", visible=True, color=color,
+                         array=(ep["general_ci_high"] - ep["general_recall10"]) * 100,
+                         arrayminus=(ep["general_recall10"] - ep["general_ci_low"]) * 100),
+            customdata=ep[["general_n"]].to_numpy(),
+            hovertemplate=f"{run}<br>epoch %{{x}}<br>R@10 %{{y:.1f}}%, n=%{{customdata[0]:.0f}}<extra></extra>"),
+            row=1, col=2)
+    if len(table):
+        for value, text in ((table["bm25_recall10"].iloc[0], "BM25"), (table["pool_ceiling"].iloc[0], "pool ceiling")):
+            fig.add_hline(y=value * 100, line_dash="dash", line_color=BASELINE_COLOR, row=1, col=2,
+                          annotation_text=f"{text} {value:.1%}", annotation_position="bottom right")
+    ticks = sorted(table["epoch"].unique()) if len(table) else [0]
+    for col in (1, 2):
+        fig.update_xaxes(tickvals=ticks, ticktext=["0<br>before" if e == 0 else str(e) for e in ticks],
+                         title_text="epoch", row=1, col=col)
+    fig.update_yaxes(title_text=table["negation measure"].iloc[0] if len(table) else "", row=1, col=1)
+    fig.update_yaxes(title_text="Recall@10 (%)", row=1, col=2)
+    note = _notes(notes or {})
+    lines = note.count("<br>") + 1 if note else 0
+    fig.update_layout(
+        title=dict(text=f"Does negation training cost ordinary retrieval?<br><sup>{DEFINITION}</sup>"),
+        font=FONT, template="plotly_white", height=460 + 16 * lines,
+        margin=dict(l=10, r=20, t=110, b=70 + 16 * lines),
+        legend=dict(orientation="h", yanchor="bottom", y=1.12, xanchor="left", x=0))
+    if note:
+        fig.add_annotation(text=note, xref="paper", yref="paper", x=0, y=-0.2 - 0.02 * lines, showarrow=False,
+                           align="left", xanchor="left", yanchor="top", font=dict(size=11, color="#52525b"))
+    return fig

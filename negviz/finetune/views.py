@@ -83,7 +83,38 @@ def comparison(runs: pd.DataFrame, epochs: pd.DataFrame) -> pd.DataFrame:
             "eval_s_per_epoch": ep["eval_seconds"].mean(), "device": run.device,
             **({"right_rank_epoch0": first["right_rank"], "right_rank_final": last["right_rank"]}
                if "right_rank" in ep.columns and ep["right_rank"].notna().all() else {}),
+            **({"general_r10_epoch0": first[GENERAL], "general_r10_final": last[GENERAL]}
+               if has_general(ep) else {}),
         })
+    return pd.DataFrame(rows)
+
+
+GENERAL = "general_recall10"  # negviz.finetune.general: retrieval without negation
+
+
+def has_general(epochs: pd.DataFrame) -> bool:
+    return GENERAL in epochs.columns and epochs[GENERAL].notna().any()
+
+
+def tradeoff(epochs: pd.DataFrame) -> pd.DataFrame:
+    """Per run and epoch: the negation measure and the retrieval figure without negation, each
+    with its change since epoch 0 (gain on negation against loss elsewhere)."""
+    rows = []
+    for run, ep in epochs.groupby("run", sort=False):
+        if not has_general(ep):
+            continue
+        ep = ep.sort_values("epoch")
+        m = measure(ep)
+        first = ep.iloc[0]
+        for r in ep.itertuples(index=False):
+            neg, gen = getattr(r, m.column), getattr(r, GENERAL)
+            rows.append({"run": run, "epoch": int(r.epoch), "negation measure": m.label,
+                         "negation": neg, "negation_change": neg - first[m.column],
+                         "general_recall10": gen, "general_ci_low": getattr(r, "general_recall10_ci_low"),
+                         "general_ci_high": getattr(r, "general_recall10_ci_high"),
+                         "general_change": gen - first[GENERAL], "general_n": getattr(r, "general_n"),
+                         "bm25_recall10": getattr(r, "general_bm25_recall10"),
+                         "pool_ceiling": getattr(r, "general_pool_recall")})
     return pd.DataFrame(rows)
 
 
