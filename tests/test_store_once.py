@@ -34,6 +34,7 @@ RUNS = Path(__file__).resolve().parent.parent / "data" / "runs"
 PAIRS_MAP = "pair_id=id,q1=query1,d1=doc1,q2=query2,d2=doc2"
 NEVIR = DatasetSpec.make("nevir", limit=30)
 WAIT = 120  # seconds before a stuck test fails (never reached when it passes)
+UNIQUE_INDEX = "ux_runs_complete_spec"  # tables.ux_runs_complete_spec
 
 
 # ---------------------------------------------------------------- helpers
@@ -236,7 +237,7 @@ def test_a_store_holding_duplicates_of_a_spec_opens_keeping_the_newest(store_url
     opens; the newest stays, the older ones go (with their scores); then the rule holds."""
     with Store(store_url) as s:
         with db.write(s.engine) as conn:  # the layout before the rule: no unique index
-            conn.exec_driver_sql(f"DROP INDEX IF EXISTS {t.ux_runs_complete_spec.name}")
+            conn.exec_driver_sql(f"DROP INDEX IF EXISTS {UNIQUE_INDEX}")
             ids = {}
             for name, key, status, hours in [("old", "k1", "complete", 0), ("mid", "k1", "complete", 1),
                                              ("new", "k1", "complete", 2), ("job", "k1", "running", 3),
@@ -255,7 +256,7 @@ def test_a_store_holding_duplicates_of_a_spec_opens_keeping_the_newest(store_url
         assert table_count(s, t.item_scores) == 3 * 2 * 2  # new, job, other (old and mid went)
         with db.read(s.engine) as conn:
             indexes = {ix["name"]: ix for ix in sa.inspect(conn).get_indexes("runs")}
-        assert indexes[t.ux_runs_complete_spec.name]["unique"]
+        assert indexes[UNIQUE_INDEX]["unique"]
         with pytest.raises(DuplicateRunError):
             s.save_run(make_record(), make_scores(2))
     with Store(store_url) as s:  # opening again: nothing to do
