@@ -519,7 +519,7 @@ class Store:
         imported = [record.run_id for file, record in todo if self._import_one(file, record, force, skipped)]
         return Imported(imported, skipped)
 
-    def ensure_bundled(self, directory: str | Path | None = None, lazy: bool = False) -> list[str]:
+    def ensure_bundled(self, directory: str | Path | None = None, lazy: bool = False) -> Imported:
         """Import the runs shipped in data/runs/ (or directory) that the store lacks (lazily: see
         import_runs)."""
         if directory is None:
@@ -527,7 +527,7 @@ class Store:
 
             directory = DATA_DIR / "runs"
         directory = Path(directory)
-        return self.import_runs(directory, lazy=lazy) if directory.is_dir() else []
+        return self.import_runs(directory, lazy=lazy) if directory.is_dir() else Imported()
 
     def pending_runs(self) -> list[str]:
         """Runs imported lazily whose item scores are not copied in yet."""
