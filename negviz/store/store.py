@@ -663,7 +663,9 @@ def _newest_per_spec(found: list[tuple[Path, RunRecord]]) -> tuple[list, list[tu
 
 
 def _age(record: RunRecord) -> tuple:
-    return (record.created_at or datetime.min.replace(tzinfo=timezone.utc), record.run_id)
+    """Sort key, newest last (as the migration orders them: created_at, then run_id)."""
+    created = record.created_at or datetime.min
+    return (created if created.tzinfo else created.replace(tzinfo=timezone.utc), record.run_id)
 
 
 def _spec_stored(run_id: str) -> str:
