@@ -130,7 +130,7 @@ def cmd_datasets_remove(args: argparse.Namespace) -> int:
         print(f"{args.name} is used by {used} stored run(s); run again with --yes to remove it "
               f"({'and them' if args.delete_runs else 'the runs are kept'})", file=sys.stderr)
         return 1
-    stored.remove(store, args.name, delete_runs=args.delete_runs)
+    used = stored.remove(store, args.name, delete_runs=args.delete_runs)  # counted in the removing transaction
     kept = "deleted" if args.delete_runs else "kept"
     print(f"removed {args.name}; {used} stored run(s) used it ({kept})")
     return 0
@@ -177,6 +177,8 @@ def cmd_eval(args: argparse.Namespace) -> int:
         )
     finally:
         progress.close()
+    if result.note:  # e.g. another process stored this spec meanwhile: its run is shown
+        print(f"negviz: {result.note}", file=sys.stderr)
     out = eval_payload(result)
     from negviz.against_base import against_base
 
@@ -205,6 +207,8 @@ def eval_payload(result) -> dict[str, Any]:
         "reused_stored_run": result.reused,
         "code_version": r.code_version,
     }
+    if result.note:
+        head["note"] = result.note
     return {**head, **{k: v for k, v in result.summary.items() if k != "n"}}
 
 
@@ -276,8 +280,10 @@ def cmd_runs(args: argparse.Namespace) -> int:
 def cmd_import(args: argparse.Namespace) -> int:
     from negviz.store import Store
 
-    imported = Store(args.db).import_runs(args.path)
+    imported = Store(args.db).import_runs(args.path, force=args.force)
     print(f"imported {len(imported)} run(s) from {args.path}")
+    for file, why in imported.skipped:
+        print(f"skipped {file.name}: {why}")
     return 0
 
 
@@ -445,6 +451,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     s = sub.add_parser("import-runs", help="load run files (e.g. data/runs) into the store")
     s.add_argument("path")
+    s.add_argument("--force", action="store_true",
+                   help="a file whose spec the store holds replaces the stored run (a spec is stored once)")
     s.set_defaults(func=cmd_import)
 
     s = sub.add_parser("export-run", help="write one stored run to a portable file")

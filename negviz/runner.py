@@ -17,6 +17,7 @@ from negviz import __version__
 from negviz.cache import ScoreCache
 from negviz.catalog import ResolvedModel, load_scorer, resolve
 from negviz.datasets import load as load_dataset
+from negviz.datasets.added import content_hash
 from negviz.scoring import score_dataset
 from negviz.metrics import STRICT
 from negviz.paths import ROOT
@@ -71,6 +72,23 @@ class EvalResult:
     summary: dict
     scores: pd.DataFrame | None  # None when a stored run was reused (read it from the store)
     reused: bool
+    note: str | None = None  # said to the user, e.g. why a stored run was reused after scoring
+
+
+def store_once(store, record, scores: pd.DataFrame, *, replace: bool = False,
+               added_sha256: str | None = None) -> tuple[Any, str | None]:
+    """Save a computed run (``replace``: a forced re-run replaces the stored run of its spec).
+    A spec is stored once: when another process stored this spec while this one computed, its
+    run is returned instead, with a note saying so. Returns (the stored record, note or None)."""
+    from negviz.store import DuplicateRunError
+
+    try:
+        record.run_id = store.save_run(record, scores, replace=replace, added_sha256=added_sha256)
+    except DuplicateRunError as taken:
+        won = taken.run
+        return won, (f"another evaluation stored this spec (run {won.run_id}, on {won.host or 'another host'}) "
+                     "while this one was computing; that stored run is reused, and this one was not stored")
+    return record, None
 
 
 def check_held_out(model: str, dataset: DatasetSpec) -> None:
@@ -158,5 +176,7 @@ def run_eval(
         host=socket.gethostname(),
     )
     if store is not None:  # a forced re-run replaces the stored run of the same spec
-        record.run_id = store.save_run(record, scores, replace=force)
+        stored, note = store_once(store, record, scores, replace=force, added_sha256=content_hash(ds.spec))
+        if note is not None:
+            return EvalResult(stored, stored.summary, None, reused=True, note=note)
     return EvalResult(record, summary, scores, reused=False)

@@ -124,7 +124,7 @@ else:
                                 disabled=used == 0)
         if c2.button(f"Yes, remove {gone}", key="confirm_remove", icon=":material/delete:",
                      type="primary"):
-            stored.remove(store, gone, delete_runs=drop_runs)
+            used = stored.remove(store, gone, delete_runs=drop_runs)  # counted as it removes
             resources.clear_datasets()
             resources.clear_runs()
             done = "deleted" if drop_runs else "kept"

@@ -4,6 +4,7 @@ the CLI, and run files that carry their epochs."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 
@@ -159,6 +160,30 @@ def test_a_crash_is_stored_as_failed_with_its_epochs(tiny_model_dir, sqlite_stor
     run = sqlite_store.runs(kind="finetune", status="failed").iloc[0]
     assert "boom in step 1" in run["error"]
     assert history.epochs(sqlite_store, run["run_id"])["epoch"].tolist() == [0]
+
+
+def test_a_spec_completes_once_and_force_replaces(tiny_model_dir, sqlite_store, tmp_path):
+    """Issue 21: a job that completes while another job of its spec completed first ends cancelled
+    (that one stays the spec's run); --force replaces the spec's run."""
+    spec = ft.FinetuneSpec(str(tiny_model_dir("bi-encoder")), **{**TINY, "seed": 7})
+    first = ft.run_finetune(spec, sqlite_store, save_dir=tmp_path, keep="none")
+    forced = ft.run_finetune(spec, sqlite_store, save_dir=tmp_path, keep="none", force=True)
+    assert forced.status == "complete" and not forced.reused
+    key = sqlite_store.get_run(forced.run_id).spec_key
+    assert sqlite_store.runs(kind="finetune")["run_id"].tolist() == [forced.run_id] != [first.run_id]
+
+    other, won = dataclasses.replace(sqlite_store.get_run(forced.run_id), run_id=""), []
+    sqlite_store.delete_run(forced.run_id)
+
+    def another_job_completes_meanwhile(p):  # a second process of this spec finishing first
+        if not won:
+            won.append(sqlite_store.save_run(other, pd.DataFrame({"item_id": ["x"], "slot": ["s"], "score": [1.0]})))
+
+    late = ft.run_finetune(spec, sqlite_store, save_dir=tmp_path, keep="none", progress=another_job_completes_meanwhile)
+    assert late.status == "cancelled"
+    run = sqlite_store.get_run(late.run_id)
+    assert run.status == "cancelled" and won[0] in run.error and "completed first" in run.error
+    assert sqlite_store.find_run(key).run_id == won[0]
 
 
 def test_one_late_interaction_epoch_loads_as_maxsim(tiny_model_dir, sqlite_store, tmp_path):

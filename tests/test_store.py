@@ -14,7 +14,7 @@ import sqlalchemy as sa
 
 from negviz.errors import DataValidationError
 from negviz.schema import DatasetSpec, ModelSpec
-from negviz.store import RunNotFoundError, RunRecord, Store, StoreError, db
+from negviz.store import DuplicateRunError, RunNotFoundError, RunRecord, Store, StoreError, db
 from negviz.store import tables as t
 from tests.pg import pg_url, store, store_url  # noqa: F401  (fixtures)
 
@@ -101,24 +101,35 @@ def test_failed_write_rolls_back_the_whole_transaction(store):
     assert table_count(store, t.item_scores) == 6
 
 
-def test_find_run_returns_newest_complete(store):
+def test_find_run_returns_the_complete_run_of_a_spec_stored_once(store):
+    """One complete run per spec: a second one is refused (DuplicateRunError names the stored
+    run, nothing is written); running runs of the spec are not limited until they complete."""
     assert store.find_run("k1") is None
-    old = store.save_run(make_record(created_at=T0), make_scores(2))
-    new = store.save_run(make_record(created_at=T0 + timedelta(hours=1)), make_scores(2))
+    first = store.save_run(make_record(created_at=T0), make_scores(2))
     store.save_run(make_record("other", created_at=T0 + timedelta(hours=3)), make_scores(2))
     running = store.start_run(make_record(created_at=T0 + timedelta(hours=2)))
-    assert store.find_run("k1").run_id == new
-    store.delete_run(new)
-    assert store.find_run("k1").run_id == old
-    store.finish_run(running, {"acc": 1.0}, wall_seconds=2.0)
+    assert store.find_run("k1").run_id == first
+    with pytest.raises(DuplicateRunError, match=f"already stored \\(run {first}") as taken:
+        store.save_run(make_record(created_at=T0 + timedelta(hours=1)), make_scores(2))
+    assert taken.value.run.run_id == first and taken.value.run.summary == {}
+    assert len(store.runs()) == 2 and table_count(store, t.item_scores) == 2 * 2 * 2
+    with pytest.raises(DuplicateRunError):  # completing a running run of the spec: refused, still running
+        store.finish_run(running, {"acc": 1.0}, wall_seconds=2.0, scores=make_scores(2))
+    assert store.get_run(running).status == "running" and table_count(store, t.item_scores) == 2 * 2 * 2
+    store.finish_run(running, {"acc": 1.0}, wall_seconds=2.0, replace=True)  # a forced job replaces it
     assert store.find_run("k1").run_id == running
+    with pytest.raises(RunNotFoundError):
+        store.get_run(first)
+    store.delete_run(running)
+    assert store.find_run("k1") is None
 
 
 def test_save_run_replace_keeps_one_run_per_spec(store):
     """A forced re-run (replace=True) deletes the complete runs of its spec, with their scores,
     in the transaction that writes it; other specs and running jobs stay."""
     first = store.save_run(make_record(created_at=T0), make_scores(3))
-    store.save_run(make_record(created_at=T0 + timedelta(hours=1)), make_scores(3))
+    second = store.save_run(make_record(created_at=T0 + timedelta(hours=1)), make_scores(3), replace=True)
+    assert store.runs()["run_id"].tolist() == [second]
     other = store.save_run(make_record("other", created_at=T0), make_scores(3))
     running = store.start_run(make_record(created_at=T0 + timedelta(hours=2)))
     latest = store.save_run(make_record(created_at=T0 + timedelta(hours=3)), make_scores(3, seed=1), replace=True)
@@ -136,7 +147,7 @@ def test_save_run_replace_keeps_one_run_per_spec(store):
 
 def test_runs_filters_and_orders_newest_first(store):
     a = store.save_run(make_record(dataset="nevir", created_at=T0), make_scores(2))
-    b = store.save_run(make_record(dataset="excluir", created_at=T0 + timedelta(minutes=1)), make_scores(2))
+    b = store.save_run(make_record("k2", dataset="excluir", created_at=T0 + timedelta(minutes=1)), make_scores(2))
     c = store.start_run(make_record(dataset="nevir", kind="finetune", created_at=T0 + timedelta(minutes=2)))
     assert store.runs()["run_id"].tolist() == [b, a]
     assert store.runs(status=None)["run_id"].tolist() == [c, b, a]
@@ -375,7 +386,7 @@ def _writer(url: str, proc: int, barrier) -> None:
         # Every process annotates the same items as the same annotator: versions must interleave.
         store.add_annotation("nevir", f"item{i % SHARED_ITEMS}", "shared", {"proc": proc, "i": i})
         if i % (N_ANNOTATIONS // N_RUNS) == 0:
-            store.save_run(make_record(f"proc{proc}"), make_scores(500, seed=proc))
+            store.save_run(make_record(f"proc{proc}-{i}"), make_scores(500, seed=proc))
     store.close()
 
 

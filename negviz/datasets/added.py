@@ -32,6 +32,12 @@ SPLITS = ("test",)
 OPTIONS = (Option("sha256", str, None, "sha256 of the added file, filled in on load"),)
 
 
+def content_hash(spec: DatasetSpec) -> str | None:
+    """The sha256 an added dataset's spec carries once loaded (OPTIONS); None for shipped
+    datasets and files, which take no such option."""
+    return spec.opts.get("sha256")
+
+
 class DatasetNameError(NegvizError):
     """A name an added dataset cannot take (badly formed, or a shipped or added dataset's)."""
 

@@ -174,7 +174,8 @@ def run_finetune(
         if keep == "none" or not any(run_dir.glob("epoch-*")):
             shutil.rmtree(run_dir, ignore_errors=True)
     final_ckpt = str(saved[-1]) if saved and keep != "none" and saved[-1].is_dir() else None  # also when cancelled
-    summary = _finish(store, run_id, rows, items, p, status, time.perf_counter() - start, final_ckpt, error)
+    summary, status = _finish(store, run_id, rows, items, p, status, time.perf_counter() - start, final_ckpt, error,
+                              replace=force)
     return FinetuneResult(run_id, status, False, history.epochs(store, run_id), summary, summary.get("checkpoint"))
 
 
@@ -259,8 +260,20 @@ def _transfer_frame(n: int) -> pd.DataFrame | None:
     return load(DatasetSpec.make("excluir", limit=int(n))).frame
 
 
-def _finish(store, run_id, rows, items, p: Plan, status, wall, checkpoint, error) -> dict[str, Any]:
+def _finish(store, run_id, rows, items, p: Plan, status, wall, checkpoint, error,
+            replace: bool = False) -> tuple[dict[str, Any], str]:
+    """Store the run's end; returns (summary, the status stored). A spec is stored once: a
+    forced run (``replace``) replaces the spec's complete run; otherwise, when another job of
+    this spec completed first, that one stays the spec's run and this one ends cancelled."""
+    from negviz.store import CANCELLED, DuplicateRunError
+
     summary = history.run_summary(pd.DataFrame(rows), p.data.note, checkpoint)
     scores = history.items_as_scores(pd.concat(items, ignore_index=True)) if items else None
-    store.finish_run(run_id, summary=summary, wall_seconds=wall, status=status, error=error, scores=scores)
-    return summary
+    try:
+        store.finish_run(run_id, summary=summary, wall_seconds=wall, status=status, error=error, scores=scores,
+                         replace=replace)
+    except DuplicateRunError as taken:
+        status = CANCELLED
+        store.finish_run(run_id, summary=summary, wall_seconds=wall, status=status, scores=scores,
+                         error=f"run {taken.run.run_id} of the same spec completed first and stays its stored run")
+    return summary, status

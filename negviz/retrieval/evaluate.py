@@ -30,7 +30,7 @@ from negviz.errors import DataValidationError
 from negviz.retrieval.corpus import Corpus, load_corpus
 from negviz.retrieval.index import retriever_for
 from negviz.retrieval.metrics import retrieval_summary
-from negviz.runner import code_version, run_key
+from negviz.runner import code_version, run_key, store_once
 from negviz.schema import EXCLUSION, DatasetSpec, ModelSpec
 from negviz.scorers.base import Progress, no_progress
 from negviz.store.record import RETRIEVAL
@@ -98,6 +98,7 @@ class CorpusEvalResult:
     scores: pd.DataFrame | None
     reused: bool
     timings: dict
+    note: str | None = None  # said to the user (negviz.runner.store_once)
 
 
 def run_corpus_eval(
@@ -168,6 +169,8 @@ def run_corpus_eval(
         wall_seconds=time.perf_counter() - start,
         host=socket.gethostname(),
     )
-    if store is not None:
-        record.run_id = store.save_run(record, frame)
+    if store is not None:  # a forced re-run replaces the stored run of the same spec
+        stored, note = store_once(store, record, frame, replace=force)
+        if note is not None:
+            return CorpusEvalResult(stored, stored.summary, None, True, {}, note)
     return CorpusEvalResult(record, summary, frame, False, timings)

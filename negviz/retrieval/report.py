@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from typing import Any, Callable
 
 from negviz.retrieval.metrics import METRICS
@@ -55,6 +56,8 @@ def corpus_eval_command(args, model, dataset, store, progress, json_default: Cal
         )  # fmt: skip
     finally:
         progress.close()
+    if result.note:
+        print(f"negviz: {result.note}", file=sys.stderr)
     out = corpus_payload(result)
     print(json.dumps(out, indent=2, default=json_default) if args.json else format_corpus(out))
     return 0

@@ -153,6 +153,21 @@ def runs_using(store, name: str) -> int:
         return int(conn.execute(sa.select(sa.func.count()).where(runs.c.dataset_name == name)).scalar())
 
 
+def hold(conn: sa.Connection, name: str, sha256: str) -> None:
+    """Inside the write transaction that stores a run made on the added dataset ``name``: fail
+    unless the store still holds it with this content, and keep it until the transaction ends
+    (a shared row lock on PostgreSQL, so a concurrent remove waits and then counts the run;
+    SQLite's write transaction already excludes every other writer)."""
+    query = sa.select(table.c.sha256).where(table.c.name == name).with_for_update(read=True)
+    held = conn.execute(query).scalar()
+    if held != sha256:
+        how = "removed from the store" if held is None else "removed and added again with other content"
+        raise StoreError(
+            f"the added dataset {name!r} was {how} while this run was computed, so the run was not stored; "
+            f"add the dataset again (`negviz datasets add {name} FILE --kind KIND`) and evaluate again"
+        )
+
+
 def remove(store, name: str, delete_runs: bool = False) -> int:
     """Remove an added dataset (and, with ``delete_runs``, the runs made on it) in one transaction.
     Returns how many stored runs use it (deleted or kept)."""

@@ -32,6 +32,18 @@ class RunNotFoundError(StoreError, KeyError):
         return str(self.args[0])
 
 
+class DuplicateRunError(StoreError):
+    """A complete run of this spec is already stored (a spec is stored once): ``run`` is that
+    run, which the caller reuses; a forced write (replace) replaces it instead."""
+
+    def __init__(self, run: "RunRecord"):
+        super().__init__(
+            f"a complete run of this spec is already stored (run {run.run_id}, made {run.created_at:%Y-%m-%d %H:%M} "
+            f"UTC on {run.host or 'an unknown host'}); it is kept. Use --force to replace it"
+        )
+        self.run = run
+
+
 @dataclass(kw_only=True)
 class RunRecord:
     """A run as stored. The store sets status and fills run_id, created_at, host, code_version and n

@@ -7,16 +7,19 @@ mode with a busy timeout, or any PostgreSQL server.
 from __future__ import annotations
 
 import dataclasses
+import logging
 import socket
 import uuid
+from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import pandas as pd
 import sqlalchemy as sa
 
 from negviz import __version__
 from negviz.store import annotations as ann
+from negviz.store import datasets as added
 from negviz.store import db, portable
 from negviz.store import tables as t
 from negviz.store.frames import epoch_item_rows, long_frame, score_rows
@@ -26,12 +29,24 @@ from negviz.store.record import (
     RUNNING,
     STATUSES,
     TIME_FIELDS,
+    DuplicateRunError,
     RunNotFoundError,
     RunRecord,
     StoreError,
 )
 
 RUN_COLUMNS = tuple(f.name for f in dataclasses.fields(RunRecord))
+SPEC_WRITE_ATTEMPTS = 3  # a forced write that loses a race to another writer of its spec tries again
+log = logging.getLogger(__name__)
+
+
+class Imported(list):
+    """The run ids import_runs stored (a list, as before), and ``skipped``: (file, why) for each
+    run file left out by the rule that a spec is stored once."""
+
+    def __init__(self, run_ids=(), skipped=()):
+        super().__init__(run_ids)
+        self.skipped: list[tuple[Path, str]] = list(skipped)
 
 
 class Store:
@@ -85,18 +100,23 @@ class Store:
 
     def _migrate(self) -> None:
         """For stores made by an older negviz: create the tables and indexes added since (once;
-        both are additive, so an older negviz still opens the store afterwards)."""
+        all are additive, so an older negviz still opens the store afterwards: the schema version
+        stays). The one-complete-run-per-spec index first removes older duplicates of a spec."""
         with db.read(self._engine) as conn:
             inspector = sa.inspect(conn)
             tables = set(inspector.get_table_names())
             indexes = {ix["name"] for ix in inspector.get_indexes(t.runs.name)}
         missing_tables = [table for table in t.metadata.sorted_tables if table.name not in tables]
         missing_indexes = [ix for ix in t.ADDED_INDEXES if ix.name not in indexes]
-        if missing_tables or missing_indexes:
+        unique_missing = t.ux_runs_complete_spec.name not in indexes
+        if missing_tables or missing_indexes or unique_missing:
             with db.schema_transaction(self._engine) as conn:
                 t.metadata.create_all(conn, tables=missing_tables, checkfirst=True)
                 for ix in missing_indexes:
                     ix.create(conn, checkfirst=True)
+                if unique_missing:
+                    _one_complete_run_per_spec(conn)
+                    t.ux_runs_complete_spec.create(conn, checkfirst=True)
 
     def _schema_version(self) -> str | None:
         try:
@@ -131,13 +151,21 @@ class Store:
             ) from exc
 
     # ------------------------------------------------------------ runs
-    def save_run(self, record: RunRecord, scores: pd.DataFrame, replace: bool = False) -> str:
+    def save_run(
+        self, record: RunRecord, scores: pd.DataFrame, replace: bool = False, added_sha256: str | None = None
+    ) -> str:
         """Store a finished run and its item scores (SCORE_COLUMNS) in one transaction.
 
-        ``replace`` (a forced re-run): the complete runs with the same spec key are deleted in
-        that same transaction, so the store keeps one run per spec and never none. Finished work
-        is never lost: if the write fails, the run is kept as a portable run file
-        (``unsaved_runs_dir()``) and the StoreError says where and how to load it later."""
+        A spec is stored once (a unique index on the spec key of complete runs): when the store
+        already holds a complete run of ``record.spec_key``, e.g. another process stored it while
+        this one was computing, nothing is written and DuplicateRunError names that run, for the
+        caller to reuse. ``replace`` (a forced re-run): the complete runs with the same spec key
+        are deleted in that same transaction instead, so the store keeps one run per spec and
+        never none. ``added_sha256``: the run was made on the added dataset
+        ``record.dataset_name`` with this content; the write fails with a StoreError, in the same
+        transaction, unless the store still holds it. Finished work is never lost to a failing
+        database: the run is then kept as a portable run file (``unsaved_runs_dir()``) and the
+        StoreError says where and how to load it later."""
         record = self._new(record, COMPLETE)
         rows = score_rows(record.run_id, scores)  # validate before touching the database
         if record.n is None:
@@ -145,7 +173,7 @@ class Store:
         if record.finished_at is None:
             record.finished_at = t.now()
         try:
-            self._insert_run(record, rows, replace_spec=record.spec_key if replace else None)
+            self._insert_run(record, rows, replace=replace, added_sha256=added_sha256)
         except sa.exc.SQLAlchemyError as exc:
             if isinstance(exc, sa.exc.IntegrityError) and self._stored(record.run_id):
                 raise  # this run id is already stored: the caller's mistake, no work is lost
@@ -177,8 +205,11 @@ class Store:
         status: str = COMPLETE,
         error: str | None = None,
         scores: pd.DataFrame | None = None,
+        replace: bool = False,
     ) -> None:
-        """End a running run; item scores, if given, are written in the same transaction."""
+        """End a running run; item scores, if given, are written in the same transaction.
+        Completing it follows save_run's rule: DuplicateRunError (nothing changed) when another
+        complete run of its spec is stored, unless ``replace``, which deletes that run."""
         if status not in STATUSES or status == RUNNING:
             raise StoreError(f"finish_run status must be one of complete, failed, cancelled, not {status!r}")
         rows = score_rows(run_id, scores) if scores is not None else []
@@ -189,7 +220,14 @@ class Store:
             values["wall_seconds"] = float(wall_seconds)
         if rows:
             values["n"] = len({row[1] for row in rows})
-        with db.write(self._engine) as conn:
+        with db.read(self._engine) as conn:
+            spec_key = conn.execute(sa.select(t.runs.c.spec_key).where(t.runs.c.run_id == run_id)).scalar()
+        if spec_key is None:
+            raise RunNotFoundError(run_id)
+
+        def finish(conn: sa.Connection) -> None:
+            if status == COMPLETE:
+                self._claim_spec(conn, spec_key, run_id, replace)
             query = t.runs.update().where(t.runs.c.run_id == run_id, t.runs.c.status == RUNNING).values(**values)
             if conn.execute(query).rowcount == 0:
                 current = conn.execute(sa.select(t.runs.c.status).where(t.runs.c.run_id == run_id)).scalar()
@@ -197,6 +235,8 @@ class Store:
                     raise RunNotFoundError(run_id)
                 raise StoreError(f"run {run_id} is already {current}; only a running run can be finished")
             db.bulk_insert(conn, t.item_scores, rows)
+
+        self._write_under_spec_rule(finish, spec_key, run_id, replace, complete=status == COMPLETE)
 
     def find_run(self, spec_key: str) -> RunRecord | None:
         """The newest complete run with this spec key, or None."""
@@ -311,13 +351,67 @@ class Store:
         record.validate()
         return record
 
-    def _insert_run(self, record: RunRecord, rows: list[tuple], replace_spec: str | None = None) -> None:
-        with db.write(self._engine) as conn:
-            if replace_spec is not None:
-                runs = t.runs.c
-                conn.execute(t.runs.delete().where(runs.spec_key == replace_spec, runs.status == COMPLETE))
+    def _insert_run(
+        self, record: RunRecord, rows: list[tuple], replace: bool = False, added_sha256: str | None = None
+    ) -> None:
+        complete = record.status == COMPLETE
+
+        def insert(conn: sa.Connection) -> None:
+            if added_sha256 is not None:  # first: holds the dataset until this transaction ends
+                added.hold(conn, record.dataset_name, added_sha256)
+            if complete:
+                self._claim_spec(conn, record.spec_key, record.run_id, replace)
             conn.execute(t.runs.insert().values(**record.to_dict()))
             db.bulk_insert(conn, t.item_scores, rows)
+
+        self._write_under_spec_rule(insert, record.spec_key, record.run_id, replace, complete, inserting=True)
+
+    @staticmethod
+    def _claim_spec(conn: sa.Connection, spec_key: str, run_id: str, replace: bool) -> None:
+        """Inside the write that makes ``run_id`` a complete run of ``spec_key``: delete the
+        spec's other complete runs (``replace``), or raise DuplicateRunError naming the stored one."""
+        runs = t.runs.c
+        others = sa.and_(runs.spec_key == spec_key, runs.status == COMPLETE, runs.run_id != run_id)
+        if replace:
+            conn.execute(t.runs.delete().where(others))
+            return
+        row = conn.execute(sa.select(t.runs).where(others).limit(1)).mappings().first()
+        if row is not None:
+            raise DuplicateRunError(_record(row))
+
+    def _write_under_spec_rule(
+        self,
+        write: Callable[[sa.Connection], None],
+        spec_key: str,
+        run_id: str,
+        replace: bool,
+        complete: bool,
+        inserting: bool = False,
+    ) -> None:
+        """Run ``write`` in one write transaction. On SQLite the transaction holds the write lock,
+        so _claim_spec sees every committed run. On PostgreSQL two writers of one spec can both
+        pass _claim_spec before either commits; the unique index then stops the second one: it
+        reuses the winner (DuplicateRunError), or, replacing, tries again (and deletes the winner)."""
+        for attempt in range(1, SPEC_WRITE_ATTEMPTS + 1):
+            try:
+                with db.write(self._engine) as conn:
+                    write(conn)
+                return
+            except sa.exc.IntegrityError:
+                if not complete or (inserting and self._stored(run_id)):
+                    raise  # not the spec rule (e.g. this run id is already stored)
+                winner = self._complete_run_of(spec_key, other_than=run_id)
+                if winner is None or attempt == SPEC_WRITE_ATTEMPTS:
+                    raise
+                if not replace:
+                    raise DuplicateRunError(winner) from None
+
+    def _complete_run_of(self, spec_key: str, other_than: str) -> RunRecord | None:
+        runs = t.runs.c
+        query = sa.select(t.runs).where(runs.spec_key == spec_key, runs.status == COMPLETE, runs.run_id != other_than)
+        with db.read(self._engine) as conn:
+            row = conn.execute(query.limit(1)).mappings().first()
+        return _record(row) if row else None
 
     def _stored(self, run_id: str) -> bool:
         try:
@@ -403,24 +497,29 @@ class Store:
             path = path / f"{run_id}{portable.SUFFIX}"
         return portable.write(path, self.get_run(run_id), self.scores(run_id))
 
-    def import_runs(self, path: str | Path, lazy: bool = False) -> list[str]:
+    def import_runs(self, path: str | Path, lazy: bool = False, force: bool = False) -> Imported:
         """Load a run file, or every run file of a directory; runs already stored are skipped.
-        Returns the run ids imported. ``lazy``: store the records at once (listings and summaries
-        are complete in milliseconds) and copy each run's item scores in later, by load_pending
+        A spec is stored once, as by save_run: of several complete runs of one spec among the
+        files the newest is imported, and a file whose spec the store already holds (under
+        another run id) is skipped, unless ``force`` (not with ``lazy``): it then replaces the
+        stored run. Returns the run ids imported, with ``.skipped`` (file, why) for the files the
+        spec rule left out. ``lazy``: store the records at once (listings and summaries are
+        complete in milliseconds) and copy each run's item scores in later, by load_pending
         (e.g. from a background thread) or on the run's first read."""
         found: dict[str, tuple[Path, RunRecord]] = {}
         for file in portable.run_files(Path(path)):
             record = portable.read_record(file)  # the Parquet footer only
             found.setdefault(record.run_id, (file, record))
         if not found:
-            return []
+            return Imported()
         if lazy:
             return self._import_lazily(list(found.values()))
-        with db.read(self._engine) as conn:  # one query for all: fast when everything is present
-            present = set(conn.execute(sa.select(t.runs.c.run_id).where(t.runs.c.run_id.in_(list(found)))).scalars())
-        return [run_id for run_id, item in found.items() if run_id not in present and self._import_one(*item)]
+        with db.read(self._engine) as conn:  # a few queries for all: fast when everything is present
+            todo, skipped = self._plan_import(conn, list(found.values()), force)
+        imported = [record.run_id for file, record in todo if self._import_one(file, record, force, skipped)]
+        return Imported(imported, skipped)
 
-    def ensure_bundled(self, directory: str | Path | None = None, lazy: bool = False) -> list[str]:
+    def ensure_bundled(self, directory: str | Path | None = None, lazy: bool = False) -> Imported:
         """Import the runs shipped in data/runs/ (or directory) that the store lacks (lazily: see
         import_runs)."""
         if directory is None:
@@ -428,7 +527,7 @@ class Store:
 
             directory = DATA_DIR / "runs"
         directory = Path(directory)
-        return self.import_runs(directory, lazy=lazy) if directory.is_dir() else []
+        return self.import_runs(directory, lazy=lazy) if directory.is_dir() else Imported()
 
     def pending_runs(self) -> list[str]:
         """Runs imported lazily whose item scores are not copied in yet."""
@@ -463,32 +562,61 @@ class Store:
         pend = t.pending_scores.c
         return conn.execute(sa.select(pend.file).where(pend.run_id == run_id)).scalar()
 
-    def _import_lazily(self, found: list[tuple[Path, RunRecord]]) -> list[str]:
+    def _import_lazily(self, found: list[tuple[Path, RunRecord]]) -> Imported:
         """Store the records now, in one transaction; the scores stay in their files for now."""
         for _, record in found:
             record.validate()
         try:
             with db.write(self._engine) as conn:
-                present = set(
-                    conn.execute(
-                        sa.select(t.runs.c.run_id).where(t.runs.c.run_id.in_([r.run_id for _, r in found]))
-                    ).scalars()
-                )
-                todo = [(f, r) for f, r in found if r.run_id not in present]
+                todo, skipped = self._plan_import(conn, found, force=False)
                 if todo:
                     conn.execute(t.runs.insert(), [r.to_dict() for _, r in todo])
                     conn.execute(
                         t.pending_scores.insert(), [{"run_id": r.run_id, "file": str(f.resolve())} for f, r in todo]
                     )
         except sa.exc.IntegrityError:  # another process imported them meanwhile (PostgreSQL)
-            return []
-        return [r.run_id for _, r in todo]
+            return Imported()
+        return Imported([r.run_id for _, r in todo], skipped)
 
-    def _import_one(self, file: Path, record: RunRecord) -> bool:
+    def _plan_import(
+        self, conn: sa.Connection, found: list[tuple[Path, RunRecord]], force: bool
+    ) -> tuple[list[tuple[Path, RunRecord]], list[tuple[Path, str]]]:
+        """The run files to import: not stored yet (by run id), and one complete run per spec,
+        the newest, unless the store holds that spec already (kept, unless ``force``); with
+        (file, why) for the files the spec rule leaves out."""
+        ids = [r.run_id for _, r in found]
+        present = set(conn.execute(sa.select(t.runs.c.run_id).where(t.runs.c.run_id.in_(ids))).scalars())
+        todo, skipped = _newest_per_spec([(f, r) for f, r in found if r.run_id not in present])
+        taken = {} if force else self._taken_specs(conn, [r for _, r in todo])
+        keep = []
+        for file, record in todo:
+            if record.status == COMPLETE and record.spec_key in taken:
+                skipped.append((file, _spec_stored(taken[record.spec_key])))
+            else:
+                keep.append((file, record))
+        return keep, skipped
+
+    @staticmethod
+    def _taken_specs(conn: sa.Connection, records: list[RunRecord]) -> dict[str, str]:
+        """{spec key: stored complete run id} for the records' spec keys."""
+        runs = t.runs.c
+        keys = list({r.spec_key for r in records if r.status == COMPLETE})
+        taken: dict[str, str] = {}
+        for start in range(0, len(keys), 500):  # bounded IN lists
+            query = sa.select(runs.spec_key, runs.run_id).where(
+                runs.spec_key.in_(keys[start : start + 500]), runs.status == COMPLETE
+            )
+            taken.update(dict(conn.execute(query).all()))
+        return taken
+
+    def _import_one(self, file: Path, record: RunRecord, replace: bool, skipped: list[tuple[Path, str]]) -> bool:
         record.validate()
         rows = score_rows(record.run_id, portable.read_scores(file))
         try:
-            self._insert_run(record, rows)
+            self._insert_run(record, rows, replace=replace)
+        except DuplicateRunError as taken:  # another writer stored this spec meanwhile
+            skipped.append((file, _spec_stored(taken.run.run_id)))
+            return False
         except sa.exc.IntegrityError:
             with db.read(self._engine) as conn:
                 if self._exists(conn, record.run_id):  # another process imported it meanwhile
@@ -511,6 +639,58 @@ def unsaved_runs_dir() -> Path:
     from platformdirs import user_data_dir
 
     return Path(user_data_dir("negviz")) / "unsaved-runs"
+
+
+def _newest_per_spec(found: list[tuple[Path, RunRecord]]) -> tuple[list, list[tuple[Path, str]]]:
+    """The run files to import, with the complete runs reduced to the newest of each spec, and
+    (file, why) for the others."""
+    newest: dict[str, tuple[Path, RunRecord]] = {}
+    for file, record in found:
+        if record.status != COMPLETE:
+            continue
+        kept = newest.get(record.spec_key)
+        if kept is None or _age(record) > _age(kept[1]):
+            newest[record.spec_key] = (file, record)
+    todo, skipped = [], []
+    for file, record in found:
+        kept = newest.get(record.spec_key) if record.status == COMPLETE else None
+        if kept is None or kept[1] is record:
+            todo.append((file, record))
+        else:
+            skipped.append((file, f"{kept[0].name} holds a newer run of the same spec ({kept[1].run_id}); "
+                                  "a spec is stored once, so only that one is imported"))
+    return todo, skipped
+
+
+def _age(record: RunRecord) -> tuple:
+    """Sort key, newest last (as the migration orders them: created_at, then run_id)."""
+    created = record.created_at or datetime.min
+    return (created if created.tzinfo else created.replace(tzinfo=timezone.utc), record.run_id)
+
+
+def _spec_stored(run_id: str) -> str:
+    return f"the store holds run {run_id} of the same spec (a spec is stored once); --force replaces it"
+
+
+def _one_complete_run_per_spec(conn: sa.Connection) -> None:
+    """Migration for stores made before the unique index: keep the newest complete run of each
+    spec and delete the older ones (with their scores), as a forced re-run would have."""
+    runs = t.runs
+    if conn.dialect.name == "postgresql":  # no writer may add a duplicate until the index exists
+        conn.exec_driver_sql(f"LOCK TABLE {runs.name} IN SHARE ROW EXCLUSIVE MODE")
+    newer = runs.alias("newer")
+    shadowed = sa.exists().where(
+        newer.c.spec_key == runs.c.spec_key,
+        newer.c.status == COMPLETE,
+        sa.or_(
+            newer.c.created_at > runs.c.created_at,
+            sa.and_(newer.c.created_at == runs.c.created_at, newer.c.run_id > runs.c.run_id),
+        ),
+    )
+    removed = conn.execute(runs.delete().where(runs.c.status == COMPLETE, shadowed)).rowcount
+    if removed:
+        log.warning("removed %d older complete run(s) that repeated a spec stored again later: "
+                    "a spec is now stored once", removed)
 
 
 def _reason(exc: BaseException) -> str:

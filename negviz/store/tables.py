@@ -11,6 +11,8 @@ from datetime import datetime, timezone
 import sqlalchemy as sa
 from sqlalchemy.dialects.postgresql import JSONB
 
+from negviz.store.record import COMPLETE
+
 SCHEMA_VERSION = 1
 
 metadata = sa.MetaData()
@@ -74,6 +76,17 @@ runs = sa.Table(
 # store when it opens (see ADDED_INDEXES), so a store made by an older negviz gets them too.
 ix_runs_listing = sa.Index("ix_runs_listing", runs.c.kind, runs.c.status, runs.c.created_at)
 ADDED_INDEXES = (ix_runs_listing,)
+# A spec is stored once: at most one complete run per spec key, enforced by the database, so two
+# writers racing with one spec cannot both store it (the loser reuses the winner's run). Running,
+# failed and cancelled runs are not limited. A store made before this index gets it on opening,
+# after its older duplicates are removed (Store._migrate).
+ux_runs_complete_spec = sa.Index(
+    "ux_runs_complete_spec",
+    runs.c.spec_key,
+    unique=True,
+    sqlite_where=runs.c.status == COMPLETE,
+    postgresql_where=runs.c.status == COMPLETE,
+)
 
 # Long per-item scores (schema.SCORE_COLUMNS); the primary key also serves the cascade delete.
 # Laid out for its one access path, "all scores of one run, by item": on SQLite the table is
