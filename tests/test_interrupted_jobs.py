@@ -100,6 +100,23 @@ def test_the_store_discards_or_hands_over_only_a_silent_run(store):
     assert not store.claim_run(ended, future) and store.get_run(ended).status == "cancelled"
 
 
+def test_the_cli_says_what_is_wrong_with_a_resume_or_discard(store, capsys):
+    url = jobs.store_url(store)
+    assert cli.main(["--db", url, "jobs", "discard", "no-such-run"]) == 2
+    assert "no run 'no-such-run' in the store" in capsys.readouterr().err
+    alive = store.start_run(RunRecord(spec_key="k", kind="finetune", model_name="m", dataset_name="finetune:x",
+                                      options={"finetune": {"epochs": 2}}))
+    assert cli.main(["--db", url, "jobs", "discard", alive]) == 2
+    assert f"run {alive[:8]} is running (cancel it first); only an interrupted run can be discarded" in \
+        capsys.readouterr().err
+    assert cli.main(["--db", url, "jobs", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == [
+        {"run_id": alive, "state": "running", "progress": "running elsewhere; 0 of 3 measurements stored"}]
+    assert cli.main(["--db", url, "finetune", "--resume", "no-such-run"]) == 2
+    assert "no run 'no-such-run' in the store" in capsys.readouterr().err
+    store.get_run(alive)  # still there
+
+
 def test_a_killed_finetune_is_interrupted_then_discarded_resumed_or_trained_anew(
         store, tiny_model_dir, tmp_path, monkeypatch, capsys):
     monkeypatch.delenv(STALE_ENV, raising=False)
