@@ -137,7 +137,6 @@ def cmd_datasets_remove(args: argparse.Namespace) -> int:
 
 
 def cmd_eval(args: argparse.Namespace) -> int:
-    from negviz.runner import run_eval
     from negviz.schema import DatasetSpec, ModelSpec
     from negviz.store import Store
 
@@ -162,6 +161,19 @@ def cmd_eval(args: argparse.Namespace) -> int:
         from negviz.retrieval.report import corpus_eval_command
 
         return corpus_eval_command(args, model, dataset, store, progress, _json_default)
+    if args.heartbeat_file:  # a background job says it lives (negviz.jobs.is_alive), whatever it is doing
+        from pathlib import Path
+
+        from negviz.jobs import Heartbeat, touch
+
+        with Heartbeat(lambda: touch(Path(args.heartbeat_file))):
+            return _eval(args, model, dataset, store, lookup, progress)
+    return _eval(args, model, dataset, store, lookup, progress)
+
+
+def _eval(args, model, dataset, store, lookup, progress) -> int:
+    from negviz.runner import run_eval
+
     try:
         result = run_eval(
             model,
@@ -439,6 +451,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--json", action="store_true", help="print one JSON object")
     s.add_argument("--quiet", action="store_true", help="no progress bar")
     s.add_argument("--progress-file", help=argparse.SUPPRESS)  # negviz.eval_jobs
+    s.add_argument("--heartbeat-file", help=argparse.SUPPRESS)  # negviz.eval_jobs
     s.add_argument("--corpus", help="retrieve over a corpus: offline, excluir, hf:OWNER/NAME or a file")
     s.add_argument("--corpus-columns", help="column mapping of a corpus file, e.g. doc_id=id,text=body")
     s.add_argument("--top-k", type=int, default=100, help="documents retrieved per query (with --corpus)")
@@ -501,6 +514,9 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("finetune", help=finetune_cli.HELP)
     finetune_cli.add_arguments(s)
     s.set_defaults(func=finetune_cli.run_command)
+    s = sub.add_parser("jobs", help=finetune_cli.JOBS_HELP)
+    finetune_cli.add_jobs_arguments(s)
+    s.set_defaults(func=finetune_cli.jobs_command)
     return p
 
 

@@ -6,12 +6,16 @@ thousands of items, and a run still lands in the store exactly once (the CLI's o
 typo is reported at once; a model that cannot be loaded fails in the child, and ``poll`` reports
 the CLI's one-line message. The same request made while an identical job runs joins that job.
 ``cancel`` ends the child at once: nothing was stored (a run is written when it is complete).
+Whether the child lives is negviz.jobs.is_alive: its process where this machine sees it, else
+its heartbeat file (``<id>.beat``, touched every few seconds), e.g. for a job of another replica
+sharing the jobs folder; a job silent for too long has failed.
 """
 
 from __future__ import annotations
 
 import json
 import sys
+import time
 import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -67,7 +71,7 @@ def start(model: str, dataset: str, split: str, *, store, limit: int | None = No
     job_id = PREFIX + uuid.uuid4().hex
     paths = jobs.job_paths(folder, job_id)
     cmd = ["eval", "--model", model, "--dataset", dataset, "--split", split, "--tie-rule", tie_rule,
-           "--json", "--quiet", "--progress-file", str(paths["progress.json"])]
+           "--json", "--quiet", "--progress-file", str(paths["progress.json"]), "--heartbeat-file", str(paths["beat"])]
     cmd += ["--limit", str(int(limit))] if limit else []
     cmd += ["--force"] if force else []
     label = f"{name} on {dataset}:{split}" + (f" (first {limit:,})" if limit else "")
@@ -83,7 +87,9 @@ def poll(job_id: str, jobs_dir: str | Path | None = None) -> EvalJob:
     if not record:
         raise KeyError(f"no evaluation job {job_id}")
     label, progress = record.get("label", job_id), jobs.read_json(paths["progress.json"])
-    running, code = jobs.alive(job_id, record)
+    process, code = jobs.alive(job_id, record)
+    beat = jobs.file_beat(paths["beat"], record.get("started_at"))
+    running = jobs.is_alive(process, beat)
     try:  # the CLI prints its JSON once the run is stored: complete, even before the process exits
         result = json.loads(paths["out"].read_text())
     except (OSError, ValueError):
@@ -94,6 +100,10 @@ def poll(job_id: str, jobs_dir: str | Path | None = None) -> EvalJob:
         return EvalJob(job_id, CANCELLED, label, progress)
     if running:
         return EvalJob(job_id, RUNNING, label, progress)
+    if process is None:  # a job this machine cannot see, silent for too long
+        return EvalJob(job_id, FAILED, label, progress, error=(
+            f"no sign of life for {time.time() - beat:.0f} s from the evaluation on {record.get('host')}: "
+            "its process was killed or its machine stopped; nothing was stored, run it again"))
     return EvalJob(job_id, FAILED, label, progress, error=_failure(paths["log"], code))
 
 
@@ -118,6 +128,7 @@ def running(jobs_dir: str | Path | None = None) -> list[EvalJob]:
     """This machine's evaluation jobs still running (anyone's), oldest first."""
     folder = Path(jobs_dir) if jobs_dir else jobs.default_jobs_dir()
     records = [jobs.read_json(p) for p in folder.glob(f"{PREFIX}*.job.json")]
-    live = [r for r in records if r and jobs.alive(r["job_id"], r)[0]]
+    live = [r for r in records if r and jobs.is_alive(jobs.alive(r["job_id"], r)[0], jobs.file_beat(
+        jobs.job_paths(folder, r["job_id"])["beat"], r.get("started_at")))]
     polled = [poll(r["job_id"], folder) for r in sorted(live, key=lambda r: r["started_at"])]
     return [j for j in polled if not j.done]  # a process may still be exiting after its result

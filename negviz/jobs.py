@@ -7,7 +7,14 @@ other people using the server stay responsive while it works. Each job keeps, in
 - ``<id>.job.json``: what was started (command, pid, host, start time, the caller's fields);
 - ``<id>.progress.json``: the latest progress record, rewritten atomically (ProgressFile);
 - ``<id>.log``: the child's output (its stderr; stdout too unless it goes to ``<id>.out``);
-- ``<id>.cancel``: created to ask the job to stop.
+- ``<id>.cancel``: created to ask the job to stop;
+- ``<id>.beat``: touched by an evaluation job's heartbeat (a fine-tuning job beats in the store).
+
+Whether a job is alive is one rule, ``is_alive``: where this machine can see the job's process,
+that decides; elsewhere (another host, or a `negviz finetune` started from a shell, which has
+no job file) the job's heartbeat must be younger than ``stale_after()`` seconds. A child beats
+from a background thread (``Heartbeat``), every ``beat_every()`` seconds, whatever its main
+thread is doing (loading a model, one long training step).
 
 negviz.finetune.jobs and negviz.eval_jobs build on these pieces.
 """
@@ -20,9 +27,11 @@ import shutil
 import socket
 import subprocess
 import sys
+import threading
 import time
+from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 from negviz.paths import ROOT
 
@@ -30,7 +39,16 @@ NICE = 5  # a job yields the CPU to the app's own work
 COMPLETE, FAILED, CANCELLED = "complete", "failed", "cancelled"
 ENDED = (COMPLETE, FAILED, CANCELLED)
 LOG_TAIL = 1500
-KINDS = ("job.json", "progress.json", "cancel", "log", "out")
+KINDS = ("job.json", "progress.json", "cancel", "log", "out", "beat")
+INTERRUPTED = "interrupted"  # a job whose process is gone without ending it (killed, machine stopped)
+
+# A job that has not beaten for STALE_AFTER seconds is taken as dead. It beats every
+# STALE_AFTER / BEATS seconds, so five beats in a row must be missed first: a CPU starved by
+# other work, or a store busy for a while (SQLite waits up to 60 s for a writer), do not make a
+# live job look dead, and a killed one is reported within two minutes.
+STALE_AFTER = 120.0
+BEATS = 6
+STALE_ENV = "NEGVIZ_JOB_STALE_SECONDS"  # another timeout (seconds), e.g. for a slow shared store
 
 # Children started by this process (the app's server), by job id: exit codes and no zombies.
 _PROCS: dict[str, subprocess.Popen] = {}
@@ -121,6 +139,84 @@ def alive(job_id: str, job: dict[str, Any]) -> tuple[bool | None, int | None]:
         return True, None
     except OSError:
         return False, None
+
+
+def stale_after() -> float:
+    """Seconds without a heartbeat after which a job is taken as dead ($NEGVIZ_JOB_STALE_SECONDS)."""
+    text = os.environ.get(STALE_ENV)
+    if not text:
+        return STALE_AFTER
+    try:
+        value = float(text)
+    except ValueError:
+        value = 0.0
+    if not value > 0:
+        raise ValueError(f"{STALE_ENV}={text!r} is not a number of seconds above 0; unset it for {STALE_AFTER:.0f}")
+    return value
+
+
+def beat_every() -> float:
+    return stale_after() / BEATS
+
+
+def is_alive(process: bool | None, last_beat: float | None, now: float | None = None) -> bool:
+    """The liveness rule for every job. ``process``: what this machine sees of the job's
+    process (``alive``), None where it cannot tell; ``last_beat``: the job's latest heartbeat
+    (seconds since the epoch; a job that has not beaten yet passes its start time), or None."""
+    if process is not None:
+        return process
+    if last_beat is None:
+        return False
+    return (time.time() if now is None else now) - last_beat < stale_after()
+
+
+def stale_before(now: float | None = None) -> datetime:
+    """is_alive's cut-off as a time, for checks the store makes in the transaction that acts on
+    them: a heartbeat before it is stale."""
+    return datetime.fromtimestamp((time.time() if now is None else now) - stale_after(), timezone.utc)
+
+
+class Heartbeat:
+    """Calls ``beat()`` every ``beat_every()`` seconds from a daemon thread while in a ``with``
+    block. ``beat()`` answering False means the job has lost its claim (its run was discarded,
+    or resumed by another process): ``lost`` is set and the beating stops. An error (the store
+    briefly unreachable) is tried again at the next beat."""
+
+    def __init__(self, beat: Callable[[], bool], every: float | None = None):
+        self.beat, self.every = beat, every if every is not None else beat_every()
+        self.lost, self._stop = False, threading.Event()
+        self._thread = threading.Thread(target=self._run, name="negviz-heartbeat", daemon=True)
+
+    def _run(self) -> None:
+        while not self._stop.wait(self.every):
+            try:
+                if self.beat() is False:
+                    self.lost = True
+                    return
+            except Exception:  # noqa: BLE001 - a missed beat; the timeout allows several
+                continue
+
+    def __enter__(self) -> "Heartbeat":
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self._stop.set()
+        self._thread.join(timeout=5)  # a beat stuck in a busy store must not hold up the job's end
+
+
+def touch(path: Path) -> bool:
+    """An evaluation job's heartbeat: its ``<id>.beat`` file's time."""
+    path.touch()
+    return True
+
+
+def file_beat(path: Path, default: float | None = None) -> float | None:
+    """When ``touch`` last touched ``path`` (``default`` if it never did)."""
+    try:
+        return path.stat().st_mtime
+    except OSError:
+        return default
 
 
 def tail(path: Path) -> str:

@@ -24,7 +24,7 @@ st.caption("Before fine-tuning, a bi-encoder embeds the two documents of a NevIR
 store = resources.store()
 
 finetune_jobs.start_form(store)
-finetune_jobs.live_jobs(store)
+states = finetune_jobs.live_jobs(store)  # a running run may be interrupted (its process gone)
 if err := st.session_state.get("job_error"):
     st.error(f"Run {err[0][:8]} failed; its finished epochs are kept.", icon=":material/error:")
     st.code(err[1], language=None)
@@ -47,8 +47,9 @@ if picked.empty:
     st.stop()
 for r in picked[picked["status"] != "complete"].itertuples(index=False):
     why = f": {str(r.error).splitlines()[0]}" if r.error else ""
-    (st.warning if r.status != "running" else st.info)(f"{r.label} is {r.status}{why}; its stored "
-                                                       "epochs are shown.")
+    state = states.get(r.run_id, r.status)
+    (st.warning if state != "running" else st.info)(f"{r.label} is {state}{why}; its stored "
+                                                    "epochs are shown.")
 epochs, cosines, wide = views.drift_frames(store, picked)
 notes = {r.label: ft.run_note(r) for r in picked.itertuples(index=False)}
 fig = cd.drift_figure(epochs, cosines, notes, shape=shape, baseline=facts("nevir").random_baseline)

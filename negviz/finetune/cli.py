@@ -7,7 +7,11 @@
 (negviz.finetune.colbert_export), into its ``colbert/`` subfolder, for ``--family colbert``.
 
 Background jobs (negviz.finetune.jobs) run this same command with ``--run-id``, ``--progress-file``
-and ``--cancel-file``.
+and ``--cancel-file``. A run whose process was killed is listed as interrupted by
+
+    negviz jobs                       # fine-tuning runs not ended: running or interrupted
+    negviz finetune --resume RUN_ID   # train an interrupted run again, under its id
+    negviz jobs discard RUN_ID        # delete an interrupted run and its epochs
 """
 
 from __future__ import annotations
@@ -72,6 +76,8 @@ def add_arguments(s: argparse.ArgumentParser) -> None:
                    "identity linear projection, [Q]/[D] markers, artifact.metadata) into its colbert/ subfolder, "
                    "which `negviz eval --model DIR --family colbert` loads and scores exactly as the trained "
                    "MaxSim model (default transformers: the plain folder only)")
+    s.add_argument("--resume", metavar="RUN_ID", help="train an interrupted run (see `negviz jobs`) again from "
+                   "epoch 0, under its id, with its own spec and --keep (other spec options are ignored)")
     s.add_argument("--json", action="store_true", help="print one JSON object")
     s.add_argument("--quiet", action="store_true", help="no progress bar")
     s.add_argument("--run-id", help=argparse.SUPPRESS)  # set by negviz.finetune.jobs
@@ -134,15 +140,15 @@ def _sigterm_interrupts() -> None:
 
 
 def run_command(args: argparse.Namespace) -> int:
-    from negviz.finetune.run import run_finetune
+    from negviz.finetune.run import resumable, run_finetune
     from negviz.store import Store
 
-    spec = spec_from_args(args)
+    store = Store(args.db)
+    spec, keep = resumable(store, args.resume) if args.resume else (spec_from_args(args), args.keep)
     if args.save_layout == "colbert" and spec.family != LATE_INTERACTION:
         raise ValueError("--save-layout colbert needs --family late-interaction (ColBERT scores token vectors)")
-    if args.save_layout == "colbert" and args.keep == "none":
+    if args.save_layout == "colbert" and keep == "none":
         raise ValueError("--save-layout colbert needs the final checkpoint: drop --keep none")
-    store = Store(args.db)
     bar, record = TqdmSteps(not args.quiet and not args.json), ProgressFile(args.progress_file)
     cancel = Path(args.cancel_file) if args.cancel_file else None
 
@@ -152,9 +158,10 @@ def run_command(args: argparse.Namespace) -> int:
 
     _sigterm_interrupts()
     try:
-        result = run_finetune(spec, store, run_id=args.run_id, save_dir=args.save_dir, keep=args.keep,
+        result = run_finetune(spec, store, run_id=args.run_id, save_dir=args.save_dir, keep=keep,
                               device=args.device, eval_batch_size=args.eval_batch_size, force=args.force,
-                              progress=progress, should_stop=(lambda: cancel.exists()) if cancel else (lambda: False))
+                              progress=progress, should_stop=(lambda: cancel.exists()) if cancel else (lambda: False),
+                              resume=args.resume)
     finally:
         bar.close()
     if args.export and result.status == "complete":
@@ -208,3 +215,35 @@ def _ship_delta(out: str, result, run, spec: FinetuneSpec) -> None:
             "epochs": epochs}
     path = save_delta(result.checkpoint, base.source, out, meta)
     print(f"wrote the delta {path}", file=sys.stderr)
+
+
+JOBS_HELP = "fine-tuning runs not ended (running, or interrupted: their process is gone); discard one"
+
+
+def add_jobs_arguments(s: argparse.ArgumentParser) -> None:
+    s.add_argument("--json", action="store_true")
+    sub = s.add_subparsers(dest="jobs_command")
+    d = sub.add_parser("discard", help="delete an interrupted run and its stored epochs (nothing else)")
+    d.add_argument("run_id")
+
+
+def jobs_command(args: argparse.Namespace) -> int:
+    from negviz.finetune import jobs
+    from negviz.store import Store
+
+    store = Store(args.db)
+    if args.jobs_command == "discard":
+        jobs.discard(args.run_id, store)
+        print(f"discarded run {args.run_id}")
+        return 0
+    rows = [{"run_id": j.run_id, "state": j.state, "progress": j.line()} for j in jobs.running(store)]
+    if args.json:
+        print(json.dumps(rows, indent=2))
+    elif not rows:
+        print("no fine-tuning run is running or interrupted", file=sys.stderr)
+    else:
+        for row in rows:
+            print(f"{row['run_id']}  {row['state']:<11}  {row['progress']}")
+        if any(row["state"] == jobs.INTERRUPTED for row in rows):
+            print("resume: negviz finetune --resume RUN_ID; discard: negviz jobs discard RUN_ID")
+    return 0

@@ -1,40 +1,51 @@
-"""Background fine-tuning jobs, for pages that must not block: start, poll, cancel.
+"""Background fine-tuning jobs, for pages that must not block: start, poll, cancel, and
+resume or discard an interrupted run.
 
 A job is a child process running ``negviz finetune`` (the CLI's own code path) with a run id
 chosen here, so it survives page reruns and even a restart of the app, and a crash in
 training cannot take the app down. The child writes:
 
-- the run and its epochs to the store, as each epoch finishes (the page's charts read them);
+- the run and its epochs to the store, as each epoch finishes (the page's charts read them),
+  and the run's heartbeat every few seconds (negviz.jobs.Heartbeat);
 - a progress record ``<jobs_dir>/<run_id>.progress.json`` (phase, epoch, step, loss), at most
   twice a second;
 - its output to ``<run_id>.log``.
 
 ``cancel`` creates ``<run_id>.cancel``; the child checks for it between training steps and
-ends the run as ``cancelled``, its finished epochs kept. ``poll`` notices a child that died
-without ending its run (killed, out of memory) and marks the run ``failed`` with the exit
-code and the log's tail; the stored epochs stay. ``start`` with a spec whose run is stored
-(complete) or still running returns that run instead of training again.
+ends the run as ``cancelled``, its finished epochs kept. Whether a job is alive is
+negviz.jobs.is_alive: ``poll`` marks the run of a child this machine saw die (killed, out of
+memory) ``failed``, with the exit code and the log's tail; a run whose process no one here can
+see (another host, or `negviz finetune` run from a shell) and whose heartbeat is older than
+negviz.jobs.stale_after() is ``interrupted``: its stored epochs stay, ``resume`` trains it again
+under its id, ``discard`` deletes it. ``start`` with a spec whose run is stored (complete) or
+alive returns that run instead of training again; an interrupted run is not reused.
 """
 
 from __future__ import annotations
 
+import shutil
 import socket
 import sys
+import time
 import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from negviz.finetune.spec import FinetuneSpec
-from negviz.jobs import ENDED, JobState, alive, default_jobs_dir, job_paths, launch, read_json, store_url, tail
+from negviz.jobs import (
+    ENDED, INTERRUPTED, JobState, alive, default_jobs_dir, is_alive, job_paths, launch, read_json, stale_before,
+    store_url, tail,
+)
 
 STARTING, RUNNING = "starting", "running"
+ALIVE = (STARTING, RUNNING)
 
 
 @dataclass
 class JobStatus(JobState):
     run_id: str
-    state: str  # starting, running, complete, failed, cancelled
+    state: str  # starting, running, interrupted, complete, failed, cancelled
     reused: bool = False  # start() found this spec's run already stored or running
     progress: dict[str, Any] = field(default_factory=dict)  # the latest progress record
     error: str | None = None
@@ -55,6 +66,9 @@ class JobStatus(JobState):
 
     def line(self) -> str:
         p = self.progress
+        if self.state == INTERRUPTED:
+            return (f"interrupted: no sign of life for {p['silent']:.0f} s; "
+                    f"{p['epoch']} of {p['epochs'] + 1} measurements stored")
         if self.done or not p:
             return self.state + (" (cancel requested)" if self.cancel_requested and not self.done else "")
         if p.get("phase") == "stored":
@@ -92,7 +106,7 @@ def start(
     started = [j["run_id"] for j in map(read_json, jobs_dir.glob("*.job.json")) if j.get("key") == p.key]
     for run_id in dict.fromkeys([*running.loc[running["spec_key"] == p.key, "run_id"], *started]):
         status = poll(run_id, store, jobs_dir=jobs_dir)  # a job still starting is not in the store yet
-        if not status.done:
+        if status.state in ALIVE:  # an interrupted run is not reused: this spec is trained anew
             status.reused = True
             return status
     run_id = uuid.uuid4().hex
@@ -114,7 +128,8 @@ def cancel(run_id: str, jobs_dir: str | Path | None = None) -> None:
 
 
 def poll(run_id: str, store, jobs_dir: str | Path | None = None) -> JobStatus:
-    """The job's state from the store and its progress record; marks a dead job's run failed."""
+    """The job's state from the store, its heartbeat and its progress record; marks the run of
+    a child this machine saw die failed."""
     from negviz.store import FAILED, RunNotFoundError, StoreError
 
     paths = job_paths(jobs_dir, run_id)
@@ -128,16 +143,25 @@ def poll(run_id: str, store, jobs_dir: str | Path | None = None) -> JobStatus:
     if record is not None and record.status in ENDED:
         return JobStatus(run_id, record.status, progress=progress, error=record.error,
                          cancel_requested=cancel_requested, local=local)
-    running_now, code = alive(run_id, job)
-    if running_now or (running_now is None and (record is not None or job)):
-        if not progress and record is not None:  # a run started elsewhere: its stored epochs tell how far it is
-            stored = len(store.epochs(run_id))
-            epochs = record.options.get("finetune", {}).get("epochs", 0)
-            progress = {"phase": "stored", "epoch": stored, "epochs": epochs}
-        return JobStatus(run_id, RUNNING if record is not None else STARTING, progress=progress,
-                         cancel_requested=cancel_requested, local=local)
     if not job and record is None:
         raise RunNotFoundError(run_id)
+    process, code = alive(run_id, job)
+    owner, beat = _last_beat(store, run_id, record, job)
+    if process is False and owner not in (None, f"{job.get('host')}:{job.get('pid')}"):
+        process = None  # our child never owned the run (a resume that did not get it): the heartbeat decides
+    if is_alive(process, beat):
+        if not progress and record is not None:  # a run started elsewhere: its stored epochs tell how far it is
+            progress = _stored(store, record)
+        return JobStatus(run_id, RUNNING if record is not None else STARTING, progress=progress,
+                         cancel_requested=cancel_requested, local=local)
+    if process is None:  # no sign of life for too long, from a process no one here can see
+        silent = time.time() - beat if beat is not None else float("nan")
+        if record is None:
+            return JobStatus(run_id, FAILED, progress=progress, local=local,
+                             error=f"the job never registered its run and gave no sign of life for {silent:.0f} s")
+        failed = tail(paths["log"]) if job else None  # e.g. a resume that could not take the run over
+        return JobStatus(run_id, INTERRUPTED, progress={**_stored(store, record), "silent": silent}, local=local,
+                         error=failed or None)
     why = f"the training process ended without finishing its run (exit code {code if code is not None else 'unknown'})"
     log = tail(paths["log"])
     error = why + (":\n" + log if log else "")
@@ -151,7 +175,65 @@ def poll(run_id: str, store, jobs_dir: str | Path | None = None) -> JobStatus:
     return JobStatus(run_id, FAILED, progress=progress, error=error)
 
 
+def _last_beat(store, run_id: str, record, job: dict[str, Any]) -> tuple[str | None, float | None]:
+    """(owner, time) of the latest sign of life: the run's heartbeat; else (a run of an older
+    negviz) its start; else (not registered yet) when its job was started."""
+    if record is None:
+        return None, job.get("started_at")
+    owner, beat = store.last_beats([run_id]).get(run_id, (None, record.created_at))
+    return owner, beat.timestamp()
+
+
+def _stored(store, record) -> dict[str, Any]:
+    """How far a run got, from its stored epochs (epoch 0 is the measurement before training)."""
+    epochs = record.options.get("finetune", {}).get("epochs", 0)
+    return {"phase": "stored", "epoch": len(store.epochs(record.run_id)), "epochs": epochs}
+
+
+def _interrupted(run_id: str, store, jobs_dir, what: str) -> Path:
+    """The job's folder, after checking that its run is interrupted (else a message saying why not)."""
+    status = poll(run_id, store, jobs_dir)
+    if status.state != INTERRUPTED:
+        hint = " (cancel it first)" if status.state in ALIVE else ""
+        raise ValueError(f"run {run_id[:8]} is {status.state}{hint}; only an interrupted run can be {what}")
+    return Path(jobs_dir) if jobs_dir else default_jobs_dir()
+
+
+def resume(run_id: str, store, *, jobs_dir: str | Path | None = None, save_dir: str | Path | None = None,
+           device: str | None = None, threads: int | None = None, python: str = sys.executable) -> JobStatus:
+    """Train an interrupted run again, under its id, in a child process (``negviz finetune
+    --resume``): its stored epochs are measured again from epoch 0. Checkpoints hold the weights
+    but not the optimiser's state, the learning-rate schedule or the random generators, so a
+    run continued from one would not be the run its spec promises."""
+    jobs_dir = _interrupted(run_id, store, jobs_dir, "resumed")
+    paths = job_paths(jobs_dir, run_id)
+    for kind in ("progress.json", "cancel", "out"):  # the dead job's files, if it was one of ours
+        paths[kind].unlink(missing_ok=True)
+    cmd = ["finetune", "--resume", run_id, "--quiet", "--progress-file", str(paths["progress.json"]),
+           "--cancel-file", str(paths["cancel"])]
+    cmd += ["--save-dir", str(save_dir)] if save_dir else []
+    cmd += ["--device", device] if device else []
+    record = store.get_run(run_id)
+    launch(cmd, run_id, jobs_dir=jobs_dir, threads=threads, env={"NEGVIZ_DB_URL": store_url(store)}, python=python,
+           fields={"run_id": run_id, "spec": record.options.get("finetune"), "key": record.spec_key})
+    return JobStatus(run_id, STARTING)
+
+
+def discard(run_id: str, store, *, jobs_dir: str | Path | None = None, save_dir: str | Path | None = None) -> None:
+    """Delete an interrupted run (its epochs, and the checkpoints it left in ``save_dir``);
+    nothing else is touched."""
+    from negviz.finetune.run import default_save_dir
+
+    jobs_dir = _interrupted(run_id, store, jobs_dir, "discarded")
+    if not store.discard_run(run_id, stale_before()):  # checked again in the deleting transaction
+        raise ValueError(f"run {run_id[:8]} gave a sign of life just now; it was not discarded")
+    for path in job_paths(jobs_dir, run_id).values():
+        path.unlink(missing_ok=True)
+    shutil.rmtree((Path(save_dir) if save_dir else default_save_dir()).expanduser() / run_id, ignore_errors=True)
+
+
 def running(store, jobs_dir: str | Path | None = None) -> list[JobStatus]:
-    """Jobs whose runs the store lists as running (after a page reload, say), polled."""
+    """Jobs whose runs the store lists as running (after a page reload, say), polled: running,
+    or interrupted."""
     runs = store.runs(kind="finetune", status=RUNNING)
     return [poll(run_id, store, jobs_dir) for run_id in runs["run_id"]]

@@ -3,8 +3,11 @@ job runner both call ``run_finetune``.
 
 The run is registered in the store as ``running`` (kind ``finetune``) before training starts;
 every epoch's metrics and per-pair items are written as soon as they are measured, so a
-cancelled or crashed run keeps the epochs it finished. A run with the same key (spec, model
-revision, data fingerprint) that completed before is reused unless ``force``.
+cancelled or crashed run keeps the epochs it finished. While it trains, a background thread
+beats the run's heartbeat in the store (negviz.jobs.Heartbeat), so a run whose process was killed
+is told apart from one still working; ``resume`` trains such an interrupted run again under its
+id. A run with the same key (spec, model revision, data fingerprint) that completed before is
+reused unless ``force``.
 """
 
 from __future__ import annotations
@@ -125,19 +128,23 @@ def run_finetune(
     force: bool = False,
     progress: OnProgress = _quiet,
     should_stop: Callable[[], bool] = _never,
+    resume: str | None = None,
 ) -> FinetuneResult:
     """Fine-tune ``spec`` and store every epoch. ``keep``: which checkpoints stay in
     ``save_dir/<run_id>/epoch-<k>`` (none, final, all). ``should_stop`` is polled between
-    steps; when it answers True the run ends as ``cancelled`` with its finished epochs stored."""
+    steps; when it answers True the run ends as ``cancelled`` with its finished epochs stored.
+    ``resume``: the id of an interrupted run of this spec (resumable()), trained again from
+    epoch 0 under that id."""
     from negviz.device import pick_device
+    from negviz.jobs import Heartbeat
     from negviz.runner import code_version
-    from negviz.store import CANCELLED, COMPLETE, FAILED, FINETUNE, RunRecord
+    from negviz.store import CANCELLED, COMPLETE, FAILED, FINETUNE, RunRecord, StoreError
 
     if keep not in KEEP:
         raise ValueError(f"keep must be one of {', '.join(KEEP)}, not {keep!r}")
     p = spec if isinstance(spec, Plan) else plan(spec)
     spec = p.spec
-    if not force and (found := store.find_run(p.key)) is not None:
+    if not resume and not force and (found := store.find_run(p.key)) is not None:
         return FinetuneResult(found.run_id, found.status, True, history.epochs(store, found.run_id), found.summary,
                               found.summary.get("checkpoint"))
     device = pick_device(device)
@@ -151,24 +158,31 @@ def run_finetune(
                  "keep": keep},
         code_version=code_version(), device=device, host=socket.gethostname(),
     )
-    run_id = store.start_run(record)
+    run_id = _claim(store, resume, p) if resume else store.start_run(record)
     start = time.perf_counter()
     root = (Path(save_dir) if save_dir else default_save_dir()).expanduser().resolve()  # stored paths are absolute
     run_dir = root / run_id
+    if resume:
+        shutil.rmtree(run_dir, ignore_errors=True)  # the dead process's checkpoints: trained again
     scratch = Path(tempfile.mkdtemp(prefix="negviz-finetune-"))
     rows: list[dict[str, Any]] = []
     items: list[pd.DataFrame] = []
     saved: list[Path] = []  # checkpoints written, newest last
+    heart = Heartbeat(lambda: store.beat(run_id))
     try:
-        _train_and_measure(p, store, run_id, run_dir, scratch, keep, device, eval_batch_size, progress, should_stop,
-                           rows, items, saved)
+        with heart:  # stops before the run is finished below
+            _train_and_measure(p, store, run_id, run_dir, scratch, keep, device, eval_batch_size, progress,
+                               lambda: heart.lost or should_stop(), rows, items, saved)
         status, error = COMPLETE, None
-    except (Cancelled, KeyboardInterrupt) as exc:
+    except BaseException as exc:
+        if heart.lost:  # discarded or resumed elsewhere while out of touch: the run is no longer ours
+            raise StoreError(f"run {run_id} was discarded or resumed by another process while this one could "
+                             "not reach the store; stopped without writing to it") from exc
+        if not isinstance(exc, (Cancelled, KeyboardInterrupt)):  # stored as failed, with its finished epochs
+            _finish(store, run_id, rows, items, p, FAILED, time.perf_counter() - start, None,
+                    "".join(traceback.format_exception_only(exc)).strip() + "\n" + traceback.format_exc()[-1500:])
+            raise
         status, error = CANCELLED, None if isinstance(exc, Cancelled) else "interrupted"
-    except BaseException as exc:  # stored as failed, with its finished epochs; then raised
-        _finish(store, run_id, rows, items, p, FAILED, time.perf_counter() - start, None,
-                "".join(traceback.format_exception_only(exc)).strip() + "\n" + traceback.format_exc()[-1500:])
-        raise
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
         if keep == "none" or not any(run_dir.glob("epoch-*")):
@@ -177,6 +191,32 @@ def run_finetune(
     summary, status = _finish(store, run_id, rows, items, p, status, time.perf_counter() - start, final_ckpt, error,
                               replace=force)
     return FinetuneResult(run_id, status, False, history.epochs(store, run_id), summary, summary.get("checkpoint"))
+
+
+def resumable(store, run_id: str) -> tuple[FinetuneSpec, str]:
+    """The spec and ``keep`` setting of a stored fine-tuning run, to train it again (resume)."""
+    from negviz.store import FINETUNE
+
+    run = store.get_run(run_id)
+    if run.kind != FINETUNE or "finetune" not in run.options:
+        raise ValueError(f"run {run_id} is a {run.kind} run, not a fine-tuning run; only those can be resumed")
+    return FinetuneSpec.from_dict(run.options["finetune"]), run.options.get("keep", "final")
+
+
+def _claim(store, run_id: str, p: Plan) -> str:
+    """Make this process the owner of the interrupted run ``run_id`` (its stored epochs deleted)."""
+    from negviz.jobs import stale_after, stale_before
+
+    run = store.get_run(run_id)
+    if run.spec_key != p.key:
+        raise ValueError(f"run {run_id} was made from another model revision or other data than this machine "
+                         "has now; start its spec anew instead (and discard the interrupted run)")
+    if not store.claim_run(run_id, stale_before()):
+        status = store.get_run(run_id).status
+        raise ValueError(f"run {run_id} is {status}; only an interrupted run can be resumed" if status != "running"
+                         else f"run {run_id} gave a sign of life within the last {stale_after():.0f} s: it is "
+                         "still running (or another process resumed it); only an interrupted run can be resumed")
+    return run_id
 
 
 def _train_and_measure(p: Plan, store, run_id, run_dir: Path, scratch: Path, keep: str, device: str,

@@ -21,6 +21,7 @@ from negviz import __version__
 from negviz.store import annotations as ann
 from negviz.store import datasets as added
 from negviz.store import db, portable
+from negviz.store import heartbeats as hb
 from negviz.store import tables as t
 from negviz.store.frames import epoch_item_rows, long_frame, score_rows
 from negviz.store.record import (
@@ -191,11 +192,42 @@ class Store:
             ) from exc
         return record.run_id
 
-    def start_run(self, record: RunRecord) -> str:
-        """Register a long job (fine-tuning) as running; end it with finish_run."""
+    def start_run(self, record: RunRecord, owner: str | None = None) -> str:
+        """Register a long job (fine-tuning) as running, with its first heartbeat (owner: this
+        process unless given); keep it alive with beat, end it with finish_run."""
         record = self._new(record, RUNNING)
-        self._insert_run(record, [])
+        with db.write(self._engine) as conn:
+            conn.execute(t.runs.insert().values(**record.to_dict()))
+            hb.insert(conn, record.run_id, owner or hb.owner(), record.created_at)
         return record.run_id
+
+    # ------------------------------------------------------------ heartbeats of running runs
+    def beat(self, run_id: str, owner: str | None = None) -> bool:
+        """The running run's heartbeat (one small UPDATE). False: ``owner`` (this process unless
+        given) no longer owns it (the run was discarded, or claimed by another process)."""
+        with db.write(self._engine) as conn:
+            return hb.beat(conn, run_id, owner or hb.owner())
+
+    def last_beats(self, run_ids: list[str]) -> dict[str, tuple[str, Any]]:
+        """{run_id: (owner, time of its latest heartbeat)} for those of ``run_ids`` that have one."""
+        with db.read(self._engine) as conn:
+            return hb.last_beats(conn, list(run_ids))
+
+    def claim_run(self, run_id: str, stale_before, owner: str | None = None) -> bool:
+        """Take over a running run that gave no sign of life since ``stale_before`` (resume:
+        it is trained again under its id, so its stored epochs are deleted); False if it has
+        beaten since, has ended, or another process claimed it first."""
+        try:
+            with db.write(self._engine) as conn:
+                return hb.claim(conn, run_id, owner or hb.owner(), stale_before)
+        except sa.exc.IntegrityError:  # another process claimed it at the same moment
+            return False
+
+    def discard_run(self, run_id: str, stale_before) -> bool:
+        """Delete a running run that gave no sign of life since ``stale_before``, with its epochs;
+        False (nothing deleted) if it has beaten since or has ended."""
+        with db.write(self._engine) as conn:
+            return hb.discard(conn, run_id, stale_before)
 
     def finish_run(
         self,
@@ -234,6 +266,7 @@ class Store:
                 if current is None:
                     raise RunNotFoundError(run_id)
                 raise StoreError(f"run {run_id} is already {current}; only a running run can be finished")
+            conn.execute(t.run_heartbeats.delete().where(t.run_heartbeats.c.run_id == run_id))  # ended: no more beats
             db.bulk_insert(conn, t.item_scores, rows)
 
         self._write_under_spec_rule(finish, spec_key, run_id, replace, complete=status == COMPLETE)

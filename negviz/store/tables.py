@@ -168,6 +168,19 @@ added_datasets = sa.Table(
     sa.Column("licence", sa.String, nullable=False),
 )
 
+# Heartbeats of running runs (fine-tuning): the process that owns the run ("host:pid") updates
+# beat_at every few seconds (negviz.jobs.Heartbeat), so a run whose process died is told apart
+# from one still working. A table of its own: created on open in older stores (like the tables
+# above), it leaves the runs table and SCHEMA_VERSION as they were, and an older negviz that
+# ignores it still reads and writes the store.
+run_heartbeats = sa.Table(
+    "run_heartbeats",
+    metadata,
+    sa.Column("run_id", sa.String, sa.ForeignKey("runs.run_id", ondelete="CASCADE"), primary_key=True),
+    sa.Column("owner", sa.String, nullable=False),
+    sa.Column("beat_at", UTCDateTime, nullable=False),
+)
+
 
 def now() -> datetime:
     return datetime.now(timezone.utc)

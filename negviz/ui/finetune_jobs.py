@@ -1,5 +1,6 @@
 """Fine-tuning jobs on the drift page: the form that starts one in the background (the CLI's own
-code path, negviz.finetune.jobs) and the live progress of running jobs, with cancel."""
+code path, negviz.finetune.jobs) and the live progress of running jobs, with cancel; an
+interrupted run (its process gone) with resume and discard."""
 
 from __future__ import annotations
 
@@ -56,11 +57,16 @@ def start_form(store) -> None:
                     show_error(exc)
 
 
-def live_jobs(store) -> None:
-    """Progress bars of this server's running jobs (refreshed every 2 s while any runs)."""
+def live_jobs(store) -> dict[str, str]:
+    """Progress bars of this server's running jobs (refreshed every 2 s while any runs), and the
+    interrupted runs with Resume and Discard. Returns {run_id: state} of the runs listed."""
+    if notice := st.session_state.pop("job_notice", None):
+        st.warning(notice, icon=":material/warning:")
     active = {j.run_id: j for j in jobs.running(store)}
 
-    @st.fragment(run_every=2 if active or st.session_state.get("job") else None)
+    live = any(j.state != jobs.INTERRUPTED for j in active.values())  # an interrupted run waits for a click
+
+    @st.fragment(run_every=2 if live or st.session_state.get("job") else None)
     def progress() -> None:
         statuses = {j.run_id: j for j in jobs.running(store)}
         if (mine := st.session_state.get("job")) and mine not in statuses:
@@ -75,8 +81,34 @@ def live_jobs(store) -> None:
                     st.session_state["job_error"] = (run_id, job.error)
                 st.rerun()
             left, right = st.columns([6, 1])
+            if job.state == jobs.INTERRUPTED:
+                left.warning(f"Run {run_id[:8]} {job.line()}. Resume trains it again from epoch 0 (a checkpoint "
+                             "holds no optimiser state to continue from); Discard deletes it.",
+                             icon=":material/warning:")
+                if job.error:  # what its last job here said (a resume that could not take it over)
+                    left.code(job.error, language=None)
+                right.button("Resume", key=f"resume-{run_id}", on_click=_act, args=(jobs.resume, run_id, store),
+                             icon=":material/replay:")
+                right.button("Discard", key=f"discard-{run_id}", on_click=_act, args=(jobs.discard, run_id, store),
+                             icon=":material/delete:")
+                continue
             left.progress(job.fraction, text=f"Run {run_id[:8]}: {job.line()}")
             right.button("Cancel", key=f"cancel-{run_id}", on_click=jobs.cancel, args=(run_id,), icon=":material/stop:",
                          disabled=job.cancel_requested or not job.local, help=None if job.local else "Started elsewhere.")
 
     progress()
+    return {run_id: job.state for run_id, job in active.items()}
+
+
+def _act(action, run_id: str, store) -> None:
+    """Resume or discard (a button's callback); a run that came back to life meanwhile: a message."""
+    from negviz.ui import resources
+
+    try:
+        action(run_id, store)
+    except ValueError as exc:
+        st.session_state["job_notice"] = str(exc)
+        return
+    if action is jobs.resume:
+        st.session_state["job"] = run_id
+    resources.clear_runs()
