@@ -144,15 +144,20 @@ class Preset:
     cue: str = ""
 
 
+def _right(kind: str, ids: pd.Index, scores: pd.DataFrame, rule: str) -> pd.Series:
+    """Per item: right (True), wrong (False) or not scored (NaN), under the run's tie rule (negviz.outcomes)."""
+    scored = scores.reindex(ids).dropna()
+    verdicts = outcomes.item_outcomes(kind, scored, rule)
+    return verdicts.set_index("item_id")["correct"].reindex(ids.astype(str))
+
+
 def _wrong_for_all(kind: str, ids: pd.Index, wide: Mapping[str, pd.DataFrame],
                    rules: Mapping[str, str] | None = None) -> np.ndarray:
     """Whether every model gets each item wrong (negviz.outcomes, under each run's tie rule; an
     item a model did not score is not wrong)."""
     failing = np.ones(len(ids), dtype=bool)
     for model, scores in wide.items():
-        scored = scores.reindex(ids).dropna()
-        verdicts = outcomes.item_outcomes(kind, scored, (rules or {}).get(model, metrics.STRICT))
-        right = verdicts.set_index("item_id")["correct"].reindex(ids.astype(str))
+        right = _right(kind, ids, scores, (rules or {}).get(model, metrics.STRICT))
         failing &= ~right.fillna(True).astype(bool).to_numpy()
     return failing
 
@@ -191,8 +196,32 @@ def excluir_presets(
                    (r["query"],), (r["pos_doc"], r["neg_doc"])) for qid, r in picked.iterrows()]
 
 
-PRESET_MODELS = ("all-MiniLM-L6-v2", "maxsim-all-MiniLM-L6-v2")
+# Pairs every one of these gets wrong start the demo; the contrast presets add pairs the
+# cross-encoder (query and document read together) gets right and every bi-encoder gets wrong.
+FAILING_MODELS = ("all-MiniLM-L6-v2", "maxsim-all-MiniLM-L6-v2")
+CONTRAST_RIGHT = ("ms-marco-MiniLM-L-12-v2-int8",)
+CONTRAST_WRONG = ("all-MiniLM-L6-v2", "all-mpnet-base-v2", "bge-small-en-v1.5-int8")
+PRESET_MODELS = tuple(dict.fromkeys(FAILING_MODELS + CONTRAST_RIGHT + CONTRAST_WRONG))
 PRESET_PICKERS = {"nevir": nevir_presets, "excluir": excluir_presets}
+
+
+def contrast_presets(frame: pd.DataFrame, wide: Mapping[str, pd.DataFrame], n: int = 2,
+                     rules: Mapping[str, str] | None = None) -> list[Preset]:
+    """NevIR pairs that every CONTRAST_RIGHT model gets right and every CONTRAST_WRONG model gets
+    wrong (each under its run's tie rule), shortest first; none unless all those models have runs."""
+    right_models = [m for m in CONTRAST_RIGHT if m in wide]
+    wrong_models = [m for m in CONTRAST_WRONG if m in wide]
+    if len(right_models) < len(CONTRAST_RIGHT) or len(wrong_models) < len(CONTRAST_WRONG):
+        return []
+    pool = frame.set_index("pair_id")
+    keep = _wrong_for_all(PAIRS, pool.index, {m: wide[m] for m in wrong_models}, rules)
+    for m in right_models:
+        keep &= _right(PAIRS, pool.index, wide[m], (rules or {}).get(m, metrics.STRICT)).fillna(False).astype(bool).to_numpy()
+    picked = pool[keep].assign(length=lambda f: f["d1"].str.len() + f["d2"].str.len()).sort_values("length", kind="stable")
+    return [Preset(f"nevir:{pid}", f"Cross-encoder right: {_short(r['q1'])}",
+                   f"cue '{r['cue']}'; right for {' and '.join(right_models)}, wrong for {', '.join(wrong_models)}",
+                   (r["q1"], r["q2"]), (r["d1"], r["d2"]), str(r["cue"]))
+            for pid, r in picked.head(n).iterrows()]
 
 
 def stored_presets(frames: Mapping[str, pd.DataFrame], wide: Mapping[str, Mapping[str, pd.DataFrame]],
@@ -205,17 +234,20 @@ def stored_presets(frames: Mapping[str, pd.DataFrame], wide: Mapping[str, Mappin
     runs are left out); ``rules``: dataset -> model -> the run's tie rule."""
     rules = rules or {}
     out: list[Preset] = []
+    failing = lambda models: {m: w for m, w in models.items() if m in FAILING_MODELS}  # noqa: E731
     if wide.get("nevir"):
-        out += nevir_presets(frames["nevir"], dict(wide["nevir"]), n=n_nevir, rules=rules.get("nevir"))
+        out += nevir_presets(frames["nevir"], failing(wide["nevir"]), n=n_nevir, rules=rules.get("nevir"))
+        out += contrast_presets(frames["nevir"], wide["nevir"], rules=rules.get("nevir"))
     if wide.get("excluir"):
-        out += excluir_presets(frames["excluir"], dict(wide["excluir"]), n=n_excluir)
+        out += excluir_presets(frames["excluir"], failing(wide["excluir"]), n=n_excluir)
     if added is not None and wide.get(added[0]) and added[1] in (PAIRS, EXCLUSION):
         name, kind = added
         if kind == PAIRS:
-            out += nevir_presets(frames[name], dict(wide[name]), cue=None, n=n_nevir, name=name, title=name,
+            out += nevir_presets(frames[name], failing(wide[name]) or dict(wide[name]), cue=None, n=n_nevir, name=name, title=name,
                                  rules=rules.get(name))
         else:
-            out += excluir_presets(frames[name], dict(wide[name]), n=n_nevir, name=name, title=name)
+            out += excluir_presets(frames[name], failing(wide[name]) or dict(wide[name]), n=n_nevir, name=name,
+                                   title=name)
     return out
 
 

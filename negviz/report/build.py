@@ -110,6 +110,7 @@ def provenance(run: Mapping[str, Any], catalog: pd.DataFrame) -> dict[str, Any]:
         "revision": run.get("model_revision"), "dataset": run["dataset_name"], "split": run.get("split"),
         "options": run.get("options") or {}, "n": run.get("n"), "code_version": run.get("code_version"),
         "device": run.get("device"), "wall_seconds": run.get("wall_seconds"), "date": run.get("created_at"),
+        "weights_format": (run.get("summary") or {}).get("model_format"),
         "chosen_by": run.get("chosen_by"),
     })
 
@@ -478,4 +479,11 @@ def _drift_section(rep: Report, store, model: str, catalog: pd.DataFrame) -> dic
     out["comparison"] = jsonable(views.comparison(picked, epochs))
     out["epochs"] = jsonable(epochs)
     out["figure"] = "drift"
+    if views.has_general(epochs):  # negation gain against retrieval without negation
+        from negviz.charts.drift import tradeoff_figure
+        from negviz.finetune.general import DEFINITION
+
+        trade = views.tradeoff(epochs)
+        rep.figures["tradeoff"] = tradeoff_figure(trade, notes)
+        out.update(tradeoff=jsonable(trade), tradeoff_figure="tradeoff", general_definition=DEFINITION)
     return out

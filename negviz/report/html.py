@@ -226,6 +226,14 @@ class _Page:
                                             ("cos_mean_epoch0", "cos mean epoch 0"),
                                             ("cos_mean_final", "cos mean final"), ("device", "device")],
                          {"acc_epoch0", "acc_final"}))
+        if dr.get("tradeoff_figure"):
+            out.append("<h3>Negation gain against retrieval without negation</h3>"
+                       f"<p class='note'>{esc(dr['general_definition'])}; change since epoch 0.</p>")
+            out.append(self.figure(dr["tradeoff_figure"]))
+            out.append(table(dr["tradeoff"], [("run", "run"), ("epoch", "epoch"), ("negation", "negation measure"),
+                                              ("negation_change", "change"), ("general_recall10", "R@10"),
+                                              ("general_change", "change"), ("general_n", "questions")],
+                             {"general_recall10", "general_change"}))
         for r in dr["runs"]:
             recipe = ", ".join(f"{k}={v}" for k, v in (r["recipe"] or {}).items() if v is not None)
             out.append(f"<p class='note'><a class='run' href='#run-{esc(r['run_id'])}'>{esc(r['run_id'][:8])}</a> "
