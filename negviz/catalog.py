@@ -28,7 +28,8 @@ CATALOG_COLUMNS = ("name", "hub_id", "family", "params_m", "training_data", "opt
 FILELESS = {"tfidf", "bm25"}
 # Catalog models trained on part of a shipped dataset: on that dataset they are evaluated (and
 # shown) over the split they never saw only. model name -> {dataset: split}.
-TRAINED_ON = {"negminilm": {"cannot": "heldout"}, "maxsim-negminilm": {"cannot": "heldout"}}
+TRAINED_ON = {"negminilm": {"cannot": "heldout"}, "maxsim-negminilm": {"cannot": "heldout"},
+              "negmpnet-lora": {"cannot": "heldout"}}
 
 
 def evaluation_split(model: str, dataset: str) -> str | None:

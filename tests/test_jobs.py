@@ -36,7 +36,7 @@ def wait_for(check, what: str, timeout: float = TIMEOUT):
 
 
 def spec(model, **kw) -> ft.FinetuneSpec:
-    return ft.FinetuneSpec(str(model), train="nevir-split", limit_heldout=4, batch_size=4, **kw)
+    return ft.FinetuneSpec(str(model), train="nevir-split", limit_heldout=4, batch_size=4, general=2, **kw)
 
 
 @pytest.fixture(scope="module")

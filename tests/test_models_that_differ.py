@@ -46,7 +46,7 @@ def test_mpnet_demetr_negation_ratio_is_within_0_03_of_the_published_0_14():
 
 def test_negmpnet_negation_ratio_is_at_least_three_times_its_base():
     base, _ = _run("demetr__all-mpnet-base-v2")
-    trained, _ = _run("demetr__negmpnet")
+    trained, _ = _run("demetr__negmpnet-lora")
     assert _negation_ratio(trained)[0] >= 3 * _negation_ratio(base)[0]
 
 

@@ -18,7 +18,7 @@ from negviz import metrics, outcomes
 from negviz.schema import EXCLUSION, PAIRS
 
 LATE_INTERACTION = ("colbert", "maxsim")
-DEFAULT_MODELS = ("all-MiniLM-L6-v2", "negminilm", "maxsim-all-MiniLM-L6-v2", "tfidf", "bm25")
+DEFAULT_MODELS = ("all-MiniLM-L6-v2", "negminilm", "maxsim-all-MiniLM-L6-v2", "ms-marco-MiniLM-L-12-v2-int8", "tfidf", "bm25")
 TEXT_LIMIT = 5000  # characters per typed text (the pages say when they cut one)
 # The typed example both explore pages open with (NevIR's shape: q1 -> d1, q2 -> d2): NevIR pair
 # 1283-3, where all-MiniLM-L6-v2 is fooled by "not" on q2 and NegMiniLM ranks both right.

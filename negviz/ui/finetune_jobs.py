@@ -24,7 +24,7 @@ def start_form(store) -> None:
             epochs = c3.number_input("Epochs", 1, 50, 3)
             lr = c4.number_input("Learning rate", 1e-7, 1e-2, 2e-5, format="%.1e")
             batch = c5.number_input("Batch (triplets)", 2, 512, 16, step=2)
-            d1, d2, d3 = st.columns([3, 1, 1])
+            d1, d2, d3, d4 = st.columns([3, 1, 1, 1])
             train = d1.selectbox("Training data", ["auto", "nevir-split", "nevir-train", "cannot", HEDGE_TRIPLE],
                                  accept_new_options=True,
                                  help="auto: NevIR train from the Hub when reachable, else a passage-disjoint 70/30 split "
@@ -34,6 +34,9 @@ def start_form(store) -> None:
                                       "shared server), or a file path where this server allows it.")
             limit = d2.number_input("Training items (0 = all)", 0, 100_000, 0)
             seed = d3.number_input("Seed", 0, 2**31 - 1, 0)
+            general = d4.number_input("Retrieval check (questions)", 0, 1000, ft.FinetuneSpec().general,
+                                      help="HotpotQA questions re-ranked per epoch: a retrieval figure without "
+                                           "negation, drawn beside the negation figures (0: none).")
             e1, e2 = st.columns([1, 3])
             kind = e1.radio("A file holds", TRAIN_KINDS, horizontal=True,
                             help="pairs: NevIR's q1, d1, q2, d2; triplets: anchor, positive, negative (HedgeTriple).")
@@ -46,6 +49,7 @@ def start_form(store) -> None:
                     triplets = kind == "triplets" or train == HEDGE_TRIPLE
                     spec = ft.FinetuneSpec(model.strip(), family, train, epochs=int(epochs), lr=float(lr),
                                            batch_size=int(batch), seed=int(seed), limit_train=int(limit) or None,
+                                           general=int(general),
                                            train_kind="triplets" if triplets else "pairs",
                                            columns=columns.strip() or None)
                     job = jobs.start(spec, store)
