@@ -38,15 +38,15 @@ def test_mpnet_on_nevir_covers_the_published_8_1_percent():
 
 def test_mpnet_demetr_negation_ratio_is_within_0_03_of_the_published_0_14():
     """NegBLEURT Fig. 4: all-mpnet-base-v2 negation 0.14 (cosine, 1,000 items)."""
-    record, _ = _run("demetr__all-mpnet-base-v2")
+    record, _ = _run("demetr-negation-antonym__all-mpnet-base-v2")
     ratio, _ = _negation_ratio(record)
     assert abs(ratio - 0.14) <= 0.03
     assert record.model_spec["options"].get("similarity") == "cosine"
 
 
 def test_negmpnet_negation_ratio_is_at_least_three_times_its_base():
-    base, _ = _run("demetr__all-mpnet-base-v2")
-    trained, _ = _run("demetr__negmpnet-lora")
+    base, _ = _run("demetr-negation-antonym__all-mpnet-base-v2")
+    trained, _ = _run("demetr-negation-antonym__negmpnet-lora")
     assert _negation_ratio(trained)[0] >= 3 * _negation_ratio(base)[0]
 
 
@@ -105,4 +105,4 @@ def test_shipped_negmpnet_is_a_small_lora_adapter_that_loads_offline():
     assert meta["base_weights_sha256"] == "78c0197b6159d92658e319bc1d72e4c73a9a03dd03815e70e555c5ef05615658"
     assert is_available_offline("negviz/negmpnet")
     first, last = meta["epochs"][0], meta["epochs"][-1]
-    assert last["demetr_ratio"] > 3 * first["demetr_ratio"] * 0.9 and last["cos_mean"] < first["cos_mean"]
+    assert last["demetr_ratio"] >= 3 * first["demetr_ratio"] and last["cos_mean"] < first["cos_mean"]  # the 200-item sample

@@ -52,9 +52,12 @@ def _delta(name: str) -> ModelSource:
         raise ModelUnavailableError(f"model {name!r} is trained by negviz and its delta {delta} is missing; "
                                     "re-create it with `make models`.")
     base = resolve_source(base_id, allow_download=False)
-    digest = read_meta(delta)["delta_sha256"][:12]
+    meta = read_meta(delta)
+    digest = meta["delta_sha256"][:12]
     target = default_cache_dir() / "models" / f"{name.rsplit('/', 1)[-1]}-{digest}"
-    return ModelSource(str(assemble(delta, base.path, target)), f"delta-{digest}", f"delta:{folder}")
+    how = "LoRA adapters merged into" if meta.get("kind") == "lora" else "trained tensors over"
+    return ModelSource(str(assemble(delta, base.path, target)), f"delta-{digest}", f"delta:{folder}",
+                       f"{base.format or 'safetensors'} ({how} {base_id})")
 
 
 def _bundled(hub_id: str) -> ModelSource | None:
