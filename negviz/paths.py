@@ -15,6 +15,23 @@ LOCAL_ADDRESSES = frozenset({"localhost", "127.0.0.1", "::1"})
 _FILE_SUFFIXES = (".csv", ".tsv", ".jsonl", ".json", ".parquet", ".txt", ".gz", ".zip", ".bin", ".safetensors")
 
 
+def on_disk(value: str | Path, kind: str = "exists") -> bool:
+    """Whether ``value`` names something on this disk: ``kind`` "exists" (anything, a dangling
+    symlink included), "file" or "dir". The one "is this a path" probe: a name the OS cannot even
+    look up (too long, a NUL byte, a folder it may not search) is not a path, never an exception."""
+    import os
+
+    try:
+        path = Path(value).expanduser()
+        if kind == "file":
+            return path.is_file()
+        if kind == "dir":
+            return path.is_dir()
+        return os.path.lexists(path)
+    except (OSError, ValueError, RuntimeError):  # RuntimeError: "~user" with no such user
+        return False
+
+
 def allowed_dirs() -> list[Path] | None:
     """The folders of $NEGVIZ_DATA_DIRS (os.pathsep-separated), symlinks resolved; None when unset."""
     import os
@@ -34,7 +51,6 @@ def looks_like_path(value: str) -> bool:
     """Whether the loaders would read ``value`` from the local disk: it starts like a path
     (/, ~, ., \\ or a drive letter), has two or more separators or a file suffix, or exists
     (relative to the server's working folder). A hub id ("org/name") that exists nowhere is not one."""
-    import os
     import re
 
     text = value.strip()
@@ -44,10 +60,7 @@ def looks_like_path(value: str) -> bool:
         return True
     if text.replace("\\", "/").count("/") >= 2 or Path(text).suffix.lower() in _FILE_SUFFIXES:
         return True
-    try:
-        return os.path.lexists(Path(text).expanduser())
-    except (OSError, ValueError):
-        return True
+    return on_disk(text)
 
 
 from negviz.errors import NegvizError  # noqa: E402
