@@ -32,6 +32,18 @@ def on_disk(value: str | Path, kind: str = "exists") -> bool:
         return False
 
 
+def free_bytes(path: Path) -> int | None:
+    """Free space on the disk holding ``path`` (its nearest existing folder), or None."""
+    import shutil
+
+    for folder in (path, *path.parents):
+        try:
+            return shutil.disk_usage(folder).free
+        except OSError:
+            continue
+    return None
+
+
 def allowed_dirs() -> list[Path] | None:
     """The folders of $NEGVIZ_DATA_DIRS (os.pathsep-separated), symlinks resolved; None when unset."""
     import os

@@ -20,6 +20,7 @@ from negviz.store.record import (
     RunNotFoundError,
     RunRecord,
     StoreError,
+    StoreUnavailableError,
 )
 from negviz.store.store import Store
 
@@ -28,6 +29,7 @@ __all__ = [
     "RunRecord",
     "RunNotFoundError",
     "StoreError",
+    "StoreUnavailableError",
     "STATUSES",
     "RUN_KINDS",
     "RUNNING",

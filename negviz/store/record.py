@@ -21,6 +21,15 @@ class StoreError(NegvizError):
     """A store operation that cannot be done as asked (the message says why)."""
 
 
+class StoreUnavailableError(StoreError):
+    """The database server does not answer (stopped, unreachable); ``host`` names it. Nothing
+    was lost: a later call works again once the server is back."""
+
+    def __init__(self, message: str, host: str):
+        super().__init__(message)
+        self.host = host
+
+
 class RunNotFoundError(StoreError, KeyError):
     """No run with that id; a KeyError too, so ``except KeyError`` works."""
 
