@@ -136,7 +136,8 @@ def _read_delimited(text: str, fmt: str, file: str) -> pd.DataFrame:
         m = re.search(r"line (\d+)", str(err))
         row = int(m.group(1)) - 1 if m else None  # line 1 is the header
         sep = "a tab" if kwargs["sep"] == "\t" else repr(kwargs["sep"])
-        hint = " (a tab inside a text?)" if fmt == "tsv" else f" (delimiter {sep}; an unquoted {sep} or quote inside a text?)"
+        hint = (" (a tab inside a text?)" if fmt == "tsv"
+                else f" (delimiter {sep}; an unquoted {sep} or quote inside a text?)")
         detail = str(err).strip().removeprefix("Error tokenizing data. C error: ")
         raise DataValidationError(f"malformed {fmt.upper()}: {detail}{hint}", file=file, row=row) from None
 

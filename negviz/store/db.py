@@ -24,6 +24,7 @@ from negviz.store.record import StoreError, StoreUnavailableError
 
 URL_ENV = "NEGVIZ_DB_URL"
 SQLITE_BUSY_SECONDS = 60  # how long a SQLite writer waits for another one before "database is locked"
+PG_CONNECT_SECONDS = 5  # how long a PostgreSQL connection attempt waits for the server
 _PG_SCHEMA_LOCK = 0x6E6567766979  # advisory lock id ("negviz") serialising table creation
 
 
@@ -65,7 +66,9 @@ def make_engine(url: sa.URL) -> sa.Engine:
         sa.event.listen(engine, "connect", _sqlite_connect)
         sa.event.listen(engine, "begin", _sqlite_begin)
     else:
-        engine = sa.create_engine(url, pool_pre_ping=True, **common)
+        # A server that does not answer is said within seconds, not after TCP's minutes.
+        timeout = {} if "connect_timeout" in url.query else {"connect_args": {"connect_timeout": PG_CONNECT_SECONDS}}
+        engine = sa.create_engine(url, pool_pre_ping=True, **timeout, **common)
     sa.event.listen(engine, "handle_error", _explain)
     return engine
 
@@ -118,7 +121,8 @@ def _explain(ctx: sa.engine.ExceptionContext) -> None:
         return
     if ctx.dialect.name == "sqlite":
         problem = _sqlite_problem(url, orig)
-    elif ctx.is_disconnect or (ctx.connection is None and isinstance(ctx.sqlalchemy_exception, sa.exc.OperationalError)):
+    elif ctx.is_disconnect or (ctx.connection is None and isinstance(ctx.sqlalchemy_exception,
+                                                                     sa.exc.OperationalError)):  # at connect
         host = f"{url.host or 'localhost'}:{url.port or 5432}"
         problem = StoreUnavailableError(
             f"the results database at {host} is not reachable ({_first_line(orig)}); nothing stored is lost. "

@@ -15,7 +15,8 @@ BUNDLED_RUNS = DATA_DIR / "runs"
 
 
 AWAY = " (away: shipped runs)"  # marks cache keys of data read from the stand-in
-PROBE_SECONDS = 1.0  # how long an answer to "is the database there?" is reused
+PROBE_SECONDS = 1.0  # how long "the database answered" is reused
+AWAY_PROBE_SECONDS = 3.0  # and "it did not" (an unreachable host may take seconds to say so)
 _probes: dict[str, tuple[float, Exception | None]] = {}
 _probe_lock = threading.Lock()
 
@@ -33,14 +34,15 @@ def db_url() -> str:
 
 def outage():
     """Why the results database cannot be reached now (a StoreUnavailableError), else None.
-    Asked of the database at most once a second per process: one connection checkout."""
+    Asked of the database at most once a second per process (every 3 s while it is away): one
+    connection checkout."""
     from negviz.store import StoreUnavailableError
 
     url = _configured_url()
     with _probe_lock:
-        seen = _probes.get(url)
-        if seen is not None and time.monotonic() - seen[0] < PROBE_SECONDS:
-            return seen[1]
+        when, problem = _probes.get(url, (None, None))
+        if when is not None and time.monotonic() - when < (AWAY_PROBE_SECONDS if problem else PROBE_SECONDS):
+            return problem
     try:
         with _store(url).engine.connect():
             problem = None
