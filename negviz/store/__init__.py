@@ -19,6 +19,7 @@ from negviz.store.record import (
     STATUSES,
     RunNotFoundError,
     RunRecord,
+    StoreAccessError,
     StoreError,
     StoreUnavailableError,
 )
@@ -29,6 +30,7 @@ __all__ = [
     "RunRecord",
     "RunNotFoundError",
     "StoreError",
+    "StoreAccessError",
     "StoreUnavailableError",
     "STATUSES",
     "RUN_KINDS",

@@ -20,7 +20,7 @@ from urllib.parse import quote, unquote
 import sqlalchemy as sa
 
 from negviz.paths import free_bytes
-from negviz.store.record import StoreError, StoreUnavailableError
+from negviz.store.record import StoreAccessError, StoreUnavailableError
 
 URL_ENV = "NEGVIZ_DB_URL"
 SQLITE_BUSY_SECONDS = 60  # how long a SQLite writer waits for another one before "database is locked"
@@ -57,7 +57,7 @@ def make_engine(url: sa.URL) -> sa.Engine:
             try:
                 location.path.parent.mkdir(parents=True, exist_ok=True)
             except OSError as exc:
-                raise StoreError(f"cannot create the folder of the results store {location.path}: "
+                raise StoreAccessError(f"cannot create the folder of the results store {location.path}: "
                                  f"{exc.strerror}; choose another store with --db / NEGVIZ_DB_URL") from exc
         connect_args = {"timeout": SQLITE_BUSY_SECONDS, "check_same_thread": False}
         if location.read_only:  # our own connect: read-only, and immutable where nothing can write
@@ -111,9 +111,9 @@ FULL_BELOW = 1 << 20  # bytes free under which an I/O error on the store's disk 
 
 def _explain(ctx: sa.engine.ExceptionContext) -> None:
     """The one guard at the store boundary (SQLAlchemy's handle_error event): an error about
-    where the database lives becomes a StoreError that says so, for the CLI to print and the
-    pages to show. A server that does not answer: StoreUnavailableError; a SQLite file on a
-    full disk or written while read-only: StoreError. SQL errors pass unchanged."""
+    where the database lives becomes a StoreAccessError that says so, for the CLI to print and
+    the pages to show. A server that does not answer: StoreUnavailableError; a SQLite file on a
+    full disk or written while read-only: StoreAccessError. SQL errors pass unchanged."""
     if ctx.is_pre_ping:  # the pool reconnects by itself after a failed ping
         return
     orig, url = ctx.original_exception, ctx.engine.url if ctx.engine is not None else None
@@ -135,14 +135,14 @@ def _explain(ctx: sa.engine.ExceptionContext) -> None:
         raise problem
 
 
-def _sqlite_problem(url: sa.URL, orig: BaseException) -> StoreError | None:
+def _sqlite_problem(url: sa.URL, orig: BaseException) -> StoreAccessError | None:
     if not isinstance(orig, sqlite3.Error):
         return None
     code = getattr(orig, "sqlite_errorname", "") or ""
     location = sqlite_location(url)
     if code.startswith("SQLITE_READONLY"):
         why = location.why or "the file, its folder or its disk is not writable"
-        return StoreError(
+        return StoreAccessError(
             f"the results store {location.path} cannot be written (read-only: {why}; {_first_line(orig)}); "
             "reading it works. To write, make it writable or choose another store with --db / NEGVIZ_DB_URL."
         )
@@ -150,7 +150,7 @@ def _sqlite_problem(url: sa.URL, orig: BaseException) -> StoreError | None:
         free = free_bytes(location.path) if location.path is not None else None
         if code == "SQLITE_FULL" or (free is not None and free < FULL_BELOW):
             shown = "unknown" if free is None else f"{free:,} bytes"
-            return StoreError(
+            return StoreAccessError(
                 f"the disk holding the results store {location.path} is full ({shown} free): "
                 "free some space there, or choose another store with --db / NEGVIZ_DB_URL."
             )

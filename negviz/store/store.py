@@ -28,6 +28,7 @@ from negviz.store.record import (
     TIME_FIELDS,
     RunNotFoundError,
     RunRecord,
+    StoreAccessError,
     StoreError,
 )
 
@@ -128,8 +129,8 @@ class Store:
                     conn.execute(t.meta.update().where(t.meta.c.key == "schema_version").values(value=t.meta.c.value))
                 finally:
                     transaction.rollback()
-        except StoreError as exc:  # read-only, disk full, server away: db._explain says which
-            raise StoreError(f"{exc} (nothing was computed)") from exc
+        except StoreAccessError as exc:  # read-only, disk full, server away: db._explain says which
+            raise StoreAccessError(f"{exc} (nothing was computed)") from exc
         except sa.exc.SQLAlchemyError as exc:
             raise StoreError(
                 f"the results store {self.url} cannot be written ({_reason(exc)}); nothing was computed. "
@@ -153,7 +154,7 @@ class Store:
             record.finished_at = t.now()
         try:
             self._insert_run(record, rows, replace_spec=record.spec_key if replace else None)
-        except (sa.exc.SQLAlchemyError, StoreError) as exc:  # StoreError: db._explain's (disk full, ...)
+        except (sa.exc.SQLAlchemyError, StoreAccessError) as exc:  # disk full, server away, ...
             if isinstance(exc, sa.exc.IntegrityError) and self._stored(record.run_id):
                 raise  # this run id is already stored: the caller's mistake, no work is lost
             target = unsaved_runs_dir() / f"{record.run_id}{portable.SUFFIX}"
