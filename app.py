@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from negviz.ui import pickers, url_check
+from negviz.ui import outage, pickers, url_check
 
 st.set_page_config(page_title="negviz", page_icon=":material/block:", layout="wide")
 
@@ -50,12 +50,14 @@ pages = {
 # page switch logic runs.
 st.sidebar.markdown("**negviz** · negation in neural retrieval")
 url_values = url_check.values()  # before any widget reads the URL
-dataset = pickers.dataset_picker()
-pickers.models_picker(dataset)
+store_box = st.container()  # above the page: the results store is away, full or read-only
+with outage.guard(store_box):
+    pickers.models_picker(pickers.dataset_picker())
 nav = st.navigation(pages, expanded=True)  # every page listed, none behind "View more"
 notice = st.container()  # above the page: URL values it did not take
 
 try:
-    nav.run()
+    with outage.guard(store_box, banner=True):
+        nav.run()
 finally:  # also after a page's st.stop()
     url_check.report(url_values, nav.url_path, notice)

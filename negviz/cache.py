@@ -7,6 +7,8 @@ options); entries are the float32 vector of one text or the score of one text pa
 The cache only saves work, so a damaged file (truncated, overwritten, "database disk image
 is malformed") never stops a run: it is moved aside as ``scores.sqlite.corrupt-<time>`` with
 a warning, and an empty cache takes its place (on open, or at the first query that finds it).
+Likewise a cache that cannot be written (a full disk, a read-only folder) warns once and the
+run goes on without saving to it (in memory, when the file cannot even be opened).
 """
 
 from __future__ import annotations
@@ -52,19 +54,24 @@ class ScoreCache:
 
     def __init__(self, path: str | Path | None = None):
         self.path = Path(path) if path else default_cache_dir() / "scores.sqlite"
-        self.path.parent.mkdir(parents=True, exist_ok=True)
         self._lock = threading.Lock()
         self.moved_aside: list[Path] = []  # damaged files this cache replaced
+        self.unwritable: str | None = None  # why writes stopped (said once), else None
         try:
-            self._conn = self._connect()
-        except sqlite3.DatabaseError as exc:
-            if not is_corruption(exc):
-                raise
-            self._move_aside(exc)
-            self._conn = self._connect()
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            try:
+                self._conn = self._connect()
+            except sqlite3.DatabaseError as exc:
+                if not is_corruption(exc):
+                    raise
+                self._move_aside(exc)
+                self._conn = self._connect()
+        except (OSError, sqlite3.Error) as exc:  # full disk, read-only folder: this run caches in memory
+            self._stop_writing(exc, "this run keeps its scores in memory only")
+            self._conn = self._connect(":memory:")
 
-    def _connect(self) -> sqlite3.Connection:
-        conn = sqlite3.connect(self.path, timeout=60, check_same_thread=False)
+    def _connect(self, target: str | Path | None = None) -> sqlite3.Connection:
+        conn = sqlite3.connect(target or self.path, timeout=60, check_same_thread=False)
         try:
             conn.execute("PRAGMA journal_mode=WAL")
             conn.execute("PRAGMA synchronous=NORMAL")
@@ -99,6 +106,28 @@ class ScoreCache:
         )
         log.warning(message)  # on stderr in the CLI (logging's last-resort handler) and the server log
 
+    def _stop_writing(self, exc: BaseException, then: str) -> None:
+        """Say once why the cache cannot be written; the run goes on (the cache only saves work)."""
+        if self.unwritable is not None:
+            return
+        from negviz.paths import free_bytes
+
+        free = free_bytes(self.path.parent)
+        self.unwritable = str(exc)
+        log.warning(
+            "the score cache %s cannot be written (%s; %s free on its disk); %s. Free some space or set "
+            "NEGVIZ_CACHE_DIR to a writable folder.",
+            self.path, exc, "unknown" if free is None else f"{free:,} bytes", then,
+        )
+
+    def _put(self, statement: str, rows: list[tuple]) -> None:
+        if self.unwritable is not None:
+            return
+        try:
+            self._run(lambda conn: _write(conn, statement, rows))
+        except sqlite3.Error as exc:  # "database or disk is full", read-only, I/O error
+            self._stop_writing(exc, "scores computed from now on are not saved to it")
+
     def _run(self, work: Callable[[sqlite3.Connection], T]) -> T:
         """Run ``work(conn)`` under the lock; a damaged file is replaced once and the work retried."""
         with self._lock:
@@ -126,7 +155,7 @@ class ScoreCache:
 
     def put_vectors(self, ns: str, items: Mapping[str, np.ndarray]) -> None:
         rows = [(ns, k, int(v.size), np.asarray(v, dtype=np.float32).tobytes()) for k, v in items.items()]
-        self._run(lambda conn: _write(conn, "INSERT OR REPLACE INTO vectors VALUES (?,?,?,?)", rows))
+        self._put("INSERT OR REPLACE INTO vectors VALUES (?,?,?,?)", rows)
 
     # -- scores
     def get_scores(self, ns: str, keys: Iterable[str]) -> dict[str, float]:
@@ -138,7 +167,7 @@ class ScoreCache:
 
     def put_scores(self, ns: str, items: Mapping[str, float]) -> None:
         rows = [(ns, k, float(v)) for k, v in items.items()]
-        self._run(lambda conn: _write(conn, "INSERT OR REPLACE INTO scores VALUES (?,?,?)", rows))
+        self._put("INSERT OR REPLACE INTO scores VALUES (?,?,?)", rows)
 
     def clear(self, ns: str | None = None) -> None:
         def work(conn: sqlite3.Connection) -> None:

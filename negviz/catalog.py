@@ -16,7 +16,7 @@ from typing import Any
 import pandas as pd
 
 from negviz.errors import ModelUnavailableError
-from negviz.paths import DATA_DIR
+from negviz.paths import DATA_DIR, on_disk
 from negviz.schema import ModelSpec, parse_options
 
 CATALOG_FILE = DATA_DIR / "catalog.csv"
@@ -89,9 +89,9 @@ class ResolvedModel:
 
 def guess_family(path: str) -> str | None:
     """Family of an uncatalogued local checkpoint, from its files."""
-    p = Path(path)
-    if not p.is_dir():
+    if not on_disk(path, "dir"):
         return None
+    p = Path(path)
     if (p / "modules.json").exists():
         return "bi-encoder"
     if (p / "artifact.metadata").exists() or any(p.glob("*.dnn")):
@@ -105,18 +105,18 @@ MODEL_MARKERS = ("config.json", "modules.json", "artifact.metadata", "0_Transfor
 
 def looks_like_path(name: str) -> bool:
     """A local path rather than a catalog name or an ``org/model`` hub id."""
-    return name.startswith((".", "/", "~")) or name.count("/") > 1 or "\\" in name or Path(name).expanduser().exists()
+    return name.startswith((".", "/", "~")) or name.count("/") > 1 or "\\" in name or on_disk(name)
 
 
 def check_model_path(name: str) -> None:
     """A local model path must exist and hold a checkpoint; says which when it does not."""
     path = Path(name).expanduser()
-    if not path.exists():
+    if not on_disk(name):
         raise ModelUnavailableError(
             f"no such path: {name!r}. Pass an existing model folder, a catalog name or a hub id "
             "(`negviz models` lists the catalog)."
         )
-    if not path.is_dir():
+    if not on_disk(name, "dir"):
         raise ModelUnavailableError(f"{name!r} is a file; pass the folder that holds the model (config.json)")
     if not any((path / marker).exists() for marker in MODEL_MARKERS) and not any(path.glob("*.dnn")):
         raise ModelUnavailableError(

@@ -371,7 +371,8 @@ def cmd_report(args: argparse.Namespace) -> int:
 
     say = (lambda msg: print(f"  {msg}", file=sys.stderr)) if not args.quiet else None
     store = Store(args.db)
-    store.ensure_bundled(lazy=True)  # the shipped runs, as the app shows them (records now, scores on read)
+    if not store.read_only:  # the shipped runs, as the app shows them (records now, scores on read)
+        store.ensure_bundled(lazy=True)
     out = write_report(store, args.model, args.out, against=args.against, datasets=args.datasets,
                        fig_format=args.figures, maxsim=not args.no_maxsim, progress=say)
     print(f"wrote {out['html']} ({out['html_bytes'] / 1e6:.2f} MB, {out['figures']} figures as {out['figure_format']}) "

@@ -1,5 +1,6 @@
 """Where shipped data lives (inside the repository, next to the package)."""
 
+import os
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -15,10 +16,35 @@ LOCAL_ADDRESSES = frozenset({"localhost", "127.0.0.1", "::1"})
 _FILE_SUFFIXES = (".csv", ".tsv", ".jsonl", ".json", ".parquet", ".txt", ".gz", ".zip", ".bin", ".safetensors")
 
 
+def on_disk(value: str | Path, kind: str = "exists") -> bool:
+    """Whether ``value`` names something on this disk: ``kind`` "exists" (anything, a dangling
+    symlink included), "file" or "dir". The one "is this a path" probe: a name the OS cannot even
+    look up (too long, a NUL byte, a folder it may not search) is not a path, never an exception."""
+    try:
+        path = Path(value).expanduser()
+        if kind == "file":
+            return path.is_file()
+        if kind == "dir":
+            return path.is_dir()
+        return os.path.lexists(path)
+    except (OSError, ValueError, RuntimeError):  # RuntimeError: "~user" with no such user
+        return False
+
+
+def free_bytes(path: Path) -> int | None:
+    """Free space on the disk holding ``path`` (its nearest existing folder), or None."""
+    import shutil
+
+    for folder in (path, *path.parents):
+        try:
+            return shutil.disk_usage(folder).free
+        except OSError:
+            continue
+    return None
+
+
 def allowed_dirs() -> list[Path] | None:
     """The folders of $NEGVIZ_DATA_DIRS (os.pathsep-separated), symlinks resolved; None when unset."""
-    import os
-
     raw = os.environ.get(DATA_DIRS_ENV, "")
     dirs = [Path(part).expanduser().resolve() for part in raw.split(os.pathsep) if part.strip()]
     return dirs or None
@@ -34,7 +60,6 @@ def looks_like_path(value: str) -> bool:
     """Whether the loaders would read ``value`` from the local disk: it starts like a path
     (/, ~, ., \\ or a drive letter), has two or more separators or a file suffix, or exists
     (relative to the server's working folder). A hub id ("org/name") that exists nowhere is not one."""
-    import os
     import re
 
     text = value.strip()
@@ -44,10 +69,7 @@ def looks_like_path(value: str) -> bool:
         return True
     if text.replace("\\", "/").count("/") >= 2 or Path(text).suffix.lower() in _FILE_SUFFIXES:
         return True
-    try:
-        return os.path.lexists(Path(text).expanduser())
-    except (OSError, ValueError):
-        return True
+    return on_disk(text)
 
 
 from negviz.errors import NegvizError  # noqa: E402
@@ -88,3 +110,34 @@ def check_user_path(value: str, *, local_server: bool) -> str:
         f"{value.strip()!r} is outside the folders this server may read ({DATA_DIRS_ENV}: {listing}); "
         "put the file in one of them (symlinks and '..' leading out are refused)."
     )
+
+
+class UnwritableTargetError(NegvizError, OSError):
+    """A file that cannot be written where it was asked for (said before the work that fills it)."""
+
+
+def check_writable_target(path: str | Path, what: str = "the file") -> Path:
+    """``path`` when a file can be written there (its folder is made if missing), else
+    UnwritableTargetError: tried with a scratch file beside it, so a read-only folder or mount, a
+    file where a folder should be, or a full disk is said before long work, not after it."""
+    import tempfile
+
+    path = Path(path).expanduser()
+    try:
+        if path.is_dir():
+            raise IsADirectoryError(21, "it is a folder")
+        if path.parent.exists() and not path.parent.is_dir():
+            raise NotADirectoryError(20, f"{path.parent} is a file, not a folder")
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=path.parent, prefix=f".{path.name}.", suffix=".probe"):
+            pass
+        if path.exists() and not os.access(path, os.W_OK):
+            raise PermissionError(13, "the file is not writable")
+        free = free_bytes(path.parent)
+        if free is not None and free < 1 << 20:
+            raise OSError(28, f"the disk is full ({free:,} bytes free)")
+    except OSError as exc:
+        raise UnwritableTargetError(
+            f"cannot write {what} {path}: {exc.strerror or exc}; choose another place (nothing was done)"
+        ) from exc
+    return path

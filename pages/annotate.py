@@ -6,6 +6,7 @@ from negviz import links
 from negviz.analyses import agreement
 from negviz import annotations as ann
 from negviz.analyses import paircard
+from negviz.store import StoreError
 from negviz.ui import pickers, resources
 from negviz.ui import types_data as td
 from negviz.ui.widgets import show_error
@@ -80,7 +81,7 @@ if upload is not None and st.button("Import into " + ds.title, key="import",
                                     icon=":material/upload:"):
     try:
         result = ann.import_annotations(store, ds, upload.getvalue(), upload.name)
-    except ann.AnnotationError as exc:
+    except (ann.AnnotationError, StoreError) as exc:  # StoreError: away, read-only, disk full
         show_error(exc)
     else:
         st.success(f"{result.rows:,} rows read: {result.added:,} labels added, "

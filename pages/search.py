@@ -8,7 +8,7 @@ from negviz.analyses import playground as pg
 from negviz.analyses import search as sa
 from negviz.datasets import load
 from negviz.text.worddiff import STYLE, text_block
-from negviz.ui import corpus_index, resources
+from negviz.ui import corpus_index, resources, url_check
 from negviz.ui.widgets import ProgressBar, show_error
 
 FAMILIES = ("bi-encoder", "bm25", "tfidf", "splade", "maxsim", "colbert", "cross-encoder", "monot5")
@@ -31,8 +31,8 @@ corpus_name = c2.selectbox("Corpus", ["offline"], key="corpus", bind="query-para
 queries = load("excluir").frame.set_index("query_id")
 qid = c3.selectbox("ExcluIR query (or type one below)", [""] + queries.index.tolist(), key="qid",
                    bind="query-params")
-typed = st.text_input("Query", "films not directed by Steven Spielberg", key="q",
-                      bind="query-params", max_chars=1000)
+typed = url_check.text_input(st, "Query", "films not directed by Steven Spielberg", "q",
+                             max_chars=1000)
 pos_id = neg_id = pos_text = neg_text = None
 if qid:
     row = queries.loc[qid]

@@ -4,6 +4,8 @@
 #   scripts/pg_test_server.sh start    # prints postgresql+psycopg://...@127.0.0.1:PORT/negviz_test
 #   scripts/pg_test_server.sh status   # prints the URL and exits 0 if running, else exits 1
 #   scripts/pg_test_server.sh stop     # stops it and removes its files
+#   scripts/pg_test_server.sh pause    # stops it, keeping its data (a database outage, for tests)
+#   scripts/pg_test_server.sh resume   # starts a paused one again on the same port; prints the URL
 #
 # stdout carries the URL line only; progress and errors go to stderr. When PostgreSQL cannot be
 # had at all, `start` prints nothing and exits 0, so the PostgreSQL tests skip instead of failing.
@@ -62,6 +64,27 @@ stop_server() {
   rm -rf "$STATE"
 }
 
+# Durability is pointless for a throwaway server: fsync off makes the tests faster.
+run_server() {
+  as_owner "$BIN/pg_ctl" -D "$STATE/data" -l "$STATE/server.log" -w -t 60 \
+    -o "-p $1 -k $STATE/sock -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off" \
+    start >/dev/null 2>&1
+}
+
+pause_server() {
+  is_running || return 0
+  as_owner "$BIN/pg_ctl" -D "$STATE/data" -m fast -w stop >/dev/null 2>&1
+}
+
+resume_server() {
+  [ -f "$STATE/.negviz-pg" ] && [ -f "$STATE/url" ] || { log "no paused server in $STATE"; return 1; }
+  if ! is_running; then
+    BIN=$(find_bin) || return 1
+    run_server "$(sed -E 's|.*:([0-9]+)/[^/]*$|\1|' "$STATE/url")" || { log "the server did not start again"; return 1; }
+  fi
+  cat "$STATE/url"
+}
+
 start_server() {
   if is_running; then
     cat "$STATE/url"
@@ -103,10 +126,7 @@ start_server() {
   for attempt in 1 2 3 4 5; do
     port=$((20000 + RANDOM % 40000))
     port_free "$port" || continue
-    # Durability is pointless for a throwaway server: fsync off makes the tests faster.
-    if as_owner "$BIN/pg_ctl" -D "$STATE/data" -l "$STATE/server.log" -w -t 60 \
-      -o "-p $port -k $STATE/sock -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off" \
-      start >/dev/null 2>&1; then
+    if run_server "$port"; then
       started=1
       break
     fi
@@ -130,5 +150,7 @@ case "${1:-}" in
   start) start_server ;;
   stop) stop_server ;;
   status) is_running && cat "$STATE/url" ;;
-  *) echo "usage: $0 start|stop|status" >&2; exit 2 ;;
+  pause) pause_server ;;
+  resume) resume_server ;;
+  *) echo "usage: $0 start|stop|status|pause|resume" >&2; exit 2 ;;
 esac

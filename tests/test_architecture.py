@@ -47,6 +47,8 @@ SHIPPED_FILE_READERS = {
     "negviz/published.py": {"_load"},
     "negviz/datasets/shipped.py": {"_read"},
     "negviz/runner.py": {"code_version"},  # git HEAD of the running code
+    "negviz/finetune/general.py": {"general_pool"},  # the shipped candidate pools
+    "negviz/scorers/wheels.py": {"_sha256"},  # an installed weight file, keyed by its size and mtime
     "negviz/text/perturb.py": {"taxonomy_antonyms", "demetr_antonyms"},
     "negviz/taxonomy/cues.py": {"explain_cue"},
     "negviz/taxonomy/lexicon.py": {"phrases", "cue_types", "quantifiers", "antonyms", "affixes",

@@ -70,5 +70,5 @@ def test_unset_setting_allows_local_paths_only_on_a_local_server(monkeypatch, tm
 
 def test_shared_server_settings():
     config = tomllib.loads((ROOT / ".streamlit" / "config.toml").read_text())
-    assert config["client"]["showErrorDetails"] is False  # no tracebacks to visitors
+    assert config["client"]["showErrorDetails"] == "none"  # no tracebacks to visitors (test_error_details)
     assert is_local_address(config["server"]["address"])  # a plain run is single-user: local paths allowed

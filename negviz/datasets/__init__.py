@@ -28,6 +28,7 @@ from negviz.datasets.validate import validate
 from negviz.errors import DataValidationError
 from negviz.registry import Registry, UnknownNameError
 from negviz.options import Option
+from negviz.paths import on_disk
 from negviz.schema import EXCLUSION, KINDS, PAIRS, PERTURBATION, SENTENCE_PAIRS, DatasetSpec
 
 __all__ = ["DATASETS", "Dataset", "DatasetFacts", "facts", "list_datasets", "load", "load_file", "validate"]
@@ -105,7 +106,7 @@ def load(spec: DatasetSpec | str, store=None) -> Dataset:
     (``store``, else $NEGVIZ_DB_URL's; asked only for a name that is neither); applies limit
     and options."""
     spec = DatasetSpec.make(spec) if isinstance(spec, str) else spec
-    if spec.name not in DATASETS and (Path(spec.name).is_file() or _looks_like_path(spec.name)):
+    if spec.name not in DATASETS and (on_disk(spec.name, "file") or _looks_like_path(spec.name)):
         return _load_user_file(spec)
     if spec.name not in DATASETS:
         store = store if store is not None else added.default_store()
@@ -121,7 +122,7 @@ def load(spec: DatasetSpec | str, store=None) -> Dataset:
 
 def _load_user_file(spec: DatasetSpec) -> Dataset:
     opts = check_options(spec, _FILE_OPTIONS)
-    if not Path(spec.name).is_file():
+    if not on_disk(spec.name, "file"):
         raise DataValidationError("no such file (and no shipped dataset has this name).", file=spec.name)
     ds = load_file(spec.name, kind=opts.get("kind", PAIRS), columns=opts.get("columns"), format=opts.get("format"))
     ds.frame = apply_limit(ds.frame, ds.kind, spec.limit)

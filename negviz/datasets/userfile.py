@@ -19,6 +19,7 @@ from negviz.datasets.base import Dataset
 from negviz.datasets.formats import infer_format, read_frame
 from negviz.datasets.validate import check_kind, validate
 from negviz.errors import DataValidationError
+from negviz.paths import on_disk
 from negviz.schema import ID_COLUMN, PAIRS, DatasetSpec
 
 DEFAULT_MAX_MB = 200
@@ -210,7 +211,7 @@ def load_file(
     path = Path(path)
     file = str(path)
     check_kind(kind, file)
-    if not path.is_file():
+    if not on_disk(path, "file"):
         raise DataValidationError("no such file.", file=file)
     infer_format(path, format)
     check_size(path.stat().st_size, file, max_bytes)  # before reading a huge file

@@ -330,12 +330,15 @@ def write_report(store, model: str, out: str | Path, against: Iterable[str] | No
                  datasets: Iterable[str] | None = None, fig_format: str = "auto", maxsim: bool = True,
                  progress=None) -> dict[str, Any]:
     """Build and write ``out`` (HTML) and the JSON beside it; returns paths, sizes and seconds."""
+    from negviz.paths import check_writable_target
+
     start = time.perf_counter()
+    out = Path(out)
+    json_path = out.with_suffix(".json")
+    for target in (out, json_path):  # before building: a report takes minutes
+        check_writable_target(target, "the report")
     rep = build_report(store, model, against, datasets, maxsim=maxsim, progress=progress)
     page, fmt = render(rep, fig_format)
-    out = Path(out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    json_path = out.with_suffix(".json")
     out.write_text(page, encoding="utf-8")
     json_path.write_text(rf.dumps(rep.data), encoding="utf-8")
     return {"html": str(out), "json": str(json_path), "html_bytes": out.stat().st_size,

@@ -20,7 +20,9 @@ from negviz.store.record import (
     STATUSES,
     RunNotFoundError,
     RunRecord,
+    StoreAccessError,
     StoreError,
+    StoreUnavailableError,
 )
 from negviz.store.store import Store
 
@@ -30,6 +32,8 @@ __all__ = [
     "RunNotFoundError",
     "DuplicateRunError",
     "StoreError",
+    "StoreAccessError",
+    "StoreUnavailableError",
     "STATUSES",
     "RUN_KINDS",
     "RUNNING",

@@ -12,13 +12,19 @@ import random
 import sqlite3
 import time
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterator, Sequence
+from urllib.parse import quote, unquote
 
 import sqlalchemy as sa
 
+from negviz.paths import free_bytes
+from negviz.store.record import StoreAccessError, StoreUnavailableError
+
 URL_ENV = "NEGVIZ_DB_URL"
 SQLITE_BUSY_SECONDS = 60  # how long a SQLite writer waits for another one before "database is locked"
+PG_CONNECT_SECONDS = 5  # how long a PostgreSQL connection attempt waits for the server
 _PG_SCHEMA_LOCK = 0x6E6567766979  # advisory lock id ("negviz") serialising table creation
 
 
@@ -46,16 +52,113 @@ def resolve_url(url: str | Path | None = None) -> sa.URL:
 def make_engine(url: sa.URL) -> sa.Engine:
     common = dict(json_serializer=dumps, json_deserializer=json.loads)
     if url.get_backend_name() == "sqlite":
-        # (a "file:...?uri=true" URL, e.g. mode=ro for a read-only viewer, names no folder to make)
-        if url.database not in (None, "", ":memory:") and not url.database.startswith("file:"):
-            Path(url.database).expanduser().parent.mkdir(parents=True, exist_ok=True)
-        engine = sa.create_engine(
-            url, connect_args={"timeout": SQLITE_BUSY_SECONDS, "check_same_thread": False}, **common
-        )
+        location = sqlite_location(url)
+        if location.path is not None and not location.exists:
+            try:
+                location.path.parent.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise StoreAccessError(f"cannot create the folder of the results store {location.path}: "
+                                 f"{exc.strerror}; choose another store with --db / NEGVIZ_DB_URL") from exc
+        connect_args = {"timeout": SQLITE_BUSY_SECONDS, "check_same_thread": False}
+        if location.read_only:  # our own connect: read-only, and immutable where nothing can write
+            common["creator"] = lambda: _connect_read_only(location.path)
+        engine = sa.create_engine(url, connect_args=connect_args, **common)
         sa.event.listen(engine, "connect", _sqlite_connect)
         sa.event.listen(engine, "begin", _sqlite_begin)
-        return engine
-    return sa.create_engine(url, pool_pre_ping=True, **common)
+    else:
+        # A server that does not answer is said within seconds, not after TCP's minutes.
+        timeout = {} if "connect_timeout" in url.query else {"connect_args": {"connect_timeout": PG_CONNECT_SECONDS}}
+        engine = sa.create_engine(url, pool_pre_ping=True, **timeout, **common)
+    sa.event.listen(engine, "handle_error", _explain)
+    return engine
+
+
+# ---------------------------------------------------------------- where a SQLite store lives
+@dataclass(frozen=True)
+class SqliteLocation:
+    path: Path | None  # None: in memory
+    exists: bool
+    read_only: bool  # opened read-only: asked for (mode=ro), or the file or its folder is not writable
+    why: str  # why read-only, for messages
+
+
+def sqlite_location(url: sa.URL) -> SqliteLocation:
+    """The file behind a SQLite URL (a plain path, or "file:PATH?mode=ro&uri=true") and whether
+    to open it read-only. Root ignores permissions but not a read-only mount: os.access knows both."""
+    database = url.database or ""
+    if database in ("", ":memory:") or url.query.get("mode") == "memory":
+        return SqliteLocation(None, False, False, "")
+    uri = database.startswith("file:")
+    path = Path(unquote(database[5:].split("?")[0]) if uri else database).expanduser()
+    exists = path.exists()
+    if uri and url.query.get("mode") == "ro":
+        return SqliteLocation(path, exists, True, "opened with mode=ro")
+    if exists and not (os.access(path, os.W_OK) and os.access(path.parent, os.W_OK | os.X_OK)):
+        return SqliteLocation(path, exists, True, "its file or folder is not writable here")
+    return SqliteLocation(path, exists, False, "")
+
+
+def _connect_read_only(path: Path) -> sqlite3.Connection:
+    # A WAL file needs its -shm beside it even to be read: where none exists and none can be
+    # made (a read-only folder or mount), no writer is active there and the file is read as is.
+    immutable = not Path(f"{path}-shm").exists() and not os.access(path.parent, os.W_OK)
+    uri = f"file:{quote(str(path))}?mode=ro" + ("&immutable=1" if immutable else "")
+    return sqlite3.connect(uri, uri=True, timeout=SQLITE_BUSY_SECONDS, check_same_thread=False)
+
+
+FULL_BELOW = 1 << 20  # bytes free under which an I/O error on the store's disk means "disk full"
+
+
+def _explain(ctx: sa.engine.ExceptionContext) -> None:
+    """The one guard at the store boundary (SQLAlchemy's handle_error event): an error about
+    where the database lives becomes a StoreAccessError that says so, for the CLI to print and
+    the pages to show. A server that does not answer: StoreUnavailableError; a SQLite file on a
+    full disk or written while read-only: StoreAccessError. SQL errors pass unchanged."""
+    if ctx.is_pre_ping:  # the pool reconnects by itself after a failed ping
+        return
+    orig, url = ctx.original_exception, ctx.engine.url if ctx.engine is not None else None
+    if url is None:
+        return
+    if ctx.dialect.name == "sqlite":
+        problem = _sqlite_problem(url, orig)
+    elif ctx.is_disconnect or (ctx.connection is None and isinstance(ctx.sqlalchemy_exception,
+                                                                     sa.exc.OperationalError)):  # at connect
+        host = f"{url.host or 'localhost'}:{url.port or 5432}"
+        problem = StoreUnavailableError(
+            f"the results database at {host} is not reachable ({_first_line(orig)}); nothing stored is lost. "
+            "Start the database again, or choose another store with --db / NEGVIZ_DB_URL.",
+            host,
+        )
+    else:
+        problem = None
+    if problem is not None:
+        raise problem
+
+
+def _sqlite_problem(url: sa.URL, orig: BaseException) -> StoreAccessError | None:
+    if not isinstance(orig, sqlite3.Error):
+        return None
+    code = getattr(orig, "sqlite_errorname", "") or ""
+    location = sqlite_location(url)
+    if code.startswith("SQLITE_READONLY"):
+        why = location.why or "the file, its folder or its disk is not writable"
+        return StoreAccessError(
+            f"the results store {location.path} cannot be written (read-only: {why}; {_first_line(orig)}); "
+            "reading it works. To write, make it writable or choose another store with --db / NEGVIZ_DB_URL."
+        )
+    if code == "SQLITE_FULL" or code.startswith(("SQLITE_IOERR", "SQLITE_CANTOPEN")):
+        free = free_bytes(location.path) if location.path is not None else None
+        if code == "SQLITE_FULL" or (free is not None and free < FULL_BELOW):
+            shown = "unknown" if free is None else f"{free:,} bytes"
+            return StoreAccessError(
+                f"the disk holding the results store {location.path} is full ({shown} free): "
+                "free some space there, or choose another store with --db / NEGVIZ_DB_URL."
+            )
+    return None
+
+
+def _first_line(exc: BaseException) -> str:
+    return (str(exc).strip().splitlines() or [type(exc).__name__])[0]
 
 
 def _sqlite_connect(dbapi_conn, _record) -> None:
@@ -71,7 +174,8 @@ def _sqlite_connect(dbapi_conn, _record) -> None:
 def _use_wal(cur, attempts: int = 200) -> None:
     """Switch the file to WAL (persistent: once switched, every later connection finds it so).
     The switch needs the file to itself and SQLite answers "database is locked" at once, without
-    its busy timeout, when another process opens the new file at that moment: wait and retry."""
+    its busy timeout, when another process opens the new file at that moment: wait and retry.
+    A read-only file stays in the mode it has (reading needs no switch)."""
     for attempt in range(attempts):
         try:
             mode = cur.execute("PRAGMA journal_mode").fetchone()[0]
@@ -80,6 +184,8 @@ def _use_wal(cur, attempts: int = 200) -> None:
             cur.execute("PRAGMA journal_mode=WAL")
             return
         except sqlite3.OperationalError as exc:
+            if str(getattr(exc, "sqlite_errorname", "")).startswith("SQLITE_READONLY"):
+                return
             if "locked" not in str(exc) and "busy" not in str(exc) or attempt == attempts - 1:
                 raise
             time.sleep(random.uniform(0.005, 0.05))  # jitter: the other opener finishes in ms

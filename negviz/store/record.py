@@ -21,6 +21,20 @@ class StoreError(NegvizError):
     """A store operation that cannot be done as asked (the message says why)."""
 
 
+class StoreAccessError(StoreError):
+    """The database cannot be reached or written where it lies: its server does not answer, its
+    disk is full, it is read-only (store.db turns the driver's error into this; the message says which)."""
+
+
+class StoreUnavailableError(StoreAccessError):
+    """The database server does not answer (stopped, unreachable); ``host`` names it. Nothing
+    was lost: a later call works again once the server is back."""
+
+    def __init__(self, message: str, host: str):
+        super().__init__(message)
+        self.host = host
+
+
 class RunNotFoundError(StoreError, KeyError):
     """No run with that id; a KeyError too, so ``except KeyError`` works."""
 

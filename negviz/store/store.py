@@ -33,6 +33,7 @@ from negviz.store.record import (
     DuplicateRunError,
     RunNotFoundError,
     RunRecord,
+    StoreAccessError,
     StoreError,
 )
 
@@ -54,7 +55,11 @@ class Store:
     """Results database. ``Store()`` uses $NEGVIZ_DB_URL, else a per-user SQLite file."""
 
     def __init__(self, url: str | Path | None = None):
-        self._engine = db.make_engine(db.resolve_url(url))
+        resolved = db.resolve_url(url)
+        self._engine = db.make_engine(resolved)
+        # A SQLite file that cannot be written here is opened read-only: it lists and shows runs,
+        # and every write says so (db._explain).
+        self.read_only = resolved.get_backend_name() == "sqlite" and db.sqlite_location(resolved).read_only
         self._open()
 
     @property
@@ -97,7 +102,8 @@ class Store:
                 f"{self.url} has store schema version {version}, newer than this negviz understands "
                 f"({t.SCHEMA_VERSION}); upgrade negviz"
             )
-        self._migrate()
+        if not self.read_only:  # a read-only store is read as it is
+            self._migrate()
 
     def _migrate(self) -> None:
         """For stores made by an older negviz: create the tables and indexes added since (once;
@@ -144,6 +150,8 @@ class Store:
                     conn.execute(t.meta.update().where(t.meta.c.key == "schema_version").values(value=t.meta.c.value))
                 finally:
                     transaction.rollback()
+        except StoreAccessError as exc:  # read-only, disk full, server away: db._explain says which
+            raise StoreAccessError(f"{exc} (nothing was computed)") from exc
         except sa.exc.SQLAlchemyError as exc:
             raise StoreError(
                 f"the results store {self.url} cannot be written ({_reason(exc)}); nothing was computed. "
@@ -175,7 +183,7 @@ class Store:
             record.finished_at = t.now()
         try:
             self._insert_run(record, rows, replace=replace, added_sha256=added_sha256)
-        except sa.exc.SQLAlchemyError as exc:
+        except (sa.exc.SQLAlchemyError, StoreAccessError) as exc:  # disk full, server away, ...
             if isinstance(exc, sa.exc.IntegrityError) and self._stored(record.run_id):
                 raise  # this run id is already stored: the caller's mistake, no work is lost
             target = unsaved_runs_dir() / f"{record.run_id}{portable.SUFFIX}"

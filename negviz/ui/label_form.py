@@ -7,7 +7,19 @@ import streamlit as st
 
 from negviz import annotations as ann
 from negviz.analyses import paircard
+from negviz.store import StoreError
 from negviz.ui.widgets import safe_md
+
+
+def cannot_save(store) -> str | None:
+    """Why labels cannot be saved to ``store`` now (its database is away, it is read-only), else None."""
+    from negviz.store.shipped import ShippedStore
+
+    if isinstance(store, ShippedStore):
+        return f"{store.refusal}; nothing can be saved until it is back"
+    if store.read_only:
+        return f"the results store {store.url} is read-only here"
+    return None
 
 
 def label_form(store, ds, dataset: str, current: str, annotator: str, next_id: str | None) -> None:
@@ -18,7 +30,7 @@ def label_form(store, ds, dataset: str, current: str, annotator: str, next_id: s
         label = ann.Label(s[f"type_{form}"], s[f"valid_{form}"], bool(s[f"amb_{form}"]), s[f"note_{form}"] or "")
         try:
             version = ann.save(store, ds, item_id, s.get("annotator", ""), label)
-        except ann.AnnotationError as exc:
+        except (ann.AnnotationError, StoreError) as exc:  # StoreError: the store went away, is full, ...
             s["ann_message"] = ("error", safe_md(exc))
             return
         s["ann_message"] = ("success", f"Saved {safe_md(item_id)} as version {version} by {safe_md(annotator)}." if version != before
@@ -30,6 +42,9 @@ def label_form(store, ds, dataset: str, current: str, annotator: str, next_id: s
     mine = mine or ann.Label(None)
     form = f"{current}|{annotator}|{version}"  # new widgets, prefilled, for each pair, name and save
     choices = ann.type_options()
+    refusal = cannot_save(store)
+    if refusal:
+        st.warning(f"Labels cannot be saved now: {safe_md(refusal)}.", icon=":material/block:")
     with st.form(f"label-{form}"):
         st.caption(f"Labelling as **{paircard.md_escape(annotator)}**" if annotator else "Enter your annotator name in the sidebar first.")
         st.selectbox("Negation type", choices, key=f"type_{form}", placeholder="choose",
@@ -40,9 +55,9 @@ def label_form(store, ds, dataset: str, current: str, annotator: str, next_id: s
         st.text_area("Note", value=mine.note, max_chars=ann.MAX_NOTE, key=f"note_{form}")
         a, b = st.columns(2)
         a.form_submit_button("Save", on_click=save, args=(current, form, version, None), type="primary",
-                             icon=":material/save:")
+                             icon=":material/save:", disabled=bool(refusal))
         b.form_submit_button("Save and next", on_click=save, args=(current, form, version, next_id),
-                             icon=":material/skip_next:", disabled=next_id is None)
+                             icon=":material/skip_next:", disabled=next_id is None or bool(refusal))
     status, message = st.session_state.pop("ann_message", (None, None))
     if status:
         (st.error if status == "error" else st.success)(message)

@@ -15,6 +15,10 @@ MODELS_KEY = "models"
 def dataset_picker() -> str:
     # No format_func on URL-bound widgets: the URL would hold the formatted label.
     names = resources.datasets_table()["name"].tolist()
+    wanted = st.query_params.get(DATASET_KEY)
+    if wanted and wanted not in names:  # perhaps added (`negviz datasets add`) since the list was read
+        resources.clear_datasets()
+        names = resources.datasets_table()["name"].tolist()
     return st.sidebar.selectbox(
         "Dataset",
         names,

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import threading
+import time
 
 import pandas as pd
 import streamlit as st
@@ -12,15 +14,64 @@ from negviz.paths import DATA_DIR
 BUNDLED_RUNS = DATA_DIR / "runs"
 
 
-def db_url() -> str:
-    """The store's URL: part of every cache key, so another $NEGVIZ_DB_URL never sees this
-    store's data."""
+AWAY = " (away: shipped runs)"  # marks cache keys of data read from the stand-in
+PROBE_SECONDS = 1.0  # how long "the database answered" is reused
+AWAY_PROBE_SECONDS = 3.0  # and "it did not" (an unreachable host may take seconds to say so)
+_probes: dict[str, tuple[float, Exception | None]] = {}
+_probe_lock = threading.Lock()
+
+
+def _configured_url() -> str:
     return os.environ.get("NEGVIZ_DB_URL", "")
 
 
+def db_url() -> str:
+    """The store's URL: part of every cache key, so another $NEGVIZ_DB_URL never sees this
+    store's data, nor the store the data read from the shipped runs while its database is away."""
+    url = _configured_url()
+    return url + AWAY if outage() is not None else url
+
+
+def outage():
+    """Why the results database cannot be reached now (a StoreUnavailableError), else None.
+    Asked of the database at most once a second per process (every 3 s while it is away): one
+    connection checkout."""
+    from negviz.store import StoreUnavailableError
+
+    url = _configured_url()
+    with _probe_lock:
+        when, problem = _probes.get(url, (None, None))
+        if when is not None and time.monotonic() - when < (AWAY_PROBE_SECONDS if problem else PROBE_SECONDS):
+            return problem
+    try:
+        with _store(url).engine.connect():
+            problem = None
+    except StoreUnavailableError as exc:
+        problem = exc
+    note(problem, url)
+    return problem
+
+
+def note(problem, url: str | None = None) -> None:
+    """Remember what a probe or a failed page found (None: the database answered)."""
+    with _probe_lock:
+        _probes[_configured_url() if url is None else url] = (time.monotonic(), problem)
+
+
 def store():
-    """The results store, with the shipped precomputed runs loaded once per process."""
-    return _store(db_url())
+    """The results store, with the shipped precomputed runs loaded once per process; while its
+    database is away, a read-only stand-in holding the shipped runs (negviz.store.shipped)."""
+    problem = outage()
+    if problem is not None:
+        return _shipped_store(problem.host)
+    return _store(_configured_url())
+
+
+@st.cache_resource(show_spinner=False, max_entries=2)
+def _shipped_store(host: str):
+    from negviz.store.shipped import ShippedStore
+
+    return ShippedStore(f"the results database at {host} is not reachable", host, BUNDLED_RUNS)
 
 
 @st.cache_resource(show_spinner=False)
@@ -28,7 +79,7 @@ def _store(url: str):
     from negviz.store import Store
 
     s = Store(url or None)
-    if BUNDLED_RUNS.is_dir():
+    if BUNDLED_RUNS.is_dir() and not s.read_only:  # a read-only store is shown as it is
         # First start: the shipped runs' records (with their summaries) land at once, so every
         # page lists them; their item scores are copied in by a background thread, or by the
         # first page that reads a run before the thread got to it.
@@ -39,7 +90,6 @@ def _store(url: str):
 
 def _load_pending_in_background(s) -> None:
     import logging
-    import threading
 
     def load() -> None:
         try:

@@ -48,6 +48,17 @@ def number_input(where, label: str, key: str, min_value=None, max_value=None, va
     return where.number_input(label, min_value, max_value, value, key=key, bind="query-params", **kwargs)
 
 
+def text_input(where, label: str, value: str, key: str, max_chars: int, **kwargs) -> str:
+    """``where.text_input`` bound to the URL key ``key``. Streamlit cuts a longer URL value to
+    ``max_chars`` without a word; this says so under the box, on the draw that cut it."""
+    raw = st.query_params.get(key)
+    text = where.text_input(label, value, key=key, bind="query-params", max_chars=max_chars, **kwargs)
+    if raw is not None and len(raw) > max_chars:
+        where.warning(f"The link's {key} had {len(raw):,} characters; only the first {max_chars:,} "
+                      "are used.", icon=":material/content_cut:")
+    return text
+
+
 def values() -> dict[str, list[str]]:
     """The URL's values before any widget reads them."""
     return {key: st.query_params.get_all(key) for key in st.query_params}

@@ -1,0 +1,47 @@
+"""The page-level message when the results store fails (issue 21): a database that does not
+answer, a full disk, a read-only file. One guard around the sidebar and the page turns the
+store's errors into a message above the page instead of an exception box; while the database
+is away the pages read the shipped runs (resources.store) and a timer reruns the app once it
+answers again."""
+
+from __future__ import annotations
+
+from contextlib import contextmanager
+
+import streamlit as st
+
+from negviz.store import StoreError, StoreUnavailableError
+from negviz.ui import resources
+from negviz.ui.widgets import safe_md
+
+RETRY_SECONDS = 5
+
+
+@contextmanager
+def guard(box, banner: bool = False):
+    """Run the block; a store error it raises becomes a message in ``box`` (a container above
+    the page). ``banner``: also say, after the block, that the database is away, if it is."""
+    try:
+        yield
+    except StoreUnavailableError as exc:  # the database went away while this was drawn
+        resources.note(exc)
+    except StoreError as exc:  # a full disk, a read-only store, ...: what the message says
+        box.error(safe_md(exc), icon=":material/database:")
+    finally:
+        problem = resources.outage() if banner else None
+        if problem is not None:
+            with box:
+                away(problem)
+
+
+def away(problem: StoreUnavailableError) -> None:
+    st.warning(f"The results database at {problem.host} is not reachable; retrying. The "
+               "pages show the shipped runs meanwhile, and nothing can be saved until it is back.",
+               icon=":material/cloud_off:")
+    _retry()
+
+
+@st.fragment(run_every=RETRY_SECONDS)
+def _retry() -> None:
+    if resources.outage() is None:  # back: draw the page again from the store
+        st.rerun(scope="app")
