@@ -58,6 +58,7 @@ def main() -> None:
     onnx = probe.weight_format.startswith("INT8 ONNX")
     pairwise = not hasattr(probe, "embed")
     model = probe.model  # loaded once, outside the timings
+    graph = model[0] if isinstance(model, tuple) else model  # cross-encoders hold (model, label, activation)
     results: dict[str, list[float]] = {"negviz_cold": [], "negviz_warm": [], "plain": [], "plain_batched": []}
     for _ in range(args.rounds):
         with tempfile.TemporaryDirectory() as tmp:
@@ -69,24 +70,24 @@ def main() -> None:
             results["negviz_warm"].append(timed(run))
             cache.close()
         if onnx:
-            feed_names = model.inputs
-            tok = model.tokenizer
+            feed_names = graph.inputs
+            tok = graph.tokenizer
 
             def plain_one():
                 for i in range(len(queries if pairwise else texts)):
                     enc = tok(queries[i], docs[i]) if pairwise else tok(texts[i])
-                    model.session.run(None, {k: np.asarray([enc[k]], dtype=np.int64) for k in feed_names})
+                    graph.session.run(None, {k: np.asarray([enc[k]], dtype=np.int64) for k in feed_names})
 
             def plain_batched(step=32):
                 for s in range(0, len(queries if pairwise else texts), step):
                     enc = (tok(queries[s:s + step], docs[s:s + step], padding=True, truncation=True, return_tensors="np")
                            if pairwise else tok(texts[s:s + step], padding=True, truncation=True, return_tensors="np"))
-                    model.session.run(None, {k: enc[k].astype(np.int64) for k in feed_names})
+                    graph.session.run(None, {k: enc[k].astype(np.int64) for k in feed_names})
 
             results["plain"].append(timed(plain_one))
             results["plain_batched"].append(timed(plain_batched))
         elif pairwise:
-            results["plain"].append(timed(lambda: model[0].predict(list(zip(queries, docs)), batch_size=probe.batch_size)))
+            results["plain"].append(timed(lambda: graph.predict(list(zip(queries, docs)), batch_size=probe.batch_size)))
         else:
             results["plain"].append(timed(lambda: model.encode(texts, batch_size=probe.batch_size)))
     med = {k: statistics.median(v) for k, v in results.items() if v}
