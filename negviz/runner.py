@@ -138,6 +138,8 @@ def run_eval(
     summary = summarize(ds.kind, ds.frame, scores, tie_rule=tie_rule, checked_only=checked_only)
     if scorer.weight_format:  # provenance, not part of the key: INT8 ONNX is not the fp32 model
         summary["model_format"] = scorer.weight_format
+    if hasattr(scorer, "run_provenance"):  # generative families: back end, cache hits, requests, tokens
+        summary["generation"] = scorer.run_provenance()
     record = RunRecord(
         spec_key=key,
         kind="eval",
