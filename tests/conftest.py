@@ -90,6 +90,7 @@ TINY_BUILDERS: dict[str, Callable[[Path], Path] | None] = {
     "cross-encoder-1": _cross(1),  # single-logit head
     "monot5": _t5,
     "llm-pointwise": _causal,
+    "llm-listwise": _causal,
     "colbert": _late("build_tiny_colbert"),
     "maxsim": _bert,
     "splade": _late("build_tiny_splade"),

@@ -107,3 +107,14 @@ def test_a_busy_server_is_retried(server, tmp_path):
     server.fail_next = 2
     result = run_eval(spec(server, concurrency=1), DATASET, cache=ScoreCache(tmp_path / "c.sqlite"))
     assert server.requests == 8 and server.fail_next == 0 and len(result.scores) == 8
+
+
+def test_listwise_asks_once_per_query_and_keeps_each_answer(server, tmp_path):
+    cache = ScoreCache(tmp_path / "c.sqlite")
+    listwise = ModelSpec.make("tiny-chat", "llm-listwise", backend="endpoint", base_url=server.base_url,
+                              api_model="tiny", api_key_env=KEY_ENV)
+    first = run_eval(listwise, DATASET, cache=cache)
+    assert server.requests == 4  # 2 NevIR items: 4 queries, each ranking its two documents at once
+    assert first.record.summary["generation"]["endpoint"]["requests"] == 4
+    run_eval(listwise, DATASET, cache=cache, force=True)
+    assert server.requests == 4

@@ -37,7 +37,7 @@ def gguf_file(folder: str, wanted: str = "") -> str | None:
 class LocalLM:
     """A causal LM, its tokenizer and the ids of the answer words of one template."""
 
-    def __init__(self, source: str, device: str, template: Template, gguf: str = "", name: str = ""):
+    def __init__(self, source: str, device: str, template: Template | None, gguf: str = "", name: str = ""):
         from transformers import AutoModelForCausalLM, AutoTokenizer
 
         from negviz.device import inference_dtype
@@ -52,13 +52,14 @@ class LocalLM:
             raise ModelUnavailableError(f"cannot load {name or source!r} as a causal language model: {exc}") from exc
         if self.tokenizer.pad_token_id is None:
             self.tokenizer.pad_token = self.tokenizer.eos_token
-        if template.chat and not getattr(self.tokenizer, "chat_template", None):
+        if (template is None or template.chat) and not getattr(self.tokenizer, "chat_template", None):
             raise ModelUnavailableError(
-                f"{name or source!r} has no chat template; use a raw template (template=rank1) or an instruct model"
+                f"{name or source!r} has no chat template; use an instruct model (or, pointwise, template=rank1)"
             )
         self.model = model.to(device).eval()
-        trues, falses = template.answer_words()
-        self.true_ids, self.false_ids = self._first_ids(trues), self._first_ids(falses)
+        if template is not None:  # None: chat generation only (listwise)
+            trues, falses = template.answer_words()
+            self.true_ids, self.false_ids = self._first_ids(trues), self._first_ids(falses)
 
     def _first_ids(self, words: tuple[str, ...]) -> list[int]:
         ids = [self.tokenizer.encode(w, add_special_tokens=False)[:1] for w in words]
@@ -89,17 +90,23 @@ class LocalLM:
         rows = torch.log_softmax(logits.float(), dim=-1).cpu().numpy()
         return np.array([true_log_prob(r[self.true_ids], r[self.false_ids]) for r in rows])
 
-    def generate(self, texts: list[str], max_new_tokens: int) -> list[str]:
-        """Greedy continuations (the reasoning), one batch, cut at the template's closing tag."""
+    def generate(self, texts: list[str], max_new_tokens: int, chat: bool | None = None) -> list[str]:
+        """Greedy continuations of prompts, one left-padded batch."""
         import torch
 
-        enc = self._encode(texts, "left").to(self.device)
+        chat = self.template.chat if chat is None else chat
+        self.tokenizer.padding_side = "left"
+        enc = self.tokenizer(texts, padding=True, return_tensors="pt", add_special_tokens=not chat).to(self.device)
         with torch.inference_mode():
             out = self.model.generate(
                 **enc, max_new_tokens=max_new_tokens, do_sample=False, pad_token_id=self.tokenizer.pad_token_id
             )
-        new = out[:, enc["input_ids"].shape[1] :]
-        return [reasoning_of(self.template, t) for t in self.tokenizer.batch_decode(new, skip_special_tokens=True)]
+        return self.tokenizer.batch_decode(out[:, enc["input_ids"].shape[1] :], skip_special_tokens=True)
+
+    def chat(self, conversations: list[list[dict[str, str]]], max_new_tokens: int) -> list[str]:
+        """Greedy answers to chat conversations (RankGPT), one batch."""
+        texts = [self.tokenizer.apply_chat_template(c, tokenize=False, add_generation_prompt=True) for c in conversations]
+        return self.generate(texts, max_new_tokens, chat=True)
 
     def score_pairs(
         self, queries: list[str], docs: list[str], batch: int, budget: int, report: Callable[[int], None]
@@ -111,7 +118,8 @@ class LocalLM:
         for start in range(0, len(prompts), batch):
             part = prompts[start : start + batch]
             if self.template.reasons:
-                reasons[start : start + batch] = self.generate(part, budget)
+                generated = self.generate(part, budget)
+                reasons[start : start + batch] = [reasoning_of(self.template, g) for g in generated]
             full = [p + answer_prefix(self.template, r) for p, r in zip(part, reasons[start : start + batch])]
             out.append(self.answer_scores(full))
             report(start + len(part))

@@ -44,6 +44,15 @@ FAMILIES.register(
     "(templates: yes-no, true-false, Rank1 with reasoning); local transformers/GGUF or an OpenAI-compatible endpoint.",
 )
 FAMILIES.register(
+    "llm-listwise",
+    "negviz.scorers.llm_listwise:LLMListwise",
+    title="Generative reranker (listwise)",
+    kind="generative",
+    supports=("reasoning",),
+    description="RankGPT's permutation prompt over each query's candidates (sliding window); "
+    "first-named scores highest, unnamed documents tie; local transformers/GGUF or an OpenAI-compatible endpoint.",
+)
+FAMILIES.register(
     "colbert",
     "negviz.scorers.colbert:ColBERT",
     title="ColBERT",

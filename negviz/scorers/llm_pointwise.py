@@ -74,6 +74,30 @@ class GenerativeScorer(Scorer):
         self._pairs_cached = getattr(self, "_pairs_cached", 0) + unique - (self.encoded - before)
         return out
 
+    # -- the text behind a verdict (Rank1's reasoning, RankGPT's permutation), kept with the scores
+    keeps_text: bool = False
+
+    @property
+    def reasoning_namespace(self) -> str:
+        return "reasoning-" + self.score_namespace
+
+    def _keep_texts(self, queries: Sequence[str], docs: Sequence[str], texts: Sequence[str]) -> None:
+        kept = {text_hash(q) + text_hash(d): t for q, d, t in zip(queries, docs, texts)}
+        self._reasoning = {**getattr(self, "_reasoning", {}), **kept}
+        if self.cache:
+            self.cache.put_texts(self.reasoning_namespace, kept)
+
+    def reasoning_for(self, queries: Sequence[str], docs: Sequence[str]) -> list[str] | None:
+        """The kept text of each pair ("" where none is known); None when this spec keeps none."""
+        if not self.keeps_text:
+            return None
+        keys = [text_hash(q) + text_hash(d) for q, d in zip(queries, docs)]
+        known = dict(getattr(self, "_reasoning", {}))
+        missing = [k for k in set(keys) if k not in known]
+        if missing and self.cache:
+            known.update(self.cache.get_texts(self.reasoning_namespace, missing))
+        return [known.get(k, "") for k in keys]
+
     def run_provenance(self) -> dict[str, Any]:
         """Figures a stored run keeps: pairs answered from the score cache, and for the endpoint
         back end its requests, tokens and wall time (never the key)."""
@@ -102,10 +126,6 @@ class LLMPointwise(GenerativeScorer):
     def template(self) -> Template:
         return TEMPLATES[self.options["template"]]
 
-    @property
-    def reasoning_namespace(self) -> str:
-        return "reasoning-" + self.score_namespace
-
     def _load_local(self) -> Any:
         from negviz.llm.local import LocalLM
 
@@ -119,11 +139,8 @@ class LLMPointwise(GenerativeScorer):
             scores, reasons = self.model.score_pairs(
                 queries, docs, self.batch_size, self.options["max_reasoning_tokens"], report
             )
-        if self.template.reasons:
-            texts = {text_hash(q) + text_hash(d): r for q, d, r in zip(queries, docs, reasons)}
-            self._reasoning = {**getattr(self, "_reasoning", {}), **texts}
-            if self.cache:
-                self.cache.put_texts(self.reasoning_namespace, texts)
+        if self.keeps_text:
+            self._keep_texts(queries, docs, reasons)
         return scores
 
     def _score_endpoint(self, queries, docs, report) -> tuple[np.ndarray, list[str]]:
@@ -146,17 +163,9 @@ class LLMPointwise(GenerativeScorer):
             reasons.append(content(response).split(t.think_end, 1)[0].strip() if t.reasons else "")
         return np.array(scores, dtype=np.float64), reasons
 
-    def reasoning_for(self, queries: Sequence[str], docs: Sequence[str]) -> list[str] | None:
-        """The stored reasoning of each pair ("" where none is known); None for a template
-        without a reasoning step."""
-        if not self.template.reasons:
-            return None
-        keys = [text_hash(q) + text_hash(d) for q, d in zip(queries, docs)]
-        known = dict(getattr(self, "_reasoning", {}))
-        missing = [k for k in set(keys) if k not in known]
-        if missing and self.cache:
-            known.update(self.cache.get_texts(self.reasoning_namespace, missing))
-        return [known.get(k, "") for k in keys]
+    @property
+    def keeps_text(self) -> bool:
+        return self.template.reasons
 
 
 def answer_entry(entries: list[dict], template: Template, words: tuple[str, ...]) -> dict | None:
