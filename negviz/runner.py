@@ -92,6 +92,19 @@ def checked_model(model: ModelSpec | str, dataset: DatasetSpec) -> ResolvedModel
     return resolved
 
 
+def kept_texts(kind: str, frame: pd.DataFrame, scorer) -> pd.DataFrame | None:
+    """The text a generative scorer kept per item and slot (its reasoning), None for others."""
+    if not hasattr(scorer, "reasoning_for"):
+        return None
+    from negviz.scoring import scoring_inputs
+
+    queries, docs, items, slots = scoring_inputs(kind, frame)
+    texts = scorer.reasoning_for(queries, docs)
+    if texts is None:
+        return None
+    return pd.DataFrame({"item_id": items, "slot": slots, "name": "reasoning", "text": texts})
+
+
 def run_eval(
     model: ModelSpec | str,
     dataset: DatasetSpec | str,
@@ -159,6 +172,8 @@ def run_eval(
         wall_seconds=time.perf_counter() - start,
         host=socket.gethostname(),
     )
+    texts = kept_texts(ds.kind, ds.frame, scorer)
     if store is not None:  # a forced re-run replaces the stored run of the same spec
         record.run_id = store.save_run(record, scores, replace=force)
+        store.save_item_texts(record.run_id, texts)
     return EvalResult(record, summary, scores, reused=False)
