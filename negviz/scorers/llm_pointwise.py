@@ -36,6 +36,7 @@ class GenerativeScorer(Scorer):
     """What both generative families share: back end choice, endpoint client, usage figures."""
 
     heavy = True
+    checkpoint_every = 32  # seconds of work per pair on a CPU: a killed run keeps what it finished
     run_options = ("api_key_env", "concurrency", "max_calls", "dry_run")  # change no score
 
     @classmethod

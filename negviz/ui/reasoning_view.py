@@ -24,7 +24,8 @@ TEXT_FAMILIES = {e.name for e in FAMILIES.entries() if "reasoning" in e.meta.get
 @st.cache_data(show_spinner=False, max_entries=32)
 def _run_texts(url: str, run_id: str) -> tuple[pd.DataFrame, pd.DataFrame]:
     store = resources.store()
-    return store.item_texts(run_id), store.scores_wide(run_id).set_index("item_id")
+    wide = store.scores_wide(run_id)
+    return store.item_texts(run_id), wide.set_index("item_id") if "item_id" in wide else wide
 
 
 @st.cache_data(show_spinner=False, max_entries=32)
