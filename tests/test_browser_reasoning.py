@@ -48,6 +48,7 @@ def test_the_inspector_shows_reasoning_beside_each_verdict(reasoning_app, browse
     why.wait_for(timeout=WAIT)
     box = page.locator('[data-testid="stExpander"]').filter(has_text="Why: the reasoning of")
     box.get_by_text("names the cue", exact=False).first.wait_for(timeout=WAIT)
+    box.get_by_text(re.compile("^Over 4 queries with reasoning")).wait_for(timeout=WAIT)  # drawn last
     body = box.inner_text()
     assert re.search(r"q1 · d1 — q1 ranked (right|wrong) · names the cue", body)
     assert "never names the cue" in body  # the tiny model's own texts do not name it
