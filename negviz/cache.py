@@ -79,6 +79,8 @@ class ScoreCache:
                 "CREATE TABLE IF NOT EXISTS vectors (ns TEXT, key TEXT, dim INTEGER, data BLOB, PRIMARY KEY (ns, key))"
             )
             conn.execute("CREATE TABLE IF NOT EXISTS scores (ns TEXT, key TEXT, score REAL, PRIMARY KEY (ns, key))")
+            # Texts: a generative reranker's reasoning, an endpoint's responses (negviz.llm).
+            conn.execute("CREATE TABLE IF NOT EXISTS texts (ns TEXT, key TEXT, text TEXT, PRIMARY KEY (ns, key))")
             conn.commit()
             # Cheap look at the first pages of both tables: a truncated file often fails here.
             conn.execute("SELECT ns, key, length(data) FROM vectors LIMIT 1").fetchall()
@@ -169,9 +171,21 @@ class ScoreCache:
         rows = [(ns, k, float(v)) for k, v in items.items()]
         self._put("INSERT OR REPLACE INTO scores VALUES (?,?,?)", rows)
 
+    # -- texts
+    def get_texts(self, ns: str, keys: Iterable[str]) -> dict[str, str]:
+        out: dict[str, str] = {}
+        for chunk in _chunks(list(keys)):
+            q = f"SELECT key, text FROM texts WHERE ns=? AND key IN ({','.join('?' * len(chunk))})"
+            out.update(self._run(lambda conn: conn.execute(q, [ns, *chunk]).fetchall()))
+        return out
+
+    def put_texts(self, ns: str, items: Mapping[str, str]) -> None:
+        rows = [(ns, k, str(v)) for k, v in items.items()]
+        self._run(lambda conn: _write(conn, "INSERT OR REPLACE INTO texts VALUES (?,?,?)", rows))
+
     def clear(self, ns: str | None = None) -> None:
         def work(conn: sqlite3.Connection) -> None:
-            for table in ("vectors", "scores"):
+            for table in ("vectors", "scores", "texts"):
                 if ns is None:
                     conn.execute(f"DELETE FROM {table}")
                 else:

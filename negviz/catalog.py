@@ -181,7 +181,9 @@ def load_scorer(
     spec = ModelSpec.parse(spec) if isinstance(spec, str) else spec
     resolved = spec if isinstance(spec, ResolvedModel) else resolve(spec)
     cls = FAMILIES.get(resolved.spec.family)
-    if resolved.hub_id:
+    if resolved.hub_id and cls.needs_files(resolved.spec.opts):
         source = resolve_source(resolved.hub_id, resolved.spec.revision)
         return cls(resolved.spec, source.path, device, cache, batch_size, source.revision, source.format)
+    if resolved.hub_id:  # a model served elsewhere (an endpoint): the options say where
+        return cls(resolved.spec, None, device, cache, batch_size, "endpoint")
     return cls(resolved.spec, None, device, cache, batch_size, "builtin")

@@ -110,6 +110,19 @@ def checked_model(model: ModelSpec | str, dataset: DatasetSpec) -> ResolvedModel
     return resolved
 
 
+def kept_texts(kind: str, frame: pd.DataFrame, scorer) -> pd.DataFrame | None:
+    """The text a generative scorer kept per item and slot (its reasoning), None for others."""
+    if not hasattr(scorer, "reasoning_for"):
+        return None
+    from negviz.scoring import scoring_inputs
+
+    queries, docs, items, slots = scoring_inputs(kind, frame)
+    texts = scorer.reasoning_for(queries, docs)
+    if texts is None:
+        return None
+    return pd.DataFrame({"item_id": items, "slot": slots, "name": "reasoning", "text": texts})
+
+
 def run_eval(
     model: ModelSpec | str,
     dataset: DatasetSpec | str,
@@ -156,6 +169,8 @@ def run_eval(
     summary = summarize(ds.kind, ds.frame, scores, tie_rule=tie_rule, checked_only=checked_only)
     if scorer.weight_format:  # provenance, not part of the key: INT8 ONNX is not the fp32 model
         summary["model_format"] = scorer.weight_format
+    if hasattr(scorer, "run_provenance"):  # generative families: back end, cache hits, requests, tokens
+        summary["generation"] = scorer.run_provenance()
     record = RunRecord(
         spec_key=key,
         kind="eval",
@@ -175,8 +190,10 @@ def run_eval(
         wall_seconds=time.perf_counter() - start,
         host=socket.gethostname(),
     )
+    texts = kept_texts(ds.kind, ds.frame, scorer)
     if store is not None:  # a forced re-run replaces the stored run of the same spec
         stored, note = store_once(store, record, scores, replace=force, added_sha256=content_hash(ds.spec))
         if note is not None:
             return EvalResult(stored, stored.summary, None, reused=True, note=note)
+        store.save_item_texts(record.run_id, texts)  # generative families' reasoning, beside the run
     return EvalResult(record, summary, scores, reused=False)

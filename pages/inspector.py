@@ -6,7 +6,7 @@ from negviz import annotations as ann
 from negviz import links
 from negviz.analyses import inspector as F
 from negviz.analyses import paircard
-from negviz.ui import inspector_data, pickers, resources, url_check
+from negviz.ui import inspector_data, pickers, reasoning_view, resources, url_check
 from negviz.ui.label_form import label_form
 from negviz.ui.types_data import dataset as load
 
@@ -14,7 +14,8 @@ dataset = pickers.current_dataset()
 store = resources.store()
 ds = load(dataset)
 st.title("Pair inspector")
-verdicts = inspector_data.verdicts(dataset, pickers.shown_runs(dataset))
+runs = pickers.shown_runs(dataset)
+verdicts = inspector_data.verdicts(dataset, runs)
 annotator = " ".join(st.sidebar.text_input(
     "Annotator", key="annotator", persist_state="session", placeholder="your name",
     help="Saved with every label; remembered while this browser tab is open.").split())
@@ -102,6 +103,8 @@ left.dataframe(paircard.extra_fields(ds.kind, row), hide_index=True, key="fields
 if ds.kind in paircard.MAXSIM_KINDS:
     left.markdown(f"[Open in the MaxSim explorer "
                   f":material/open_in_new:]({links.maxsim(dataset, current)})")
+with left:
+    reasoning_view.show(dataset, runs, current, row)
 many = verdicts["model"].nunique() > paircard.MAX_CARDS  # then one table of every model's scores
 left.dataframe(paircard.verdict_rows(ds.kind, verdicts, current, with_scores=many), hide_index=True,
                key="verdicts")

@@ -38,9 +38,13 @@ def main() -> None:
     ap.add_argument("--dataset-option", action="append", default=[], metavar="KEY=VALUE",
                     help="passed to `negviz eval` (e.g. perturbations=... on a slow CPU); name the subset with --tag")
     ap.add_argument("--tag", help="added to the file name after the dataset, e.g. negation")
+    ap.add_argument("--limit", type=int, help="first N items only (a slow model on a CPU); named first<N> in the file")
     ap.add_argument("--corpus", help="retrieve over this corpus (negviz eval --corpus), e.g. offline")
     args = ap.parse_args()
     extra = [a for opt in args.dataset_option for a in ("--dataset-option", opt)]
+    if args.limit:
+        extra += ["--limit", str(args.limit)]
+        args.tag = "-".join(filter(None, [f"first{args.limit}", args.tag]))
     if args.corpus:
         extra += ["--corpus", args.corpus]
         args.tag = "-".join(filter(None, ["corpus", args.corpus, args.tag]))

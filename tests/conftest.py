@@ -77,12 +77,20 @@ def _t5(path: Path) -> Path:
     return build_tiny_t5(path)
 
 
+def _causal(path: Path) -> Path:
+    from tests.tiny.causal import build_tiny_causal_lm
+
+    return build_tiny_causal_lm(path)
+
+
 # Tiny checkpoint per model family (None: the family needs no files).
 TINY_BUILDERS: dict[str, Callable[[Path], Path] | None] = {
     "bi-encoder": _sentence_transformer,
     "cross-encoder": _cross(3),
     "cross-encoder-1": _cross(1),  # single-logit head
     "monot5": _t5,
+    "llm-pointwise": _causal,
+    "llm-listwise": _causal,
     "colbert": _late("build_tiny_colbert"),
     "maxsim": _bert,
     "splade": _late("build_tiny_splade"),

@@ -8,6 +8,7 @@ from streamlit.testing.v1 import AppTest
 
 from negviz import annotations as ann
 from negviz.analyses import inspector as F
+from negviz.analyses import paircard
 from negviz.datasets import load
 from negviz.schema import EXCLUSION, PAIRS
 from negviz.store import Store
@@ -158,7 +159,10 @@ def test_inspector_opens_a_pair_url_with_diff_and_scores(db):
     verdicts = table_with(at, "margin1")
     assert {"all-MiniLM-L6-v2", "tfidf"} <= set(verdicts["model"]) and {"c1", "c2", "margin1"} <= set(verdicts)
     matrices = [d.value for d in at.dataframe if list(d.value.index) == ["q1", "q2"]]
-    assert len(matrices) == len(verdicts) and matrices[0].shape == (2, 2)
+    if len(verdicts) <= paircard.MAX_CARDS:  # one card per model
+        assert len(matrices) == len(verdicts) and matrices[0].shape == (2, 2)
+    else:  # more models (the shipped runs grow): one table with every model's scores instead
+        assert not matrices and {"q1_d1", "q2_d2"} <= set(verdicts)
     assert any("maxsim?dataset=nevir&pair=1230-2" in m.value for m in at.markdown)
 
 

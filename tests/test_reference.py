@@ -60,6 +60,7 @@ def test_tables_and_shared_schema():
     assert set(reference_tables()) == {
         "nevir_table2", "excluir_table1", "excluir_table2", "excluir_table6", "hedgempnet_table1",
         "negbleurt_demetr", "negbleurt_table3", "petcu_distributions", "petcu_table2",
+        "rank1_table2", "nevir_reproduction",
     }
     for stem in reference_tables():
         with open(ref.REFERENCE_DIR / f"{stem}.csv", newline="") as f:
@@ -72,7 +73,7 @@ def test_row_counts(df):
     assert counts == {
         "nevir_table2": 24, "excluir_table6": 66, "excluir_table1": 81, "excluir_table2": 81,
         "hedgempnet_table1": 16, "negbleurt_demetr": 132, "negbleurt_table3": 65,
-        "petcu_distributions": 22, "petcu_table2": 54,
+        "petcu_distributions": 22, "petcu_table2": 54, "rank1_table2": 3, "nevir_reproduction": 5,
     }
 
 
@@ -259,3 +260,13 @@ def test_for_model():
     assert ref.for_model("no-such/model").empty
     assert ref.for_model("maxsim-all-MiniLM-L6-v2").empty  # same weights, another family
     assert len(ref.for_model("all-MiniLM-L6-v2")) == 3
+
+
+def test_llm_reranker_rows_of_issue_22():
+    df = load_reference()
+    rank1 = df[df["table"] == "rank1_table2"].set_index("model")["value"].to_dict()
+    assert rank1 == {"Rank1-7B": 65.1, "Rank1-14B": 67.5, "Rank1-32B": 70.1}
+    rep = df[df["table"] == "nevir_reproduction"].set_index("model")["value"].to_dict()
+    assert rep["RankGPT (o3-mini)"] == 77.3 and rep["RankGPT (GPT-4o)"] == 70.1
+    assert rep["RankGPT (GPT-4o-mini)"] == 64.1 and rep["MonoT5-3B"] == 50.6 and rep["RankLlama-13B"] == 43.2
+    assert set(df[df["table"].isin(["rank1_table2", "nevir_reproduction"])]["metric"]) == {"paired_accuracy"}

@@ -35,6 +35,24 @@ FAMILIES.register(
     description='castorini/monot5-*: score = log-probability of "true" against "false" for the first decoded token.',
 )
 FAMILIES.register(
+    "llm-pointwise",
+    "negviz.scorers.llm_pointwise:LLMPointwise",
+    title="Generative reranker (pointwise)",
+    kind="generative",
+    supports=("reasoning",),
+    description='A causal LM asked "does the document answer the query?"; score = log P(true) against false '
+    "(templates: yes-no, true-false, Rank1 with reasoning); local transformers/GGUF or an OpenAI-compatible endpoint.",
+)
+FAMILIES.register(
+    "llm-listwise",
+    "negviz.scorers.llm_listwise:LLMListwise",
+    title="Generative reranker (listwise)",
+    kind="generative",
+    supports=("reasoning",),
+    description="RankGPT's permutation prompt over each query's candidates (sliding window); "
+    "first-named scores highest, unnamed documents tie; local transformers/GGUF or an OpenAI-compatible endpoint.",
+)
+FAMILIES.register(
     "colbert",
     "negviz.scorers.colbert:ColBERT",
     title="ColBERT",

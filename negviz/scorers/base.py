@@ -92,6 +92,11 @@ class Scorer(ABC):
         cls.default_options = defaults(cls.declared_options)
 
     @classmethod
+    def needs_files(cls, options: dict[str, Any]) -> bool:
+        """Whether this spec loads model files (False: a remote endpoint does the work)."""
+        return True
+
+    @classmethod
     def check_options(cls, options: dict[str, Any]) -> dict[str, Any]:
         """``options`` typed and range-checked against ``declared_options`` (OptionError if not)."""
         return coerce_options(cls.family, cls.declared_options, options)

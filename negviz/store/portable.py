@@ -20,15 +20,19 @@ from negviz.store.record import RunRecord
 SUFFIX = ".parquet"
 _RECORD_KEY = b"negviz.run"
 _FORMAT_KEY = b"negviz.format"
+_TEXTS_KEY = b"negviz.texts"  # optional: item texts (negviz.store.item_texts) as JSON records
 FORMAT = b"1"
 
 
-def write(path: Path, record: RunRecord, scores: pd.DataFrame) -> Path:
+def write(path: Path, record: RunRecord, scores: pd.DataFrame, texts: pd.DataFrame | None = None) -> Path:
     import pyarrow as pa
     import pyarrow.parquet as pq
 
     table = pa.Table.from_pandas(scores[list(SCORE_COLUMNS)], preserve_index=False)
-    table = table.replace_schema_metadata({_RECORD_KEY: dumps(record.to_dict()).encode(), _FORMAT_KEY: FORMAT})
+    meta = {_RECORD_KEY: dumps(record.to_dict()).encode(), _FORMAT_KEY: FORMAT}
+    if texts is not None and not texts.empty:
+        meta[_TEXTS_KEY] = texts.to_json(orient="records").encode()
+    table = table.replace_schema_metadata(meta)
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     pq.write_table(table, tmp, compression="zstd")
@@ -46,6 +50,16 @@ def read_record(path: Path) -> RunRecord:
     if meta.get(_FORMAT_KEY) != FORMAT or _RECORD_KEY not in meta:
         raise DataValidationError("Parquet file without a negviz run record (not made by export_run?)", file=str(path))
     return RunRecord.from_dict(json.loads(meta[_RECORD_KEY]))
+
+
+def read_texts(path: Path) -> pd.DataFrame | None:
+    """The run's item texts, None when the file carries none (all runs but generative ones)."""
+    import io
+
+    import pyarrow.parquet as pq
+
+    raw = (pq.read_schema(path).metadata or {}).get(_TEXTS_KEY)
+    return pd.read_json(io.BytesIO(raw), orient="records", dtype=False) if raw else None
 
 
 def read_scores(path: Path) -> pd.DataFrame:

@@ -536,7 +536,18 @@ class Store:
         path = Path(path)
         if path.is_dir():
             path = path / f"{run_id}{portable.SUFFIX}"
-        return portable.write(path, self.get_run(run_id), self.scores(run_id))
+        return portable.write(path, self.get_run(run_id), self.scores(run_id), self.item_texts(run_id))
+
+    def item_texts(self, run_id: str) -> pd.DataFrame:
+        """Text kept per item and slot (a generative reranker's reasoning); empty for most runs."""
+        from negviz.store import item_texts
+
+        return item_texts.load(self._engine, run_id)
+
+    def save_item_texts(self, run_id: str, texts: pd.DataFrame | None) -> int:
+        from negviz.store import item_texts
+
+        return item_texts.save(self._engine, run_id, texts)
 
     def import_runs(self, path: str | Path, lazy: bool = False, force: bool = False) -> Imported:
         """Load a run file, or every run file of a directory; runs already stored are skipped.
@@ -595,6 +606,7 @@ class Store:
                 if conn.execute(t.pending_scores.delete().where(pend.run_id == rid)).rowcount == 0:
                     continue  # another writer won the race and copied it
                 db.bulk_insert(conn, t.item_scores, rows)
+            self.save_item_texts(rid, portable.read_texts(path))
             done += 1
         return done
 
@@ -663,6 +675,7 @@ class Store:
                 if self._exists(conn, record.run_id):  # another process imported it meanwhile
                     return False
             raise
+        self.save_item_texts(record.run_id, portable.read_texts(file))
         return True
 
 

@@ -103,6 +103,18 @@ item_scores = sa.Table(
     sqlite_with_rowid=False,
 )
 
+# Text behind a run's scores, per item and query (a generative reranker's reasoning or
+# permutation answer, negviz.store.item_texts). Created on open in stores made before it existed.
+item_texts = sa.Table(
+    "item_texts",
+    metadata,
+    sa.Column("run_id", sa.String, sa.ForeignKey("runs.run_id", ondelete="CASCADE"), primary_key=True),
+    sa.Column("item_id", sa.String, primary_key=True),
+    sa.Column("slot", sa.String, primary_key=True),
+    sa.Column("name", sa.String, primary_key=True),
+    sa.Column("text", sa.Text, nullable=False),
+)
+
 # Runs imported lazily (Store.import_runs(lazy=True)): their record is stored, their item scores
 # are still in the run file named here, copied in by Store.load_pending or on the run's first read.
 pending_scores = sa.Table(

@@ -1,0 +1,193 @@
+"""Pointwise generative rerankers: a causal LM is asked whether a document answers a query;
+the score is log P(true) against P(false) at the answer position (negviz.llm.prompts).
+
+Two back ends (option ``backend``): ``transformers`` (a Hub id, a local folder or a GGUF file,
+negviz.llm.local) and ``endpoint`` (any OpenAI-compatible chat server, negviz.llm.endpoint;
+the answer's top log-probabilities are read from the response). A template that reasons first
+(Rank1) generates up to ``max_reasoning_tokens`` of reasoning per pair, kept with the run
+(``reasoning_for``) so the inspector can show why a verdict was given.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+import numpy as np
+
+from negviz.llm.prompts import TEMPLATE_NAMES, TEMPLATES, Template, true_log_prob
+from negviz.options import Option
+from negviz.schema import text_hash
+from negviz.scorers.base import Progress, Scorer, no_progress
+
+BACKENDS = ("transformers", "endpoint")
+TOP_LOGPROBS = 20  # the most OpenAI's API returns; a missing answer word counts at the lowest listed
+
+ENDPOINT_OPTIONS = (
+    Option("base_url", str, "", "endpoint back end: the server's OpenAI-compatible base URL (…/v1)"),
+    Option("api_model", str, "", "endpoint back end: the model name the server knows (default: the model's name)"),
+    Option("api_key_env", str, "OPENAI_API_KEY", "endpoint back end: the environment variable holding the API key"),
+    Option("concurrency", int, 4, "endpoint back end: requests in flight at once", ge=1, le=64),
+    Option("max_calls", int, 0, "endpoint back end: stop before more requests than this (0: no limit)", ge=0),
+    Option("dry_run", bool, False, "endpoint back end: only say how many requests the run would make"),
+)
+
+
+class GenerativeScorer(Scorer):
+    """What both generative families share: back end choice, endpoint client, usage figures."""
+
+    heavy = True
+    checkpoint_every = 32  # seconds of work per pair on a CPU: a killed run keeps what it finished
+    run_options = ("api_key_env", "concurrency", "max_calls", "dry_run")  # change no score
+
+    @classmethod
+    def needs_files(cls, options: dict[str, Any]) -> bool:
+        return options.get("backend", "transformers") != "endpoint"
+
+    @property
+    def scoring_options(self) -> tuple[str, ...]:  # type: ignore[override]
+        return tuple(k for k in self.options if k not in self.run_options)
+
+    @property
+    def endpoint(self):
+        from negviz.llm.endpoint import Endpoint
+
+        if getattr(self, "_endpoint", None) is None:
+            o = self.options
+            self._endpoint = Endpoint(
+                o["base_url"], o["api_model"] or self.spec.name, o["api_key_env"], self.cache,
+                o["concurrency"], o["max_calls"], o["dry_run"],
+            )
+        return self._endpoint
+
+    def _load(self) -> Any:
+        if self.options["backend"] == "endpoint":
+            return self.endpoint
+        return self._load_local()
+
+    def _load_local(self) -> Any:
+        raise NotImplementedError
+
+    def score(self, queries: Sequence[str], docs: Sequence[str], progress: Progress = no_progress) -> np.ndarray:
+        before = self.encoded
+        out = super().score(queries, docs, progress)
+        unique = len({(q, d) for q, d in zip(queries, docs)})
+        self._pairs_seen = getattr(self, "_pairs_seen", 0) + unique
+        self._pairs_cached = getattr(self, "_pairs_cached", 0) + unique - (self.encoded - before)
+        return out
+
+    # -- the text behind a verdict (Rank1's reasoning, RankGPT's permutation), kept with the scores
+    keeps_text: bool = False
+
+    @property
+    def reasoning_namespace(self) -> str:
+        return "reasoning-" + self.score_namespace
+
+    def _keep_texts(self, queries: Sequence[str], docs: Sequence[str], texts: Sequence[str]) -> None:
+        kept = {text_hash(q) + text_hash(d): t for q, d, t in zip(queries, docs, texts)}
+        self._reasoning = {**getattr(self, "_reasoning", {}), **kept}
+        if self.cache:
+            self.cache.put_texts(self.reasoning_namespace, kept)
+
+    def reasoning_for(self, queries: Sequence[str], docs: Sequence[str]) -> list[str] | None:
+        """The kept text of each pair ("" where none is known); None when this spec keeps none."""
+        if not self.keeps_text:
+            return None
+        keys = [text_hash(q) + text_hash(d) for q, d in zip(queries, docs)]
+        known = dict(getattr(self, "_reasoning", {}))
+        missing = [k for k in set(keys) if k not in known]
+        if missing and self.cache:
+            known.update(self.cache.get_texts(self.reasoning_namespace, missing))
+        return [known.get(k, "") for k in keys]
+
+    def run_provenance(self) -> dict[str, Any]:
+        """Figures a stored run keeps: pairs answered from the score cache, and for the endpoint
+        back end its requests, tokens and wall time (never the key)."""
+        seen = getattr(self, "_pairs_seen", 0)
+        out: dict[str, Any] = {
+            "backend": self.options["backend"],
+            "pairs": seen,
+            "pairs_from_score_cache": getattr(self, "_pairs_cached", 0),
+        }
+        if self.options["backend"] == "endpoint" and getattr(self, "_endpoint", None) is not None:
+            out["endpoint"] = {"base_url": self.options["base_url"], **self._endpoint.usage.as_dict()}
+        return out
+
+
+class LLMPointwise(GenerativeScorer):
+    family = "llm-pointwise"
+    declared_options = (
+        Option("template", str, "yes-no", "prompt template (negviz.llm.prompts)", choices=TEMPLATE_NAMES),
+        Option("backend", str, "transformers", "where the model runs", choices=BACKENDS),
+        Option("max_reasoning_tokens", int, 256, "token budget of the reasoning (reasoning templates)", ge=1),
+        Option("gguf_file", str, "", "transformers back end: the GGUF file in the model folder (default: the only one)"),
+        *ENDPOINT_OPTIONS,
+    )
+
+    @property
+    def template(self) -> Template:
+        return TEMPLATES[self.options["template"]]
+
+    def _load_local(self) -> Any:
+        from negviz.llm.local import LocalLM
+
+        return LocalLM(self.source, self.device, self.template, self.options["gguf_file"], self.name)
+
+    def _score_pairs(self, queries: list[str], docs: list[str], progress: Progress) -> np.ndarray:
+        report = lambda done: progress(done, len(queries), "scoring")  # noqa: E731
+        if self.options["backend"] == "endpoint":
+            scores, reasons = self._score_endpoint(queries, docs, report)
+        else:
+            scores, reasons = self.model.score_pairs(
+                queries, docs, self.batch_size, self.options["max_reasoning_tokens"], report
+            )
+        if self.keeps_text:
+            self._keep_texts(queries, docs, reasons)
+        return scores
+
+    def _score_endpoint(self, queries, docs, report) -> tuple[np.ndarray, list[str]]:
+        from negviz.llm.endpoint import content, token_logprobs
+
+        t = self.template
+        budget = self.options["max_reasoning_tokens"] + 8 if t.reasons else 1
+        bodies = [
+            {"messages": t.messages(q, d) if t.chat else [{"role": "user", "content": t.raw(q, d)}],
+             "max_tokens": budget, "temperature": 0, "logprobs": True, "top_logprobs": TOP_LOGPROBS}
+            for q, d in zip(queries, docs)
+        ]
+        responses = self.model.complete(bodies, report)
+        trues, falses = (tuple(w.strip().lower() for w in ws) for ws in t.answer_words())
+        scores, reasons = [], []
+        for response in responses:
+            entries = token_logprobs(response)
+            entry = answer_entry(entries, t, trues + falses)
+            scores.append(answer_log_prob(entry, trues, falses) if entry else float(np.log(0.5)))
+            reasons.append(content(response).split(t.think_end, 1)[0].strip() if t.reasons else "")
+        return np.array(scores, dtype=np.float64), reasons
+
+    @property
+    def keeps_text(self) -> bool:
+        return self.template.reasons
+
+
+def answer_entry(entries: list[dict], template: Template, words: tuple[str, ...]) -> dict | None:
+    """The token entry at the answer position: the first token, or (reasoning templates) the first
+    answer word after the closing tag. None when the answer never came (budget spent)."""
+    if not template.reasons:
+        return entries[0] if entries else None
+    text = ""
+    for entry in entries:
+        if template.think_end in text and entry.get("token", "").strip().lower() in words:
+            return entry
+        text += entry.get("token", "")
+    return None
+
+
+def answer_log_prob(entry: dict, trues: tuple[str, ...], falses: tuple[str, ...]) -> float:
+    """log P(true) from one token's top log-probabilities; a word the server did not list
+    counts at the lowest listed log-probability (an upper bound on its probability)."""
+    tops = {t["token"]: t["logprob"] for t in entry.get("top_logprobs") or []}
+    tops.setdefault(entry.get("token", ""), entry.get("logprob", 0.0))
+    floor = min(tops.values())
+    t = [lp for tok, lp in tops.items() if tok.strip().lower() in trues]
+    f = [lp for tok, lp in tops.items() if tok.strip().lower() in falses]
+    return true_log_prob(t or [floor], f or [floor])

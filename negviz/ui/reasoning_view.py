@@ -1,0 +1,55 @@
+"""The inspector's place for generative models (as the MaxSim explorer is late interaction's):
+for each shown run that kept text (negviz.store.item_texts), each query's reasoning beside its
+verdict, the cue marked, and over the whole dataset how often a wrong verdict comes with
+reasoning that never names the cue (negviz.analyses.reasoning)."""
+
+from __future__ import annotations
+
+from typing import Mapping
+
+import pandas as pd
+import streamlit as st
+
+from negviz import outcomes
+from negviz.analyses import reasoning as R
+from negviz.schema import PAIRS
+from negviz.scorers import FAMILIES
+from negviz.ui import resources
+from negviz.ui.types_data import dataset as load
+
+# Families whose runs may keep text (registered with supports=("reasoning",)).
+TEXT_FAMILIES = {e.name for e in FAMILIES.entries() if "reasoning" in e.meta.get("supports", ())}
+
+
+@st.cache_data(show_spinner=False, max_entries=32)
+def _run_texts(url: str, run_id: str) -> tuple[pd.DataFrame, pd.DataFrame]:
+    store = resources.store()
+    wide = store.scores_wide(run_id)
+    return store.item_texts(run_id), wide.set_index("item_id") if "item_id" in wide else wide
+
+
+@st.cache_data(show_spinner=False, max_entries=32)
+def _mentions(url: str, name: str, run_id: str, rule: str) -> dict:
+    texts, wide = _run_texts(url, run_id)
+    return R.cue_mentions(R.query_table(load(name).frame, wide, texts, rule))
+
+
+def show(dataset: str, runs: pd.DataFrame, item_id: str, row: Mapping) -> None:
+    """Draw the reasoning of ``item_id`` for every shown generative run that kept some."""
+    if load(dataset).kind != PAIRS or runs.empty or "family" not in runs:
+        return
+    url = resources.db_url()
+    for run in runs[runs["family"].isin(TEXT_FAMILIES)].itertuples():
+        texts, wide = _run_texts(url, run.run_id)
+        mine = texts[texts["item_id"] == str(item_id)]
+        if mine.empty or str(item_id) not in wide.index:
+            continue
+        rule = outcomes.tie_rule(run.options)
+        verdicts = R.query_verdicts(wide.loc[[str(item_id)]], rule).iloc[0].to_dict()
+        with st.expander(f"Why: the reasoning of {run.model_name}", expanded=True, icon=":material/psychology:"):
+            st.html(R.item_html(row, mine, verdicts))
+            m = _mentions(url, dataset, run.run_id, rule)
+            share = f" ({m['share_wrong_without_cue']:.0%})" if m["share_wrong_without_cue"] is not None else ""
+            st.caption(f"Over {m['queries']:,} queries with reasoning: {m['wrong_without_cue']:,} of "
+                       f"{m['wrong']:,} wrong verdicts{share} come with reasoning that never names the "
+                       f"negation cue (right verdicts that never name it: {m['right_without_cue']:,}).")
