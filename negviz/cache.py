@@ -183,6 +183,14 @@ class ScoreCache:
         rows = [(ns, k, str(v)) for k, v in items.items()]
         self._run(lambda conn: _write(conn, "INSERT OR REPLACE INTO texts VALUES (?,?,?)", rows))
 
+    def claim(self, name: str):
+        """A lock, across processes, on work whose results land in this cache (a file next to it):
+        concurrent builders of the same thing take turns, and the second finds the first's work
+        here instead of computing it again. Use as ``with cache.claim(name): ...``."""
+        from filelock import FileLock
+
+        return FileLock(self.path.parent / f"{self.path.name}.{name}.lock")
+
     def clear(self, ns: str | None = None) -> None:
         def work(conn: sqlite3.Connection) -> None:
             for table in ("vectors", "scores", "texts"):

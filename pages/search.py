@@ -31,8 +31,7 @@ corpus_name = c2.selectbox("Corpus", ["offline"], key="corpus", bind="query-para
 queries = load("excluir").frame.set_index("query_id")
 qid = c3.selectbox("ExcluIR query (or type one below)", [""] + queries.index.tolist(), key="qid",
                    bind="query-params")
-typed = url_check.text_input(st, "Query", "films not directed by Steven Spielberg", "q",
-                             max_chars=1000)
+typed = url_check.text_input(st, "Query", sa.DEFAULT_QUERY, "q", max_chars=1000)
 pos_id = neg_id = pos_text = neg_text = None
 if qid:
     row = queries.loc[qid]

@@ -6,7 +6,9 @@ corpus position (``metrics.top_k_indices``), whatever the family.
 
 - ``DenseRetriever`` (bi-encoders): exact search. The corpus is embedded once through the
   scorer's own ``embed`` (the ScoreCache keeps every vector, so a second run or process encodes
-  nothing), in chunks of ``ENCODE_CHUNK`` texts into one float32 matrix, which is a memory-mapped
+  nothing), in chunks of ``ENCODE_CHUNK`` texts, each under the cache's claim on this (model
+  revision, corpus hash), so concurrent builders take turns instead of each encoding it all;
+  progress is reported per batch. Vectors go into one float32 matrix, which is a memory-mapped
   file in the cache folder when it would exceed ``$NEGVIZ_INDEX_RAM_MB`` (default 2048). Search is
   chunked matrix products (``QUERY_CHUNK`` queries x ``CORPUS_CHUNK`` documents at a time) with a
   running top k, so memory stays bounded whatever the corpus size. Similarity as the scorer's
@@ -27,6 +29,7 @@ corpus position (``metrics.top_k_indices``), whatever the family.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import time
 from typing import Any, Sequence
@@ -36,9 +39,9 @@ import numpy as np
 from negviz.registry import Registry
 from negviz.retrieval.corpus import Corpus
 from negviz.retrieval.metrics import top_k_indices
-from negviz.scorers.base import Progress, no_progress
+from negviz.scorers.base import Progress, chunk_progress, no_progress
 
-ENCODE_CHUNK = 8192
+ENCODE_CHUNK = 1024  # texts per claim and per report when read from the cache
 QUERY_CHUNK = 256
 CORPUS_CHUNK = 65536
 
@@ -129,25 +132,41 @@ class DenseRetriever(Retriever):
     method = "dense"
 
     def _build(self, progress: Progress) -> None:
-        texts = self.corpus.texts
+        texts, scorer = self.corpus.texts, self.scorer
         n = len(texts)
-        first = self.scorer.embed(texts[:1], "document")
-        dim = first.shape[1]
-        budget = float(os.environ.get("NEGVIZ_INDEX_RAM_MB", "2048")) * 2**20
-        if n * dim * 4 > budget:  # larger than RAM allows in one piece: a file, paged in by the OS
-            from negviz.cache import default_cache_dir
-
-            path = default_cache_dir() / f"dense-{self.scorer.embedding_namespace}-{self.corpus.hash}.f32"
-            matrix = np.lib.format.open_memmap(path, mode="w+", dtype=np.float32, shape=(n, dim))
-        else:
-            matrix = np.empty((n, dim), dtype=np.float32)
+        name = f"dense-{scorer.embedding_namespace}-{scorer.options.get('similarity', 'dot')}-{self.corpus.hash}"
+        # Other processes (app sessions, `negviz eval --corpus`) may build the same index now: a
+        # chunk is encoded under the claim, so each text is encoded once and the others read it.
+        claim = scorer.cache.claim(name) if scorer.cache else contextlib.nullcontext()
+        matrix = done_path = None
         for start in range(0, n, ENCODE_CHUNK):
-            part = self.scorer.embed(texts[start : start + ENCODE_CHUNK], "document")
-            if self.scorer.options.get("similarity") == "cosine":
+            chunk = texts[start : start + ENCODE_CHUNK]
+            with claim:
+                part = scorer.embed(chunk, "document", chunk_progress(progress, start, len(chunk), n))
+            if scorer.options.get("similarity") == "cosine":
                 part = part / np.maximum(np.linalg.norm(part, axis=1, keepdims=True), 1e-12)
+            if matrix is None:
+                matrix, done_path = self._matrix(name, n, part.shape[1])
             matrix[start : start + len(part)] = part
-            progress(min(start + ENCODE_CHUNK, n), n, "encoding corpus")
+            progress(start + len(part), n, "encoding corpus")
+        if done_path is not None:  # a complete file under its final name, for the next process
+            matrix.flush()
+            os.replace(matrix.filename, done_path)
         self.matrix = matrix
+
+    @staticmethod
+    def _matrix(name: str, n: int, dim: int):
+        """(matrix, final path): in RAM, or a memory-mapped file in the cache folder when larger
+        than ``$NEGVIZ_INDEX_RAM_MB`` allows (paged in by the OS), written under a name of this
+        process's own and renamed when complete, so concurrent builders never share a file."""
+        budget = float(os.environ.get("NEGVIZ_INDEX_RAM_MB", "2048")) * 2**20
+        if n * dim * 4 <= budget:
+            return np.empty((n, dim), dtype=np.float32), None
+        from negviz.cache import default_cache_dir
+
+        path = default_cache_dir() / f"{name}.f32"
+        mine = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+        return np.lib.format.open_memmap(mine, mode="w+", dtype=np.float32, shape=(n, dim)), path
 
     def query_vectors(self, queries: list[str]) -> np.ndarray:
         q = self.scorer.embed(queries, "query")

@@ -36,7 +36,7 @@ def checkpoints(todo: list, size: int | None) -> list[list]:
     return [todo[i : i + size] for i in range(0, len(todo), size)]
 
 
-def _chunk_progress(progress: Progress, offset: int, length: int, total: int) -> Progress:
+def chunk_progress(progress: Progress, offset: int, length: int, total: int) -> Progress:
     """A chunk's own progress(done, of, desc) reported as items done out of the whole call."""
 
     def report(done: int, of: int, desc: str) -> None:
@@ -180,7 +180,7 @@ class Scorer(ABC):
             known = dict(known)
             offset = 0
             for chunk in checkpoints(todo, self._checkpoint_size()):
-                report = _chunk_progress(progress, offset, len(chunk), len(todo))
+                report = chunk_progress(progress, offset, len(chunk), len(todo))
                 fresh = self._score_pairs([unique[k][0] for k in chunk], [unique[k][1] for k in chunk], report)
                 new = dict(zip(chunk, map(float, fresh)))
                 if self.cache:  # now, not at the end: a killed run keeps what it finished
@@ -241,7 +241,7 @@ class EmbeddingScorer(Scorer):
             known = dict(known)
             offset = 0
             for chunk in checkpoints(todo, self._checkpoint_size()):
-                report = _chunk_progress(progress, offset, len(chunk), len(todo))
+                report = chunk_progress(progress, offset, len(chunk), len(todo))
                 fresh = np.asarray(self._embed([unique[k] for k in chunk], report), dtype=np.float32)
                 new = dict(zip(chunk, fresh))
                 if self.cache:  # now, not at the end: a killed run keeps what it finished

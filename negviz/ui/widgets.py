@@ -32,15 +32,19 @@ def figure_downloads(fig, stem: str, key: str | None = None) -> None:
 
 
 class ProgressBar:
-    """The library's progress(done, total, desc) callback drawn as a bar with counts."""
+    """The library's progress(done, total, desc) callback drawn as a bar with counts and the
+    time left (negviz.progress)."""
 
     def __init__(self, label: str):
+        from negviz.progress import Eta
+
         self.label = label
+        self.eta = Eta()
         self.bar = st.progress(0.0, text=f"{label}: starting")
 
     def __call__(self, done: int, total: int, desc: str) -> None:
         frac = done / total if total else 1.0
-        self.bar.progress(min(frac, 1.0), text=f"{self.label}: {desc} {done:,}/{total:,}")
+        self.bar.progress(min(frac, 1.0), text=f"{self.label}: {self.eta.text(desc, done, total)}")
 
     def done(self) -> None:
         self.bar.empty()
