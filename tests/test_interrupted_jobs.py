@@ -12,7 +12,6 @@ import os
 import signal
 import subprocess
 import sys
-import time
 import uuid
 from datetime import datetime, timedelta, timezone
 
@@ -25,20 +24,10 @@ from negviz.finetune import jobs as ft_jobs
 from negviz.paths import ROOT
 from negviz.store import RunNotFoundError, RunRecord, Store
 from tests.pg import pg_url, store, store_url  # noqa: F401  (fixtures)
+from tests.waiting import wait_for
 
-TIMEOUT = 180
 STALE_ENV = "NEGVIZ_JOB_STALE_SECONDS"  # the liveness timeout (jobs.STALE_ENV)
 APP = str(ROOT / "app.py")
-
-
-def wait_for(check, what: str, timeout: float = TIMEOUT):
-    deadline = time.time() + timeout
-    while time.time() < deadline:
-        value = check()
-        if value:
-            return value
-        time.sleep(0.3)
-    pytest.fail(f"timed out waiting for {what}")
 
 
 def spec(model, seed: int) -> ft.FinetuneSpec:  # long: killed long before it could end

@@ -7,15 +7,13 @@ from __future__ import annotations
 import json
 import os
 import signal
-import time
 
 import pytest
 
 from negviz import finetune as ft
 from negviz.finetune import jobs
 from negviz.store import Store
-
-TIMEOUT = 120
+from tests.waiting import wait_for
 
 
 @pytest.fixture
@@ -23,16 +21,6 @@ def sqlite_store(tmp_path):
     s = Store(f"sqlite:///{tmp_path / 'runs.sqlite'}")
     yield s
     s.close()
-
-
-def wait_for(check, what: str, timeout: float = TIMEOUT):
-    deadline = time.time() + timeout
-    while time.time() < deadline:
-        value = check()
-        if value:
-            return value
-        time.sleep(0.3)
-    pytest.fail(f"timed out waiting for {what}")
 
 
 def spec(model, **kw) -> ft.FinetuneSpec:
