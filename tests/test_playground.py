@@ -80,8 +80,21 @@ def test_stored_presets_from_the_bundled_runs(tmp_path):
                          for m in pg.PRESET_MODELS if (runs["model_name"] == m).any()}
     presets = pg.stored_presets({d: load(d).frame for d in wide}, wide)
     nevir = [p for p in presets if p.key.startswith("nevir:")]
-    assert len(nevir) == 4 and all(p.cue == "not" for p in nevir)
+    wrong_for_all = [p for p in nevir if p.why.startswith("cue 'not'; wrong for")]
+    assert len(wrong_for_all) == 4 and all(p.cue == "not" for p in wrong_for_all)
     assert any(p.key.startswith("excluir:") for p in presets)
+    assert len({p.key for p in presets}) == len(presets)  # each a widget key
+    # The cross-encoder reads query and document together: pairs it gets right and every bi-encoder wrong.
+    contrast = [p for p in nevir if p.label.startswith("Cross-encoder right")]
+    assert contrast, "the shipped runs hold pairs the cross-encoder gets right and the bi-encoders wrong"
+    frame = load("nevir").frame.set_index("pair_id")
+    for p in contrast:
+        pid = p.key.split(":", 1)[1]
+        right = {m: bool(pg.nevir_verdict(wide["nevir"][m].loc[pid, ["q1_d1", "q1_d2", "q2_d1", "q2_d2"]]
+                                          .to_numpy(dtype=float).reshape(2, 2))["correct"])
+                 for m in pg.CONTRAST_RIGHT + pg.CONTRAST_WRONG}
+        assert right == {m: m in pg.CONTRAST_RIGHT for m in right}
+        assert (p.queries, p.docs) == ((frame.loc[pid, "q1"], frame.loc[pid, "q2"]), (frame.loc[pid, "d1"], frame.loc[pid, "d2"]))
 
 
 def test_model_table_and_checkpoint_hook(tmp_path):

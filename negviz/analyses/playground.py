@@ -237,7 +237,9 @@ def stored_presets(frames: Mapping[str, pd.DataFrame], wide: Mapping[str, Mappin
     failing = lambda models: {m: w for m, w in models.items() if m in FAILING_MODELS}  # noqa: E731
     if wide.get("nevir"):
         out += nevir_presets(frames["nevir"], failing(wide["nevir"]), n=n_nevir, rules=rules.get("nevir"))
-        out += contrast_presets(frames["nevir"], wide["nevir"], rules=rules.get("nevir"))
+        taken = {p.key for p in out}  # a pair both lists pick is shown once (keys are widget keys too)
+        out += [p for p in contrast_presets(frames["nevir"], wide["nevir"], n=8, rules=rules.get("nevir"))
+                if p.key not in taken][:2]
     if wide.get("excluir"):
         out += excluir_presets(frames["excluir"], failing(wide["excluir"]), n=n_excluir)
     if added is not None and wide.get(added[0]) and added[1] in (PAIRS, EXCLUSION):
