@@ -37,7 +37,9 @@ def test_overview_shows_bundled_runs_and_published_rows(app_env):
     board = next(d.value for d in at.dataframe if "metric" in d.value.columns)
     assert {"all-MiniLM-L6-v2", "tfidf"} <= set(board["model"])
     assert set(board["metric"]) == {"paired_accuracy"}
-    assert (board["n"] == 1383).all()
+    # Every model's run covers the test split, but SmolLM2's (its first 100 items: a CPU run of an LLM).
+    partial = board["model"] == "smollm2-135m"
+    assert (board.loc[~partial, "n"] == 1383).all() and (board.loc[partial, "n"] == 100).all()
 
 
 def test_dataset_picker_switches_the_leaderboard(app_env):
