@@ -106,10 +106,13 @@ def _choice(url: str, dataset: str, models: tuple, pins: tuple, families: tuple,
 
 
 def _runs_label(chosen: pd.DataFrame, total: int) -> str:
-    if len(chosen) > 6:
-        return f"Runs shown: {len(chosen)} of {total} models (one run each)"
-    ids = ", ".join(f"{m} {r[:8]}" + (" (pinned)" if c == run_choice.PINNED else "")
-                    for m, r, c in zip(chosen["model_name"], chosen["run_id"], chosen["chosen_by"]))
+    named = lambda rows: ", ".join(f"{m} {r[:8]}" + (" (pinned)" if c == run_choice.PINNED else "")  # noqa: E731
+                                   for m, r, c in zip(rows["model_name"], rows["run_id"], rows["chosen_by"]))
+    if len(chosen) > 6:  # too many to name; pinned runs still are, as they differ from the policy's choice
+        pinned = chosen[chosen["chosen_by"] == run_choice.PINNED]
+        return (f"Runs shown: {len(chosen)} of {total} models (one run each"
+                + (f"; {named(pinned)}" if len(pinned) else "") + ")")
+    ids = named(chosen)
     return f"Runs shown: {ids}" + (f" (of {total} models)" if len(chosen) < total else "")
 
 
