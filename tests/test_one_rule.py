@@ -42,8 +42,15 @@ def open_page(page: str, **params) -> AppTest:
 
 
 def runs_shown(app) -> str:
-    """The label of the page's "Runs shown" expander (it names each model's run id)."""
-    return next(e.label for e in app.expander if e.label.startswith("Runs shown"))
+    """The page's "Runs shown" expander: its label (which names every run up to six models, and
+    pinned runs always) and its table's runs, as "model run-id-prefix [(pinned)]"."""
+    from negviz import run_choice
+
+    box = next(e for e in app.expander if e.label.startswith("Runs shown"))
+    table = box.dataframe[0].value
+    named = "; ".join(f"{m} {r[:8]}" + (" (pinned)" if c == run_choice.PINNED else "")
+                      for m, r, c in zip(table["model_name"], table["run_id"], table["chosen_by"]))
+    return f"{box.label} | {named}"
 
 
 def test_an_mteb_run_has_one_set_of_verdicts_on_every_page_and_in_compare(store_with_shipped_runs, capsys):
