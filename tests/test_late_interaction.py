@@ -311,15 +311,34 @@ def test_minilm_maxsim_prefers_the_related_document(minilm):
 
 
 def test_minilm_token_matrix_time_for_150_words(minilm, record_property):
+    """The explorer's matrix costs about two plain forward passes, whatever the machine's load:
+    timed against the model's own forward of the same texts, in the same test (median of 3)."""
+    import torch
+
     words = ("The river does not flow north, and the old city was never built on its banks. " * 12).split()[:150]
-    doc = " ".join(words)
-    minilm.token_matrix("Which rivers flow through the city?", doc)  # warm-up
-    times = []
-    for _ in range(3):  # the median of 3: the machine is shared
-        start = time.perf_counter()
-        tm = minilm.token_matrix("Which rivers flow through the city?", doc)
-        times.append(time.perf_counter() - start)
-    ms = float(np.median(times)) * 1000
+    doc, query = " ".join(words), "Which rivers flow through the city?"
+    tokenizer, model = minilm.model
+
+    def plain() -> None:
+        with torch.inference_mode():
+            for text in (query, doc):
+                model(**tokenizer([text], truncation=True, max_length=256, return_tensors="pt"))
+
+    def median_seconds(call) -> float:
+        call()  # warm-up
+        times = []
+        for _ in range(3):
+            start = time.perf_counter()
+            call()
+            times.append(time.perf_counter() - start)
+        return float(np.median(times))
+
+    ms = median_seconds(lambda: minilm.token_matrix(query, doc)) * 1000
+    plain_ms = median_seconds(plain) * 1000
+    tm = minilm.token_matrix(query, doc)
     record_property("token_matrix_ms", round(ms, 1))
-    print(f"\nMiniLM token_matrix, 150-word document ({len(tm.doc.tokens)} tokens), CPU: {ms:.0f} ms")
-    assert not tm.doc.truncated and ms < 10_000
+    print(f"\nMiniLM token_matrix, 150-word document ({len(tm.doc.tokens)} tokens), CPU: {ms:.0f} ms "
+          f"({ms / plain_ms:.2f}x two plain forward passes, {plain_ms:.0f} ms)")
+    # Tokenising again, the token kinds and the numpy matrix cost about 2-3x the forward; 5x plus 100 ms leaves room
+    # for a scheduler hiccup and still fails if the matrix were built token by token.
+    assert not tm.doc.truncated and ms < 5 * plain_ms + 100
