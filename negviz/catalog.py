@@ -22,8 +22,10 @@ from negviz.schema import ModelSpec, parse_options
 CATALOG_FILE = DATA_DIR / "catalog.csv"
 # published_as: the hub id whose published numbers an entry stands beside when it is the same
 # weights in another format (an INT8 ONNX export of an fp32 model); its runs say which format.
+# reproduces: the hub id of a published model that negviz re-trained with its paper's recipe
+# (NegMPNet): the runs stand beside that model's rows, marked as a reproduction.
 CATALOG_COLUMNS = ("name", "hub_id", "family", "params_m", "training_data", "options", "offline_default", "sources", "notes",
-                   "base_model", "published_as")
+                   "base_model", "published_as", "reproduces")
 # Families that need no model files.
 FILELESS = {"tfidf", "bm25"}
 # Catalog models trained on part of a shipped dataset: on that dataset they are evaluated (and

@@ -93,20 +93,37 @@ def load_reference(table: str | None = None) -> pd.DataFrame:
 
 
 def for_model(name: str) -> pd.DataFrame:
-    """Published rows of one model: a catalog name or a hub id (matched on ``hub_id``, or the
-    catalog's ``published_as`` for another format of the same weights, and, for a catalog name, its family; for fileless families such as TF-IDF, on ``family``
-    among rows without a hub id)."""
+    """Published rows of one model (see ``model_rows``), from the shipped reference tables."""
+    return model_rows(load_reference(), name).drop(columns="relation")
+
+
+def model_rows(reference: pd.DataFrame, name: str) -> pd.DataFrame:
+    """Published rows of one model: a catalog name or a hub id, with a ``relation`` column.
+
+    Matched on the catalog's ``hub_id`` ("same weights"), its ``published_as`` ("other format":
+    the same weights exported differently), its ``reproduces`` ("reproduction": negviz re-trained
+    it with the paper's recipe) and, for a catalog name, its family (one hub id may back several
+    families: MiniLM as bi-encoder and as MaxSim). Fileless families such as TF-IDF match on
+    ``family`` among rows without a hub id ("same method").
+    """
     from negviz.catalog import catalog_row
 
     row = catalog_row(name)
-    hub_ids = {h.lower() for h in ((row["hub_id"], row.get("published_as") or "") if row else (name,)) if h}
-    ref = load_reference()
-    if hub_ids:
-        hit = ref["hub_id"].str.lower().isin(hub_ids)
-        if row:  # one hub id may back several families (MiniLM as bi-encoder and as MaxSim)
-            hit &= ref["family"].isin([row["family"], ""])
-    elif row:
-        hit = (ref["hub_id"] == "") & (ref["family"] == row["family"])
+    if row:
+        relation_of = {row[col].lower(): rel for col, rel in (("reproduces", "reproduction"),
+                                                               ("published_as", "other format"),
+                                                               ("hub_id", "same weights")) if row.get(col)}
     else:
-        hit = pd.Series(False, index=ref.index)
-    return ref[hit].reset_index(drop=True)
+        relation_of = {name.lower(): "same weights"}
+    if relation_of:
+        relation = reference["hub_id"].str.lower().map(relation_of)
+        hit = relation.notna()
+        if row:
+            hit &= reference["family"].isin([row["family"], ""])
+    elif row:
+        hit = (reference["hub_id"] == "") & (reference["family"] == row["family"])
+        relation = pd.Series("same method", index=reference.index)
+    else:
+        hit = pd.Series(False, index=reference.index)
+        relation = pd.Series(None, index=reference.index, dtype=object)
+    return reference[hit].assign(relation=relation[hit]).reset_index(drop=True)

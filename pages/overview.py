@@ -1,8 +1,10 @@
 """Overview: the leaderboard of stored runs beside the papers' published rows."""
 
+import pandas as pd
 import streamlit as st
 
 from negviz.charts.leaderboard import leaderboard_bars
+from negviz.analyses.beside_published import beside_published
 from negviz.analyses.leaderboard import comparable_published, leaderboard, published_rows
 from negviz.datasets.facts import metric_baseline, metric_label
 from negviz.ui import pickers, resources
@@ -92,6 +94,22 @@ else:
                 )
 
 corpus_section(dataset, "overview")
+
+beside = beside_published(pd.concat([chosen, resources.retrieval_runs(dataset)], ignore_index=True),
+                          resources.reference())
+if models:
+    beside = beside[beside["model"].isin(models)]
+if not beside.empty:
+    st.subheader("negviz beside the papers, model by model")
+    st.caption("Each stored run beside the published rows of the same model (same weights, another "
+               "format of them, or negviz's re-training with the paper's recipe): the difference with "
+               "the run's 95% CI, and what differs between the two measurements.")
+    number = st.column_config.NumberColumn(format="%.3f")
+    st.dataframe(beside, hide_index=True, key="beside-published",
+                 column_config={c: number for c in ("negviz", "ci_low", "ci_high", "published", "difference",
+                                                    "diff_ci_low", "diff_ci_high")}
+                 | {"published_in_ci": st.column_config.CheckboxColumn("paper inside CI")})
+    csv_download(beside, f"negviz-beside-published-{dataset}.csv", key="dl-beside")
 
 st.subheader("Published results")
 published = published_rows(resources.reference(), dataset)

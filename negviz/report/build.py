@@ -150,6 +150,7 @@ def build_report(store, model: str, against: Iterable[str] | None = None, datase
 
 def _dataset_section(rep: Report, store, name: str, model: str, against: list[str], catalog, reference,
                      examples: int, maxsim: bool, say: Progress) -> dict[str, Any]:
+    from negviz.analyses.beside_published import beside_published
     from negviz.analyses.leaderboard import comparable_published, leaderboard
     from negviz.datasets import facts, load
 
@@ -187,6 +188,9 @@ def _dataset_section(rep: Report, store, name: str, model: str, against: list[st
         row.update(jsonable(extra.get(row["model"], {})))
     metric = board["metric"].iloc[0]
     out["published"] = jsonable(comparable_published(reference, name, metric))
+    # the same model's published rows on this dataset, whatever their protocol, with what differs
+    mine = chosen[chosen["model_name"] == model]
+    out["beside"] = jsonable(beside_published(mine, reference).drop(columns=["model", "dataset"]))
     out["headline_figure"] = _headline_figure(rep, name, board, metric, reference, out["published"])
 
     if not oc.has_verdicts(ds.kind):

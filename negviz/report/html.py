@@ -131,6 +131,15 @@ class _Page:
                            "corpus; negviz ranks each query's two documents, so no published number is comparable.</p>")
             else:
                 out.append("<p class='note'>No published numbers of this metric and protocol.</p>")
+            if ds.get("beside"):
+                out.append("<h4>This model beside its published rows (any protocol; what differs is named)</h4>")
+                out.append(table(ds["beside"], [("source", "source"), ("published_model", "published as"),
+                                                 ("relation", "relation"), ("metric", "metric"),
+                                                 ("perturbation", "perturbation"), ("negviz", "negviz"),
+                                                 ("ci_low", "95% CI low"), ("ci_high", "95% CI high"), ("n", "n"),
+                                                 ("published", "published"), ("difference", "difference"),
+                                                 ("published_in_ci", "paper inside CI"), ("protocol", "what differs")],
+                                 ()))
             if ds.get("mcnemar"):
                 out.append("<h4>McNemar's test against each comparison (items both runs share)</h4>")
                 out.append(table(ds["mcnemar"], [("model_a", "model"), ("accuracy_a", "accuracy"),

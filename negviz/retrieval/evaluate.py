@@ -149,6 +149,8 @@ def run_corpus_eval(
     timings = {"index_seconds": round(t1 - t0, 3), "search_seconds": round(t2 - t1, 3),
                "ms_per_query": round(1000 * (t2 - t1) / max(1, len(rows)), 3)}  # fmt: skip
     summary["timings"] = timings
+    if scorer.weight_format:  # provenance, as run_eval's: INT8 ONNX is not the fp32 model
+        summary["model_format"] = scorer.weight_format
     frame = score_frame(ds.frame["query_id"].tolist(), corpus, rows, scores, pos_rank, neg_rank)
     record = RunRecord(
         spec_key=key,
