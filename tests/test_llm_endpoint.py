@@ -118,3 +118,33 @@ def test_listwise_asks_once_per_query_and_keeps_each_answer(server, tmp_path):
     assert first.record.summary["generation"]["endpoint"]["requests"] == 4
     run_eval(listwise, DATASET, cache=cache, force=True)
     assert server.requests == 4
+
+
+def test_listwise_reranks_bm25s_top_k_over_a_corpus(server, tmp_path):
+    """ExcluIR over a corpus: BM25's top 5 of each query re-ranked by RankGPT through the real
+    server, one request per query (one window), stored as a retrieval run with the endpoint's
+    figures; a second run is answered from the response cache."""
+    import pandas as pd
+
+    from negviz.retrieval.corpus import load_corpus
+    from negviz.retrieval.evaluate import run_corpus_eval
+    from negviz.store import Store
+
+    ds = DatasetSpec.make("excluir", limit=3)
+    from negviz.datasets import load
+
+    frame = load(ds).frame  # the corpus: the three queries' six documents, ids as the dataset names them
+    docs = pd.DataFrame({"doc_id": pd.concat([frame["pos_corpus_index"], frame["neg_corpus_index"]]).astype(str),
+                         "text": pd.concat([frame["pos_doc"], frame["neg_doc"]])}).drop_duplicates("doc_id")
+    path = tmp_path / "corpus.csv"
+    docs.to_csv(path, index=False)
+    corpus = load_corpus(str(path))
+    listwise = ModelSpec.make("tiny-chat", "llm-listwise", backend="endpoint", base_url=server.base_url,
+                              api_model="tiny", api_key_env=KEY_ENV)
+    store = Store(f"sqlite:///{tmp_path}/s.sqlite")
+    cache = ScoreCache(tmp_path / "c.sqlite")
+    first = run_corpus_eval(listwise, ds, corpus, top_k=5, store=store, cache=cache)
+    assert server.requests == 3 and first.record.options["retrieval"] == "rerank"
+    assert first.record.summary["generation"]["endpoint"]["requests"] == 3
+    run_corpus_eval(listwise, ds, corpus, top_k=5, store=store, cache=cache, force=True)
+    assert server.requests == 3  # every response came from the cache

@@ -151,6 +151,8 @@ def run_corpus_eval(
     summary["timings"] = timings
     if scorer.weight_format:  # provenance, as run_eval's: INT8 ONNX is not the fp32 model
         summary["model_format"] = scorer.weight_format
+    if hasattr(scorer, "run_provenance"):  # generative families: back end, requests, tokens
+        summary["generation"] = scorer.run_provenance()
     frame = score_frame(ds.frame["query_id"].tolist(), corpus, rows, scores, pos_rank, neg_rank)
     record = RunRecord(
         spec_key=key,

@@ -62,6 +62,8 @@ METHOD_OF_FAMILY = {
     "colbert": "rerank",
     "cross-encoder": "rerank",
     "monot5": "rerank",
+    "llm-pointwise": "rerank",
+    "llm-listwise": "rerank",  # RankGPT's sliding window over BM25's top `depth`, in BM25's order
 }
 
 
@@ -308,9 +310,12 @@ class RerankRetriever(Retriever):
         depth = max(k, int(self.options.get("depth") or k))
         first_rows, _ = self.first.search(queries, depth, progress)
         texts = self.corpus.texts
-        flat_q = [q for q, row in zip(queries, first_rows) for _ in row]
-        flat_d = [texts[i] for row in first_rows for i in row]
-        flat = self.scorer.score(flat_q, flat_d, progress).reshape(first_rows.shape)
+        if hasattr(self.scorer, "score_lists"):  # listwise: a query's candidates are ranked together
+            flat = self.scorer.score_lists(queries, [[texts[i] for i in row] for row in first_rows], progress)
+        else:
+            flat_q = [q for q, row in zip(queries, first_rows) for _ in row]
+            flat_d = [texts[i] for row in first_rows for i in row]
+            flat = self.scorer.score(flat_q, flat_d, progress).reshape(first_rows.shape)
         rows = np.empty((len(queries), k), dtype=np.int64)
         scores = np.empty((len(queries), k), dtype=np.float64)
         for n in range(len(queries)):

@@ -56,6 +56,21 @@ class LLMListwise(GenerativeScorer):
             groups.setdefault(q, []).append(d)
         # A fixed order that knows nothing of relevance (negviz.llm.listwise): by text hash.
         lists = {q: sorted(set(ds), key=text_hash) for q, ds in groups.items()}
+        scores, answers = self._rank(lists, progress)
+        self._keep_texts(queries, docs, ["\n".join(answers[q]) for q in queries])
+        return np.array([scores[(q, d)] for q, d in zip(queries, docs)], dtype=np.float64)
+
+    def score_lists(self, queries: list[str], lists: list[list[str]], progress: Progress) -> np.ndarray:
+        """Re-ranking (negviz.retrieval's RerankRetriever): each query's candidates in the order
+        given, a first stage's ranking, which is where RankGPT's sliding window starts; (queries,
+        depth) scores. Not read from or written to the pair cache, since a score belongs to its
+        list; the endpoint back end still caches every response. A query asked twice has the same
+        first-stage list, so it is ranked once; two candidates with one text share a score."""
+        scores, _ = self._rank(dict(zip(queries, lists)), progress)
+        return np.array([[scores[(q, d)] for d in cands] for q, cands in zip(queries, lists)], dtype=np.float64)
+
+    def _rank(self, lists: dict[str, list[str]], progress: Progress):
+        """RankGPT over each query's list: ({(query, doc): score}, {query: [answer per window]})."""
         orders = {q: list(range(len(ds))) for q, ds in lists.items()}
         todo = {q: listwise.windows(len(ds), self.options["window"], self.options["step"]) for q, ds in lists.items()}
         scores: dict[tuple[str, str], float] = {}
@@ -80,5 +95,4 @@ class LLMListwise(GenerativeScorer):
             if (q, lists[q][0]) not in scores:  # several windows: the final order, n down to 1
                 for position, i in enumerate(order):
                     scores[(q, lists[q][i])] = float(len(order) - position)
-        self._keep_texts(queries, docs, ["\n".join(answers[q]) for q in queries])
-        return np.array([scores[(q, d)] for q, d in zip(queries, docs)], dtype=np.float64)
+        return scores, answers
