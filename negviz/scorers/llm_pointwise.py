@@ -110,6 +110,9 @@ class GenerativeScorer(Scorer):
         }
         if self.options["backend"] == "endpoint" and getattr(self, "_endpoint", None) is not None:
             out["endpoint"] = {"base_url": self.options["base_url"], **self._endpoint.usage.as_dict()}
+        elif self.loaded and hasattr(self._model, "prefix_ids"):  # local: the template prefix read from its KV cache
+            out["prefix_tokens"] = len(self._model.prefix_ids)
+            out["prefix_tokens_reused"] = self._model.prefix_tokens_reused
         return out
 
 
