@@ -13,9 +13,9 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import urlencode
 
-# url_path of every page (app.py declares the same paths).
-PAGES = ("overview", "heatmap", "errors", "sensitivity", "drift", "maxsim", "playground", "inspector",
-         "annotations", "evaluate", "catalog", "add-dataset")
+from negviz.page_registry import url_paths
+
+PAGES = url_paths()  # negviz.page_registry: every page, once
 
 
 def page(name: str, **params: Any) -> str:

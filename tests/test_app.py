@@ -6,12 +6,13 @@ import pytest
 
 from streamlit.testing.v1 import AppTest
 
-import re
+from negviz.page_registry import PAGES as PAGE_ENTRIES
 from tests.apptest import click_run_and_wait
 
 APP = str(Path(__file__).resolve().parent.parent / "app.py")
-# Every page that app.py declares, so a new page is covered without touching this file.
-PAGES = list(dict.fromkeys(re.findall(r'st\.Page\("([^"]+)"', Path(APP).read_text())))  # the root reruns overview
+# Every page of the registry app.py builds its navigation from, so a new page is covered without
+# touching this file; the first is the home page, which the root also runs.
+PAGES = [p.file for p in PAGE_ENTRIES]
 
 
 def open_page(page: str) -> AppTest:

@@ -5,7 +5,8 @@ import re
 
 import pytest
 
-from tests.browser import ROOT, needs_browser, running_app
+from negviz.page_registry import url_paths
+from tests.browser import needs_browser, running_app
 
 pytestmark = needs_browser
 # URL (path and query) -> the page's title; /overview comes first, as the first request of the server.
@@ -36,7 +37,7 @@ def fresh_server(tmp_path_factory):
 
 
 def test_every_page_opens_from_its_url_on_a_fresh_server(fresh_server, browser):
-    app_paths = set(re.findall(r'url_path="([^"]+)"', (ROOT / "app.py").read_text())) - {"root"}
+    app_paths = set(url_paths())
     assert app_paths == {re.match(r"/([\w-]*)", u).group(1) for u in PAGES} - {""}, "a page of app.py is not visited"
     page = browser.new_page(viewport={"width": 1400, "height": 1200})
     for url, title in PAGES.items():
