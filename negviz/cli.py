@@ -6,7 +6,6 @@ Bad input exits non-zero with a one-line message that says what is wrong and how
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import time
 from typing import Any, Sequence
@@ -14,6 +13,7 @@ from typing import Any, Sequence
 import pandas as pd
 
 from negviz.errors import NegvizError
+from negviz.json_values import dumps
 from negviz.registry import UnknownNameError
 
 
@@ -160,7 +160,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
     if args.corpus:  # retrieval over a corpus: negviz.retrieval
         from negviz.retrieval.report import corpus_eval_command
 
-        return corpus_eval_command(args, model, dataset, store, progress, _json_default)
+        return corpus_eval_command(args, model, dataset, store, progress)
     if args.heartbeat_file:  # a background job says it lives (negviz.jobs.is_alive), whatever it is doing
         from pathlib import Path
 
@@ -197,7 +197,7 @@ def _eval(args, model, dataset, store, lookup, progress) -> int:
     if (base := against_base(lookup, result.record)) is not None:
         out["against_base"] = base
     if args.json:
-        print(json.dumps(out, indent=2, default=_json_default), flush=True)  # eval_jobs: done once this is out
+        print(dumps(out, indent=2), flush=True)  # eval_jobs: done once this is out
     else:
         print(format_eval(out))
     return 0
@@ -280,7 +280,7 @@ def cmd_runs(args: argparse.Namespace) -> int:
     store = Store(args.db)
     df = store.runs(dataset=args.dataset)
     if df.empty:
-        print("no stored runs", file=sys.stderr)
+        print("[]" if args.json else "no stored runs")  # --json: JSON and only JSON on stdout
         return 0
     metric, value = zip(*(headline(s) for s in df["summary"])) if len(df) else ((), ())
     table = df[["run_id", "model_name", "family", "dataset_name", "split", "n", "device", "wall_seconds"]].copy()
@@ -317,7 +317,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
     a, b = (resolve(runs, ref, args.dataset) for ref in (args.run_a, args.run_b))
     out = compare(store.get_run(a), store.scores_wide(a), store.get_run(b), store.scores_wide(b))
     if args.json:
-        print(json.dumps(out, indent=2, default=_json_default))
+        print(dumps(out, indent=2))
     else:
         print(
             f"{out['model_a']} {out['accuracy_a']:.1%} vs {out['model_b']} {out['accuracy_b']:.1%} on "
@@ -356,7 +356,7 @@ def cmd_taxonomy(args: argparse.Namespace) -> int:
     labels = label_pairs(ds, args.source, store=store, label_column=args.label_column)
     out = distribution_summary(labels, str(ds.spec))
     if args.json:
-        print(json.dumps(out, indent=2, default=_json_default))
+        print(dumps(out, indent=2))
         return 0
     print(f"{out['dataset']}: {out['n']:,} items, {out['typed']:,} typed, label sources {out['label_sources']}")
     table = pd.DataFrame(out["types"])
@@ -381,17 +381,9 @@ def cmd_report(args: argparse.Namespace) -> int:
 
 
 # ---------------------------------------------------------------- plumbing
-def _json_default(o: Any) -> Any:
-    if hasattr(o, "item"):
-        return o.item()
-    if hasattr(o, "isoformat"):
-        return o.isoformat()
-    return str(o)
-
-
 def _emit(df: pd.DataFrame, as_json: bool) -> int:
     if as_json:
-        print(json.dumps(df.to_dict(orient="records"), indent=2, default=_json_default))
+        print(dumps(df, indent=2))
     else:
         with pd.option_context("display.max_colwidth", 60, "display.width", 200):
             print(df.to_string(index=False))

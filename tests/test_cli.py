@@ -98,3 +98,31 @@ def test_models_and_datasets_listings(env, capsys):
 def test_python_m_negviz_runs(env):
     out = subprocess.run([sys.executable, "-m", "negviz", "datasets"], capture_output=True, text=True, timeout=120)
     assert out.returncode == 0 and "nevir" in out.stdout
+
+
+def test_every_json_output_is_json_only(env, capsys):
+    """`--json` prints JSON and only JSON on stdout: an empty store's run list is [], and a
+    value that is not a number (NaN) is null, never the bare NaN that JSON parsers refuse."""
+    assert main(["runs", "--json"]) == 0
+    captured = capsys.readouterr()
+    assert json.loads(captured.out) == [] and captured.out.strip() == "[]"
+    assert main(["runs"]) == 0 and "no stored runs" in capsys.readouterr().out
+    assert main(["models", "--json"]) == 0
+    text = capsys.readouterr().out
+    assert "NaN" not in text and json.loads(text)
+
+
+def test_json_values_are_one_cleaner():
+    import math
+
+    import numpy as np
+    import pandas as pd
+
+    from negviz.json_values import dumps, plain
+
+    assert plain({"a": np.float32(0.5), "b": math.inf, "c": pd.NaT, "d": np.arange(2), "e": (1, True)}) == {
+        "a": 0.5, "b": None, "c": None, "d": [0, 1], "e": [1, True]}
+    assert plain(pd.DataFrame({"x": [1.0, np.nan]})) == [{"x": 1.0}, {"x": None}]
+    assert dumps(float("nan")) == "null" and plain(object).startswith("<class")
+    with pytest.raises(TypeError, match="cannot store"):
+        plain(object, strict=True)  # the store refuses what it could not read back

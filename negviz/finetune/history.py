@@ -11,8 +11,9 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
 import pandas as pd
+
+from negviz.json_values import plain
 
 SEP = "@"  # slot = f"{name}{SEP}{epoch}"
 EPOCH_KEY = "epochs"  # run summary: the per-epoch metrics, for runs read from a file
@@ -68,20 +69,10 @@ def run_summary(rows: pd.DataFrame, note: str, checkpoint: str | None) -> dict[s
     if "demetr_ratio" in rows.columns:  # sentence data: the DEMETR negation ratio before and after
         summary.update(metric="demetr_ratio", demetr_ratio_epoch0=num(first["demetr_ratio"]),
                        demetr_ratio=num(last["demetr_ratio"]))
-    summary[EPOCH_KEY] = [jsonable(r) for r in rows.to_dict(orient="records")]
+    summary[EPOCH_KEY] = [plain(r) for r in rows.to_dict(orient="records")]
     return summary
 
 
-def jsonable(row: dict[str, Any]) -> dict[str, Any]:
-    out = {}
-    for k, v in row.items():
-        if isinstance(v, (np.floating, float)):
-            out[k] = None if not np.isfinite(v) else float(v)
-        elif isinstance(v, np.integer):
-            out[k] = int(v)
-        else:
-            out[k] = v
-    return out
 
 
 # ---------------------------------------------------------------- reading

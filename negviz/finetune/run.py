@@ -31,6 +31,7 @@ from negviz.finetune.data import (
 from negviz.finetune.measure import COSINE_DEFINITIONS, demetr_sample, load_eval_scorer, measure, measure_sentences
 from negviz.finetune.spec import KEEP, FinetuneSpec
 from negviz.finetune.train import Cancelled, make_trainer, seed_everything, write_provenance
+from negviz.json_values import plain
 from negviz.schema import EXCLUSION, PAIRS, SENTENCE_PAIRS, DatasetSpec, spec_hash
 
 
@@ -258,7 +259,7 @@ def _train_and_measure(p: Plan, store, run_id, run_dir: Path, scratch: Path, kee
         finally:
             scorer.close()
         metrics.update(extra)
-        metrics = history.jsonable(metrics)  # NaN is not JSON (PostgreSQL refuses it)
+        metrics = plain(metrics)  # NaN is not JSON (PostgreSQL refuses it)
         store.add_epoch(run_id, epoch, metrics, per_pair)
         rows.append({"epoch": epoch, **metrics})
         items.append(per_pair.assign(epoch=epoch))

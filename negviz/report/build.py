@@ -12,15 +12,15 @@ Figures are built by the pages' chart functions and kept beside the numbers (``R
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
-from datetime import date, datetime, timezone
+from datetime import datetime, timezone
 from typing import Any, Callable, Iterable, Mapping
 
 import numpy as np
 import pandas as pd
 
 from negviz import outcomes as oc
+from negviz.json_values import plain
 from negviz.run_choice import POLICY, choose_runs
 
 FORMAT_VERSION = 1
@@ -52,32 +52,6 @@ class Report:
     scorers: dict[str, Any] = field(default_factory=dict, repr=False)  # the one model loaded for MaxSim
 
 
-# ---------------------------------------------------------------- JSON
-def jsonable(value: Any) -> Any:
-    """Plain JSON values: NaN -> None, numpy -> python, times -> ISO text, frames -> records."""
-    if isinstance(value, pd.DataFrame):
-        return [jsonable(r) for r in value.to_dict(orient="records")]
-    if isinstance(value, pd.Series):
-        return jsonable(value.to_dict())
-    if isinstance(value, Mapping):
-        return {str(k): jsonable(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple, set, np.ndarray)):
-        return [jsonable(v) for v in value]
-    if isinstance(value, (bool, np.bool_)):
-        return bool(value)
-    if isinstance(value, (np.integer,)):
-        return int(value)
-    if isinstance(value, (float, np.floating)):
-        return None if not math.isfinite(float(value)) else float(value)
-    if isinstance(value, (pd.Timestamp, datetime, date)):
-        return value.isoformat()
-    if value is None or value is pd.NA or value is pd.NaT:
-        return None
-    if isinstance(value, (str, int)):
-        return value
-    return str(value)
-
-
 # ---------------------------------------------------------------- who is compared
 def default_against(model: str, catalog: pd.DataFrame | None = None) -> tuple[list[str], str]:
     """The comparison models when none are given, and why: the catalog's base model of the same
@@ -104,7 +78,7 @@ def provenance(run: Mapping[str, Any], catalog: pd.DataFrame) -> dict[str, Any]:
     from negviz.analyses.sensitivity import spec_label
 
     hub = dict(zip(catalog["name"], catalog["hub_id"])).get(run["model_name"]) or None
-    return jsonable({
+    return plain({
         "run_id": run["run_id"], "model": run["model_name"], "model_id": hub or run["model_name"],
         "model_spec": spec_label(run.get("model_spec")), "family": run.get("family"),
         "revision": run.get("model_revision"), "dataset": run["dataset_name"], "split": run.get("split"),
@@ -144,7 +118,7 @@ def build_report(store, model: str, against: Iterable[str] | None = None, datase
                                                       examples, maxsim, say)
     say("fine-tuning drift")
     rep.data["drift"] = _drift_section(rep, store, model, catalog)
-    rep.data = jsonable(rep.data)
+    rep.data = plain(rep.data)
     return rep
 
 
@@ -179,18 +153,18 @@ def _dataset_section(rep: Report, store, name: str, model: str, against: list[st
     # headline: the leaderboard's rows (same headline(), CI and n), published rows beside them
     board = leaderboard(chosen, catalog)
     board = board.set_index("model").loc[order].reset_index()
-    out["headline"] = jsonable(board[["model", "metric", "value", "ci_low", "ci_high", "n", "ties", "tie_rule",
+    out["headline"] = plain(board[["model", "metric", "value", "ci_low", "ci_high", "n", "ties", "tie_rule",
                                       "run_id"]])
     extra = {r["model_name"]: {k: v for k, v in (r["summary"] or {}).items()
                                if k in ("per_query_accuracy", "spearman_paraphrase", "failures", "half_correct")}
              | {"split": r["split"]} for r in records}
     for row in out["headline"]:
-        row.update(jsonable(extra.get(row["model"], {})))
+        row.update(plain(extra.get(row["model"], {})))
     metric = board["metric"].iloc[0]
-    out["published"] = jsonable(comparable_published(reference, name, metric))
+    out["published"] = plain(comparable_published(reference, name, metric))
     # the same model's published rows on this dataset, whatever their protocol, with what differs
     mine = chosen[chosen["model_name"] == model]
-    out["beside"] = jsonable(beside_published(mine, reference).drop(columns=["model", "dataset"]))
+    out["beside"] = plain(beside_published(mine, reference).drop(columns=["model", "dataset"]))
     out["headline_figure"] = _headline_figure(rep, name, board, metric, reference, out["published"])
 
     if not oc.has_verdicts(ds.kind):
@@ -199,7 +173,7 @@ def _dataset_section(rep: Report, store, name: str, model: str, against: list[st
 
     wide = {r["model_name"]: store.scores_wide(r["run_id"]) for r in records}
     stored = {m: store.get_run(out["run_ids"][m]) for m in order}
-    out["mcnemar"] = [jsonable(compare(stored[model], wide[model], stored[m], wide[m])) for m in order[1:]]
+    out["mcnemar"] = [plain(compare(stored[model], wide[model], stored[m], wide[m])) for m in order[1:]]
     outs = oc.run_outcomes(ds.kind, {r["model_name"]: (r["run_id"], wide[r["model_name"]],
                                                        oc.tie_rule(r["options"])) for r in records})
     if ds.kind != "perturbation":  # DEMETR's columns are its perturbations: the sensitivity section
@@ -246,7 +220,7 @@ def _per_type(rep: Report, name: str, ds, f, store, outs: pd.DataFrame, order: l
     rep.figures[f"per_type-{name}"] = accuracy_heatmap(cells, order, columns, metric=metric, baseline=f.random_baseline,
                                                        title=title, column_labels=col_labels, min_n=MIN_N)
     out = {"axis": axis, "axis_label": at.AXES[axis], "min_n": MIN_N, "columns": columns,
-           "column_labels": col_labels, "cells": jsonable(cells), "figure": f"per_type-{name}", "differences": []}
+           "column_labels": col_labels, "cells": plain(cells), "figure": f"per_type-{name}", "differences": []}
     model = order[0]
     for ref in order[1:]:
         pair = outs[outs["model"].isin([model, ref])]
@@ -257,7 +231,7 @@ def _per_type(rep: Report, name: str, ds, f, store, outs: pd.DataFrame, order: l
             diff, [model], columns, metric=metric, baseline=f.random_baseline,
             title=f"{metric} difference to {ref} (percentage points, same items) · {name}",
             column_labels=col_labels, min_n=MIN_N, reference=ref)
-        out["differences"].append({"reference": ref, "cells": jsonable(diff), "figure": fig_id})
+        out["differences"].append({"reference": ref, "cells": plain(diff), "figure": fig_id})
     return out
 
 
@@ -290,7 +264,7 @@ def _errors(rep: Report, name: str, ds, outs: pd.DataFrame, order: list[str]) ->
                                                     f"Error preference · {name} {ds.spec.split} (n = {n:,} items)")
     rep.figures[f"margins-{name}"] = margin_distributions(outs, oc.MARGINS[ds.kind], f"Margins · {name}", order)
     return {"categories": list(categories), "category_labels": {c: category_label(c) for c in categories},
-            "preference": jsonable(prefs.drop(columns=["facet"])), "margins": jsonable(margin_stats(outs, ds.kind)),
+            "preference": plain(prefs.drop(columns=["facet"])), "margins": plain(margin_stats(outs, ds.kind)),
             "margin_definitions": [m for m in oc.MARGINS[ds.kind] if m], "figures": [f"errors-{name}", f"margins-{name}"]}
 
 
@@ -317,7 +291,7 @@ def _sensitivity(rep: Report, store, ds, records: list[dict], reference) -> dict
             "detection_accuracy", "n", "checked", "tiny_denominators", "source"]
     return {"value": sv.RATIO, "checked_only": False, "perturbations": rows,
             "published_source": sv.PUBLISHED_SOURCE, "published_models": [m for m, p in cols if p],
-            "cells": jsonable(matrix[keep]), "figure": "sensitivity-demetr"}
+            "cells": plain(matrix[keep]), "figure": "sensitivity-demetr"}
 
 
 # ---------------------------------------------------------------- worked examples
@@ -359,10 +333,10 @@ def _examples(rep: Report, name: str, ds, outs: pd.DataFrame, wide: dict[str, pd
         scores = {}
         for m in (model, other):
             s = wide[m].loc[ex["item_id"]] if ex["item_id"] in wide[m].index else pd.Series(dtype=float)
-            scores[m] = jsonable(paircard.score_matrix(ds.kind, s.to_dict()).reset_index(names="text"))
-        verdicts = jsonable(outs[(outs["item_id"] == ex["item_id"]) & outs["model"].isin([model, other])]
+            scores[m] = plain(paircard.score_matrix(ds.kind, s.to_dict()).reset_index(names="text"))
+        verdicts = plain(outs[(outs["item_id"] == ex["item_id"]) & outs["model"].isin([model, other])]
                             [["model", "category", "correct", "margin1", "margin2", "margin"]])
-        item = {**jsonable(ex), "card": card_id, "scores": scores, "verdicts": verdicts, "maxsim": []}
+        item = {**plain(ex), "card": card_id, "scores": scores, "verdicts": verdicts, "maxsim": []}
         if ds.kind in paircard.MAXSIM_KINDS:
             for m in (model, other):
                 if families.get(m) in LATE_INTERACTION:
@@ -409,7 +383,7 @@ def _maxsim(rep: Report, kind: str, row: Mapping, model: str, spec: Mapping | No
     q = f"q{shown + 1}"
     rep.figures[fig_id] = alignment_heatmaps(ex.views, [f"{q} vs {n}" for n in names], f"{model} · {ex.similarity}")
     return {"model": model, "figure": fig_id, "query": q, "similarity": ex.similarity,
-            "scores": jsonable(ex.grid), "note": None}
+            "scores": plain(ex.grid), "note": None}
 
 
 # ---------------------------------------------------------------- fine-tuning
@@ -477,11 +451,11 @@ def _drift_section(rep: Report, store, model: str, catalog: pd.DataFrame) -> dic
     for r in picked.to_dict("records"):
         rep.data["runs"][r["run_id"]] = provenance(r, catalog)
         opts = r.get("options") or {}
-        out["runs"].append(jsonable({"run_id": r["run_id"], "label": r["label"], "status": r["status"],
+        out["runs"].append(plain({"run_id": r["run_id"], "label": r["label"], "status": r["status"],
                                      "recipe": opts.get("finetune", {}), "data": opts.get("data", {}),
                                      "note": opts.get("note"), "checkpoint": (r["summary"] or {}).get("checkpoint")}))
-    out["comparison"] = jsonable(views.comparison(picked, epochs))
-    out["epochs"] = jsonable(epochs)
+    out["comparison"] = plain(views.comparison(picked, epochs))
+    out["epochs"] = plain(epochs)
     out["figure"] = "drift"
     if views.has_general(epochs):  # negation gain against retrieval without negation
         from negviz.charts.drift import tradeoff_figure
@@ -489,5 +463,5 @@ def _drift_section(rep: Report, store, model: str, catalog: pd.DataFrame) -> dic
 
         trade = views.tradeoff(epochs)
         rep.figures["tradeoff"] = tradeoff_figure(trade, notes)
-        out.update(tradeoff=jsonable(trade), tradeoff_figure="tradeoff", general_definition=DEFINITION)
+        out.update(tradeoff=plain(trade), tradeoff_figure="tradeoff", general_definition=DEFINITION)
     return out

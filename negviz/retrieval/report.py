@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import json
 import sys
-from typing import Any, Callable
+from typing import Any
 
+from negviz.json_values import dumps
 from negviz.retrieval.metrics import METRICS
 
 
@@ -44,7 +44,7 @@ def format_corpus(out: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def corpus_eval_command(args, model, dataset, store, progress, json_default: Callable) -> int:
+def corpus_eval_command(args, model, dataset, store, progress) -> int:
     from negviz.retrieval.corpus import load_corpus
     from negviz.retrieval.evaluate import run_corpus_eval
 
@@ -59,5 +59,5 @@ def corpus_eval_command(args, model, dataset, store, progress, json_default: Cal
     if result.note:
         print(f"negviz: {result.note}", file=sys.stderr)
     out = corpus_payload(result)
-    print(json.dumps(out, indent=2, default=json_default) if args.json else format_corpus(out))
+    print(dumps(out, indent=2) if args.json else format_corpus(out))
     return 0

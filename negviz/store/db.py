@@ -19,6 +19,7 @@ from urllib.parse import quote, unquote
 
 import sqlalchemy as sa
 
+from negviz import json_values
 from negviz.paths import free_bytes
 from negviz.store.record import StoreAccessError, StoreUnavailableError
 
@@ -264,23 +265,6 @@ def fetch_tuples(conn: sa.Connection, query: sa.Select) -> list[tuple]:
 # ---------------------------------------------------------------- JSON
 def dumps(obj: Any) -> str:
     """JSON for the store's JSON columns: numpy scalars become Python, NaN/inf become null
-    (PostgreSQL's json has no NaN, and both backends must read back the same thing)."""
-    return json.dumps(_plain(obj), allow_nan=False, sort_keys=True)
-
-
-def _plain(obj: Any) -> Any:
-    if isinstance(obj, dict):
-        return {str(k): _plain(v) for k, v in obj.items()}
-    if isinstance(obj, (list, tuple)):
-        return [_plain(v) for v in obj]
-    if hasattr(obj, "tolist") and not isinstance(obj, (str, bytes)):  # numpy scalars and arrays
-        return _plain(obj.tolist())
-    if isinstance(obj, float) and not math.isfinite(obj):
-        return None
-    if isinstance(obj, (str, int, float, bool)) or obj is None:
-        return obj
-    if hasattr(obj, "isoformat"):
-        return obj.isoformat()
-    if isinstance(obj, Path):
-        return str(obj)
-    raise TypeError(f"cannot store {type(obj).__name__} {obj!r} as JSON; use str, numbers, lists or dicts")
+    (PostgreSQL's json has no NaN, and both backends must read back the same thing); any other
+    object is refused (negviz.json_values, strict)."""
+    return json_values.dumps(obj, strict=True, sort_keys=True)
