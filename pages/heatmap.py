@@ -33,7 +33,7 @@ axis = c1.selectbox("Columns", axes, key="axis", bind="query-params",
                          "affirmative); "
                          "cue = the k most frequent cue words; perturbation = DEMETR perturbation")
 top_k = url_check.number_input(c2, "k (cue words)", "top_k", 3, 40, 10, disabled=axis != "cue")
-min_n = url_check.number_input(c3, "Minimum n per cell", "min_n", 1, 500, 20,
+min_n = url_check.number_input(c3, "Minimum n per cell", "min_n", 1, 500, at.MIN_N,
                                help="Cells with fewer items are greyed: their accuracy is too "
                                     "noisy to read.")
 mode = c4.radio("Show", ["accuracy", "difference"], key="mode", bind="query-params",

@@ -101,13 +101,14 @@ if models:
     beside = beside[beside["model"].isin(models)]
 if not beside.empty:
     st.subheader("negviz beside the papers, model by model")
-    st.caption("Each stored run beside the published rows of the same model (same weights, another "
-               "format of them, or negviz's re-training with the paper's recipe): the difference with "
-               "the run's 95% CI, and what differs between the two measurements.")
+    st.caption("Each stored run beside the published rows of the same model (same weights, "
+               "another format of them, or negviz's re-training with the paper's recipe): the "
+               "difference with the run's 95% CI, and what differs between the two measurements.")
     number = st.column_config.NumberColumn(format="%.3f")
+    numbers = ("negviz", "ci_low", "ci_high", "published", "difference", "diff_ci_low",
+               "diff_ci_high")
     st.dataframe(beside, hide_index=True, key="beside-published",
-                 column_config={c: number for c in ("negviz", "ci_low", "ci_high", "published", "difference",
-                                                    "diff_ci_low", "diff_ci_high")}
+                 column_config={c: number for c in numbers}
                  | {"published_in_ci": st.column_config.CheckboxColumn("paper inside CI")})
     csv_download(beside, f"negviz-beside-published-{dataset}.csv", key="dl-beside")
 

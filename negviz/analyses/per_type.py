@@ -5,7 +5,7 @@ Pure functions over DataFrames; the heatmap and error pages only place their res
     outcomes = negviz.outcomes.run_outcomes(kind, {"tfidf": (run_id, wide, "strict"), ...})
     meta = item_meta(ds.kind, ds.frame, label_pairs(ds))
     groups = item_groups("type", meta)                      # item_id -> column of the heatmap
-    cells = cell_table(outcomes, groups, min_n=20)          # model x column: n, value, 95% CI
+    cells = cell_table(outcomes, groups, min_n=MIN_N)        # model x column: n, value, 95% CI
     prefs = preference_table(outcomes)                      # model x category: count, share
 """
 
@@ -27,6 +27,7 @@ AXES = {
     "perturbation": "DEMETR perturbation",
 }
 EDIT_TYPES = {2: "scope (2)", 3: "affirmative (3)"}
+MIN_N = 20  # cells with fewer items are flagged (the heatmap's default, the report's)
 CELL_COLUMNS = ("model", "column", "n", "value", "ci_low", "ci_high", "enough")
 
 
@@ -83,7 +84,7 @@ def column_order(axis: str, groups: pd.Series) -> list[str]:
 
 
 # ---------------------------------------------------------------- cells
-def cell_table(outcomes: pd.DataFrame, groups: pd.Series, min_n: int = 20, reference: str | None = None,
+def cell_table(outcomes: pd.DataFrame, groups: pd.Series, min_n: int = MIN_N, reference: str | None = None,
                seed: int = metrics.SEED) -> pd.DataFrame:
     """Model x column: n, value (accuracy, or the difference to ``reference`` on shared items) and
     its seeded bootstrap 95% CI; ``enough`` is n >= min_n."""

@@ -16,8 +16,9 @@ import pandas as pd
 
 from negviz import metrics, outcomes
 from negviz.schema import EXCLUSION, PAIRS
+from negviz.scorers import families_of_kind
 
-LATE_INTERACTION = ("colbert", "maxsim")
+LATE_INTERACTION = families_of_kind("late-interaction")  # maxsim, colbert
 DEFAULT_MODELS = ("all-MiniLM-L6-v2", "negminilm", "maxsim-all-MiniLM-L6-v2", "ms-marco-MiniLM-L-12-v2-int8", "tfidf", "bm25")
 TEXT_LIMIT = 5000  # characters per typed text (the pages say when they cut one)
 # The typed example both explore pages open with (NevIR's shape: q1 -> d1, q2 -> d2): NevIR pair

@@ -22,12 +22,11 @@ import pandas as pd
 from negviz import outcomes as oc
 from negviz.json_values import plain
 from negviz.run_choice import POLICY, choose_runs
+from negviz.scorers import families_of_kind
 
 FORMAT_VERSION = 1
 LEXICAL = ("tfidf", "bm25")
-MIN_N = 20  # cells with fewer items are flagged (the heatmap page's default)
 EXAMPLES_PER_SIDE = 2  # worked examples per dataset: model right & comparison wrong, and the reverse
-LATE_INTERACTION = ("maxsim", "colbert")
 SECTIONS = ("headline", "per_type", "errors", "sensitivity", "drift", "examples", "provenance")
 SECTION_TITLES = {
     "headline": "Headline results",
@@ -212,25 +211,25 @@ def _per_type(rep: Report, name: str, ds, f, store, outs: pd.DataFrame, order: l
     meta = at.item_meta(ds.kind, ds.frame, labels)
     axis = at.available_axes(ds.kind, meta)[0]
     groups = at.item_groups(axis, meta)
-    cells = at.cell_table(outs, groups, MIN_N)
+    cells = at.cell_table(outs, groups, at.MIN_N)
     columns = at.sort_columns(cells, at.column_order(axis, groups), "natural")
     col_labels = {k: TAXONOMY.label(k) for k in columns} if axis == "type" else {}
     metric = f.item_metric_label
     title = f"{metric} by {at.AXES[axis]} · {name} {ds.spec.split} · ▾ below random ({f.random_baseline:.0%})"
     rep.figures[f"per_type-{name}"] = accuracy_heatmap(cells, order, columns, metric=metric, baseline=f.random_baseline,
-                                                       title=title, column_labels=col_labels, min_n=MIN_N)
-    out = {"axis": axis, "axis_label": at.AXES[axis], "min_n": MIN_N, "columns": columns,
+                                                       title=title, column_labels=col_labels, min_n=at.MIN_N)
+    out = {"axis": axis, "axis_label": at.AXES[axis], "min_n": at.MIN_N, "columns": columns,
            "column_labels": col_labels, "cells": plain(cells), "figure": f"per_type-{name}", "differences": []}
     model = order[0]
     for ref in order[1:]:
         pair = outs[outs["model"].isin([model, ref])]
-        diff = at.cell_table(pair, groups, MIN_N, reference=ref)
+        diff = at.cell_table(pair, groups, at.MIN_N, reference=ref)
         diff = diff[diff["model"] == model]
         fig_id = f"per_type-{name}-diff-{order.index(ref)}"
         rep.figures[fig_id] = accuracy_heatmap(
             diff, [model], columns, metric=metric, baseline=f.random_baseline,
             title=f"{metric} difference to {ref} (percentage points, same items) · {name}",
-            column_labels=col_labels, min_n=MIN_N, reference=ref)
+            column_labels=col_labels, min_n=at.MIN_N, reference=ref)
         out["differences"].append({"reference": ref, "cells": plain(diff), "figure": fig_id})
     return out
 
@@ -339,7 +338,7 @@ def _examples(rep: Report, name: str, ds, outs: pd.DataFrame, wide: dict[str, pd
         item = {**plain(ex), "card": card_id, "scores": scores, "verdicts": verdicts, "maxsim": []}
         if ds.kind in paircard.MAXSIM_KINDS:
             for m in (model, other):
-                if families.get(m) in LATE_INTERACTION:
+                if families.get(m) in families_of_kind("late-interaction"):
                     item["maxsim"].append(_maxsim(rep, ds.kind, row, m, specs[m], outs, ex["item_id"],
                                                   f"maxsim-{name}-{k}-{m}", maxsim, notes))
         items.append(item)

@@ -92,3 +92,8 @@ FAMILIES.register(
     supports=(),
     description="BM25 (bm25s, Lucene formula); the collection is the unique documents of one scoring call, negation words kept.",
 )
+
+
+def families_of_kind(kind: str) -> tuple[str, ...]:
+    """The registered families of one kind (e.g. "late-interaction": those with a token matrix)."""
+    return tuple(e.name for e in FAMILIES.entries() if e.meta.get("kind") == kind)
