@@ -5,7 +5,8 @@ same prompts, in one process on one loaded SmolLM2 (GGUF Q4_1 from the llm-smoll
 
 plain: for each prompt, ``model.generate(max_new_tokens=1, output_scores=True)`` and log P(yes)
 against P(no) from the step's scores, as a first script would. negviz: ``LocalLM.score_pairs``
-(right-padded batches, vocabulary projection at the answer only). Rounds alternate the two, so
+(right-padded batches, vocabulary projection at the answer only, the template's prefix read from
+its KV cache); negviz_no_prefix: the same with that cache off. Rounds alternate the two, so
 load from other processes falls on both; prints JSON with the best round of each, their ratio,
 the largest score difference and the load average before and after.
 """
@@ -54,20 +55,23 @@ def main() -> None:
     lm = load_scorer("smollm2-135m", device="cpu", batch_size=args.batch).model
     prompts = [lm.prompt(q, d) for q, d in zip(queries, docs)]
     load_before = Path("/proc/loadavg").read_text().split()[:3]
-    times: dict[str, list[float]] = {"plain": [], "negviz": []}
+    times: dict[str, list[float]] = {"plain": [], "negviz": [], "negviz_no_prefix": []}
+    prefix = list(lm.prefix_ids)
     scores = {}
     for _ in range(args.rounds):
-        for name in ("plain", "negviz"):
+        for name in ("plain", "negviz", "negviz_no_prefix"):
             start = time.perf_counter()
             if name == "plain":
                 scores[name] = plain_loop(lm, prompts)
-            else:
+            else:  # negviz_no_prefix: the same batches with the template prefix's KV cache off
+                lm.prefix_ids = [] if name == "negviz_no_prefix" else prefix
                 scores[name] = lm.score_pairs(queries, docs, args.batch, 0, lambda n: None)[0]
             times[name].append(time.perf_counter() - start)
     best = {k: min(v) for k, v in times.items()}
     print(json.dumps({
         "prompts": len(prompts), "batch": args.batch, "rounds": times,
         "best_seconds": best, "negviz_over_plain": round(best["negviz"] / best["plain"], 3),
+        "prefix_tokens": len(prefix), "prefix_over_no_prefix": round(best["negviz"] / best["negviz_no_prefix"], 3),
         "max_abs_score_difference": float(np.max(np.abs(scores["plain"] - scores["negviz"]))),
         "loadavg_before": load_before, "loadavg_after": Path("/proc/loadavg").read_text().split()[:3],
     }, indent=1))

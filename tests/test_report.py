@@ -32,7 +32,7 @@ def built(tmp_path_factory):
     """A report of MiniLM against TF-IDF on NevIR, DEMETR and CANNOT, written by the CLI (SVG figures)."""
     tmp = tmp_path_factory.mktemp("report")
     files = [f"{d}__{m}.parquet" for d in ("nevir", "demetr", "cannot") for m in ("all-MiniLM-L6-v2", "tfidf")]
-    url = _store(tmp, files + ["finetune__41de54b4.parquet"])
+    url = _store(tmp, files + ["finetune__a47ee981.parquet"])
     out = tmp / "report.html"
     figures = "auto" if shutil.which("chromium") else "plotly"
     assert main(["--db", url, "report", "--model", "all-MiniLM-L6-v2", "--against", "tfidf", "--datasets", "nevir",
@@ -163,13 +163,13 @@ def test_negminilm_report_finds_its_finetune_run_and_the_cli_numbers(tmp_path):
     from negviz.report.build import build_report
 
     files = ["nevir__negminilm", "nevir__all-MiniLM-L6-v2", "demetr__negminilm", "demetr__all-MiniLM-L6-v2",
-             "finetune__3be61f02", "finetune__41de54b4"]
+             "finetune__1ce4a3c7", "finetune__a47ee981"]
     store = Store(_store(tmp_path, [f"{f}.parquet" for f in files]))
     data = build_report(store, "negminilm", against=["all-MiniLM-L6-v2"], datasets=["nevir", "demetr"],
                         maxsim=False).data
     drift = data["drift"]
     assert drift["trained_in_negviz"] and "negminilm was trained in negviz" in drift["note"]
-    assert [r["run_id"][:8] for r in drift["runs"]] == ["3be61f02"]  # not MiniLM's other run (41de54b4)
+    assert [r["run_id"][:8] for r in drift["runs"]] == ["1ce4a3c7"]  # not MiniLM's other run (a47ee981)
     assert drift["figure"] == "drift" and drift["epochs"]
     nevir = data["datasets"]["nevir"]
     head = {r["model"]: r for r in nevir["headline"]}
