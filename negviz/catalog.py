@@ -16,7 +16,7 @@ from typing import Any
 import pandas as pd
 
 from negviz.errors import ModelUnavailableError
-from negviz.paths import DATA_DIR, on_disk
+from negviz.paths import DATA_DIR, looks_like_path, on_disk
 from negviz.schema import ModelSpec, parse_options
 
 CATALOG_FILE = DATA_DIR / "catalog.csv"
@@ -103,11 +103,6 @@ def guess_family(path: str) -> str | None:
 
 # Files that mark a folder as a model checkpoint (transformers, sentence-transformers, ColBERT).
 MODEL_MARKERS = ("config.json", "modules.json", "artifact.metadata", "0_Transformer/config.json")
-
-
-def looks_like_path(name: str) -> bool:
-    """A local path rather than a catalog name or an ``org/model`` hub id."""
-    return name.startswith((".", "/", "~")) or name.count("/") > 1 or "\\" in name or on_disk(name)
 
 
 def check_model_path(name: str) -> None:

@@ -14,21 +14,18 @@ data/SOURCES.md.
 from __future__ import annotations
 
 import difflib
-import os
-from pathlib import Path
 
 import pandas as pd
 
 from negviz.datasets import added
 from negviz.datasets.base import Dataset, apply_limit, check_options
 from negviz.datasets.facts import DatasetFacts, kind_facts
-from negviz.datasets.formats import FORMATS
 from negviz.datasets.userfile import load_file
 from negviz.datasets.validate import validate
 from negviz.errors import DataValidationError
 from negviz.registry import Registry, UnknownNameError
 from negviz.options import Option
-from negviz.paths import on_disk
+from negviz.paths import looks_like_path, on_disk
 from negviz.schema import EXCLUSION, KINDS, PAIRS, PERTURBATION, SENTENCE_PAIRS, DatasetSpec
 
 __all__ = ["DATASETS", "Dataset", "DatasetFacts", "facts", "list_datasets", "load", "load_file", "validate"]
@@ -97,16 +94,12 @@ _FILE_OPTIONS = (
 )
 
 
-def _looks_like_path(name: str) -> bool:
-    return os.sep in name or "/" in name or Path(name).suffix.lower() in FORMATS
-
-
 def load(spec: DatasetSpec | str, store=None) -> Dataset:
     """Load a shipped dataset by name, a file by path, or a dataset added to the results store
     (``store``, else $NEGVIZ_DB_URL's; asked only for a name that is neither); applies limit
     and options."""
     spec = DatasetSpec.make(spec) if isinstance(spec, str) else spec
-    if spec.name not in DATASETS and (on_disk(spec.name, "file") or _looks_like_path(spec.name)):
+    if spec.name not in DATASETS and (on_disk(spec.name, "file") or looks_like_path(spec.name)):
         return _load_user_file(spec)
     if spec.name not in DATASETS:
         store = store if store is not None else added.default_store()
@@ -136,7 +129,7 @@ def facts(dataset: DatasetSpec | str | Dataset, store=None) -> DatasetFacts:
     the file loaded."""
     name = dataset.spec.name if isinstance(dataset, Dataset) else getattr(dataset, "name", dataset)
     rec = None
-    if name not in DATASETS and not isinstance(dataset, Dataset) and not _looks_like_path(name):
+    if name not in DATASETS and not isinstance(dataset, Dataset) and not looks_like_path(name):
         rec = added.record(name, store if store is not None else added.default_store())
     if name in DATASETS:
         meta = DATASETS.entry(name).meta
