@@ -123,6 +123,38 @@ def kept_texts(kind: str, frame: pd.DataFrame, scorer) -> pd.DataFrame | None:
     return pd.DataFrame({"item_id": items, "slot": slots, "name": "reasoning", "text": texts})
 
 
+def scored_record(kind: str, key: str, scorer, ds, dataset_name: str, options: dict, summary: dict,
+                  start: float) -> RunRecord:
+    """The record of a finished scoring run (an evaluation, or a retrieval over a corpus): the
+    scorer's provenance (weights format; a generative family's back end, requests and cache hits)
+    joins the summary, not the key, so INT8 ONNX never passes for the fp32 model unnoticed."""
+    from negviz.store import RunRecord
+
+    if scorer.weight_format:
+        summary["model_format"] = scorer.weight_format
+    if hasattr(scorer, "run_provenance"):
+        summary["generation"] = scorer.run_provenance()
+    return RunRecord(
+        spec_key=key,
+        kind=kind,
+        model_name=scorer.spec.name,
+        model_spec=scorer.spec.to_dict(),
+        family=scorer.family,
+        model_revision=scorer.revision_id,
+        dataset_name=dataset_name,
+        dataset_spec=ds.spec.to_dict(),
+        dataset_kind=ds.kind,
+        split=ds.spec.split,
+        n=len(ds.frame),
+        options=options,
+        summary=summary,
+        code_version=code_version(),
+        device=scorer.device if scorer.loaded else "cached",
+        wall_seconds=time.perf_counter() - start,
+        host=socket.gethostname(),
+    )
+
+
 def run_eval(
     model: ModelSpec | str,
     dataset: DatasetSpec | str,
@@ -138,8 +170,6 @@ def run_eval(
     datasets_from=None,
 ) -> EvalResult:
     """``datasets_from``: the store added datasets are read from (default: ``store``)."""
-    from negviz.store import RunRecord
-
     start = time.perf_counter()
     # Everything cheap is checked before any model file is located or loaded.
     dataset = DatasetSpec(name=dataset) if isinstance(dataset, str) else dataset
@@ -167,29 +197,7 @@ def run_eval(
 
     scores = score_dataset(ds.kind, ds.frame, scorer, progress)
     summary = summarize(ds.kind, ds.frame, scores, tie_rule=tie_rule, checked_only=checked_only)
-    if scorer.weight_format:  # provenance, not part of the key: INT8 ONNX is not the fp32 model
-        summary["model_format"] = scorer.weight_format
-    if hasattr(scorer, "run_provenance"):  # generative families: back end, cache hits, requests, tokens
-        summary["generation"] = scorer.run_provenance()
-    record = RunRecord(
-        spec_key=key,
-        kind="eval",
-        model_name=scorer.spec.name,
-        model_spec=scorer.spec.to_dict(),
-        family=scorer.family,
-        model_revision=scorer.revision_id,
-        dataset_name=ds.spec.name,
-        dataset_spec=ds.spec.to_dict(),
-        dataset_kind=ds.kind,
-        split=ds.spec.split,
-        n=len(ds.frame),
-        options=options,
-        summary=summary,
-        code_version=code_version(),
-        device=scorer.device if scorer.loaded else "cached",
-        wall_seconds=time.perf_counter() - start,
-        host=socket.gethostname(),
-    )
+    record = scored_record("eval", key, scorer, ds, ds.spec.name, options, summary, start)
     texts = kept_texts(ds.kind, ds.frame, scorer)
     if store is not None:  # a forced re-run replaces the stored run of the same spec
         stored, note = store_once(store, record, scores, replace=force, added_sha256=content_hash(ds.spec))

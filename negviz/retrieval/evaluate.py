@@ -14,7 +14,6 @@ size and hash are in the run's options (its provenance) and part of its key.
 
 from __future__ import annotations
 
-import socket
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -30,7 +29,7 @@ from negviz.errors import DataValidationError
 from negviz.retrieval.corpus import Corpus, load_corpus
 from negviz.retrieval.index import retriever_for
 from negviz.retrieval.metrics import retrieval_summary
-from negviz.runner import code_version, run_key, store_once
+from negviz.runner import run_key, scored_record, store_once
 from negviz.schema import EXCLUSION, DatasetSpec, ModelSpec
 from negviz.scorers.base import Progress, no_progress
 from negviz.store.record import RETRIEVAL
@@ -115,8 +114,6 @@ def run_corpus_eval(
     force: bool = False,
     retriever=None,
 ) -> CorpusEvalResult:
-    from negviz.store import RunRecord
-
     start = time.perf_counter()
     model = ModelSpec.parse(model) if isinstance(model, str) else model
     dataset = DatasetSpec(name=dataset) if isinstance(dataset, str) else dataset
@@ -149,30 +146,8 @@ def run_corpus_eval(
     timings = {"index_seconds": round(t1 - t0, 3), "search_seconds": round(t2 - t1, 3),
                "ms_per_query": round(1000 * (t2 - t1) / max(1, len(rows)), 3)}  # fmt: skip
     summary["timings"] = timings
-    if scorer.weight_format:  # provenance, as run_eval's: INT8 ONNX is not the fp32 model
-        summary["model_format"] = scorer.weight_format
-    if hasattr(scorer, "run_provenance"):  # generative families: back end, requests, tokens
-        summary["generation"] = scorer.run_provenance()
     frame = score_frame(ds.frame["query_id"].tolist(), corpus, rows, scores, pos_rank, neg_rank)
-    record = RunRecord(
-        spec_key=key,
-        kind=RETRIEVAL,
-        model_name=scorer.spec.name,
-        model_spec=scorer.spec.to_dict(),
-        family=scorer.family,
-        model_revision=scorer.revision_id,
-        dataset_name=f"{ds.spec.name}@{corpus.name}",
-        dataset_spec=ds.spec.to_dict(),
-        dataset_kind=ds.kind,
-        split=ds.spec.split,
-        n=len(ds.frame),
-        options=options,
-        summary=summary,
-        code_version=code_version(),
-        device=scorer.device if scorer.loaded else "cached",
-        wall_seconds=time.perf_counter() - start,
-        host=socket.gethostname(),
-    )
+    record = scored_record(RETRIEVAL, key, scorer, ds, f"{ds.spec.name}@{corpus.name}", options, summary, start)
     if store is not None:  # a forced re-run replaces the stored run of the same spec
         stored, note = store_once(store, record, frame, replace=force)
         if note is not None:
