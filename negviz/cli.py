@@ -280,7 +280,10 @@ def cmd_runs(args: argparse.Namespace) -> int:
     store = Store(args.db)
     df = store.runs(dataset=args.dataset)
     if df.empty:
-        print("[]" if args.json else "no stored runs")  # --json: JSON and only JSON on stdout
+        if args.json:  # JSON and only JSON on stdout, an empty list included
+            print("[]")
+        else:
+            print("no stored runs", file=sys.stderr)
         return 0
     metric, value = zip(*(headline(s) for s in df["summary"])) if len(df) else ((), ())
     table = df[["run_id", "model_name", "family", "dataset_name", "split", "n", "device", "wall_seconds"]].copy()

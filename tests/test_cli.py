@@ -106,7 +106,7 @@ def test_every_json_output_is_json_only(env, capsys):
     assert main(["runs", "--json"]) == 0
     captured = capsys.readouterr()
     assert json.loads(captured.out) == [] and captured.out.strip() == "[]"
-    assert main(["runs"]) == 0 and "no stored runs" in capsys.readouterr().out
+    assert main(["runs"]) == 0 and "no stored runs" in capsys.readouterr().err
     assert main(["models", "--json"]) == 0
     text = capsys.readouterr().out
     assert "NaN" not in text and json.loads(text)
