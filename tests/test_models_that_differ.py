@@ -6,6 +6,7 @@ sample of their stored scores against what this code computes now."""
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from negviz.catalog import load_scorer
@@ -48,6 +49,36 @@ def test_negmpnet_negation_ratio_is_at_least_three_times_its_base():
     base, _ = _run("demetr-negation-antonym__all-mpnet-base-v2")
     trained, _ = _run("demetr-negation-antonym__negmpnet-lora")
     assert _negation_ratio(trained)[0] >= 3 * _negation_ratio(base)[0]
+
+
+def test_mpnet_on_excluir_pairs_and_the_offline_corpus_beside_the_papers():
+    """HedgeMPNet Table 1 (RR 69.29) and ExcluIR Table 6 (RR 69.04, ΔR@1 39.32, ΔMRR 32.01; the
+    paper's 90,406-paragraph corpus, not the offline one, which the beside table says)."""
+    from negviz.analyses.beside_published import beside_published
+    from negviz.published import load_reference
+
+    pairs, _ = _run("excluir__all-mpnet-base-v2")
+    corpus, _ = _run("excluir-corpus-offline__all-mpnet-base-v2")
+    assert pairs.n == corpus.n == 1000 and corpus.options["corpus"] == "offline"
+    assert corpus.options["retrieval"] == "dense"
+    runs = pd.DataFrame([{"model_name": r.model_name, "dataset_name": r.dataset_name, "summary": r.summary,
+                          "options": r.options, "n": r.n, "run_id": r.run_id} for r in (pairs, corpus)])
+    beside = beside_published(runs, load_reference())
+    table6 = beside[(beside["source"] == "ExcluIR Table 6") & (beside["run_id"] == corpus.run_id)]
+    assert set(table6["metric"]) == {"right_rank", "delta_r1", "delta_mrr10"}
+    assert table6["protocol"].str.contains("42,871 documents").all()
+    hedge = beside[(beside["source"] == "HedgeMPNet Table 1") & (beside["run_id"] == pairs.run_id)].iloc[0]
+    assert hedge["published"] == pytest.approx(0.6929) and hedge["published_in_ci"]
+
+
+def test_negmpnet_runs_on_the_four_datasets():
+    """NegMPNet beside its published row (NevIR 18.08, ExcluIR RR 46.76, DEMETR 0.65 / 0.24), on
+    CANNOT over the held-out split only (it was trained on the rest)."""
+    stems = ["nevir__negmpnet-lora", "excluir__negmpnet-lora", "demetr-negation-antonym__negmpnet-lora",
+             "cannot-heldout__negmpnet-lora"]
+    records = {s: _run(s)[0] for s in stems}
+    assert records["cannot-heldout__negmpnet-lora"].split == "heldout"
+    assert records["nevir__negmpnet-lora"].n == 1383 and records["excluir__negmpnet-lora"].n == 1000
 
 
 @pytest.mark.parametrize("stem", ["nevir__ms-marco-MiniLM-L-12-v2-int8", "excluir__ms-marco-MiniLM-L-12-v2-int8",
