@@ -12,7 +12,7 @@ from negviz.ui import sensitivity_tabs
 from negviz.ui import types_data as td
 from negviz.ui.widgets import csv_download, figure_downloads, safe_md
 
-VALUE = {"sensitivity ratio": sv.RATIO, "detection accuracy": sv.ACCURACY}
+VALUE = {label: value for value, label in sv.VALUES.items()}
 ITEM_COLS = {"score_candidate": "t = m(ref, translation)",
              "score_perturbed": "h = m(ref, perturbed)",
              "score_empty": "e = m(ref, \".\")", "ratio": "(t − h) / (t − e)"}

@@ -27,12 +27,13 @@ import numpy as np
 import pandas as pd
 
 from negviz import metrics
+from negviz.datasets.facts import metric_label
 from negviz.scoring import item_ids
 from negviz.schema import EMPTY_CANDIDATE, PERTURBATION, SENTENCE_PAIRS, SEVERITIES
 
 RATIO = "sensitivity_ratio"
 ACCURACY = "detection_accuracy"
-VALUES = {RATIO: "sensitivity ratio", ACCURACY: "detection accuracy"}
+VALUES = {v: metric_label(v) for v in (RATIO, ACCURACY)}  # the one label of each (datasets.facts)
 PUBLISHED_TABLE = "negbleurt_demetr"
 PUBLISHED_SOURCE = "NegBLEURT Fig. 4"
 PUBLISHED_MODELS = ("BLEURT20", "NegBLEURT", "all-mpnet-base-v2", "NegMPNet")  # the paper's column order

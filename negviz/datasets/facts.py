@@ -25,6 +25,8 @@ METRIC_LABELS = {
     "detection_accuracy": "detection accuracy",
     "sensitivity_ratio": "sensitivity ratio",
     "mean_similarity": "mean similarity",
+    "delta_r1": "ΔR@1",  # ExcluIR over a corpus: metric(d+) - metric(d-) on the top-10 list
+    "delta_mrr10": "ΔMRR@10",
 }
 
 

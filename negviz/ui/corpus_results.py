@@ -7,10 +7,11 @@ from __future__ import annotations
 import streamlit as st
 
 from negviz.analyses.leaderboard import CORPUS_COLUMNS, corpus_board, corpus_published
+from negviz.datasets.facts import metric_label
 from negviz.ui import resources
 from negviz.ui.widgets import csv_download, safe_md
 
-LABELS = {"delta_r1": "ΔR@1", "delta_mrr10": "ΔMRR@10", "right_rank": "Right Rank"}
+LABELS = {c: metric_label(c) for c in CORPUS_COLUMNS}
 
 
 def corpus_section(dataset: str, key: str) -> None:
