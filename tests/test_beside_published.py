@@ -48,7 +48,8 @@ def test_difference_ci_and_scale_on_hand_computed_cases():
         run_row("all-mpnet-base-v2", "nevir", {"metric": "paired_accuracy", "paired_accuracy": 0.10,
                                               "ci95": [0.07, 0.13]}, n=1383),
         run_row("all-mpnet-base-v2", "demetr", {"metric": "sensitivity_ratio", "perturbations": [
-            {"perturbation": "critical_id8_negation", "sensitivity_ratio": 0.20, "ratio_ci95": [0.18, 0.22]}]}),
+            {"perturbation": "critical_id8_negation", "sensitivity_ratio": 0.20, "ratio_ci95": [0.18, 0.22],
+             "n": 1000}]}, n=35_000),
     ])
     out = beside_published(runs, ref)
     assert list(out.columns) == list(BESIDE_COLUMNS) and len(out) == 2
@@ -59,6 +60,7 @@ def test_difference_ci_and_scale_on_hand_computed_cases():
     assert nevir["published_in_ci"] and nevir["protocol"] == "same protocol" and nevir["n"] == 1383
     demetr = out.loc["demetr"]
     assert demetr["perturbation"] == "critical_id8_negation" and demetr["difference"] == pytest.approx(0.06)
+    assert demetr["n"] == 1000  # the perturbation's items, not the run's
     assert not demetr["published_in_ci"] and demetr["protocol"].startswith("same protocol")
 
 

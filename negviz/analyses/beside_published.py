@@ -31,11 +31,11 @@ def run_value(summary: dict, metric: str, perturbation: str = "") -> tuple[float
     """(value, CI low, CI high) of ``metric`` in a run's summary (one perturbation's for DEMETR),
     None when the run does not measure it."""
     if perturbation:
-        hit = [p for p in summary.get("perturbations", []) if p.get("perturbation") == perturbation]
-        if not hit or hit[0].get(metric) is None:
+        hit = _perturbation(summary, perturbation)
+        if hit is None or hit.get(metric) is None:
             return None
-        lo, hi = hit[0].get("ratio_ci95") or (None, None)
-        return float(hit[0][metric]), lo, hi
+        lo, hi = hit.get("ratio_ci95") or (None, None)
+        return float(hit[metric]), lo, hi
     if summary.get(metric) is None:
         return None
     ci = summary.get("ci95")
@@ -45,6 +45,10 @@ def run_value(summary: dict, metric: str, perturbation: str = "") -> tuple[float
         ci = None
     lo, hi = ci or (None, None)
     return float(summary[metric]), lo, hi
+
+
+def _perturbation(summary: dict, name: str) -> dict | None:
+    return next((p for p in summary.get("perturbations", []) if p.get("perturbation") == name), None)
 
 
 def protocol_note(table: str, dataset: str, metric: str, options: dict, summary: dict, relation: str,
@@ -57,7 +61,7 @@ def protocol_note(table: str, dataset: str, metric: str, options: dict, summary:
         notes.append("a re-training with the paper's recipe and departures (see the model's README), not its weights")
     if options.get("corpus"):
         if table not in CORPUS_TABLES:
-            notes.append("the paper ranks pairs; this run retrieves over a corpus")
+            notes.append("this run retrieves over a corpus; the paper's table does not say that it did")
         elif is_paper_corpus(options):
             notes.append("same corpus (ExcluIR's 90,406 paragraphs)")
         else:
@@ -100,7 +104,8 @@ def beside_published(runs: pd.DataFrame, reference: pd.DataFrame) -> pd.DataFram
             has_ci = lo is not None and hi is not None
             rows.append({
                 "model": r.model_name, "relation": p.relation, "dataset": dataset, "metric": p.metric,
-                "perturbation": perturbation, "negviz": value, "ci_low": lo, "ci_high": hi, "n": r.n,
+                "perturbation": perturbation, "negviz": value, "ci_low": lo, "ci_high": hi,
+                "n": (_perturbation(summary, perturbation) or {}).get("n", r.n) if perturbation else r.n,
                 "published": published, "difference": value - published,
                 "diff_ci_low": lo - published if has_ci else None, "diff_ci_high": hi - published if has_ci else None,
                 "published_in_ci": bool(lo <= published <= hi) if has_ci else None,
