@@ -15,9 +15,9 @@ import pandas as pd
 from negviz.analyses.leaderboard import COMPARABLE_TABLES, is_paper_corpus
 from negviz.published import model_rows
 
-BESIDE_COLUMNS = (
-    "model", "relation", "dataset", "metric", "perturbation", "negviz", "ci_low", "ci_high", "n", "published",
-    "difference", "diff_ci_low", "diff_ci_high", "published_in_ci", "source", "published_model", "protocol",
+BESIDE_COLUMNS = (  # which row of which paper first: a model may stand beside several
+    "model", "source", "published_model", "relation", "dataset", "metric", "perturbation", "negviz", "ci_low",
+    "ci_high", "n", "published", "difference", "diff_ci_low", "diff_ci_high", "published_in_ci", "protocol",
     "run_id",
 )
 SCALE = {"percent": 0.01, "fraction": 1.0, "ratio": 1.0, "correlation_x100": 0.01}

@@ -142,7 +142,8 @@ def sensitivity_heatmap(matrix: pd.DataFrame, rows: list[str], columns: list[tup
     if pub:
         fig.add_shape(type="line", x0=pub[0] + 0.5, x1=pub[0] + 0.5, y0=-0.5, y1=len(rows) - 0.5,
                       line=dict(color="#18181b", width=2, dash="dot"))
-    ticktext = ["severity"] + [_wrap_name(m) + ("<br><i>published</i>" if p else "") for m, p in columns]
+    width = max(5, min(14, 90 // max(1, len(columns))))  # narrower header lines as columns crowd in
+    ticktext = ["severity"] + [_wrap_name(m, width) + ("<br><i>published</i>" if p else "") for m, p in columns]
     fig.update_xaxes(tickvals=[0] + xpos, ticktext=ticktext, side="top", tickangle=0, title=None, showgrid=False,
                      zeroline=False, range=[-0.5, len(keys) + 0.5])
     fig.update_yaxes(tickvals=ypos, ticktext=[esc(short_label(s)) for s in rows], autorange="reversed", title=None,
