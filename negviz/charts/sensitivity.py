@@ -149,7 +149,11 @@ def sensitivity_heatmap(matrix: pd.DataFrame, rows: list[str], columns: list[tup
     fig.update_yaxes(tickvals=ypos, ticktext=[esc(short_label(s)) for s in rows], autorange="reversed", title=None,
                      showgrid=False, zeroline=False)
     fig.update_layout(clickmode="event+select", dragmode=False)
-    fig = _layout(fig, title, height=max(400, 200 + 22 * len(rows)))
+    header_lines = max(t.count("<br>") + 1 for t in ticktext)
+    fig = _layout(fig, title, height=max(400, 200 + 22 * len(rows)) + 14 * header_lines)
+    # The headers sit between the title, pinned to the top, and the cells.
+    fig.update_layout(margin_t=fig.layout.margin.t + 14 * header_lines,
+                      title=dict(yref="container", y=1, yanchor="top", pad=dict(t=12)))
     fig.update_layout(margin=dict(t=170))
     return fig
 
