@@ -146,5 +146,6 @@ def test_listwise_reranks_bm25s_top_k_over_a_corpus(server, tmp_path):
     first = run_corpus_eval(listwise, ds, corpus, top_k=5, store=store, cache=cache)
     assert server.requests == 3 and first.record.options["retrieval"] == "rerank"
     assert first.record.summary["generation"]["endpoint"]["requests"] == 3
+    assert first.record.summary["generation"]["pairs"] == 3 * 5  # every candidate ranked, none from the pair cache
     run_corpus_eval(listwise, ds, corpus, top_k=5, store=store, cache=cache, force=True)
     assert server.requests == 3  # every response came from the cache
