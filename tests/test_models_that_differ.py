@@ -89,6 +89,9 @@ def test_negmpnet_runs_on_the_four_datasets():
              "cannot-heldout__negmpnet-lora"]
     records = {s: _run(s)[0] for s in stems}
     assert records["cannot-heldout__negmpnet-lora"].split == "heldout"
+    base, _ = _run("cannot-heldout__all-mpnet-base-v2")  # the same held-out rows, before training
+    assert base.split == "heldout" and base.n == records["cannot-heldout__negmpnet-lora"].n == 2619
+    assert records["cannot-heldout__negmpnet-lora"].summary["mean_similarity"] < base.summary["mean_similarity"] - 0.2
     assert records["nevir__negmpnet-lora"].n == 1383 and records["excluir__negmpnet-lora"].n == 1000
 
 
