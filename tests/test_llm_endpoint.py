@@ -134,13 +134,17 @@ def test_listwise_reranks_bm25s_top_k_over_a_corpus(server, tmp_path):
     from negviz.datasets import load
 
     frame = load(ds).frame  # the corpus: the three queries' six documents, ids as the dataset names them
+    # Each cut to its first 100 characters: the test server recomputes the whole prompt for every
+    # generated token (no KV cache), and five full paragraphs in a byte-level tiny vocabulary made
+    # one answer take minutes on a loaded machine (then the client's timeout and retries piled up).
     docs = pd.DataFrame({"doc_id": pd.concat([frame["pos_corpus_index"], frame["neg_corpus_index"]]).astype(str),
-                         "text": pd.concat([frame["pos_doc"], frame["neg_doc"]])}).drop_duplicates("doc_id")
+                         "text": pd.concat([frame["pos_doc"], frame["neg_doc"]]).str[:100]}).drop_duplicates("doc_id")
     path = tmp_path / "corpus.csv"
     docs.to_csv(path, index=False)
     corpus = load_corpus(str(path))
+    # A loaded machine can keep the test server past the default timeout; a retry would count twice.
     listwise = ModelSpec.make("tiny-chat", "llm-listwise", backend="endpoint", base_url=server.base_url,
-                              api_model="tiny", api_key_env=KEY_ENV)
+                              api_model="tiny", api_key_env=KEY_ENV, timeout=1800)
     store = Store(f"sqlite:///{tmp_path}/s.sqlite")
     cache = ScoreCache(tmp_path / "c.sqlite")
     first = run_corpus_eval(listwise, ds, corpus, top_k=5, store=store, cache=cache)

@@ -80,7 +80,7 @@ class Endpoint:
         max_calls: int = 0,
         dry_run: bool = False,
         retries: int = 5,
-        timeout: float = 120.0,
+        timeout: float = 300.0,
         backoff: float = 0.5,
     ):
         if not base_url:

@@ -29,6 +29,8 @@ ENDPOINT_OPTIONS = (
     Option("concurrency", int, 4, "endpoint back end: requests in flight at once", ge=1, le=64),
     Option("max_calls", int, 0, "endpoint back end: stop before more requests than this (0: no limit)", ge=0),
     Option("dry_run", bool, False, "endpoint back end: only say how many requests the run would make"),
+    Option("timeout", float, 300.0, "endpoint back end: seconds to wait for one answer before asking again "
+           "(a slow local server answering past it would be asked twice)", ge=1.0),
 )
 
 
@@ -37,7 +39,7 @@ class GenerativeScorer(Scorer):
 
     heavy = True
     checkpoint_every = 32  # seconds of work per pair on a CPU: a killed run keeps what it finished
-    run_options = ("api_key_env", "concurrency", "max_calls", "dry_run")  # change no score
+    run_options = ("api_key_env", "concurrency", "max_calls", "dry_run", "timeout")  # change no score
 
     @classmethod
     def needs_files(cls, options: dict[str, Any]) -> bool:
@@ -55,7 +57,7 @@ class GenerativeScorer(Scorer):
             o = self.options
             self._endpoint = Endpoint(
                 o["base_url"], o["api_model"] or self.spec.name, o["api_key_env"], self.cache,
-                o["concurrency"], o["max_calls"], o["dry_run"],
+                o["concurrency"], o["max_calls"], o["dry_run"], timeout=o["timeout"],
             )
         return self._endpoint
 
