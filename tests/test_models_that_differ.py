@@ -45,6 +45,33 @@ def test_mpnet_demetr_negation_ratio_is_within_0_03_of_the_published_0_14():
     assert record.model_spec["options"].get("similarity") == "cosine"
 
 
+def test_mpnet_on_all_35_demetr_perturbations_matches_every_value_of_fig_4():
+    """NegBLEURT Fig. 4 prints all-mpnet-base-v2's ratio for 33 perturbations with two decimals;
+    every one of negviz's, over 1,000 items each, lies within 0.005 of it (the printed rounding)."""
+    from negviz.analyses.beside_published import beside_published
+    from negviz.published import load_reference
+
+    record, scores = _run("demetr__all-mpnet-base-v2")
+    assert record.n == 35_000 and len(record.summary["perturbations"]) == 35
+    runs = pd.DataFrame([{"model_name": record.model_name, "dataset_name": record.dataset_name,
+                          "summary": record.summary, "options": record.options, "n": record.n,
+                          "run_id": record.run_id}])
+    fig4 = beside_published(runs, load_reference())
+    fig4 = fig4[fig4["source"] == "NegBLEURT Fig. 4"]
+    assert len(fig4) == 33
+    worst = fig4.loc[fig4["difference"].abs().idxmax()]
+    assert abs(worst["difference"]) <= 0.005, f"{worst['perturbation']}: {worst['negviz']:.4f} vs {worst['published']}"
+
+
+def test_mpnet_on_the_whole_of_cannot():
+    """The same 25,948 rows as the other shipped CANNOT runs; MPNet finds a sentence and its
+    negation more alike than a paraphrase (Spearman with "is a paraphrase" below 0)."""
+    record, scores = _run("cannot__all-mpnet-base-v2")
+    minilm, _ = _run("cannot__all-MiniLM-L6-v2")
+    assert record.n == minilm.n == 25_948 and record.summary["model_format"] == "fp32 safetensors"
+    assert record.summary["spearman_paraphrase"] < 0 and record.summary["mean_similarity"] > 0.7
+
+
 def test_negmpnet_negation_ratio_is_at_least_three_times_its_base():
     base, _ = _run("demetr-negation-antonym__all-mpnet-base-v2")
     trained, _ = _run("demetr-negation-antonym__negmpnet-lora")
