@@ -507,6 +507,12 @@ def build_parser() -> argparse.ArgumentParser:
 
     from negviz.finetune import cli as finetune_cli  # arguments and command live with the training code
 
+    from negviz.analyses import explain_cli
+
+    s = sub.add_parser("explain", help=explain_cli.HELP)
+    explain_cli.add_arguments(s)
+    s.set_defaults(func=explain_cli.run_command)
+
     s = sub.add_parser("finetune", help=finetune_cli.HELP)
     finetune_cli.add_arguments(s)
     s.set_defaults(func=finetune_cli.run_command)

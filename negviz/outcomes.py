@@ -34,8 +34,14 @@ CATEGORIES: dict[str, tuple[str, ...]] = {
     PERTURBATION: (CORRECT, WRONG, TIE),
     SENTENCE_PAIRS: (),
 }
-# The two documents compared by margin1 for single-margin kinds: (should win, should lose).
-_CONTRAST = {EXCLUSION: ("pos", "neg"), PERTURBATION: ("candidate", "perturbed")}
+# The slots each margin subtracts, (should win, should lose), in MARGINS' order; CANNOT-style
+# pairs have one similarity and nothing to lose against.
+MARGIN_SLOTS: dict[str, tuple[tuple[str, str | None], ...]] = {
+    PAIRS: (("q1_d1", "q1_d2"), ("q2_d2", "q2_d1")),
+    EXCLUSION: (("pos", "neg"),),
+    PERTURBATION: (("candidate", "perturbed"),),
+    SENTENCE_PAIRS: (("sim", None),),
+}
 # What each margin is, per kind (margin2 exists only for pairs).
 MARGINS = {
     PAIRS: ("s(q1,d1) - s(q1,d2)", "s(q2,d2) - s(q2,d1)"),
@@ -69,8 +75,8 @@ def item_outcomes(kind: str, wide: pd.DataFrame, rule: str = metrics.STRICT) -> 
         return pd.DataFrame({"item_id": ids, "correct": v["correct"].to_numpy(), "category": v["category"].to_numpy(),
                              "margin1": m1, "margin2": m2, "margin": np.minimum(m1, m2),
                              "c1": v["c1"].to_numpy(), "c2": v["c2"].to_numpy()})  # each query's own verdict
-    if kind in _CONTRAST:
-        good, bad = _CONTRAST[kind]
+    if kind in (EXCLUSION, PERTURBATION):
+        (good, bad), = MARGIN_SLOTS[kind]
         margin = (wide[good] - wide[bad]).to_numpy(dtype=np.float64)
         category = np.where(margin > 0, CORRECT, np.where(margin == 0, TIE, WRONG))
         return pd.DataFrame({"item_id": ids, "correct": margin > 0, "category": category, "margin1": margin,

@@ -27,6 +27,7 @@ PAGES: tuple[PageEntry, ...] = (
     PageEntry("pages/errors.py", "errors", "Error preference", ":material/stacked_bar_chart:", "Results"),
     PageEntry("pages/sensitivity.py", "sensitivity", "Perturbation sensitivity", ":material/tune:", "Results"),
     PageEntry("pages/drift.py", "drift", "Fine-tuning drift", ":material/trending_down:", "Results"),
+    PageEntry("pages/cue_influence.py", "cue-influence", "Cue influence", ":material/troubleshoot:", "Results"),
     PageEntry("pages/maxsim.py", "maxsim", "MaxSim explorer", ":material/grid_on:", "Explore"),
     PageEntry("pages/playground.py", "playground", "Playground", ":material/science:", "Explore"),
     PageEntry("pages/inspector.py", "inspector", "Pair inspector", ":material/compare:", "Explore"),

@@ -25,11 +25,12 @@ PINNED = "pinned"
 BY_POLICY = "most items, newest"
 
 
-def ranked(runs: pd.DataFrame, split: str | None = None) -> pd.DataFrame:
-    """Complete evaluation runs (Store.runs rows) in the policy's order: best candidate first."""
+def ranked(runs: pd.DataFrame, split: str | None = None, kind: str = "eval") -> pd.DataFrame:
+    """Complete runs of ``kind`` (Store.runs rows; evaluations unless asked, e.g. "attribution")
+    in the policy's order: best candidate first."""
     if runs.empty:
         return runs.assign(chosen_by=pd.Series(dtype=object))
-    part = runs[(runs["status"] == "complete") & (runs["kind"] == "eval")]
+    part = runs[(runs["status"] == "complete") & (runs["kind"] == kind)]
     if split is not None and "split" in part:
         part = part[part["split"].fillna(split) == split]
     columns = ["model_name", "dataset_name", "split"]
@@ -53,10 +54,10 @@ def preferred_split(model: str, dataset: str) -> str | None:
 
 
 def choose_runs(runs: pd.DataFrame, models: Iterable[str] | None = None, pinned: Iterable[str] = (),
-                split: str | None = None) -> pd.DataFrame:
+                split: str | None = None, kind: str = "eval") -> pd.DataFrame:
     """One run per model (all models with runs, or only ``models``), sorted by model name, with a
     ``chosen_by`` column saying whether the policy or a pin chose it. Unknown pins are ignored."""
-    order = ranked(runs, split)
+    order = ranked(runs, split, kind)
     models = list(models or [])
     if models:
         order = order[order["model_name"].isin(models)]

@@ -3,10 +3,11 @@
 import streamlit as st
 
 from negviz import annotations as ann
-from negviz import links
+from negviz import links, outcomes
+from negviz.analyses import lexical as X
 from negviz.analyses import inspector as F
 from negviz.analyses import paircard
-from negviz.ui import inspector_data, pickers, reasoning_view, resources, url_check
+from negviz.ui import inspector_data, lexical_data, pickers, reasoning_view, resources, url_check, why_view
 from negviz.ui.label_form import label_form
 from negviz.ui.types_data import dataset as load
 
@@ -43,6 +44,10 @@ with st.sidebar.expander("Filters", expanded=True):
     margin_max = url_check.number_input(high, "Margin ≤", "margin_max", value=None, format="%.4f",
                                         help="Pairs: min of the two query margins (< 0 = failed); "
                                              "else pos - neg.")
+    lean = st.selectbox("BM25 leans", list(X.LEANS), index=None, key="lean", bind="query-params",
+                        placeholder="any", disabled=not outcomes.has_verdicts(ds.kind),
+                        help="The lexical confound: which document BM25 prefers for the query "
+                             "(pairs: 'wrong' if it does for either query).")
     annotated = st.selectbox("Annotated", F.ANNOTATED, key="annotated", bind="query-params")
     sort = st.selectbox("Sort by", F.SORTS, key="sort", bind="query-params")
     queue = st.toggle("Queue: my unlabelled pairs", key="queue", bind="query-params")
@@ -52,8 +57,10 @@ with st.sidebar.expander("Filters", expanded=True):
                                            "and seed.")
         seed = url_check.number_input(st, "Seed", "seed", 0, value=0, step=1)
 
+if lean and outcomes.has_verdicts(ds.kind):
+    items = items.merge(X.item_lean(lexical_data.margins(dataset)[0]), on="item_id", how="left")
 filters = F.Filters(ntype, cue, int(edit) if edit else None, model, verdict, margin_min, margin_max,
-                    F.ANY if queue else annotated, sort)
+                    F.ANY if queue else annotated, sort, lean if outcomes.has_verdicts(ds.kind) else None)
 ids = F.filter_items(items, verdicts, filters)
 if queue:  # the sample ignores who labelled what, so every annotator draws the same pairs
     ids = ann.queue(ann.sample_ids(ids, size, int(seed)), set(items.loc[items["mine"], "item_id"]))
@@ -116,6 +123,8 @@ with right:
         st.markdown(title)
         st.dataframe(matrix, key=f"matrix-{name}")
 
+with st.container(border=True):
+    why_view.show(ds.kind, runs, current, row, model)
 
 label_form(store, ds, dataset, current, annotator, next_id)
 

@@ -9,13 +9,32 @@ def test_errors_page_counts_match_a_segment_list(app_env):
     page = open_page("pages/errors.py")
     assert not page.exception, [e.message for e in page.exception]
     assert page.title[0].value == "Error preference"
-    assert [s.value for s in page.subheader] == ["Items in a segment", "Margins"]
+    assert [s.value for s in page.subheader] == ["The lexical confound: does a model follow word overlap?",
+                                                 "Items in a segment", "Margins"]
     page.selectbox(key="seg_model").select("tfidf").run()
     page.selectbox(key="seg_category").select("correct").run()
     items = page.dataframe[-1].value
     assert len(items) == 27  # tfidf: 2.0% of 1,383 pairs (NevIR Table 2)
     assert (items["verdict"] == "correct").all() and items["link"].str.contains("pair=").all()
     assert "27 of 1,383 items" in page.markdown[-1].value
+
+
+def test_the_lexical_confound_beside_the_error_preference(app_env):
+    """BM25's own margins split every model's comparisons; TF-IDF, lexical too, follows BM25 far more
+    often than MiniLM, and a picked (model, lean) lists exactly its comparisons."""
+    from negviz.analyses import lexical as X
+
+    page = open_page("pages/errors.py")
+    assert not page.exception, [e.message for e in page.exception]
+    follows = next(d.value for d in page.dataframe if "follows BM25" in d.value.columns).set_index("model")
+    assert follows.loc["tfidf", "follows BM25"] > 0.75 > follows.loc["all-MiniLM-L6-v2", "follows BM25"]
+    assert "stored BM25 run" in " ".join(c.value for c in page.caption)
+    page.selectbox(key="lex_model").select("tfidf").run()
+    page.selectbox(key="lex_lean").select(X.WRONG).run()
+    assert not page.exception, [e.message for e in page.exception]
+    listed = next(d.value for d in page.dataframe if "lexical_margin" in d.value.columns)
+    assert len(listed) > 0 and (listed["lexical_margin"] < 0).all() and listed["link"].str.contains("pair=").all()
+    assert f"BM25 leans {X.WRONG}: {len(listed):,} comparisons" in " ".join(m.value for m in page.markdown)
 
 
 def test_filters_and_facets_narrow_the_items(app_env):

@@ -117,6 +117,7 @@ class Filters:
     margin_max: float | None = None
     annotated: str = ANY
     sort: str = "id"
+    lexical_lean: str | None = None  # where BM25 leans (negviz.analyses.lexical.item_lean); items need the column
 
 
 def natural_key(item_id: str) -> list:
@@ -139,6 +140,8 @@ def filter_items(items: pd.DataFrame, verdicts: pd.DataFrame, f: Filters) -> lis
         keep &= items["annotators"] == 0
     elif f.annotated == "not annotated by me":
         keep &= ~items["mine"]
+    if f.lexical_lean:
+        keep &= items["lexical_lean"] == f.lexical_lean
     chosen = items.loc[keep, ["item_id", "order"]]
     if f.model:
         mine = verdicts.loc[verdicts["model"] == f.model, ["item_id", "correct", "category", "margin"]]

@@ -27,11 +27,12 @@ from negviz.scorers import families_of_kind
 FORMAT_VERSION = 1
 LEXICAL = ("tfidf", "bm25")
 EXAMPLES_PER_SIDE = 2  # worked examples per dataset: model right & comparison wrong, and the reverse
-SECTIONS = ("headline", "per_type", "errors", "sensitivity", "drift", "examples", "provenance")
+SECTIONS = ("headline", "per_type", "errors", "why", "sensitivity", "drift", "examples", "provenance")
 SECTION_TITLES = {
     "headline": "Headline results",
     "per_type": "Per-type accuracy",
     "errors": "Error preference and margins",
+    "why": "Why the cue is missed: attributions and the lexical confound",
     "sensitivity": "DEMETR perturbation sensitivity",
     "drift": "Fine-tuning drift",
     "examples": "Worked examples",
@@ -179,6 +180,7 @@ def _dataset_section(rep: Report, store, name: str, model: str, against: list[st
         say(f"{name}: per-type cells")
         out["per_type"] = _per_type(rep, name, ds, f, store, outs, order)
     out["errors"] = _errors(rep, name, ds, outs, order)
+    out["why"] = _why(store, name, ds, runs, outs, order)
     if ds.kind == "perturbation":
         out["sensitivity"] = _sensitivity(rep, store, ds, records, reference)
     if len(order) > 1:
@@ -265,6 +267,33 @@ def _errors(rep: Report, name: str, ds, outs: pd.DataFrame, order: list[str]) ->
     return {"categories": list(categories), "category_labels": {c: category_label(c) for c in categories},
             "preference": plain(prefs.drop(columns=["facet"])), "margins": plain(margin_stats(outs, ds.kind)),
             "margin_definitions": [m for m in oc.MARGINS[ds.kind] if m], "figures": [f"errors-{name}", f"margins-{name}"]}
+
+
+def _why(store, name: str, ds, runs: pd.DataFrame, outs: pd.DataFrame, order: list[str]) -> dict[str, Any]:
+    """Each model's stored cue-influence run (the run policy of negviz.run_choice, kind
+    "attribution") and the lexical confound against BM25's stored run, when there is one."""
+    from negviz.analyses import lexical as X
+    from negviz.store.record import ATTRIBUTION
+
+    out: dict[str, Any] = {"attribution": [], "lexical": None,
+                           "command": f"negviz explain --model {order[0]} --dataset {name} --method gradient-x-input"}
+    found = choose_runs(store.runs(dataset=name, kind=ATTRIBUTION), order, kind=ATTRIBUTION)
+    for r in found.to_dict("records"):
+        s = r["summary"] or {}
+        out["attribution"].append(plain({"model": r["model_name"], "run_id": r["run_id"], "n": r["n"],
+                                         "method": s.get("method"), "steps": s.get("steps"),
+                                         "median_cue_share": s.get("median_cue_share"), "ci95": s.get("ci95"),
+                                         "n_comparisons": s.get("n_comparisons"),
+                                         "by_verdict": s.get("by_verdict", []), "by_type": s.get("by_type", [])}))
+    bm25 = choose_runs(runs, [X.LEXICAL_MODEL])
+    if len(bm25):
+        lexical = X.lexical_margins(ds.kind, ds.frame, store.scores_wide(bm25.iloc[0]["run_id"]))
+        comps = X.comparisons(outs, lexical)
+        out["lexical"] = {"measure": X.MEASURE, "bm25_run": bm25.iloc[0]["run_id"],
+                          "table": plain(X.confound_table(comps)), "follows": plain(X.follows_lexicon(comps))}
+    else:
+        out["lexical_command"] = eval_command(X.LEXICAL_MODEL, name)
+    return out
 
 
 def _sensitivity(rep: Report, store, ds, records: list[dict], reference) -> dict[str, Any]:

@@ -195,6 +195,11 @@ class Scorer(ABC):
     def _score_pairs(self, queries: list[str], docs: list[str], progress: Progress) -> np.ndarray:
         """Score unique pairs (already sorted by length); report progress in pairs."""
 
+    def encoder_parts(self) -> Any:
+        """The PyTorch encoder behind the scores (negviz.scorers.introspect.EncoderParts), for
+        gradients and per-layer states; None for a family that has none to offer."""
+        return None
+
     def describe(self) -> dict[str, Any]:
         """Provenance for stored runs."""
         return {

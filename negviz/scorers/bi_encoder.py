@@ -63,6 +63,19 @@ class BiEncoder(EmbeddingScorer):
         model.eval()
         return model
 
+    def encoder_parts(self) -> Any:
+        """Tokenizer, transformer and pooling of a sentence-transformers model (None for ONNX)."""
+        from negviz.scorers.introspect import sentence_transformer_parts
+
+        model = self.model
+        if not hasattr(model, "encode"):  # an ONNX export: no gradients, no layers
+            return None
+        if bool(self.options["normalize"]) and self.options["similarity"] == "dot":
+            similarity = "cosine"  # dot of unit vectors
+        else:
+            similarity = self.options["similarity"]
+        return sentence_transformer_parts(model, similarity, (self.role_prefix("query"), self.role_prefix("document")))
+
     def _embed(self, texts: list[str], progress: Progress) -> np.ndarray:
         model, step = self.model, self.batch_size
         if not hasattr(model, "encode"):  # an ONNX export

@@ -12,7 +12,8 @@ from negviz.schema import DatasetSpec, ModelSpec
 RUNNING, COMPLETE, FAILED, CANCELLED = "running", "complete", "failed", "cancelled"
 STATUSES = (RUNNING, COMPLETE, FAILED, CANCELLED)
 EVAL, FINETUNE, RETRIEVAL = "eval", "finetune", "retrieval"  # retrieval: over a corpus (negviz.retrieval)
-RUN_KINDS = (EVAL, FINETUNE, RETRIEVAL)
+ATTRIBUTION = "attribution"  # token attributions over a dataset (negviz.analyses.cue_influence)
+RUN_KINDS = (EVAL, FINETUNE, RETRIEVAL, ATTRIBUTION)
 JSON_FIELDS = ("model_spec", "dataset_spec", "options", "summary")
 TIME_FIELDS = ("created_at", "finished_at")
 

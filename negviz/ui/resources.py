@@ -140,6 +140,18 @@ def _retrieval_runs(url: str, dataset: str) -> pd.DataFrame:
     return runs[runs["dataset_name"].str.split("@").str[0] == dataset].reset_index(drop=True)
 
 
+def attribution_runs(dataset: str) -> pd.DataFrame:
+    """Stored cue-influence runs (negviz explain) of a dataset, complete ones."""
+    return _attribution_runs(db_url(), dataset)
+
+
+@st.cache_data(show_spinner=False, ttl=5)
+def _attribution_runs(url: str, dataset: str) -> pd.DataFrame:
+    from negviz.store.record import ATTRIBUTION
+
+    return store().runs(dataset=dataset, kind=ATTRIBUTION, status="complete")
+
+
 def run_scores(run_id: str) -> pd.DataFrame:
     """Store.scores_wide of a run, cached per store URL and run id (a stored run never changes)."""
     return _run_scores(db_url(), run_id)
@@ -165,6 +177,7 @@ def _available_offline(hub_id: str) -> bool:
 def clear_runs() -> None:
     """Forget cached run lists (after this session stored a new run)."""
     _runs.clear()
+    _attribution_runs.clear()
 
 
 @st.cache_data(show_spinner=False)

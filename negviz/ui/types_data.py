@@ -115,14 +115,16 @@ def apply_click(chart_key: str, targets: dict[str, int], options: dict[str, list
             st.session_state[key] = custom[index]
 
 
-def items_table(items: pd.DataFrame, name: str, key: str, file_stem: str) -> None:
-    """The items behind a cell or segment, each linking to the pair inspector, with a CSV download."""
+def items_table(items: pd.DataFrame, name: str, key: str, file_stem: str, model: str | None = None) -> None:
+    """The items behind a cell or segment, each linking to the pair inspector (with ``model``: its
+    verdict and its attributions turned on), with a CSV download."""
     from negviz.ui.widgets import csv_download
 
-    shown = items.assign(link=[links.inspector(name, i) for i in items["item_id"]])
+    extra = {"model": model, "why_on": "true"} if model else {}
+    shown = items.assign(link=[links.inspector(name, i, **extra) for i in items["item_id"]])
     shown = shown[["link"] + [c for c in shown.columns if c != "link"]]
     st.dataframe(shown, hide_index=True, key=key, column_config={
-        "link": st.column_config.LinkColumn("pair", display_text=r"pair=(.+)$", help="open in the pair inspector"),
+        "link": st.column_config.LinkColumn("pair", display_text=r"pair=([^&]+)", help="open in the pair inspector"),
         "margin1": st.column_config.NumberColumn("margin 1", format="%.4f"),
         "margin2": st.column_config.NumberColumn("margin 2", format="%.4f"),
     })

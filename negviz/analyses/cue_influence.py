@@ -1,0 +1,195 @@
+"""Cue influence over a dataset: every item's token attributions (negviz.analyses.attribution)
+reduced to the cue's share, stored as a run of kind "attribution" so that it is computed once
+and shared through the store, like an evaluation.
+
+    result = run_cue_influence("all-MiniLM-L6-v2", "nevir", store=store, method="occlusion")
+    frame = influence_frame(ds.kind, store.scores_wide(result.record.run_id))
+    by_verdict(frame); by_type(frame, types)
+
+A run's scores hold, per item, the slot scores the verdict rests on (``q1_d1``, ... as in an
+evaluation, so negviz.outcomes gives the verdict under the one rule) and per comparison
+(``margin1``, ``margin2``) ``<comparison>:cue_share``, ``:cue_attribution`` (signed, score units),
+``:absolute`` (sum of |attribution| over all words) and, for integrated gradients, ``:gap``
+(sum of attributions minus F(x) - F(x')).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from negviz import metrics, outcomes
+from negviz.analyses import attribution as A
+from negviz.schema import DatasetSpec, SLOTS
+from negviz.scorers.base import Progress, no_progress
+
+KIND = "attribution"
+METHODS = ("occlusion", "integrated-gradients", "gradient-x-input")
+GRADIENT_METHODS = ("integrated-gradients", "gradient-x-input")
+QUANTITIES = ("cue_share", "cue_attribution", "absolute", "gap")
+ITEMS_PER_CALL = 8  # occlusion: the variants of this many items go to the scorer together
+
+
+@dataclass
+class InfluenceResult:
+    record: Any
+    reused: bool
+    note: str | None = None
+
+
+def attribute_items(scorer, kind: str, frame: pd.DataFrame, method: str, steps: int | None = None,
+                    progress: Progress = no_progress) -> pd.DataFrame:
+    """Long scores (item_id, slot, score) of every item: the quantities of each comparison."""
+    from negviz.scoring import item_ids
+
+    if method not in METHODS:
+        raise ValueError(f"unknown attribution method {method!r}; use one of {', '.join(METHODS)}")
+    if method in GRADIENT_METHODS and not A.supports_gradients(scorer):
+        raise ValueError(f"{scorer.name!r} ({scorer.family}) has no PyTorch encoder to take gradients of; "
+                         "use --method occlusion, which works for every model")
+    ids = item_ids(kind, frame).tolist()
+    rows: list[tuple[str, str, float]] = []
+    records = frame.to_dict("records")
+    for start in range(0, len(records), ITEMS_PER_CALL):
+        chunk = list(zip(ids[start:start + ITEMS_PER_CALL], records[start:start + ITEMS_PER_CALL]))
+        plans = [(item_id, c) for item_id, row in chunk for c in A.contrasts(kind, row)]
+        if method == "occlusion":
+            done = A.occlusion_many(scorer, [c for _, c in plans])
+        else:
+            done = [A.integrated_gradients(scorer, c, steps, at_input=method == "gradient-x-input") for _, c in plans]
+        for (item_id, contrast), att in zip(plans, done):
+            t = att.tokens
+            values = {"cue_share": att.cue_share, "cue_attribution": float(t.loc[t["is_cue"], "attribution"].sum()),
+                      "absolute": float(t["attribution"].abs().sum())}
+            if "gap" in att.completeness:
+                values["gap"] = float(att.completeness["gap"])
+            # a share with nothing to share (no word moved the score) is left out: NaN is not stored
+            rows += [(item_id, f"{contrast.name}:{q}", v) for q, v in values.items() if np.isfinite(v)]
+        progress(min(start + ITEMS_PER_CALL, len(records)), len(records), f"attributing ({method})")
+    return pd.DataFrame(rows, columns=["item_id", "slot", "score"])
+
+
+def influence_frame(kind: str, wide: pd.DataFrame) -> pd.DataFrame:
+    """One row per item and comparison of a stored attribution run (``Store.scores_wide``): the
+    item's verdict (negviz.outcomes) and the comparison's quantities."""
+    slots = list(SLOTS[kind])
+    verdicts = outcomes.item_outcomes(kind, wide[slots]) if set(slots) <= set(wide.columns) else None
+    parts = []
+    for name in ("margin1", "margin2")[: len(outcomes.MARGIN_SLOTS[kind])]:
+        cols = {f"{name}:{q}": q for q in QUANTITIES if f"{name}:{q}" in wide.columns}
+        wanted = [q for q in QUANTITIES if q != "gap" or q in cols.values()]  # a share may be missing: NaN
+        part = wide[list(cols)].rename(columns=cols).reindex(columns=wanted)
+        part = part.reset_index(names="item_id").assign(comparison=name)
+        if verdicts is not None:
+            v = verdicts.set_index("item_id")
+            part["category"] = part["item_id"].map(v["category"])
+            part["correct"] = part["item_id"].map(v["correct"])
+            part["margin"] = part["item_id"].map(v[name])
+        parts.append(part)
+    return pd.concat(parts, ignore_index=True)
+
+
+def labelled_frame(kind: str, runs: dict[str, pd.DataFrame], types: pd.DataFrame | None) -> pd.DataFrame:
+    """influence_frame of several stored runs (label -> Store.scores_wide), stacked with ``label``
+    and each item's negation type."""
+    parts = [influence_frame(kind, wide).assign(label=label) for label, wide in runs.items()]
+    out = pd.concat(parts, ignore_index=True)
+    if types is not None:
+        out = out.merge(types[["item_id", "type"]], on="item_id", how="left")
+    return out.fillna({"type": "unknown"}) if "type" in out else out.assign(type="unknown")
+
+
+def group_table(frame: pd.DataFrame, group: str) -> pd.DataFrame:
+    """by_group per run label (``labelled_frame``): one row per run and group."""
+    parts = [by_group(part, group).assign(run=label) for label, part in frame.groupby("label", sort=False)]
+    out = pd.concat(parts, ignore_index=True)
+    return out[["run", *[c for c in out.columns if c != "run"]]]
+
+
+def by_group(frame: pd.DataFrame, column: str) -> pd.DataFrame:
+    """The cue's share per group (verdict category or negation type): n, median with a bootstrap
+    95% CI, mean, and the share of comparisons where the cue carries under 5% of the attribution."""
+    rows = []
+    frame = frame.dropna(subset=["cue_share"])
+    if column == "category":  # success first, then the failure categories in outcomes' order
+        order = {c: i for kind in outcomes.CATEGORIES.values() for i, c in enumerate(kind)}
+        frame = frame.sort_values(column, key=lambda s: s.map(order).fillna(len(order)), kind="stable")
+    for key, part in frame.groupby(column, sort=False):
+        share = part["cue_share"].to_numpy(dtype=np.float64)
+        low, high = metrics.bootstrap_ci(share, statistic=np.median)
+        rows.append({column: key, "comparisons": len(share), "median cue share": float(np.median(share)), "ci_low": low,
+                     "ci_high": high, "mean cue share": float(share.mean()),
+                     "cue under 5%": float((share < 0.05).mean())})
+    return pd.DataFrame(rows, columns=[column, "comparisons", "median cue share", "ci_low", "ci_high", "mean cue share",
+                                       "cue under 5%"])
+
+
+def summarize(kind: str, scores: pd.DataFrame, method: str, steps: int | None, types: pd.DataFrame | None) -> dict:
+    wide = scores.pivot(index="item_id", columns="slot", values="score")
+    frame = influence_frame(kind, wide)
+    share = frame["cue_share"].dropna()
+    summary: dict[str, Any] = {
+        "metric": "median_cue_share", "method": method, "n": int(wide.shape[0]), "n_comparisons": int(len(frame)),
+        "median_cue_share": float(share.median()) if len(share) else float("nan"),
+        "ci95": list(metrics.bootstrap_ci(share.to_numpy(), statistic=np.median)) if len(share) else [None, None],
+        "no_attribution": int(frame["cue_share"].isna().sum()),  # nothing moved the score
+    }
+    if steps:
+        summary["steps"] = int(steps)
+    if "gap" in frame:
+        rel = (frame["gap"].abs() / frame["absolute"].replace(0, np.nan)).dropna()
+        summary["completeness_gap_median_abs"] = float(frame["gap"].abs().median())
+        summary["completeness_gap_relative_p95"] = float(rel.quantile(0.95)) if len(rel) else None
+    if "category" in frame:
+        summary["by_verdict"] = by_group(frame, "category").to_dict("records")
+    if types is not None and len(types):
+        typed = frame.merge(types[["item_id", "type"]], on="item_id", how="left").fillna({"type": "unknown"})
+        summary["by_type"] = by_group(typed, "type").to_dict("records")
+    return summary
+
+
+def run_cue_influence(model: str, dataset: DatasetSpec | str, *, store=None, method: str = "occlusion",
+                      steps: int | None = None, device: str | None = None, progress: Progress = no_progress,
+                      force: bool = False) -> InfluenceResult:
+    """Attribute every item of a dataset and store the run (kind "attribution"); a stored run of
+    the same spec is reused unless ``force``."""
+    from negviz.analyses.inspector import automatic_types
+    from negviz.cache import ScoreCache
+    from negviz.catalog import load_scorer
+    from negviz.datasets import load as load_dataset
+    from negviz.runner import checked_model, metric_spec, resolve, run_key, scored_record, store_once
+    from negviz.scoring import score_dataset
+    from negviz.scorers import introspect
+
+    start = time.perf_counter()
+    if method not in METHODS:
+        raise ValueError(f"unknown attribution method {method!r}; use one of {', '.join(METHODS)}")
+    steps = (int(steps) if steps else introspect.IG_STEPS) if method == "integrated-gradients" else None
+    dataset = DatasetSpec(name=dataset) if isinstance(dataset, str) else dataset
+    resolved = checked_model(model, dataset)
+    ds = load_dataset(dataset, store=store)
+    spec = metric_spec(resolved, ds.kind)
+    if spec != resolved.spec:
+        resolved = resolve(spec)
+    scorer = load_scorer(resolved, device=device, cache=ScoreCache())
+    options = {"analysis": "cue influence", "method": method, **({"steps": steps} if steps else {})}
+    key = run_key(scorer.spec, scorer.revision_id, ds.spec, options)
+    if store is not None and not force:
+        existing = store.find_run(key)
+        if existing is not None:
+            return InfluenceResult(existing, reused=True)
+        store.check_writable()
+    verdict_scores = score_dataset(ds.kind, ds.frame, scorer)  # the slot scores, from the score cache
+    quantities = attribute_items(scorer, ds.kind, ds.frame, method, steps, progress)
+    scores = pd.concat([verdict_scores, quantities], ignore_index=True)
+    types = automatic_types(ds) if outcomes.has_verdicts(ds.kind) else None
+    summary = summarize(ds.kind, scores, method, steps, types)
+    record = scored_record(KIND, key, scorer, ds, ds.spec.name, options, summary, start)
+    if store is None:
+        return InfluenceResult(record, reused=False)
+    stored, note = store_once(store, record, scores, replace=force)
+    return InfluenceResult(stored, reused=note is not None, note=note)

@@ -1,0 +1,65 @@
+"""`negviz explain`: the cue's share of token attributions over a dataset, stored as a run of
+kind "attribution" (negviz.analyses.cue_influence), printed as a table or one JSON object."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+HELP = "token attributions over a dataset: the negation cue's share, by verdict and negation type"
+
+
+def add_arguments(s: argparse.ArgumentParser) -> None:
+    from negviz.analyses.cue_influence import METHODS
+
+    s.add_argument("--model", required=True, help="catalog name, hub id or local path; NAME[key=value,...]")
+    s.add_argument("--dataset", required=True, help="nevir, excluir, demetr, an added dataset, or a file")
+    s.add_argument("--split", default="test")
+    s.add_argument("--limit", type=int, help="first N items only (N >= 1)")
+    s.add_argument("--method", default="occlusion", choices=METHODS,
+                   help="occlusion (every family; exact, one scoring per word), integrated-gradients (PyTorch "
+                        "encoders; --steps) or gradient-x-input (PyTorch encoders; one pass, fastest)")
+    s.add_argument("--steps", type=int, help="integrated gradients: steps of the path integral (default 32)")
+    s.add_argument("--device", help="cpu, cuda, ... (default: cuda if present)")
+    s.add_argument("--force", action="store_true", help="recompute even if the store holds this run")
+    s.add_argument("--json", action="store_true", help="print one JSON object")
+    s.add_argument("--quiet", action="store_true", help="no progress bar")
+
+
+def run_command(args: argparse.Namespace) -> int:
+    import pandas as pd
+
+    from negviz.analyses.cue_influence import run_cue_influence
+    from negviz.cli import TqdmProgress
+    from negviz.json_values import dumps
+    from negviz.schema import DatasetSpec
+    from negviz.store import Store
+
+    if args.steps is not None and args.steps < 1:
+        raise ValueError(f"--steps must be at least 1, got {args.steps}")
+    store = Store(args.db)
+    progress = TqdmProgress(enabled=not args.quiet)
+    try:
+        result = run_cue_influence(args.model, DatasetSpec.make(args.dataset, args.split, args.limit), store=store,
+                                   method=args.method, steps=args.steps, device=args.device, progress=progress,
+                                   force=args.force)
+    finally:
+        progress.close()
+    record = result.record
+    if result.note:
+        print(result.note, file=sys.stderr)
+    if args.json:
+        print(dumps({"run_id": record.run_id, "model": record.model_name, "dataset": record.dataset_name,
+                     "split": record.split, "n": record.n, "reused": result.reused, "options": record.options,
+                     "summary": record.summary}))
+        return 0
+    s = record.summary
+    low, high = s.get("ci95") or (None, None)
+    print(f"{record.model_name} on {record.dataset_name} ({record.split}, n={record.n}): {s['method']}; median cue share "
+          f"{s['median_cue_share']:.3f} [{low:.3f}, {high:.3f}] over {s['n_comparisons']} comparisons"
+          + (" (stored run reused)" if result.reused else ""))
+    for key, title in (("by_verdict", "category"), ("by_type", "type")):
+        if s.get(key):
+            print()
+            print(pd.DataFrame(s[key]).to_string(index=False, float_format=lambda v: f"{v:.3f}"))
+    return 0

@@ -1,0 +1,47 @@
+"""Cue influence page and the inspector's lexical filter (AppTest), over a cue-influence run made
+in the test's store with `negviz explain`'s library call."""
+
+from negviz.analyses import cue_influence as C
+from negviz.analyses import lexical as X
+from negviz.schema import DatasetSpec
+from negviz.store import Store
+from tests.test_heatmap import open_page
+
+
+def _store_run(app_env):
+    import os
+
+    store = Store(os.environ["NEGVIZ_DB_URL"])
+    return C.run_cue_influence("tfidf", DatasetSpec(name="nevir", limit=20), store=store, method="occlusion").record
+
+
+def test_the_page_draws_the_shares_by_verdict_and_lists_a_bins_pairs(app_env):
+    record = _store_run(app_env)
+    page = open_page("pages/cue_influence.py")
+    assert not page.exception, [e.message for e in page.exception]
+    label = next(o for o in page.multiselect(key="runs").options if o.startswith("tfidf · occlusion · n=20"))
+    page.multiselect(key="runs").set_value([label]).run()
+    table = next(d.value for d in page.dataframe if "median cue share" in d.value.columns)
+    expected = {r["category"]: r["median cue share"] for r in record.summary["by_verdict"]}
+    assert dict(zip(table["category"], table["median cue share"])) == expected  # the stored run's numbers
+    page.selectbox(key="bin_run").select(label).run()
+    page.selectbox(key="bin_group").select("tie").run()
+    assert not page.exception, [e.message for e in page.exception]
+    listed = next(d.value for d in page.dataframe if "cue_share" in d.value.columns)
+    n_ties = next(r["comparisons"] for r in record.summary["by_verdict"] if r["category"] == "tie")
+    assert len(listed) == n_ties and listed["link"].str.contains("why_on=true").all()
+    page.radio(key="axis").set_value("negation type").run()
+    assert not page.exception, [e.message for e in page.exception]
+
+
+def test_without_runs_the_page_names_the_command(app_env):
+    page = open_page("pages/cue_influence.py", dataset="excluir")
+    assert not page.exception, [e.message for e in page.exception]
+    assert "negviz explain --model all-MiniLM-L6-v2 --dataset excluir" in page.info[0].value
+
+
+def test_the_inspector_filters_by_where_bm25_leans(app_env):
+    page = open_page("pages/inspector.py", lean=X.RIGHT)
+    assert not page.exception, [e.message for e in page.exception]
+    caption = next(c.value for c in page.caption if "Filtered list" in c.value)
+    assert caption.endswith(" · keys P / N") and " of 36 " in caption  # 36 NevIR pairs lean right on both queries
