@@ -212,3 +212,36 @@ def test_negviz_explain_prints_one_json_object(tmp_path, capsys):
     assert main(["--db", f"sqlite:///{tmp_path / 's.sqlite'}", "explain", "--model", "tfidf", "--dataset", "nevir",
                  "--method", "integrated-gradients", "--limit", "1", "--quiet"]) == 2
     assert "use --method occlusion" in capsys.readouterr().err
+
+
+def test_layer_curves_over_a_dataset_are_stored_and_read_back(tmp_path):
+    from negviz.schema import DatasetSpec
+    from negviz.store import Store
+
+    store = Store(f"sqlite:///{tmp_path / 's.sqlite'}")
+    spec = DatasetSpec(name="nevir", limit=4)
+    result = L.run_layer_curves("all-MiniLM-L6-v2", spec, store=store)
+    assert not result.reused and L.run_layer_curves("all-MiniLM-L6-v2", spec, store=store).reused
+    curves = L.stored_curves(store.scores_wide(result.record.run_id))
+    assert curves["item_id"].nunique() == 4 and sorted(curves["layer"].unique()) == list(range(7))
+    row = load("nevir").frame.iloc[2]
+    direct = L.cue_fade(load_scorer("all-MiniLM-L6-v2"), row["d1"], row["d2"])
+    mine = curves[curves["item_id"] == row["pair_id"]].reset_index(drop=True)
+    np.testing.assert_allclose(mine[["pooled_distance", "cue_distance"]], direct[["pooled_distance", "cue_distance"]],
+                               atol=1e-5)  # batched with other items, padded: the same numbers
+    by_type = pd.DataFrame(result.record.summary["by_type"])
+    assert set(by_type["layer"]) == set(range(7)) and (by_type.loc[by_type["layer"] == 0, "cue_distance_vs_layer0"] == 1).all()
+    assert result.record.options == {"analysis": L.ANALYSIS, "columns": ["d1", "d2"]}
+    with pytest.raises(ValueError, match="no two texts"):
+        L.run_layer_curves("all-MiniLM-L6-v2", DatasetSpec(name="excluir", limit=2), store=store)
+
+
+def test_batched_gradient_x_input_equals_one_comparison_at_a_time():
+    scorer = load_scorer("all-MiniLM-L6-v2")
+    rows = load("nevir").frame.iloc[:2].to_dict("records")
+    contrasts = [c for r in rows for c in A.contrasts(PAIRS, r)]
+    batched = A.gradient_x_input_many(scorer, contrasts)
+    for c, b in zip(contrasts, batched):
+        one = A.integrated_gradients(scorer, c, at_input=True)
+        np.testing.assert_allclose(b.tokens["attribution"], one.tokens["attribution"], atol=1e-6)
+        assert b.margin == pytest.approx(one.margin, abs=1e-6)

@@ -1,6 +1,8 @@
 """Cue influence page and the inspector's lexical filter (AppTest), over a cue-influence run made
 in the test's store with `negviz explain`'s library call."""
 
+import json
+
 from negviz.analyses import cue_influence as C
 from negviz.analyses import lexical as X
 from negviz.schema import DatasetSpec
@@ -34,10 +36,30 @@ def test_the_page_draws_the_shares_by_verdict_and_lists_a_bins_pairs(app_env):
     assert not page.exception, [e.message for e in page.exception]
 
 
-def test_without_runs_the_page_names_the_command(app_env):
+def test_without_runs_the_page_names_the_commands(app_env):
     page = open_page("pages/cue_influence.py", dataset="excluir")
     assert not page.exception, [e.message for e in page.exception]
     assert "negviz explain --model all-MiniLM-L6-v2 --dataset excluir" in page.info[0].value
+    assert "negviz explain --layers" in page.info[1].value
+
+
+def test_layer_curves_of_a_trained_model_beside_its_base(app_env):
+    import os
+
+    from negviz.analyses import layers as L
+
+    store = Store(os.environ["NEGVIZ_DB_URL"])
+    for model in ("all-MiniLM-L6-v2", "negminilm"):
+        L.run_layer_curves(model, DatasetSpec(name="nevir", limit=6), store=store)
+    page = open_page("pages/cue_influence.py")
+    assert not page.exception, [e.message for e in page.exception]
+    mine = [o for o in page.multiselect(key="layer_runs").options if "n=6" in o]
+    page.multiselect(key="layer_runs").set_value(mine).run()
+    page.selectbox(key="layer_type").select("affixal").run()
+    assert not page.exception, [e.message for e in page.exception]
+    chart = page.get("plotly_chart")[-1]
+    names = {t["name"] for t in json.loads(chart.proto.spec)["data"]}
+    assert any(n.startswith("negminilm (n=") for n in names) and any(n.startswith("all-MiniLM-L6-v2 (n=") for n in names)
 
 
 def test_the_inspector_filters_by_where_bm25_leans(app_env):

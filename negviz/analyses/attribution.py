@@ -228,6 +228,26 @@ def integrated_gradients(scorer: Scorer, contrast: Contrast, steps: int | None =
     steps = int(steps or introspect.IG_STEPS)
     texts = [contrast.texts[r] for r in ROLES]
     pieces = introspect.integrated_gradients(parts, texts[0], texts[1], texts[2], steps=steps, at_input=at_input)
+    return _from_pieces(contrast, pieces, at_input)
+
+
+def gradient_x_input_many(scorer: Scorer, contrasts: list[Contrast]) -> list[Attribution]:
+    """Gradient x input of several contrasts in one batched pass (negviz.scorers.introspect)."""
+    from negviz.scorers import introspect
+
+    parts = scorer.encoder_parts()
+    if parts is None:
+        raise ValueError(f"{scorer.name!r} ({scorer.family}) has no PyTorch encoder to take gradients of; "
+                         "use occlusion, which works for every model")
+    triples = [tuple(c.texts[r] for r in ROLES) for c in contrasts]
+    return [_from_pieces(c, p, True) for c, p in zip(contrasts, introspect.gradient_x_input_many(parts, triples))]
+
+
+def _from_pieces(contrast: Contrast, pieces, at_input: bool) -> Attribution:
+    """Word-piece attributions summed into the words of ``word_table``."""
+    from negviz.scorers import introspect
+
+    steps = pieces.steps
     words = word_table(contrast)
     values = np.zeros(len(words))
     present = [r for r in ROLES if contrast.texts.get(r) is not None]

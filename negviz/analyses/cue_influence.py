@@ -28,6 +28,7 @@ from negviz.schema import DatasetSpec, SLOTS
 from negviz.scorers.base import Progress, no_progress
 
 KIND = "attribution"
+ANALYSIS = "cue influence"  # options["analysis"]; runs of kind "attribution" also hold layer curves
 METHODS = ("occlusion", "integrated-gradients", "gradient-x-input")
 GRADIENT_METHODS = ("integrated-gradients", "gradient-x-input")
 QUANTITIES = ("cue_share", "cue_attribution", "absolute", "gap")
@@ -59,8 +60,10 @@ def attribute_items(scorer, kind: str, frame: pd.DataFrame, method: str, steps: 
         plans = [(item_id, c) for item_id, row in chunk for c in A.contrasts(kind, row)]
         if method == "occlusion":
             done = A.occlusion_many(scorer, [c for _, c in plans])
+        elif method == "gradient-x-input":  # the chunk's comparisons in one batched pass
+            done = A.gradient_x_input_many(scorer, [c for _, c in plans])
         else:
-            done = [A.integrated_gradients(scorer, c, steps, at_input=method == "gradient-x-input") for _, c in plans]
+            done = [A.integrated_gradients(scorer, c, steps) for _, c in plans]
         for (item_id, contrast), att in zip(plans, done):
             t = att.tokens
             values = {"cue_share": att.cue_share, "cue_attribution": float(t.loc[t["is_cue"], "attribution"].sum()),
@@ -176,7 +179,7 @@ def run_cue_influence(model: str, dataset: DatasetSpec | str, *, store=None, met
     if spec != resolved.spec:
         resolved = resolve(spec)
     scorer = load_scorer(resolved, device=device, cache=ScoreCache())
-    options = {"analysis": "cue influence", "method": method, **({"steps": steps} if steps else {})}
+    options = {"analysis": ANALYSIS, "method": method, **({"steps": steps} if steps else {})}
     key = run_key(scorer.spec, scorer.revision_id, ds.spec, options)
     if store is not None and not force:
         existing = store.find_run(key)

@@ -19,6 +19,8 @@ def add_arguments(s: argparse.ArgumentParser) -> None:
     s.add_argument("--method", default="occlusion", choices=METHODS,
                    help="occlusion (every family; exact, one scoring per word), integrated-gradients (PyTorch "
                         "encoders; --steps) or gradient-x-input (PyTorch encoders; one pass, fastest)")
+    s.add_argument("--layers", action="store_true",
+                   help="instead: the per-layer curve of every item's two documents (encoders), by negation type")
     s.add_argument("--steps", type=int, help="integrated gradients: steps of the path integral (default 32)")
     s.add_argument("--device", help="cpu, cuda, ... (default: cuda if present)")
     s.add_argument("--force", action="store_true", help="recompute even if the store holds this run")
@@ -39,6 +41,8 @@ def run_command(args: argparse.Namespace) -> int:
         raise ValueError(f"--steps must be at least 1, got {args.steps}")
     store = Store(args.db)
     progress = TqdmProgress(enabled=not args.quiet)
+    if args.layers:
+        return _layers(args, store, progress)
     try:
         result = run_cue_influence(args.model, DatasetSpec.make(args.dataset, args.split, args.limit), store=store,
                                    method=args.method, steps=args.steps, device=args.device, progress=progress,
@@ -62,4 +66,30 @@ def run_command(args: argparse.Namespace) -> int:
         if s.get(key):
             print()
             print(pd.DataFrame(s[key]).to_string(index=False, float_format=lambda v: f"{v:.3f}"))
+    return 0
+
+
+def _layers(args: argparse.Namespace, store, progress) -> int:
+    import pandas as pd
+
+    from negviz.analyses.layers import run_layer_curves
+    from negviz.json_values import dumps
+    from negviz.schema import DatasetSpec
+
+    try:
+        result = run_layer_curves(args.model, DatasetSpec.make(args.dataset, args.split, args.limit), store=store,
+                                  device=args.device, progress=progress, force=args.force)
+    finally:
+        progress.close()
+    record = result.record
+    if args.json:
+        print(dumps({"run_id": record.run_id, "model": record.model_name, "dataset": record.dataset_name,
+                     "split": record.split, "n": record.n, "reused": result.reused, "options": record.options,
+                     "summary": record.summary}))
+        return 0
+    s = record.summary
+    print(f"{record.model_name} on {record.dataset_name} ({record.split}, n={s['n']}): 1 - cos of "
+          f"{' vs '.join(s['columns'])} per layer; median last-layer / layer-0 distance at the cue "
+          f"{s['cue_distance_last_vs_layer0']:.3f}" + (" (stored run reused)" if result.reused else ""))
+    print(pd.DataFrame(s["by_type"]).to_string(index=False, float_format=lambda v: f"{v:.4f}"))
     return 0

@@ -113,3 +113,77 @@ def by_type(curves: pd.DataFrame, types: pd.DataFrame) -> pd.DataFrame:
     for col in ("pooled_distance", "cue_distance"):
         out[f"{col}_vs_layer0"] = out[col] / out["type"].map(first[col]).replace(0, np.nan)
     return out
+
+
+# ---------------------------------------------------------------- stored over a dataset
+ANALYSIS = "layer curves"
+
+
+def curve_scores(curves: pd.DataFrame) -> pd.DataFrame:
+    """dataset_curves as a run's long scores: slot ``L<layer>:<measure>`` per item."""
+    long = curves.melt(id_vars=["item_id", "layer"], value_vars=["pooled_distance", "cue_distance"],
+                       var_name="measure", value_name="score").dropna(subset=["score"])
+    long["slot"] = "L" + long["layer"].astype(int).astype(str) + ":" + long["measure"]
+    return long[["item_id", "slot", "score"]].reset_index(drop=True)
+
+
+def stored_curves(wide: pd.DataFrame) -> pd.DataFrame:
+    """The inverse of curve_scores, from Store.scores_wide: item_id plus CURVE_COLUMNS."""
+    long = wide.reset_index(names="item_id").melt(id_vars=["item_id"], var_name="slot", value_name="value")
+    parts = long["slot"].str.extract(r"^L(?P<layer>\d+):(?P<measure>\w+)$")
+    long = pd.concat([long, parts], axis=1).dropna(subset=["layer"])
+    out = long.pivot_table(index=["item_id", "layer"], columns="measure", values="value", aggfunc="first").reset_index()
+    out["layer"] = out["layer"].astype(int)
+    for col in ("pooled_distance", "cue_distance"):
+        if col not in out:
+            out[col] = np.nan
+    return out.sort_values(["item_id", "layer"])[["item_id", *CURVE_COLUMNS]].reset_index(drop=True)
+
+
+def run_layer_curves(model: str, dataset, *, store=None, columns: tuple[str, str] | None = None,
+                     device: str | None = None, progress: Progress = no_progress, force: bool = False):
+    """Every item's per-layer curve for one twin of columns (default: the documents), stored as a
+    run of kind "attribution" (options: analysis "layer curves", the columns); reused when stored."""
+    import time
+
+    from negviz.analyses.cue_influence import KIND, InfluenceResult
+    from negviz.analyses.inspector import automatic_types
+    from negviz.cache import ScoreCache
+    from negviz.catalog import load_scorer
+    from negviz.datasets import load as load_dataset
+    from negviz.runner import checked_model, run_key, scored_record, store_once
+    from negviz.schema import DatasetSpec
+    from negviz.scoring import item_ids
+
+    start = time.perf_counter()
+    dataset = DatasetSpec(name=dataset) if isinstance(dataset, str) else dataset
+    resolved = checked_model(model, dataset)
+    ds = load_dataset(dataset, store=store)
+    pairs = twins(ds.kind)
+    if not pairs:
+        raise ValueError(f"{ds.spec.name} ({ds.kind}) has no two texts that differ by an edit to compare layer by layer")
+    columns = tuple(columns or pairs[0])
+    if columns not in pairs:
+        raise ValueError(f"columns {columns} are not a twin of {ds.kind} items; use one of {pairs}")
+    scorer = load_scorer(resolved, device=device, cache=ScoreCache())
+    options = {"analysis": ANALYSIS, "columns": list(columns)}
+    key = run_key(scorer.spec, scorer.revision_id, ds.spec, options)
+    if store is not None and not force:
+        existing = store.find_run(key)
+        if existing is not None:
+            return InfluenceResult(existing, reused=True)
+        store.check_writable()
+    curves = dataset_curves(scorer, ds.kind, ds.frame, item_ids(ds.kind, ds.frame).tolist(), columns, progress=progress)
+    types = automatic_types(ds)
+    summary = {"metric": "cue_distance_last_vs_layer0", "analysis": ANALYSIS, "columns": list(columns),
+               "n": int(curves["item_id"].nunique()),
+               "by_type": by_type(curves, types).to_dict("records")}
+    last = curves["layer"].max()
+    ratio = (curves[curves["layer"] == last].set_index("item_id")["cue_distance"]
+             / curves[curves["layer"] == 0].set_index("item_id")["cue_distance"].replace(0, np.nan)).dropna()
+    summary["cue_distance_last_vs_layer0"] = float(ratio.median()) if len(ratio) else float("nan")
+    record = scored_record(KIND, key, scorer, ds, ds.spec.name, options, summary, start)
+    if store is None:
+        return InfluenceResult(record, reused=False)
+    stored, note = store_once(store, record, curve_scores(curves), replace=force)
+    return InfluenceResult(stored, reused=note is not None, note=note)

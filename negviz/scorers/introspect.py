@@ -115,17 +115,56 @@ def integrated_gradients(parts: EncoderParts, query: str, good: str, bad: str | 
         a = alphas[start:start + chunk].view(-1, 1, 1, 1)
         path = (baseline.unsqueeze(0) + a * (x - baseline).unsqueeze(0)).reshape(-1, *x.shape[1:])
         path.requires_grad_(True)
-        margin(path).sum().backward()
+        values = margin(path)
+        values.sum().backward()
         grads += path.grad.view(len(a), *x.shape).sum(0)
-    with torch.no_grad():
-        both = torch.cat([x, baseline])
-        ends = margin(both)
+        if at_input:
+            at_x = float(values[0].detach())
+    if at_input:  # no path integral: F(x') is not needed
+        ends = (at_x, float("nan"))
+    else:
+        with torch.no_grad():
+            ends = margin(torch.cat([x, baseline]))
     piece = ((x - baseline) * grads / steps).sum(-1).detach().cpu().numpy().astype(np.float64)
     lengths = mask.sum(1).tolist()
     offsets = [[tuple(map(int, o)) for o in enc["offset_mapping"][i][: lengths[i]].tolist()] for i in range(n)]
     shift = [len(parts.prefixes[0])] + [len(parts.prefixes[1])] * (n - 1)  # offsets back into the texts
     offsets = [[(max(s - d, 0), max(e - d, 0)) if e > 0 else (0, 0) for s, e in offs] for offs, d in zip(offsets, shift)]
     return PieceAttribution([piece[i, : lengths[i]] for i in range(n)], offsets, float(ends[0]), float(ends[1]), steps)
+
+
+def gradient_x_input_many(parts: EncoderParts, triples: Sequence[tuple[str, str, str | None]]) -> list[PieceAttribution]:
+    """Gradient x input of many (query, good, bad) margins in one forward and backward pass: each
+    triple's texts are rows of one padded batch, so their gradients do not mix. The fast path of
+    dataset-wide runs (one pass for a batch of items instead of one per comparison)."""
+    import torch
+
+    if any(bad is None for _, _, bad in triples):  # a single similarity: one pass each
+        return [integrated_gradients(parts, q, g, b, at_input=True) for q, g, b in triples]
+    texts = [t for q, g, b in triples for t in (parts.prefixes[0] + q, parts.prefixes[1] + g, parts.prefixes[1] + b)]
+    enc = _encode(parts, texts)
+    mask, special = enc["attention_mask"], enc["special_tokens_mask"].bool()
+    device = next(parts.transformer.parameters()).device
+    with torch.no_grad():
+        x = parts.transformer.get_input_embeddings()(enc["input_ids"].to(device)).float()
+    keep = (special | (mask == 0)).to(device).unsqueeze(-1)
+    baseline = torch.where(keep, x, torch.zeros_like(x))
+    mask = mask.to(device)
+    inputs = x.clone().requires_grad_(True)
+    states = parts.transformer(inputs_embeds=inputs, attention_mask=mask).last_hidden_state
+    vecs = parts.pool(states, mask).view(len(triples), 3, -1)
+    margins = _similarity(vecs[:, 0], vecs[:, 1], parts.similarity) - _similarity(vecs[:, 0], vecs[:, 2], parts.similarity)
+    margins.sum().backward()
+    piece = ((x - baseline) * inputs.grad).sum(-1).detach().cpu().numpy().astype(np.float64)
+    lengths = mask.sum(1).tolist()
+    out = []
+    for k in range(len(triples)):
+        rows = range(3 * k, 3 * k + 3)
+        shift = [len(parts.prefixes[0]), len(parts.prefixes[1]), len(parts.prefixes[1])]
+        offsets = [[(max(s - d, 0), max(e - d, 0)) if e > 0 else (0, 0)
+                    for s, e in enc["offset_mapping"][i][: lengths[i]].tolist()] for i, d in zip(rows, shift)]
+        out.append(PieceAttribution([piece[i, : lengths[i]] for i in rows], offsets, float(margins[k]), float("nan"), 1))
+    return out
 
 
 def hidden_states(parts: EncoderParts, texts: Sequence[str]) -> list[dict]:
