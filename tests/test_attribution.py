@@ -245,3 +245,21 @@ def test_batched_gradient_x_input_equals_one_comparison_at_a_time():
         one = A.integrated_gradients(scorer, c, at_input=True)
         np.testing.assert_allclose(b.tokens["attribution"], one.tokens["attribution"], atol=1e-6)
         assert b.margin == pytest.approx(one.margin, abs=1e-6)
+
+
+def test_integrated_gradients_of_a_pytorch_cross_encoder_are_complete(tiny_model_dir):
+    """A cross-encoder reads (query, document) as one sequence: the margin of two logits, with the
+    query's attribution summed over its two copies, sums to F(x) - F(x') within 1%."""
+    from negviz.schema import ModelSpec
+
+    path = tiny_model_dir("cross-encoder-1")
+    scorer = load_scorer(ModelSpec.make(str(path), family="cross-encoder"), device="cpu")
+    contrast = _contrast("who did not play the violin", "he did not play the violin", "he played the violin well")
+    att = A.integrated_gradients(scorer, contrast, steps=64)
+    s = scorer.score([contrast.texts["query"]] * 2, [contrast.texts["good"], contrast.texts["bad"]])
+    assert att.margin == pytest.approx(s[0] - s[1], abs=1e-5)
+    assert abs(att.completeness["gap"]) <= 0.01 * att.tokens["attribution"].abs().sum() + 1e-6
+    assert set(att.tokens["role"]) == {"query", "good", "bad"} and (att.tokens["attribution"] != 0).any()
+    assert not L.supports_layers(scorer)  # no document alone to compare layer by layer
+    with pytest.raises(ValueError, match="integrated gradients"):
+        A.integrated_gradients(scorer, contrast, at_input=True)

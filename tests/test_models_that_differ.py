@@ -81,6 +81,9 @@ def test_maxsim_over_mpnet_is_shipped_and_beats_the_pooled_bi_encoder_on_nevir()
     assert maxsim.summary["ci95"][0] > pooled.summary["ci95"][1]
     demetr, _ = _run("demetr-negation-antonym__maxsim-all-mpnet-base-v2")
     assert demetr.n == 2000 and _negation_ratio(demetr)[0] > 0
+    excluir, _ = _run("excluir__maxsim-all-mpnet-base-v2")
+    cannot, _ = _run("cannot__maxsim-all-mpnet-base-v2")
+    assert excluir.n == 1000 and cannot.n == 25_948 and cannot.family == excluir.family == "maxsim"
 
 
 def test_negmpnet_negation_ratio_is_at_least_three_times_its_base():

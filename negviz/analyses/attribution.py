@@ -227,7 +227,12 @@ def integrated_gradients(scorer: Scorer, contrast: Contrast, steps: int | None =
                          "use occlusion, which works for every model")
     steps = int(steps or introspect.IG_STEPS)
     texts = [contrast.texts[r] for r in ROLES]
-    pieces = introspect.integrated_gradients(parts, texts[0], texts[1], texts[2], steps=steps, at_input=at_input)
+    if isinstance(parts, introspect.JointParts):  # a cross-encoder: query and document in one sequence
+        if at_input:
+            raise ValueError("gradient x input is for bi-encoders; use integrated gradients for a cross-encoder")
+        pieces = introspect.integrated_gradients_joint(parts, texts[0], texts[1], texts[2], steps=steps)
+    else:
+        pieces = introspect.integrated_gradients(parts, texts[0], texts[1], texts[2], steps=steps, at_input=at_input)
     return _from_pieces(contrast, pieces, at_input)
 
 
@@ -236,9 +241,8 @@ def gradient_x_input_many(scorer: Scorer, contrasts: list[Contrast]) -> list[Att
     from negviz.scorers import introspect
 
     parts = scorer.encoder_parts()
-    if parts is None:
-        raise ValueError(f"{scorer.name!r} ({scorer.family}) has no PyTorch encoder to take gradients of; "
-                         "use occlusion, which works for every model")
+    if not isinstance(parts, introspect.EncoderParts):  # a cross-encoder: one comparison at a time
+        return [integrated_gradients(scorer, c, at_input=True) for c in contrasts]
     triples = [tuple(c.texts[r] for r in ROLES) for c in contrasts]
     return [_from_pieces(c, p, True) for c, p in zip(contrasts, introspect.gradient_x_input_many(parts, triples))]
 

@@ -28,7 +28,10 @@ CURVE_COLUMNS = ("layer", "pooled_distance", "cue_distance")
 
 
 def supports_layers(scorer: Scorer) -> bool:
-    return scorer.encoder_parts() is not None
+    """Whether the scorer encodes a text alone (a bi-encoder), so two texts' layers can be compared."""
+    from negviz.scorers.introspect import EncoderParts
+
+    return isinstance(scorer.encoder_parts(), EncoderParts)
 
 
 def _cosine_distance(a: np.ndarray, b: np.ndarray) -> float:
@@ -68,8 +71,10 @@ def cue_fade(scorer: Scorer, text_a: str, text_b: str) -> pd.DataFrame:
 
 
 def _parts(scorer: Scorer):
+    from negviz.scorers.introspect import EncoderParts
+
     parts = scorer.encoder_parts()
-    if parts is None:
+    if not isinstance(parts, EncoderParts):
         raise ValueError(f"{scorer.name!r} ({scorer.family}) has no encoder layers to read; the layer curve needs "
                          "a PyTorch encoder (a bi-encoder loaded with sentence-transformers)")
     return parts

@@ -81,6 +81,15 @@ class CrossEncoderScorer(Scorer):
         model.eval()
         return model, label, torch.nn.Identity()
 
+    def encoder_parts(self) -> Any:
+        """The PyTorch sequence classifier for gradients (None for an ONNX export)."""
+        from negviz.scorers.introspect import JointParts
+
+        model, label, raw = self.model
+        if raw is None:  # ONNX Runtime: no gradients
+            return None
+        return JointParts(model.tokenizer, model.model, int(label), int(model.max_length or 512))
+
     def _score_pairs(self, queries: list[str], docs: list[str], progress: Progress) -> np.ndarray:
         model, label, raw = self.model
         step, out = self.batch_size, []

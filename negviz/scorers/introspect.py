@@ -33,6 +33,17 @@ class EncoderParts:
     prefixes: tuple[str, str] = ("", "")  # (query, document) role prefixes, prepended to the text
 
 
+@dataclass
+class JointParts:
+    """A cross-encoder's model, which reads query and document as one sequence: gradients only
+    (there is no representation of a document alone to compare layer by layer)."""
+
+    tokenizer: Any
+    model: Any  # a Hugging Face sequence classifier taking inputs_embeds
+    label: int  # the logit that means relevant
+    max_length: int
+
+
 def sentence_transformer_parts(model: Any, similarity: str, prefixes: tuple[str, str] = ("", "")) -> EncoderParts:
     """EncoderParts of a sentence-transformers model: module 0 is the Transformer; the rest
     (Pooling, Normalize, Dense, ...) turn token states into the sentence vector."""
@@ -133,6 +144,64 @@ def integrated_gradients(parts: EncoderParts, query: str, good: str, bad: str | 
     return PieceAttribution([piece[i, : lengths[i]] for i in range(n)], offsets, float(ends[0]), float(ends[1]), steps)
 
 
+def integrated_gradients_joint(parts: JointParts, query: str, good: str, bad: str | None,
+                               steps: int = IG_STEPS, chunk: int = 8) -> PieceAttribution:
+    """IG of F = logit(query, good) - logit(query, bad) for a cross-encoder, over the input
+    embeddings of both (query, document) sequences; a query piece's attribution is the sum of its
+    two copies' (it is read once beside each document)."""
+    import torch
+
+    docs = [good] + ([bad] if bad is not None else [])
+    enc = parts.tokenizer([query] * len(docs), docs, padding=True, truncation="only_second",
+                          max_length=parts.max_length, return_tensors="pt", return_offsets_mapping=True,
+                          return_special_tokens_mask=True)
+    mask, special = enc["attention_mask"], enc["special_tokens_mask"].bool()
+    device = next(parts.model.parameters()).device
+    extra = {k: enc[k].to(device) for k in ("token_type_ids",) if k in enc}
+    with torch.no_grad():
+        x = parts.model.get_input_embeddings()(enc["input_ids"].to(device)).float()
+    keep = (special | (mask == 0)).to(device).unsqueeze(-1)
+    baseline = torch.where(keep, x, torch.zeros_like(x))
+    mask = mask.to(device)
+    n = len(docs)
+    sign = torch.tensor([1.0, -1.0][:n], device=device)
+
+    def margin(inputs):  # [k * n, L, H] -> [k]
+        k = len(inputs) // n
+        logits = parts.model(inputs_embeds=inputs, attention_mask=mask.repeat(k, 1),
+                             **{name: v.repeat(k, 1) for name, v in extra.items()}).logits[:, parts.label]
+        return (logits.view(k, n) * sign).sum(1)
+
+    grads = torch.zeros_like(x)
+    alphas = (torch.arange(steps, dtype=torch.float32, device=device) + 0.5) / steps
+    for start in range(0, steps, chunk):
+        a = alphas[start:start + chunk].view(-1, 1, 1, 1)
+        path = (baseline.unsqueeze(0) + a * (x - baseline).unsqueeze(0)).reshape(-1, *x.shape[1:])
+        path.requires_grad_(True)
+        margin(path).sum().backward()
+        grads += path.grad.view(len(a), *x.shape).sum(0)
+    with torch.no_grad():
+        ends = margin(torch.cat([x, baseline]))
+    piece = ((x - baseline) * grads / steps).sum(-1).detach().cpu().numpy().astype(np.float64)
+    query_values: dict[tuple[int, int], float] = {}
+    doc_parts = []
+    for i in range(n):
+        seq = enc.sequence_ids(i)
+        offs = enc["offset_mapping"][i].tolist()
+        doc_vals, doc_offs = [], []
+        for j, (which, (s0, e0)) in enumerate(zip(seq, offs)):
+            if which == 0 and e0 > s0:
+                query_values[(s0, e0)] = query_values.get((s0, e0), 0.0) + float(piece[i, j])
+            elif which == 1 and e0 > s0:
+                doc_vals.append(float(piece[i, j]))
+                doc_offs.append((s0, e0))
+        doc_parts.append((np.array(doc_vals), doc_offs))
+    q_offs = sorted(query_values)
+    attributions = [np.array([query_values[o] for o in q_offs])] + [v for v, _ in doc_parts]
+    offsets = [q_offs] + [o for _, o in doc_parts]
+    return PieceAttribution(attributions, offsets, float(ends[0]), float(ends[1]), steps)
+
+
 def gradient_x_input_many(parts: EncoderParts, triples: Sequence[tuple[str, str, str | None]]) -> list[PieceAttribution]:
     """Gradient x input of many (query, good, bad) margins in one forward and backward pass: each
     triple's texts are rows of one padded batch, so their gradients do not mix. The fast path of
@@ -163,7 +232,8 @@ def gradient_x_input_many(parts: EncoderParts, triples: Sequence[tuple[str, str,
         shift = [len(parts.prefixes[0]), len(parts.prefixes[1]), len(parts.prefixes[1])]
         offsets = [[(max(s - d, 0), max(e - d, 0)) if e > 0 else (0, 0)
                     for s, e in enc["offset_mapping"][i][: lengths[i]].tolist()] for i, d in zip(rows, shift)]
-        out.append(PieceAttribution([piece[i, : lengths[i]] for i in rows], offsets, float(margins[k]), float("nan"), 1))
+        out.append(PieceAttribution([piece[i, : lengths[i]] for i in rows], offsets, float(margins[k].detach()),
+                                    float("nan"), 1))
     return out
 
 
