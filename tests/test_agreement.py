@@ -110,3 +110,42 @@ def test_pairwise_cohen_and_disagreements():
     assert diff[["item_id", "label"]].values.tolist() == [["2", "validity"], ["3", "negation_type"]]
     assert diff.loc[1, "ana"] == "implicit" and diff.loc[1, "bo"] == "sentential"
     assert disagreements(LATEST[LATEST["item_id"] == "10"], ["ana", "bo"]).empty
+
+
+def test_krippendorffs_alpha_equals_hand_computations():
+    import numpy as np
+    import pandas as pd
+
+    from negviz.analyses.agreement import alpha_ci, krippendorff_alpha
+
+    # two coders, three pairable units: o_aa = 2, o_ab = o_ba = 1, o_bb = 2; n_a = n_b = 3, n = 6;
+    # alpha = 1 - (n - 1) * 2 / (2 * 3 * 3) = 4/9. A unit with one value is not pairable.
+    units = pd.DataFrame({"x": ["a", "a", "b", "b"], "y": ["a", "b", "b", np.nan]})
+    assert krippendorff_alpha(units) == pytest.approx(4 / 9)
+    # Krippendorff (2011), "Computing Krippendorff's Alpha-Reliability", the 4 coders x 12 units example
+    n = np.nan
+    table = pd.DataFrame({"A": [1, 2, 3, 3, 2, 1, 4, 1, 2, n, n, n], "B": [1, 2, 3, 3, 2, 2, 4, 1, 2, 5, n, 3],
+                          "C": [n, 3, 3, 3, 2, 3, 4, 2, 2, 5, 1, n], "D": [1, 2, 3, 3, 2, 4, 4, 1, 2, 5, 1, n]})
+    assert round(krippendorff_alpha(table), 3) == 0.743
+    low, high = alpha_ci(table)
+    assert low < 0.743 < high
+    assert np.isnan(krippendorff_alpha(pd.DataFrame({"x": ["a", "a"], "y": ["a", "a"]})))  # one category: undefined
+
+
+def test_alpha_table_per_label_and_per_negation_type_with_missing_labels():
+    import pandas as pd
+
+    from negviz.analyses.agreement import alpha_table
+
+    latest = pd.DataFrame({
+        "item_id": ["1", "1", "2", "2", "3", "3", "4"],
+        "annotator": ["ann", "bob", "ann", "bob", "ann", "bob", "ann"],
+        "negation_type": ["affixal", "affixal", "affixal", "implicit", "implicit", "implicit", "affixal"],
+        "validity": ["valid"] * 7, "query_ambiguous": [False] * 7,
+    })
+    groups = pd.Series({"1": "affixal", "2": "affixal", "3": "sentential", "4": "sentential"})
+    out = alpha_table(latest, ["ann", "bob"], labels=("negation_type", "validity"), groups=groups, n_boot=50)
+    row = out[(out["label"] == "negation_type") & (out["items"] == "all")].iloc[0]
+    assert row["pairable_items"] == 3 and row["alpha"] == pytest.approx(4 / 9)  # item 4: one label only
+    assert out[(out["label"] == "negation_type") & (out["items"] == "sentential")].iloc[0]["pairable_items"] == 1
+    assert pd.isna(out[(out["label"] == "validity") & (out["items"] == "all")].iloc[0]["alpha"])  # one category

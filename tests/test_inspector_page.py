@@ -216,6 +216,10 @@ def test_annotations_page_agreement_and_export(db):
     diff = table_with(at, "open")
     assert diff["item_id"].tolist() == ["994-2"] and diff["open"].tolist() == ["inspector?dataset=nevir&pair=994-2"]
     assert [b.proto.label for b in at.get("download_button")] == ["CSV", "JSONL"]
+    # o_ss = 4, o_ai = o_ia = 1; n_s = 4, n_a = n_i = 1, n = 6: alpha = 1 - 5 * 2 / 18 = 4/9
+    alpha = table_with(at, "alpha").set_index("label")
+    assert alpha.loc["negation_type", "alpha"] == pytest.approx(4 / 9)
+    assert alpha.loc["negation_type", "pairable_items"] == 3 and alpha.loc["negation_type", "items"] == "all"
 
 
 def test_inspector_browses_excluir_queries(db):

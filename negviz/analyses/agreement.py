@@ -53,6 +53,74 @@ def category_counts(ratings: pd.DataFrame) -> pd.DataFrame:
     return pd.crosstab(long.index.get_level_values(0), long.to_numpy())
 
 
+KRIPPENDORFF = "Krippendorff's alpha (nominal)"
+
+
+def krippendorff_alpha(units: pd.DataFrame) -> float:
+    """Nominal alpha (Krippendorff 2011, "Computing Krippendorff's Alpha-Reliability") of a units x
+    coders frame, NaN for a missing value: units with fewer than two values are not pairable and
+    drop out. alpha = 1 - (n - 1) * sum_{c != k} o_ck / sum_{c != k} n_c n_k over the coincidence
+    matrix o; NaN when fewer than two values are pairable or only one category is used."""
+    o: dict[tuple[str, str], float] = {}
+    for values in units.itertuples(index=False):
+        vals = [str(v) for v in values if not pd.isna(v)]
+        m = len(vals)
+        if m < 2:
+            continue
+        for i, c in enumerate(vals):
+            for j, k in enumerate(vals):
+                if i != j:
+                    o[(c, k)] = o.get((c, k), 0.0) + 1.0 / (m - 1)
+    n_c: dict[str, float] = {}
+    for (c, _), v in o.items():
+        n_c[c] = n_c.get(c, 0.0) + v
+    n = sum(n_c.values())
+    expected = sum(n_c[c] * n_c[k] for c in n_c for k in n_c if c != k)
+    if n < 2 or expected == 0:
+        return float("nan")
+    observed = sum(v for (c, k), v in o.items() if c != k)
+    return float(1.0 - (n - 1) * observed / expected)
+
+
+def alpha_ci(units: pd.DataFrame, n_boot: int = 1000, seed: int = 0) -> tuple[float, float]:
+    """Bootstrap 95% CI of nominal alpha, resampling units (items) with replacement."""
+    pairable = units[units.notna().sum(axis=1) >= 2]
+    if len(pairable) < 2:
+        return float("nan"), float("nan")
+    rng = np.random.default_rng(seed)
+    stats = [krippendorff_alpha(pairable.iloc[rng.integers(0, len(pairable), len(pairable))]) for _ in range(n_boot)]
+    stats = np.array([v for v in stats if np.isfinite(v)])
+    if not len(stats):
+        return float("nan"), float("nan")
+    return float(np.quantile(stats, 0.025)), float(np.quantile(stats, 0.975))
+
+
+def units_table(latest: pd.DataFrame, annotators: list[str], label: str) -> pd.DataFrame:
+    """Items x annotators of one label with missing values kept (alpha's input: every item at
+    least one of them labelled)."""
+    part = latest[latest["annotator"].isin(annotators)]
+    table = part.pivot(index="item_id", columns="annotator", values=label).reindex(columns=list(annotators))
+    return table.map(lambda v: v if pd.isna(v) else str(v))
+
+
+def alpha_table(latest: pd.DataFrame, annotators: list[str], labels=LABELS, groups: pd.Series | None = None,
+                n_boot: int = 1000) -> pd.DataFrame:
+    """Krippendorff's alpha per label (and per group of items, e.g. negation type, when ``groups``
+    maps item_id -> group), missing labels allowed, with a bootstrap 95% CI and n pairable items."""
+    rows = []
+    for label in labels:
+        units = units_table(latest, annotators, label)
+        parts = [("all", units)]
+        if groups is not None:
+            by = units.index.map(groups).fillna("unknown")
+            parts += [(g, units[by == g]) for g in sorted(set(by))]
+        for group, u in parts:
+            low, high = alpha_ci(u, n_boot)
+            rows.append({"label": label, "items": group, "pairable_items": int((u.notna().sum(axis=1) >= 2).sum()),
+                         "alpha": krippendorff_alpha(u), "ci_low": low, "ci_high": high})
+    return pd.DataFrame(rows, columns=["label", "items", "pairable_items", "alpha", "ci_low", "ci_high"])
+
+
 # ---------------------------------------------------------------- from stored labels
 def ratings(latest: pd.DataFrame, annotators: list[str], label: str) -> pd.DataFrame:
     """Items x annotators of one label, for the items every given annotator labelled.
