@@ -33,7 +33,6 @@ def run_command(args: argparse.Namespace) -> int:
 
     from negviz.analyses.cue_influence import run_cue_influence
     from negviz.cli import TqdmProgress
-    from negviz.json_values import dumps
     from negviz.schema import DatasetSpec
     from negviz.store import Store
 
@@ -53,10 +52,7 @@ def run_command(args: argparse.Namespace) -> int:
     if result.note:
         print(result.note, file=sys.stderr)
     if args.json:
-        print(dumps({"run_id": record.run_id, "model": record.model_name, "dataset": record.dataset_name,
-                     "split": record.split, "n": record.n, "reused": result.reused, "options": record.options,
-                     "summary": record.summary}))
-        return 0
+        return _print_json(result)
     s = record.summary
     low, high = s.get("ci95") or (None, None)
     print(f"{record.model_name} on {record.dataset_name} ({record.split}, n={record.n}): {s['method']}; median cue share "
@@ -73,7 +69,6 @@ def _layers(args: argparse.Namespace, store, progress) -> int:
     import pandas as pd
 
     from negviz.analyses.layers import run_layer_curves
-    from negviz.json_values import dumps
     from negviz.schema import DatasetSpec
 
     try:
@@ -83,13 +78,20 @@ def _layers(args: argparse.Namespace, store, progress) -> int:
         progress.close()
     record = result.record
     if args.json:
-        print(dumps({"run_id": record.run_id, "model": record.model_name, "dataset": record.dataset_name,
-                     "split": record.split, "n": record.n, "reused": result.reused, "options": record.options,
-                     "summary": record.summary}))
-        return 0
+        return _print_json(result)
     s = record.summary
     print(f"{record.model_name} on {record.dataset_name} ({record.split}, n={s['n']}): 1 - cos of "
           f"{' vs '.join(s['columns'])} per layer; median last-layer / layer-0 distance at the cue "
           f"{s['cue_distance_last_vs_layer0']:.3f}" + (" (stored run reused)" if result.reused else ""))
     print(pd.DataFrame(s["by_type"]).to_string(index=False, float_format=lambda v: f"{v:.4f}"))
+    return 0
+
+
+def _print_json(result) -> int:
+    from negviz.json_values import dumps
+
+    record = result.record
+    print(dumps({"run_id": record.run_id, "model": record.model_name, "dataset": record.dataset_name,
+                 "split": record.split, "n": record.n, "reused": result.reused, "options": record.options,
+                 "summary": record.summary}))
     return 0

@@ -151,33 +151,25 @@ def run_layer_curves(model: str, dataset, *, store=None, columns: tuple[str, str
     run of kind "attribution" (options: analysis "layer curves", the columns); reused when stored."""
     import time
 
-    from negviz.analyses.cue_influence import KIND, InfluenceResult
+    from negviz.analyses.cue_influence import KIND, analysis_inputs, save_result, stored_result
     from negviz.analyses.inspector import automatic_types
-    from negviz.cache import ScoreCache
-    from negviz.catalog import load_scorer
-    from negviz.datasets import load as load_dataset
-    from negviz.runner import checked_model, run_key, scored_record, store_once
-    from negviz.schema import DatasetSpec
+    from negviz.runner import run_key, scored_record
     from negviz.scoring import item_ids
 
     start = time.perf_counter()
-    dataset = DatasetSpec(name=dataset) if isinstance(dataset, str) else dataset
-    resolved = checked_model(model, dataset)
-    ds = load_dataset(dataset, store=store)
+    ds, scorer = analysis_inputs(model, dataset, store, device)
     pairs = twins(ds.kind)
     if not pairs:
-        raise ValueError(f"{ds.spec.name} ({ds.kind}) has no two texts that differ by an edit to compare layer by layer")
+        raise ValueError(f"{ds.spec.name} ({ds.kind}) has no two texts that differ by an edit to compare layer by "
+                         "layer")
     columns = tuple(columns or pairs[0])
     if columns not in pairs:
         raise ValueError(f"columns {columns} are not a twin of {ds.kind} items; use one of {pairs}")
-    scorer = load_scorer(resolved, device=device, cache=ScoreCache())
     options = {"analysis": ANALYSIS, "columns": list(columns)}
     key = run_key(scorer.spec, scorer.revision_id, ds.spec, options)
-    if store is not None and not force:
-        existing = store.find_run(key)
-        if existing is not None:
-            return InfluenceResult(existing, reused=True)
-        store.check_writable()
+    reused = stored_result(store, key, force)
+    if reused is not None:
+        return reused
     curves = dataset_curves(scorer, ds.kind, ds.frame, item_ids(ds.kind, ds.frame).tolist(), columns, progress=progress)
     types = automatic_types(ds)
     summary = {"metric": "cue_distance_last_vs_layer0", "analysis": ANALYSIS, "columns": list(columns),
@@ -188,7 +180,4 @@ def run_layer_curves(model: str, dataset, *, store=None, columns: tuple[str, str
              / curves[curves["layer"] == 0].set_index("item_id")["cue_distance"].replace(0, np.nan)).dropna()
     summary["cue_distance_last_vs_layer0"] = float(ratio.median()) if len(ratio) else float("nan")
     record = scored_record(KIND, key, scorer, ds, ds.spec.name, options, summary, start)
-    if store is None:
-        return InfluenceResult(record, reused=False)
-    stored, note = store_once(store, record, curve_scores(curves), replace=force)
-    return InfluenceResult(stored, reused=note is not None, note=note)
+    return save_result(store, record, curve_scores(curves), force)
