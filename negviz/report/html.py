@@ -174,68 +174,72 @@ class _Page:
                                         ("enough", f"n ≥ {pt['min_n']}")], {"value", "ci_low", "ci_high"}))
         return "".join(out) or "<p class='note'>No dataset with per-item verdicts was requested.</p>"
 
-    def errors(self) -> str:
+    def _with_verdicts(self, key: str, body) -> str:
+        """One block per dataset with per-item verdicts: its title, then ``body(ds, ds[key])``, or the
+        note naming the missing run."""
         out = []
         for ds in self.datasets(lambda d: d["random_baseline"] is not None):
             out.append(f"<h3>{esc(ds['title'])}</h3>")
-            er = ds.get("errors")
-            if not er:
-                out.append(self.missing(ds, "evaluation"))
-                continue
-            labels = er["category_labels"]
-            by_model: dict[str, dict[str, Any]] = {}
-            for r in er["preference"]:
-                row = by_model.setdefault(r["model"], {"model": r["model"], "n": r["n"]})
-                row[r["category"]] = r["share"]
-            out.append(table(list(by_model.values()), [("model", "model"), ("n", "n")]
-                             + [(c, labels[c]) for c in er["categories"]], er["categories"]))
-            out.append(self.figure(er["figures"][0]))
-            out.append("<h4>Margins</h4><p class='note'>" + esc("; ".join(er["margin_definitions"]))
-                       + ". Left of 0 the model ranks the wrong text first; each model keeps its own score scale.</p>")
-            out.append(table(er["margins"], [("model", "model"), ("margin", "margin"), ("n", "n"), ("mean", "mean"),
-                                             ("q25", "25%"), ("median", "median"), ("q75", "75%"),
-                                             ("share_negative", "share < 0"), ("ties", "exact ties")]))
-            out.append(self.figure(er["figures"][1]))
+            part = ds.get(key)
+            out.append(body(ds, part) if part else self.missing(ds, "evaluation"))
         return "".join(out) or "<p class='note'>No dataset with per-item verdicts was requested.</p>"
 
-    def why(self) -> str:
+    def errors(self) -> str:
+        return self._with_verdicts("errors", self._errors_body)
+
+    def _errors_body(self, ds: Mapping[str, Any], er: Mapping[str, Any]) -> str:
         out = []
-        for ds in self.datasets(lambda d: d["random_baseline"] is not None):
-            out.append(f"<h3>{esc(ds['title'])}</h3>")
-            why = ds.get("why")
-            if not why:
-                out.append(self.missing(ds, "evaluation"))
-                continue
-            if not why["attribution"]:
-                out.append(f"<div class='missing'>No cue-influence run: <code>{esc(why['command'])}</code>.</div>")
-            for a in why["attribution"]:
-                low, high = a["ci95"] or (None, None)
-                out.append(f"<h4>{esc(a['model'])}: cue's share of |attribution| ({esc(a['method'])}"
-                           + (f", {a['steps']} steps" if a.get("steps") else "") + ")</h4>"
-                           f"<p class='note'>Median {fmt_value(a['median_cue_share'], True)} (95% CI "
-                           f"{fmt_value(low, True)} to {fmt_value(high, True)}) over {a['n_comparisons']} comparisons "
-                           f"of {a['n']} items; run {esc(a['run_id'])}.</p>")
-                cols = [("comparisons", "comparisons"), ("median cue share", "median"), ("ci_low", "95% CI low"),
-                        ("ci_high", "95% CI high"), ("mean cue share", "mean"), ("cue under 5%", "cue under 5%")]
-                pct = {"median cue share", "ci_low", "ci_high", "mean cue share", "cue under 5%"}
-                if a["by_verdict"]:
-                    out.append(table(a["by_verdict"], [("category", "verdict"), *cols], pct))
-                if a["by_type"]:
-                    out.append(table(a["by_type"], [("type", "negation type"), *cols], pct))
-            lex = why.get("lexical")
-            if lex:
-                out.append(f"<h4>The lexical confound</h4><p class='note'>{esc(lex['measure'])}; BM25 run "
-                           f"{esc(lex['bm25_run'])}. Share of comparisons wrong or tied, by where BM25 leans.</p>")
-                out.append(table(lex["table"], [("model", "model"), ("lexical lean", "BM25 leans"), ("n", "n"),
-                                                ("wrong or tie", "wrong or tie"), ("ci_low", "95% CI low"),
-                                                ("ci_high", "95% CI high")], {"wrong or tie", "ci_low", "ci_high"}))
-                out.append(table(lex["follows"], [("model", "model"), ("n", "comparisons (BM25 not tied)"),
-                                                  ("follows BM25", "picks BM25's document"), ("ci_low", "95% CI low"),
-                                                  ("ci_high", "95% CI high")], {"follows BM25", "ci_low", "ci_high"}))
-            elif why.get("lexical_command"):
-                out.append(f"<div class='missing'>No BM25 run for the lexical confound: "
-                           f"<code>{esc(why['lexical_command'])}</code>.</div>")
-        return "".join(out) or "<p class='note'>No dataset with per-item verdicts was requested.</p>"
+        labels = er["category_labels"]
+        by_model: dict[str, dict[str, Any]] = {}
+        for r in er["preference"]:
+            row = by_model.setdefault(r["model"], {"model": r["model"], "n": r["n"]})
+            row[r["category"]] = r["share"]
+        out.append(table(list(by_model.values()), [("model", "model"), ("n", "n")]
+                         + [(c, labels[c]) for c in er["categories"]], er["categories"]))
+        out.append(self.figure(er["figures"][0]))
+        out.append("<h4>Margins</h4><p class='note'>" + esc("; ".join(er["margin_definitions"]))
+                   + ". Left of 0 the model ranks the wrong text first; each model keeps its own score scale.</p>")
+        out.append(table(er["margins"], [("model", "model"), ("margin", "margin"), ("n", "n"), ("mean", "mean"),
+                                         ("q25", "25%"), ("median", "median"), ("q75", "75%"),
+                                         ("share_negative", "share < 0"), ("ties", "exact ties")]))
+        out.append(self.figure(er["figures"][1]))
+        return "".join(out)
+
+    def why(self) -> str:
+        return self._with_verdicts("why", self._why_body)
+
+    def _why_body(self, ds: Mapping[str, Any], why: Mapping[str, Any]) -> str:
+        out = []
+        if not why["attribution"]:
+            out.append(f"<div class='missing'>No cue-influence run: <code>{esc(why['command'])}</code>.</div>")
+        for a in why["attribution"]:
+            low, high = a["ci95"] or (None, None)
+            out.append(f"<h4>{esc(a['model'])}: cue's share of |attribution| ({esc(a['method'])}"
+                       + (f", {a['steps']} steps" if a.get("steps") else "") + ")</h4>"
+                       f"<p class='note'>Median {fmt_value(a['median_cue_share'], True)} (95% CI "
+                       f"{fmt_value(low, True)} to {fmt_value(high, True)}) over {a['n_comparisons']} comparisons "
+                       f"of {a['n']} items; run {esc(a['run_id'])}.</p>")
+            cols = [("comparisons", "comparisons"), ("median cue share", "median"), ("ci_low", "95% CI low"),
+                    ("ci_high", "95% CI high"), ("mean cue share", "mean"), ("cue under 5%", "cue under 5%")]
+            pct = {"median cue share", "ci_low", "ci_high", "mean cue share", "cue under 5%"}
+            if a["by_verdict"]:
+                out.append(table(a["by_verdict"], [("category", "verdict"), *cols], pct))
+            if a["by_type"]:
+                out.append(table(a["by_type"], [("type", "negation type"), *cols], pct))
+        lex = why.get("lexical")
+        if lex:
+            out.append(f"<h4>The lexical confound</h4><p class='note'>{esc(lex['measure'])}; BM25 run "
+                       f"{esc(lex['bm25_run'])}. Share of comparisons wrong or tied, by where BM25 leans.</p>")
+            out.append(table(lex["table"], [("model", "model"), ("lexical lean", "BM25 leans"), ("n", "n"),
+                                            ("wrong or tie", "wrong or tie"), ("ci_low", "95% CI low"),
+                                            ("ci_high", "95% CI high")], {"wrong or tie", "ci_low", "ci_high"}))
+            out.append(table(lex["follows"], [("model", "model"), ("n", "comparisons (BM25 not tied)"),
+                                              ("follows BM25", "picks BM25's document"), ("ci_low", "95% CI low"),
+                                              ("ci_high", "95% CI high")], {"follows BM25", "ci_low", "ci_high"}))
+        elif why.get("lexical_command"):
+            out.append(f"<div class='missing'>No BM25 run for the lexical confound: "
+                       f"<code>{esc(why['lexical_command'])}</code>.</div>")
+        return "".join(out)
 
     def sensitivity(self) -> str:
         ds = self.d["datasets"].get("demetr")
