@@ -55,6 +55,9 @@ def attribute_items(scorer, kind: str, frame: pd.DataFrame, method: str, steps: 
     ids = item_ids(kind, frame).tolist()
     rows: list[tuple[str, str, float]] = []
     records = frame.to_dict("records")
+    # Items of similar length share a chunk: a padded batch then wastes little on short texts.
+    order = sorted(range(len(records)), key=lambda i: -sum(len(str(v)) for v in records[i].values()))
+    ids, records = [ids[i] for i in order], [records[i] for i in order]
     for start in range(0, len(records), ITEMS_PER_CALL):
         chunk = list(zip(ids[start:start + ITEMS_PER_CALL], records[start:start + ITEMS_PER_CALL]))
         plans = [(item_id, c) for item_id, row in chunk for c in A.contrasts(kind, row)]

@@ -202,38 +202,49 @@ def integrated_gradients_joint(parts: JointParts, query: str, good: str, bad: st
     return PieceAttribution(attributions, offsets, float(ends[0]), float(ends[1]), steps)
 
 
-def gradient_x_input_many(parts: EncoderParts, triples: Sequence[tuple[str, str, str | None]]) -> list[PieceAttribution]:
+def gradient_x_input_many(parts: EncoderParts,
+                          triples: Sequence[tuple[str, str, str | None]]) -> list[PieceAttribution]:
     """Gradient x input of many (query, good, bad) margins in one forward and backward pass: each
-    triple's texts are rows of one padded batch, so their gradients do not mix. The fast path of
-    dataset-wide runs (one pass for a batch of items instead of one per comparison)."""
+    text is a row of a padded batch (queries in one, documents in another), so their gradients do
+    not mix. The fast path of dataset-wide runs (one pass for a batch of items instead of one per
+    comparison)."""
     import torch
 
     if any(bad is None for _, _, bad in triples):  # a single similarity: one pass each
         return [integrated_gradients(parts, q, g, b, at_input=True) for q, g, b in triples]
-    texts = [t for q, g, b in triples for t in (parts.prefixes[0] + q, parts.prefixes[1] + g, parts.prefixes[1] + b)]
-    enc = _encode(parts, texts)
-    mask, special = enc["attention_mask"], enc["special_tokens_mask"].bool()
+    # Queries and documents in two padded batches: a 15-token query padded to a 230-token
+    # document's length would cost as much as the document.
+    batches = [[parts.prefixes[0] + q for q, _, _ in triples],
+               [parts.prefixes[1] + t for _, g, b in triples for t in (g, b)]]
     device = next(parts.transformer.parameters()).device
-    with torch.no_grad():
-        x = parts.transformer.get_input_embeddings()(enc["input_ids"].to(device)).float()
-    keep = (special | (mask == 0)).to(device).unsqueeze(-1)
-    baseline = torch.where(keep, x, torch.zeros_like(x))
-    mask = mask.to(device)
-    inputs = x.clone().requires_grad_(True)
-    states = parts.transformer(inputs_embeds=inputs, attention_mask=mask).last_hidden_state
-    vecs = parts.pool(states, mask).view(len(triples), 3, -1)
-    margins = _similarity(vecs[:, 0], vecs[:, 1], parts.similarity) - _similarity(vecs[:, 0], vecs[:, 2], parts.similarity)
+    encoded, pieces, vectors = [], [], []
+    for texts in batches:
+        enc = _encode(parts, texts)
+        mask, special = enc["attention_mask"], enc["special_tokens_mask"].bool()
+        with torch.no_grad():
+            x = parts.transformer.get_input_embeddings()(enc["input_ids"].to(device)).float()
+        keep = (special | (mask == 0)).to(device).unsqueeze(-1)
+        inputs = x.clone().requires_grad_(True)
+        mask = mask.to(device)
+        states = parts.transformer(inputs_embeds=inputs, attention_mask=mask).last_hidden_state
+        vectors.append(parts.pool(states, mask))
+        encoded.append((enc, mask.sum(1).tolist()))
+        pieces.append((x, torch.where(keep, x, torch.zeros_like(x)), inputs))
+    q_vecs, d_vecs = vectors[0], vectors[1].view(len(triples), 2, -1)
+    margins = _similarity(q_vecs, d_vecs[:, 0], parts.similarity) - _similarity(q_vecs, d_vecs[:, 1], parts.similarity)
     margins.sum().backward()
-    piece = ((x - baseline) * inputs.grad).sum(-1).detach().cpu().numpy().astype(np.float64)
-    lengths = mask.sum(1).tolist()
+    values = [((x - base) * inputs.grad).sum(-1).detach().cpu().numpy().astype(np.float64) for x, base, inputs in pieces]
     out = []
     for k in range(len(triples)):
-        rows = range(3 * k, 3 * k + 3)
-        shift = [len(parts.prefixes[0]), len(parts.prefixes[1]), len(parts.prefixes[1])]
-        offsets = [[(max(s - d, 0), max(e - d, 0)) if e > 0 else (0, 0)
-                    for s, e in enc["offset_mapping"][i][: lengths[i]].tolist()] for i, d in zip(rows, shift)]
-        out.append(PieceAttribution([piece[i, : lengths[i]] for i in rows], offsets, float(margins[k].detach()),
-                                    float("nan"), 1))
+        doc_shift = len(parts.prefixes[1])
+        rows = [(0, k, len(parts.prefixes[0])), (1, 2 * k, doc_shift), (1, 2 * k + 1, doc_shift)]
+        attributions, offsets = [], []
+        for batch, i, shift in rows:
+            enc, lengths = encoded[batch]
+            attributions.append(values[batch][i, : lengths[i]])
+            offsets.append([(max(s - shift, 0), max(e - shift, 0)) if e > 0 else (0, 0)
+                            for s, e in enc["offset_mapping"][i][: lengths[i]].tolist()])
+        out.append(PieceAttribution(attributions, offsets, float(margins[k].detach()), float("nan"), 1))
     return out
 
 
