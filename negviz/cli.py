@@ -507,7 +507,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     from negviz.finetune import cli as finetune_cli  # arguments and command live with the training code
 
-    from negviz.analyses import explain_cli
+    from negviz import explain_cli
 
     s = sub.add_parser("explain", help=explain_cli.HELP)
     explain_cli.add_arguments(s)

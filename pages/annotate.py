@@ -7,7 +7,7 @@ from negviz.analyses import agreement
 from negviz import annotations as ann
 from negviz.analyses import paircard
 from negviz.store import StoreError
-from negviz.ui import inspector_data, pickers, resources
+from negviz.ui import agreement_view, pickers, resources
 from negviz.ui import types_data as td
 from negviz.ui.widgets import show_error
 
@@ -48,17 +48,7 @@ else:
                                                    help="Undefined when every label falls in one "
                                                         "category."),
         })
-        by_type = st.toggle("Krippendorff's alpha per negation type", key="alpha_by_type", bind="query-params")
-        groups = inspector_data.automatic_types(dataset).set_index("item_id")["type"] if by_type else None
-        alphas = agreement.alpha_table(latest, who, groups=groups)
-        st.dataframe(alphas, hide_index=True, key="alpha", placeholder="undefined", column_config={
-            "alpha": st.column_config.NumberColumn(agreement.KRIPPENDORFF, format="%.3f",
-                                                   help="Missing labels allowed: every pair two or more of the "
-                                                        "chosen annotators labelled counts."),
-            "ci_low": st.column_config.NumberColumn("95% CI low", format="%.3f"),
-            "ci_high": st.column_config.NumberColumn("95% CI high", format="%.3f",
-                                                     help="Bootstrap over pairs, 1,000 resamples."),
-        })
+        agreement_view.alpha_section(dataset, latest, who)
         if len(who) > 2:
             label = st.selectbox("Pairwise Cohen's kappa of", agreement.LABELS, key="pairwise")
             st.dataframe(agreement.pairwise_cohen(latest, who, label), key="pairwise_table")

@@ -1,122 +1,15 @@
 """Cue influence: over a whole dataset, how much of a model's token attribution falls on the
-negation cue, split by verdict and by negation type, with the pairs behind each bin; and where,
-layer by layer, an encoder's two documents stop differing, per negation type."""
+negation cue, by verdict and by negation type, with the pairs behind each bin; and where, layer
+by layer, an encoder's two documents stop differing (negviz.ui.cue_influence_view)."""
 
 import streamlit as st
 
-from negviz.analyses import cue_influence as C
-from negviz.analyses import layers as L
-from negviz.charts.cue_influence import share_boxes
-from negviz.charts.layers import layer_curves
-from negviz.charts.per_type import category_label
-from negviz.outcomes import CATEGORIES
-from negviz.taxonomy import TAXONOMY
-from negviz.ui import inspector_data, pickers, resources
-from negviz.ui import types_data as td
+from negviz.ui import cue_influence_view as view
+from negviz.ui import pickers
 from negviz.ui.types_data import dataset as load
-from negviz.ui.widgets import csv_download, figure_downloads, safe_md
 
 st.title("Cue influence")
 name = pickers.current_dataset()
 ds = load(name)
-stored = resources.attribution_runs(name)
-analysis = stored["options"].map(lambda o: (o or {}).get("analysis")) if len(stored) else stored.get("options")
-
-
-def shares() -> None:
-    st.caption("Token attributions over a whole dataset, reduced to one number per comparison: the share of "
-               "|attribution| that falls on the negation cue (the words of the negation edit). Occlusion removes each "
-               "word and re-scores (every model); integrated gradients and gradient × input differentiate a PyTorch "
-               "encoder. Runs are computed once with `negviz explain` and shared through the store.")
-    runs = stored[analysis == C.ANALYSIS] if len(stored) else stored
-    if runs.empty:
-        st.info(f"No cue-influence runs on {ds.title} yet. Compute one with "
-                f"`negviz explain --model all-MiniLM-L6-v2 --dataset {name} --method gradient-x-input` "
-                "(a progress bar counts the pairs; `--limit N` for a first look).")
-        return
-    runs = runs.assign(label=[f"{r.model_name} · {r.options.get('method', '?')} · n={r.n}" for r in runs.itertuples()])
-    chosen = st.multiselect("Runs", list(runs["label"]), default=list(runs["label"])[:4], key="runs",
-                            help="model · attribution method · pairs")
-    if not chosen:
-        st.info("Pick at least one run.")
-        return
-    picked = runs.set_index("label").loc[chosen]
-    types = inspector_data.automatic_types(name)[["item_id", "type"]]
-    frame = C.labelled_frame(ds.kind, {label: resources.run_scores(r.run_id) for label, r in picked.iterrows()}, types)
-    axis = st.radio("Split by", ["verdict", "negation type"], key="axis", horizontal=True, bind="query-params")
-    group = "category" if axis == "verdict" else "type"
-    if group == "category":
-        order, labels = list(CATEGORIES[ds.kind]), {c: category_label(c) for c in CATEGORIES[ds.kind]}
-    else:
-        present = set(frame["type"])
-        order = [k for k in TAXONOMY.keys if k in present] + sorted(present - set(TAXONOMY.keys))
-        labels = {k: TAXONOMY.label(k) for k in order if k in TAXONOMY.keys}
-    title = f"Cue's share of attribution by {axis} · {ds.title} {ds.spec.split}"
-    fig = share_boxes(frame, group, order, title, labels)
-    td.apply_click("share_chart", {"bin_run": 0, "bin_group": 1}, {"bin_run": chosen, "bin_group": order})
-    st.plotly_chart(fig, key="share_chart", on_select="rerun", selection_mode="points")
-    figure_downloads(fig, f"negviz-cue-influence-{name}-{group}", key="share")
-    table = C.group_table(frame, group)
-    st.dataframe(table, hide_index=True, key="share_table", column_config={
-        c: st.column_config.NumberColumn(format="percent") for c in
-        ("median cue share", "ci_low", "ci_high", "mean cue share", "cue under 5%")})
-    csv_download(table.assign(dataset=name, split=ds.spec.split), f"negviz-cue-influence-{name}-{group}.csv",
-                  label="Download the table (CSV)", key="dl-share")
-    with st.expander("Runs and their methods"):
-        st.dataframe(picked.reset_index()[["label", "run_id", "model_name", "n", "options", "created_at"]],
-                     hide_index=True, key="share_runs")
-
-    st.subheader("Pairs behind a bin")
-    st.caption("Click a point, or pick the run and the group here; each pair opens in the inspector with its "
-               "attributions.")
-    c1, c2 = st.columns(2)
-    bin_run = c1.selectbox("Run", chosen, index=None, key="bin_run", bind="query-params", placeholder="pick a run")
-    bin_group = c2.selectbox("Group", order, index=None, key="bin_group", bind="query-params",
-                             placeholder="pick a group", format_func=lambda g: labels.get(g, g))
-    if bin_run and bin_group:
-        part = frame[(frame["label"] == bin_run) & (frame[group] == bin_group)]
-        silent = int(part["cue_share"].isna().sum())  # no word moved the score: no share to draw or list
-        part = part.dropna(subset=["cue_share"])
-        model = picked.loc[bin_run, "model_name"]
-        st.markdown(f"**{safe_md(bin_run)}** · {safe_md(labels.get(bin_group, bin_group))}: {len(part):,} "
-                    f"comparisons, median cue share {part['cue_share'].median():.1%}"
-                    + (f" ({silent:,} more where no word moved the score)" if silent else ""))
-        shown = part[["item_id", "comparison", "cue_share", "cue_attribution", "margin", "category", "type"]]
-        td.items_table(shown.sort_values("cue_share"), name, "bin_items", f"negviz-cue-influence-{name}-{bin_group}",
-                       model=model)
-
-
-def fading() -> None:
-    st.subheader("Where the cue fades, layer by layer")
-    st.caption("1 − cos between an item's two documents at the first word piece where they differ, and between "
-               "their mean-pooled states, per layer (0 = the embeddings), averaged per negation type. A trained "
-               "model's curve beside its base shows in which layers training changed the representation.")
-    runs = stored[analysis == L.ANALYSIS] if len(stored) else stored
-    if runs.empty:
-        st.info(f"No layer curves on {ds.title} yet. Compute them with "
-                f"`negviz explain --layers --model all-MiniLM-L6-v2 --dataset {name}` (encoders; about a minute).")
-        return
-    labels = {f"{r.model_name} · {' vs '.join(r.options.get('columns', []))} · n={r.n}": r.run_id
-              for r in runs.itertuples()}
-    chosen = st.multiselect("Layer-curve runs", list(labels), default=list(labels)[:2], key="layer_runs")
-    curves = {label: L.stored_curves(resources.run_scores(labels[label])) for label in chosen}
-    types = inspector_data.automatic_types(name)[["item_id", "type"]]
-    present = sorted({t for c in curves.values() for t in c.merge(types, on="item_id")["type"].dropna()})
-    kinds = [k for k in TAXONOMY.keys if k in present] + [t for t in present if t not in TAXONOMY.keys]
-    pick = st.selectbox("Negation type", ["all types", *kinds], key="layer_type", bind="query-params")
-    parts = []
-    for label, c in curves.items():
-        if pick != "all types":
-            c = c[c["item_id"].isin(types.loc[types["type"] == pick, "item_id"])]
-        mean = c.groupby("layer")[["pooled_distance", "cue_distance"]].mean().reset_index()
-        parts.append(mean.assign(label=f"{label.split(' · ')[0]} (n={c['item_id'].nunique():,})"))
-    if parts:
-        import pandas as pd
-
-        fig = layer_curves(pd.concat(parts, ignore_index=True), f"Where the edit fades · {ds.title} · {pick}")
-        st.plotly_chart(fig, key="layer_chart")
-        figure_downloads(fig, f"negviz-layers-{name}", key="layers")
-
-
-shares()
-fading()
+view.shares(name, ds)
+view.fading(name, ds)

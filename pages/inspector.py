@@ -7,7 +7,8 @@ from negviz import links, outcomes
 from negviz.analyses import lexical as X
 from negviz.analyses import inspector as F
 from negviz.analyses import paircard
-from negviz.ui import inspector_data, lexical_data, pickers, reasoning_view, resources, url_check, why_view
+from negviz.ui import inspector_data, lexical_data, pickers, reasoning_view, resources, url_check
+from negviz.ui import why_view
 from negviz.ui.label_form import label_form
 from negviz.ui.types_data import dataset as load
 
@@ -57,10 +58,11 @@ with st.sidebar.expander("Filters", expanded=True):
                                            "and seed.")
         seed = url_check.number_input(st, "Seed", "seed", 0, value=0, step=1)
 
-if lean and outcomes.has_verdicts(ds.kind):
+if lean and outcomes.has_verdicts(ds.kind):  # BM25's lean per item, for the filter
     items = items.merge(X.item_lean(lexical_data.margins(dataset)[0]), on="item_id", how="left")
+lean = lean if outcomes.has_verdicts(ds.kind) else None
 filters = F.Filters(ntype, cue, int(edit) if edit else None, model, verdict, margin_min, margin_max,
-                    F.ANY if queue else annotated, sort, lean if outcomes.has_verdicts(ds.kind) else None)
+                    F.ANY if queue else annotated, sort, lean)
 ids = F.filter_items(items, verdicts, filters)
 if queue:  # the sample ignores who labelled what, so every annotator draws the same pairs
     ids = ann.queue(ann.sample_ids(ids, size, int(seed)), set(items.loc[items["mine"], "item_id"]))

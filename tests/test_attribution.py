@@ -16,6 +16,7 @@ from negviz.analyses import attribution as A
 from negviz.analyses import cue_influence as C
 from negviz.analyses import layers as L
 from negviz.analyses import lexical as X
+from negviz.explain import run_cue_influence, run_layer_curves
 from negviz.catalog import load_scorer
 from negviz.datasets import load
 from negviz.schema import PAIRS
@@ -183,8 +184,8 @@ def test_a_cue_influence_run_is_stored_once_and_gives_verdicts_by_the_one_rule(t
 
     store = Store(f"sqlite:///{tmp_path / 's.sqlite'}")
     spec = DatasetSpec(name="nevir", limit=5)
-    first = C.run_cue_influence("tfidf", spec, store=store, method="occlusion")
-    again = C.run_cue_influence("tfidf", spec, store=store, method="occlusion")
+    first = run_cue_influence("tfidf", spec, store=store, method="occlusion")
+    again = run_cue_influence("tfidf", spec, store=store, method="occlusion")
     assert not first.reused and again.reused and again.record.run_id == first.record.run_id
     assert store.runs(kind="attribution")["run_id"].tolist() == [first.record.run_id]
     assert store.runs(kind="eval").empty  # pages that read evaluations never see it
@@ -220,8 +221,8 @@ def test_layer_curves_over_a_dataset_are_stored_and_read_back(tmp_path):
 
     store = Store(f"sqlite:///{tmp_path / 's.sqlite'}")
     spec = DatasetSpec(name="nevir", limit=4)
-    result = L.run_layer_curves("all-MiniLM-L6-v2", spec, store=store)
-    assert not result.reused and L.run_layer_curves("all-MiniLM-L6-v2", spec, store=store).reused
+    result = run_layer_curves("all-MiniLM-L6-v2", spec, store=store)
+    assert not result.reused and run_layer_curves("all-MiniLM-L6-v2", spec, store=store).reused
     curves = L.stored_curves(store.scores_wide(result.record.run_id))
     assert curves["item_id"].nunique() == 4 and sorted(curves["layer"].unique()) == list(range(7))
     row = load("nevir").frame.iloc[2]
@@ -233,7 +234,7 @@ def test_layer_curves_over_a_dataset_are_stored_and_read_back(tmp_path):
     assert set(by_type["layer"]) == set(range(7)) and (by_type.loc[by_type["layer"] == 0, "cue_distance_vs_layer0"] == 1).all()
     assert result.record.options == {"analysis": L.ANALYSIS, "columns": ["d1", "d2"]}
     with pytest.raises(ValueError, match="no two texts"):
-        L.run_layer_curves("all-MiniLM-L6-v2", DatasetSpec(name="excluir", limit=2), store=store)
+        run_layer_curves("all-MiniLM-L6-v2", DatasetSpec(name="excluir", limit=2), store=store)
 
 
 def test_batched_gradient_x_input_equals_one_comparison_at_a_time():

@@ -5,6 +5,7 @@ import json
 
 from negviz.analyses import cue_influence as C
 from negviz.analyses import lexical as X
+from negviz.explain import run_cue_influence, run_layer_curves
 from negviz.schema import DatasetSpec
 from negviz.store import Store
 from tests.test_heatmap import open_page
@@ -14,7 +15,7 @@ def _store_run(app_env):
     import os
 
     store = Store(os.environ["NEGVIZ_DB_URL"])
-    return C.run_cue_influence("tfidf", DatasetSpec(name="nevir", limit=20), store=store, method="occlusion").record
+    return run_cue_influence("tfidf", DatasetSpec(name="nevir", limit=20), store=store, method="occlusion").record
 
 
 def test_the_page_draws_the_shares_by_verdict_and_lists_a_bins_pairs(app_env):
@@ -50,7 +51,7 @@ def test_layer_curves_of_a_trained_model_beside_its_base(app_env):
 
     store = Store(os.environ["NEGVIZ_DB_URL"])
     for model in ("all-MiniLM-L6-v2", "negminilm"):
-        L.run_layer_curves(model, DatasetSpec(name="nevir", limit=6), store=store)
+        run_layer_curves(model, DatasetSpec(name="nevir", limit=6), store=store)
     page = open_page("pages/cue_influence.py")
     assert not page.exception, [e.message for e in page.exception]
     mine = [o for o in page.multiselect(key="layer_runs").options if "n=6" in o]

@@ -187,7 +187,7 @@ def test_negminilm_report_finds_its_finetune_run_and_the_cli_numbers(tmp_path):
 
 def test_the_why_section_holds_the_cue_influence_run_and_the_lexical_confound(tmp_path):
     from negviz.analyses import lexical as X
-    from negviz.analyses.cue_influence import run_cue_influence
+    from negviz.explain import run_cue_influence
     from negviz.schema import DatasetSpec
 
     url = _store(tmp_path, [f"nevir__{m}.parquet" for m in ("all-MiniLM-L6-v2", "tfidf", "bm25")])
@@ -196,8 +196,10 @@ def test_the_why_section_holds_the_cue_influence_run_and_the_lexical_confound(tm
     assert main(["--db", url, "report", "--model", "tfidf", "--against", "all-MiniLM-L6-v2", "--datasets", "nevir",
                  "--out", str(out), "--no-maxsim", "--quiet", "--figures", "plotly"]) == 0
     why = json.loads(out.with_suffix(".json").read_text())["datasets"]["nevir"]["why"]
-    assert [a["run_id"] for a in why["attribution"]] == [run.run_id]
-    assert why["attribution"][0]["by_verdict"] == json.loads(json.dumps(run.summary["by_verdict"]))
+    mine = {a["model"]: a for a in why["attribution"]}
+    assert mine["tfidf"]["run_id"] == run.run_id and set(mine) <= {"tfidf", "all-MiniLM-L6-v2"}
+    assert mine["tfidf"]["by_verdict"] == json.loads(json.dumps(run.summary["by_verdict"]))
+    assert all(a["method"] for a in why["attribution"])  # cue-influence runs only, not layer curves
     table = {(r["model"], r["lexical lean"]): r for r in why["lexical"]["table"]}
     assert table[("tfidf", X.WRONG)]["wrong or tie"] > table[("tfidf", X.RIGHT)]["wrong or tie"]
     page = out.read_text()

@@ -2,7 +2,7 @@
 reduced to the cue's share, stored as a run of kind "attribution" so that it is computed once
 and shared through the store, like an evaluation.
 
-    result = run_cue_influence("all-MiniLM-L6-v2", "nevir", store=store, method="occlusion")
+    result = negviz.explain.run_cue_influence("all-MiniLM-L6-v2", "nevir", store=store)  # stores it
     frame = influence_frame(ds.kind, store.scores_wide(result.record.run_id))
     by_verdict(frame); by_type(frame, types)
 
@@ -15,8 +15,6 @@ evaluation, so negviz.outcomes gives the verdict under the one rule) and per com
 
 from __future__ import annotations
 
-import time
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -24,7 +22,7 @@ import pandas as pd
 
 from negviz import metrics, outcomes
 from negviz.analyses import attribution as A
-from negviz.schema import DatasetSpec, SLOTS
+from negviz.schema import SLOTS
 from negviz.scorers.base import Progress, no_progress
 
 KIND = "attribution"
@@ -33,13 +31,6 @@ METHODS = ("occlusion", "integrated-gradients", "gradient-x-input")
 GRADIENT_METHODS = ("integrated-gradients", "gradient-x-input")
 QUANTITIES = ("cue_share", "cue_attribution", "absolute", "gap")
 ITEMS_PER_CALL = 8  # occlusion: the variants of this many items go to the scorer together
-
-
-@dataclass
-class InfluenceResult:
-    record: Any
-    reused: bool
-    note: str | None = None
 
 
 def attribute_items(scorer, kind: str, frame: pd.DataFrame, method: str, steps: int | None = None,
@@ -156,70 +147,3 @@ def summarize(kind: str, scores: pd.DataFrame, method: str, steps: int | None, t
         typed = frame.merge(types[["item_id", "type"]], on="item_id", how="left").fillna({"type": "unknown"})
         summary["by_type"] = by_group(typed, "type").to_dict("records")
     return summary
-
-
-def analysis_inputs(model: str, dataset: DatasetSpec | str, store=None, device: str | None = None):
-    """(dataset, scorer) of a stored analysis, the model resolved as an evaluation of the dataset
-    resolves it (negviz.runner: held-out split, similarity) so the two describe the same scorer."""
-    from negviz.cache import ScoreCache
-    from negviz.catalog import load_scorer
-    from negviz.datasets import load as load_dataset
-    from negviz.runner import checked_model, metric_spec, resolve
-
-    dataset = DatasetSpec(name=dataset) if isinstance(dataset, str) else dataset
-    resolved = checked_model(model, dataset)
-    ds = load_dataset(dataset, store=store)
-    spec = metric_spec(resolved, ds.kind)
-    if spec != resolved.spec:
-        resolved = resolve(spec)
-    return ds, load_scorer(resolved, device=device, cache=ScoreCache())
-
-
-def stored_result(store, key: str, force: bool) -> InfluenceResult | None:
-    """The stored run of ``key`` to reuse (None: compute; a read-only store fails now, before the work)."""
-    if store is None:
-        return None
-    if not force:
-        existing = store.find_run(key)
-        if existing is not None:
-            return InfluenceResult(existing, reused=True)
-    store.check_writable()
-    return None
-
-
-def save_result(store, record, scores: pd.DataFrame, force: bool) -> InfluenceResult:
-    from negviz.runner import store_once
-
-    if store is None:
-        return InfluenceResult(record, reused=False)
-    stored, note = store_once(store, record, scores, replace=force)
-    return InfluenceResult(stored, reused=note is not None, note=note)
-
-
-def run_cue_influence(model: str, dataset: DatasetSpec | str, *, store=None, method: str = "occlusion",
-                      steps: int | None = None, device: str | None = None, progress: Progress = no_progress,
-                      force: bool = False) -> InfluenceResult:
-    """Attribute every item of a dataset and store the run (kind "attribution"); a stored run of
-    the same spec is reused unless ``force``."""
-    from negviz.analyses.inspector import automatic_types
-    from negviz.runner import run_key, scored_record
-    from negviz.scoring import score_dataset
-    from negviz.scorers import introspect
-
-    start = time.perf_counter()
-    if method not in METHODS:
-        raise ValueError(f"unknown attribution method {method!r}; use one of {', '.join(METHODS)}")
-    steps = (int(steps) if steps else introspect.IG_STEPS) if method == "integrated-gradients" else None
-    ds, scorer = analysis_inputs(model, dataset, store, device)
-    options = {"analysis": ANALYSIS, "method": method, **({"steps": steps} if steps else {})}
-    key = run_key(scorer.spec, scorer.revision_id, ds.spec, options)
-    reused = stored_result(store, key, force)
-    if reused is not None:
-        return reused
-    verdict_scores = score_dataset(ds.kind, ds.frame, scorer)  # the slot scores, from the score cache
-    quantities = attribute_items(scorer, ds.kind, ds.frame, method, steps, progress)
-    scores = pd.concat([verdict_scores, quantities], ignore_index=True)
-    types = automatic_types(ds) if outcomes.has_verdicts(ds.kind) else None
-    summary = summarize(ds.kind, scores, method, steps, types)
-    record = scored_record(KIND, key, scorer, ds, ds.spec.name, options, summary, start)
-    return save_result(store, record, scores, force)

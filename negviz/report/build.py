@@ -273,11 +273,15 @@ def _why(store, name: str, ds, runs: pd.DataFrame, outs: pd.DataFrame, order: li
     """Each model's stored cue-influence run (the run policy of negviz.run_choice, kind
     "attribution") and the lexical confound against BM25's stored run, when there is one."""
     from negviz.analyses import lexical as X
+    from negviz.analyses.cue_influence import ANALYSIS as CUE_INFLUENCE
     from negviz.store.record import ATTRIBUTION
 
     out: dict[str, Any] = {"attribution": [], "lexical": None,
                            "command": f"negviz explain --model {order[0]} --dataset {name} --method gradient-x-input"}
-    found = choose_runs(store.runs(dataset=name, kind=ATTRIBUTION), order, kind=ATTRIBUTION)
+    stored = store.runs(dataset=name, kind=ATTRIBUTION)
+    if len(stored):  # the kind also holds layer curves: only cue-influence runs here
+        stored = stored[stored["options"].map(lambda o: (o or {}).get("analysis")) == CUE_INFLUENCE]
+    found = choose_runs(stored, order, kind=ATTRIBUTION)
     for r in found.to_dict("records"):
         s = r["summary"] or {}
         out["attribution"].append(plain({"model": r["model_name"], "run_id": r["run_id"], "n": r["n"],

@@ -31,7 +31,7 @@ def add_arguments(s: argparse.ArgumentParser) -> None:
 def run_command(args: argparse.Namespace) -> int:
     import pandas as pd
 
-    from negviz.analyses.cue_influence import run_cue_influence
+    from negviz.explain import run_cue_influence
     from negviz.cli import TqdmProgress
     from negviz.schema import DatasetSpec
     from negviz.store import Store
@@ -68,7 +68,7 @@ def run_command(args: argparse.Namespace) -> int:
 def _layers(args: argparse.Namespace, store, progress) -> int:
     import pandas as pd
 
-    from negviz.analyses.layers import run_layer_curves
+    from negviz.explain import run_layer_curves
     from negviz.schema import DatasetSpec
 
     try:
