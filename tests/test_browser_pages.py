@@ -16,6 +16,7 @@ PAGES = {
     "/errors?dataset=nevir": "Error preference",
     "/sensitivity": "Perturbation sensitivity",
     "/drift": "Fine-tuning drift",
+    "/cue-influence?dataset=nevir&axis=negation+type": "Cue influence",
     "/maxsim?dataset=nevir&pair=1230-2": "MaxSim explorer",
     "/playground": "Playground",
     "/inspector?dataset=nevir&pair=1230-2": "Pair inspector",

@@ -75,7 +75,7 @@ def test_stored_presets_from_the_bundled_runs(tmp_path):
     store.ensure_bundled(DATA_DIR / "runs")
     wide = {}
     for dataset in pg.PRESET_PICKERS:
-        runs = store.runs(dataset=dataset)  # newest first
+        runs = store.runs(dataset=dataset, kind="eval")  # newest first; not the attribution runs
         wide[dataset] = {m: store.scores_wide(runs.loc[runs["model_name"] == m, "run_id"].iloc[0])
                          for m in pg.PRESET_MODELS if (runs["model_name"] == m).any()}
     presets = pg.stored_presets({d: load(d).frame for d in wide}, wide)
