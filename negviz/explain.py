@@ -14,7 +14,6 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-import numpy as np
 import pandas as pd
 
 from negviz import outcomes
@@ -73,15 +72,14 @@ def run_cue_influence(model: str, dataset: DatasetSpec | str, *, store=None, met
                       force: bool = False) -> InfluenceResult:
     """Attribute every item of a dataset and store the run (kind "attribution"); a stored run of
     the same spec is reused unless ``force``."""
-    from negviz.analyses.cue_influence import ANALYSIS, METHODS, attribute_items, summarize
+    from negviz.analyses.cue_influence import ANALYSIS, attribute_items, check_method, summarize
     from negviz.analyses.inspector import automatic_types
     from negviz.runner import run_key, scored_record
     from negviz.scoring import score_dataset
     from negviz.scorers import introspect
 
     start = time.perf_counter()
-    if method not in METHODS:
-        raise ValueError(f"unknown attribution method {method!r}; use one of {', '.join(METHODS)}")
+    check_method(method)  # before any model is loaded
     steps = (int(steps) if steps else introspect.IG_STEPS) if method == "integrated-gradients" else None
     ds, scorer = analysis_inputs(model, dataset, store, device)
     options = {"analysis": ANALYSIS, "method": method, **({"steps": steps} if steps else {})}
@@ -103,7 +101,7 @@ def run_layer_curves(model: str, dataset, *, store=None, columns: tuple[str, str
     """Every item's per-layer curve for one twin of columns (default: the documents), stored as a
     run of kind "attribution" (options: analysis "layer curves", the columns); reused when stored."""
     from negviz.analyses.inspector import automatic_types
-    from negviz.analyses.layers import ANALYSIS, by_type, curve_scores, dataset_curves, twins
+    from negviz.analyses.layers import ANALYSIS, curve_scores, dataset_curves, summarize, twins
     from negviz.runner import run_key, scored_record
     from negviz.scoring import item_ids
 
@@ -122,13 +120,6 @@ def run_layer_curves(model: str, dataset, *, store=None, columns: tuple[str, str
     if reused is not None:
         return reused
     curves = dataset_curves(scorer, ds.kind, ds.frame, item_ids(ds.kind, ds.frame).tolist(), columns, progress=progress)
-    types = automatic_types(ds)
-    summary = {"metric": "cue_distance_last_vs_layer0", "analysis": ANALYSIS, "columns": list(columns),
-               "n": int(curves["item_id"].nunique()),
-               "by_type": by_type(curves, types).to_dict("records")}
-    last = curves["layer"].max()
-    ratio = (curves[curves["layer"] == last].set_index("item_id")["cue_distance"]
-             / curves[curves["layer"] == 0].set_index("item_id")["cue_distance"].replace(0, np.nan)).dropna()
-    summary["cue_distance_last_vs_layer0"] = float(ratio.median()) if len(ratio) else float("nan")
+    summary = summarize(curves, automatic_types(ds), columns)
     record = scored_record(KIND, key, scorer, ds, ds.spec.name, options, summary, start)
     return save_result(store, record, curve_scores(curves), force)

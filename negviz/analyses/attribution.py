@@ -111,7 +111,8 @@ def _cue_spans(kind: str, row: Mapping, columns: Mapping[str, str | None], texts
         cues = marked(text)
         if role in changed:  # the edit: changed words the cue marks, else all changed words
             hit = [s for s in changed[role] if any(_overlaps(s, c) for c in cues)]
-            out[role] = tuple(c for c in cues if any(_overlaps(s, c) for s in changed[role])) if hit else tuple(changed[role])
+            inside = tuple(c for c in cues if any(_overlaps(s, c) for s in changed[role]))
+            out[role] = inside if hit else tuple(changed[role])
         elif kind in (EXCLUSION, PERTURBATION) and role == "query":
             out[role] = tuple(cues) if kind == EXCLUSION else ()  # ExcluIR: the exclusion in the query
         else:
@@ -161,7 +162,7 @@ def occlusion(scorer: Scorer, contrast: Contrast) -> Attribution:
     return occlusion_many(scorer, [contrast])[0]
 
 
-def occlusion_many(scorer: Scorer, items: list[Contrast], progress=None) -> list[Attribution]:
+def occlusion_many(scorer: Scorer, items: list[Contrast]) -> list[Attribution]:
     """``occlusion`` of several contrasts, every variant of all of them scored in one call."""
     plain = uncached(scorer)
     queries: list[str] = []
@@ -181,7 +182,7 @@ def occlusion_many(scorer: Scorer, items: list[Contrast], progress=None) -> list
         queries += [p[0] for p in pairs]
         docs += [p[1] for p in pairs]
         plans.append((contrast, words, start))
-    scores = plain.score(queries, docs, **({"progress": progress} if progress else {}))
+    scores = plain.score(queries, docs)
     out = []
     for contrast, words, start in plans:
         s = scores[start:]
@@ -264,14 +265,14 @@ def _from_pieces(contrast: Contrast, pieces, at_input: bool) -> Attribution:
             hit = np.flatnonzero((starts < end) & (start < ends))
             if len(hit):  # a piece lies inside one word; a word may hold several pieces
                 values[rows[hit[0]]] += value
-    total = float(values.sum())
-    expected = pieces.margin - pieces.baseline_margin
-    completeness = {"margin": pieces.margin, "baseline_margin": pieces.baseline_margin, "sum": total,
-                    "gap": total - expected, "steps": steps, "baseline": introspect.BASELINE}
-    if at_input:
+    if at_input:  # no path integral, so nothing to be complete against
         method = f"{GRADIENT_X_INPUT} (baseline: {introspect.BASELINE})"
         return Attribution(method, contrast, pieces.margin, words.assign(attribution=values),
                            forward_passes=len(present), completeness={"margin": pieces.margin})
+    total = float(values.sum())
+    completeness = {"margin": pieces.margin, "baseline_margin": pieces.baseline_margin, "sum": total,
+                    "gap": total - (pieces.margin - pieces.baseline_margin), "steps": steps,
+                    "baseline": introspect.BASELINE}
     method = f"integrated gradients ({steps} steps; baseline: {introspect.BASELINE})"
     return Attribution(method, contrast, pieces.margin, words.assign(attribution=values),
                        forward_passes=steps * len(present), completeness=completeness)
@@ -286,7 +287,7 @@ SHADE_STYLE = (
 _TOWARDS_RIGHT, _TOWARDS_WRONG = "33,102,172", "214,96,77"  # blue / red (ColorBrewer RdBu ends)
 
 
-def shaded_html(att: Attribution, titles: Mapping[str, str] | None = None) -> str:
+def shaded_html(att: Attribution) -> str:
     """The contrast's texts as HTML, each word shaded by its attribution (blue: towards the right
     document, red: towards the wrong one; opacity relative to the largest |attribution| of the
     item) and the cue underlined. Every piece of text is html.escape'd; each word's value is in
@@ -308,8 +309,7 @@ def shaded_html(att: Attribution, titles: Mapping[str, str] | None = None) -> st
                        f'title="{w.attribution:+.5f}">{html.escape(text[w.start:w.end])}</span>')
             at = w.end
         out.append(html.escape(text[at:]))
-        label = (titles or {}).get(role) or f"{att.contrast.columns[role]} ({role})"
-        blocks.append(text_block(label, "".join(out)))
+        blocks.append(text_block(f"{att.contrast.columns[role]} ({role})", "".join(out)))
     legend = ('<p class="nv-text" style="opacity:.75;font-size:.85em">'
               f'<span class="nv-att" style="background:rgba({_TOWARDS_RIGHT},.6)">towards the right document</span> · '
               f'<span class="nv-att" style="background:rgba({_TOWARDS_WRONG},.6)">towards the wrong document</span> · '
@@ -318,16 +318,6 @@ def shaded_html(att: Attribution, titles: Mapping[str, str] | None = None) -> st
 
 
 # ---------------------------------------------------------------- summaries
-def role_summary(att: Attribution) -> pd.DataFrame:
-    """Per text: its words' total attribution, absolute total and the cue's part."""
-    t = att.tokens.assign(absolute=att.tokens["attribution"].abs())
-    g = t.groupby(["role", "column"], sort=False)
-    return pd.DataFrame({
-        "sum": g["attribution"].sum(), "absolute": g["absolute"].sum(),
-        "cue_absolute": t[t["is_cue"]].groupby(["role", "column"], sort=False)["absolute"].sum(),
-    }).fillna(0.0).reset_index()
-
-
 def top_words(att: Attribution, n: int = 8) -> pd.DataFrame:
     """The n words with the largest absolute attribution, largest first."""
     t = att.tokens

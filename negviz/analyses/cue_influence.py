@@ -4,7 +4,7 @@ and shared through the store, like an evaluation.
 
     result = negviz.explain.run_cue_influence("all-MiniLM-L6-v2", "nevir", store=store)  # stores it
     frame = influence_frame(ds.kind, store.scores_wide(result.record.run_id))
-    by_verdict(frame); by_type(frame, types)
+    by_group(frame, "category"); by_group(with_types(frame, types), "type")
 
 A run's scores hold, per item, the slot scores the verdict rests on (``q1_d1``, ... as in an
 evaluation, so negviz.outcomes gives the verdict under the one rule) and per comparison
@@ -25,7 +25,6 @@ from negviz.analyses import attribution as A
 from negviz.schema import SLOTS
 from negviz.scorers.base import Progress, no_progress
 
-KIND = "attribution"
 ANALYSIS = "cue influence"  # options["analysis"]; runs of kind "attribution" also hold layer curves
 METHODS = ("occlusion", "integrated-gradients", "gradient-x-input")
 GRADIENT_METHODS = ("integrated-gradients", "gradient-x-input")
@@ -33,13 +32,17 @@ QUANTITIES = ("cue_share", "cue_attribution", "absolute", "gap")
 ITEMS_PER_CALL = 8  # occlusion: the variants of this many items go to the scorer together
 
 
+def check_method(method: str) -> None:
+    if method not in METHODS:
+        raise ValueError(f"unknown attribution method {method!r}; use one of {', '.join(METHODS)}")
+
+
 def attribute_items(scorer, kind: str, frame: pd.DataFrame, method: str, steps: int | None = None,
                     progress: Progress = no_progress) -> pd.DataFrame:
     """Long scores (item_id, slot, score) of every item: the quantities of each comparison."""
     from negviz.scoring import item_ids
 
-    if method not in METHODS:
-        raise ValueError(f"unknown attribution method {method!r}; use one of {', '.join(METHODS)}")
+    check_method(method)
     if method in GRADIENT_METHODS and not A.supports_gradients(scorer):
         raise ValueError(f"{scorer.name!r} ({scorer.family}) has no PyTorch encoder to take gradients of; "
                          "use --method occlusion, which works for every model")
@@ -94,10 +97,14 @@ def labelled_frame(kind: str, runs: dict[str, pd.DataFrame], types: pd.DataFrame
     """influence_frame of several stored runs (label -> Store.scores_wide), stacked with ``label``
     and each item's negation type."""
     parts = [influence_frame(kind, wide).assign(label=label) for label, wide in runs.items()]
-    out = pd.concat(parts, ignore_index=True)
-    if types is not None:
-        out = out.merge(types[["item_id", "type"]], on="item_id", how="left")
-    return out.fillna({"type": "unknown"}) if "type" in out else out.assign(type="unknown")
+    return with_types(pd.concat(parts, ignore_index=True), types)
+
+
+def with_types(frame: pd.DataFrame, types: pd.DataFrame | None) -> pd.DataFrame:
+    """``frame`` with each item's negation type (``types``: item_id, type), "unknown" where none."""
+    if types is None:
+        return frame.assign(type="unknown")
+    return frame.merge(types[["item_id", "type"]], on="item_id", how="left").fillna({"type": "unknown"})
 
 
 def group_table(frame: pd.DataFrame, group: str) -> pd.DataFrame:
@@ -144,6 +151,5 @@ def summarize(kind: str, scores: pd.DataFrame, method: str, steps: int | None, t
     if "category" in frame:
         summary["by_verdict"] = by_group(frame, "category").to_dict("records")
     if types is not None and len(types):
-        typed = frame.merge(types[["item_id", "type"]], on="item_id", how="left").fillna({"type": "unknown"})
-        summary["by_type"] = by_group(typed, "type").to_dict("records")
+        summary["by_type"] = by_group(with_types(frame, types), "type").to_dict("records")
     return summary

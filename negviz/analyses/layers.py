@@ -143,3 +143,15 @@ def stored_curves(wide: pd.DataFrame) -> pd.DataFrame:
         if col not in out:
             out[col] = np.nan
     return out.sort_values(["item_id", "layer"])[["item_id", *CURVE_COLUMNS]].reset_index(drop=True)
+
+
+def summarize(curves: pd.DataFrame, types: pd.DataFrame, columns: Sequence[str]) -> dict:
+    """A stored layer-curve run's summary: mean curves per negation type and the median ratio of
+    the last layer's distance at the cue to layer 0's."""
+    last = curves["layer"].max()
+    at_cue = curves.set_index("item_id")["cue_distance"]
+    ratio = (at_cue[curves["layer"].to_numpy() == last]
+             / at_cue[curves["layer"].to_numpy() == 0].replace(0, np.nan)).dropna()
+    return {"metric": "cue_distance_last_vs_layer0", "analysis": ANALYSIS, "columns": list(columns),
+            "n": int(curves["item_id"].nunique()), "by_type": by_type(curves, types).to_dict("records"),
+            "cue_distance_last_vs_layer0": float(ratio.median()) if len(ratio) else float("nan")}

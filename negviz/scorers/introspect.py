@@ -72,6 +72,24 @@ def _similarity(a, b, similarity: str):
     return (a * b).sum(-1)
 
 
+def _embedded(model: Any, enc) -> tuple[Any, Any, Any]:
+    """(input embeddings x, the baseline x', attention mask) of a tokenized batch, on the model's
+    device: x' is x with every word piece zeroed, special tokens and padding kept as they are."""
+    import torch
+
+    device = next(model.parameters()).device
+    mask, special = enc["attention_mask"], enc["special_tokens_mask"].bool()
+    with torch.no_grad():
+        x = model.get_input_embeddings()(enc["input_ids"].to(device)).float()
+    keep = (special | (mask == 0)).to(device).unsqueeze(-1)
+    return x, torch.where(keep, x, torch.zeros_like(x)), mask.to(device)
+
+
+def _shifted(offsets: list, shift: int) -> list[tuple[int, int]]:
+    """Word-piece offsets moved back by a role prefix's length, back into the text itself."""
+    return [(max(s - shift, 0), max(e - shift, 0)) if e > 0 else (0, 0) for s, e in offsets]
+
+
 @dataclass
 class PieceAttribution:
     """Integrated gradients per word piece of each text, with the pieces' character offsets."""
@@ -81,11 +99,6 @@ class PieceAttribution:
     margin: float  # F(x)
     baseline_margin: float  # F(x')
     steps: int
-
-    @property
-    def completeness_gap(self) -> float:
-        total = float(sum(a.sum() for a in self.attributions))
-        return total - (self.margin - self.baseline_margin)
 
 
 def integrated_gradients(parts: EncoderParts, query: str, good: str, bad: str | None, steps: int = IG_STEPS,
@@ -99,14 +112,8 @@ def integrated_gradients(parts: EncoderParts, query: str, good: str, bad: str | 
 
     texts = [parts.prefixes[0] + query, parts.prefixes[1] + good] + ([parts.prefixes[1] + bad] if bad is not None else [])
     enc = _encode(parts, texts)
-    mask, special = enc["attention_mask"], enc["special_tokens_mask"].bool()
-    embed = parts.transformer.get_input_embeddings()
-    device = next(parts.transformer.parameters()).device
-    with torch.no_grad():
-        x = embed(enc["input_ids"].to(device)).float()
-    keep = (special | (mask == 0)).to(device).unsqueeze(-1)  # specials and padding stay as they are
-    baseline = torch.where(keep, x, torch.zeros_like(x))
-    mask = mask.to(device)
+    x, baseline, mask = _embedded(parts.transformer, enc)
+    device = x.device
     n = len(texts)
 
     def margin(inputs):  # inputs: [k * n, L, H] -> [k] margins
@@ -138,9 +145,8 @@ def integrated_gradients(parts: EncoderParts, query: str, good: str, bad: str | 
             ends = margin(torch.cat([x, baseline]))
     piece = ((x - baseline) * grads / steps).sum(-1).detach().cpu().numpy().astype(np.float64)
     lengths = mask.sum(1).tolist()
-    offsets = [[tuple(map(int, o)) for o in enc["offset_mapping"][i][: lengths[i]].tolist()] for i in range(n)]
-    shift = [len(parts.prefixes[0])] + [len(parts.prefixes[1])] * (n - 1)  # offsets back into the texts
-    offsets = [[(max(s - d, 0), max(e - d, 0)) if e > 0 else (0, 0) for s, e in offs] for offs, d in zip(offsets, shift)]
+    shift = [len(parts.prefixes[0])] + [len(parts.prefixes[1])] * (n - 1)
+    offsets = [_shifted(enc["offset_mapping"][i][: lengths[i]].tolist(), shift[i]) for i in range(n)]
     return PieceAttribution([piece[i, : lengths[i]] for i in range(n)], offsets, float(ends[0]), float(ends[1]), steps)
 
 
@@ -155,14 +161,9 @@ def integrated_gradients_joint(parts: JointParts, query: str, good: str, bad: st
     enc = parts.tokenizer([query] * len(docs), docs, padding=True, truncation="only_second",
                           max_length=parts.max_length, return_tensors="pt", return_offsets_mapping=True,
                           return_special_tokens_mask=True)
-    mask, special = enc["attention_mask"], enc["special_tokens_mask"].bool()
-    device = next(parts.model.parameters()).device
+    x, baseline, mask = _embedded(parts.model, enc)
+    device = x.device
     extra = {k: enc[k].to(device) for k in ("token_type_ids",) if k in enc}
-    with torch.no_grad():
-        x = parts.model.get_input_embeddings()(enc["input_ids"].to(device)).float()
-    keep = (special | (mask == 0)).to(device).unsqueeze(-1)
-    baseline = torch.where(keep, x, torch.zeros_like(x))
-    mask = mask.to(device)
     n = len(docs)
     sign = torch.tensor([1.0, -1.0][:n], device=device)
 
@@ -208,28 +209,21 @@ def gradient_x_input_many(parts: EncoderParts,
     text is a row of a padded batch (queries in one, documents in another), so their gradients do
     not mix. The fast path of dataset-wide runs (one pass for a batch of items instead of one per
     comparison)."""
-    import torch
-
     if any(bad is None for _, _, bad in triples):  # a single similarity: one pass each
         return [integrated_gradients(parts, q, g, b, at_input=True) for q, g, b in triples]
     # Queries and documents in two padded batches: a 15-token query padded to a 230-token
     # document's length would cost as much as the document.
     batches = [[parts.prefixes[0] + q for q, _, _ in triples],
                [parts.prefixes[1] + t for _, g, b in triples for t in (g, b)]]
-    device = next(parts.transformer.parameters()).device
     encoded, pieces, vectors = [], [], []
     for texts in batches:
         enc = _encode(parts, texts)
-        mask, special = enc["attention_mask"], enc["special_tokens_mask"].bool()
-        with torch.no_grad():
-            x = parts.transformer.get_input_embeddings()(enc["input_ids"].to(device)).float()
-        keep = (special | (mask == 0)).to(device).unsqueeze(-1)
+        x, baseline, mask = _embedded(parts.transformer, enc)
         inputs = x.clone().requires_grad_(True)
-        mask = mask.to(device)
         states = parts.transformer(inputs_embeds=inputs, attention_mask=mask).last_hidden_state
         vectors.append(parts.pool(states, mask))
         encoded.append((enc, mask.sum(1).tolist()))
-        pieces.append((x, torch.where(keep, x, torch.zeros_like(x)), inputs))
+        pieces.append((x, baseline, inputs))
     q_vecs, d_vecs = vectors[0], vectors[1].view(len(triples), 2, -1)
     margins = _similarity(q_vecs, d_vecs[:, 0], parts.similarity) - _similarity(q_vecs, d_vecs[:, 1], parts.similarity)
     margins.sum().backward()
@@ -242,8 +236,7 @@ def gradient_x_input_many(parts: EncoderParts,
         for batch, i, shift in rows:
             enc, lengths = encoded[batch]
             attributions.append(values[batch][i, : lengths[i]])
-            offsets.append([(max(s - shift, 0), max(e - shift, 0)) if e > 0 else (0, 0)
-                            for s, e in enc["offset_mapping"][i][: lengths[i]].tolist()])
+            offsets.append(_shifted(enc["offset_mapping"][i][: lengths[i]].tolist(), shift))
         out.append(PieceAttribution(attributions, offsets, float(margins[k].detach()), float("nan"), 1))
     return out
 
