@@ -25,6 +25,12 @@ def _stored(name: str) -> tuple[pd.DataFrame, pd.Series]:
     return stored, analysis
 
 
+@st.cache_data(show_spinner=False, max_entries=16)
+def _group_table(frame: pd.DataFrame, group: str) -> pd.DataFrame:
+    """Medians with bootstrap CIs: once per (runs, grouping), not on every rerun."""
+    return C.group_table(frame, group)
+
+
 def shares(name: str, ds) -> None:
     """The cue's share per verdict or negation type, and the pairs behind a bin."""
     stored, analysis = _stored(name)
@@ -61,7 +67,7 @@ def shares(name: str, ds) -> None:
     td.apply_click("share_chart", {"bin_run": 0, "bin_group": 1}, {"bin_run": chosen, "bin_group": order})
     st.plotly_chart(fig, key="share_chart", on_select="rerun", selection_mode="points")
     figure_downloads(fig, f"negviz-cue-influence-{name}-{group}", key="share")
-    table = C.group_table(frame, group)
+    table = _group_table(frame, group)
     st.dataframe(table, hide_index=True, key="share_table", column_config={
         c: st.column_config.NumberColumn(format="percent") for c in
         ("median cue share", "ci_low", "ci_high", "mean cue share", "cue under 5%")})

@@ -14,6 +14,13 @@ from negviz.ui import types_data as td
 from negviz.ui.widgets import csv_download, safe_md
 
 
+@st.cache_data(show_spinner=False, max_entries=16)
+def _tables(comps: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The confound table and how often each model follows BM25: bootstrap CIs, so once per
+    (models, filter), not on every rerun of the page."""
+    return X.confound_table(comps), X.follows_lexicon(comps)
+
+
 def show(ctx, outcomes: pd.DataFrame, order: list[str], scope: str) -> None:
     """``outcomes``: the page's filtered verdicts (negviz.outcomes); ``order``: its model order."""
     st.subheader("The lexical confound: does a model follow word overlap?")
@@ -23,11 +30,10 @@ def show(ctx, outcomes: pd.DataFrame, order: list[str], scope: str) -> None:
                f"BM25 scores higher for the query: {safe_md(X.MEASURE)}; here {safe_md(source)}. A model that follows "
                "word overlap whatever the negation is wrong far more often when BM25 leans towards the wrong document "
                f"({scope}).")
-    table = X.confound_table(comps)
+    table, follows = _tables(comps)
     lfig = confound_bars(table, f"Wrong or tied, by BM25's lean · {ctx.name} {ctx.split} · {scope}")
     td.apply_click("lex_chart", {"lex_model": 0, "lex_lean": 1}, {"lex_model": order, "lex_lean": list(X.LEANS)})
     st.plotly_chart(lfig, key="lex_chart", on_select="rerun", selection_mode="points")
-    follows = X.follows_lexicon(comps)
     st.dataframe(follows, hide_index=True, key="lex_follows", column_config={
         "follows BM25": st.column_config.NumberColumn(format="percent", help="among comparisons where BM25 is not "
                                                       "tied: how often the model picks BM25's document"),
