@@ -4,6 +4,7 @@ Each run is made by `negviz eval` into a scratch store, then written with `negvi
 so the shipped files are exactly what the CLI produces. Usage:
     python scripts/make_runs.py [--models ...] [--datasets ...]
     python scripts/make_runs.py --models bm25 --datasets excluir --corpus offline   # corpus retrieval
+    python scripts/make_runs.py --models maxsim-all-MiniLM-L6-v2 --datasets excluir --corpus offline --top-k 10
 """
 
 from __future__ import annotations
@@ -40,13 +41,15 @@ def main() -> None:
     ap.add_argument("--tag", help="added to the file name after the dataset, e.g. negation")
     ap.add_argument("--limit", type=int, help="first N items only (a slow model on a CPU); named first<N> in the file")
     ap.add_argument("--corpus", help="retrieve over this corpus (negviz eval --corpus), e.g. offline")
+    ap.add_argument("--top-k", type=int, help="with --corpus: documents kept per query (a re-ranker re-scores "
+                                              "BM25's top k; the MaxSim runs use 10 on a CPU)")
     args = ap.parse_args()
     extra = [a for opt in args.dataset_option for a in ("--dataset-option", opt)]
     if args.limit:
         extra += ["--limit", str(args.limit)]
         args.tag = "-".join(filter(None, [f"first{args.limit}", args.tag]))
     if args.corpus:
-        extra += ["--corpus", args.corpus]
+        extra += ["--corpus", args.corpus, *(["--top-k", str(args.top_k)] if args.top_k else [])]
         args.tag = "-".join(filter(None, ["corpus", args.corpus, args.tag]))
     OUT.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp:
