@@ -86,6 +86,22 @@ def test_maxsim_over_mpnet_is_shipped_and_beats_the_pooled_bi_encoder_on_nevir()
     assert excluir.n == 1000 and cannot.n == 25_948 and cannot.family == excluir.family == "maxsim"
 
 
+def test_maxsim_over_mpnet_reranks_bm25s_top_10_over_the_offline_corpus():
+    """As the MiniLM MaxSim corpus run: BM25's top 10 re-scored by MaxSim (the same candidates,
+    so the two MaxSim runs differ only by their encoder)."""
+    record, _ = _run("excluir-corpus-offline__maxsim-all-mpnet-base-v2")
+    minilm, _ = _run("excluir-corpus-offline__maxsim-all-MiniLM-L6-v2")
+    assert record.n == minilm.n == 1000 and record.family == "maxsim"
+    for key in ("retrieval", "first_stage", "top_k", "corpus_hash"):
+        assert record.options[key] == minilm.options[key]
+    assert record.options["top_k"] == 10 and record.summary["model_format"] == "fp32 safetensors"
+    # BM25 decides which documents reach the top 10: both runs see the same ones
+    assert record.summary["pos_in_top_k"] == minilm.summary["pos_in_top_k"]
+    assert record.summary["neg_in_top_k"] == minilm.summary["neg_in_top_k"]
+    low, high = record.summary["ci95"]["right_rank"]
+    assert low <= record.summary["right_rank"] <= high
+
+
 def test_negmpnet_negation_ratio_is_at_least_three_times_its_base():
     base, _ = _run("demetr-negation-antonym__all-mpnet-base-v2")
     trained, _ = _run("demetr-negation-antonym__negmpnet-lora")
