@@ -38,7 +38,8 @@ MAX_IMPORT_BYTES = 20 * 1024 * 1024
 LABEL_COLUMNS = ("negation_type", "validity", "query_ambiguous")
 EXPORT_KEY = ("dataset", "item_id", "annotator", "version", "created_at", *LABEL_COLUMNS, "note")
 FORMATS = ("csv", "jsonl")
-IMPORTED = "imported_from"  # labels key holding an imported row's original version and time
+IMPORTED = "imported_from"
+TYPES_KEY = "negation_types"  # labels key of every type of a multi-type label, the first included  # labels key holding an imported row's original version and time
 
 
 class AnnotationError(NegvizError, ValueError):
@@ -53,10 +54,25 @@ class Label:
     validity: str = "valid"
     query_ambiguous: bool = False
     note: str = ""
+    # Further negation types of a pair with more than one cue (a project with several type tags
+    # per pair); negation_type stays the first, so agreement and the heatmap read one type.
+    more_types: tuple[str, ...] = ()
 
     def labels(self) -> dict:
-        return {"negation_type": self.negation_type, "validity": self.validity,
-                "query_ambiguous": bool(self.query_ambiguous)}
+        out = {"negation_type": self.negation_type, "validity": self.validity,
+               "query_ambiguous": bool(self.query_ambiguous)}
+        if self.more_types:
+            out[TYPES_KEY] = [self.negation_type, *self.more_types]
+        return out
+
+    @classmethod
+    def from_labels(cls, labels: dict | None, note: str | None = "") -> "Label":
+        """The Label a stored labels dict holds (fields another tool left out take the form's defaults)."""
+        labels = labels or {}
+        validity = labels.get("validity") if labels.get("validity") in VALIDITY else VALIDITY[0]
+        kinds = [t for t in (labels.get(TYPES_KEY) or []) if t != labels.get("negation_type")]
+        return cls(labels.get("negation_type"), validity, bool(labels.get("query_ambiguous")), note or "",
+                   tuple(dict.fromkeys(kinds)))
 
 
 def type_options() -> list[str]:
@@ -89,6 +105,11 @@ def check_label(label: Label, types: list[str] | None = None) -> None:
         raise AnnotationError(f"Validity must be one of {', '.join(VALIDITY)}, not {label.validity!r}.")
     if not isinstance(label.query_ambiguous, (bool, np.bool_)):
         raise AnnotationError(f"'query ambiguous' must be true or false, not {label.query_ambiguous!r}.")
+    for extra in label.more_types:
+        if extra not in types:
+            raise AnnotationError(f"Unknown negation type {extra!r}; choose from {', '.join(types)}.")
+    if label.negation_type in label.more_types or len(set(label.more_types)) < len(label.more_types):
+        raise AnnotationError("Each negation type of a pair counts once; remove the repeated one.")
     if len(label.note or "") > MAX_NOTE:
         raise AnnotationError(f"The note is {len(label.note):,} characters long; at most {MAX_NOTE:,}. Nothing was saved.")
 
@@ -110,7 +131,8 @@ def save(store, ds: Dataset, item_id: str, annotator: str, label: Label, types: 
     annotator = clean_annotator(annotator)
     check_label(label, types)
     check_item(ds, item_id)
-    label = Label(label.negation_type, label.validity, bool(label.query_ambiguous), label.note or "")
+    label = Label(label.negation_type, label.validity, bool(label.query_ambiguous), label.note or "",
+                  tuple(label.more_types))
     now, version = current_label(store, ds.spec.name, str(item_id), annotator)
     if now == label:
         return version
@@ -135,13 +157,11 @@ def current_label(store, dataset: str, item_id: str, annotator: str | None) -> t
     """An annotator's newest label of one pair and its version (to prefill a form), or (None, 0)."""
     if not annotator:
         return None, 0
-    rows = flatten(store.annotations(dataset, item_id=str(item_id), annotator=annotator))
+    rows = store.annotations(dataset, item_id=str(item_id), annotator=annotator)
     if rows.empty:
         return None, 0
     r = rows.iloc[0]
-    # Labels written by other tools may lack fields: fall back to the form's defaults.
-    validity = r["validity"] if r["validity"] in VALIDITY else VALIDITY[0]
-    return Label(r["negation_type"], validity, bool(r["query_ambiguous"]), r["note"] or ""), int(r["version"])
+    return Label.from_labels(r["labels"], r["note"]), int(r["version"])
 
 
 def history(store, dataset: str, item_id: str) -> pd.DataFrame:
@@ -183,11 +203,27 @@ def export_frame(store, ds: Dataset, all_versions: bool = False) -> pd.DataFrame
     texts = ds.frame.assign(item_id=item_ids(ds.kind, ds.frame).to_numpy())
     text_cols = [c for c in (*TEXT_COLUMNS[ds.kind], "cue", "edit_type") if c in texts]
     out = flat[list(EXPORT_KEY)].merge(texts[["item_id", *text_cols]], on="item_id", how="left")
+    out = out.merge(_adjudicated_columns(store, ds.spec.name), on="item_id", how="left")
     out["dataset_split"] = ds.spec.split
     out["dataset_source"] = ds.source
     out["negviz_version"] = __version__
     out["exported_at"] = datetime.now(timezone.utc).isoformat()
     return out
+
+
+ADJUDICATED_PREFIX = "adjudicated_"
+
+
+def _adjudicated_columns(store, dataset: str) -> pd.DataFrame:
+    """Per pair, the reviewer's decision (negviz.projects.review) as adjudicated_* columns, the gold
+    label of a pair whose annotators disagreed; empty columns where no one decided."""
+    from negviz.projects.review import adjudicated
+
+    decided = adjudicated(store, dataset)
+    cols = {c: ADJUDICATED_PREFIX + c for c in LABEL_COLUMNS} | {"reviewer": ADJUDICATED_PREFIX + "by"}
+    if decided.empty:
+        return pd.DataFrame(columns=["item_id", *cols.values()])
+    return decided[["item_id", *cols]].rename(columns=cols)
 
 
 def to_bytes(frame: pd.DataFrame, fmt: str) -> bytes:

@@ -33,6 +33,7 @@ PAGES: tuple[PageEntry, ...] = (
     PageEntry("pages/inspector.py", "inspector", "Pair inspector", ":material/compare:", "Explore"),
     PageEntry("pages/search.py", "search", "Search", ":material/search:", "Explore"),
     PageEntry("pages/annotate.py", "annotations", "Annotations", ":material/rate_review:", "Explore"),
+    PageEntry("pages/projects.py", "projects", "Annotation projects", ":material/assignment_ind:", "Explore"),
     PageEntry("pages/evaluate.py", "evaluate", "Evaluate", ":material/play_circle:", "Run"),
     PageEntry("pages/catalog.py", "catalog", "Models & data", ":material/database:", "Run"),
     PageEntry("pages/add_dataset.py", "add-dataset", "Add a dataset", ":material/upload_file:", "Run"),

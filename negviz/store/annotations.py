@@ -70,3 +70,11 @@ def frame(rows: list) -> pd.DataFrame:
     out["version"] = out["version"].astype(int)
     out["created_at"] = pd.to_datetime(out["created_at"], utc=True)
     return out
+
+
+def insert_versions(engine: sa.Engine, rows: list[dict[str, Any]]) -> None:
+    """Insert whole label histories as they are (versions and times kept: a project import);
+    one transaction, so a clash with a stored version leaves nothing half-written."""
+    if rows:
+        with db.write(engine) as conn:
+            conn.execute(table.insert(), rows)

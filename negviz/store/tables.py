@@ -161,6 +161,55 @@ annotations = sa.Table(
     sa.UniqueConstraint("dataset", "item_id", "annotator", "version", name="uq_annotation_version"),
 )
 
+# Annotation projects (negviz.projects): a named labelling job over a dataset's pairs, with its
+# guidelines, label schema and overlap (each pair to ``overlap`` annotators). Labels themselves
+# go to ``annotations`` (by dataset), so every page that reads labels sees a project's too.
+annotation_projects = sa.Table(
+    "annotation_projects",
+    metadata,
+    sa.Column("name", sa.String, primary_key=True),
+    sa.Column("dataset", sa.String, nullable=False),
+    sa.Column("items", JSON, nullable=False),  # the project's pair ids, in the dataset's order
+    sa.Column("overlap", sa.Integer, nullable=False),
+    sa.Column("label_schema", JSON, nullable=False),  # {"types": [...], "multi_type": bool}
+    sa.Column("guidelines", sa.Text, nullable=False),
+    sa.Column("claim_hours", sa.Double, nullable=False),  # an unlabelled claim older than this is free again
+    sa.Column("owner", sa.String, nullable=False),
+    sa.Column("created_at", UTCDateTime, nullable=False),
+)
+
+# Who holds which pair of a project: slot 1..overlap per pair (more only when someone asks for an
+# extra label). The primary key is the concurrency guard: two annotators taking the last free slot
+# of a pair at once compute the same slot number, and the database lets only one of them in.
+project_claims = sa.Table(
+    "project_claims",
+    metadata,
+    sa.Column("project", sa.String, sa.ForeignKey("annotation_projects.name", ondelete="CASCADE"),
+              primary_key=True),
+    sa.Column("item_id", sa.String, primary_key=True),
+    sa.Column("slot", sa.Integer, primary_key=True),
+    sa.Column("annotator", sa.String, nullable=False),
+    sa.Column("claimed_at", UTCDateTime, nullable=False),
+    sa.UniqueConstraint("project", "item_id", "annotator", name="uq_claim_annotator"),
+)
+
+# A reviewer's decision on a pair whose labels disagree: append-only and versioned per
+# (project, item_id), like annotations; the newest version is the adjudicated label.
+adjudications = sa.Table(
+    "adjudications",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("project", sa.String, nullable=False),
+    sa.Column("dataset", sa.String, nullable=False, index=True),
+    sa.Column("item_id", sa.String, nullable=False),
+    sa.Column("version", sa.Integer, nullable=False),
+    sa.Column("reviewer", sa.String, nullable=False),
+    sa.Column("labels", JSON),
+    sa.Column("note", sa.Text, nullable=False),
+    sa.Column("created_at", UTCDateTime, nullable=False),
+    sa.UniqueConstraint("project", "item_id", "version", name="uq_adjudication_version"),
+)
+
 # Datasets a user added (negviz.store.datasets): the validated items as Parquet bytes, with where
 # they came from. Created on first use in stores made before this table existed.
 added_datasets = sa.Table(

@@ -14,7 +14,8 @@ GOLD_CUE = "gold_cue"  # NevIR: CondaQA's original cue word, typed by type_of_cu
 DETECTED = "detected"  # the cue found in the words that differ between the two texts
 DATASET_LABEL = "dataset_label"  # a column of a user's file
 ANNOTATOR = "annotator"  # the latest annotations (labels["negation_type"])
-SOURCES = (GOLD_CUE, DETECTED, DATASET_LABEL, ANNOTATOR)
+ADJUDICATED = "adjudicated"  # a reviewer's decision on a disagreement (negviz.projects.review)
+SOURCES = (GOLD_CUE, DETECTED, DATASET_LABEL, ANNOTATOR, ADJUDICATED)
 LABEL_COLUMNS = ("item_id", "type", "cue", "label_source", "evidence", "where")
 ANNOTATION_KEY = "negation_type"
 CUE_COLUMN = "cue"
@@ -29,13 +30,15 @@ _DETECT_TEXTS = {
 
 
 def label_pairs(dataset, source: str = "auto", *, annotations: pd.DataFrame | None = None, store=None,
-                label_column: str = LABEL_COLUMN) -> pd.DataFrame:
+                label_column: str = LABEL_COLUMN, adjudicated: pd.DataFrame | None = None) -> pd.DataFrame:
     """Type every item: DataFrame[item_id, type, cue, label_source, evidence, where].
 
     ``dataset`` is a Dataset, a DatasetSpec or a name. ``source="auto"`` takes the gold cue if
     the frame has a ``cue`` column, else ``label_column`` if present, else detection; then the
-    latest annotator label (from ``annotations``, or ``store``) replaces it where one exists.
-    ``source="annotator"`` returns only the annotated items."""
+    latest annotator label (from ``annotations``, or ``store``) replaces it where one exists, and
+    an adjudicated label (from ``adjudicated``, or ``store``) replaces that: the reviewer's
+    decision is the gold label. ``source="annotator"`` returns only the annotated items,
+    ``source="adjudicated"`` only the adjudicated ones."""
     from negviz.datasets import Dataset, load
 
     ds = dataset if isinstance(dataset, Dataset) else load(dataset)
@@ -44,8 +47,14 @@ def label_pairs(dataset, source: str = "auto", *, annotations: pd.DataFrame | No
         raise ValueError(f"unknown label source {source!r}; use auto or one of {SOURCES}")
     if store is not None and annotations is None and source in ("auto", ANNOTATOR):
         annotations = store.annotations(dataset=ds.spec.name)
+    if store is not None and adjudicated is None and source in ("auto", ADJUDICATED):
+        from negviz.projects.review import adjudicated as stored_decisions
+
+        adjudicated = stored_decisions(store, ds.spec.name)
     if source == ANNOTATOR:
         return _from_annotations(annotations)
+    if source == ADJUDICATED:
+        return _from_adjudicated(adjudicated)
     base = source
     if source == "auto":
         base = GOLD_CUE if CUE_COLUMN in frame else DATASET_LABEL if label_column in frame else DETECTED
@@ -61,6 +70,12 @@ def label_pairs(dataset, source: str = "auto", *, annotations: pd.DataFrame | No
         out = out.set_index("item_id")
         hit = out.index.intersection(ann.index)
         out.loc[hit, list(ann.columns)] = ann.loc[hit, list(ann.columns)]
+        out = out.reset_index()
+    if source == "auto" and adjudicated is not None and len(adjudicated):
+        gold = _from_adjudicated(adjudicated).set_index("item_id")
+        out = out.set_index("item_id")
+        hit = out.index.intersection(gold.index)
+        out.loc[hit, list(gold.columns)] = gold.loc[hit, list(gold.columns)]
         out = out.reset_index()
     return out[list(LABEL_COLUMNS)]
 
@@ -153,6 +168,15 @@ def _from_annotations(annotations: pd.DataFrame | None) -> pd.DataFrame:
         who = ", ".join(sorted(set(part["annotator"])))
         rows.append((str(item_id), chosen["type"], str((chosen["labels"] or {}).get("cue", "")), ANNOTATOR,
                      f"{int(counts.max())} of {len(part)} annotator(s) ({who})", ""))
+    return pd.DataFrame(rows, columns=list(LABEL_COLUMNS))
+
+
+def _from_adjudicated(decisions: pd.DataFrame | None) -> pd.DataFrame:
+    """The newest reviewer's decision per item (negviz.projects.review.adjudicated's flat frame)."""
+    if decisions is None or decisions.empty:
+        return pd.DataFrame(columns=list(LABEL_COLUMNS))
+    rows = [(str(r.item_id), r.negation_type, "", ADJUDICATED, f"adjudicated by {r.reviewer} ({r.project}, "
+             f"version {int(r.version)})", "") for r in decisions.itertuples() if r.negation_type]
     return pd.DataFrame(rows, columns=list(LABEL_COLUMNS))
 
 

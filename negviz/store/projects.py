@@ -1,0 +1,165 @@
+"""Annotation projects in the store: the project rows, who holds which pair (claims), and the
+reviewers' adjudications. Plain SQL over ``store.engine``; the rules (what a queue hands out,
+what counts as a disagreement) live in negviz.projects.
+
+Claims are safe under concurrent annotators on SQLite and PostgreSQL alike: a pair's slots are
+numbered 1, 2, ... and (project, item_id, slot) is the primary key, so two annotators taking the
+same free slot at once cannot both succeed; the loser re-reads the pair and moves on.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from datetime import datetime
+from typing import Any
+
+import pandas as pd
+import sqlalchemy as sa
+
+from negviz.store import db
+from negviz.store.record import StoreError
+from negviz.store.tables import adjudications, annotation_projects, annotations, now, project_claims
+
+PROJECT_COLUMNS = tuple(c.name for c in annotation_projects.columns)
+CLAIM_COLUMNS = ("project", "item_id", "slot", "annotator", "claimed_at")
+ADJUDICATION_COLUMNS = ("id", "project", "dataset", "item_id", "version", "reviewer", "labels", "note", "created_at")
+_ATTEMPTS = 20
+
+
+class ProjectExistsError(StoreError):
+    """A project of that name is stored already."""
+
+
+# ---------------------------------------------------------------- projects
+def insert_project(engine: sa.Engine, row: dict[str, Any]) -> None:
+    try:
+        with db.write(engine) as conn:
+            conn.execute(annotation_projects.insert().values(**row))
+    except sa.exc.IntegrityError as exc:
+        raise ProjectExistsError(f"a project named {row['name']!r} exists already; choose another name") from exc
+
+
+def project_rows(engine: sa.Engine, name: str | None = None) -> list[dict[str, Any]]:
+    query = sa.select(annotation_projects).order_by(annotation_projects.c.created_at, annotation_projects.c.name)
+    if name is not None:
+        query = query.where(annotation_projects.c.name == name)
+    with db.read(engine) as conn:
+        return [dict(r._mapping) for r in conn.execute(query)]
+
+
+def update_guidelines(engine: sa.Engine, name: str, guidelines: str) -> None:
+    with db.write(engine) as conn:
+        conn.execute(annotation_projects.update().where(annotation_projects.c.name == name)
+                     .values(guidelines=guidelines))
+
+
+# ---------------------------------------------------------------- claims
+def claims(engine: sa.Engine, project: str, item_id: str | None = None) -> pd.DataFrame:
+    c = project_claims.c
+    query = sa.select(*(c[k] for k in CLAIM_COLUMNS)).where(c.project == project)
+    if item_id is not None:
+        query = query.where(c.item_id == str(item_id))
+    with db.read(engine) as conn:
+        rows = conn.execute(query.order_by(c.item_id, c.slot)).all()
+    out = pd.DataFrame([tuple(r) for r in rows], columns=list(CLAIM_COLUMNS))
+    out["slot"] = out["slot"].astype(int)
+    return out
+
+
+def labellers(engine: sa.Engine, dataset: str) -> pd.DataFrame:
+    """(item_id, annotator) of every pair of ``dataset`` someone has labelled (one row each):
+    the queue's input, read lean (no label bodies) so a step stays fast with many labels."""
+    c = annotations.c
+    query = sa.select(c.item_id, c.annotator).where(c.dataset == dataset).distinct()
+    with db.read(engine) as conn:
+        rows = conn.execute(query).all()
+    return pd.DataFrame([tuple(r) for r in rows], columns=["item_id", "annotator"])
+
+
+def try_claim(engine: sa.Engine, project: str, item_id: str, slot: int, annotator: str) -> bool:
+    """Take ``slot`` of a pair; False when someone took it (or this annotator holds the pair) first."""
+    try:
+        with db.write(engine) as conn:
+            conn.execute(project_claims.insert().values(project=project, item_id=str(item_id), slot=int(slot),
+                                                        annotator=annotator, claimed_at=now()))
+        return True
+    except sa.exc.IntegrityError:
+        return False
+
+
+def take_over(engine: sa.Engine, project: str, item_id: str, slot: int, holder: str, claimed_at: datetime,
+              annotator: str) -> bool:
+    """Move a stale claim to ``annotator``, only if it is still ``holder``'s claim of ``claimed_at``
+    (a compare-and-set: of two annotators taking it over at once, one succeeds)."""
+    c = project_claims.c
+    try:
+        with db.write(engine) as conn:
+            done = conn.execute(
+                project_claims.update()
+                .where(c.project == project, c.item_id == str(item_id), c.slot == int(slot),
+                       c.annotator == holder, c.claimed_at == claimed_at)
+                .values(annotator=annotator, claimed_at=now())
+            ).rowcount
+        return done == 1
+    except sa.exc.IntegrityError:  # the annotator holds another slot of this pair
+        return False
+
+
+def release(engine: sa.Engine, project: str, item_id: str, annotator: str) -> int:
+    c = project_claims.c
+    with db.write(engine) as conn:
+        return conn.execute(project_claims.delete().where(
+            c.project == project, c.item_id == str(item_id), c.annotator == annotator)).rowcount
+
+
+def insert_claims(engine: sa.Engine, rows: list[dict[str, Any]]) -> None:
+    if rows:
+        with db.write(engine) as conn:
+            conn.execute(project_claims.insert(), rows)
+
+
+# ---------------------------------------------------------------- adjudications
+def add_adjudication(engine: sa.Engine, project: str, dataset: str, item_id: str, reviewer: str,
+                     labels: dict[str, Any], note: str = "", created_at: datetime | None = None) -> int:
+    """Append a reviewer's decision; returns its version (1, 2, ... per project and pair)."""
+    c = adjudications.c
+    for attempt in range(_ATTEMPTS):
+        try:
+            with db.write(engine) as conn:
+                last = conn.execute(sa.select(sa.func.max(c.version))
+                                    .where(c.project == project, c.item_id == str(item_id))).scalar()
+                version = (last or 0) + 1
+                conn.execute(adjudications.insert().values(
+                    project=project, dataset=dataset, item_id=str(item_id), version=version, reviewer=reviewer,
+                    labels=labels, note=note or "", created_at=created_at or now()))
+            return version
+        except sa.exc.IntegrityError:  # a concurrent reviewer took this version: read again
+            time.sleep(random.uniform(0, 0.01 * (attempt + 1)))
+    raise StoreError(f"could not save the adjudication of {item_id} after {_ATTEMPTS} attempts")
+
+
+def adjudication_rows(engine: sa.Engine, *, project: str | None = None, dataset: str | None = None,
+                      latest: bool = True) -> pd.DataFrame:
+    """Adjudications of a project or a dataset: the newest version per (project, pair), or all."""
+    c = adjudications.c
+    where = [c[k] == v for k, v in (("project", project), ("dataset", dataset)) if v is not None]
+    query = sa.select(*(c[k] for k in ADJUDICATION_COLUMNS)).where(*where)
+    if latest:
+        newest = (sa.select(c.project, c.item_id, sa.func.max(c.version).label("version"))
+                  .where(*where).group_by(c.project, c.item_id).subquery())
+        query = query.join(newest, sa.and_(c.project == newest.c.project, c.item_id == newest.c.item_id,
+                                           c.version == newest.c.version))
+    with db.read(engine) as conn:
+        rows = conn.execute(query.order_by(c.project, c.item_id, c.version)).all()
+    out = pd.DataFrame([tuple(r) for r in rows], columns=list(ADJUDICATION_COLUMNS))
+    out["created_at"] = pd.to_datetime(out["created_at"], utc=True)
+    return out
+
+
+def delete_project(engine: sa.Engine, name: str) -> None:
+    """Remove a project, its claims and adjudications (an import that failed half-way)."""
+    with db.write(engine) as conn:
+        conn.execute(adjudications.delete().where(adjudications.c.project == name))
+        conn.execute(project_claims.delete().where(project_claims.c.project == name))
+        conn.execute(annotation_projects.delete().where(annotation_projects.c.name == name))

@@ -1,0 +1,312 @@
+"""The Annotation projects page (negviz.projects): label a queue, review disagreements, follow
+progress and agreement, set a project up. Each tab is one function; the page only arranges them."""
+
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+from negviz import annotations as ann
+from negviz import projects as P
+from negviz.analyses import agreement, paircard
+from negviz.analyses.uncertainty import RULE as UNCERTAINTY_RULE
+from negviz.projects import queue as Q
+from negviz.projects import review as R
+from negviz.projects.guidelines import safe_markdown
+from negviz.projects.project import DEFAULT_GUIDELINES, check_label
+from negviz.projects.ranking import uncertainty_table
+from negviz.scoring import item_ids
+from negviz.store import StoreError
+from negviz.ui import resources
+from negviz.ui.label_form import cannot_save
+from negviz.ui.types_data import dataset as load_dataset
+from negviz.ui.widgets import safe_md, show_error
+
+PAIR_KEY = "project_pair"
+NEXT_PROJECT = "project_next"
+MESSAGE = "project_message"  # the pair this annotator is labelling, pinned until it is saved or skipped
+
+
+def pick_project(store) -> P.Project | None:
+    """The project picker (bound to the URL); a project just created is selected."""
+    projects = P.all_projects(store)
+    if NEXT_PROJECT in st.session_state:
+        st.session_state["project"] = st.session_state.pop(NEXT_PROJECT)
+    names = [p.name for p in projects]
+    name = st.sidebar.selectbox("Project", names, key="project", bind="query-params", index=0 if names else None,
+                                placeholder="none yet: create one")
+    return next((p for p in projects if p.name == name), None)
+
+
+def summary(project: P.Project) -> str:
+    many = " · several types per pair" if project.multi_type else ""
+    return (f"**{paircard.md_escape(project.name)}** · {paircard.md_escape(project.dataset)} · "
+            f"{len(project.items):,} pairs · overlap {project.overlap} · owner "
+            f"{paircard.md_escape(project.owner)}{many}")
+
+
+def message() -> None:
+    text = st.session_state.pop(MESSAGE, None)
+    if text:
+        st.success(safe_md(text))
+
+
+def annotator_name() -> str:
+    return " ".join(st.sidebar.text_input(
+        "Annotator", key="annotator", persist_state="session", placeholder="your name",
+        help="Saved with every label and decision; remembered while this browser tab is open.").split())
+
+
+@st.cache_data(show_spinner="Ordering the pairs by the stored models' uncertainty…", max_entries=32)
+def _uncertainty(url: str, project: str, dataset: str, run_ids: tuple[str, ...]) -> pd.DataFrame:
+    return uncertainty_table(resources.store(), P.get(resources.store(), project))
+
+
+def uncertainty(project: P.Project) -> pd.DataFrame:
+    """The project's pairs, most uncertain first (cached per set of stored runs)."""
+    runs = resources.runs(project.dataset)
+    return _uncertainty(resources.db_url(), project.name, project.dataset, tuple(sorted(runs["run_id"])))
+
+
+def pair_row(project: P.Project, item: str) -> dict:
+    ds = load_dataset(project.dataset)
+    ids = [str(i) for i in item_ids(ds.kind, ds.frame)]
+    return ds.frame.iloc[ids.index(item)].to_dict()
+
+
+def show_pair(project: P.Project, item: str) -> None:
+    ds = load_dataset(project.dataset)
+    st.html(paircard.card_html(ds.kind, pair_row(project, item)))
+
+
+def guidelines(project: P.Project) -> None:
+    st.markdown(safe_markdown(project.guidelines) or "_No guidelines written yet._")
+
+
+# ---------------------------------------------------------------- labelling
+def label_tab(store, project: P.Project, annotator: str) -> None:
+    if not annotator:
+        st.info("Enter your annotator name in the sidebar: your queue is yours.")
+        return
+    read_key = f"read_guidelines_{project.name}"
+    if not st.session_state.get(read_key):
+        st.subheader("Guidelines")
+        guidelines(project)
+        st.button("I have read the guidelines: start", key="start_labelling", type="primary",
+                  on_click=lambda: st.session_state.update({read_key: True}))
+        return
+    top = st.columns([2, 1, 1], vertical_alignment="bottom")
+    order = top[0].radio("Queue order", P.ORDERS, key="order", bind="query-params", horizontal=True,
+                         help=f"uncertainty: {UNCERTAINTY_RULE}")
+    with top[1].popover("Guidelines", icon=":material/menu_book:"):
+        guidelines(project)
+    skipped = st.session_state.setdefault(f"skipped_{project.name}", [])
+    item = _current(store, project, annotator, order, skipped)
+    if item is None:
+        st.success("Your queue is empty: every pair of this project has its labels, or yours.")
+        return
+    done = Q.progress(store, project)
+    mine = done[done["annotator"] == annotator]
+    top[2].caption(f"{int(mine['labelled'].sum()) if len(mine) else 0} labelled by you · pair {item}")
+    st.subheader(f"{project.name} · {item}")
+    show_pair(project, item)
+    _label_form(store, project, annotator, item, skipped)
+
+
+def _current(store, project, annotator, order, skipped) -> str | None:
+    pinned = st.session_state.get(PAIR_KEY)
+    if pinned and pinned[0] == (project.name, annotator):
+        return pinned[1]
+    ordered = uncertainty(project)["item_id"].tolist() if order == P.UNCERTAINTY else P.IN_TURN
+    try:
+        item = P.next_pair(store, project, annotator, ordered, skip=skipped)
+    except (P.ProjectError, StoreError) as exc:
+        show_error(exc)
+        return None
+    if item is not None:
+        st.session_state[PAIR_KEY] = ((project.name, annotator), item)
+    return item
+
+
+def _label_form(store, project, annotator, item, skipped) -> None:
+    ds = load_dataset(project.dataset)
+    mine, version = ann.current_label(store, project.dataset, item, annotator)
+    mine = mine or ann.Label(None)
+    refusal = cannot_save(store)
+    if refusal:
+        st.warning(f"Labels cannot be saved now: {safe_md(refusal)}.", icon=":material/block:")
+    form = f"{project.name}|{item}|{annotator}|{version}"
+    types = list(project.types)
+    with st.form(f"project-label-{form}"):
+        st.caption(f"Labelling as **{paircard.md_escape(annotator)}**")
+        kind = st.selectbox("Negation type", types, index=types.index(mine.negation_type)
+                            if mine.negation_type in types else None, placeholder="choose", key=f"ptype_{form}")
+        more = st.multiselect("Further negation types (a pair with several cues)", types,
+                              default=[t for t in mine.more_types if t in types], key=f"pmore_{form}") \
+            if project.multi_type else []
+        validity = st.radio("Pair validity", ann.VALIDITY, index=ann.VALIDITY.index(mine.validity),
+                            horizontal=True, key=f"pvalid_{form}")
+        ambiguous = st.checkbox("Query ambiguous", value=mine.query_ambiguous, key=f"pamb_{form}")
+        note = st.text_area("Note", value=mine.note, max_chars=ann.MAX_NOTE, key=f"pnote_{form}")
+        a, b = st.columns(2)
+        save = a.form_submit_button("Save and next", type="primary", icon=":material/skip_next:",
+                                    disabled=bool(refusal))
+        skip = b.form_submit_button("Skip this pair", icon=":material/redo:")
+    if skip:
+        P.release(store, project, item, annotator)
+        skipped.append(item)
+        st.session_state.pop(PAIR_KEY, None)
+        st.rerun()
+    if save:
+        label = ann.Label(kind, validity, bool(ambiguous), note or "", tuple(t for t in more if t != kind))
+        try:
+            check_label(project, label)
+            saved = ann.save(store, ds, item, annotator, label, types=types)
+        except (ann.AnnotationError, StoreError) as exc:
+            show_error(exc)
+            return
+        st.session_state.pop(PAIR_KEY, None)
+        st.session_state[MESSAGE] = f"Saved {item} as version {saved} by {annotator}."
+        st.rerun()
+
+
+# ---------------------------------------------------------------- review
+def review_tab(store, project: P.Project, reviewer: str) -> None:
+    diff = P.disagreements(store, project)
+    todo = R.review_queue(store, project)
+    st.caption(f"{len(diff):,} pairs whose labels disagree · {len(todo):,} awaiting review · a pair "
+               f"disagrees when two or more annotators' latest labels differ in {', '.join(R.REVIEWED)}")
+    if diff.empty:
+        st.info("No disagreements yet: pairs show here once two annotators label one differently.")
+        return
+    pending = st.toggle("Only pairs awaiting review", value=True, key="review_pending")
+    choices = todo if pending else diff["item_id"].astype(str).tolist()
+    if not choices:
+        st.success("Every disagreement has a decision.")
+        return
+    item = st.selectbox("Pair", choices, key="review_pair")
+    row = diff[diff["item_id"].astype(str) == item].dropna(axis=1)
+    st.html(_side_by_side(row.drop(columns=["item_id", "awaiting_review"]).iloc[0]))
+    show_pair(project, item)
+    if not reviewer:
+        st.info("Enter your name in the sidebar to record a decision.")
+        return
+    _decision_form(store, project, reviewer, item)
+
+
+def _side_by_side(row: pd.Series) -> str:
+    """Each annotator's label beside the others, as an HTML table of escaped text (names are user text)."""
+    from html import escape
+
+    cells = "".join(f"<tr><th>{escape(str(k))}</th><td>{escape(str(v))}</td></tr>" for k, v in row.items())
+    return f'<table class="negviz-review" data-testid="review-labels">{cells}</table>'
+
+
+def _decision_form(store, project, reviewer, item) -> None:
+    types = list(project.types)
+    labels = R.project_labels(store, project)
+    first = labels[labels["item_id"] == item]["negation_type"].mode()
+    with st.form(f"decide-{project.name}-{item}"):
+        st.caption(f"Deciding as **{paircard.md_escape(reviewer)}**: stored as the adjudicated label "
+                   "(a new version each time)")
+        kind = st.selectbox("Negation type", types, key=f"dtype_{item}", placeholder="choose",
+                            index=types.index(first.iloc[0]) if len(first) and first.iloc[0] in types else None)
+        validity = st.radio("Pair validity", ann.VALIDITY, horizontal=True, key=f"dvalid_{item}")
+        ambiguous = st.checkbox("Query ambiguous", key=f"damb_{item}")
+        note = st.text_area("Why", max_chars=ann.MAX_NOTE, key=f"dnote_{item}")
+        go = st.form_submit_button("Save decision", type="primary", icon=":material/gavel:",
+                                   disabled=bool(cannot_save(store)))
+    if go:
+        try:
+            version = P.adjudicate(store, project, item, reviewer, ann.Label(kind, validity, bool(ambiguous), note))
+        except (ann.AnnotationError, StoreError) as exc:
+            show_error(exc)
+            return
+        st.session_state[MESSAGE] = f"Decision on {item} saved (version {version}) by {reviewer}."
+        st.rerun()
+
+
+# ---------------------------------------------------------------- progress and agreement
+def progress_tab(store, project: P.Project) -> None:
+    whole = Q.project_progress(store, project)
+    a, b, c = st.columns(3)
+    a.metric("Pairs with all their labels", f"{whole['complete_pairs']:,} / {whole['pairs']:,}")
+    b.metric("Labels", f"{whole['labels']:,} / {whole['needed']:,}", help=f"overlap {project.overlap}")
+    c.metric("Awaiting review", f"{len(R.review_queue(store, project)):,}")
+    st.markdown("**Per annotator**")
+    st.dataframe(Q.progress(store, project), hide_index=True, key="progress_table")
+    labels = R.project_labels(store, project)
+    who = sorted(set(labels["annotator"]))
+    if len(who) >= 2:
+        alphas = agreement.alpha_table(labels, who)
+        kind = alphas.set_index("label").loc["negation_type"]
+        st.metric(f"{agreement.KRIPPENDORFF}, negation type", "undefined" if pd.isna(kind["alpha"])
+                  else f"{kind['alpha']:.3f}", help="Nominal; every pair two or more annotators labelled counts.")
+        st.markdown(f"**{agreement.KRIPPENDORFF}** per label (all annotators, missing labels allowed)")
+        st.dataframe(alphas, hide_index=True, key="project_alpha", placeholder="undefined")
+    agree = R.agreement_with_adjudicated(store, project)
+    if len(agree):
+        st.markdown("**Agreement with the adjudicated labels**")
+        st.dataframe(agree, hide_index=True, key="with_adjudicated", column_config={
+            "agrees_with_adjudicated": st.column_config.NumberColumn("agrees", format="percent")})
+
+
+# ---------------------------------------------------------------- set-up
+def setup_tab(store, project: P.Project | None, annotator: str, datasets: list[str]) -> None:
+    if project is not None:
+        _edit_guidelines(store, project, annotator)
+        st.download_button("Export the project (one JSON file)", P.export_project(store, project.name),
+                           file_name=f"negviz-project-{project.name}.json", mime="application/json",
+                           icon=":material/download:", key="project_export", on_click="ignore")
+    upload = st.file_uploader("Import a project file", type=["json"], key="project_import_file")
+    if upload is not None and st.button("Import", key="project_import", icon=":material/upload:"):
+        try:
+            done = P.import_project(store, upload.getvalue(), upload.name)
+        except (ann.AnnotationError, StoreError) as exc:
+            show_error(exc)
+        else:
+            st.success(f"Imported {done.project}: {done.claims} claims, {done.labels} label versions "
+                       f"({done.already} already here), {done.adjudications} decisions.")
+    create_form(store, annotator, datasets)
+
+
+def _edit_guidelines(store, project, annotator) -> None:
+    with st.form(f"guidelines-{project.name}"):
+        text = st.text_area("Guidelines (markdown; no HTML or images)", value=project.guidelines, height=240,
+                            key=f"guidelines_text_{project.name}")
+        if st.form_submit_button("Save guidelines", disabled=annotator != project.owner,
+                                 help=f"Only the owner ({project.owner}) edits them."):
+            try:
+                P.set_guidelines(store, project.name, text)
+            except (ann.AnnotationError, StoreError) as exc:
+                show_error(exc)
+            else:
+                st.session_state[MESSAGE] = "Guidelines saved."
+                st.rerun()
+
+
+def create_form(store, annotator: str, datasets: list[str]) -> None:
+    with st.form("new_project"):
+        st.markdown("**New project**")
+        name = st.text_input("Name", key="new_project_name", placeholder="e.g. nevir-types")
+        dataset = st.selectbox("Dataset", datasets, key="new_project_dataset")
+        a, b, c = st.columns(3)
+        overlap = a.number_input("Annotators per pair (overlap)", 1, 10, 2, key="new_project_overlap")
+        sample = b.number_input("Pairs (a seeded sample; 0 = all)", 0, value=100, step=50, key="new_project_size")
+        multi = c.checkbox("Several negation types per pair", key="new_project_multi")
+        text = st.text_area("Guidelines (markdown)", value=DEFAULT_GUIDELINES, height=200,
+                            key="new_project_guidelines")
+        go = st.form_submit_button("Create", type="primary", icon=":material/add:")
+    if go:
+        if not annotator:
+            st.error("Enter your name in the sidebar: the project's owner is who creates it.")
+            return
+        try:
+            made = P.create(store, name, load_dataset(dataset), annotator, int(overlap), text, bool(multi),
+                            int(sample) or None)
+        except (ann.AnnotationError, StoreError) as exc:
+            show_error(exc)
+        else:
+            st.session_state[NEXT_PROJECT] = made.name  # applied before the picker is drawn
+            st.session_state[MESSAGE] = f"Project {made.name} created with {len(made.items):,} pairs."
+            st.rerun()

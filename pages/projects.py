@@ -1,0 +1,34 @@
+"""Annotation projects: a team labels a dataset's pairs with guidelines, an overlap, per-annotator
+queues, review of disagreements and adjudicated labels (negviz.projects)."""
+
+import streamlit as st
+
+from negviz.ui import project_view as V
+from negviz.ui import resources
+
+store = resources.store()
+st.title("Annotation projects")
+annotator = V.annotator_name()
+project = V.pick_project(store)
+V.message()
+datasets = list(resources.datasets_table()["name"])
+if project is None:
+    st.info("No annotation project in this store yet: create one below.")
+    V.create_form(store, annotator, datasets)
+    st.stop()
+st.caption(V.summary(project))
+# Bound to the URL and run lazily: only the open tab's content is computed.
+label, review, progress, setup = st.tabs(["Label", "Review", "Progress & agreement", "Set up"],
+                                         key="tab", bind="query-params")
+if label.open:
+    with label:
+        V.label_tab(store, project, annotator)
+if review.open:
+    with review:
+        V.review_tab(store, project, annotator)
+if progress.open:
+    with progress:
+        V.progress_tab(store, project)
+if setup.open:
+    with setup:
+        V.setup_tab(store, project, annotator, datasets)
