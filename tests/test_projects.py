@@ -342,3 +342,31 @@ def test_a_queue_step_with_10000_labels_in_the_store_is_fast(tmp_path):
         item = P.next_pair(store, project, "newer")
         took = time.perf_counter() - start
         assert item == project.items[1250] and took < 1.5, f"{took:.3f} s"
+
+
+def _decide(url: str, who: str, item: str, barrier, rounds: int) -> None:
+    store = Store(url)
+    project = P.get(store, "review-race")
+    barrier.wait()
+    for n in range(rounds):
+        P.adjudicate(store, project, item, who, ann.Label("implicit", note=f"{who} {n}"))
+    store.close()
+
+
+def test_concurrent_reviewers_lose_and_duplicate_no_decision(store_url):
+    """Four reviewers deciding one pair at once, five times each: 20 versions, 1..20, every note kept."""
+    with Store(store_url) as store:
+        project = P.create(store, "review-race", NEVIR, "owner", overlap=2, sample=2)
+    item = project.items[0]
+    ctx = multiprocessing.get_context("spawn")
+    barrier = ctx.Barrier(4)
+    procs = [ctx.Process(target=_decide, args=(store_url, f"r{i}", item, barrier, 5), daemon=True) for i in range(4)]
+    for p in procs:
+        p.start()
+    for p in procs:
+        p.join(timeout=120)
+    assert [p.exitcode for p in procs] == [0] * 4
+    with Store(store_url) as store:
+        history = rows.adjudication_rows(store.engine, project="review-race", latest=False)
+    assert sorted(history["version"]) == list(range(1, 21))
+    assert sorted(history["note"]) == sorted(f"r{i} {n}" for i in range(4) for n in range(5))

@@ -17,7 +17,7 @@ from negviz.projects.project import DEFAULT_GUIDELINES, check_label
 from negviz.projects.ranking import uncertainty_table
 from negviz.scoring import item_ids
 from negviz.store import StoreError
-from negviz.ui import resources
+from negviz.ui import inspector_data, resources
 from negviz.ui.label_form import cannot_save
 from negviz.ui.types_data import dataset as load_dataset
 from negviz.ui.widgets import safe_md, show_error
@@ -88,38 +88,43 @@ def label_tab(store, project: P.Project, annotator: str) -> None:
     if not annotator:
         st.info("Enter your annotator name in the sidebar: your queue is yours.")
         return
-    read_key = f"read_guidelines_{project.name}"
+    read_key = f"read_guidelines_{project.name}_{annotator}"  # per person: a reviewer switching names reads them too
     if not st.session_state.get(read_key):
         st.subheader("Guidelines")
         guidelines(project)
         st.button("I have read the guidelines: start", key="start_labelling", type="primary",
                   on_click=lambda: st.session_state.update({read_key: True}))
         return
-    top = st.columns([2, 1, 1], vertical_alignment="bottom")
+    top = st.columns([2, 2, 1, 1], vertical_alignment="bottom")
     order = top[0].radio("Queue order", P.ORDERS, key="order", bind="query-params", horizontal=True,
                          help=f"uncertainty: {UNCERTAINTY_RULE}")
-    with top[1].popover("Guidelines", icon=":material/menu_book:"):
+    typed = inspector_data.automatic_types(project.dataset)
+    only_types = top[1].multiselect("Only pairs of type", sorted(set(typed["type"])), key="only_types",
+                                    placeholder="any", help="The taxonomy's type of each pair (gold cue or "
+                                                            "detected); the queue skips the others.")
+    only = set(typed.loc[typed["type"].isin(only_types), "item_id"].astype(str)) if only_types else None
+    with top[2].popover("Guidelines", icon=":material/menu_book:"):
         guidelines(project)
     skipped = st.session_state.setdefault(f"skipped_{project.name}", [])
-    item = _current(store, project, annotator, order, skipped)
+    item = _current(store, project, annotator, order, skipped, only)
     if item is None:
         st.success("Your queue is empty: every pair of this project has its labels, or yours.")
         return
     done = Q.progress(store, project)
     mine = done[done["annotator"] == annotator]
-    top[2].caption(f"{int(mine['labelled'].sum()) if len(mine) else 0} labelled by you · pair {item}")
+    top[3].caption(f"{int(mine['labelled'].sum()) if len(mine) else 0} labelled by you")
     st.subheader(f"{project.name} · {item}")
     show_pair(project, item)
     _label_form(store, project, annotator, item, skipped)
 
 
-def _current(store, project, annotator, order, skipped) -> str | None:
+def _current(store, project, annotator, order, skipped, only) -> str | None:
     pinned = st.session_state.get(PAIR_KEY)
-    if pinned and pinned[0] == (project.name, annotator):
+    if pinned and pinned[0] == (project.name, annotator) and (only is None or pinned[1] in only):
         return pinned[1]
     ordered = uncertainty(project)["item_id"].tolist() if order == P.UNCERTAINTY else P.IN_TURN
     try:
-        item = P.next_pair(store, project, annotator, ordered, skip=skipped)
+        item = P.next_pair(store, project, annotator, ordered, skip=skipped, only=only)
     except (P.ProjectError, StoreError) as exc:
         show_error(exc)
         return None
