@@ -106,6 +106,7 @@ def label_tab(store, project: P.Project, annotator: str) -> None:
     with top[2].popover("Guidelines", icon=":material/menu_book:"):
         guidelines(project)
     skipped = st.session_state.setdefault(f"skipped_{project.name}", [])
+    _extra(store, project, annotator)
     item = _current(store, project, annotator, order, skipped, only)
     if item is None:
         st.success("Your queue is empty: every pair of this project has its labels, or yours.")
@@ -116,6 +117,19 @@ def label_tab(store, project: P.Project, annotator: str) -> None:
     st.subheader(f"{project.name} · {item}")
     show_pair(project, item)
     _label_form(store, project, annotator, item, skipped)
+
+
+def _extra(store, project: P.Project, annotator: str) -> None:
+    """Label a chosen pair even when it has its overlap's labels (another opinion, on request)."""
+    with st.expander("Label a chosen pair, beyond the overlap"):
+        item = st.selectbox("Pair", project.items, index=None, key="extra_pair", placeholder="pair id")
+        if st.button("Take it", key="extra_take", disabled=item is None):
+            try:
+                P.claim_extra(store, project, item, annotator)
+            except (P.ProjectError, StoreError) as exc:
+                show_error(exc)
+            else:
+                st.session_state[PAIR_KEY] = ((project.name, annotator), item)
 
 
 def _current(store, project, annotator, order, skipped, only) -> str | None:
