@@ -137,3 +137,27 @@ def test_pages_stay_thin():
     too_wide = [f"{f.name}:{i}" for f in files for i, line in enumerate(f.read_text().splitlines(), 1)
                 if len(line) > 100]
     assert too_long == [] and too_wide == []
+
+
+STORE_READS = ("runs", "scores", "scores_wide", "scores_wide_many", "get_run", "annotations")
+
+
+def _store_reads(path: Path) -> list[str]:
+    """Calls like ``store.runs(...)`` / ``self.store.get_run(...)`` in a file."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in STORE_READS:
+            owner = node.func.value
+            name = owner.attr if isinstance(owner, ast.Attribute) else getattr(owner, "id", "")
+            if name == "store":
+                found.append(f"{path.relative_to(ROOT)}:{node.lineno} store.{node.func.attr}")
+    return found
+
+
+def test_the_report_reads_datasets_through_the_dataset_view():
+    """One read path (negviz.dataset_view.DatasetView): the report asks the view for a dataset's runs,
+    scores, verdicts and labels instead of reading the store its own way."""
+    offenders = [hit for p in (ROOT / "negviz" / "report").rglob("*.py") for hit in _store_reads(p)]
+    assert offenders == []
+    # the check itself finds such a call
+    assert _store_reads(ROOT / "negviz" / "dataset_view.py")

@@ -20,6 +20,7 @@ import numpy as np
 import pandas as pd
 
 from negviz import outcomes as oc
+from negviz.dataset_view import DatasetView
 from negviz.json_values import plain
 from negviz.run_choice import POLICY, choose_runs
 from negviz.scorers import families_of_kind
@@ -114,24 +115,21 @@ def build_report(store, model: str, against: Iterable[str] | None = None, datase
     })
     for name in names:
         say(f"{name}: numbers")
-        rep.data["datasets"][name] = _dataset_section(rep, store, name, model, against, catalog, reference,
-                                                      examples, maxsim, say)
+        rep.data["datasets"][name] = _dataset_section(rep, DatasetView(store, name), model, against, catalog,
+                                                      reference, examples, maxsim, say)
     say("fine-tuning drift")
     rep.data["drift"] = _drift_section(rep, store, model, catalog)
     rep.data = plain(rep.data)
     return rep
 
 
-def _dataset_section(rep: Report, store, name: str, model: str, against: list[str], catalog, reference,
+def _dataset_section(rep: Report, view: DatasetView, model: str, against: list[str], catalog, reference,
                      examples: int, maxsim: bool, say: Progress) -> dict[str, Any]:
     from negviz.analyses.beside_published import beside_published
     from negviz.analyses.leaderboard import comparable_published, leaderboard
-    from negviz.datasets import facts, load
 
-    ds = load(name)
-    f = facts(ds)
-    runs = store.runs(dataset=name, kind="eval")
-    chosen = choose_runs(runs, [model, *against])  # each on its own evaluation split (run_choice)
+    name, ds, f = view.name, view.dataset, view.facts
+    chosen = view.chosen([model, *against])  # each on its own evaluation split (run_choice)
     have = set(chosen["model_name"])
     missing = [m for m in [model, *against] if m not in have]
     out: dict[str, Any] = {
@@ -171,18 +169,17 @@ def _dataset_section(rep: Report, store, name: str, model: str, against: list[st
         return out
     from negviz.analyses.compare import compare
 
-    wide = {r["model_name"]: store.scores_wide(r["run_id"]) for r in records}
-    stored = {m: store.get_run(out["run_ids"][m]) for m in order}
+    wide = {r["model_name"]: view.scores(r["run_id"]) for r in records}
+    stored = {m: view.record(out["run_ids"][m]) for m in order}
     out["mcnemar"] = [plain(compare(stored[model], wide[model], stored[m], wide[m])) for m in order[1:]]
-    outs = oc.run_outcomes(ds.kind, {r["model_name"]: (r["run_id"], wide[r["model_name"]],
-                                                       oc.tie_rule(r["options"])) for r in records})
+    outs = view.outcomes(chosen)
     if ds.kind != "perturbation":  # DEMETR's columns are its perturbations: the sensitivity section
         say(f"{name}: per-type cells")
-        out["per_type"] = _per_type(rep, name, ds, f, store, outs, order)
+        out["per_type"] = _per_type(rep, view, outs, order)
     out["errors"] = _errors(rep, name, ds, outs, order)
-    out["why"] = _why(store, name, ds, runs, outs, order)
+    out["why"] = _why(view, outs, order)
     if ds.kind == "perturbation":
-        out["sensitivity"] = _sensitivity(rep, store, ds, records, reference)
+        out["sensitivity"] = _sensitivity(rep, view, records, reference)
     if len(order) > 1:
         say(f"{name}: worked examples")
         out["examples"] = _examples(rep, name, ds, outs, wide, order, records, examples, maxsim)
@@ -203,13 +200,14 @@ def _headline_figure(rep: Report, name: str, board: pd.DataFrame, metric: str, r
     return fig_id
 
 
-def _per_type(rep: Report, name: str, ds, f, store, outs: pd.DataFrame, order: list[str]) -> dict[str, Any]:
+def _per_type(rep: Report, view: DatasetView, outs: pd.DataFrame, order: list[str]) -> dict[str, Any]:
     from negviz.analyses import per_type as at
     from negviz.charts.per_type import accuracy_heatmap
     from negviz.schema import PERTURBATION
-    from negviz.taxonomy import TAXONOMY, label_pairs
+    from negviz.taxonomy import TAXONOMY
 
-    labels = None if ds.kind == PERTURBATION else label_pairs(ds, "auto", store=store)
+    name, ds, f = view.name, view.dataset, view.facts
+    labels = None if ds.kind == PERTURBATION else view.labels()
     meta = at.item_meta(ds.kind, ds.frame, labels)
     axis = at.available_axes(ds.kind, meta)[0]
     groups = at.item_groups(axis, meta)
@@ -269,16 +267,17 @@ def _errors(rep: Report, name: str, ds, outs: pd.DataFrame, order: list[str]) ->
             "margin_definitions": [m for m in oc.MARGINS[ds.kind] if m], "figures": [f"errors-{name}", f"margins-{name}"]}
 
 
-def _why(store, name: str, ds, runs: pd.DataFrame, outs: pd.DataFrame, order: list[str]) -> dict[str, Any]:
+def _why(view: DatasetView, outs: pd.DataFrame, order: list[str]) -> dict[str, Any]:
     """Each model's stored cue-influence run (the run policy of negviz.run_choice, kind
     "attribution") and the lexical confound against BM25's stored run, when there is one."""
     from negviz.analyses import lexical as X
     from negviz.analyses.cue_influence import ANALYSIS as CUE_INFLUENCE
     from negviz.store.record import ATTRIBUTION
 
+    name, ds = view.name, view.dataset
     out: dict[str, Any] = {"attribution": [], "lexical": None,
                            "command": f"negviz explain --model {order[0]} --dataset {name} --method gradient-x-input"}
-    stored = store.runs(dataset=name, kind=ATTRIBUTION)
+    stored = view.runs(ATTRIBUTION)
     if len(stored):  # the kind also holds layer curves: only cue-influence runs here
         stored = stored[stored["options"].map(lambda o: (o or {}).get("analysis")) == CUE_INFLUENCE]
     found = choose_runs(stored, order, kind=ATTRIBUTION)
@@ -289,9 +288,9 @@ def _why(store, name: str, ds, runs: pd.DataFrame, outs: pd.DataFrame, order: li
                                          "median_cue_share": s.get("median_cue_share"), "ci95": s.get("ci95"),
                                          "n_comparisons": s.get("n_comparisons"),
                                          "by_verdict": s.get("by_verdict", []), "by_type": s.get("by_type", [])}))
-    bm25 = choose_runs(runs, [X.LEXICAL_MODEL])
+    bm25 = view.chosen([X.LEXICAL_MODEL])
     if len(bm25):
-        lexical = X.lexical_margins(ds.kind, ds.frame, store.scores_wide(bm25.iloc[0]["run_id"]))
+        lexical = X.lexical_margins(ds.kind, ds.frame, view.scores(bm25.iloc[0]["run_id"]))
         comps = X.comparisons(outs, lexical)
         out["lexical"] = {"measure": X.MEASURE, "bm25_run": bm25.iloc[0]["run_id"],
                           "table": plain(X.confound_table(comps)), "follows": plain(X.follows_lexicon(comps))}
@@ -300,14 +299,14 @@ def _why(store, name: str, ds, runs: pd.DataFrame, outs: pd.DataFrame, order: li
     return out
 
 
-def _sensitivity(rep: Report, store, ds, records: list[dict], reference) -> dict[str, Any]:
+def _sensitivity(rep: Report, view: DatasetView, records: list[dict], reference) -> dict[str, Any]:
     from negviz.analyses import sensitivity as sv
     from negviz.charts.sensitivity import sensitivity_heatmap
 
     def table(run: Mapping) -> pd.DataFrame:  # the run's stored table, else from its item scores
         stored = sv.stored_table(run, False)
         return stored if stored is not None else sv.perturbation_table(
-            sv.item_table(ds.frame, store.scores_wide(run["run_id"])), False)
+            sv.item_table(view.dataset.frame, view.scores(run["run_id"])), False)
 
     tables = {r["model_name"]: table(r) for r in records}
     published = sv.published_columns(reference)
