@@ -27,7 +27,7 @@ from negviz.catalog import load_scorer  # noqa: E402
 from negviz.datasets import load  # noqa: E402
 from negviz.llm.prompts import true_log_prob  # noqa: E402
 from negviz.schema import DatasetSpec  # noqa: E402
-from negviz.scoring import scoring_inputs  # noqa: E402
+from negviz.item_scoring import scoring_inputs  # noqa: E402
 
 
 def plain_loop(lm, prompts: list[str]) -> np.ndarray:

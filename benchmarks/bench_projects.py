@@ -27,7 +27,7 @@ from negviz import projects as P  # noqa: E402
 from negviz.datasets import load  # noqa: E402
 from negviz.store import Store  # noqa: E402
 from negviz.store import projects as rows  # noqa: E402
-from negviz.store.annotations import insert_versions  # noqa: E402
+from negviz.store.label_rows import insert_versions  # noqa: E402
 from negviz.store.tables import now  # noqa: E402
 
 

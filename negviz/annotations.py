@@ -25,7 +25,7 @@ import pandas as pd
 from negviz import __version__
 from negviz.datasets import Dataset
 from negviz.errors import NegvizError
-from negviz.scoring import item_ids
+from negviz.item_scoring import item_ids
 from negviz.schema import TEXT_COLUMNS
 
 VALIDITY = ("valid", "invalid", "unsure")

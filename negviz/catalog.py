@@ -138,7 +138,7 @@ def similar_names(name: str, n: int = 3) -> list[str]:
     return list(dict.fromkeys(picks))[:n]
 
 
-def resolve(spec: ModelSpec) -> ResolvedModel:
+def resolve_model(spec: ModelSpec) -> ResolvedModel:
     """Fill the family and default options of a spec from the catalog (or from the files), and
     type-check its options against the family's declarations (negviz.options)."""
     from negviz.scorers import FAMILIES
@@ -176,7 +176,7 @@ def load_scorer(
     from negviz.scorers.loading import resolve_source
 
     spec = ModelSpec.parse(spec) if isinstance(spec, str) else spec
-    resolved = spec if isinstance(spec, ResolvedModel) else resolve(spec)
+    resolved = spec if isinstance(spec, ResolvedModel) else resolve_model(spec)
     cls = FAMILIES.get(resolved.spec.family)
     if resolved.hub_id and cls.needs_files(resolved.spec.opts):
         source = resolve_source(resolved.hub_id, resolved.spec.revision)

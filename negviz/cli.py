@@ -158,7 +158,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
     if args.progress_file:  # a background job (negviz.eval_jobs): the page reads this file
         progress = ProgressTee(progress, args.progress_file)
     if args.corpus:  # retrieval over a corpus: negviz.retrieval
-        from negviz.retrieval.report import corpus_eval_command
+        from negviz.retrieval.corpus_output import corpus_eval_command
 
         return corpus_eval_command(args, model, dataset, store, progress)
     if args.heartbeat_file:  # a background job says it lives (negviz.jobs.is_alive), whatever it is doing
@@ -312,12 +312,12 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 def cmd_compare(args: argparse.Namespace) -> int:
     from negviz.analyses.compare import compare
-    from negviz.run_choice import resolve
+    from negviz.run_choice import resolve_run
     from negviz.store import Store
 
     store = Store(args.db)
     runs = store.runs(dataset=args.dataset, kind="eval")
-    a, b = (resolve(runs, ref, args.dataset) for ref in (args.run_a, args.run_b))
+    a, b = (resolve_run(runs, ref, args.dataset) for ref in (args.run_a, args.run_b))
     out = compare(store.get_run(a), store.scores_wide(a), store.get_run(b), store.scores_wide(b))
     if args.json:
         print(dumps(out, indent=2))
@@ -331,11 +331,11 @@ def cmd_compare(args: argparse.Namespace) -> int:
 
 
 def cmd_download(args: argparse.Namespace) -> int:
-    from negviz.catalog import resolve
+    from negviz.catalog import resolve_model
     from negviz.schema import ModelSpec
     from negviz.scorers.loading import resolve_source
 
-    resolved = resolve(ModelSpec.parse(args.model))
+    resolved = resolve_model(ModelSpec.parse(args.model))
     if not resolved.hub_id:
         print(f"{resolved.spec.name} needs no model files")
         return 0
@@ -505,7 +505,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--quiet", action="store_true")
     s.set_defaults(func=cmd_report)
 
-    from negviz.finetune import cli as finetune_cli  # arguments and command live with the training code
+    from negviz.finetune import command as finetune_cli  # arguments and command live with the training code
 
     from negviz import explain_cli
 

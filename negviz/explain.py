@@ -35,14 +35,15 @@ def analysis_inputs(model: str, dataset: DatasetSpec | str, store=None, device: 
     from negviz.cache import ScoreCache
     from negviz.catalog import load_scorer
     from negviz.datasets import load as load_dataset
-    from negviz.runner import checked_model, metric_spec, resolve
+    from negviz.catalog import resolve_model
+    from negviz.runner import checked_model, metric_spec
 
     dataset = DatasetSpec(name=dataset) if isinstance(dataset, str) else dataset
     resolved = checked_model(model, dataset)
     ds = load_dataset(dataset, store=store)
     spec = metric_spec(resolved, ds.kind)
     if spec != resolved.spec:
-        resolved = resolve(spec)
+        resolved = resolve_model(spec)
     return ds, load_scorer(resolved, device=device, cache=ScoreCache())
 
 
@@ -75,7 +76,7 @@ def run_cue_influence(model: str, dataset: DatasetSpec | str, *, store=None, met
     from negviz.analyses.cue_influence import ANALYSIS, attribute_items, check_method, summarize
     from negviz.analyses.inspector import automatic_types
     from negviz.runner import run_key, scored_record
-    from negviz.scoring import score_dataset
+    from negviz.item_scoring import score_dataset
     from negviz.scorers import introspect
 
     start = time.perf_counter()
@@ -103,7 +104,7 @@ def run_layer_curves(model: str, dataset, *, store=None, columns: tuple[str, str
     from negviz.analyses.inspector import automatic_types
     from negviz.analyses.layers import ANALYSIS, curve_scores, dataset_curves, summarize, twins
     from negviz.runner import run_key, scored_record
-    from negviz.scoring import item_ids
+    from negviz.item_scoring import item_ids
 
     start = time.perf_counter()
     ds, scorer = analysis_inputs(model, dataset, store, device)

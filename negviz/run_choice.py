@@ -82,7 +82,7 @@ def run_label(row) -> str:
     return f"{row['model_name']} · {row.get('family') or '?'} · n={n:,} · {when} · {str(row['run_id'])[:8]}"
 
 
-def resolve(runs: pd.DataFrame, ref: str, dataset: str | None = None) -> str:
+def resolve_run(runs: pd.DataFrame, ref: str, dataset: str | None = None) -> str:
     """A run id from what a user typed: a run id, a unique prefix of one (8+ characters), or a
     model name, which stands for the run this policy chooses on ``dataset``."""
     from negviz.errors import NegvizError

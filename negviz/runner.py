@@ -15,10 +15,10 @@ import pandas as pd
 
 from negviz import __version__
 from negviz.cache import ScoreCache
-from negviz.catalog import ResolvedModel, load_scorer, resolve
+from negviz.catalog import ResolvedModel, load_scorer, resolve_model
 from negviz.datasets import load as load_dataset
 from negviz.datasets.added import content_hash
-from negviz.scoring import score_dataset
+from negviz.item_scoring import score_dataset
 from negviz.metrics import STRICT
 from negviz.paths import ROOT
 from negviz.device import check_batch_size, requested_device
@@ -54,7 +54,7 @@ def metric_spec(model: ModelSpec | ResolvedModel, kind: str) -> ModelSpec:
     spec = model.spec if isinstance(model, ResolvedModel) else model
     if kind not in SIMILARITY_KINDS or "similarity" in spec.opts:
         return spec
-    resolved = model if isinstance(model, ResolvedModel) else resolve(model)  # family, catalog options
+    resolved = model if isinstance(model, ResolvedModel) else resolve_model(model)  # family, catalog options
     similarity = METRIC_SIMILARITY.get(resolved.spec.family or "")
     if similarity is None or "similarity" in resolved.spec.opts:
         return spec
@@ -105,7 +105,7 @@ def check_held_out(model: str, dataset: DatasetSpec) -> None:
 def checked_model(model: ModelSpec | str, dataset: DatasetSpec) -> ResolvedModel:
     """The model resolved (family, catalog options, typed and range-checked) and allowed on the
     dataset's split: what is cheap to check before any model file is located or loaded."""
-    resolved = resolve(ModelSpec.parse(model) if isinstance(model, str) else model)
+    resolved = resolve_model(ModelSpec.parse(model) if isinstance(model, str) else model)
     check_held_out(resolved.spec.name, dataset)
     return resolved
 
@@ -114,7 +114,7 @@ def kept_texts(kind: str, frame: pd.DataFrame, scorer) -> pd.DataFrame | None:
     """The text a generative scorer kept per item and slot (its reasoning), None for others."""
     if not hasattr(scorer, "reasoning_for"):
         return None
-    from negviz.scoring import scoring_inputs
+    from negviz.item_scoring import scoring_inputs
 
     queries, docs, items, slots = scoring_inputs(kind, frame)
     texts = scorer.reasoning_for(queries, docs)
@@ -184,7 +184,7 @@ def run_eval(
         )
     spec = metric_spec(resolved, ds.kind)
     if spec != resolved.spec:
-        resolved = resolve(spec)
+        resolved = resolve_model(spec)
     scorer = load_scorer(resolved, device=device, cache=cache if cache is not None else ScoreCache(), batch_size=batch_size)
     options = {"tie_rule": tie_rule, "checked_only": checked_only}
     key = run_key(scorer.spec, scorer.revision_id, ds.spec, options)

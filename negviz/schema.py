@@ -119,7 +119,7 @@ def parse_options(text: str | Iterable[str] | None) -> dict[str, Any]:
 class ModelSpec:
     """A model choice: catalog name, hub id or local path, plus family options.
 
-    ``family`` may be left empty for catalog models; ``resolve`` in negviz.catalog fills it.
+    ``family`` may be left empty for catalog models; ``resolve_model`` in negviz.catalog fills it.
     """
 
     name: str

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pandas as pd
 
 from negviz import metrics
-from negviz.scoring import wide_scores
+from negviz.item_scoring import wide_scores
 from negviz.schema import EXCLUSION, PAIRS, PERTURBATION, SENTENCE_PAIRS, SEVERITIES
 
 

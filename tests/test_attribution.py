@@ -151,7 +151,7 @@ def test_the_lexical_measure_on_hand_built_pairs():
         "q2": ["green pear tart", "dark night"], "d2": ["green pear tart recipe", "blue sky above"],
     })
     bm25 = load_scorer("bm25")
-    from negviz.scoring import score_dataset, wide_scores
+    from negviz.item_scoring import score_dataset, wide_scores
 
     wide = wide_scores(PAIRS, frame, score_dataset(PAIRS, frame, bm25)).set_index("item_id")
     lex = X.lexical_margins(PAIRS, frame, wide).set_index("item_id")
@@ -179,7 +179,7 @@ def test_shaded_text_is_escaped():
 def test_a_cue_influence_run_is_stored_once_and_gives_verdicts_by_the_one_rule(tmp_path):
     from negviz import outcomes
     from negviz.schema import DatasetSpec
-    from negviz.scoring import score_dataset, wide_scores
+    from negviz.item_scoring import score_dataset, wide_scores
     from negviz.store import Store
 
     store = Store(f"sqlite:///{tmp_path / 's.sqlite'}")

@@ -4,7 +4,7 @@ import csv
 
 import pytest
 
-from negviz.catalog import CATALOG_COLUMNS, CATALOG_FILE, FILELESS, catalog_row, load_catalog, resolve
+from negviz.catalog import CATALOG_COLUMNS, CATALOG_FILE, FILELESS, catalog_row, load_catalog, resolve_model
 from negviz.published import load_reference
 from negviz.schema import ModelSpec, _format_options, _freeze, parse_options
 from negviz.scorers import FAMILIES
@@ -102,15 +102,15 @@ def test_every_hub_model_of_the_covered_tables_is_catalogued(cat, refs):
 
 def test_resolve_names_and_hub_ids(cat):
     for row in cat.to_dict("records"):
-        by_name = resolve(ModelSpec.parse(row["name"]))
+        by_name = resolve_model(ModelSpec.parse(row["name"]))
         assert by_name.spec.family == row["family"] and by_name.spec.name == row["name"]
         assert by_name.spec.opts == parse_options(row["options"])
         assert by_name.hub_id == ("" if row["family"] in FILELESS else row["hub_id"])
         if row["hub_id"]:
-            by_hub = resolve(ModelSpec.make(row["hub_id"]))
+            by_hub = resolve_model(ModelSpec.make(row["hub_id"]))
             assert by_hub.hub_id == row["hub_id"]
             assert by_hub.row["hub_id"] == row["hub_id"]
     # Case-insensitive, and a spec's own options win over the catalog's.
-    r = resolve(ModelSpec.parse("COLBERTV2.0[similarity=cosine]"))
+    r = resolve_model(ModelSpec.parse("COLBERTV2.0[similarity=cosine]"))
     assert r.spec.name == "colbertv2.0" and r.spec.opts == {"similarity": "cosine", "masked_doc_tokens": "zero"}
-    assert resolve(ModelSpec.parse("castorini/monot5-base-msmarco-10k")).spec.family == "monot5"
+    assert resolve_model(ModelSpec.parse("castorini/monot5-base-msmarco-10k")).spec.family == "monot5"

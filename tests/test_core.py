@@ -5,7 +5,7 @@ import pandas as pd
 import pytest
 
 from negviz.cache import ScoreCache
-from negviz.scoring import scoring_inputs, wide_scores
+from negviz.item_scoring import scoring_inputs, wide_scores
 from negviz.registry import Registry, UnknownNameError
 from negviz.schema import PAIRS, PERTURBATION, DatasetSpec, ModelSpec
 

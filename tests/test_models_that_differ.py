@@ -86,6 +86,22 @@ def test_maxsim_over_mpnet_is_shipped_and_beats_the_pooled_bi_encoder_on_nevir()
     assert excluir.n == 1000 and cannot.n == 25_948 and cannot.family == excluir.family == "maxsim"
 
 
+def test_maxsim_over_mpnet_on_all_35_demetr_perturbations():
+    """35,000 items; its negation and antonym rows are the 2,000-item run's to the last digit (the
+    same items, the same scores), and shuffling the words moves MaxSim most (it matches tokens)."""
+    full, scores = _run("demetr__maxsim-all-mpnet-base-v2")
+    subset, subset_scores = _run("demetr-negation-antonym__maxsim-all-mpnet-base-v2")
+    assert full.n == 35_000 and full.family == "maxsim" and full.summary["model_format"] == "fp32 safetensors"
+    rows = {p["perturbation"]: p for p in full.summary["perturbations"]}
+    assert len(rows) == 35
+    for p in subset.summary["perturbations"]:
+        assert rows[p["perturbation"]]["sensitivity_ratio"] == p["sensitivity_ratio"]
+    same = scores.merge(subset_scores, on=["item_id", "slot"], suffixes=("", "_subset"))
+    assert len(same) == len(subset_scores) and (same["score"] == same["score_subset"]).all()
+    critical = {k: v["sensitivity_ratio"] for k, v in rows.items() if k.startswith(("critical", "major", "minor"))}
+    assert max(critical, key=critical.get) == "critical_id20_shuffled"
+
+
 def test_maxsim_over_mpnet_reranks_bm25s_top_10_over_the_offline_corpus():
     """As the MiniLM MaxSim corpus run: BM25's top 10 re-scored by MaxSim (the same candidates,
     so the two MaxSim runs differ only by their encoder)."""

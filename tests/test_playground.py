@@ -24,7 +24,7 @@ def test_grid_verdicts_with_distractors_and_tables():
     grid = np.array([[0.9, 0.2, 0.95]])  # one query, its document, the excluded one, a distractor
     v = pg.grid_verdicts(grid)
     assert v["margin"].iloc[0] == pytest.approx(-0.05) and not v["correct"].iloc[0]
-    table = pg.verdict_table(grid, ["q"], ["positive", "excluded", "d3"])
+    table = pg.grid_verdict_table(grid, ["q"], ["positive", "excluded", "d3"])
     assert table["ranked first"].iloc[0] == "d3" and table["verdict"].iloc[0] == "wrong"
     long = pg.results_table({"m": np.array([[2.0, 1.0], [1.0, 1.0]])}, "edited")
     assert list(long["correct"]) == [True, False] and set(long["version"]) == {"edited"}

@@ -329,7 +329,7 @@ def test_a_queue_step_with_10000_labels_in_the_store_is_fast(tmp_path):
         project = new(store, name="big", overlap=8, size=None)  # all 1,383 pairs
         people = [f"a{i}" for i in range(8)]  # 1,250 pairs full: the step scans past them
         stamp = pd.Timestamp.now(tz="UTC").to_pydatetime()
-        from negviz.store.annotations import insert_versions
+        from negviz.store.label_rows import insert_versions
 
         insert_versions(store.engine, [
             {"dataset": "nevir", "item_id": item, "annotator": who, "version": 1,

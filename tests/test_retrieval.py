@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 
 from negviz.errors import DataValidationError, DatasetUnavailableError
-from negviz.retrieval import metrics as rm
+from negviz.retrieval import rank_metrics as rm
 from negviz.retrieval.corpus import load_corpus, offline_corpus
 
 

@@ -6,7 +6,7 @@ import pytest
 from negviz import links
 from negviz.datasets import facts
 from negviz.errors import NegvizError
-from negviz.run_choice import BY_POLICY, PINNED, alternatives, choose_runs, chosen_mask, resolve
+from negviz.run_choice import BY_POLICY, PINNED, alternatives, choose_runs, chosen_mask, resolve_run
 
 
 def runs():
@@ -39,7 +39,7 @@ def test_the_evaluation_split_comes_before_a_larger_newer_run_on_another_split()
     both = pd.concat([runs(), train], ignore_index=True)
     assert choose_runs(both, ["m"])["run_id"].tolist() == ["full0000aaaa"]
     assert "train000gggg" not in set(both.loc[chosen_mask(both), "run_id"])
-    assert resolve(both, "m", dataset="nevir") == "full0000aaaa"
+    assert resolve_run(both, "m", dataset="nevir") == "full0000aaaa"
     assert choose_runs(both, ["m"], split="train")["run_id"].tolist() == ["train000gggg"]
     # a model evaluated only on another split (trained on part of CANNOT: its held-out split) is shown
     cannot = pd.DataFrame({"run_id": ["base0000hhhh", "trained0iiii"], "model_name": ["base", "trained"],
@@ -61,13 +61,13 @@ def test_a_pin_wins_for_its_model_only():
 
 def test_resolve_ids_prefixes_and_model_names():
     r = runs()
-    assert resolve(r, "quick000bbbb") == "quick000bbbb"
-    assert resolve(r, "quick000") == "quick000bbbb"
-    assert resolve(r, "m", "nevir") == "full0000aaaa"
+    assert resolve_run(r, "quick000bbbb") == "quick000bbbb"
+    assert resolve_run(r, "quick000") == "quick000bbbb"
+    assert resolve_run(r, "m", "nevir") == "full0000aaaa"
     with pytest.raises(NegvizError, match="add --dataset"):
-        resolve(r, "m")
+        resolve_run(r, "m")
     with pytest.raises(NegvizError, match="no stored run or model"):
-        resolve(r, "zzz")
+        resolve_run(r, "zzz")
     assert chosen_mask(r).tolist() == [True, False, True, False, True]
 
 

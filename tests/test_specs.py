@@ -11,7 +11,7 @@ import sys
 
 import pytest
 
-from negviz.catalog import resolve
+from negviz.catalog import resolve_model
 from negviz.cli import main
 from negviz.errors import NegvizError, OptionError
 from negviz.options import coerce_options
@@ -51,11 +51,11 @@ def test_option_flag_and_bracket_spelling_give_one_run(env, capsys):
 
 
 def test_options_are_typed_once_whatever_the_spelling():
-    as_text = resolve(ModelSpec.parse("bm25", options=["k1=2", "b=1"]))
-    as_float = resolve(ModelSpec.make("bm25", k1=2.0, b=1.0))
+    as_text = resolve_model(ModelSpec.parse("bm25", options=["k1=2", "b=1"]))
+    as_float = resolve_model(ModelSpec.make("bm25", k1=2.0, b=1.0))
     assert as_text.spec == as_float.spec and as_text.spec.key == as_float.spec.key
     assert as_text.spec.opts == {"k1": 2.0, "b": 1.0} and isinstance(as_text.spec.opts["k1"], float)
-    mini = resolve(ModelSpec.make("all-MiniLM-L6-v2").with_options(normalize="true", similarity="cosine"))
+    mini = resolve_model(ModelSpec.make("all-MiniLM-L6-v2").with_options(normalize="true", similarity="cosine"))
     assert mini.spec.opts == {"normalize": True, "similarity": "cosine"}
     # --option wins over the bracket, --family/--revision over the text.
     spec = ModelSpec.parse("org/m@v1[k=1]", family="bi-encoder", revision="v2", options=["k=2"])
@@ -76,7 +76,7 @@ def test_options_are_typed_once_whatever_the_spelling():
 )
 def test_bad_option_values_name_the_option(spec, message):
     with pytest.raises(OptionError) as err:
-        resolve(ModelSpec.parse(spec))
+        resolve_model(ModelSpec.parse(spec))
     assert message in str(err.value)
 
 

@@ -40,7 +40,7 @@ def check_method(method: str) -> None:
 def attribute_items(scorer, kind: str, frame: pd.DataFrame, method: str, steps: int | None = None,
                     progress: Progress = no_progress) -> pd.DataFrame:
     """Long scores (item_id, slot, score) of every item: the quantities of each comparison."""
-    from negviz.scoring import item_ids
+    from negviz.item_scoring import item_ids
 
     check_method(method)
     if method in GRADIENT_METHODS and not A.supports_gradients(scorer):

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import pandas as pd
 
 from negviz import metrics, outcomes
-from negviz.scoring import item_ids
+from negviz.item_scoring import item_ids
 from negviz.schema import SLOTS
 
 ANY = "any"

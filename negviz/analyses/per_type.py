@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 
 from negviz import metrics
-from negviz.scoring import item_ids
+from negviz.item_scoring import item_ids
 from negviz.outcomes import CATEGORIES
 from negviz.schema import PERTURBATION
 from negviz.taxonomy import TAXONOMY

@@ -89,7 +89,7 @@ def grid_verdicts(grid: np.ndarray) -> pd.DataFrame:
     return out
 
 
-def verdict_table(grid: np.ndarray, queries: Sequence[str], docs: Sequence[str]) -> pd.DataFrame:
+def grid_verdict_table(grid: np.ndarray, queries: Sequence[str], docs: Sequence[str]) -> pd.DataFrame:
     """A grid as the pages show it: one row per query, its scores, the document it ranks
     first, and whether that is its own (strict); ``pair`` when there are several queries."""
     v = grid_verdicts(grid)

@@ -28,7 +28,7 @@ import pandas as pd
 
 from negviz import metrics
 from negviz.datasets.facts import metric_label
-from negviz.scoring import item_ids
+from negviz.item_scoring import item_ids
 from negviz.schema import EMPTY_CANDIDATE, PERTURBATION, SENTENCE_PAIRS, SEVERITIES
 
 RATIO = "sensitivity_ratio"

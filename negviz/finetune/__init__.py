@@ -12,7 +12,7 @@ the pages are in ``negviz.finetune.jobs``. Importing this package does not impor
 """
 
 from negviz.finetune.data import TrainingData, group_split, load_training_data
-from negviz.finetune.history import epochs, finetune_runs, items, items_wide, run_label, run_note
+from negviz.finetune.history import epochs, finetune_runs, items, items_wide, training_run_label, run_note
 from negviz.finetune.run import FinetuneResult, Plan, StepProgress, default_save_dir, plan, run_finetune
 from negviz.finetune.spec import BI_ENCODER, FAMILIES, LATE_INTERACTION, FinetuneSpec
 from negviz.finetune.train import Cancelled
@@ -20,5 +20,5 @@ from negviz.finetune.train import Cancelled
 __all__ = [
     "BI_ENCODER", "FAMILIES", "LATE_INTERACTION", "Cancelled", "FinetuneResult", "FinetuneSpec", "Plan",
     "StepProgress", "TrainingData", "default_save_dir", "epochs", "finetune_runs", "group_split", "items",
-    "items_wide", "load_training_data", "plan", "run_finetune", "run_label", "run_note",
+    "items_wide", "load_training_data", "plan", "run_finetune", "training_run_label", "run_note",
 ]

@@ -16,7 +16,7 @@ import numpy as np
 import pandas as pd
 
 from negviz import metrics
-from negviz.scoring import score_dataset, wide_scores
+from negviz.item_scoring import score_dataset, wide_scores
 from negviz.schema import EXCLUSION, PAIRS, PERTURBATION, SLOTS, DatasetSpec, ModelSpec
 from negviz.scorers.base import Progress, no_progress
 

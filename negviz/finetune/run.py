@@ -83,14 +83,14 @@ class Plan:
 
 def plan(spec: FinetuneSpec) -> Plan:
     """Resolve the model and load the data (fast: no torch); fails early with a clear message."""
-    from negviz.catalog import catalog_row, guess_family, resolve
+    from negviz.catalog import catalog_row, guess_family, resolve_model
     from negviz.schema import ModelSpec
     from negviz.scorers.loading import resolve_source
 
     mspec = ModelSpec.parse(spec.model)
     if mspec.family is None and catalog_row(mspec.name) is None and guess_family(mspec.name) is None:
         mspec = ModelSpec(mspec.name, spec.eval_family, mspec.revision, mspec.options)  # a plain encoder folder
-    resolved = resolve(mspec)
+    resolved = resolve_model(mspec)
     if not resolved.hub_id:
         raise ValueError(f"{resolved.spec.name} has no weights to fine-tune (family {resolved.spec.family})")
     if resolved.spec.family not in ("bi-encoder", "maxsim"):

@@ -16,7 +16,7 @@ from datetime import datetime
 
 from negviz import annotations as ann
 from negviz.datasets import Dataset
-from negviz.scoring import item_ids
+from negviz.item_scoring import item_ids
 from negviz.store import projects as rows
 from negviz.store.tables import now
 

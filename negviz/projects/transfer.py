@@ -21,9 +21,9 @@ import pandas as pd
 from negviz import __version__
 from negviz import annotations as ann
 from negviz.projects.project import MAX_GUIDELINES, Project, ProjectError, check_name
-from negviz.scoring import item_ids
+from negviz.item_scoring import item_ids
 from negviz.store import projects as rows
-from negviz.store.annotations import insert_versions
+from negviz.store.label_rows import insert_versions
 
 FORMAT = "negviz-annotation-project"
 FORMAT_VERSION = 1

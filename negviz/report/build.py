@@ -348,7 +348,7 @@ def disagreements(outs: pd.DataFrame, model: str, other: str, per_side: int) -> 
 def _examples(rep: Report, name: str, ds, outs: pd.DataFrame, wide: dict[str, pd.DataFrame], order: list[str],
               records: list[dict], per_side: int, maxsim: bool) -> dict[str, Any]:
     from negviz.analyses import paircard
-    from negviz.scoring import item_ids
+    from negviz.item_scoring import item_ids
 
     model, other = order[0], order[1]
     picked = disagreements(outs, model, other, per_side)

@@ -28,7 +28,7 @@ from negviz.datasets import load as load_dataset
 from negviz.errors import DataValidationError
 from negviz.retrieval.corpus import Corpus, load_corpus
 from negviz.retrieval.index import retriever_for
-from negviz.retrieval.metrics import retrieval_summary
+from negviz.retrieval.rank_metrics import retrieval_summary
 from negviz.runner import run_key, scored_record, store_once
 from negviz.schema import EXCLUSION, DatasetSpec, ModelSpec
 from negviz.scorers.base import Progress, no_progress

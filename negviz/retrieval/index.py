@@ -38,7 +38,7 @@ import numpy as np
 
 from negviz.registry import Registry
 from negviz.retrieval.corpus import Corpus
-from negviz.retrieval.metrics import top_k_indices
+from negviz.retrieval.rank_metrics import top_k_indices
 from negviz.scorers.base import Progress, chunk_progress, no_progress
 
 ENCODE_CHUNK = 1024  # texts per claim and per report when read from the cache

@@ -18,7 +18,7 @@ import pandas as pd
 import sqlalchemy as sa
 
 from negviz import __version__
-from negviz.store import annotations as ann
+from negviz.store import label_rows as ann
 from negviz.store import datasets as added
 from negviz.store import db, portable
 from negviz.store import heartbeats as hb

@@ -19,7 +19,7 @@ def _margins(url: str, name: str, content: str, run_id: str | None) -> tuple[pd.
         wide = resources.store().scores_wide(run_id)
         return X.lexical_margins(ds.kind, ds.frame, wide), f"the stored BM25 run {run_id[:8]}"
     from negviz.catalog import load_scorer
-    from negviz.scoring import score_dataset, wide_scores
+    from negviz.item_scoring import score_dataset, wide_scores
 
     scores = score_dataset(ds.kind, ds.frame, load_scorer(X.LEXICAL_MODEL))
     wide = wide_scores(ds.kind, ds.frame, scores).set_index("item_id")

@@ -43,9 +43,9 @@ def draw(spec: str, caption: str, key: str, *, queries, docs, edited_q, edited_d
     figure_downloads(bars, f"maxsim-delta-{key}", key=f"delta-{key}")
     left, right = st.columns(2)
     left.markdown("**Verdict" + (" (edited)**" if edit else "**"))
-    left.dataframe(pg.verdict_table(ex.grid, slots, doc_names), hide_index=True, key=f"verdict-{key}")
+    left.dataframe(pg.grid_verdict_table(ex.grid, slots, doc_names), hide_index=True, key=f"verdict-{key}")
     if base is not None:
         right.markdown("**Original (pinned)**")
-        right.dataframe(pg.verdict_table(base.grid, slots, doc_names), hide_index=True, key=f"pinned-{key}")
+        right.dataframe(pg.grid_verdict_table(base.grid, slots, doc_names), hide_index=True, key=f"pinned-{key}")
     st.caption(f"{len(edited_q) + 2} texts encoded and {2 * len(edited_q)} matrices built in {ms:,.0f} ms on "
                f"{scorer.device}" + (" (including loading the model)." if cold else "."))

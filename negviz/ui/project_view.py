@@ -15,7 +15,7 @@ from negviz.projects import review as R
 from negviz.projects.guidelines import safe_markdown
 from negviz.projects.project import DEFAULT_GUIDELINES, check_label
 from negviz.projects.ranking import uncertainty_table
-from negviz.scoring import item_ids
+from negviz.item_scoring import item_ids
 from negviz.store import StoreError
 from negviz.ui import inspector_data, resources
 from negviz.ui.label_form import cannot_save

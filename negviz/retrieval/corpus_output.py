@@ -6,7 +6,7 @@ import sys
 from typing import Any
 
 from negviz.json_values import dumps
-from negviz.retrieval.metrics import METRICS
+from negviz.retrieval.rank_metrics import METRICS
 
 
 def corpus_payload(result) -> dict[str, Any]:
