@@ -73,6 +73,7 @@ def run_cue_influence(model: str, dataset: DatasetSpec | str, *, store=None, met
                       force: bool = False) -> InfluenceResult:
     """Attribute every item of a dataset and store the run (kind "attribution"); a stored run of
     the same spec is reused unless ``force``."""
+    from negviz.analyses.attribution import CUE_RULE
     from negviz.analyses.cue_influence import ANALYSIS, attribute_items, check_method, summarize
     from negviz.analyses.inspector import automatic_types
     from negviz.runner import run_key, scored_record
@@ -83,7 +84,8 @@ def run_cue_influence(model: str, dataset: DatasetSpec | str, *, store=None, met
     check_method(method)  # before any model is loaded
     steps = (int(steps) if steps else introspect.IG_STEPS) if method == "integrated-gradients" else None
     ds, scorer = analysis_inputs(model, dataset, store, device)
-    options = {"analysis": ANALYSIS, "method": method, **({"steps": steps} if steps else {})}
+    # the cue rule is part of the spec: a run made under another rule is not reused for this one
+    options = {"analysis": ANALYSIS, "method": method, **({"steps": steps} if steps else {}), "cue_rule": CUE_RULE}
     key = run_key(scorer.spec, scorer.revision_id, ds.spec, options)
     reused = stored_result(store, key, force)
     if reused is not None:

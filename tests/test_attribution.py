@@ -78,6 +78,21 @@ def test_the_cue_is_the_negation_edit_and_its_share_is_of_the_absolute_attributi
     assert math.isnan(A.cue_share(words))  # nothing moved the score
 
 
+def test_a_cue_the_edit_moved_still_counts():
+    """NevIR 1230-2: "did not enjoy it" becomes "enjoyed it but not". The word diff aligns "not" as
+    unchanged (it is in both documents), but it sits against the changed words: it is the cue in
+    both documents, not the words around it."""
+    first = A.contrasts(PAIRS, _nevir_row("1230-2") | {"pair_id": "1230-2"})[0]
+    words = A.word_table(first)
+    cues = words[words["is_cue"]].groupby("role")["token"].apply(list).to_dict()
+    assert cues["good"] == ["not"] and cues["bad"] == ["not"]
+    # a marked word with another word between it and the edit is not the cue
+    far = {"q1": "Who?", "d1": "Not here: Ann did go home.", "q2": "Who?", "d2": "Not here: Ann went home.",
+           "cue": "not"}
+    words = A.word_table(A.contrasts(PAIRS, far)[0])
+    assert set(words.loc[words["is_cue"], "token"]) == {"did", "go", "went"}
+
+
 def test_a_word_removed_leaves_no_double_space():
     assert A.without("the cat is not here", 11, 14) == "the cat is here"
     assert A.without("not here", 0, 3) == "here"

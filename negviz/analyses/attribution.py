@@ -16,10 +16,12 @@ a positive value pushes the model towards the document that should win.
 - Integrated gradients: see ``negviz.scorers.introspect``; attributions sum to m minus the
   margin at the baseline, and the gap is reported.
 
-The cue is the negation edit: the words that differ between the two documents (and between the
-two queries of a NevIR pair) and that the item's cue marks (the gold cue, else the taxonomy's);
-where no marked word is among the changed ones, every changed word. Its share is
-sum |attribution| over cue words / sum |attribution| over all words.
+The cue is the negation edit (CUE_RULE): the words the item's cue marks (the gold cue, else the
+taxonomy's) that are among, or directly beside, the words that differ between the two documents
+(and between the two queries of a NevIR pair); where none is, every changed word. "Beside" counts
+a cue the word diff aligned as unchanged although the edit moved it ("did not enjoy it" ->
+"enjoyed it but not"). Its share is sum |attribution| over cue words / sum |attribution| over all
+words.
 """
 
 from __future__ import annotations
@@ -37,6 +39,8 @@ from negviz.analyses.paircard import DIFFED, cue_finder
 from negviz.schema import EXCLUSION, PAIRS, PERTURBATION, SENTENCE_PAIRS, SLOTS
 from negviz.scorers.base import Scorer
 from negviz.text.worddiff import CUE_CLASS, Span, diff_words, text_block, tokenize
+
+CUE_RULE = "marked cue words among or beside the changed words, else every changed word"
 
 ROLES = ("query", "good", "bad")
 TOKEN_COLUMNS = ("role", "column", "position", "token", "start", "end", "attribution", "is_cue")
@@ -109,10 +113,9 @@ def _cue_spans(kind: str, row: Mapping, columns: Mapping[str, str | None], texts
         if text is None:
             continue
         cues = marked(text)
-        if role in changed:  # the edit: changed words the cue marks, else all changed words
-            hit = [s for s in changed[role] if any(_overlaps(s, c) for c in cues)]
-            inside = tuple(c for c in cues if any(_overlaps(s, c) for s in changed[role]))
-            out[role] = inside if hit else tuple(changed[role])
+        if role in changed:  # the edit: changed words the cue marks or touches, else all changed words
+            inside = tuple(c for c in cues if any(_overlaps(s, c) or _touches(s, c, text) for s in changed[role]))
+            out[role] = inside if inside else tuple(changed[role])
         elif kind in (EXCLUSION, PERTURBATION) and role == "query":
             out[role] = tuple(cues) if kind == EXCLUSION else ()  # ExcluIR: the exclusion in the query
         else:
@@ -122,6 +125,13 @@ def _cue_spans(kind: str, row: Mapping, columns: Mapping[str, str | None], texts
 
 def _overlaps(a: Span, b: Span) -> bool:
     return a.start < b.end and b.start < a.end
+
+
+def _touches(a: Span, b: Span, text: str) -> bool:
+    """Whether only spaces or punctuation lie between two spans: a cue the word diff aligned as
+    unchanged but that sits against the edit ("did not enjoy it" -> "enjoyed it but not")."""
+    gap = text[min(a.end, b.end):max(a.start, b.start)]
+    return not any(ch.isalnum() for ch in gap)
 
 
 def word_table(contrast: Contrast) -> pd.DataFrame:
