@@ -8,10 +8,9 @@ import streamlit as st
 from negviz import links
 from negviz.charts import drift as cd
 from negviz import finetune as ft
-from negviz.datasets import facts, load
+from negviz.datasets import facts
 from negviz.finetune import views
-from negviz.schema import DatasetSpec
-from negviz.ui import finetune_jobs, resources, url_check
+from negviz.ui import drift_data, finetune_jobs, resources, url_check
 from negviz.ui.widgets import csv_download, figure_downloads, safe_md
 
 st.title("Fine-tuning drift")
@@ -29,7 +28,7 @@ if err := st.session_state.get("job_error"):
     st.error(f"Run {err[0][:8]} failed; its finished epochs are kept.", icon=":material/error:")
     st.code(err[1], language=None)
 
-runs = ft.finetune_runs(store, status=None)
+runs = drift_data.finetune_runs()
 if runs.empty:
     st.info("No fine-tuning runs stored yet. Start one above, or with `negviz finetune --model "
             "all-MiniLM-L6-v2`.")
@@ -50,7 +49,7 @@ for r in picked[picked["status"] != "complete"].itertuples(index=False):
     state = states.get(r.run_id, r.status)
     (st.warning if state != "running" else st.info)(f"{r.label} is {state}{why}; its stored "
                                                     "epochs are shown.")
-epochs, cosines, wide = views.drift_frames(store, picked)
+epochs, cosines, wide = drift_data.drift_frames(picked)
 notes = {r.label: ft.run_note(r) for r in picked.itertuples(index=False)}
 fig = cd.drift_figure(epochs, cosines, notes, shape=shape, baseline=facts("nevir").random_baseline)
 percent = st.column_config.NumberColumn(format="percent")
@@ -97,16 +96,15 @@ m2.metric(cos_name, f"{card['cos']:.4f}", f"{card['cos'] - card['cos_epoch0']:+.
 m3.metric("Sentence" if sentences else "Pair", pair)
 if card["table"] is not None:
     st.dataframe(card["table"], hide_index=True, key="card")
-try:
-    spec = DatasetSpec.from_dict(card_run["dataset_spec"])
-    row = load(spec).frame.set_index(facts(spec.name).id_column).loc[pair]
+row = drift_data.pair_texts(card_run["dataset_spec"], pair)
+if row is None:
+    st.caption("The pair's texts are not available (its dataset file is not on this machine).")
+else:
     texts = (("sentence", "sentence1", "negation", "sentence2"),) if sentences else (
         ("q1", "q1", "d1", "d1"), ("q2", "q2", "d2", "d2"))
     for col, (name, text, sub, subtext) in zip(st.columns(len(texts)), texts):
         col.markdown(f"**{name}** {safe_md(row[text])}")
         col.caption(f"{sub}: {safe_md(row[subtext])}")
-except Exception:  # a user file that moved: the card shows scores only
-    st.caption("The pair's texts are not available (its dataset file is not on this machine).")
 traj = cd.pair_trajectory(card["trajectory"], epoch, f"Pair {pair}", notes[card_label])
 st.plotly_chart(traj, key="traj")
 figure_downloads(traj, f"pair-{pair}", key="traj")

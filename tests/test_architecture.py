@@ -154,10 +154,11 @@ def _store_reads(path: Path) -> list[str]:
     return found
 
 
-def test_the_report_reads_datasets_through_the_dataset_view():
-    """One read path (negviz.dataset_view.DatasetView): the report asks the view for a dataset's runs,
-    scores, verdicts and labels instead of reading the store its own way."""
-    offenders = [hit for p in (ROOT / "negviz" / "report").rglob("*.py") for hit in _store_reads(p)]
+def test_the_report_and_the_pages_do_not_read_the_store_their_own_way():
+    """One read path: the report asks negviz.dataset_view.DatasetView for a dataset's runs, scores,
+    verdicts and labels; pages read through the cached accessors of negviz/ui."""
+    files = [*(ROOT / "negviz" / "report").rglob("*.py"), *(ROOT / "pages").glob("*.py")]
+    offenders = [hit for p in files for hit in _store_reads(p)]
     assert offenders == []
     # the check itself finds such a call
     assert _store_reads(ROOT / "negviz" / "dataset_view.py")
