@@ -9,7 +9,7 @@ import socket
 import subprocess
 import time
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
@@ -26,6 +26,9 @@ from negviz.errors import NegvizError
 from negviz.schema import PERTURBATION, SENTENCE_PAIRS, DatasetSpec, ModelSpec, spec_hash
 from negviz.scorers.base import Progress, no_progress
 from negviz.summaries import summarize
+
+if TYPE_CHECKING:
+    from negviz.store.record import RunRecord
 
 
 @functools.lru_cache(maxsize=1)

@@ -6,7 +6,6 @@ Everything dialect-specific lives here, so the rest of the store is plain SQLAlc
 from __future__ import annotations
 
 import json
-import math
 import os
 import random
 import sqlite3
