@@ -8,7 +8,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
 PORT ?= 8501
 
-.PHONY: run test test-fast venv browser data-runs models model-weights bench clean
+.PHONY: run test test-fast lint format venv browser data-runs models model-weights bench clean
 
 $(STAMP): requirements.txt requirements-models.txt pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -39,7 +39,15 @@ browser:
 	  else echo "chromium not found and cannot be installed: browser tests will skip"; fi; \
 	fi
 
-test: venv browser
+# The formatter and the linter (ruff, configured in pyproject.toml): part of `make test`.
+lint: venv
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+
+format: venv
+	$(VENV)/bin/ruff format .
+
+test: venv browser lint
 	@pg_url=$$(scripts/pg_test_server.sh start); \
 	echo "PostgreSQL for the store tests: $${pg_url:-none}"; \
 	NEGVIZ_TEST_PG_URL="$$pg_url" HF_HUB_OFFLINE=1 $(PY) -m pytest $(PYTEST_ARGS); rc=$$?; \

@@ -61,7 +61,7 @@ def main() -> None:
             model.encode(texts, batch_size=32, show_progress_bar=False)
             rnd["plain"].append(time.perf_counter() - start)
             start = time.perf_counter()
-            occ = A.occlusion_many(scorer, cs)
+            A.occlusion_many(scorer, cs)
             rnd["occlusion"].append(time.perf_counter() - start)
             start = time.perf_counter()
             ig = [A.integrated_gradients(scorer, c, 32) for c in cs]

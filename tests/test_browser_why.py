@@ -4,7 +4,6 @@ equals what the library computes for the same pair."""
 
 import re
 
-import pytest
 
 from tests.browser import ROOT, needs_browser, painted
 

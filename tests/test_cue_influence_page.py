@@ -3,7 +3,6 @@ in the test's store with `negviz explain`'s library call."""
 
 import json
 
-from negviz.analyses import cue_influence as C
 from negviz.analyses import lexical as X
 from negviz.explain import run_cue_influence, run_layer_curves
 from negviz.schema import DatasetSpec
@@ -47,7 +46,6 @@ def test_without_runs_the_page_names_the_commands(app_env):
 def test_layer_curves_of_a_trained_model_beside_its_base(app_env):
     import os
 
-    from negviz.analyses import layers as L
 
     store = Store(os.environ["NEGVIZ_DB_URL"])
     for model in ("all-MiniLM-L6-v2", "negminilm"):

@@ -214,7 +214,7 @@ def test_drift_page_shows_the_shipped_run_a_pair_card_and_url_views(app_env):
     assert card["query"].tolist() == ["q1", "q2"] and (card["margin (own − other)"] > 0).all()
     assert at.metric[0].value == "right", "... and right after the last epoch"
     assert at.selectbox(key="pair").value == pair
-    assert any(f"**q1** " in m.value for m in at.markdown), "the pair's texts"
+    assert any("**q1** " in m.value for m in at.markdown), "the pair's texts"
 
     # A URL opens the same view: box plots, an epoch and a pair.
     other = at.selectbox(key="pair").options[3]

@@ -13,7 +13,6 @@ import time
 from pathlib import Path
 
 import numpy as np
-import pytest
 
 from negviz.cache import ScoreCache
 from negviz.paths import ROOT

@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from tests.tiny.bert import save_bert_tokenizer, tiny_bert_config, vocab
+from tests.tiny.bert import save_bert_tokenizer, tiny_bert_config
 
 # The keys of colbertv2.0's artifact.metadata that negviz reads (the real file has many more).
 COLBERT_METADATA = {
