@@ -11,10 +11,17 @@ st.set_page_config(page_title="negviz", page_icon=":material/block:", layout="wi
 # runs the Overview's file as a hidden page and the Overview itself is an ordinary page, whose
 # link /overview works (query parameters included, as nothing redirects). Pages, their order,
 # titles, icons and sections: negviz.page_registry.
-root = st.Page(HOME.file, title=HOME.title, icon=HOME.icon, url_path="root", default=True,
-               visibility="hidden")
-pages = {section: [st.Page(p.file, title=p.title, icon=p.icon, url_path=p.url_path)
-                   for p in PAGES if p.section == section] for section in SECTIONS}
+root = st.Page(
+    HOME.file,
+    title=HOME.title,
+    icon=HOME.icon,
+    url_path="root",
+    default=True,
+    visibility="hidden",
+)
+pages = {section: [] for section in SECTIONS}
+for p in PAGES:
+    pages[p.section].append(st.Page(p.file, title=p.title, icon=p.icon, url_path=p.url_path))
 pages[HOME.section].insert(0, root)
 # The pickers come before st.navigation so that their URL values are read before any
 # page switch logic runs.

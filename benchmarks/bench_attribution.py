@@ -81,13 +81,22 @@ def main() -> None:
             timings[k].append(v)
     best = {k: min(rounds, key=lambda r: float(np.median(r))) for k, rounds in timings.items()}
     med = {k: float(np.median(v)) for k, v in best.items()}
-    print(json.dumps({
-        "model": args.model, "items": args.items, "rounds": args.rounds, "cpu_threads": _threads(),
-        "median_seconds_per_pair": {k: round(v, 3) for k, v in med.items()},
-        "texts_or_passes_per_pair": {k: float(np.median(v)) for k, v in passes.items()},
-        "occlusion_over_plain": round(med["occlusion"] / med["plain"], 3),
-        "load_before": [round(x, 2) for x in load_before], "load_after": [round(x, 2) for x in os.getloadavg()],
-    }, indent=1))
+    print(
+        json.dumps(
+            {
+                "model": args.model,
+                "items": args.items,
+                "rounds": args.rounds,
+                "cpu_threads": _threads(),
+                "median_seconds_per_pair": {k: round(v, 3) for k, v in med.items()},
+                "texts_or_passes_per_pair": {k: float(np.median(v)) for k, v in passes.items()},
+                "occlusion_over_plain": round(med["occlusion"] / med["plain"], 3),
+                "load_before": [round(x, 2) for x in load_before],
+                "load_after": [round(x, 2) for x in os.getloadavg()],
+            },
+            indent=1,
+        )
+    )
 
 
 def _threads() -> int:

@@ -66,8 +66,14 @@ def main() -> int:
     dim = plain.get_sentence_embedding_dimension()
     base = rng.standard_normal((args.n, dim)).astype(np.float32)
     retriever.matrix = base / np.linalg.norm(base, axis=1, keepdims=True)
-    retriever.corpus = Corpus("synthetic", corpus.frame.iloc[np.arange(args.n) % corpus.size].assign(
-        doc_id=[str(i) for i in range(args.n)]).reset_index(drop=True), "synthetic", "")
+    retriever.corpus = Corpus(
+        "synthetic",
+        corpus.frame.iloc[np.arange(args.n) % corpus.size]
+        .assign(doc_id=[str(i) for i in range(args.n)])
+        .reset_index(drop=True),
+        "synthetic",
+        "",
+    )
     scorer._model = plain
     query = "What is aTelecine's role in the entertainment industry, excluding Sasha Grey's career?"
     retriever.search([query], 10)  # warm-up (the query vector is cached after this)

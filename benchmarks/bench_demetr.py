@@ -82,8 +82,12 @@ def main() -> None:
     args = ap.parse_args()
     limit = "none" if args.limit is None else str(args.limit)
     with tempfile.TemporaryDirectory() as tmp:
-        env = {**os.environ, "HF_HUB_OFFLINE": "1", "NEGVIZ_CACHE_DIR": f"{tmp}/cache",
-               "NEGVIZ_DB_URL": f"sqlite:///{tmp}/cold.sqlite"}
+        env = {
+            **os.environ,
+            "HF_HUB_OFFLINE": "1",
+            "NEGVIZ_CACHE_DIR": f"{tmp}/cache",
+            "NEGVIZ_DB_URL": f"sqlite:///{tmp}/cold.sqlite",
+        }
         if args.threads:
             env["OMP_NUM_THREADS"] = str(args.threads)
         data = run(UNIQUE, env, limit)
@@ -93,15 +97,18 @@ def main() -> None:
         warm = run(NEGVIZ, {**env, "NEGVIZ_DB_URL": f"sqlite:///{tmp}/warm.sqlite"}, args.device, limit)
     report = {
         "machine": f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}",
-        "device": cold["device"], "threads": args.threads or "torch default",
+        "device": cold["device"],
+        "threads": args.threads or "torch default",
         "load_average_1min": [round(load_before, 1), round(load_after, 1)],
         "dataset": data,
         "cold": {k: cold[k] for k in ("seconds", "cpu_seconds", "encoded_texts", "distinct_encoded")},
         "warm": {k: warm[k] for k in ("seconds", "cpu_seconds", "encoded_texts")},
         "each_unique_text_encoded_once": cold["encoded_texts"] == cold["distinct_encoded"] == data["unique_texts"],
         "texts_per_second_cold": round(cold["encoded_texts"] / cold["seconds"], 1),
-        "perturbations": cold["perturbations"], "model_spec": cold["model_spec"],
-        "negation": cold["negation"], "antonym": cold["antonym"],
+        "perturbations": cold["perturbations"],
+        "model_spec": cold["model_spec"],
+        "negation": cold["negation"],
+        "antonym": cold["antonym"],
     }
     for part in ("cold", "warm"):
         for k in ("seconds", "cpu_seconds"):
@@ -109,13 +116,19 @@ def main() -> None:
     if args.json:
         print(json.dumps(report, indent=2))
         return
-    print(f"{report['machine']}, {report['device']}, threads {report['threads']}, "
-          f"load {report['load_average_1min'][0]} -> {report['load_average_1min'][1]}")
-    print(f"DEMETR: {data['items']:,} items, {data['pairs']:,} pairs, {data['text_slots']:,} text slots, "
-          f"{data['unique_texts']:,} unique texts")
-    print(f"cold: {report['cold']['seconds']:.1f} s wall, {report['cold']['cpu_seconds']:.1f} s CPU, "
-          f"{cold['encoded_texts']:,} texts encoded ({cold['distinct_encoded']:,} distinct), "
-          f"{report['texts_per_second_cold']} texts/s")
+    print(
+        f"{report['machine']}, {report['device']}, threads {report['threads']}, "
+        f"load {report['load_average_1min'][0]} -> {report['load_average_1min'][1]}"
+    )
+    print(
+        f"DEMETR: {data['items']:,} items, {data['pairs']:,} pairs, {data['text_slots']:,} text slots, "
+        f"{data['unique_texts']:,} unique texts"
+    )
+    print(
+        f"cold: {report['cold']['seconds']:.1f} s wall, {report['cold']['cpu_seconds']:.1f} s CPU, "
+        f"{cold['encoded_texts']:,} texts encoded ({cold['distinct_encoded']:,} distinct), "
+        f"{report['texts_per_second_cold']} texts/s"
+    )
     print(f"warm: {report['warm']['seconds']:.1f} s wall, {warm['encoded_texts']} texts encoded")
     print(f"each unique text encoded once: {report['each_unique_text_encoded_once']}")
     print(f"negation: {cold['negation']}; antonym: {cold['antonym']}")

@@ -63,8 +63,12 @@ def main() -> None:
     results = {"plain": [], "negviz_cold": [], "negviz_warm": []}
     for _ in range(args.repeat):
         with tempfile.TemporaryDirectory() as tmp:
-            env = {**os.environ, "HF_HUB_OFFLINE": "1", "NEGVIZ_CACHE_DIR": f"{tmp}/cache",
-                   "NEGVIZ_DB_URL": f"sqlite:///{tmp}/results.sqlite"}
+            env = {
+                **os.environ,
+                "HF_HUB_OFFLINE": "1",
+                "NEGVIZ_CACHE_DIR": f"{tmp}/cache",
+                "NEGVIZ_DB_URL": f"sqlite:///{tmp}/results.sqlite",
+            }
             results["plain"].append(run(PLAIN, env, args.device))
             results["negviz_cold"].append(run(NEGVIZ, env, args.device))
             results["negviz_warm"].append(run(NEGVIZ, env, args.device))

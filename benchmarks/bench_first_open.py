@@ -25,8 +25,14 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM_ARGS = [
-    "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+    "--headless=new",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
 ]
 
 
@@ -45,8 +51,13 @@ def main() -> int:
 
     tmp = Path(tempfile.mkdtemp(prefix="negviz-first-open-"))
     url_db = args.db or f"sqlite:///{tmp / 'results.sqlite'}"
-    env = {**os.environ, "NEGVIZ_DB_URL": url_db, "NEGVIZ_CACHE_DIR": str(tmp / "cache"),
-           "HF_HUB_OFFLINE": "1", "PYTHONPATH": args.checkout}
+    env = {
+        **os.environ,
+        "NEGVIZ_DB_URL": url_db,
+        "NEGVIZ_CACHE_DIR": str(tmp / "cache"),
+        "HF_HUB_OFFLINE": "1",
+        "PYTHONPATH": args.checkout,
+    }
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     log = open(tmp / "streamlit.log", "wb")
@@ -55,8 +66,22 @@ def main() -> int:
         page = browser.new_page()
         start = time.perf_counter()
         proc = subprocess.Popen(
-            [sys.executable, "-m", "negviz.ui.serve", "--server.headless", "true", "--server.port", str(port),
-             "--server.address", "127.0.0.1"], cwd=args.checkout, env=env, stdout=log, stderr=subprocess.STDOUT)
+            [
+                sys.executable,
+                "-m",
+                "negviz.ui.serve",
+                "--server.headless",
+                "true",
+                "--server.port",
+                str(port),
+                "--server.address",
+                "127.0.0.1",
+            ],
+            cwd=args.checkout,
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
         try:
             while True:
                 try:
@@ -73,8 +98,15 @@ def main() -> int:
             rendered = time.perf_counter() - start
             errors = page.locator('[data-testid="stException"]').count()
         except Exception as exc:
-            print(json.dumps({"checkout": args.checkout, "error": f"{type(exc).__name__}: {str(exc)[:300]}",
-                              "log_tail": (tmp / "streamlit.log").read_text(errors="replace")[-1500:]}))
+            print(
+                json.dumps(
+                    {
+                        "checkout": args.checkout,
+                        "error": f"{type(exc).__name__}: {str(exc)[:300]}",
+                        "log_tail": (tmp / "streamlit.log").read_text(errors="replace")[-1500:],
+                    }
+                )
+            )
             return 1
         finally:
             proc.terminate()
@@ -82,9 +114,18 @@ def main() -> int:
             browser.close()
             log.close()
     text = (tmp / "streamlit.log").read_text(errors="replace")
-    print(json.dumps({"checkout": args.checkout, "db": "postgresql" if url_db.startswith("postgres") else "sqlite",
-                      "server_healthy_s": round(healthy, 2), "overview_rendered_s": round(rendered, 2),
-                      "exceptions_on_page": errors, "inotify_overflow_in_log": "Inotify" in text}))
+    print(
+        json.dumps(
+            {
+                "checkout": args.checkout,
+                "db": "postgresql" if url_db.startswith("postgres") else "sqlite",
+                "server_healthy_s": round(healthy, 2),
+                "overview_rendered_s": round(rendered, 2),
+                "exceptions_on_page": errors,
+                "inotify_overflow_in_log": "Inotify" in text,
+            }
+        )
+    )
     shutil.rmtree(tmp, ignore_errors=True)
     return 0
 

@@ -37,8 +37,9 @@ def build_store(url: str, n_runs: int) -> None:
     for k in range(n_runs):
         file = shipped[k % len(shipped)]
         record, scores = portable.read_record(file), portable.read_scores(file)
-        copy = dataclasses.replace(record, run_id="", model_name=f"{record.model_name}-copy{k}", spec_key=f"bench-{k}",
-                                   created_at=None)
+        copy = dataclasses.replace(
+            record, run_id="", model_name=f"{record.model_name}-copy{k}", spec_key=f"bench-{k}", created_at=None
+        )
         scores = scores.assign(score=scores["score"] + rng.normal(0, 1e-3, len(scores)))
         store.save_run(copy, scores)
     store.close()
@@ -78,16 +79,23 @@ def main() -> int:
         steps.append(time.perf_counter() - t)
         cpu.append(time.process_time() - c)
         assert not app.exception, [e.message for e in app.exception]
-    print(json.dumps({
-        "benchmark": "inspector P/N step (AppTest script rerun, server side)",
-        "stored_nevir_runs": args.runs, "models_shown": len(models), "steps": args.steps,
-        "first_open_s": round(first, 3),
-        "step_ms_median": round(1000 * statistics.median(steps), 1),
-        "step_ms_max": round(1000 * max(steps), 1),
-        "step_cpu_ms_median": round(1000 * statistics.median(cpu), 1),  # this process's CPU: robust to load
-        "load_average_1min": round(os.getloadavg()[0], 1),
-        "cpu_threads": os.environ.get("OMP_NUM_THREADS", "default"),
-    }, indent=2))
+    print(
+        json.dumps(
+            {
+                "benchmark": "inspector P/N step (AppTest script rerun, server side)",
+                "stored_nevir_runs": args.runs,
+                "models_shown": len(models),
+                "steps": args.steps,
+                "first_open_s": round(first, 3),
+                "step_ms_median": round(1000 * statistics.median(steps), 1),
+                "step_ms_max": round(1000 * max(steps), 1),
+                "step_cpu_ms_median": round(1000 * statistics.median(cpu), 1),  # this process's CPU: robust to load
+                "load_average_1min": round(os.getloadavg()[0], 1),
+                "cpu_threads": os.environ.get("OMP_NUM_THREADS", "default"),
+            },
+            indent=2,
+        )
+    )
     return 0
 
 

@@ -37,8 +37,14 @@ def plain_loop(lm, prompts: list[str]) -> np.ndarray:
     for prompt in prompts:
         enc = lm.tokenizer(prompt, return_tensors="pt", add_special_tokens=False)
         with torch.inference_mode():
-            gen = lm.model.generate(**enc, max_new_tokens=1, do_sample=False, output_scores=True,
-                                    return_dict_in_generate=True, pad_token_id=lm.tokenizer.pad_token_id)
+            gen = lm.model.generate(
+                **enc,
+                max_new_tokens=1,
+                do_sample=False,
+                output_scores=True,
+                return_dict_in_generate=True,
+                pad_token_id=lm.tokenizer.pad_token_id,
+            )
         logp = torch.log_softmax(gen.scores[0][0].float(), dim=-1).numpy()
         out.append(true_log_prob(logp[lm.true_ids], logp[lm.false_ids]))
     return np.array(out)
@@ -68,13 +74,23 @@ def main() -> None:
                 scores[name] = lm.score_pairs(queries, docs, args.batch, 0, lambda n: None)[0]
             times[name].append(time.perf_counter() - start)
     best = {k: min(v) for k, v in times.items()}
-    print(json.dumps({
-        "prompts": len(prompts), "batch": args.batch, "rounds": times,
-        "best_seconds": best, "negviz_over_plain": round(best["negviz"] / best["plain"], 3),
-        "prefix_tokens": len(prefix), "prefix_over_no_prefix": round(best["negviz"] / best["negviz_no_prefix"], 3),
-        "max_abs_score_difference": float(np.max(np.abs(scores["plain"] - scores["negviz"]))),
-        "loadavg_before": load_before, "loadavg_after": Path("/proc/loadavg").read_text().split()[:3],
-    }, indent=1))
+    print(
+        json.dumps(
+            {
+                "prompts": len(prompts),
+                "batch": args.batch,
+                "rounds": times,
+                "best_seconds": best,
+                "negviz_over_plain": round(best["negviz"] / best["plain"], 3),
+                "prefix_tokens": len(prefix),
+                "prefix_over_no_prefix": round(best["negviz"] / best["negviz_no_prefix"], 3),
+                "max_abs_score_difference": float(np.max(np.abs(scores["plain"] - scores["negviz"]))),
+                "loadavg_before": load_before,
+                "loadavg_after": Path("/proc/loadavg").read_text().split()[:3],
+            },
+            indent=1,
+        )
+    )
 
 
 if __name__ == "__main__":

@@ -88,10 +88,12 @@ def main() -> None:
     tm = alignment.token_matrix(scorer, QUERY, plain[-2])
     matrix_ms, matrix_cpu = median_ms(lambda k: alignment.token_matrix(scorer, QUERY, plain[k]), n)
     explore_ms, explore_cpu = median_ms(
-        lambda k: alignment.explore(scorer, [QUERY, TWIN], [negated[k], f"{plain[k]} again"], gold_cue="not"), n)
+        lambda k: alignment.explore(scorer, [QUERY, TWIN], [negated[k], f"{plain[k]} again"], gold_cue="not"), n
+    )
     ex = alignment.explore(scorer, [QUERY, TWIN], [negated[-1], plain[-1]], gold_cue="not")
     figures_ms, figures_cpu = median_ms(
-        lambda k: (alignment_heatmaps(ex.views, ["q vs d1", "q vs d2"]), delta_bars(ex.deltas)), n)
+        lambda k: (alignment_heatmaps(ex.views, ["q vs d1", "q vs d2"]), delta_bars(ex.deltas)), n
+    )
     result = {
         "model": "maxsim-all-MiniLM-L6-v2",
         "device": args.device,
@@ -115,9 +117,11 @@ def main() -> None:
     if args.json:
         print(json.dumps(result, indent=2))
         return
-    print(f"maxsim-all-MiniLM-L6-v2 on {args.device} ({result['torch_threads']} torch threads, "
-          f"{result['cpu_count']} cores), {args.words}-word documents ({result['doc_tokens']} tokens), "
-          f"median of {args.repeat}:")
+    print(
+        f"maxsim-all-MiniLM-L6-v2 on {args.device} ({result['torch_threads']} torch threads, "
+        f"{result['cpu_count']} cores), {args.words}-word documents ({result['doc_tokens']} tokens), "
+        f"median of {args.repeat}:"
+    )
     print(f"(1-minute load average {result['load_average_1min']})")
     print("| step | wall ms | process CPU ms |\n|---|---|---|")
     print(f"| model load | {result['model_load_ms']:,} | |")

@@ -80,8 +80,17 @@ def main() -> None:
 
             def plain_batched(step=32):
                 for s in range(0, len(queries if pairwise else texts), step):
-                    enc = (tok(queries[s:s + step], docs[s:s + step], padding=True, truncation=True, return_tensors="np")
-                           if pairwise else tok(texts[s:s + step], padding=True, truncation=True, return_tensors="np"))
+                    enc = (
+                        tok(
+                            queries[s : s + step],
+                            docs[s : s + step],
+                            padding=True,
+                            truncation=True,
+                            return_tensors="np",
+                        )
+                        if pairwise
+                        else tok(texts[s : s + step], padding=True, truncation=True, return_tensors="np")
+                    )
                     graph.session.run(None, {k: enc[k].astype(np.int64) for k in feed_names})
 
             results["plain"].append(timed(plain_one))
@@ -91,12 +100,19 @@ def main() -> None:
         else:
             results["plain"].append(timed(lambda: model.encode(texts, batch_size=probe.batch_size)))
     med = {k: statistics.median(v) for k, v in results.items() if v}
-    out = {"model": args.model, "format": probe.weight_format, "dataset": args.dataset,
-           "items": len(queries) if pairwise else len(texts), "unit": "pairs" if pairwise else "unique texts",
-           "rounds": args.rounds, "seconds_median": med,
-           "ratio_cold_to_plain": med["negviz_cold"] / med["plain"],
-           "ratio_batched_plain_to_plain": (med["plain_batched"] / med["plain"]) if "plain_batched" in med else None,
-           "threads": os.environ.get("OMP_NUM_THREADS") or "default", "loadavg": os.getloadavg()}
+    out = {
+        "model": args.model,
+        "format": probe.weight_format,
+        "dataset": args.dataset,
+        "items": len(queries) if pairwise else len(texts),
+        "unit": "pairs" if pairwise else "unique texts",
+        "rounds": args.rounds,
+        "seconds_median": med,
+        "ratio_cold_to_plain": med["negviz_cold"] / med["plain"],
+        "ratio_batched_plain_to_plain": (med["plain_batched"] / med["plain"]) if "plain_batched" in med else None,
+        "threads": os.environ.get("OMP_NUM_THREADS") or "default",
+        "loadavg": os.getloadavg(),
+    }
     print(json.dumps(out, indent=2))
 
 

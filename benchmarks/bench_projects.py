@@ -44,10 +44,22 @@ def main() -> None:
         people = [f"a{i}" for i in range(8)]
         full = project.items[: args.labels // len(people)]
         stamp = now()
-        insert_versions(store.engine, [
-            {"dataset": "nevir", "item_id": item, "annotator": who, "version": 1, "note": "", "created_at": stamp,
-             "labels": {"negation_type": "affixal", "validity": "valid", "query_ambiguous": False}}
-            for item in full for who in people])
+        insert_versions(
+            store.engine,
+            [
+                {
+                    "dataset": "nevir",
+                    "item_id": item,
+                    "annotator": who,
+                    "version": 1,
+                    "note": "",
+                    "created_at": stamp,
+                    "labels": {"negation_type": "affixal", "validity": "valid", "query_ambiguous": False},
+                }
+                for item in full
+                for who in people
+            ],
+        )
         steps, plain = [], []
         for n in range(args.steps):
             start = time.perf_counter()
@@ -59,13 +71,23 @@ def main() -> None:
             assert item == project.items[len(full) + n // 8], item  # 8 claims fill a pair
         labels = len(store.annotations("nevir"))
     ms = lambda xs: round(1000 * statistics.median(xs), 1)  # noqa: E731
-    print(json.dumps({
-        "store": url.split(":")[0], "labels": labels, "pairs": len(project.items), "steps": args.steps,
-        "step_ms_median": ms(steps), "step_ms_p95": round(1000 * sorted(steps)[int(0.95 * len(steps))], 1),
-        "plain_read_ms_median": ms(plain), "ratio_to_plain_read": round(statistics.median(steps) /
-                                                                        statistics.median(plain), 2),
-        "load_before": [round(x, 2) for x in load_before], "load_after": [round(x, 2) for x in os.getloadavg()],
-    }, indent=1))
+    print(
+        json.dumps(
+            {
+                "store": url.split(":")[0],
+                "labels": labels,
+                "pairs": len(project.items),
+                "steps": args.steps,
+                "step_ms_median": ms(steps),
+                "step_ms_p95": round(1000 * sorted(steps)[int(0.95 * len(steps))], 1),
+                "plain_read_ms_median": ms(plain),
+                "ratio_to_plain_read": round(statistics.median(steps) / statistics.median(plain), 2),
+                "load_before": [round(x, 2) for x in load_before],
+                "load_after": [round(x, 2) for x in os.getloadavg()],
+            },
+            indent=1,
+        )
+    )
 
 
 if __name__ == "__main__":

@@ -32,8 +32,14 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.append(str(ROOT))
 CHROMIUM_ARGS = [
-    "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+    "--headless=new",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
 ]
 WAIT = 180_000
 
@@ -46,12 +52,31 @@ def free_port() -> int:
 
 def start_server(db_url: str, tmp: Path) -> tuple[subprocess.Popen, str]:
     port = free_port()
-    env = {**os.environ, "NEGVIZ_DB_URL": db_url, "NEGVIZ_CACHE_DIR": str(tmp / "cache"), "HF_HUB_OFFLINE": "1",
-           "PYTHONPATH": str(ROOT)}
+    env = {
+        **os.environ,
+        "NEGVIZ_DB_URL": db_url,
+        "NEGVIZ_CACHE_DIR": str(tmp / "cache"),
+        "HF_HUB_OFFLINE": "1",
+        "PYTHONPATH": str(ROOT),
+    }
     log = open(tmp / "streamlit.log", "wb")
-    proc = subprocess.Popen([sys.executable, "-m", "negviz.ui.serve", "--server.headless", "true",
-                             "--server.port", str(port), "--server.address", "127.0.0.1"],
-                            cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "negviz.ui.serve",
+            "--server.headless",
+            "true",
+            "--server.port",
+            str(port),
+            "--server.address",
+            "127.0.0.1",
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
     base = f"http://127.0.0.1:{port}"
     deadline = time.time() + 120
     while time.time() < deadline:
@@ -78,6 +103,7 @@ async def tour(browser, base: str, who: str, steps: int, first_pair: str, out: d
     page = await context.new_page()
     current = {"pair": first_pair, "where": "heatmap"}
     try:
+
         async def visit(path: str, done) -> None:
             await page.goto(base + path, timeout=WAIT)
             await done.wait_for(timeout=WAIT)
@@ -124,7 +150,8 @@ async def tour(browser, base: str, who: str, steps: int, first_pair: str, out: d
             async def save_next() -> None:
                 await form.get_by_role("button", name="Save and next").click()
                 await page.get_by_text(re.compile(rf"Saved {re.escape(pair)} as version \d+ by {who}\.")).wait_for(
-                    timeout=WAIT)
+                    timeout=WAIT
+                )
                 while (await heading.inner_text(timeout=WAIT)).endswith(pair):
                     await asyncio.sleep(0.05)
 
@@ -164,8 +191,9 @@ async def background_load(browser, base: str, out: dict, stop: asyncio.Event) ->
         await context.close()
 
 
-async def sessions_round(base: str, sessions: int, steps: int, load: bool, round_no: int, nice: int,
-                         out: dict) -> float:
+async def sessions_round(
+    base: str, sessions: int, steps: int, load: bool, round_no: int, nice: int, out: dict
+) -> float:
     from playwright.async_api import async_playwright
 
     async with async_playwright() as p:
@@ -230,7 +258,7 @@ def process_cpu(pid: int, descendants: bool = True) -> float:
         fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     except OSError:
         return 0.0
-    own = sum(int(f) for f in fields[11:15 if descendants else 13]) / TICK  # utime, stime (cutime, cstime)
+    own = sum(int(f) for f in fields[11 : 15 if descendants else 13]) / TICK  # utime, stime (cutime, cstime)
     if not descendants:
         return own
     children = [int(p.name) for p in Path("/proc").iterdir() if p.name.isdigit() and _parent(p) == pid]
@@ -250,8 +278,9 @@ def machine_busy() -> float:
     return (sum(values) - values[3] - values[4]) / TICK  # minus idle and iowait
 
 
-def run(base: str, db_url: str, sessions: int, steps: int, load: bool, round_no: int, nice: int,
-        server_pid: int) -> dict:
+def run(
+    base: str, db_url: str, sessions: int, steps: int, load: bool, round_no: int, nice: int, server_pid: int
+) -> dict:
     from negviz.store import Store
 
     out: dict = {}
@@ -271,15 +300,23 @@ def run(base: str, db_url: str, sessions: int, steps: int, load: bool, round_no:
     saved = [(w, pr) for w in who for pr in out.get(w, {}).get("saved", [])]
     q = statistics.quantiles(all_times, n=20, method="inclusive") if len(all_times) >= 2 else [float("nan")] * 19
     return {
-        "sessions": sessions, "browser_nice": nice, "steps_per_session": len(all_times) // max(sessions, 1), "load": out.get("load"),
-        "wall_s": round(wall, 1), "p50_s": round(statistics.median(all_times), 2) if all_times else None,
-        "p95_s": round(q[18], 2), "max_s": round(max(all_times), 2) if all_times else None,
+        "sessions": sessions,
+        "browser_nice": nice,
+        "steps_per_session": len(all_times) // max(sessions, 1),
+        "load": out.get("load"),
+        "wall_s": round(wall, 1),
+        "p50_s": round(statistics.median(all_times), 2) if all_times else None,
+        "p95_s": round(q[18], 2),
+        "max_s": round(max(all_times), 2) if all_times else None,
         "p50_by_step_s": {k: round(statistics.median(v), 2) for k, v in by_step.items()},
         "errors": [e for w in who for e in out.get(w, {}).get("errors", ["no result"])],
-        "labels_saved": len(saved), "labels_lost": len([s for s in saved if s not in stored]),
+        "labels_saved": len(saved),
+        "labels_lost": len([s for s in saved if s not in stored]),
         # Where the CPU went: the app server (with its job children) against the whole machine
         # (browsers, Playwright, the server): per tour step, and as a share of the round.
-        "cpu_cores": os.cpu_count(), "machine_busy_core_s": round(busy, 1), "server_cpu_s": round(server_cpu, 1),
+        "cpu_cores": os.cpu_count(),
+        "machine_busy_core_s": round(busy, 1),
+        "server_cpu_s": round(server_cpu, 1),
         "server_jobs_cpu_s": round(jobs_cpu, 1),
         "server_cpu_per_step_s": round(server_cpu / max(len(all_times), 1), 3),
     }
@@ -290,9 +327,13 @@ def main() -> int:
     ap.add_argument("--sessions", type=int, default=8)
     ap.add_argument("--steps", type=int, default=10)
     ap.add_argument("--load", action="store_true", help="also a round with a playground and an Evaluate job")
-    ap.add_argument("--browser-nice", type=int, default=0,
-                    help="run the browsers at this lower CPU priority (0: the server's own), as when each person's "
-                         "browser draws on their own machine")
+    ap.add_argument(
+        "--browser-nice",
+        type=int,
+        default=0,
+        help="run the browsers at this lower CPU priority (0: the server's own), as when each person's "
+        "browser draws on their own machine",
+    )
     ap.add_argument("--db", default=None, help="store URL (default: a new SQLite file with the shipped runs)")
     args = ap.parse_args()
     tmp = Path(tempfile.mkdtemp(prefix="negviz-sessions-"))

@@ -78,8 +78,9 @@ def env_for(url: str) -> dict:
 
 def cli_seconds(url: str, *args: str) -> float:
     t0 = time.perf_counter()
-    done = subprocess.run([sys.executable, "-m", "negviz", "--db", url, *args],
-                          env=env_for(url), capture_output=True, text=True)
+    done = subprocess.run(
+        [sys.executable, "-m", "negviz", "--db", url, *args], env=env_for(url), capture_output=True, text=True
+    )
     if done.returncode:
         raise RuntimeError(done.stderr[-2000:])
     return time.perf_counter() - t0
@@ -104,7 +105,9 @@ def store_calls(url: str) -> list[dict]:
         "runs() listing (eval)": lambda s: s.runs(kind="eval"),
         "scores_wide DEMETR run (105k scores)": lambda s: s.scores_wide(demetr),
         "scores_wide NevIR run (5.5k scores)": lambda s: s.scores_wide(nevir[0]),
-        "Overview leaderboard (listing + summaries)": lambda s: leaderboard(s.runs(dataset="nevir", kind="eval"), catalog),
+        "Overview leaderboard (listing + summaries)": lambda s: leaderboard(
+            s.runs(dataset="nevir", kind="eval"), catalog
+        ),
         "annotations(nevir)": lambda s: s.annotations("nevir"),
     }
     store.close()
@@ -114,8 +117,9 @@ def store_calls(url: str) -> list[dict]:
         fresh.close()
         out.append({"call": name, "cold_s": cold, "warm_s": warm})
     out.append({"call": "CLI `negviz runs` (process)", "cold_s": cli_seconds(url, "runs"), "warm_s": None})
-    out.append({"call": "CLI `negviz compare` NevIR (process)", "cold_s": cli_seconds(url, "compare", *nevir),
-                "warm_s": None})
+    out.append(
+        {"call": "CLI `negviz compare` NevIR (process)", "cold_s": cli_seconds(url, "compare", *nevir), "warm_s": None}
+    )
     for row in out:
         row.update(runs=n_runs, db=_short(url))
         for key in ("cold_s", "warm_s"):
@@ -131,8 +135,13 @@ def page_times(url: str, pages: list[str]) -> list[dict]:
         n_runs = len(s.runs(status=None))
     out = []
     for page in pages:
-        done = subprocess.run([sys.executable, "-c", PAGE_CODE, str(ROOT / "app.py"), f"pages/{page}.py"],
-                              env=env_for(url), capture_output=True, text=True, cwd=ROOT)
+        done = subprocess.run(
+            [sys.executable, "-c", PAGE_CODE, str(ROOT / "app.py"), f"pages/{page}.py"],
+            env=env_for(url),
+            capture_output=True,
+            text=True,
+            cwd=ROOT,
+        )
         if done.returncode:
             row = {"error": done.stderr[-1500:]}
         else:

@@ -28,20 +28,28 @@ def against_base(store, record) -> dict[str, Any] | None:
     if chosen.empty and store.ensure_bundled(lazy=True):  # the shipped runs, as the app loads them
         chosen = base_run_choice(store, record, base)
     if chosen.empty:
-        return {"model": base, "run_id": None,
-                "message": f"no stored run of {base} on {record.dataset_name}: run "
-                           f"`negviz eval --model {base} --dataset {record.dataset_name}` first"}
+        return {
+            "model": base,
+            "run_id": None,
+            "message": f"no stored run of {base} on {record.dataset_name}: run "
+            f"`negviz eval --model {base} --dataset {record.dataset_name}` first",
+        }
     base_run = store.get_run(str(chosen["run_id"].iloc[0]))
     metric, value = headline(base_run.summary)
-    out: dict[str, Any] = {"model": base, "run_id": base_run.run_id, "split": base_run.split, "n": base_run.n,
-                           "metric": metric, metric: value}
+    out: dict[str, Any] = {
+        "model": base,
+        "run_id": base_run.run_id,
+        "split": base_run.split,
+        "n": base_run.n,
+        "metric": metric,
+        metric: value,
+    }
     if record.dataset_kind == PERTURBATION:
         out["perturbations"] = ratio_table(record.summary, base_run.summary)
     elif has_verdicts(record.dataset_kind):
         from negviz.analyses.compare import compare
 
-        out["mcnemar"] = compare(record, store.scores_wide(record.run_id), base_run,
-                                 store.scores_wide(base_run.run_id))
+        out["mcnemar"] = compare(record, store.scores_wide(record.run_id), base_run, store.scores_wide(base_run.run_id))
     return out
 
 
@@ -62,8 +70,16 @@ def ratio_table(summary: dict, base_summary: dict) -> list[dict[str, Any]]:
     for p in summary.get("perturbations", []):
         b = base.get(p["perturbation"])
         ratio, base_ratio = p["sensitivity_ratio"], (b or {}).get("sensitivity_ratio")
-        rows.append({"perturbation": p["perturbation"], "severity": p.get("severity"), "n": p.get("n"),
-                     "sensitivity_ratio": ratio, "ratio_ci95": p.get("ratio_ci95"),
-                     "base_sensitivity_ratio": base_ratio, "base_ratio_ci95": (b or {}).get("ratio_ci95"),
-                     "times_base": ratio / base_ratio if base_ratio else None})
+        rows.append(
+            {
+                "perturbation": p["perturbation"],
+                "severity": p.get("severity"),
+                "n": p.get("n"),
+                "sensitivity_ratio": ratio,
+                "ratio_ci95": p.get("ratio_ci95"),
+                "base_sensitivity_ratio": base_ratio,
+                "base_ratio_ci95": (b or {}).get("ratio_ci95"),
+                "times_base": ratio / base_ratio if base_ratio else None,
+            }
+        )
     return rows

@@ -59,8 +59,11 @@ class Label:
     more_types: tuple[str, ...] = ()
 
     def labels(self) -> dict:
-        out = {"negation_type": self.negation_type, "validity": self.validity,
-               "query_ambiguous": bool(self.query_ambiguous)}
+        out = {
+            "negation_type": self.negation_type,
+            "validity": self.validity,
+            "query_ambiguous": bool(self.query_ambiguous),
+        }
         if self.more_types:
             out[TYPES_KEY] = [self.negation_type, *self.more_types]
         return out
@@ -71,8 +74,13 @@ class Label:
         labels = labels or {}
         validity = labels.get("validity") if labels.get("validity") in VALIDITY else VALIDITY[0]
         kinds = [t for t in (labels.get(TYPES_KEY) or []) if t != labels.get("negation_type")]
-        return cls(labels.get("negation_type"), validity, bool(labels.get("query_ambiguous")), note or "",
-                   tuple(dict.fromkeys(kinds)))
+        return cls(
+            labels.get("negation_type"),
+            validity,
+            bool(labels.get("query_ambiguous")),
+            note or "",
+            tuple(dict.fromkeys(kinds)),
+        )
 
 
 def type_options() -> list[str]:
@@ -98,7 +106,7 @@ def clean_annotator(name: str | None) -> str:
 def check_label(label: Label, types: list[str] | None = None) -> None:
     types = type_options() if types is None else types
     if not label.negation_type:
-        raise AnnotationError("Choose a negation type (or \"other\"); nothing was saved.")
+        raise AnnotationError('Choose a negation type (or "other"); nothing was saved.')
     if label.negation_type not in types:
         raise AnnotationError(f"Unknown negation type {label.negation_type!r}; choose one of {', '.join(types)}.")
     if label.validity not in VALIDITY:
@@ -111,7 +119,9 @@ def check_label(label: Label, types: list[str] | None = None) -> None:
     if label.negation_type in label.more_types or len(set(label.more_types)) < len(label.more_types):
         raise AnnotationError("Each negation type of a pair counts once; remove the repeated one.")
     if len(label.note or "") > MAX_NOTE:
-        raise AnnotationError(f"The note is {len(label.note):,} characters long; at most {MAX_NOTE:,}. Nothing was saved.")
+        raise AnnotationError(
+            f"The note is {len(label.note):,} characters long; at most {MAX_NOTE:,}. Nothing was saved."
+        )
 
 
 def check_item(ds: Dataset, item_id: str) -> None:
@@ -131,8 +141,9 @@ def save(store, ds: Dataset, item_id: str, annotator: str, label: Label, types: 
     annotator = clean_annotator(annotator)
     check_label(label, types)
     check_item(ds, item_id)
-    label = Label(label.negation_type, label.validity, bool(label.query_ambiguous), label.note or "",
-                  tuple(label.more_types))
+    label = Label(
+        label.negation_type, label.validity, bool(label.query_ambiguous), label.note or "", tuple(label.more_types)
+    )
     now, version = current_label(store, ds.spec.name, str(item_id), annotator)
     if now == label:
         return version
@@ -319,12 +330,25 @@ def import_annotations(store, ds: Dataset, data: bytes, filename: str) -> Import
                 raise AnnotationError(f"{ds.spec.name} has no pair {item!r}")
             for col in TEXT_COLUMNS[ds.kind]:
                 if col in row and row[col] not in (None, "") and str(row[col]) != str(texts.at[item, col]):
-                    raise AnnotationError(f"the {col} text of {item} differs from {ds.spec.name}'s (another data version?)")
-            label = Label(str(row["negation_type"]), str(row["validity"]), _as_bool(row["query_ambiguous"]),
-                          "" if row["note"] is None else str(row["note"]))
+                    raise AnnotationError(
+                        f"the {col} text of {item} differs from {ds.spec.name}'s (another data version?)"
+                    )
+            label = Label(
+                str(row["negation_type"]),
+                str(row["validity"]),
+                _as_bool(row["query_ambiguous"]),
+                "" if row["note"] is None else str(row["note"]),
+            )
             check_label(label, types)
-            parsed.append((item, clean_annotator(str(row["annotator"])), label,
-                           _version(row.get("version", 0)), str(row.get("created_at") or "")))
+            parsed.append(
+                (
+                    item,
+                    clean_annotator(str(row["annotator"])),
+                    label,
+                    _version(row.get("version", 0)),
+                    str(row.get("created_at") or ""),
+                )
+            )
         except AnnotationError as exc:
             problems.append(f"row {n}: {exc}")
     if problems:
@@ -342,7 +366,10 @@ def import_annotations(store, ds: Dataset, data: bytes, filename: str) -> Import
     for (item, annotator), (_, _, label, version, created, _) in newest.items():
         if now.get((item, annotator)) == (label.labels(), label.note):
             continue
-        labels = {**label.labels(), IMPORTED: {"file": PurePath(filename).name, "version": version, "created_at": created}}
+        labels = {
+            **label.labels(),
+            IMPORTED: {"file": PurePath(filename).name, "version": version, "created_at": created},
+        }
         store.add_annotation(ds.spec.name, item, annotator, labels, label.note)
         added += 1
     return ImportResult(rows=len(frame), added=added, unchanged=len(newest) - added)

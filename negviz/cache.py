@@ -119,7 +119,10 @@ class ScoreCache:
         log.warning(
             "the score cache %s cannot be written (%s; %s free on its disk); %s. Free some space or set "
             "NEGVIZ_CACHE_DIR to a writable folder.",
-            self.path, exc, "unknown" if free is None else f"{free:,} bytes", then,
+            self.path,
+            exc,
+            "unknown" if free is None else f"{free:,} bytes",
+            then,
         )
 
     def _put(self, statement: str, rows: list[tuple]) -> None:

@@ -24,14 +24,29 @@ CATALOG_FILE = DATA_DIR / "catalog.csv"
 # weights in another format (an INT8 ONNX export of an fp32 model); its runs say which format.
 # reproduces: the hub id of a published model that negviz re-trained with its paper's recipe
 # (NegMPNet): the runs stand beside that model's rows, marked as a reproduction.
-CATALOG_COLUMNS = ("name", "hub_id", "family", "params_m", "training_data", "options", "offline_default", "sources", "notes",
-                   "base_model", "published_as", "reproduces")
+CATALOG_COLUMNS = (
+    "name",
+    "hub_id",
+    "family",
+    "params_m",
+    "training_data",
+    "options",
+    "offline_default",
+    "sources",
+    "notes",
+    "base_model",
+    "published_as",
+    "reproduces",
+)
 # Families that need no model files.
 FILELESS = {"tfidf", "bm25"}
 # Catalog models trained on part of a shipped dataset: on that dataset they are evaluated (and
 # shown) over the split they never saw only. model name -> {dataset: split}.
-TRAINED_ON = {"negminilm": {"cannot": "heldout"}, "maxsim-negminilm": {"cannot": "heldout"},
-              "negmpnet-lora": {"cannot": "heldout"}}
+TRAINED_ON = {
+    "negminilm": {"cannot": "heldout"},
+    "maxsim-negminilm": {"cannot": "heldout"},
+    "negmpnet-lora": {"cannot": "heldout"},
+}
 
 
 def evaluation_split(model: str, dataset: str) -> str | None:

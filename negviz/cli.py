@@ -51,8 +51,11 @@ class ProgressTee:
 
     def __call__(self, done: int, total: int, desc: str) -> None:
         self.bar(done, total, desc)
-        self.file({"done": done, "total": total, "desc": desc, "elapsed": time.perf_counter() - self.start},
-                  stage=desc, last=done >= total)
+        self.file(
+            {"done": done, "total": total, "desc": desc, "elapsed": time.perf_counter() - self.start},
+            stage=desc,
+            last=done >= total,
+        )
 
     def close(self) -> None:
         self.bar.close()
@@ -64,9 +67,7 @@ def cmd_models(args: argparse.Namespace) -> int:
     from negviz.scorers.loading import is_available_offline
 
     df = load_catalog().copy()
-    df["offline"] = [
-        fam in FILELESS or is_available_offline(hub) for fam, hub in zip(df["family"], df["hub_id"])
-    ]
+    df["offline"] = [fam in FILELESS or is_available_offline(hub) for fam, hub in zip(df["family"], df["hub_id"])]
     cols = ["name", "family", "hub_id", "params_m", "offline", "training_data"]
     return _emit(df[cols], args.json)
 
@@ -101,8 +102,16 @@ def cmd_datasets_add(args: argparse.Namespace) -> int:
             check_size(Path(args.file).stat().st_size, path.name)  # before reading a huge file
             data = Path(args.file).read_bytes()
         record, created = add_dataset(
-            Store(args.db), args.name, data, path.name, args.kind, args.columns,
-            format=args.format, description=args.description or "", licence=args.licence or "", added_by=args.by,
+            Store(args.db),
+            args.name,
+            data,
+            path.name,
+            args.kind,
+            args.columns,
+            format=args.format,
+            description=args.description or "",
+            licence=args.licence or "",
+            added_by=args.by,
         )
     except DataValidationError as err:
         problems = problem_table(err)
@@ -111,8 +120,10 @@ def cmd_datasets_add(args: argparse.Namespace) -> int:
             print(problems.to_string(index=False), file=sys.stderr)
         return 2
     if created:
-        print(f"added {record.name}: {record.n:,} {record.kind} items from {record.source_file} "
-              f"(sha256 {record.sha256[:12]})")
+        print(
+            f"added {record.name}: {record.n:,} {record.kind} items from {record.source_file} "
+            f"(sha256 {record.sha256[:12]})"
+        )
     else:
         print(f"{record.name} already holds this file (same sha256, kind and mapping); nothing stored")
     return 0
@@ -127,8 +138,11 @@ def cmd_datasets_remove(args: argparse.Namespace) -> int:
         raise NegvizError(f"no added dataset named {args.name!r} in {store.url}; see `negviz datasets`")
     used = stored.runs_using(store, args.name)
     if not args.yes:
-        print(f"{args.name} is used by {used} stored run(s); run again with --yes to remove it "
-              f"({'and them' if args.delete_runs else 'the runs are kept'})", file=sys.stderr)
+        print(
+            f"{args.name} is used by {used} stored run(s); run again with --yes to remove it "
+            f"({'and them' if args.delete_runs else 'the runs are kept'})",
+            file=sys.stderr,
+        )
         return 1
     used = stored.remove(store, args.name, delete_runs=args.delete_runs)  # counted in the removing transaction
     kept = "deleted" if args.delete_runs else "kept"
@@ -243,13 +257,25 @@ def format_eval(out: dict[str, Any]) -> str:
         lines.append(f"error preference among {out['failures']} failures: {prefs}")
     elif metric == "right_rank":
         lo, hi = out["ci95"]
-        lines.append(f"Right Rank: {out['right_rank']:.1%} [95% CI {lo:.1%}-{hi:.1%}]; random {out['random_baseline']:.0%}; ties {out['ties']}")
+        lines.append(
+            f"Right Rank: {out['right_rank']:.1%} [95% CI {lo:.1%}-{hi:.1%}]; random {out['random_baseline']:.0%}; ties {out['ties']}"
+        )
     elif metric == "sensitivity_ratio":
-        cols = ["perturbation", "severity", "n", "checked", "detection_accuracy", "sensitivity_ratio", "tiny_denominators"]
+        cols = [
+            "perturbation",
+            "severity",
+            "n",
+            "checked",
+            "detection_accuracy",
+            "sensitivity_ratio",
+            "tiny_denominators",
+        ]
         lines.append(pd.DataFrame(out["perturbations"])[cols].to_string(index=False, float_format="%.3f"))
     elif metric == "mean_similarity":
         cols = ["source", "n", "mean_similarity", "n_paraphrase", "spearman_paraphrase"]
-        lines.append(f"mean similarity {out['mean_similarity']:.3f}; Spearman(sim, paraphrase) {out['spearman_paraphrase']:.3f}")
+        lines.append(
+            f"mean similarity {out['mean_similarity']:.3f}; Spearman(sim, paraphrase) {out['spearman_paraphrase']:.3f}"
+        )
         lines.append(pd.DataFrame(out["sources"])[cols].to_string(index=False, float_format="%.3f"))
     if base := out.get("against_base"):
         lines.append(format_against_base(base))
@@ -263,11 +289,14 @@ def format_against_base(base: dict[str, Any]) -> str:
     head = f"base model {base['model']} (run {base['run_id'][:8]}, n={base['n']:,})"
     if "mcnemar" in base:
         c = base["mcnemar"]
-        return (f"{head}: on {c['n_shared']:,} shared items {c['accuracy_a']:.1%} vs {c['accuracy_b']:.1%}, "
-                f"McNemar p = {c['p_value']:.3g}")
+        return (
+            f"{head}: on {c['n_shared']:,} shared items {c['accuracy_a']:.1%} vs {c['accuracy_b']:.1%}, "
+            f"McNemar p = {c['p_value']:.3g}"
+        )
     if "perturbations" in base:
-        table = pd.DataFrame(base["perturbations"])[["perturbation", "sensitivity_ratio", "base_sensitivity_ratio",
-                                                     "times_base"]]
+        table = pd.DataFrame(base["perturbations"])[
+            ["perturbation", "sensitivity_ratio", "base_sensitivity_ratio", "times_base"]
+        ]
         return f"{head}, sensitivity ratio against the base's:\n" + table.to_string(index=False, float_format="%.3f")
     return f"{head}: {base['metric']} {base[base['metric']]}"
 
@@ -376,10 +405,20 @@ def cmd_report(args: argparse.Namespace) -> int:
     store = Store(args.db)
     if not store.read_only:  # the shipped runs, as the app shows them (records now, scores on read)
         store.ensure_bundled(lazy=True)
-    out = write_report(store, args.model, args.out, against=args.against, datasets=args.datasets,
-                       fig_format=args.figures, maxsim=not args.no_maxsim, progress=say)
-    print(f"wrote {out['html']} ({out['html_bytes'] / 1e6:.2f} MB, {out['figures']} figures as {out['figure_format']}) "
-          f"and {out['json']} in {out['seconds']:.1f} s")
+    out = write_report(
+        store,
+        args.model,
+        args.out,
+        against=args.against,
+        datasets=args.datasets,
+        fig_format=args.figures,
+        maxsim=not args.no_maxsim,
+        progress=say,
+    )
+    print(
+        f"wrote {out['html']} ({out['html_bytes'] / 1e6:.2f} MB, {out['figures']} figures as {out['figure_format']}) "
+        f"and {out['json']} in {out['seconds']:.1f} s"
+    )
     return 0
 
 
@@ -424,25 +463,39 @@ def build_parser() -> argparse.ArgumentParser:
 
     s = sub.add_parser("eval", help="evaluate a model on a dataset and store the run")
     s.add_argument("--model", required=True, help="catalog name, hub id or local path; NAME[@REV][key=value,...]")
-    s.add_argument("--dataset", required=True, help="nevir, excluir, demetr, cannot, an added dataset, or a file (CSV/TSV/JSONL/Parquet)")
+    s.add_argument(
+        "--dataset",
+        required=True,
+        help="nevir, excluir, demetr, cannot, an added dataset, or a file (CSV/TSV/JSONL/Parquet)",
+    )
     s.add_argument("--split", default="test")
     s.add_argument("--limit", type=int, help="first N items only (N >= 1)")
     s.add_argument("--family", help="model family for models outside the catalog")
     s.add_argument("--revision", help="model revision (hub branch, tag or commit)")
-    s.add_argument("--option", action="append", metavar="KEY=VALUE",
-                   help="family option, e.g. k1=1.2 or similarity=cosine; typed and range-checked, "
-                        "the same as NAME[k1=1.2]")
+    s.add_argument(
+        "--option",
+        action="append",
+        metavar="KEY=VALUE",
+        help="family option, e.g. k1=1.2 or similarity=cosine; typed and range-checked, the same as NAME[k1=1.2]",
+    )
     s.add_argument("--kind", help="dataset kind of a user file: pairs, exclusion, perturbation, sentence_pairs")
     s.add_argument("--columns", help="column mapping of a user file, e.g. pair_id=id,q1=query1,...")
     s.add_argument("--tie-rule", default="strict", choices=["strict", "mteb"])
     s.add_argument("--checked-only", action="store_true", help="DEMETR: keep only items with pert_check")
-    s.add_argument("--dataset-option", action="append", metavar="KEY=VALUE",
-                   help="a dataset option, e.g. perturbations=critical_id8_negation,critical_id7_antonym (DEMETR) "
-                        "or sources=glue_diagnostic (CANNOT); repeatable")
+    s.add_argument(
+        "--dataset-option",
+        action="append",
+        metavar="KEY=VALUE",
+        help="a dataset option, e.g. perturbations=critical_id8_negation,critical_id7_antonym (DEMETR) "
+        "or sources=glue_diagnostic (CANNOT); repeatable",
+    )
     s.add_argument("--device", help="cpu, cuda, cuda:1 ... (default: cuda if present)")
     s.add_argument("--batch-size", type=int, help="texts per batch, >= 1 (default: per device)")
-    s.add_argument("--force", action="store_true",
-                   help="re-run even if the store holds this run; the new run replaces the stored one")
+    s.add_argument(
+        "--force",
+        action="store_true",
+        help="re-run even if the store holds this run; the new run replaces the stored one",
+    )
     s.add_argument("--no-store", action="store_true", help="do not write the run to the store")
     s.add_argument("--json", action="store_true", help="print one JSON object")
     s.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -460,8 +513,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     s = sub.add_parser("import-runs", help="load run files (e.g. data/runs) into the store")
     s.add_argument("path")
-    s.add_argument("--force", action="store_true",
-                   help="a file whose spec the store holds replaces the stored run (a spec is stored once)")
+    s.add_argument(
+        "--force",
+        action="store_true",
+        help="a file whose spec the store holds replaces the stored run (a spec is stored once)",
+    )
     s.set_defaults(func=cmd_import)
 
     s = sub.add_parser("export-run", help="write one stored run to a portable file")
@@ -482,8 +538,12 @@ def build_parser() -> argparse.ArgumentParser:
 
     s = sub.add_parser("taxonomy", help="negation type distribution of a dataset (Petcu et al. taxonomy)")
     s.add_argument("--dataset", required=True, help="nevir, excluir, ... or a file")
-    s.add_argument("--source", default="auto", choices=["auto", "gold_cue", "detected", "dataset_label", "annotator"],
-                   help="auto: gold cue if the data has one, else a label column, else detection; annotations override")
+    s.add_argument(
+        "--source",
+        default="auto",
+        choices=["auto", "gold_cue", "detected", "dataset_label", "annotator"],
+        help="auto: gold cue if the data has one, else a label column, else detection; annotations override",
+    )
     s.add_argument("--label-column", default="negation_type", help="a user file's column of type labels")
     s.add_argument("--split", default="test")
     s.add_argument("--limit", type=int, help="first N items only")
@@ -494,13 +554,21 @@ def build_parser() -> argparse.ArgumentParser:
 
     s = sub.add_parser("report", help="one self-contained HTML report of a model (and report.json beside it)")
     s.add_argument("--model", required=True, help="the model whose stored runs the report shows")
-    s.add_argument("--against", nargs="+", metavar="NAME",
-                   help="comparison models (default: the catalog's base model, else tfidf and bm25)")
+    s.add_argument(
+        "--against",
+        nargs="+",
+        metavar="NAME",
+        help="comparison models (default: the catalog's base model, else tfidf and bm25)",
+    )
     s.add_argument("--datasets", nargs="+", metavar="NAME", help="default: every shipped dataset")
     s.add_argument("--out", default="report.html", help="HTML file; the JSON goes next to it (.json)")
-    s.add_argument("--figures", default="auto", choices=["auto", "svg", "plotly"],
-                   help="inline SVG (kaleido + Chromium), or plotly JSON with plotly.js inlined once; "
-                        "auto: SVG, plotly if SVG export fails")
+    s.add_argument(
+        "--figures",
+        default="auto",
+        choices=["auto", "svg", "plotly"],
+        help="inline SVG (kaleido + Chromium), or plotly JSON with plotly.js inlined once; "
+        "auto: SVG, plotly if SVG export fails",
+    )
     s.add_argument("--no-maxsim", action="store_true", help="do not load late-interaction models for MaxSim matrices")
     s.add_argument("--quiet", action="store_true")
     s.set_defaults(func=cmd_report)

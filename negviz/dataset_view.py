@@ -57,8 +57,13 @@ class DatasetView:
             self._runs[kind] = self.store.runs(dataset=self.name, kind=kind)
         return self._runs[kind]
 
-    def chosen(self, models: Iterable[str] | None = None, pinned: Iterable[str] = (), kind: str = EVAL,
-               split: str | None = None) -> pd.DataFrame:
+    def chosen(
+        self,
+        models: Iterable[str] | None = None,
+        pinned: Iterable[str] = (),
+        kind: str = EVAL,
+        split: str | None = None,
+    ) -> pd.DataFrame:
         """The run that stands for each model (negviz.run_choice.choose_runs)."""
         return run_choice.choose_runs(self.runs(kind), models, pinned, split=split, kind=kind)
 
@@ -73,8 +78,10 @@ class DatasetView:
 
     def outcomes(self, chosen: pd.DataFrame) -> pd.DataFrame:
         """Per item and model, the verdict under each run's own tie rule (negviz.outcomes)."""
-        runs = {r["model_name"]: (r["run_id"], self.scores(r["run_id"]), oc.tie_rule(r["options"]))
-                for r in chosen.to_dict("records")}
+        runs = {
+            r["model_name"]: (r["run_id"], self.scores(r["run_id"]), oc.tie_rule(r["options"]))
+            for r in chosen.to_dict("records")
+        }
         return oc.run_outcomes(self.kind, runs)
 
     # ------------------------------------------------------------ labels

@@ -52,16 +52,33 @@ class EvalJob(JobState):
         return f"{p['desc']} {p['done']:,}/{p['total']:,} · {p.get('elapsed', 0):.0f} s"
 
 
-def start(model: str, dataset: str, split: str, *, store, limit: int | None = None, tie_rule: str = "strict",
-          force: bool = False, jobs_dir: str | Path | None = None, threads: int | None = None,
-          python: str = sys.executable) -> EvalJob:
+def start(
+    model: str,
+    dataset: str,
+    split: str,
+    *,
+    store,
+    limit: int | None = None,
+    tie_rule: str = "strict",
+    force: bool = False,
+    jobs_dir: str | Path | None = None,
+    threads: int | None = None,
+    python: str = sys.executable,
+) -> EvalJob:
     from negviz.runner import checked_model
     from negviz.schema import DatasetSpec
 
     # An unknown family, a bad option, a split the model was trained on: a message now, not from the child.
     name = checked_model(model, DatasetSpec.make(dataset, split, limit=limit)).spec.name
-    request = {"model": model, "dataset": dataset, "split": split, "limit": limit, "tie_rule": tie_rule,
-               "force": force, "db": store.url}
+    request = {
+        "model": model,
+        "dataset": dataset,
+        "split": split,
+        "limit": limit,
+        "tie_rule": tie_rule,
+        "force": force,
+        "db": store.url,
+    }
     folder = Path(jobs_dir) if jobs_dir else jobs.default_jobs_dir()
     for path in sorted(folder.glob(f"{PREFIX}*.job.json")):  # the same request, still running: join it
         record = jobs.read_json(path)
@@ -70,14 +87,37 @@ def start(model: str, dataset: str, split: str, *, store, limit: int | None = No
             return job
     job_id = PREFIX + uuid.uuid4().hex
     paths = jobs.job_paths(folder, job_id)
-    cmd = ["eval", "--model", model, "--dataset", dataset, "--split", split, "--tie-rule", tie_rule,
-           "--json", "--quiet", "--progress-file", str(paths["progress.json"]), "--heartbeat-file", str(paths["beat"])]
+    cmd = [
+        "eval",
+        "--model",
+        model,
+        "--dataset",
+        dataset,
+        "--split",
+        split,
+        "--tie-rule",
+        tie_rule,
+        "--json",
+        "--quiet",
+        "--progress-file",
+        str(paths["progress.json"]),
+        "--heartbeat-file",
+        str(paths["beat"]),
+    ]
     cmd += ["--limit", str(int(limit))] if limit else []
     cmd += ["--force"] if force else []
     label = f"{name} on {dataset}:{split}" + (f" (first {limit:,})" if limit else "")
     # The store's URL goes in the environment: a password stays out of the command line and job file.
-    jobs.launch(cmd, job_id, jobs_dir=folder, fields={"request": request, "label": label}, threads=threads,
-                env={"NEGVIZ_DB_URL": jobs.store_url(store)}, stdout_to_file=True, python=python)
+    jobs.launch(
+        cmd,
+        job_id,
+        jobs_dir=folder,
+        fields={"request": request, "label": label},
+        threads=threads,
+        env={"NEGVIZ_DB_URL": jobs.store_url(store)},
+        stdout_to_file=True,
+        python=python,
+    )
     return EvalJob(job_id, RUNNING, label)
 
 
@@ -101,9 +141,16 @@ def poll(job_id: str, jobs_dir: str | Path | None = None) -> EvalJob:
     if running:
         return EvalJob(job_id, RUNNING, label, progress)
     if process is None:  # a job this machine cannot see, silent for too long
-        return EvalJob(job_id, FAILED, label, progress, error=(
-            f"no sign of life for {time.time() - beat:.0f} s from the evaluation on {record.get('host')}: "
-            "its process was killed or its machine stopped; nothing was stored, run it again"))
+        return EvalJob(
+            job_id,
+            FAILED,
+            label,
+            progress,
+            error=(
+                f"no sign of life for {time.time() - beat:.0f} s from the evaluation on {record.get('host')}: "
+                "its process was killed or its machine stopped; nothing was stored, run it again"
+            ),
+        )
     return EvalJob(job_id, FAILED, label, progress, error=_failure(paths["log"], code))
 
 
@@ -128,7 +175,14 @@ def running(jobs_dir: str | Path | None = None) -> list[EvalJob]:
     """This machine's evaluation jobs still running (anyone's), oldest first."""
     folder = Path(jobs_dir) if jobs_dir else jobs.default_jobs_dir()
     records = [jobs.read_json(p) for p in folder.glob(f"{PREFIX}*.job.json")]
-    live = [r for r in records if r and jobs.is_alive(jobs.alive(r["job_id"], r)[0], jobs.file_beat(
-        jobs.job_paths(folder, r["job_id"])["beat"], r.get("started_at")))]
+    live = [
+        r
+        for r in records
+        if r
+        and jobs.is_alive(
+            jobs.alive(r["job_id"], r)[0],
+            jobs.file_beat(jobs.job_paths(folder, r["job_id"])["beat"], r.get("started_at")),
+        )
+    ]
     polled = [poll(r["job_id"], folder) for r in sorted(live, key=lambda r: r["started_at"])]
     return [j for j in polled if not j.done]  # a process may still be exiting after its result

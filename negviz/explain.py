@@ -68,9 +68,17 @@ def save_result(store, record, scores: pd.DataFrame, force: bool) -> InfluenceRe
     return InfluenceResult(stored, reused=note is not None, note=note)
 
 
-def run_cue_influence(model: str, dataset: DatasetSpec | str, *, store=None, method: str = "occlusion",
-                      steps: int | None = None, device: str | None = None, progress: Progress = no_progress,
-                      force: bool = False) -> InfluenceResult:
+def run_cue_influence(
+    model: str,
+    dataset: DatasetSpec | str,
+    *,
+    store=None,
+    method: str = "occlusion",
+    steps: int | None = None,
+    device: str | None = None,
+    progress: Progress = no_progress,
+    force: bool = False,
+) -> InfluenceResult:
     """Attribute every item of a dataset and store the run (kind "attribution"); a stored run of
     the same spec is reused unless ``force``."""
     from negviz.analyses.attribution import CUE_RULE
@@ -99,8 +107,16 @@ def run_cue_influence(model: str, dataset: DatasetSpec | str, *, store=None, met
     return save_result(store, record, scores, force)
 
 
-def run_layer_curves(model: str, dataset, *, store=None, columns: tuple[str, str] | None = None,
-                     device: str | None = None, progress: Progress = no_progress, force: bool = False):
+def run_layer_curves(
+    model: str,
+    dataset,
+    *,
+    store=None,
+    columns: tuple[str, str] | None = None,
+    device: str | None = None,
+    progress: Progress = no_progress,
+    force: bool = False,
+):
     """Every item's per-layer curve for one twin of columns (default: the documents), stored as a
     run of kind "attribution" (options: analysis "layer curves", the columns); reused when stored."""
     from negviz.analyses.inspector import automatic_types
@@ -112,8 +128,9 @@ def run_layer_curves(model: str, dataset, *, store=None, columns: tuple[str, str
     ds, scorer = analysis_inputs(model, dataset, store, device)
     pairs = twins(ds.kind)
     if not pairs:
-        raise ValueError(f"{ds.spec.name} ({ds.kind}) has no two texts that differ by an edit to compare layer by "
-                         "layer")
+        raise ValueError(
+            f"{ds.spec.name} ({ds.kind}) has no two texts that differ by an edit to compare layer by layer"
+        )
     columns = tuple(columns or pairs[0])
     if columns not in pairs:
         raise ValueError(f"columns {columns} are not a twin of {ds.kind} items; use one of {pairs}")

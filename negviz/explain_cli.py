@@ -16,11 +16,18 @@ def add_arguments(s: argparse.ArgumentParser) -> None:
     s.add_argument("--dataset", required=True, help="nevir, excluir, demetr, an added dataset, or a file")
     s.add_argument("--split", default="test")
     s.add_argument("--limit", type=int, help="first N items only (N >= 1)")
-    s.add_argument("--method", default="occlusion", choices=METHODS,
-                   help="occlusion (every family; exact, one scoring per word), integrated-gradients (PyTorch "
-                        "encoders; --steps) or gradient-x-input (PyTorch encoders; one pass, fastest)")
-    s.add_argument("--layers", action="store_true",
-                   help="instead: the per-layer curve of every item's two documents (encoders), by negation type")
+    s.add_argument(
+        "--method",
+        default="occlusion",
+        choices=METHODS,
+        help="occlusion (every family; exact, one scoring per word), integrated-gradients (PyTorch "
+        "encoders; --steps) or gradient-x-input (PyTorch encoders; one pass, fastest)",
+    )
+    s.add_argument(
+        "--layers",
+        action="store_true",
+        help="instead: the per-layer curve of every item's two documents (encoders), by negation type",
+    )
     s.add_argument("--steps", type=int, help="integrated gradients: steps of the path integral (default 32)")
     s.add_argument("--device", help="cpu, cuda, ... (default: cuda if present)")
     s.add_argument("--force", action="store_true", help="recompute even if the store holds this run")
@@ -43,9 +50,16 @@ def run_command(args: argparse.Namespace) -> int:
     if args.layers:
         return _layers(args, store, progress)
     try:
-        result = run_cue_influence(args.model, DatasetSpec.make(args.dataset, args.split, args.limit), store=store,
-                                   method=args.method, steps=args.steps, device=args.device, progress=progress,
-                                   force=args.force)
+        result = run_cue_influence(
+            args.model,
+            DatasetSpec.make(args.dataset, args.split, args.limit),
+            store=store,
+            method=args.method,
+            steps=args.steps,
+            device=args.device,
+            progress=progress,
+            force=args.force,
+        )
     finally:
         progress.close()
     record = result.record
@@ -55,9 +69,11 @@ def run_command(args: argparse.Namespace) -> int:
         return _print_json(result)
     s = record.summary
     low, high = s.get("ci95") or (None, None)
-    print(f"{record.model_name} on {record.dataset_name} ({record.split}, n={record.n}): {s['method']}; median cue share "
-          f"{s['median_cue_share']:.3f} [{low:.3f}, {high:.3f}] over {s['n_comparisons']} comparisons"
-          + (" (stored run reused)" if result.reused else ""))
+    print(
+        f"{record.model_name} on {record.dataset_name} ({record.split}, n={record.n}): {s['method']}; median cue share "
+        f"{s['median_cue_share']:.3f} [{low:.3f}, {high:.3f}] over {s['n_comparisons']} comparisons"
+        + (" (stored run reused)" if result.reused else "")
+    )
     for key, title in (("by_verdict", "category"), ("by_type", "type")):
         if s.get(key):
             print()
@@ -72,17 +88,25 @@ def _layers(args: argparse.Namespace, store, progress) -> int:
     from negviz.schema import DatasetSpec
 
     try:
-        result = run_layer_curves(args.model, DatasetSpec.make(args.dataset, args.split, args.limit), store=store,
-                                  device=args.device, progress=progress, force=args.force)
+        result = run_layer_curves(
+            args.model,
+            DatasetSpec.make(args.dataset, args.split, args.limit),
+            store=store,
+            device=args.device,
+            progress=progress,
+            force=args.force,
+        )
     finally:
         progress.close()
     record = result.record
     if args.json:
         return _print_json(result)
     s = record.summary
-    print(f"{record.model_name} on {record.dataset_name} ({record.split}, n={s['n']}): 1 - cos of "
-          f"{' vs '.join(s['columns'])} per layer; median last-layer / layer-0 distance at the cue "
-          f"{s['cue_distance_last_vs_layer0']:.3f}" + (" (stored run reused)" if result.reused else ""))
+    print(
+        f"{record.model_name} on {record.dataset_name} ({record.split}, n={s['n']}): 1 - cos of "
+        f"{' vs '.join(s['columns'])} per layer; median last-layer / layer-0 distance at the cue "
+        f"{s['cue_distance_last_vs_layer0']:.3f}" + (" (stored run reused)" if result.reused else "")
+    )
     print(pd.DataFrame(s["by_type"]).to_string(index=False, float_format=lambda v: f"{v:.4f}"))
     return 0
 
@@ -91,7 +115,18 @@ def _print_json(result) -> int:
     from negviz.json_values import dumps
 
     record = result.record
-    print(dumps({"run_id": record.run_id, "model": record.model_name, "dataset": record.dataset_name,
-                 "split": record.split, "n": record.n, "reused": result.reused, "options": record.options,
-                 "summary": record.summary}))
+    print(
+        dumps(
+            {
+                "run_id": record.run_id,
+                "model": record.model_name,
+                "dataset": record.dataset_name,
+                "split": record.split,
+                "n": record.n,
+                "reused": result.reused,
+                "options": record.options,
+                "summary": record.summary,
+            }
+        )
+    )
     return 0

@@ -80,9 +80,17 @@ def job_paths(jobs_dir: str | Path | None, job_id: str) -> dict[str, Path]:
     return {k: folder / f"{job_id}.{k}" for k in KINDS}
 
 
-def launch(cmd: Sequence[str], job_id: str, *, jobs_dir: str | Path | None = None, fields: dict | None = None,
-           threads: int | None = None, env: dict[str, str] | None = None, stdout_to_file: bool = False,
-           python: str = sys.executable) -> subprocess.Popen:
+def launch(
+    cmd: Sequence[str],
+    job_id: str,
+    *,
+    jobs_dir: str | Path | None = None,
+    fields: dict | None = None,
+    threads: int | None = None,
+    env: dict[str, str] | None = None,
+    stdout_to_file: bool = False,
+    python: str = sys.executable,
+) -> subprocess.Popen:
     """Start ``python -m negviz <cmd>`` as job ``job_id`` and write its job record.
     ``threads`` caps the child's CPU threads (OMP_NUM_THREADS); ``stdout_to_file`` keeps the
     command's stdout (say, its JSON result) apart from its log, in ``<id>.out``."""
@@ -91,17 +99,32 @@ def launch(cmd: Sequence[str], job_id: str, *, jobs_dir: str | Path | None = Non
     full = [python, "-m", "negviz", *cmd]
     if shutil.which("nice"):  # nice execs: the pid stays the job's
         full = ["nice", "-n", str(NICE), *full]
-    child_env = {**os.environ, **(env or {}), "PYTHONPATH": os.pathsep.join(
-        [str(ROOT), *filter(None, [os.environ.get("PYTHONPATH")])])}
+    child_env = {
+        **os.environ,
+        **(env or {}),
+        "PYTHONPATH": os.pathsep.join([str(ROOT), *filter(None, [os.environ.get("PYTHONPATH")])]),
+    }
     if threads:
         child_env["OMP_NUM_THREADS"] = str(int(threads))
     with open(paths["log"], "wb") as log, open(paths["out"] if stdout_to_file else os.devnull, "wb") as out:
-        proc = subprocess.Popen(full, cwd=ROOT, env=child_env, stdout=out if stdout_to_file else log,
-                                stderr=subprocess.STDOUT if not stdout_to_file else log,
-                                stdin=subprocess.DEVNULL, start_new_session=True)
+        proc = subprocess.Popen(
+            full,
+            cwd=ROOT,
+            env=child_env,
+            stdout=out if stdout_to_file else log,
+            stderr=subprocess.STDOUT if not stdout_to_file else log,
+            stdin=subprocess.DEVNULL,
+            start_new_session=True,
+        )
     _PROCS[job_id] = proc
-    record = {"job_id": job_id, "pid": proc.pid, "host": socket.gethostname(), "started_at": time.time(),
-              "command": full, **(fields or {})}
+    record = {
+        "job_id": job_id,
+        "pid": proc.pid,
+        "host": socket.gethostname(),
+        "started_at": time.time(),
+        "command": full,
+        **(fields or {}),
+    }
     write_json(paths["job.json"], record)
     return proc
 

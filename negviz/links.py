@@ -40,8 +40,15 @@ def number_problem(raw: str, lo: float | None = None, hi: float | None = None, i
     """Why a URL value cannot set a number widget (None when it can): not a number, not finite
     (inf, nan, 1e309), not whole, or outside [lo, hi]."""
     what = "a whole number" if integer else "a number"
-    bounds = (f" from {lo:g} to {hi:g}" if lo is not None and hi is not None else
-              f" >= {lo:g}" if lo is not None else f" <= {hi:g}" if hi is not None else "")
+    bounds = (
+        f" from {lo:g} to {hi:g}"
+        if lo is not None and hi is not None
+        else f" >= {lo:g}"
+        if lo is not None
+        else f" <= {hi:g}"
+        if hi is not None
+        else ""
+    )
     try:
         value = float(raw)
     except (TypeError, ValueError):

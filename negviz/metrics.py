@@ -58,16 +58,37 @@ def mcnemar(correct_a, correct_b) -> dict:
     b = int(np.sum(a & ~b_))
     c = int(np.sum(~a & b_))
     if b + c == 0:
-        return {"b": b, "c": c, "n": int(a.size), "statistic": 0.0, "p_value": 1.0, "method": "none (no discordant pairs)"}
+        return {
+            "b": b,
+            "c": c,
+            "n": int(a.size),
+            "statistic": 0.0,
+            "p_value": 1.0,
+            "method": "none (no discordant pairs)",
+        }
     if b + c < 25:
         # scipy.stats.binomtest(b, b + c, 0.5).pvalue, two-sided; computed exactly here because
         # importing scipy.stats costs 1-3 s, paid by the Overview's first render and `negviz compare`.
         n, k = b + c, min(b, c)
         p = min(1.0, 2 * sum(math.comb(n, i) for i in range(k + 1)) / 2**n)
-        return {"b": b, "c": c, "n": int(a.size), "statistic": float(min(b, c)), "p_value": float(p), "method": "exact binomial"}
+        return {
+            "b": b,
+            "c": c,
+            "n": int(a.size),
+            "statistic": float(min(b, c)),
+            "p_value": float(p),
+            "method": "exact binomial",
+        }
     chi2 = (abs(b - c) - 1) ** 2 / (b + c)
     p = math.erfc(math.sqrt(chi2 / 2))  # scipy.stats.chi2.sf(chi2, 1)
-    return {"b": b, "c": c, "n": int(a.size), "statistic": float(chi2), "p_value": float(p), "method": "chi2 with continuity correction"}
+    return {
+        "b": b,
+        "c": c,
+        "n": int(a.size),
+        "statistic": float(chi2),
+        "p_value": float(p),
+        "method": "chi2 with continuity correction",
+    }
 
 
 # Chance level of each per-item success rate (a random ranker): NevIR needs both queries right

@@ -72,25 +72,52 @@ def item_outcomes(kind: str, wide: pd.DataFrame, rule: str = metrics.STRICT) -> 
     if kind == PAIRS:
         v = metrics.pair_verdicts(wide["q1_d1"], wide["q1_d2"], wide["q2_d1"], wide["q2_d2"], rule)
         m1, m2 = v["margin1"].to_numpy(), v["margin2"].to_numpy()
-        return pd.DataFrame({"item_id": ids, "correct": v["correct"].to_numpy(), "category": v["category"].to_numpy(),
-                             "margin1": m1, "margin2": m2, "margin": np.minimum(m1, m2),
-                             "c1": v["c1"].to_numpy(), "c2": v["c2"].to_numpy()})  # each query's own verdict
+        return pd.DataFrame(
+            {
+                "item_id": ids,
+                "correct": v["correct"].to_numpy(),
+                "category": v["category"].to_numpy(),
+                "margin1": m1,
+                "margin2": m2,
+                "margin": np.minimum(m1, m2),
+                "c1": v["c1"].to_numpy(),
+                "c2": v["c2"].to_numpy(),
+            }
+        )  # each query's own verdict
     if kind in (EXCLUSION, PERTURBATION):
-        (good, bad), = MARGIN_SLOTS[kind]
+        ((good, bad),) = MARGIN_SLOTS[kind]
         margin = (wide[good] - wide[bad]).to_numpy(dtype=np.float64)
         category = np.where(margin > 0, CORRECT, np.where(margin == 0, TIE, WRONG))
-        return pd.DataFrame({"item_id": ids, "correct": margin > 0, "category": category, "margin1": margin,
-                             "margin2": np.nan, "margin": margin})
+        return pd.DataFrame(
+            {
+                "item_id": ids,
+                "correct": margin > 0,
+                "category": category,
+                "margin1": margin,
+                "margin2": np.nan,
+                "margin": margin,
+            }
+        )
     if kind == SENTENCE_PAIRS:
-        return pd.DataFrame({"item_id": ids, "correct": pd.array([pd.NA] * len(ids), dtype="boolean"),
-                             "category": "", "margin1": np.nan, "margin2": np.nan, "margin": np.nan})
+        return pd.DataFrame(
+            {
+                "item_id": ids,
+                "correct": pd.array([pd.NA] * len(ids), dtype="boolean"),
+                "category": "",
+                "margin1": np.nan,
+                "margin2": np.nan,
+                "margin": np.nan,
+            }
+        )
     raise ValueError(f"unknown dataset kind {kind!r}")
 
 
 def run_outcomes(kind: str, runs: Mapping[str, tuple[str, pd.DataFrame, str]]) -> pd.DataFrame:
     """Outcomes of several runs, long, with ``model`` and ``run_id``: model -> (run_id, wide, tie rule)."""
-    parts = [item_outcomes(kind, wide, rule).assign(model=model, run_id=run_id)
-             for model, (run_id, wide, rule) in runs.items()]
+    parts = [
+        item_outcomes(kind, wide, rule).assign(model=model, run_id=run_id)
+        for model, (run_id, wide, rule) in runs.items()
+    ]
     if not parts:
         return pd.DataFrame(columns=["model", "run_id", *COLUMNS])
     return pd.concat(parts, ignore_index=True)[["model", "run_id", *COLUMNS]]

@@ -22,8 +22,23 @@ from negviz.paths import DATA_DIR
 
 REFERENCE_DIR = DATA_DIR / "reference"
 REFERENCE_COLUMNS = (
-    "source", "paper", "model", "hub_id", "family", "category", "training_data", "params_m",
-    "dataset", "split", "metric", "value", "unit", "perturbation", "negation_type", "epoch", "notes",
+    "source",
+    "paper",
+    "model",
+    "hub_id",
+    "family",
+    "category",
+    "training_data",
+    "params_m",
+    "dataset",
+    "split",
+    "metric",
+    "value",
+    "unit",
+    "perturbation",
+    "negation_type",
+    "epoch",
+    "notes",
 )
 # Columns that must be filled in on every row.
 REQUIRED_VALUES = ("source", "paper", "model", "dataset", "metric", "value", "unit")
@@ -48,7 +63,9 @@ def _read_table(stem: str) -> pd.DataFrame:
     for col in REQUIRED_VALUES:
         empty = df.index[df[col].str.strip() == ""]
         if len(empty):
-            raise ValueError(f"reference table {path}: column {col!r} is empty on data row(s) {[i + 2 for i in empty[:5]]}")
+            raise ValueError(
+                f"reference table {path}: column {col!r} is empty on data row(s) {[i + 2 for i in empty[:5]]}"
+            )
     bad_units = sorted(set(df["unit"]) - set(UNITS))
     if bad_units:
         raise ValueError(f"reference table {path}: unknown unit(s) {bad_units}; known: {list(UNITS)}")
@@ -75,7 +92,9 @@ def _read_table(stem: str) -> pd.DataFrame:
 def _load(table: str | None) -> pd.DataFrame:
     if table is not None:
         if table not in reference_tables():
-            raise ValueError(f"no reference table {table!r} in {REFERENCE_DIR}; tables: {', '.join(reference_tables())}")
+            raise ValueError(
+                f"no reference table {table!r} in {REFERENCE_DIR}; tables: {', '.join(reference_tables())}"
+            )
         return _read_table(table)
     frames = [_read_table(stem) for stem in reference_tables()]
     if not frames:
@@ -110,9 +129,15 @@ def model_rows(reference: pd.DataFrame, name: str) -> pd.DataFrame:
 
     row = catalog_row(name)
     if row:
-        relation_of = {row[col].lower(): rel for col, rel in (("reproduces", "reproduction"),
-                                                               ("published_as", "other format"),
-                                                               ("hub_id", "same weights")) if row.get(col)}
+        relation_of = {
+            row[col].lower(): rel
+            for col, rel in (
+                ("reproduces", "reproduction"),
+                ("published_as", "other format"),
+                ("hub_id", "same weights"),
+            )
+            if row.get(col)
+        }
     else:
         relation_of = {name.lower(): "same weights"}
     if relation_of:

@@ -19,8 +19,10 @@ from typing import Iterable
 
 import pandas as pd
 
-POLICY = ("the complete run on the dataset's evaluation split (else another split) with the most items, "
-          "newest first among equals (a pinned run wins)")
+POLICY = (
+    "the complete run on the dataset's evaluation split (else another split) with the most items, "
+    "newest first among equals (a pinned run wins)"
+)
 PINNED = "pinned"
 BY_POLICY = "most items, newest"
 
@@ -34,8 +36,11 @@ def ranked(runs: pd.DataFrame, split: str | None = None, kind: str = "eval") -> 
     if split is not None and "split" in part:
         part = part[part["split"].fillna(split) == split]
     columns = ["model_name", "dataset_name", "split"]
-    on_eval_split = [preferred_split(m, d) in (None, s) for m, d, s in part[columns].itertuples(index=False)] \
-        if set(columns) <= set(part.columns) else True
+    on_eval_split = (
+        [preferred_split(m, d) in (None, s) for m, d, s in part[columns].itertuples(index=False)]
+        if set(columns) <= set(part.columns)
+        else True
+    )
     order = part.assign(_eval=on_eval_split, _n=part["n"].fillna(0))
     order = order.sort_values(["_eval", "_n", "created_at", "run_id"], ascending=False)
     return order.drop(columns=["_eval", "_n"])
@@ -53,8 +58,13 @@ def preferred_split(model: str, dataset: str) -> str | None:
     return DATASETS.entry(dataset).meta["splits"][0] if dataset in DATASETS else None
 
 
-def choose_runs(runs: pd.DataFrame, models: Iterable[str] | None = None, pinned: Iterable[str] = (),
-                split: str | None = None, kind: str = "eval") -> pd.DataFrame:
+def choose_runs(
+    runs: pd.DataFrame,
+    models: Iterable[str] | None = None,
+    pinned: Iterable[str] = (),
+    split: str | None = None,
+    kind: str = "eval",
+) -> pd.DataFrame:
     """One run per model (all models with runs, or only ``models``), sorted by model name, with a
     ``chosen_by`` column saying whether the policy or a pin chose it. Unknown pins are ignored."""
     order = ranked(runs, split, kind)

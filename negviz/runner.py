@@ -78,8 +78,9 @@ class EvalResult:
     note: str | None = None  # said to the user, e.g. why a stored run was reused after scoring
 
 
-def store_once(store, record, scores: pd.DataFrame, *, replace: bool = False,
-               added_sha256: str | None = None) -> tuple[Any, str | None]:
+def store_once(
+    store, record, scores: pd.DataFrame, *, replace: bool = False, added_sha256: str | None = None
+) -> tuple[Any, str | None]:
     """Save a computed run (``replace``: a forced re-run replaces the stored run of its spec).
     A spec is stored once: when another process stored this spec while this one computed, its
     run is returned instead, with a note saying so. Returns (the stored record, note or None)."""
@@ -89,8 +90,10 @@ def store_once(store, record, scores: pd.DataFrame, *, replace: bool = False,
         record.run_id = store.save_run(record, scores, replace=replace, added_sha256=added_sha256)
     except DuplicateRunError as taken:
         won = taken.run
-        return won, (f"another evaluation stored this spec (run {won.run_id}, on {won.host or 'another host'}) "
-                     "while this one was computing; that stored run is reused, and this one was not stored")
+        return won, (
+            f"another evaluation stored this spec (run {won.run_id}, on {won.host or 'another host'}) "
+            "while this one was computing; that stored run is reused, and this one was not stored"
+        )
     return record, None
 
 
@@ -101,8 +104,10 @@ def check_held_out(model: str, dataset: DatasetSpec) -> None:
 
     held_out = evaluation_split(model, dataset.name)
     if held_out and dataset.split != held_out:
-        raise NegvizError(f"{model} was trained on part of {dataset.name}; on {dataset.name} it is evaluated "
-                          f"on its held-out split only: use --split {held_out} (not {dataset.split})")
+        raise NegvizError(
+            f"{model} was trained on part of {dataset.name}; on {dataset.name} it is evaluated "
+            f"on its held-out split only: use --split {held_out} (not {dataset.split})"
+        )
 
 
 def checked_model(model: ModelSpec | str, dataset: DatasetSpec) -> ResolvedModel:
@@ -126,8 +131,9 @@ def kept_texts(kind: str, frame: pd.DataFrame, scorer) -> pd.DataFrame | None:
     return pd.DataFrame({"item_id": items, "slot": slots, "name": "reasoning", "text": texts})
 
 
-def scored_record(kind: str, key: str, scorer, ds, dataset_name: str, options: dict, summary: dict,
-                  start: float) -> RunRecord:
+def scored_record(
+    kind: str, key: str, scorer, ds, dataset_name: str, options: dict, summary: dict, start: float
+) -> RunRecord:
     """The record of a finished scoring run (an evaluation, or a retrieval over a corpus): the
     scorer's provenance (weights format; a generative family's back end, requests and cache hits)
     joins the summary, not the key, so INT8 ONNX never passes for the fp32 model unnoticed."""
@@ -188,7 +194,9 @@ def run_eval(
     spec = metric_spec(resolved, ds.kind)
     if spec != resolved.spec:
         resolved = resolve_model(spec)
-    scorer = load_scorer(resolved, device=device, cache=cache if cache is not None else ScoreCache(), batch_size=batch_size)
+    scorer = load_scorer(
+        resolved, device=device, cache=cache if cache is not None else ScoreCache(), batch_size=batch_size
+    )
     options = {"tie_rule": tie_rule, "checked_only": checked_only}
     key = run_key(scorer.spec, scorer.revision_id, ds.spec, options)
     if store is not None and not force:

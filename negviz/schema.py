@@ -32,8 +32,13 @@ COLUMNS: dict[str, tuple[str, ...]] = {
     CORPUS: ("doc_id", "text"),
 }
 # The id column of each kind (unique within a dataset, or within a perturbation for DEMETR).
-ID_COLUMN = {PAIRS: "pair_id", EXCLUSION: "query_id", PERTURBATION: "item_id", SENTENCE_PAIRS: "pair_id",
-             CORPUS: "doc_id"}
+ID_COLUMN = {
+    PAIRS: "pair_id",
+    EXCLUSION: "query_id",
+    PERTURBATION: "item_id",
+    SENTENCE_PAIRS: "pair_id",
+    CORPUS: "doc_id",
+}
 # Columns that hold text a model reads (must be non-empty strings).
 TEXT_COLUMNS = {
     PAIRS: ("q1", "d1", "q2", "d2"),
@@ -229,9 +234,7 @@ def check_limit(limit: Any) -> int | None:
     except ValueError:
         number = float("nan")
     if not number.is_integer() or number < 1:
-        raise NegvizError(
-            f"limit must be a whole number >= 1 (got {limit!r}); leave it out for all items"
-        )
+        raise NegvizError(f"limit must be a whole number >= 1 (got {limit!r}); leave it out for all items")
     return int(number)
 
 

@@ -9,8 +9,9 @@ from negviz.item_scoring import wide_scores
 from negviz.schema import EXCLUSION, PAIRS, PERTURBATION, SENTENCE_PAIRS, SEVERITIES
 
 
-def summarize(kind: str, frame: pd.DataFrame, scores: pd.DataFrame, tie_rule: str = metrics.STRICT,
-              checked_only: bool = False) -> dict:
+def summarize(
+    kind: str, frame: pd.DataFrame, scores: pd.DataFrame, tie_rule: str = metrics.STRICT, checked_only: bool = False
+) -> dict:
     """Summary dict of a run; rates are fractions, every aggregate carries n and a CI."""
     wide = wide_scores(kind, frame, scores)
     if kind == PAIRS:
@@ -30,8 +31,9 @@ def perturbation_summary(frame: pd.DataFrame, wide: pd.DataFrame, checked_only: 
     slot_scores = wide[["candidate", "perturbed", "empty"]].add_prefix("score_")
     joined = frame.reset_index(drop=True).join(slot_scores)
     for name, part in joined.groupby("perturbation", sort=False):
-        s = metrics.demetr_summary(part["score_candidate"], part["score_perturbed"], part["score_empty"],
-                                   part["checked"], checked_only)
+        s = metrics.demetr_summary(
+            part["score_candidate"], part["score_perturbed"], part["score_empty"], part["checked"], checked_only
+        )
         rows.append({"perturbation": name, "severity": part["severity"].iloc[0], **s})
     order = {sev: i for i, sev in enumerate(SEVERITIES)}
     rows.sort(key=lambda r: (order.get(r["severity"], 9), r["perturbation"]))

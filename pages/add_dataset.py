@@ -25,15 +25,24 @@ KIND_HELP = {
 
 store = resources.store()
 st.title("Add a dataset")
-st.caption("Your own contrast pairs, exclusion queries, perturbations or sentence pairs, kept in "
-           "the results store so everyone on it can pick them in the sidebar. CSV, TSV, "
-           "JSON Lines, JSON or Parquet; read as data only, checked like the shipped datasets.")
+st.caption(
+    "Your own contrast pairs, exclusion queries, perturbations or sentence pairs, kept in "
+    "the results store so everyone on it can pick them in the sidebar. CSV, TSV, "
+    "JSON Lines, JSON or Parquet; read as data only, checked like the shipped datasets."
+)
 
-upload = st.file_uploader("Data file", type=sorted({s.lstrip(".") for s in FORMATS}),
-                          key="upload", max_upload_size=max(1, max_file_bytes() // 2**20))
-hub_ref = st.text_input("...or a Hugging Face Hub dataset", key="hub",
-                        placeholder="hf:OWNER/NAME[:SPLIT]",
-                        help="Needs network to the Hub; read like an uploaded Parquet file.")
+upload = st.file_uploader(
+    "Data file",
+    type=sorted({s.lstrip(".") for s in FORMATS}),
+    key="upload",
+    max_upload_size=max(1, max_file_bytes() // 2**20),
+)
+hub_ref = st.text_input(
+    "...or a Hugging Face Hub dataset",
+    key="hub",
+    placeholder="hf:OWNER/NAME[:SPLIT]",
+    help="Needs network to the Hub; read like an uploaded Parquet file.",
+)
 if upload is None and hub_ref.strip():
     try:
         upload = resources.hub_upload(hub_ref.strip())
@@ -49,13 +58,15 @@ if upload is not None:
         problems = added.check_upload(data, upload.name, KINDS[0])[1]
         st.dataframe(problems, hide_index=True, key="read_problems")
     if raw is not None:
-        kind = st.selectbox("Kind", KINDS, key="kind",
-                            help="; ".join(f"{k}: {v}" for k, v in KIND_HELP.items()))
+        kind = st.selectbox(
+            "Kind", KINDS, key="kind", help="; ".join(f"{k}: {v}" for k, v in KIND_HELP.items())
+        )
         st.caption(KIND_HELP[kind])
         present = [str(c) for c in raw.columns]
         guess = guess_mapping(present, kind)
-        st.markdown("**Columns**: which of your columns holds each needed one "
-                    "(pre-filled by name).")
+        st.markdown(
+            "**Columns**: which of your columns holds each needed one (pre-filled by name)."
+        )
         defaults = DEFAULTS.get(kind, {})
         mapping = {}
         cols = st.columns(4)
@@ -74,26 +85,41 @@ if upload is not None:
         st.dataframe(raw.head(5), hide_index=True, key="preview")
         frame, problems = added.check_upload(data, upload.name, kind, mapping)
         if frame is None:
-            st.error(f"{len(problems)} problem(s) to fix before this file can be saved; "
-                     "nothing was stored.")
+            st.error(
+                f"{len(problems)} problem(s) to fix before this file can be saved; "
+                "nothing was stored."
+            )
             st.dataframe(problems, hide_index=True, key="problems", use_container_width=True)
         else:
             st.success(f"{len(frame):,} {kind} items pass every check.")
         with st.form("save"):
             c1, c2 = st.columns(2)
             stem = upload.name.rsplit(".", 1)[0].replace(" ", "-").lower()[:64]
-            name = c1.text_input("Name", value=stem, key="name",
-                                 help="How the sidebar and the URL name it (?dataset=NAME).")
+            name = c1.text_input(
+                "Name",
+                value=stem,
+                key="name",
+                help="How the sidebar and the URL name it (?dataset=NAME).",
+            )
             who = c2.text_input("Added by", key="who", placeholder="your name")
             description = c1.text_area("Description (optional)", key="description", height=68)
             licence = c2.text_input("Licence (optional)", key="licence")
-            saved = st.form_submit_button("Save to the store", icon=":material/save:",
-                                          disabled=frame is None)
+            saved = st.form_submit_button(
+                "Save to the store", icon=":material/save:", disabled=frame is None
+            )
         if saved:
             try:
                 rec, created = added.add_dataset(
-                    store, name, data, upload.name, kind, format_columns(mapping),
-                    description=description, licence=licence, added_by=who or None)
+                    store,
+                    name,
+                    data,
+                    upload.name,
+                    kind,
+                    format_columns(mapping),
+                    description=description,
+                    licence=licence,
+                    added_by=who or None,
+                )
             except NegvizError as exc:
                 show_error(exc)
             else:
@@ -102,7 +128,8 @@ if upload is not None:
                 heatmap = links.page("heatmap", dataset=rec.name)
                 st.session_state["saved_message"] = (
                     f"{verb} {rec.name}, {rec.n:,} items. Run models on it on the Evaluate page, "
-                    f"then open [the heatmap]({heatmap}).")
+                    f"then open [the heatmap]({heatmap})."
+                )
                 st.rerun()  # the sidebar's dataset picker lists it from now on
         if "saved_message" in st.session_state:
             st.success(st.session_state.pop("saved_message"))
@@ -112,18 +139,29 @@ listing = stored.listing(store)
 if listing.empty:
     st.caption("None yet.")
 else:
-    st.dataframe(listing, hide_index=True, key="added",
-                 column_config={"sha256": st.column_config.TextColumn("sha256", width="small")})
+    st.dataframe(
+        listing,
+        hide_index=True,
+        key="added",
+        column_config={"sha256": st.column_config.TextColumn("sha256", width="small")},
+    )
     c1, c2 = st.columns(2)
-    gone = c1.selectbox("Remove", listing["name"].tolist(), key="remove_name", index=None,
-                        placeholder="pick an added dataset")
+    gone = c1.selectbox(
+        "Remove",
+        listing["name"].tolist(),
+        key="remove_name",
+        index=None,
+        placeholder="pick an added dataset",
+    )
     if gone:
         used = stored.runs_using(store, gone)
         c2.warning(f"{used} stored run(s) use {gone}. Removing it keeps them unless ticked below.")
-        drop_runs = c2.checkbox(f"Also delete those {used} run(s)", key="drop_runs",
-                                disabled=used == 0)
-        if c2.button(f"Yes, remove {gone}", key="confirm_remove", icon=":material/delete:",
-                     type="primary"):
+        drop_runs = c2.checkbox(
+            f"Also delete those {used} run(s)", key="drop_runs", disabled=used == 0
+        )
+        if c2.button(
+            f"Yes, remove {gone}", key="confirm_remove", icon=":material/delete:", type="primary"
+        ):
             used = stored.remove(store, gone, delete_runs=drop_runs)  # counted as it removes
             resources.clear_datasets()
             resources.clear_runs()

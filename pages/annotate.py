@@ -17,37 +17,51 @@ ds = td.dataset(dataset)
 latest = ann.latest(store, dataset)
 
 st.title("Annotations")
-st.caption(f"**{paircard.md_escape(ds.title)}** · "
-           f"{latest['item_id'].nunique():,} labelled pairs · "
-           f"{latest['annotator'].nunique():,} annotators · labels are kept with every earlier "
-           "version.")
+st.caption(
+    f"**{paircard.md_escape(ds.title)}** · "
+    f"{latest['item_id'].nunique():,} labelled pairs · "
+    f"{latest['annotator'].nunique():,} annotators · labels are kept with every earlier "
+    "version."
+)
 
 if latest.empty:
-    st.info("No labels yet. Label pairs on the Pair inspector page, or import an exported file "
-            "below.")
+    st.info(
+        "No labels yet. Label pairs on the Pair inspector page, or import an exported file below."
+    )
 else:
-    per = latest.groupby("annotator").agg(pairs=("item_id", "nunique"), last_label=("created_at",
-                                                                                    "max"))
+    per = latest.groupby("annotator").agg(
+        pairs=("item_id", "nunique"), last_label=("created_at", "max")
+    )
     st.dataframe(per.reset_index(), hide_index=True, key="per_annotator")
 
     st.subheader("Agreement")
     everyone = sorted(latest["annotator"].unique())
-    who = st.multiselect("Annotators", everyone, default=everyone[:2], key="annotators",
-                         bind="query-params",
-                         help="Two: Cohen's kappa; three or more: Fleiss' kappa, on the pairs all "
-                              "of them labelled.")
+    who = st.multiselect(
+        "Annotators",
+        everyone,
+        default=everyone[:2],
+        key="annotators",
+        bind="query-params",
+        help="Two: Cohen's kappa; three or more: Fleiss' kappa, on the pairs all of them labelled.",
+    )
     if len(who) < 2:
         st.caption("Choose at least two annotators.")
     else:
         table = agreement.agreement_table(latest, who)
-        st.dataframe(table, hide_index=True, key="agreement", placeholder="undefined",
-                     column_config={
-            "observed_agreement": st.column_config.NumberColumn("observed agreement",
-                                                                format="percent"),
-            "kappa": st.column_config.NumberColumn("kappa", format="%.3f",
-                                                   help="Undefined when every label falls in one "
-                                                        "category."),
-        })
+        st.dataframe(
+            table,
+            hide_index=True,
+            key="agreement",
+            placeholder="undefined",
+            column_config={
+                "observed_agreement": st.column_config.NumberColumn(
+                    "observed agreement", format="percent"
+                ),
+                "kappa": st.column_config.NumberColumn(
+                    "kappa", format="%.3f", help="Undefined when every label falls in one category."
+                ),
+            },
+        )
         agreement_view.alpha_section(dataset, latest, who)
         if len(who) > 2:
             label = st.selectbox("Pairwise Cohen's kappa of", agreement.LABELS, key="pairwise")
@@ -58,32 +72,51 @@ else:
             st.caption("The chosen annotators agree on every shared pair.")
         else:
             diff.insert(0, "open", [links.inspector(dataset, i) for i in diff["item_id"]])
-            st.dataframe(diff, hide_index=True, key="disagreements", column_config={
-                "open": st.column_config.LinkColumn("pair", display_text=r"pair=([^&]+)"),
-            })
+            st.dataframe(
+                diff,
+                hide_index=True,
+                key="disagreements",
+                column_config={
+                    "open": st.column_config.LinkColumn("pair", display_text=r"pair=([^&]+)"),
+                },
+            )
 
 st.subheader("Export")
-all_versions = st.toggle("Every version (the full history), not only each annotator's latest label",
-                         key="all_versions")
+all_versions = st.toggle(
+    "Every version (the full history), not only each annotator's latest label", key="all_versions"
+)
 frame = ann.export_frame(store, ds, all_versions)
 stem = f"negviz-annotations-{dataset}{'-history' if all_versions else ''}"
 left, right, _ = st.columns([1, 1, 3])
 for col, fmt, mime in ((left, "csv", "text/csv"), (right, "jsonl", "application/jsonl")):
-    col.download_button(fmt.upper(), ann.to_bytes(frame, fmt), file_name=f"{stem}.{fmt}", mime=mime,
-                        key=f"export-{fmt}", icon=":material/download:", disabled=frame.empty,
-                        on_click="ignore")
+    col.download_button(
+        fmt.upper(),
+        ann.to_bytes(frame, fmt),
+        file_name=f"{stem}.{fmt}",
+        mime=mime,
+        key=f"export-{fmt}",
+        icon=":material/download:",
+        disabled=frame.empty,
+        on_click="ignore",
+    )
 st.caption(f"{len(frame):,} rows with the pair text, the dataset's source and the negviz version.")
 
 st.subheader("Import")
-upload = st.file_uploader("A CSV or JSONL file exported by negviz", type=["csv", "jsonl"],
-                          key="import_file",
-                          max_upload_size=ann.MAX_IMPORT_BYTES // 2**20)
-if upload is not None and st.button("Import into " + ds.title, key="import",
-                                    icon=":material/upload:"):
+upload = st.file_uploader(
+    "A CSV or JSONL file exported by negviz",
+    type=["csv", "jsonl"],
+    key="import_file",
+    max_upload_size=ann.MAX_IMPORT_BYTES // 2**20,
+)
+if upload is not None and st.button(
+    "Import into " + ds.title, key="import", icon=":material/upload:"
+):
     try:
         result = ann.import_annotations(store, ds, upload.getvalue(), upload.name)
     except (ann.AnnotationError, StoreError) as exc:  # StoreError: away, read-only, disk full
         show_error(exc)
     else:
-        st.success(f"{result.rows:,} rows read: {result.added:,} labels added, "
-                   f"{result.unchanged:,} already current.")
+        st.success(
+            f"{result.rows:,} rows read: {result.added:,} labels added, "
+            f"{result.unchanged:,} already current."
+        )

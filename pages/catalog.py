@@ -9,13 +9,18 @@ st.title("Models & data")
 
 st.subheader("Model catalog")
 cat = resources.catalog()
-st.dataframe(cat, hide_index=True,
-             column_config={"params_m": st.column_config.NumberColumn("params (M)", format="%.0f")},
-             key="catalog")
+st.dataframe(
+    cat,
+    hide_index=True,
+    column_config={"params_m": st.column_config.NumberColumn("params (M)", format="%.0f")},
+    key="catalog",
+)
 csv_download(cat, "negviz-catalog.csv", key="dl-cat")
-st.caption("Models marked offline_default load without network. Others need the Hugging Face Hub "
-           "once "
-           "(`negviz download NAME`), then run from the local cache.")
+st.caption(
+    "Models marked offline_default load without network. Others need the Hugging Face Hub "
+    "once "
+    "(`negviz download NAME`), then run from the local cache."
+)
 
 st.subheader("Datasets")
 ds = resources.datasets_table()

@@ -14,12 +14,14 @@ from negviz.ui import drift_data, finetune_jobs, resources, url_check
 from negviz.ui.widgets import csv_download, figure_downloads, safe_md
 
 st.title("Fine-tuning drift")
-st.caption("Before fine-tuning, a bi-encoder embeds the two documents of a NevIR pair almost "
-           "identically (cosine near 1). Training on contrast pairs, with the pair's other "
-           "document as the hard negative, pushes them apart and spreads them out while held-out "
-           "paired accuracy rises. Runs trained on sentence/negation pairs (CANNOT, triplet files)"
-           " show the cosine of a held-out sentence with its negation falling while the DEMETR "
-           "negation sensitivity ratio rises. Epoch 0 is before training.")
+st.caption(
+    "Before fine-tuning, a bi-encoder embeds the two documents of a NevIR pair almost "
+    "identically (cosine near 1). Training on contrast pairs, with the pair's other "
+    "document as the hard negative, pushes them apart and spreads them out while held-out "
+    "paired accuracy rises. Runs trained on sentence/negation pairs (CANNOT, triplet files)"
+    " show the cosine of a held-out sentence with its negation falling while the DEMETR "
+    "negation sensitivity ratio rises. Epoch 0 is before training."
+)
 store = resources.store()
 
 finetune_jobs.start_form(store)
@@ -30,15 +32,22 @@ if err := st.session_state.get("job_error"):
 
 runs = drift_data.finetune_runs()
 if runs.empty:
-    st.info("No fine-tuning runs stored yet. Start one above, or with `negviz finetune --model "
-            "all-MiniLM-L6-v2`.")
+    st.info(
+        "No fine-tuning runs stored yet. Start one above, or with `negviz finetune --model "
+        "all-MiniLM-L6-v2`."
+    )
     st.stop()
 labels = runs["label"].tolist()
 default = runs.loc[runs["status"] == "complete", "label"].head(1).tolist() or labels[:1]
 c1, c2 = st.columns([5, 1])
-chosen = c1.multiselect("Runs", labels, default=default, key="runs", bind="query-params",
-                        help="Compare several runs on shared epoch axes. Label: model [family] "
-                             "epochs run-id.")
+chosen = c1.multiselect(
+    "Runs",
+    labels,
+    default=default,
+    key="runs",
+    bind="query-params",
+    help="Compare several runs on shared epoch axes. Label: model [family] epochs run-id.",
+)
 shape = c2.radio("Distribution", cd.SHAPES, key="shape", bind="query-params", horizontal=True)
 picked = runs[runs["label"].isin(chosen)]
 if picked.empty:
@@ -47,17 +56,23 @@ if picked.empty:
 for r in picked[picked["status"] != "complete"].itertuples(index=False):
     why = f": {str(r.error).splitlines()[0]}" if r.error else ""
     state = states.get(r.run_id, r.status)
-    (st.warning if state != "running" else st.info)(f"{r.label} is {state}{why}; its stored "
-                                                    "epochs are shown.")
+    (st.warning if state != "running" else st.info)(
+        f"{r.label} is {state}{why}; its stored epochs are shown."
+    )
 epochs, cosines, wide = drift_data.drift_frames(picked)
 notes = {r.label: ft.run_note(r) for r in picked.itertuples(index=False)}
 fig = cd.drift_figure(epochs, cosines, notes, shape=shape, baseline=facts("nevir").random_baseline)
 percent = st.column_config.NumberColumn(format="percent")
 st.plotly_chart(fig, key="drift")
 figure_downloads(fig, "cosine-drift", key="drift")
-st.dataframe(views.comparison(picked, epochs), hide_index=True, key="compare",
-             column_config={c: percent for c in
-                            ("acc_epoch0", "acc_final", "right_rank_epoch0", "right_rank_final")})
+st.dataframe(
+    views.comparison(picked, epochs),
+    hide_index=True,
+    key="compare",
+    column_config={
+        c: percent for c in ("acc_epoch0", "acc_final", "right_rank_epoch0", "right_rank_final")
+    },
+)
 if views.has_general(epochs):  # negation gain against retrieval without negation
     trade = cd.tradeoff_figure(views.tradeoff(epochs), notes)
     st.plotly_chart(trade, key="tradeoff")
@@ -69,8 +84,11 @@ with e2:
     csv_download(cosines, "drift-pair-cosines.csv", "Pair cosines (CSV)")
 
 st.subheader("One pair across epochs")
-card_label = picked["label"].iloc[0] if len(picked) == 1 else st.selectbox(
-    "Run", picked["label"].tolist(), key="card_run", bind="query-params")
+card_label = (
+    picked["label"].iloc[0]
+    if len(picked) == 1
+    else st.selectbox("Run", picked["label"].tolist(), key="card_run", bind="query-params")
+)
 card_run = picked.set_index("label").loc[card_label]
 w = wide.get(card_label)
 if w is None or w.empty:
@@ -79,20 +97,33 @@ if w is None or w.empty:
 order = views.pair_order(w)
 p1, p2 = st.columns([2, 3])
 sentences = "margin1" not in w.columns  # a sentence and its negation (CANNOT, triplet files)
-pair = p1.selectbox("Sentence (by cosine drop)" if sentences else
-                    "Pair (wrong before and right after first, then by cosine drop)", order,
-                    key="pair", bind="query-params")
+pair = p1.selectbox(
+    "Sentence (by cosine drop)"
+    if sentences
+    else "Pair (wrong before and right after first, then by cosine drop)",
+    order,
+    key="pair",
+    bind="query-params",
+)
 lo, hi = int(w["epoch"].min()), int(w["epoch"].max())
 url_check.number("epoch", lo, hi, integer=True)
 epoch = p2.slider("Epoch", lo, hi, key="epoch", bind="query-params") if hi > lo else lo
 card = views.pair_card(w, pair, epoch)
 m1, m2, m3 = st.columns(3)
 if not sentences:
-    m1.metric("Verdict at this epoch", "right" if card["correct"] else "wrong",
-              f"epoch 0: {'right' if card['correct_epoch0'] else 'wrong'}", delta_color="off")
+    m1.metric(
+        "Verdict at this epoch",
+        "right" if card["correct"] else "wrong",
+        f"epoch 0: {'right' if card['correct_epoch0'] else 'wrong'}",
+        delta_color="off",
+    )
 cos_name = "cos(E(sentence), E(negation))" if sentences else "cos(E(d1), E(d2))"
-m2.metric(cos_name, f"{card['cos']:.4f}", f"{card['cos'] - card['cos_epoch0']:+.4f} since epoch 0",
-          delta_color="off")
+m2.metric(
+    cos_name,
+    f"{card['cos']:.4f}",
+    f"{card['cos'] - card['cos_epoch0']:+.4f} since epoch 0",
+    delta_color="off",
+)
 m3.metric("Sentence" if sentences else "Pair", pair)
 if card["table"] is not None:
     st.dataframe(card["table"], hide_index=True, key="card")
@@ -100,8 +131,11 @@ row = drift_data.pair_texts(card_run["dataset_spec"], pair)
 if row is None:
     st.caption("The pair's texts are not available (its dataset file is not on this machine).")
 else:
-    texts = (("sentence", "sentence1", "negation", "sentence2"),) if sentences else (
-        ("q1", "q1", "d1", "d1"), ("q2", "q2", "d2", "d2"))
+    texts = (
+        (("sentence", "sentence1", "negation", "sentence2"),)
+        if sentences
+        else (("q1", "q1", "d1", "d1"), ("q2", "q2", "d2", "d2"))
+    )
     for col, (name, text, sub, subtext) in zip(st.columns(len(texts)), texts):
         col.markdown(f"**{name}** {safe_md(row[text])}")
         col.caption(f"{sub}: {safe_md(row[subtext])}")
@@ -111,5 +145,7 @@ figure_downloads(traj, f"pair-{pair}", key="traj")
 ckpt = (card_run["summary"] or {}).get("checkpoint")
 # checkpoints stay on the machine that trained (a shipped run has none)
 if ckpt and Path(ckpt).is_dir():
-    st.markdown(f"Final checkpoint `{ckpt}` · [MaxSim before/after for this pair]"
-                f"({links.maxsim('nevir', str(pair), src='dataset', after=ckpt)})")
+    st.markdown(
+        f"Final checkpoint `{ckpt}` · [MaxSim before/after for this pair]"
+        f"({links.maxsim('nevir', str(pair), src='dataset', after=ckpt)})"
+    )

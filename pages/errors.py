@@ -13,30 +13,45 @@ from negviz.ui.widgets import csv_download, figure_downloads, safe_md
 st.title("Error preference")
 ctx = td.context(pickers.current_dataset())
 if ctx is None:
-    st.info("Error preference needs NevIR-style pairs, ExcluIR queries or DEMETR perturbations; "
-            "pick one of those datasets.")
+    st.info(
+        "Error preference needs NevIR-style pairs, ExcluIR queries or DEMETR perturbations; "
+        "pick one of those datasets."
+    )
     st.stop()
 if ctx.outcomes.empty:
-    st.info(f"No stored runs on {ctx.name} yet. Run one on the Evaluate page or with "
-            f"`negviz eval --model all-MiniLM-L6-v2 --dataset {ctx.name}`.")
+    st.info(
+        f"No stored runs on {ctx.name} yet. Run one on the Evaluate page or with "
+        f"`negviz eval --model all-MiniLM-L6-v2 --dataset {ctx.name}`."
+    )
     st.stop()
 categories = CATEGORIES[ctx.kind]
 st.caption(
     f"**{ctx.title}** · split {ctx.split} · every item gets one verdict: "
     + ", ".join(category_label(c) for c in categories)
-    + (" (d1 = the original CondaQA passage, d2 = the edited one; a tie on either query is a tie)."
-       if ctx.kind == "pairs" else ".")
+    + (
+        " (d1 = the original CondaQA passage, d2 = the edited one; a tie on either query is a tie)."
+        if ctx.kind == "pairs"
+        else "."
+    )
 )
 
 c1, c2, c3 = st.columns(3)
 type_options = [k for k in TAXONOMY.keys if k in set(ctx.meta.get("type", []))] + sorted(
-    set(ctx.meta.get("type", [])) - set(TAXONOMY.keys))
-types = c1.multiselect("Negation types", type_options, key="types", bind="query-params",
-                       placeholder="all types")
+    set(ctx.meta.get("type", [])) - set(TAXONOMY.keys)
+)
+types = c1.multiselect(
+    "Negation types", type_options, key="types", bind="query-params", placeholder="all types"
+)
 edit_options = sorted(ctx.meta["edit_type"].dropna().unique()) if "edit_type" in ctx.meta else []
-edits = c2.multiselect("Edit types", edit_options, key="edits", bind="query-params",
-                       placeholder="all edit types",
-                       disabled=not edit_options, help="CondaQA edit: scope (2) or affirmative (3)")
+edits = c2.multiselect(
+    "Edit types",
+    edit_options,
+    key="edits",
+    bind="query-params",
+    placeholder="all edit types",
+    disabled=not edit_options,
+    help="CondaQA edit: scope (2) or affirmative (3)",
+)
 facet_options = ["none"] + [a for a in ("type", "edit_type") if a in ctx.meta]
 facet = c3.selectbox("Facet by", facet_options, key="facet", bind="query-params")
 
@@ -51,42 +66,60 @@ order = at.model_order(outcomes, "accuracy")
 prefs = prefs.set_index("model").loc[[m for m in order if m in set(prefs["model"])]].reset_index()
 scope = " · ".join(x for x in (", ".join(types), ", ".join(edits)) if x) or "all items"
 n_items = outcomes["item_id"].nunique()
-fig = preference_bars(prefs, categories,
-                      f"Error preference · {ctx.name} {ctx.split} · {scope} "
-                      f"(n = {n_items:,} items)",
-                      faceted=facets is not None)
+fig = preference_bars(
+    prefs,
+    categories,
+    f"Error preference · {ctx.name} {ctx.split} · {scope} (n = {n_items:,} items)",
+    faceted=facets is not None,
+)
 
-td.apply_click("pref_chart", {"seg_model": 0, "seg_category": 2},
-               {"seg_model": order, "seg_category": list(categories)})
+td.apply_click(
+    "pref_chart",
+    {"seg_model": 0, "seg_category": 2},
+    {"seg_model": order, "seg_category": list(categories)},
+)
 st.plotly_chart(fig, key="pref_chart", on_select="rerun", selection_mode="points")
 figure_downloads(fig, f"negviz-errors-{ctx.name}", key="pref")
-csv_download(prefs.assign(dataset=ctx.name, split=ctx.split, filter=scope),
-             f"negviz-errors-{ctx.name}.csv",
-             label="Download counts (CSV)", key="dl-prefs")
+csv_download(
+    prefs.assign(dataset=ctx.name, split=ctx.split, filter=scope),
+    f"negviz-errors-{ctx.name}.csv",
+    label="Download counts (CSV)",
+    key="dl-prefs",
+)
 
 lexical_view.show(ctx, outcomes, order, scope)
 
 st.subheader("Items in a segment")
 st.caption("Click a bar segment, or pick its model and verdict here.")
 c1, c2 = st.columns(2)
-model = c1.selectbox("Model", order, index=None, key="seg_model", bind="query-params",
-                     placeholder="pick a model")
-category = c2.selectbox("Verdict", list(categories), index=None, key="seg_category",
-                        bind="query-params",
-                        placeholder="pick a verdict")
+model = c1.selectbox(
+    "Model", order, index=None, key="seg_model", bind="query-params", placeholder="pick a model"
+)
+category = c2.selectbox(
+    "Verdict",
+    list(categories),
+    index=None,
+    key="seg_category",
+    bind="query-params",
+    placeholder="pick a verdict",
+)
 if model and category:
     items = at.cell_items(outcomes, None, ctx.meta, model, category=category)
-    st.markdown(f"**{safe_md(model)}** · {category_label(category)}: {len(items):,} of "
-                f"{int((outcomes['model'] == model).sum()):,} items ({scope})")
-    td.items_table(items, ctx.name, "segment_items",
-                   f"negviz-segment-{ctx.name}-{model}-{category}")
+    st.markdown(
+        f"**{safe_md(model)}** · {category_label(category)}: {len(items):,} of "
+        f"{int((outcomes['model'] == model).sum()):,} items ({scope})"
+    )
+    td.items_table(
+        items, ctx.name, "segment_items", f"negviz-segment-{ctx.name}-{model}-{category}"
+    )
 
 st.subheader("Margins")
 names = MARGINS[ctx.kind]
-st.caption(f"Margins {' and '.join(n for n in names if n)} per model; left of the dashed tie line "
-           "the model "
-           "ranks the wrong document first. Each model keeps its own score scale.")
+st.caption(
+    f"Margins {' and '.join(n for n in names if n)} per model; left of the dashed tie line "
+    "the model "
+    "ranks the wrong document first. Each model keeps its own score scale."
+)
 mfig = margin_distributions(outcomes, names, f"Margins · {ctx.name} {ctx.split} · {scope}", order)
 st.plotly_chart(mfig, key="margin_chart")
 figure_downloads(mfig, f"negviz-margins-{ctx.name}", key="margins")
-

@@ -7,24 +7,32 @@ from negviz.ui.widgets import show_error, user_path
 
 dataset = pickers.current_dataset()
 st.title("Evaluate a model")
-st.caption("Scores every item once (cached per text), stores the run, and shows it on every page. "
-           "Runs in the background (you may leave the page; everyone else's pages stay "
-           "responsive), on the GPU when there is one, else on the CPU.")
+st.caption(
+    "Scores every item once (cached per text), stores the run, and shows it on every page. "
+    "Runs in the background (you may leave the page; everyone else's pages stay "
+    "responsive), on the GPU when there is one, else on the CPU."
+)
 
 catalog = resources.catalog()
 names = catalog["name"].tolist()
 with st.form("eval"):
-    picked = st.selectbox("Model (catalog)", names, index=names.index("all-MiniLM-L6-v2"),
-                          key="eval_model")
-    typed = st.text_input("…or any hub id or local path", key="eval_model_typed",
-                          placeholder="org/name[family=bi-encoder,similarity=cosine]",
-                          help="Overrides the catalog pick. Models outside the catalog need "
-                               "[family=...].")
+    picked = st.selectbox(
+        "Model (catalog)", names, index=names.index("all-MiniLM-L6-v2"), key="eval_model"
+    )
+    typed = st.text_input(
+        "…or any hub id or local path",
+        key="eval_model_typed",
+        placeholder="org/name[family=bi-encoder,similarity=cosine]",
+        help="Overrides the catalog pick. Models outside the catalog need [family=...].",
+    )
     model = typed.strip() or picked
     limit = st.number_input("Only the first N items (0 = all)", min_value=0, value=0, step=50)
-    tie_rule = st.radio("Tie rule", ["strict", "mteb"], horizontal=True,
-                        help="strict: a tie is a failure (NevIR code); mteb: a tie on q2 counts as "
-                             "correct.")
+    tie_rule = st.radio(
+        "Tie rule",
+        ["strict", "mteb"],
+        horizontal=True,
+        help="strict: a tie is a failure (NevIR code); mteb: a tie on q2 counts as correct.",
+    )
     force = st.checkbox("Re-run even if the store has this run")
     go = st.form_submit_button("Run", type="primary")
 
@@ -37,8 +45,15 @@ if go:
         name = ModelSpec.parse(model).name
         user_path(name)  # a typed folder: only where this server may read
         split = preferred_split(name, dataset) or "test"  # the split whose run the pages show
-        job = eval_jobs.start(model, dataset, split, store=resources.store(),
-                              limit=int(limit) or None, tie_rule=tie_rule, force=force)
+        job = eval_jobs.start(
+            model,
+            dataset,
+            split,
+            store=resources.store(),
+            limit=int(limit) or None,
+            tie_rule=tie_rule,
+            force=force,
+        )
         eval_watch.started(job)
     except Exception as exc:  # a clear message; the app keeps running and the store is untouched
         show_error(exc)

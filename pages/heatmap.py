@@ -13,105 +13,164 @@ from negviz.ui.widgets import csv_download, figure_downloads, safe_md
 st.title("Per-type accuracy")
 ctx = td.context(pickers.current_dataset())
 if ctx is None:
-    st.info("The heatmap needs NevIR-style pairs, ExcluIR queries or DEMETR perturbations; pick "
-            "one of those datasets.")
+    st.info(
+        "The heatmap needs NevIR-style pairs, ExcluIR queries or DEMETR perturbations; pick "
+        "one of those datasets."
+    )
     st.stop()
 if ctx.outcomes.empty:
-    st.info(f"No stored runs on {ctx.name} yet. Run one on the Evaluate page or with "
-            f"`negviz eval --model all-MiniLM-L6-v2 --dataset {ctx.name}`.")
+    st.info(
+        f"No stored runs on {ctx.name} yet. Run one on the Evaluate page or with "
+        f"`negviz eval --model all-MiniLM-L6-v2 --dataset {ctx.name}`."
+    )
     st.stop()
 models = list(ctx.runs["model_name"])
-st.caption(f"**{safe_md(ctx.title)}** · split {ctx.split} · {ctx.metric} per model and column · "
-           f"{len(models)} runs "
-           f"(one per model) · n = {ctx.outcomes['item_id'].nunique():,} items · type labels: "
-           f"{ctx.label_source}")
+st.caption(
+    f"**{safe_md(ctx.title)}** · split {ctx.split} · {ctx.metric} per model and column · "
+    f"{len(models)} runs "
+    f"(one per model) · n = {ctx.outcomes['item_id'].nunique():,} items · type labels: "
+    f"{ctx.label_source}"
+)
 
 axes = at.available_axes(ctx.kind, ctx.meta)
 c1, c2, c3, c4 = st.columns(4)
-axis = c1.selectbox("Columns", axes, key="axis", bind="query-params",
-                    help="type = negation taxonomy type; edit_type = CondaQA edit (scope / "
-                         "affirmative); "
-                         "cue = the k most frequent cue words; perturbation = DEMETR perturbation")
+axis = c1.selectbox(
+    "Columns",
+    axes,
+    key="axis",
+    bind="query-params",
+    help="type = negation taxonomy type; edit_type = CondaQA edit (scope / "
+    "affirmative); "
+    "cue = the k most frequent cue words; perturbation = DEMETR perturbation",
+)
 top_k = url_check.number_input(c2, "k (cue words)", "top_k", 3, 40, 10, disabled=axis != "cue")
-min_n = url_check.number_input(c3, "Minimum n per cell", "min_n", 1, 500, at.MIN_N,
-                               help="Cells with fewer items are greyed: their accuracy is too "
-                                    "noisy to read.")
-mode = c4.radio("Show", ["accuracy", "difference"], key="mode", bind="query-params",
-                horizontal=True,
-                help="difference = this model minus the reference model, on the same items "
-                     "(percentage points)")
+min_n = url_check.number_input(
+    c3,
+    "Minimum n per cell",
+    "min_n",
+    1,
+    500,
+    at.MIN_N,
+    help="Cells with fewer items are greyed: their accuracy is too noisy to read.",
+)
+mode = c4.radio(
+    "Show",
+    ["accuracy", "difference"],
+    key="mode",
+    bind="query-params",
+    horizontal=True,
+    help="difference = this model minus the reference model, on the same items (percentage points)",
+)
 c1, c2, c3 = st.columns(3)
-reference = c1.selectbox("Reference model", models, key="ref", bind="query-params",
-                         disabled=mode != "difference")
-row_sort = c2.selectbox("Rows", ["accuracy", "name"], key="rows", bind="query-params",
-                        help="order of the models")
-col_sort = c3.selectbox("Column order", ["natural", "n", "hardest"], key="cols",
-                        bind="query-params",
-                        help="natural = taxonomy / frequency order; n = most items first; hardest "
-                             "= lowest mean first")
+reference = c1.selectbox(
+    "Reference model", models, key="ref", bind="query-params", disabled=mode != "difference"
+)
+row_sort = c2.selectbox(
+    "Rows", ["accuracy", "name"], key="rows", bind="query-params", help="order of the models"
+)
+col_sort = c3.selectbox(
+    "Column order",
+    ["natural", "n", "hardest"],
+    key="cols",
+    bind="query-params",
+    help="natural = taxonomy / frequency order; n = most items first; hardest = lowest mean first",
+)
 
 groups = at.item_groups(axis, ctx.meta, int(top_k))
 cells = at.cell_table(ctx.outcomes, groups, int(min_n), reference if mode == "difference" else None)
 rows = at.model_order(ctx.outcomes, row_sort)
 columns = at.sort_columns(cells, at.column_order(axis, groups), col_sort)
 labels = {k: TAXONOMY.label(k) for k in columns} if axis == "type" else {}
-title = (f"{ctx.metric} by {at.AXES[axis]} · {ctx.name} {ctx.split}"
-         + (f" · Δ to {reference}" if mode == "difference" else f" · ▾ below random "
-                                                                f"({ctx.baseline:.0%})"))
-fig = accuracy_heatmap(cells, rows, columns, metric=ctx.metric, baseline=ctx.baseline, title=title,
-                       column_labels=labels, min_n=int(min_n),
-                       reference=reference if mode == "difference" else None)
+title = f"{ctx.metric} by {at.AXES[axis]} · {ctx.name} {ctx.split}" + (
+    f" · Δ to {reference}" if mode == "difference" else f" · ▾ below random ({ctx.baseline:.0%})"
+)
+fig = accuracy_heatmap(
+    cells,
+    rows,
+    columns,
+    metric=ctx.metric,
+    baseline=ctx.baseline,
+    title=title,
+    column_labels=labels,
+    min_n=int(min_n),
+    reference=reference if mode == "difference" else None,
+)
 
 left, right = st.columns([3, 2])
 with left:
-    td.apply_click("heatmap_chart", {"cell_model": 0, "cell_column": 1}, {"cell_model": rows,
-                                                                          "cell_column": columns})
+    td.apply_click(
+        "heatmap_chart",
+        {"cell_model": 0, "cell_column": 1},
+        {"cell_model": rows, "cell_column": columns},
+    )
     st.plotly_chart(fig, key="heatmap_chart", on_select="rerun", selection_mode="points")
 with right:
     dist = comparison = None
     if "type" not in ctx.meta:
-        st.caption(f"No negation types for {ctx.name} here (typing 35k perturbations takes a "
-                   "while); "
-                   f"`negviz taxonomy --dataset {ctx.name}` prints them.")
+        st.caption(
+            f"No negation types for {ctx.name} here (typing 35k perturbations takes a "
+            "while); "
+            f"`negviz taxonomy --dataset {ctx.name}` prints them."
+        )
     else:
         dist = type_distribution(ctx.meta.dropna(subset=["type"])[["type", "label_source"]])
-        comparison = at.distribution_vs_petcu(dist, resources.reference(), ctx.name,
-                                              f"{ctx.name} {ctx.split} (n={len(ctx.meta):,})")
+        comparison = at.distribution_vs_petcu(
+            dist, resources.reference(), ctx.name, f"{ctx.name} {ctx.split} (n={len(ctx.meta):,})"
+        )
     if comparison is not None and comparison.empty:
         st.caption("Petcu et al. report no type distribution for this dataset.")
         st.dataframe(dist, hide_index=True, key="dist_table")
     elif comparison is not None:
         dfig = distribution_bars(comparison, f"Negation types · {ctx.name} vs Petcu et al.")
         st.plotly_chart(dfig, key="dist_chart")
-        st.caption("Types of this dataset from its label source, grouped into the paper's "
-                   "categories; the paper's "
-                   "shares come from its GPT-4o-mini classifier on other splits (Sec. 6.2-6.3).")
+        st.caption(
+            "Types of this dataset from its label source, grouped into the paper's "
+            "categories; the paper's "
+            "shares come from its GPT-4o-mini classifier on other splits (Sec. 6.2-6.3)."
+        )
 
 # Downloads at full width: in a half-width column the buttons would be cut off.
 st.caption("**Heatmap**: figure and cells")
 figure_downloads(fig, f"negviz-heatmap-{ctx.name}-{axis}", key="heatmap")
-csv_download(cells.assign(metric=ctx.metric, dataset=ctx.name, split=ctx.split, axis=axis),
-             f"negviz-heatmap-{ctx.name}-{axis}.csv", label="Download cells (CSV)", key="dl-cells")
+csv_download(
+    cells.assign(metric=ctx.metric, dataset=ctx.name, split=ctx.split, axis=axis),
+    f"negviz-heatmap-{ctx.name}-{axis}.csv",
+    label="Download cells (CSV)",
+    key="dl-cells",
+)
 if dist is not None:
     st.caption("**Type distribution**: figure and counts")
     if not comparison.empty:
         figure_downloads(dfig, f"negviz-types-{ctx.name}", key="dist")
-    csv_download(dist, f"negviz-types-{ctx.name}.csv", label="Download type distribution (CSV)",
-                 key="dl-dist")
+    csv_download(
+        dist,
+        f"negviz-types-{ctx.name}.csv",
+        label="Download type distribution (CSV)",
+        key="dl-dist",
+    )
 
 corpus_section(ctx.name, "heatmap")  # ExcluIR: the same queries retrieved over a corpus
 
 st.subheader("Pairs behind a cell")
 st.caption("Click a cell, or pick its model and column here.")
 c1, c2 = st.columns(2)
-model = c1.selectbox("Model", rows, index=None, key="cell_model", bind="query-params",
-                     placeholder="pick a model")
-column = c2.selectbox("Column", columns, index=None, key="cell_column", bind="query-params",
-                      placeholder="pick a column")
+model = c1.selectbox(
+    "Model", rows, index=None, key="cell_model", bind="query-params", placeholder="pick a model"
+)
+column = c2.selectbox(
+    "Column",
+    columns,
+    index=None,
+    key="cell_column",
+    bind="query-params",
+    placeholder="pick a column",
+)
 if model and column:
     items = at.cell_items(ctx.outcomes, groups, ctx.meta, model, column)
     acc = items["correct"].mean() if len(items) else float("nan")
-    st.markdown(f"**{safe_md(model)}** · {labels.get(column, column)}: {ctx.metric} {acc:.1%} "
-                f"on n "
-                f"= {len(items):,} items")
+    st.markdown(
+        f"**{safe_md(model)}** · {labels.get(column, column)}: {ctx.metric} {acc:.1%} "
+        f"on n "
+        f"= {len(items):,} items"
+    )
     td.items_table(items, ctx.name, "cell_items", f"negviz-cell-{ctx.name}-{model}-{column}")

@@ -18,57 +18,118 @@ ds = load(dataset)
 st.title("Pair inspector")
 runs = pickers.shown_runs(dataset)
 verdicts = inspector_data.verdicts(dataset, runs)
-annotator = " ".join(st.sidebar.text_input(
-    "Annotator", key="annotator", persist_state="session", placeholder="your name",
-    help="Saved with every label; remembered while this browser tab is open.").split())
+annotator = " ".join(
+    st.sidebar.text_input(
+        "Annotator",
+        key="annotator",
+        persist_state="session",
+        placeholder="your name",
+        help="Saved with every label; remembered while this browser tab is open.",
+    ).split()
+)
 types = inspector_data.automatic_types(dataset)
 items = inspector_data.items(dataset, ann.latest(store, dataset), annotator)
 
 with st.sidebar.expander("Filters", expanded=True):
-    ntype = st.selectbox("Negation type", F.options(items, "negation_type"), index=None, key="type",
-                         bind="query-params", placeholder="any", help="Gold cue type (NevIR) or "
-                                                                      "detected cue type.")
-    cue = st.selectbox("Cue word", F.options(items, "cue"), index=None, key="cue",
-                       bind="query-params",
-                       placeholder="any")
-    edit = st.selectbox("Edit type", ["2", "3"], index=None, key="edit", bind="query-params",
-                        placeholder="any",
-                        help="CondaQA edit: 2 = scope of the negation changed, "
-                             "3 = negation undone.") \
-        if "edit_type" in ds.frame else None
-    model = st.selectbox("Model (for verdict, margin and sort)", sorted(set(verdicts["model"])),
-                         index=0 if len(verdicts) else None, key="model", bind="query-params")
-    verdict = st.selectbox("Verdict / error category", F.verdict_options(ds.kind), key="verdict",
-                           bind="query-params")
+    ntype = st.selectbox(
+        "Negation type",
+        F.options(items, "negation_type"),
+        index=None,
+        key="type",
+        bind="query-params",
+        placeholder="any",
+        help="Gold cue type (NevIR) or detected cue type.",
+    )
+    cue = st.selectbox(
+        "Cue word",
+        F.options(items, "cue"),
+        index=None,
+        key="cue",
+        bind="query-params",
+        placeholder="any",
+    )
+    edit = (
+        st.selectbox(
+            "Edit type",
+            ["2", "3"],
+            index=None,
+            key="edit",
+            bind="query-params",
+            placeholder="any",
+            help="CondaQA edit: 2 = scope of the negation changed, 3 = negation undone.",
+        )
+        if "edit_type" in ds.frame
+        else None
+    )
+    model = st.selectbox(
+        "Model (for verdict, margin and sort)",
+        sorted(set(verdicts["model"])),
+        index=0 if len(verdicts) else None,
+        key="model",
+        bind="query-params",
+    )
+    verdict = st.selectbox(
+        "Verdict / error category", F.verdict_options(ds.kind), key="verdict", bind="query-params"
+    )
     low, high = st.columns(2)
     margin_min = url_check.number_input(low, "Margin ≥", "margin_min", value=None, format="%.4f")
-    margin_max = url_check.number_input(high, "Margin ≤", "margin_max", value=None, format="%.4f",
-                                        help="Pairs: min of the two query margins (< 0 = failed); "
-                                             "else pos - neg.")
-    lean = st.selectbox("BM25 leans", list(X.LEANS), index=None, key="lean", bind="query-params",
-                        placeholder="any", disabled=not outcomes.has_verdicts(ds.kind),
-                        help="The lexical confound: which document BM25 prefers for the query "
-                             "(pairs: 'wrong' if it does for either query).")
+    margin_max = url_check.number_input(
+        high,
+        "Margin ≤",
+        "margin_max",
+        value=None,
+        format="%.4f",
+        help="Pairs: min of the two query margins (< 0 = failed); else pos - neg.",
+    )
+    lean = st.selectbox(
+        "BM25 leans",
+        list(X.LEANS),
+        index=None,
+        key="lean",
+        bind="query-params",
+        placeholder="any",
+        disabled=not outcomes.has_verdicts(ds.kind),
+        help="The lexical confound: which document BM25 prefers for the query "
+        "(pairs: 'wrong' if it does for either query).",
+    )
     annotated = st.selectbox("Annotated", F.ANNOTATED, key="annotated", bind="query-params")
     sort = st.selectbox("Sort by", F.SORTS, key="sort", bind="query-params")
     queue = st.toggle("Queue: my unlabelled pairs", key="queue", bind="query-params")
     if queue:
-        size = url_check.number_input(st, "Random sample of", "sample", 1, value=None, step=10,
-                                      help="The same pairs for every annotator with this size "
-                                           "and seed.")
+        size = url_check.number_input(
+            st,
+            "Random sample of",
+            "sample",
+            1,
+            value=None,
+            step=10,
+            help="The same pairs for every annotator with this size and seed.",
+        )
         seed = url_check.number_input(st, "Seed", "seed", 0, value=0, step=1)
 
 if lean and outcomes.has_verdicts(ds.kind):  # BM25's lean per item, for the filter
     items = items.merge(X.item_lean(lexical_data.margins(dataset)[0]), on="item_id", how="left")
 lean = lean if outcomes.has_verdicts(ds.kind) else None
-filters = F.Filters(ntype, cue, int(edit) if edit else None, model, verdict, margin_min, margin_max,
-                    F.ANY if queue else annotated, sort, lean)
+filters = F.Filters(
+    ntype,
+    cue,
+    int(edit) if edit else None,
+    model,
+    verdict,
+    margin_min,
+    margin_max,
+    F.ANY if queue else annotated,
+    sort,
+    lean,
+)
 ids = F.filter_items(items, verdicts, filters)
 if queue:  # the sample ignores who labelled what, so every annotator draws the same pairs
     ids = ann.queue(ann.sample_ids(ids, size, int(seed)), set(items.loc[items["mine"], "item_id"]))
     if not annotator:
-        st.warning("Queue mode serves the pairs *you* have not labelled: enter your annotator name "
-                   "in the sidebar.")
+        st.warning(
+            "Queue mode serves the pairs *you* have not labelled: enter your annotator name "
+            "in the sidebar."
+        )
 
 
 def go(item_id):
@@ -81,47 +142,73 @@ def pick(table_ids):  # a click in the list; row positions are the frame's, what
 
 
 bar = st.columns([3, 1, 1, 3], vertical_alignment="bottom")
-wanted = bar[0].text_input("Pair id", key="pair", bind="query-params",
-                           placeholder="first of the list")
+wanted = bar[0].text_input(
+    "Pair id", key="pair", bind="query-params", placeholder="first of the list"
+)
 known = list(items["item_id"])
 current = wanted if wanted in set(known) else (ids[0] if ids else None)
 prev_id, next_id = F.neighbours(ids, current)
-bar[1].button("Previous", on_click=go, args=(prev_id,), disabled=prev_id is None, shortcut="P",
-              icon=":material/arrow_back:", key="prev")
-bar[2].button("Next", on_click=go, args=(next_id,), disabled=next_id is None, shortcut="N",
-              icon=":material/arrow_forward:", key="next")
+bar[1].button(
+    "Previous",
+    on_click=go,
+    args=(prev_id,),
+    disabled=prev_id is None,
+    shortcut="P",
+    icon=":material/arrow_back:",
+    key="prev",
+)
+bar[2].button(
+    "Next",
+    on_click=go,
+    args=(next_id,),
+    disabled=next_id is None,
+    shortcut="N",
+    icon=":material/arrow_forward:",
+    key="next",
+)
 bar[3].caption(f"{'Queue' if queue else 'Filtered list'}: {F.position(ids, current)} · keys P / N")
 if wanted and wanted not in set(known):
-    st.warning(f"{ds.title} has no pair {paircard.md_escape(wanted[:80])}; showing the first of "
-               "the list.")
+    st.warning(
+        f"{ds.title} has no pair {paircard.md_escape(wanted[:80])}; showing the first of the list."
+    )
 if current is None:
-    st.info("Your queue is empty: you labelled every pair in it." if queue else "No pair matches "
-                                                                                "these filters.")
+    st.info(
+        "Your queue is empty: you labelled every pair in it."
+        if queue
+        else "No pair matches these filters."
+    )
     st.stop()
 
 row = ds.frame.iloc[known.index(current)].to_dict()
 typed = types.set_index("item_id").loc[current]
 st.subheader(f"{ds.title} · {current}")
-st.caption(f"Type **{typed['type']}** ({typed['label_source']}): "
-           f"{paircard.md_escape(typed['evidence'])}"
-           + (f" · edit type {row['edit_type']}" if "edit_type" in row else ""))
+st.caption(
+    f"Type **{typed['type']}** ({typed['label_source']}): "
+    f"{paircard.md_escape(typed['evidence'])}"
+    + (f" · edit type {row['edit_type']}" if "edit_type" in row else "")
+)
 left, right = st.columns([3, 2])
 left.html(paircard.card_html(ds.kind, row))
 # the dataset's own
 left.dataframe(paircard.extra_fields(ds.kind, row), hide_index=True, key="fields")
 if ds.kind in paircard.MAXSIM_KINDS:
-    left.markdown(f"[Open in the MaxSim explorer "
-                  f":material/open_in_new:]({links.maxsim(dataset, current)})")
+    left.markdown(
+        f"[Open in the MaxSim explorer :material/open_in_new:]({links.maxsim(dataset, current)})"
+    )
 with left:
     reasoning_view.show(dataset, runs, current, row)
 many = verdicts["model"].nunique() > paircard.MAX_CARDS  # then one table of every model's scores
-left.dataframe(paircard.verdict_rows(ds.kind, verdicts, current, with_scores=many), hide_index=True,
-               key="verdicts")
+left.dataframe(
+    paircard.verdict_rows(ds.kind, verdicts, current, with_scores=many),
+    hide_index=True,
+    key="verdicts",
+)
 with right:
     if verdicts.empty:
-        st.info("No stored runs for this dataset: run a model on the Evaluate page to see scores "
-                "here.")
-    for name, title, matrix in ([] if many else paircard.model_cards(ds.kind, verdicts, current)):
+        st.info(
+            "No stored runs for this dataset: run a model on the Evaluate page to see scores here."
+        )
+    for name, title, matrix in [] if many else paircard.model_cards(ds.kind, verdicts, current):
         st.markdown(title)
         st.dataframe(matrix, key=f"matrix-{name}")
 
@@ -140,5 +227,10 @@ else:
 
 listed = "Queue" if queue else "Filtered pairs"
 with st.expander(f"{listed} ({len(ids):,}): click a row to open it"):
-    st.dataframe(F.listing(items, verdicts, ids, model), hide_index=True, key="pair_list",
-                 on_select=lambda: pick(ids), selection_mode="single-row")
+    st.dataframe(
+        F.listing(items, verdicts, ids, model),
+        hide_index=True,
+        key="pair_list",
+        on_select=lambda: pick(ids),
+        selection_mode="single-row",
+    )

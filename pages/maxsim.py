@@ -13,31 +13,49 @@ from negviz.ui.types_data import dataset as load
 from negviz.ui.counterfactual_editor import counterfactual_editor
 from negviz.ui.widgets import show_error, user_path
 
-TYPED = {"tq": pg.SAMPLE["q1"], "tq2": pg.SAMPLE["q2"], "td1": pg.SAMPLE["d1"],
-         "td2": pg.SAMPLE["d2"]}
+TYPED = {
+    "tq": pg.SAMPLE["q1"],
+    "tq2": pg.SAMPLE["q2"],
+    "td1": pg.SAMPLE["d1"],
+    "td2": pg.SAMPLE["d2"],
+}
 LIMIT = pg.TEXT_LIMIT  # the model truncates further (noted below)
 
 dataset = pickers.current_dataset()
 st.title("MaxSim explorer")
-st.caption("S(q, d) = Σ_i max_j sim(q_i, d_j): the matrix before the max, each query token's "
-           "choice boxed, "
-           "negation cues in red. Under it, per query token, how much closer its best match is in "
-           "d1 than in d2.")
+st.caption(
+    "S(q, d) = Σ_i max_j sim(q_i, d_j): the matrix before the max, each query token's "
+    "choice boxed, "
+    "negation cues in red. Under it, per query token, how much closer its best match is in "
+    "d1 than in d2."
+)
 
 models = playground_data.models(pg.LATE_INTERACTION)
 top = st.columns([2, 2, 2])
-model = top[0].selectbox("Model", models["name"].tolist(), key="model", bind="query-params",
-                         help="Late-interaction models of the catalog; ColBERT needs its "
-                              "checkpoint cached locally.")
-after = top[1].text_input("After: fine-tuned checkpoint (path or spec)", key="after",
-                          bind="query-params",
-                          help="Draws this model's matrices under the first for the same input "
-                               "(before / after). "
-                               "A sentence-transformers folder is read as MaxSim over its tokens.")
+model = top[0].selectbox(
+    "Model",
+    models["name"].tolist(),
+    key="model",
+    bind="query-params",
+    help="Late-interaction models of the catalog; ColBERT needs its checkpoint cached locally.",
+)
+after = top[1].text_input(
+    "After: fine-tuned checkpoint (path or spec)",
+    key="after",
+    bind="query-params",
+    help="Draws this model's matrices under the first for the same input "
+    "(before / after). "
+    "A sentence-transformers folder is read as MaxSim over its tokens.",
+)
 top[0].caption("Offline here: " + ", ".join(models.query("available")["name"]))
-src = top[2].radio("Input", ["dataset", "typed"], key="src", bind="query-params", horizontal=True,
-                   help="A NevIR pair or ExcluIR query from the sidebar's dataset, or your own "
-                        "text.")
+src = top[2].radio(
+    "Input",
+    ["dataset", "typed"],
+    key="src",
+    bind="query-params",
+    horizontal=True,
+    help="A NevIR pair or ExcluIR query from the sidebar's dataset, or your own text.",
+)
 
 gold, doc_names, item = None, ["d1", "d2"], None
 kind = load(dataset).kind
@@ -47,30 +65,49 @@ if src == "dataset" and kind in (PAIRS, EXCLUSION):
     ids = frame[id_col].tolist()
     sample_name, sample_id = pg.SAMPLE_PAIR
     start = ids.index(sample_id) if dataset == sample_name and sample_id in ids else 0
-    item = st.selectbox("Pair" if kind == PAIRS else "Query", ids, index=start, key="pair",
-                        bind="query-params", help="NevIR opens on 1283-3: MiniLM is fooled by "
-                                                   "'not' on q2, NegMiniLM is not.")
+    item = st.selectbox(
+        "Pair" if kind == PAIRS else "Query",
+        ids,
+        index=start,
+        key="pair",
+        bind="query-params",
+        help="NevIR opens on 1283-3: MiniLM is fooled by 'not' on q2, NegMiniLM is not.",
+    )
     row = frame.set_index(id_col).loc[item]
     if kind == PAIRS:
         queries, docs, gold = [row["q1"], row["q2"]], [row["d1"], row["d2"]], row.get("cue")
-        about = (f"Gold cue **{md_escape(row['cue'])}** · edit type "
-                 f"{md_escape(row.get('edit_type'))} · "
-                 if "cue" in row else "")
+        about = (
+            f"Gold cue **{md_escape(row['cue'])}** · edit type {md_escape(row.get('edit_type'))} · "
+            if "cue" in row
+            else ""
+        )
         st.caption(f"{about}[open in the pair inspector]({links.inspector(dataset, item)})")
     else:
-        queries, docs, doc_names = [row["query"]], [row["pos_doc"], row["neg_doc"]], ["positive",
-                                                                                      "excluded"]
+        queries, docs, doc_names = (
+            [row["query"]],
+            [row["pos_doc"], row["neg_doc"]],
+            ["positive", "excluded"],
+        )
 else:
     if src == "dataset":
-        st.info(f"{dataset} holds {kind} items, which have no query and documents to draw; pick a "
-                "pairs or exclusion dataset (NevIR, ExcluIR or one you added) in the sidebar, "
-                "or type below.")
+        st.info(
+            f"{dataset} holds {kind} items, which have no query and documents to draw; pick a "
+            "pairs or exclusion dataset (NevIR, ExcluIR or one you added) in the sidebar, "
+            "or type below."
+        )
     cols = st.columns(2)
-    typed = {k: cols[i % 2].text_area(k, TYPED[k], key=k, bind="query-params", height=90,
-                                      label_visibility="collapsed",
-                                      placeholder={"tq": "query",
-                                                   "tq2": "its negated twin (optional)"}.get(k, k))
-             for i, k in enumerate(TYPED)}
+    typed = {
+        k: cols[i % 2].text_area(
+            k,
+            TYPED[k],
+            key=k,
+            bind="query-params",
+            height=90,
+            label_visibility="collapsed",
+            placeholder={"tq": "query", "tq2": "its negated twin (optional)"}.get(k, k),
+        )
+        for i, k in enumerate(TYPED)
+    }
     clipped = {k: pg.clip(v, LIMIT) for k, v in typed.items()}
     if any(c for _, c in clipped.values()):
         st.warning(f"Texts longer than {LIMIT:,} characters were cut to that length.")
@@ -80,34 +117,56 @@ else:
         st.info("Type a query and two documents.")
         st.stop()
 slots = [f"q{i + 1}" for i in range(len(queries))]
-shown = 0 if len(slots) < 2 else slots.index(st.radio("Query drawn", slots, key="q",
-                                                      bind="query-params",
-                                                     horizontal=True))
+shown = (
+    0
+    if len(slots) < 2
+    else slots.index(st.radio("Query drawn", slots, key="q", bind="query-params", horizontal=True))
+)
 
-with st.expander("Counterfactual: edit one text in one click; the original stays pinned beside",
-                 expanded=True):
-    target, edit = counterfactual_editor(dict(zip(slots + ["d1", "d2"], queries + docs)), "Edit",
-                                         LIMIT)
+with st.expander(
+    "Counterfactual: edit one text in one click; the original stays pinned beside", expanded=True
+):
+    target, edit = counterfactual_editor(
+        dict(zip(slots + ["d1", "d2"], queries + docs)), "Edit", LIMIT
+    )
 
 t1, t2, t3, t4, t5 = st.columns(5)
-merge = t1.toggle("Merge word pieces", False, key="merge", bind="query-params",
-                  help="Max over pieces; row = sum.")
-show_mask = t2.toggle("[MASK] rows", True, key="masks", bind="query-params",
-                      help="ColBERT's query augmentation.")
+merge = t1.toggle(
+    "Merge word pieces", False, key="merge", bind="query-params", help="Max over pieces; row = sum."
+)
+show_mask = t2.toggle(
+    "[MASK] rows", True, key="masks", bind="query-params", help="ColBERT's query augmentation."
+)
 show_punct = t3.toggle("Punctuation", True, key="punct", bind="query-params")
 show_special = t4.toggle("Special tokens", True, key="special", bind="query-params")
-sim = t5.radio("Similarity", ["default", "cosine", "l2"], key="sim", bind="query-params",
-               horizontal=True)
-hide = [k for k, on in (("mask_aug", show_mask), ("punct", show_punct), ("special",
-                                                                         show_special)) if not on]
+sim = t5.radio(
+    "Similarity", ["default", "cosine", "l2"], key="sim", bind="query-params", horizontal=True
+)
+hide = [
+    k
+    for k, on in (("mask_aug", show_mask), ("punct", show_punct), ("special", show_special))
+    if not on
+]
 
 edited_q, edited_d = cf.apply_to(queries, docs, target, edit)
 marks = {target: edit.new_span} if edit else {}
 
 
-VIEW = dict(queries=queries, docs=docs, edited_q=edited_q, edited_d=edited_d, shown=shown, sim=sim,
-            merge=merge, hide=hide, gold=gold, marks=marks, edit=edit, slots=slots,
-            doc_names=doc_names)
+VIEW = dict(
+    queries=queries,
+    docs=docs,
+    edited_q=edited_q,
+    edited_d=edited_d,
+    shown=shown,
+    sim=sim,
+    merge=merge,
+    hide=hide,
+    gold=gold,
+    marks=marks,
+    edit=edit,
+    slots=slots,
+    doc_names=doc_names,
+)
 
 
 def draw(spec: str, caption: str, key: str):

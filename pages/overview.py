@@ -29,23 +29,28 @@ if models:
 chosen = pickers.shown_runs(dataset)
 left, right = st.columns(2)
 show_all = left.toggle("Show every stored run (not only the one shown per model)", value=False)
-overlay = right.toggle("Overlay published numbers of the same metric and protocol", value=True,
-                       key="overlay",
-                       help="Hollow grey bars, labelled with their paper table (NevIR Table 2, "
-                            "HedgeMPNet Table 1).")
+overlay = right.toggle(
+    "Overlay published numbers of the same metric and protocol",
+    value=True,
+    key="overlay",
+    help="Hollow grey bars, labelled with their paper table (NevIR Table 2, HedgeMPNet Table 1).",
+)
 if not show_all:
     board = board[board["run_id"].isin(chosen["run_id"])].reset_index(drop=True)
 
 st.subheader("Stored runs")
 if board.empty:
-    st.info("No stored runs for this dataset yet. Run one on the Evaluate page or with "
-            f"`negviz eval --model all-MiniLM-L6-v2 --dataset {dataset}`.")
+    st.info(
+        "No stored runs for this dataset yet. Run one on the Evaluate page or with "
+        f"`negviz eval --model all-MiniLM-L6-v2 --dataset {dataset}`."
+    )
 else:
     for metric in board["metric"].unique():
         part = board[board["metric"] == metric]
         pub = comparable_published(resources.reference(), dataset, metric) if overlay else None
-        fig = leaderboard_bars(part, metric, metric_baseline(metric),
-                               f"{metric_label(metric)} on {dataset}", pub)
+        fig = leaderboard_bars(
+            part, metric, metric_baseline(metric), f"{metric_label(metric)} on {dataset}", pub
+        )
         st.plotly_chart(fig, key=f"bars-{metric}")
         figure_downloads(fig, f"negviz-{dataset}-{metric}", key=f"fig-{metric}")
     percent = board["metric"].map(metric_baseline).notna().all()  # success rates, shown in percent
@@ -57,10 +62,12 @@ else:
         shown,
         hide_index=True,
         column_config={
-            "value": st.column_config.NumberColumn("value", format=fmt,
-                                                   help="The run's metric (see 'metric')"),
-            "ci_low": st.column_config.NumberColumn("95% CI low", format=fmt,
-                                                    help="seeded bootstrap, 1,000 resamples"),
+            "value": st.column_config.NumberColumn(
+                "value", format=fmt, help="The run's metric (see 'metric')"
+            ),
+            "ci_low": st.column_config.NumberColumn(
+                "95% CI low", format=fmt, help="seeded bootstrap, 1,000 resamples"
+            ),
             "ci_high": st.column_config.NumberColumn("95% CI high", format=fmt),
             "params_m": st.column_config.NumberColumn("params (M)", format="%.0f"),
             "wall_seconds": st.column_config.NumberColumn("wall (s)", format="%.1f"),
@@ -77,14 +84,16 @@ else:
             label = dict(zip(binary["run_id"], binary["model"] + " · " + binary["run_id"].str[:8]))
             col_a, col_b = st.columns(2)
             run_a = col_a.selectbox("Run A", list(label), format_func=label.get, key="cmp_a")
-            run_b = col_b.selectbox("Run B", list(label), index=1, format_func=label.get,
-                                    key="cmp_b")
+            run_b = col_b.selectbox(
+                "Run B", list(label), index=1, format_func=label.get, key="cmp_b"
+            )
             if run_a != run_b:
                 from negviz.analyses.compare import compare
 
                 get = resources.store().get_run
-                c = compare(get(run_a), resources.run_scores(run_a), get(run_b),
-                            resources.run_scores(run_b))
+                c = compare(
+                    get(run_a), resources.run_scores(run_a), get(run_b), resources.run_scores(run_b)
+                )
                 st.markdown(
                     f"**{c['model_a']}** {c['accuracy_a']:.1%} vs **{c['model_b']}** "
                     f"{c['accuracy_b']:.1%} "
@@ -95,21 +104,35 @@ else:
 
 corpus_section(dataset, "overview")
 
-beside = beside_published(pd.concat([chosen, resources.retrieval_runs(dataset)], ignore_index=True),
-                          resources.reference())
+beside = beside_published(
+    pd.concat([chosen, resources.retrieval_runs(dataset)], ignore_index=True), resources.reference()
+)
 if models:
     beside = beside[beside["model"].isin(models)]
 if not beside.empty:
     st.subheader("negviz beside the papers, model by model")
-    st.caption("Each stored run beside the published rows of the same model (same weights, "
-               "another format of them, or negviz's re-training with the paper's recipe): the "
-               "difference with the run's 95% CI, and what differs between the two measurements.")
+    st.caption(
+        "Each stored run beside the published rows of the same model (same weights, "
+        "another format of them, or negviz's re-training with the paper's recipe): the "
+        "difference with the run's 95% CI, and what differs between the two measurements."
+    )
     number = st.column_config.NumberColumn(format="%.3f")
-    numbers = ("negviz", "ci_low", "ci_high", "published", "difference", "diff_ci_low",
-               "diff_ci_high")
-    st.dataframe(beside, hide_index=True, key="beside-published",
-                 column_config={c: number for c in numbers}
-                 | {"published_in_ci": st.column_config.CheckboxColumn("paper inside CI")})
+    numbers = (
+        "negviz",
+        "ci_low",
+        "ci_high",
+        "published",
+        "difference",
+        "diff_ci_low",
+        "diff_ci_high",
+    )
+    st.dataframe(
+        beside,
+        hide_index=True,
+        key="beside-published",
+        column_config={c: number for c in numbers}
+        | {"published_in_ci": st.column_config.CheckboxColumn("paper inside CI")},
+    )
     csv_download(beside, f"negviz-beside-published-{dataset}.csv", key="dl-beside")
 
 st.subheader("Published results")
@@ -117,16 +140,27 @@ published = published_rows(resources.reference(), dataset)
 if published.empty:
     st.caption("The papers report no per-model rows for this dataset.")
 else:
-    st.caption("Transcribed from the papers; each table keeps its own metric and is never mixed "
-               "with negviz runs.")
+    st.caption(
+        "Transcribed from the papers; each table keeps its own metric and is never mixed "
+        "with negviz runs."
+    )
     if dataset == "excluir":
-        st.caption("ExcluIR's published Right Rank comes from top-10 retrieval over the full "
-                   "90k-paragraph corpus; "
-                   "negviz's Right Rank ranks each query's two documents only (REFERENCE.md), so "
-                   "the two differ.")
+        st.caption(
+            "ExcluIR's published Right Rank comes from top-10 retrieval over the full "
+            "90k-paragraph corpus; "
+            "negviz's Right Rank ranks each query's two documents only (REFERENCE.md), so "
+            "the two differ."
+        )
     for (source, metric), part in published.groupby(["source", "metric"], sort=False):
         with st.expander(f"{source} · {metric}", expanded=source.startswith("NevIR")):
-            st.dataframe(part.drop(columns=["source", "metric"]), hide_index=True,
-                         key=f"pub-{source}-{metric}")
-    csv_download(published, f"negviz-published-{dataset}.csv",
-                 label="Download published rows (CSV)", key="dl-pub")
+            st.dataframe(
+                part.drop(columns=["source", "metric"]),
+                hide_index=True,
+                key=f"pub-{source}-{metric}",
+            )
+    csv_download(
+        published,
+        f"negviz-published-{dataset}.csv",
+        label="Download published rows (CSV)",
+        key="dl-pub",
+    )

@@ -1,7 +1,6 @@
 """Playground: a query (and its negated twin) against two or more documents, scored live by every
 selected model; one-click counterfactuals keep the original pinned beside; presets start a demo."""
 
-
 import pandas as pd
 import streamlit as st
 
@@ -14,15 +13,21 @@ from negviz.ui import types_data as td
 from negviz.ui.counterfactual_editor import counterfactual_editor
 from negviz.ui.widgets import csv_download, figure_downloads, safe_md, show_error
 
-TEXTS = {"pq": pg.SAMPLE["q1"], "pq2": pg.SAMPLE["q2"], "pd1": pg.SAMPLE["d1"],
-         "pd2": pg.SAMPLE["d2"], "pd3": ""}
+TEXTS = {
+    "pq": pg.SAMPLE["q1"],
+    "pq2": pg.SAMPLE["q2"],
+    "pd1": pg.SAMPLE["d1"],
+    "pd2": pg.SAMPLE["d2"],
+    "pd3": "",
+}
 LIMIT = pg.TEXT_LIMIT
 
 
 def use_preset(p: pg.Preset) -> None:
     q2 = p.queries[1] if len(p.queries) > 1 else ""
-    st.session_state.update(pq=p.queries[0], pq2=q2, pd1=p.docs[0], pd2=p.docs[1], pd3="",
-                            cf="none")
+    st.session_state.update(
+        pq=p.queries[0], pq2=q2, pd1=p.docs[0], pd2=p.docs[1], pd3="", cf="none"
+    )
 
 
 def negate_query() -> None:
@@ -32,12 +37,15 @@ def negate_query() -> None:
 
 
 st.title("Playground")
-st.caption("Query i is answered by document i (q1 → d1, q2 → d2); a query is right when its "
-           "document scores "
-           "strictly above every other. Each model scores on its own scale.")
+st.caption(
+    "Query i is answered by document i (q1 → d1, q2 → d2); a query is right when its "
+    "document scores "
+    "strictly above every other. Each model scores on its own scale."
+)
 
-with st.expander("Presets: pairs the stored runs of MiniLM (bi-encoder and MaxSim) get wrong",
-                 expanded=True):
+with st.expander(
+    "Presets: pairs the stored runs of MiniLM (bi-encoder and MaxSim) get wrong", expanded=True
+):
     picked = None
     try:
         picked = td.dataset(pickers.current_dataset())
@@ -47,34 +55,56 @@ with st.expander("Presets: pairs the stored runs of MiniLM (bi-encoder and MaxSi
         show_error(exc)
     cols = st.columns(3)
     for i, p in enumerate(presets):
-        cols[i % 3].button(p.label, key=f"preset-{p.key}", on_click=use_preset, args=(p,),
-                           help=p.why,
-                           use_container_width=True)
+        cols[i % 3].button(
+            p.label,
+            key=f"preset-{p.key}",
+            on_click=use_preset,
+            args=(p,),
+            help=p.why,
+            use_container_width=True,
+        )
     if not presets:
         st.caption("No stored NevIR/ExcluIR runs of MiniLM yet: run them on the Evaluate page.")
     if picked is not None and picked.kind not in ("pairs", "exclusion"):
-        st.caption(f"{safe_md(picked.spec.name)} holds {picked.kind} items, which have no query "
-                   "and documents: presets come from pairs and exclusion datasets only.")
+        st.caption(
+            f"{safe_md(picked.spec.name)} holds {picked.kind} items, which have no query "
+            "and documents: presets come from pairs and exclusion datasets only."
+        )
 
 left, right = st.columns(2)
 texts = {}
 for k, col in zip(TEXTS, [left, left, right, right, right]):
-    label = {"pq": "Query q1", "pq2": "Negated twin q2 (optional)",
-             "pd3": "d3 (optional distractor)"}.get(k, k[1:])
-    texts[k], cut = pg.clip(col.text_area(label, TEXTS[k], key=k, bind="query-params", height=80),
-                            LIMIT)
+    label = {
+        "pq": "Query q1",
+        "pq2": "Negated twin q2 (optional)",
+        "pd3": "d3 (optional distractor)",
+    }.get(k, k[1:])
+    texts[k], cut = pg.clip(
+        col.text_area(label, TEXTS[k], key=k, bind="query-params", height=80), LIMIT
+    )
     if cut:
         col.warning(f"{label}: cut to {LIMIT:,} characters.")
-left.button("Negate q1 into q2", on_click=negate_query, icon=":material/block:",
-            help="Rule-based: auxiliaries and do-support (negviz.text.counterfactual).")
+left.button(
+    "Negate q1 into q2",
+    on_click=negate_query,
+    icon=":material/block:",
+    help="Rule-based: auxiliaries and do-support (negviz.text.counterfactual).",
+)
 if st.session_state.pop("negate_failed", False):
-    left.warning("No negation rule fits q1 (see negviz.text.counterfactual for what it covers); "
-                 "edit q2 by hand.")
+    left.warning(
+        "No negation rule fits q1 (see negviz.text.counterfactual for what it covers); "
+        "edit q2 by hand."
+    )
 
 available = playground_data.models().query("available")["name"].tolist()
-chosen = st.multiselect("Models", available, [m for m in pg.DEFAULT_MODELS if m in available],
-                        key="pm",
-                        bind="query-params", help="Catalog models whose files are on this machine.")
+chosen = st.multiselect(
+    "Models",
+    available,
+    [m for m in pg.DEFAULT_MODELS if m in available],
+    key="pm",
+    bind="query-params",
+    help="Catalog models whose files are on this machine.",
+)
 
 slots = [s for s in ("pq", "pq2") if texts[s].strip()]
 doc_slots = [s for s in ("pd1", "pd2", "pd3") if texts[s].strip()]
@@ -83,8 +113,9 @@ if not slots or len(doc_slots) < 2 or len(slots) > len(doc_slots) or not chosen:
     st.stop()
 names = {"pq": "q1", "pq2": "q2", "pd1": "d1", "pd2": "d2", "pd3": "d3"}
 
-target, edit = counterfactual_editor({names[s]: texts[s] for s in slots + doc_slots},
-                                     "Counterfactual", LIMIT)
+target, edit = counterfactual_editor(
+    {names[s]: texts[s] for s in slots + doc_slots}, "Counterfactual", LIMIT
+)
 
 queries = [texts[s] for s in slots]
 docs = [texts[s] for s in doc_slots]
@@ -111,18 +142,25 @@ for pane, (version, table) in zip(panes, tables.items()):
     pane.markdown(f"**{version}**" + (" (pinned)" if version == "original" and edit else ""))
     verdict = table["correct"].map({True: "right", False: "wrong"})
     shown = table.drop(columns=["version"]).assign(verdict=verdict)
-    pane.dataframe(shown.drop(columns=["correct"]), hide_index=True, key=f"grid-{version}",
-                   column_config={c: st.column_config.NumberColumn(format="%.3f")
-                                  for c in ["margin", *names.values()]})
+    pane.dataframe(
+        shown.drop(columns=["correct"]),
+        hide_index=True,
+        key=f"grid-{version}",
+        column_config={
+            c: st.column_config.NumberColumn(format="%.3f") for c in ["margin", *names.values()]
+        },
+    )
 if cosines:
-    st.caption("Bi-encoder document cosine (NevIR App. C: near 1 means the model barely tells them "
-               "apart): "
-               + "; ".join(cosines))
+    st.caption(
+        "Bi-encoder document cosine (NevIR App. C: near 1 means the model barely tells them "
+        "apart): " + "; ".join(cosines)
+    )
 both = pd.concat(list(tables.values()), ignore_index=True)
 fig = margin_bars(both)
 st.plotly_chart(fig, key="margins")
 figure_downloads(fig, "playground-margins", key="margins")
 csv_download(both, "negviz-playground.csv", key="dl-playground")
-link = links.page("maxsim", src="typed", tq=texts["pq"], tq2=texts["pq2"], td1=texts["pd1"],
-                  td2=texts["pd2"])
+link = links.page(
+    "maxsim", src="typed", tq=texts["pq"], tq2=texts["pq2"], td1=texts["pd1"], td2=texts["pd2"]
+)
 st.caption(f"Draw the token alignment of q1 against d1 and d2 on the [MaxSim explorer]({link}).")

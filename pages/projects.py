@@ -18,8 +18,9 @@ if project is None:
     st.stop()
 st.caption(V.summary(project))
 # Bound to the URL and run lazily: only the open tab's content is computed.
-label, review, progress, setup = st.tabs(["Label", "Review", "Progress & agreement", "Set up"],
-                                         key="tab", bind="query-params")
+label, review, progress, setup = st.tabs(
+    ["Label", "Review", "Progress & agreement", "Set up"], key="tab", bind="query-params"
+)
 if label.open:
     with label:
         V.label_tab(store, project, annotator)

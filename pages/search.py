@@ -14,23 +14,38 @@ from negviz.ui.widgets import ProgressBar, show_error
 FAMILIES = ("bi-encoder", "bm25", "tfidf", "splade", "maxsim", "colbert", "cross-encoder", "monot5")
 K = 10
 st.title("Search")
-st.caption("Retrieve the top 10 of a corpus. Negation and exclusion cues are underlined; on the "
-           "right the same query with its exclusion removed. Shared results: the exclusion was "
-           "ignored.")
+st.caption(
+    "Retrieve the top 10 of a corpus. Negation and exclusion cues are underlined; on the "
+    "right the same query with its exclusion removed. Shared results: the exclusion was "
+    "ignored."
+)
 
 models = pg.model_table(resources.catalog(), FAMILIES)
 names = models.query("available")["name"].tolist() or models["name"].tolist()
 names = sorted(names, key=lambda n: n != "bm25")  # default: an index built in seconds
 c1, c2, c3 = st.columns([2, 1, 2])
-model = c1.selectbox("Model", names, key="model", bind="query-params",
-                     help="Bi-encoders search exactly; BM25/TF-IDF through an index; late "
-                          "interaction and cross-encoders re-rank BM25's top 10.")
-corpus_name = c2.selectbox("Corpus", ["offline"], key="corpus", bind="query-params",
-                           help="offline: ExcluIR sample documents + NevIR, CANNOT and DEMETR "
-                                "distractors.")
+model = c1.selectbox(
+    "Model",
+    names,
+    key="model",
+    bind="query-params",
+    help="Bi-encoders search exactly; BM25/TF-IDF through an index; late "
+    "interaction and cross-encoders re-rank BM25's top 10.",
+)
+corpus_name = c2.selectbox(
+    "Corpus",
+    ["offline"],
+    key="corpus",
+    bind="query-params",
+    help="offline: ExcluIR sample documents + NevIR, CANNOT and DEMETR distractors.",
+)
 queries = load("excluir").frame.set_index("query_id")
-qid = c3.selectbox("ExcluIR query (or type one below)", [""] + queries.index.tolist(), key="qid",
-                   bind="query-params")
+qid = c3.selectbox(
+    "ExcluIR query (or type one below)",
+    [""] + queries.index.tolist(),
+    key="qid",
+    bind="query-params",
+)
 typed = url_check.text_input(st, "Query", sa.DEFAULT_QUERY, "q", max_chars=1000)
 pos_id = neg_id = pos_text = neg_text = None
 if qid:
@@ -58,21 +73,27 @@ except Exception as exc:  # model not available offline, corpus missing: a messa
 
 def table(n):
     f = corpus.frame.iloc[rows[n]]
-    return sa.results_table(f["doc_id"].tolist(), f["text"].tolist(), f["title"].tolist(),
-                            scores[n], pos_id, neg_id)
+    return sa.results_table(
+        f["doc_id"].tolist(), f["text"].tolist(), f["title"].tolist(), scores[n], pos_id, neg_id
+    )
 
 
 tables = [table(0), table(1)]
 ov = sa.overlap(tables[0]["doc_id"].tolist(), tables[1]["doc_id"].tolist())
 m1, m2, m3, m4 = st.columns(4)
-m1.metric("Shared results (of 10)", ov["shared"],
-          help="Between the two lists; 10 = the exclusion was ignored.")
+m1.metric(
+    "Shared results (of 10)",
+    ov["shared"],
+    help="Between the two lists; 10 = the exclusion was ignored.",
+)
 m2.metric("Jaccard overlap", f"{ov['jaccard']:.2f}")
 if qid:
     m3.metric("Rank of d+", sa.role_rank(tables[0], sa.POSITIVE) or "> 10")
     m4.metric("Rank of d− (excluded)", sa.role_rank(tables[0], sa.EXCLUDED) or "> 10")
-st.caption(f"{corpus.size:,} documents (hash {corpus.hash}) · {retriever.method} · "
-           f"exclusion removed by rule: {removal.rule or 'no cue found; the query is unchanged'}")
+st.caption(
+    f"{corpus.size:,} documents (hash {corpus.hash}) · {retriever.method} · "
+    f"exclusion removed by rule: {removal.rule or 'no cue found; the query is unchanged'}"
+)
 
 st.markdown(STYLE, unsafe_allow_html=True)
 left_q, right_q = sa.query_pair_html(removal)
@@ -87,8 +108,12 @@ for col, (head, qhtml), tab, n in zip(st.columns(2), heads, tables, (0, 1)):
             other = sa.comparison_doc(tab, i, neg_text, pos_text)
             link = sa.maxsim_link(query, r["text"], other, removal.edited if removal.rule else "")
             doc_id = r["doc_id"].replace("`", "'")
-            st.markdown(f"`{r['rank']}` score `{r['score']:.4f}` · `{doc_id}`"
-                        f"{mark} {shared} · [MaxSim]({link})")
+            st.markdown(
+                f"`{r['rank']}` score `{r['score']:.4f}` · `{doc_id}`"
+                f"{mark} {shared} · [MaxSim]({link})"
+            )
             body = sa.cue_html(r["text"][:600] + ("…" if len(r["text"]) > 600 else ""))
-            st.markdown(f'<div class="nv-text" data-testid="search-hit-{n}">{body}</div>',
-                        unsafe_allow_html=True)
+            st.markdown(
+                f'<div class="nv-text" data-testid="search-hit-{n}">{body}</div>',
+                unsafe_allow_html=True,
+            )

@@ -13,113 +13,195 @@ from negviz.ui import types_data as td
 from negviz.ui.widgets import csv_download, figure_downloads, safe_md
 
 VALUE = {label: value for value, label in sv.VALUES.items()}
-ITEM_COLS = {"score_candidate": "t = m(ref, translation)",
-             "score_perturbed": "h = m(ref, perturbed)",
-             "score_empty": "e = m(ref, \".\")", "ratio": "(t − h) / (t − e)"}
+ITEM_COLS = {
+    "score_candidate": "t = m(ref, translation)",
+    "score_perturbed": "h = m(ref, perturbed)",
+    "score_empty": 'e = m(ref, ".")',
+    "ratio": "(t − h) / (t − e)",
+}
 
 st.title("Perturbation sensitivity")
-st.caption("Each model scores m(reference, translation) = t, m(reference, perturbed) = h and "
-           "m(reference, \".\") = e "
-           "on DEMETR's 35 files × 1,000 items. Detection accuracy = mean(t > h); sensitivity "
-           "ratio = "
-           "mean((t − h) / (t − e)), as in Karpinska et al. 2022 and the NegBLEURT paper (higher = "
-           "more sensitive). "
-           "Bi-encoders score with cosine here; † marks cells with items whose |t − e| < 0.001 "
-           "(unstable ratios).")
+st.caption(
+    "Each model scores m(reference, translation) = t, m(reference, perturbed) = h and "
+    'm(reference, ".") = e '
+    "on DEMETR's 35 files × 1,000 items. Detection accuracy = mean(t > h); sensitivity "
+    "ratio = "
+    "mean((t − h) / (t − e)), as in Karpinska et al. 2022 and the NegBLEURT paper (higher = "
+    "more sensitive). "
+    "Bi-encoders score with cosine here; † marks cells with items whose |t − e| < 0.001 "
+    "(unstable ratios)."
+)
 table = resources.datasets_table()
 picked = table[(table["name"] == pickers.current_dataset()) & (table["origin"] == "added")]
 for name, kind in zip(picked["name"], picked["kind"]):  # never silently DEMETR in its place
-    st.info(f"This page draws DEMETR and CANNOT only, not {safe_md(name)} ({kind} items): see "
-            f"{safe_md(name)} on the Per-type heatmap and Error preference pages.")
+    st.info(
+        f"This page draws DEMETR and CANNOT only, not {safe_md(name)} ({kind} items): see "
+        f"{safe_md(name)} on the Per-type heatmap and Error preference pages."
+    )
 models = pickers.current_models()
 runs = pickers.shown_runs("demetr")
 c1, c2, c3 = st.columns([2, 2, 2])
 value = VALUE[c1.radio("Values", list(VALUE), key="value", bind="query-params", horizontal=True)]
-checked = c2.toggle("Only items with pert_check", key="checked", bind="query-params",
-                    help="DEMETR's pert_check = false marks items that were not really perturbed; "
-                         "the published "
-                         "scripts use all items.")
-show_pub = c3.toggle("Published columns", True, key="published", bind="query-params",
-                     disabled=value != sv.RATIO,
-                     help="NegBLEURT Fig. 4 (ratios only, all items): BLEURT20, NegBLEURT, "
-                          "all-mpnet-base-v2, NegMPNet")
-tabs = st.tabs(["Heatmap", "Negation vs antonym", "Perturb your own sentence", "CANNOT"],
-               key="view",
-               bind="query-params")
+checked = c2.toggle(
+    "Only items with pert_check",
+    key="checked",
+    bind="query-params",
+    help="DEMETR's pert_check = false marks items that were not really perturbed; "
+    "the published "
+    "scripts use all items.",
+)
+show_pub = c3.toggle(
+    "Published columns",
+    True,
+    key="published",
+    bind="query-params",
+    disabled=value != sv.RATIO,
+    help="NegBLEURT Fig. 4 (ratios only, all items): BLEURT20, NegBLEURT, "
+    "all-mpnet-base-v2, NegMPNet",
+)
+tabs = st.tabs(
+    ["Heatmap", "Negation vs antonym", "Perturb your own sentence", "CANNOT"],
+    key="view",
+    bind="query-params",
+)
 tables = {r["model_name"]: sd.table(r, checked) for r in runs.to_dict("records")}
 published = sv.published_columns(resources.reference()) if show_pub else None
 matrix = sv.model_matrix(tables, published, value)
 if runs.empty:
-    tabs[0].info("No stored DEMETR runs yet: `negviz eval --model all-MiniLM-L6-v2 --dataset "
-                 "demetr` (or the Evaluate "
-                 "page) makes one; the published columns are shown alone.")
+    tabs[0].info(
+        "No stored DEMETR runs yet: `negviz eval --model all-MiniLM-L6-v2 --dataset "
+        "demetr` (or the Evaluate "
+        "page) makes one; the published columns are shown alone."
+    )
 with st.expander(f"Runs used ({len(runs)}): the largest complete run per model"):
     st.dataframe(sv.runs_table(runs), hide_index=True, key="runs_table")
 
 if tabs[0].open is not False:
     with tabs[0]:
         rows, cols = sv.matrix_axes(matrix)
-        title = (f"DEMETR {sv.VALUES[value]} · {len(tables)} stored run{'s' * (len(tables) != 1)} "
-                 "· "
-                 f"{'pert_check items only' if checked else 'all items'}"
-                 + ("<br><sup>right of the dotted line: published (NegBLEURT Fig. 4), not run "
-                    "here</sup>"
-                    if published is not None else ""))
+        title = (
+            f"DEMETR {sv.VALUES[value]} · {len(tables)} stored run{'s' * (len(tables) != 1)} "
+            "· "
+            f"{'pert_check items only' if checked else 'all items'}"
+            + (
+                "<br><sup>right of the dotted line: published (NegBLEURT Fig. 4), not run "
+                "here</sup>"
+                if published is not None
+                else ""
+            )
+        )
         fig = sensitivity_heatmap(matrix, rows, cols, value=value, title=title)
         run_models = sorted(tables)
-        td.apply_click("sens_chart", {"sens_model": 0, "sens_pert": 1}, {"sens_model": run_models,
-                                                                         "sens_pert": rows})
+        td.apply_click(
+            "sens_chart",
+            {"sens_model": 0, "sens_pert": 1},
+            {"sens_model": run_models, "sens_pert": rows},
+        )
         st.plotly_chart(fig, key="sens_chart", on_select="rerun", selection_mode="points")
-        st.caption("critical_id20_shuffled is labelled base_shuffled in the paper's figure; "
-                   "DEMETR's own severity "
-                   "(critical) groups it here. Published cells list no items.")
+        st.caption(
+            "critical_id20_shuffled is labelled base_shuffled in the paper's figure; "
+            "DEMETR's own severity "
+            "(critical) groups it here. Published cells list no items."
+        )
         figure_downloads(fig, f"negviz-demetr-{value}", key="heat")
-        csv_download(matrix, f"negviz-demetr-{value}.csv", label="Download cells (CSV)",
-                     key="dl-matrix")
+        csv_download(
+            matrix, f"negviz-demetr-{value}.csv", label="Download cells (CSV)", key="dl-matrix"
+        )
         st.subheader("Items behind a cell")
         st.caption("Click a cell, or pick its model and perturbation here.")
         c1, c2, c3 = st.columns(3)
-        model = c1.selectbox("Model", run_models, index=None, key="sens_model", bind="query-params",
-                             placeholder="pick a model")
-        pert = c2.selectbox("Perturbation", rows, index=None, key="sens_pert", bind="query-params",
-                            placeholder="pick a perturbation")
-        show = c3.selectbox("Show", list(sv.ITEM_FILTERS), key="sens_show", bind="query-params",
-                            help="missed: t ≤ h; tiny denominator: |t − e| < 0.001; not checked: "
-                                 "pert_check false")
+        model = c1.selectbox(
+            "Model",
+            run_models,
+            index=None,
+            key="sens_model",
+            bind="query-params",
+            placeholder="pick a model",
+        )
+        pert = c2.selectbox(
+            "Perturbation",
+            rows,
+            index=None,
+            key="sens_pert",
+            bind="query-params",
+            placeholder="pick a perturbation",
+        )
+        show = c3.selectbox(
+            "Show",
+            list(sv.ITEM_FILTERS),
+            key="sens_show",
+            bind="query-params",
+            help="missed: t ≤ h; tiny denominator: |t − e| < 0.001; not checked: pert_check false",
+        )
         if model and pert:
             run = runs[runs["model_name"] == model].iloc[0]
             items = sd.cell_items(run["run_id"], pert, checked, show)
             cell = tables[model].set_index("perturbation").loc[pert]
             name = model.replace("`", "'")  # a stored name: shown as code, never markup
-            st.markdown(f"`{name}` · `{pert}`: ratio {cell['sensitivity_ratio']:.3f}, detection "
-                        "accuracy "
-                        f"{cell['detection_accuracy']:.1%} · n = {int(cell['n'])}, pert_check "
-                        f"{int(cell['checked'])}, "
-                        f"tiny denominators {int(cell['tiny_denominators'])} · showing "
-                        f"{len(items):,} ({show})")
-            shown = items[["id", "reference", "candidate", "perturbed", "score_candidate",
-                           "score_perturbed",
-                           "score_empty", "ratio", "detected", "checked", "tiny_denominator"]]
-            st.dataframe(shown, hide_index=True, key="cell_items", column_config={
-                **{c: st.column_config.TextColumn(c if c != "candidate" else "translation",
-                                                  width="medium")
-                   for c in ("reference", "candidate", "perturbed")},
-                **{k: st.column_config.NumberColumn(v, format="%.4f") for k,
-                   v in ITEM_COLS.items()}})
-            csv_download(items, f"negviz-demetr-{model}-{pert}.csv",
-                         label="Download these items (CSV)", key="dl-items")
+            st.markdown(
+                f"`{name}` · `{pert}`: ratio {cell['sensitivity_ratio']:.3f}, detection "
+                "accuracy "
+                f"{cell['detection_accuracy']:.1%} · n = {int(cell['n'])}, pert_check "
+                f"{int(cell['checked'])}, "
+                f"tiny denominators {int(cell['tiny_denominators'])} · showing "
+                f"{len(items):,} ({show})"
+            )
+            shown = items[
+                [
+                    "id",
+                    "reference",
+                    "candidate",
+                    "perturbed",
+                    "score_candidate",
+                    "score_perturbed",
+                    "score_empty",
+                    "ratio",
+                    "detected",
+                    "checked",
+                    "tiny_denominator",
+                ]
+            ]
+            st.dataframe(
+                shown,
+                hide_index=True,
+                key="cell_items",
+                column_config={
+                    **{
+                        c: st.column_config.TextColumn(
+                            c if c != "candidate" else "translation", width="medium"
+                        )
+                        for c in ("reference", "candidate", "perturbed")
+                    },
+                    **{
+                        k: st.column_config.NumberColumn(v, format="%.4f")
+                        for k, v in ITEM_COLS.items()
+                    },
+                },
+            )
+            csv_download(
+                items,
+                f"negviz-demetr-{model}-{pert}.csv",
+                label="Download these items (CSV)",
+                key="dl-items",
+            )
 
 if tabs[1].open is not False:
     with tabs[1]:
         focus = sv.critical_focus(matrix)
-        ffig = focus_chart(focus, value,
-                           f"Negation and antonym among the critical perturbations · "
-                           f"{sv.VALUES[value]}")
+        ffig = focus_chart(
+            focus,
+            value,
+            f"Negation and antonym among the critical perturbations · {sv.VALUES[value]}",
+        )
         st.plotly_chart(ffig, key="focus_chart")
         st.dataframe(sv.focus_summary(focus), hide_index=True, key="focus_table")
         figure_downloads(ffig, f"negviz-demetr-focus-{value}", key="focus")
-        csv_download(focus, f"negviz-demetr-focus-{value}.csv",
-                     label="Download critical cells (CSV)", key="dl-focus")
+        csv_download(
+            focus,
+            f"negviz-demetr-focus-{value}.csv",
+            label="Download critical cells (CSV)",
+            key="dl-focus",
+        )
 
 if tabs[2].open is not False:
     with tabs[2]:

@@ -69,8 +69,10 @@ def main() -> int:
     OFFLINE_FILE.parent.mkdir(parents=True, exist_ok=True)
     frame.to_parquet(OFFLINE_FILE, index=False, compression="zstd", use_dictionary=["source", "title"])
     digest = hashlib.sha256(OFFLINE_FILE.read_bytes()).hexdigest()
-    print(f"{OFFLINE_FILE.relative_to(ROOT)}: {len(frame):,} documents, {OFFLINE_FILE.stat().st_size:,} bytes, "
-          f"sha256 {digest}")
+    print(
+        f"{OFFLINE_FILE.relative_to(ROOT)}: {len(frame):,} documents, {OFFLINE_FILE.stat().st_size:,} bytes, "
+        f"sha256 {digest}"
+    )
     print(frame["source"].value_counts().to_string())
     return 0
 

@@ -163,7 +163,9 @@ def build_nevir(shared: Path) -> tuple[pd.DataFrame, dict]:
         "d1_bytewise_edit0": len(frame) - len(other),
         "d1_no_edit0_row": int(sum(no_edit0)),
         "d1_nbsp_only": int(sum(nbsp_only)),
-        "d1_other_is_original_field": int(sum(original_field[p] == d1 for p, d1 in zip(other["passage_id"], other["d1"]))),
+        "d1_other_is_original_field": int(
+            sum(original_field[p] == d1 for p, d1 in zip(other["passage_id"], other["d1"]))
+        ),
         "distinct_cues": len(cue_counts),
         "top_cues": cue_counts.head(6).to_dict(),
         "sources": conda_files,

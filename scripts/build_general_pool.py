@@ -22,11 +22,13 @@ def main() -> None:
 
     sample = load("excluir").frame
     pools = bm25_pools(sample["question0"].tolist())
-    out = pd.DataFrame({
-        "query_id": [q for q, pool in zip(sample["query_id"], pools) for _ in pool],
-        "rank": [r for pool in pools for r in range(1, len(pool) + 1)],
-        "doc_id": [d for pool in pools for d in pool],
-    })
+    out = pd.DataFrame(
+        {
+            "query_id": [q for q, pool in zip(sample["query_id"], pools) for _ in pool],
+            "rank": [r for pool in pools for r in range(1, len(pool) + 1)],
+            "doc_id": [d for pool in pools for d in pool],
+        }
+    )
     out.to_parquet(POOL_FILE, index=False, compression="zstd")
     print(f"{POOL_FILE}: {len(sample)} questions, {len(out)} rows, {POOL_FILE.stat().st_size:,} bytes")
 

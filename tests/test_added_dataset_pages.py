@@ -18,10 +18,40 @@ PAIRS_MAP = "pair_id=id,q1=query1,d1=doc1,q2=query2,d2=doc2"
 @pytest.fixture
 def added(app_env, capsys):
     db = os.environ["NEGVIZ_DB_URL"]
-    assert main(["--db", db, "datasets", "add", "mypairs", str(DATA / "pairs.csv"), "--kind", "pairs",
-                 "--columns", PAIRS_MAP]) == 0
-    assert main(["--db", db, "datasets", "add", "mysent", str(DATA / "sentences.tsv"), "--kind",
-                 "sentence_pairs", "--columns", "pair_id=id,sentence1=first,sentence2=second"]) == 0
+    assert (
+        main(
+            [
+                "--db",
+                db,
+                "datasets",
+                "add",
+                "mypairs",
+                str(DATA / "pairs.csv"),
+                "--kind",
+                "pairs",
+                "--columns",
+                PAIRS_MAP,
+            ]
+        )
+        == 0
+    )
+    assert (
+        main(
+            [
+                "--db",
+                db,
+                "datasets",
+                "add",
+                "mysent",
+                str(DATA / "sentences.tsv"),
+                "--kind",
+                "sentence_pairs",
+                "--columns",
+                "pair_id=id,sentence1=first,sentence2=second",
+            ]
+        )
+        == 0
+    )
     assert main(["--db", db, "eval", "--model", "tfidf", "--dataset", "mypairs", "--quiet"]) == 0
     capsys.readouterr()
     return db

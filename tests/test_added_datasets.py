@@ -58,7 +58,12 @@ def test_each_kind_added_listed_loaded_and_evaluated(db, tmp_path, capsys):
     code, out, _ = cli(db, "datasets", "--json", capsys=capsys)
     table = {r["name"]: r for r in json.loads(out)}
     assert {n: table[n]["origin"] for n in ("nevir", "mypairs", "mypert", "mysent", "myexcl")} == {
-        "nevir": "shipped", "mypairs": "added", "mypert": "added", "mysent": "added", "myexcl": "added"}
+        "nevir": "shipped",
+        "mypairs": "added",
+        "mypert": "added",
+        "mysent": "added",
+        "myexcl": "added",
+    }
     assert table["mypert"]["n"] == 6 and table["mypairs"]["licence"] == "CC0"
 
     store = Store(db)
@@ -68,10 +73,13 @@ def test_each_kind_added_listed_loaded_and_evaluated(db, tmp_path, capsys):
     assert facts("mypairs", store=store).metric == "paired_accuracy"
     assert load("myexcl", store=store).frame["negation_type"].tolist() == ["exclusion", "affixal"]
 
-    for name, metric in (("mypairs", "paired_accuracy"), ("myexcl", "right_rank"),
-                         ("mypert", "sensitivity_ratio"), ("mysent", "mean_similarity")):
-        code, out, err = cli(db, "eval", "--model", "tfidf", "--dataset", name, "--json", "--quiet",
-                             capsys=capsys)
+    for name, metric in (
+        ("mypairs", "paired_accuracy"),
+        ("myexcl", "right_rank"),
+        ("mypert", "sensitivity_ratio"),
+        ("mysent", "mean_similarity"),
+    ):
+        code, out, err = cli(db, "eval", "--model", "tfidf", "--dataset", name, "--json", "--quiet", capsys=capsys)
         assert code == 0, err
         result = json.loads(out)
         assert (result["dataset"], result["metric"]) == (name, metric)
@@ -81,19 +89,40 @@ def test_each_kind_added_listed_loaded_and_evaluated(db, tmp_path, capsys):
 
 
 def test_minilm_on_the_small_pairs_file(db, capsys, monkeypatch):
-    code, _, err = cli(db, "datasets", "add", "mypairs", str(DATA / "pairs.csv"), "--kind", "pairs",
-                       "--columns", PAIRS_MAP, capsys=capsys)
+    code, _, err = cli(
+        db,
+        "datasets",
+        "add",
+        "mypairs",
+        str(DATA / "pairs.csv"),
+        "--kind",
+        "pairs",
+        "--columns",
+        PAIRS_MAP,
+        capsys=capsys,
+    )
     assert code == 0, err
-    code, out, err = cli(db, "eval", "--model", "all-MiniLM-L6-v2", "--dataset", "mypairs", "--json",
-                         "--quiet", capsys=capsys)
+    code, out, err = cli(
+        db, "eval", "--model", "all-MiniLM-L6-v2", "--dataset", "mypairs", "--json", "--quiet", capsys=capsys
+    )
     assert code == 0, err
     result = json.loads(out)
     assert result["n"] == 3 and result["family"] == "bi-encoder" and 0 <= result["paired_accuracy"] <= 1
 
 
 def test_default_store_from_the_environment(db, capsys, monkeypatch):
-    cli(db, "datasets", "add", "mypairs", str(DATA / "pairs.csv"), "--kind", "pairs", "--columns", PAIRS_MAP,
-        capsys=capsys)
+    cli(
+        db,
+        "datasets",
+        "add",
+        "mypairs",
+        str(DATA / "pairs.csv"),
+        "--kind",
+        "pairs",
+        "--columns",
+        PAIRS_MAP,
+        capsys=capsys,
+    )
     monkeypatch.setenv("NEGVIZ_DB_URL", db)
     assert load("mypairs").n == 3 and facts("mypairs").kind == "pairs"
     with pytest.raises(UnknownNameError, match="Did you mean 'mypairs'"):
@@ -103,13 +132,19 @@ def test_default_store_from_the_environment(db, capsys, monkeypatch):
 def test_bad_files_list_every_problem_and_store_nothing(db, tmp_path, capsys):
     bad = tmp_path / "many.csv"
     bad.write_text("id,query1,doc1,query2,doc2\na,Q,D, ,D2\na,Q,,Q2,D2\n,Q,D,Q2,\n", encoding="utf-8")
-    code, _, err = cli(db, "datasets", "add", "bad", str(bad), "--kind", "pairs", "--columns", PAIRS_MAP,
-                       capsys=capsys)
+    code, _, err = cli(db, "datasets", "add", "bad", str(bad), "--kind", "pairs", "--columns", PAIRS_MAP, capsys=capsys)
     assert code == 2 and "5 problem(s); nothing was stored" in err
     for needle in ("duplicate id 'a'", "whitespace-only", "missing id"):
         assert needle in err
-    for fixture in ("bad_blank_text.csv", "bad_duplicate_ids.csv", "bad_missing_column.csv", "bad_not_utf8.csv",
-                    "bad_empty.csv", "bad_header_only.csv", "bad_malformed.jsonl"):
+    for fixture in (
+        "bad_blank_text.csv",
+        "bad_duplicate_ids.csv",
+        "bad_missing_column.csv",
+        "bad_not_utf8.csv",
+        "bad_empty.csv",
+        "bad_header_only.csv",
+        "bad_malformed.jsonl",
+    ):
         code, _, err = cli(db, "datasets", "add", "bad", str(DATA / fixture), "--kind", "pairs", capsys=capsys)
         assert code == 2 and "problem(s); nothing was stored" in err, (fixture, err)
     store = Store(db)
@@ -144,8 +179,18 @@ def test_same_content_recognised_and_clashes_refused(db):
 
 
 def test_remove_says_how_many_runs_use_it(db, capsys):
-    cli(db, "datasets", "add", "mypairs", str(DATA / "pairs.csv"), "--kind", "pairs", "--columns", PAIRS_MAP,
-        capsys=capsys)
+    cli(
+        db,
+        "datasets",
+        "add",
+        "mypairs",
+        str(DATA / "pairs.csv"),
+        "--kind",
+        "pairs",
+        "--columns",
+        PAIRS_MAP,
+        capsys=capsys,
+    )
     cli(db, "eval", "--model", "tfidf", "--dataset", "mypairs", "--quiet", capsys=capsys)
     code, _, err = cli(db, "datasets", "remove", "mypairs", capsys=capsys)
     assert code == 1 and "used by 1 stored run(s)" in err and "--yes" in err
@@ -185,7 +230,12 @@ def test_old_store_without_the_table_gets_it(tmp_path):
 
 def test_column_guesses():
     assert guess_mapping(["id", "query1", "doc1", "query2", "doc2", "note"], "pairs") == {
-        "pair_id": "id", "q1": "query1", "d1": "doc1", "q2": "query2", "d2": "doc2"}
+        "pair_id": "id",
+        "q1": "query1",
+        "d1": "doc1",
+        "q2": "query2",
+        "d2": "doc2",
+    }
     guess = guess_mapping(["id", "first", "second", "label"], "sentence_pairs")
     assert guess["sentence1"] == "first" and guess["label"] == "label" and guess["source"] is None
 

@@ -11,14 +11,17 @@ from negviz.cli import main
 from negviz.report.build import default_against
 
 
-@pytest.mark.parametrize("model, base", [
-    ("negminilm", "all-MiniLM-L6-v2"),  # base_model column
-    ("maxsim-negminilm", "maxsim-all-MiniLM-L6-v2"),  # same family as the trained model
-    ("NegMPNet", "all-mpnet-base-v2"),  # training data "(all-mpnet-base-v2 fine-tuned)"
-    ("all-MiniLM-L6-v2", None),
-    ("tfidf", None),
-    ("no-such-model", None),
-])
+@pytest.mark.parametrize(
+    "model, base",
+    [
+        ("negminilm", "all-MiniLM-L6-v2"),  # base_model column
+        ("maxsim-negminilm", "maxsim-all-MiniLM-L6-v2"),  # same family as the trained model
+        ("NegMPNet", "all-mpnet-base-v2"),  # training data "(all-mpnet-base-v2 fine-tuned)"
+        ("all-MiniLM-L6-v2", None),
+        ("tfidf", None),
+        ("no-such-model", None),
+    ],
+)
 def test_base_model_rule(model, base):
     assert base_model(model) == base
 
@@ -33,13 +36,19 @@ def test_base_of_another_family_is_no_base():
 
 
 def test_ratio_table_by_hand():
-    model = {"perturbations": [
-        {"perturbation": "critical_id8_negation", "severity": "critical", "n": 4, "sensitivity_ratio": 0.6},
-        {"perturbation": "minor_id1_x", "severity": "minor", "n": 4, "sensitivity_ratio": 0.2},
-        {"perturbation": "major_id2_y", "severity": "major", "n": 4, "sensitivity_ratio": 0.1}]}
-    base = {"perturbations": [
-        {"perturbation": "critical_id8_negation", "sensitivity_ratio": 0.075},
-        {"perturbation": "minor_id1_x", "sensitivity_ratio": 0.0}]}
+    model = {
+        "perturbations": [
+            {"perturbation": "critical_id8_negation", "severity": "critical", "n": 4, "sensitivity_ratio": 0.6},
+            {"perturbation": "minor_id1_x", "severity": "minor", "n": 4, "sensitivity_ratio": 0.2},
+            {"perturbation": "major_id2_y", "severity": "major", "n": 4, "sensitivity_ratio": 0.1},
+        ]
+    }
+    base = {
+        "perturbations": [
+            {"perturbation": "critical_id8_negation", "sensitivity_ratio": 0.075},
+            {"perturbation": "minor_id1_x", "sensitivity_ratio": 0.0},
+        ]
+    }
     rows = {r["perturbation"]: r for r in ratio_table(model, base)}
     assert rows["critical_id8_negation"]["times_base"] == pytest.approx(8.0)
     assert rows["critical_id8_negation"]["base_sensitivity_ratio"] == 0.075
@@ -64,23 +73,38 @@ def test_eval_of_negminilm_reports_its_base(tmp_path, monkeypatch, capsys):
     # the same numbers as `negviz compare` of the two runs
     assert main(["compare", out["run_id"], base["run_id"], "--json"]) == 0
     compared = json.loads(capsys.readouterr().out)
-    assert {k: compared[k] for k in ("n_shared", "accuracy_a", "accuracy_b", "p_value")} == \
-        {k: test[k] for k in ("n_shared", "accuracy_a", "accuracy_b", "p_value")}
+    assert {k: compared[k] for k in ("n_shared", "accuracy_a", "accuracy_b", "p_value")} == {
+        k: test[k] for k in ("n_shared", "accuracy_a", "accuracy_b", "p_value")
+    }
     # the text output says it too
     assert main(args) == 0
     assert "base model all-MiniLM-L6-v2" in capsys.readouterr().out
 
 
-def test_a_model_trained_on_part_of_a_dataset_is_evaluated_on_its_held_out_split_only(tmp_path, monkeypatch,
-                                                                                     capsys):
+def test_a_model_trained_on_part_of_a_dataset_is_evaluated_on_its_held_out_split_only(tmp_path, monkeypatch, capsys):
     from negviz.catalog import evaluation_split
     from negviz.report.build import eval_command
 
     monkeypatch.setenv("NEGVIZ_CACHE_DIR", str(tmp_path / "cache"))
     assert evaluation_split("negminilm", "cannot") == evaluation_split("maxsim-negminilm", "cannot") == "heldout"
     for split in ("test", "train"):  # refused before any model loads: items it was trained on
-        assert main(["--db", f"sqlite:///{tmp_path / 'r.sqlite'}", "eval", "--model", "negminilm", "--dataset",
-                     "cannot", "--split", split, "--quiet"]) == 2
+        assert (
+            main(
+                [
+                    "--db",
+                    f"sqlite:///{tmp_path / 'r.sqlite'}",
+                    "eval",
+                    "--model",
+                    "negminilm",
+                    "--dataset",
+                    "cannot",
+                    "--split",
+                    split,
+                    "--quiet",
+                ]
+            )
+            == 2
+        )
         assert "use --split heldout" in capsys.readouterr().err
     assert eval_command("negminilm", "cannot") == "negviz eval --model negminilm --dataset cannot --split heldout"
     assert eval_command("all-MiniLM-L6-v2", "cannot") == "negviz eval --model all-MiniLM-L6-v2 --dataset cannot"

@@ -50,8 +50,16 @@ def test_cohen_undefined_and_errors():
 def test_fleiss_wikipedia_example():
     # Fleiss (1971) as worked on Wikipedia: 10 items, 14 raters, 5 categories: P = 0.378, Pe = 0.213.
     table = [
-        [0, 0, 0, 0, 14], [0, 2, 6, 4, 2], [0, 0, 3, 5, 6], [0, 3, 9, 2, 0], [2, 2, 8, 1, 1],
-        [7, 7, 0, 0, 0], [3, 2, 6, 3, 0], [2, 5, 3, 2, 2], [6, 5, 2, 1, 0], [0, 2, 2, 3, 7],
+        [0, 0, 0, 0, 14],
+        [0, 2, 6, 4, 2],
+        [0, 0, 3, 5, 6],
+        [0, 3, 9, 2, 0],
+        [2, 2, 8, 1, 1],
+        [7, 7, 0, 0, 0],
+        [3, 2, 6, 3, 0],
+        [2, 5, 3, 2, 2],
+        [6, 5, 2, 1, 0],
+        [0, 2, 2, 3, 7],
     ]
     assert fleiss_kappa(table) == pytest.approx(0.20993, abs=1e-5)
 
@@ -69,16 +77,22 @@ def latest_frame(rows):
     return pd.DataFrame(rows, columns=["item_id", "annotator", "negation_type", "validity", "query_ambiguous"])
 
 
-LATEST = latest_frame([
-    ("1", "ana", "sentential", "valid", False), ("1", "bo", "sentential", "valid", False),
-    ("1", "cy", "affixal", "valid", True),
-    ("2", "ana", "affixal", "valid", False), ("2", "bo", "affixal", "invalid", False),
-    ("2", "cy", "affixal", "valid", False),
-    ("3", "ana", "implicit", "unsure", True), ("3", "bo", "sentential", "unsure", True),
-    ("3", "cy", "implicit", "unsure", True),
-    ("4", "ana", "implicit", "valid", False),  # only ana: not shared
-    ("10", "ana", "other", "valid", False), ("10", "bo", "other", "valid", False),
-])
+LATEST = latest_frame(
+    [
+        ("1", "ana", "sentential", "valid", False),
+        ("1", "bo", "sentential", "valid", False),
+        ("1", "cy", "affixal", "valid", True),
+        ("2", "ana", "affixal", "valid", False),
+        ("2", "bo", "affixal", "invalid", False),
+        ("2", "cy", "affixal", "valid", False),
+        ("3", "ana", "implicit", "unsure", True),
+        ("3", "bo", "sentential", "unsure", True),
+        ("3", "cy", "implicit", "unsure", True),
+        ("4", "ana", "implicit", "valid", False),  # only ana: not shared
+        ("10", "ana", "other", "valid", False),
+        ("10", "bo", "other", "valid", False),
+    ]
+)
 
 
 def test_ratings_keep_shared_pairs_only():
@@ -124,8 +138,14 @@ def test_krippendorffs_alpha_equals_hand_computations():
     assert krippendorff_alpha(units) == pytest.approx(4 / 9)
     # Krippendorff (2011), "Computing Krippendorff's Alpha-Reliability", the 4 coders x 12 units example
     n = np.nan
-    table = pd.DataFrame({"A": [1, 2, 3, 3, 2, 1, 4, 1, 2, n, n, n], "B": [1, 2, 3, 3, 2, 2, 4, 1, 2, 5, n, 3],
-                          "C": [n, 3, 3, 3, 2, 3, 4, 2, 2, 5, 1, n], "D": [1, 2, 3, 3, 2, 4, 4, 1, 2, 5, 1, n]})
+    table = pd.DataFrame(
+        {
+            "A": [1, 2, 3, 3, 2, 1, 4, 1, 2, n, n, n],
+            "B": [1, 2, 3, 3, 2, 2, 4, 1, 2, 5, n, 3],
+            "C": [n, 3, 3, 3, 2, 3, 4, 2, 2, 5, 1, n],
+            "D": [1, 2, 3, 3, 2, 4, 4, 1, 2, 5, 1, n],
+        }
+    )
     assert round(krippendorff_alpha(table), 3) == 0.743
     low, high = alpha_ci(table)
     assert low < 0.743 < high
@@ -137,12 +157,15 @@ def test_alpha_table_per_label_and_per_negation_type_with_missing_labels():
 
     from negviz.analyses.agreement import alpha_table
 
-    latest = pd.DataFrame({
-        "item_id": ["1", "1", "2", "2", "3", "3", "4"],
-        "annotator": ["ann", "bob", "ann", "bob", "ann", "bob", "ann"],
-        "negation_type": ["affixal", "affixal", "affixal", "implicit", "implicit", "implicit", "affixal"],
-        "validity": ["valid"] * 7, "query_ambiguous": [False] * 7,
-    })
+    latest = pd.DataFrame(
+        {
+            "item_id": ["1", "1", "2", "2", "3", "3", "4"],
+            "annotator": ["ann", "bob", "ann", "bob", "ann", "bob", "ann"],
+            "negation_type": ["affixal", "affixal", "affixal", "implicit", "implicit", "implicit", "affixal"],
+            "validity": ["valid"] * 7,
+            "query_ambiguous": [False] * 7,
+        }
+    )
     groups = pd.Series({"1": "affixal", "2": "affixal", "3": "sentential", "4": "sentential"})
     out = alpha_table(latest, ["ann", "bob"], labels=("negation_type", "validity"), groups=groups, n_boot=50)
     row = out[(out["label"] == "negation_type") & (out["items"] == "all")].iloc[0]

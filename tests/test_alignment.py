@@ -23,10 +23,18 @@ def hand_matrix():
     """Query [CLS] in ##s ##till [MASK] (4 query rows taking part) against [CLS] a ##b , c.
     Vectors are one-hot-ish so sim values are easy to read."""
     rng = np.random.default_rng(0)
-    q = emb(["[CLS]", "in", "##s", "##till", "[MASK]"], ["special", "word", "subword", "subword", "mask_aug"],
-            [False, True, True, True, True], rng.normal(size=(5, 6)))
-    d = emb(["[CLS]", "a", "##b", ",", "c"], ["special", "word", "subword", "punct", "word"],
-            [False, True, True, False, True], rng.normal(size=(5, 6)))
+    q = emb(
+        ["[CLS]", "in", "##s", "##till", "[MASK]"],
+        ["special", "word", "subword", "subword", "mask_aug"],
+        [False, True, True, True, True],
+        rng.normal(size=(5, 6)),
+    )
+    d = emb(
+        ["[CLS]", "a", "##b", ",", "c"],
+        ["special", "word", "subword", "punct", "word"],
+        [False, True, True, False, True],
+        rng.normal(size=(5, 6)),
+    )
     return pair_matrix(q, d, "cosine")
 
 
@@ -87,8 +95,12 @@ def test_hiding_keeps_the_total_and_chosen_columns():
 
 def test_row_deltas_add_up_to_the_score_difference():
     tm1 = hand_matrix()
-    d2 = emb(["[CLS]", "x", "y"], ["special", "word", "word"], [False, True, True],
-             np.random.default_rng(1).normal(size=(3, 6)))
+    d2 = emb(
+        ["[CLS]", "x", "y"],
+        ["special", "word", "word"],
+        [False, True, True],
+        np.random.default_rng(1).normal(size=(3, 6)),
+    )
     tm2 = pair_matrix(tm1.query, d2, "cosine")
     for merge in (False, True):
         deltas = al.row_deltas(al.build_view(tm1, merge=merge), al.build_view(tm2, merge=merge))
@@ -101,18 +113,44 @@ def test_row_deltas_add_up_to_the_score_difference():
 def test_token_spans_follow_the_text():
     text = "Who didn't like the café? The café"
     tokens = ["[CLS]", "who", "didn", "'", "t", "like", "the", "cafe", "?", "the", "ca", "##fe", "[SEP]", "[MASK]"]
-    kinds = ["special", "word", "word", "punct", "word", "word", "word", "word", "punct", "word", "word", "subword",
-             "special", "mask_aug"]
+    kinds = [
+        "special",
+        "word",
+        "word",
+        "punct",
+        "word",
+        "word",
+        "word",
+        "word",
+        "punct",
+        "word",
+        "word",
+        "subword",
+        "special",
+        "mask_aug",
+    ]
     spans = al.token_spans(text, tokens, kinds)
     assert spans[0] is None and spans[-1] is None and spans[-2] is None
-    assert [text[a:b] for a, b in spans[1:12]] == ["Who", "didn", "'", "t", "like", "the", "café", "?", "The", "ca", "fé"]
+    assert [text[a:b] for a, b in spans[1:12]] == [
+        "Who",
+        "didn",
+        "'",
+        "t",
+        "like",
+        "the",
+        "café",
+        "?",
+        "The",
+        "ca",
+        "fé",
+    ]
     assert al.token_spans("a [x] b", ["a", "[UNK]", "b"], ["word", "word", "word"])[1] is None
 
 
 def test_cues_from_taxonomy_and_gold():
     text = "He did not enjoy it, which was unsuccessful; no one knew."
     spans = al.find_cue_spans(text, gold="unsuccessful")
-    found = {text[s.start:s.end].lower() for s in spans}
+    found = {text[s.start : s.end].lower() for s in spans}
     assert {"not", "unsuccessful"} <= found
     assert all(s.start < s.end for s in spans)
     gold_only = al.find_cue_spans("Unlike his brother, he stayed.", gold="unlike")
@@ -203,15 +241,32 @@ def test_heatmaps_mark_choices_cues_and_escape_tokens():
 
 
 def test_delta_bars_and_margin_bars():
-    deltas = pd.DataFrame({"token": ["who", "not", "<x>"], "kind": ["word"] * 3, "cue": [False, True, False],
-                           "part": [True] * 3, "max_d1": [0.5, 0.9, 0.3], "max_d2": [0.5, 0.6, 0.4],
-                           "delta": [0.0, 0.3, -0.1], "best_d1": ["a", "not", "b"], "best_d2": ["a", "no", "b"]})
+    deltas = pd.DataFrame(
+        {
+            "token": ["who", "not", "<x>"],
+            "kind": ["word"] * 3,
+            "cue": [False, True, False],
+            "part": [True] * 3,
+            "max_d1": [0.5, 0.9, 0.3],
+            "max_d2": [0.5, 0.6, 0.4],
+            "delta": [0.0, 0.3, -0.1],
+            "best_d1": ["a", "not", "b"],
+            "best_d2": ["a", "no", "b"],
+        }
+    )
     fig = delta_bars(deltas)
     colours = list(fig.data[0].marker.color)
     assert colours[0] == "#a1a1aa" and colours[1] != colours[2]  # unmoved grey; the signs differ
     assert "+0.200" in fig.layout.title.subtitle.text and "&lt;x&gt;" in " ".join(fig.layout.xaxis.ticktext)
-    table = pd.DataFrame({"model": ["m", "m"], "query": ["q1", "q2"], "margin": [0.2, -0.1], "correct": [True, False],
-                          "version": ["edited", "original"]})
+    table = pd.DataFrame(
+        {
+            "model": ["m", "m"],
+            "query": ["q1", "q2"],
+            "margin": [0.2, -0.1],
+            "correct": [True, False],
+            "version": ["edited", "original"],
+        }
+    )
     assert len(margin_bars(table).data) == 2
 
 

@@ -41,7 +41,11 @@ def test_save_versions_and_history(store):
     assert ann.save(store, NEVIR, "1230-2", "bo", label("other", "invalid")) == 1  # no change: nothing written
     hist = ann.history(store, "nevir", "1230-2")
     assert hist[["annotator", "version", "negation_type"]].values.tolist() == [
-        ["Zoë O'Neil-2", 1, "sentential"], ["bo", 1, "other"], ["ana", 2, "affixal"], ["ana", 1, "sentential"]]
+        ["Zoë O'Neil-2", 1, "sentential"],
+        ["bo", 1, "other"],
+        ["ana", 2, "affixal"],
+        ["ana", 1, "sentential"],
+    ]
     latest = ann.latest(store, "nevir", "ana")
     assert latest[["validity", "query_ambiguous"]].values.tolist() == [["unsure", True]]
     assert latest.loc[0, "note"] == "cue is 'no'"
@@ -54,17 +58,20 @@ def test_save_versions_and_history(store):
     assert stored == {"negation_type": "affixal", "validity": "unsure", "query_ambiguous": True}  # taxonomy reads this
 
 
-@pytest.mark.parametrize("call, message", [
-    (lambda s: ann.save(s, NEVIR, "1230-2", "", label()), "annotator name"),
-    (lambda s: ann.save(s, NEVIR, "1230-2", "   ", label()), "annotator name"),
-    (lambda s: ann.save(s, NEVIR, "1230-2", "x" * 81, label()), "at most 80"),
-    (lambda s: ann.save(s, NEVIR, "1230-2", "[me](https://x.org)", label()), "Use letters, digits"),
-    (lambda s: ann.save(s, NEVIR, "1230-2", "ana", label(note="n" * 5001)), "5,001 characters"),
-    (lambda s: ann.save(s, NEVIR, "9999-9", "ana", label()), "no pair '9999-9'"),
-    (lambda s: ann.save(s, NEVIR, "1230-2", "ana", label(t="sarcasm")), "Unknown negation type 'sarcasm'"),
-    (lambda s: ann.save(s, NEVIR, "1230-2", "ana", label(t=None)), "Choose a negation type"),
-    (lambda s: ann.save(s, NEVIR, "1230-2", "ana", label(validity="maybe")), "Validity must be"),
-])
+@pytest.mark.parametrize(
+    "call, message",
+    [
+        (lambda s: ann.save(s, NEVIR, "1230-2", "", label()), "annotator name"),
+        (lambda s: ann.save(s, NEVIR, "1230-2", "   ", label()), "annotator name"),
+        (lambda s: ann.save(s, NEVIR, "1230-2", "x" * 81, label()), "at most 80"),
+        (lambda s: ann.save(s, NEVIR, "1230-2", "[me](https://x.org)", label()), "Use letters, digits"),
+        (lambda s: ann.save(s, NEVIR, "1230-2", "ana", label(note="n" * 5001)), "5,001 characters"),
+        (lambda s: ann.save(s, NEVIR, "9999-9", "ana", label()), "no pair '9999-9'"),
+        (lambda s: ann.save(s, NEVIR, "1230-2", "ana", label(t="sarcasm")), "Unknown negation type 'sarcasm'"),
+        (lambda s: ann.save(s, NEVIR, "1230-2", "ana", label(t=None)), "Choose a negation type"),
+        (lambda s: ann.save(s, NEVIR, "1230-2", "ana", label(validity="maybe")), "Validity must be"),
+    ],
+)
 def test_bad_labels_write_nothing(sqlite_store, call, message):
     with pytest.raises(ann.AnnotationError, match=message):
         call(sqlite_store)
@@ -129,7 +136,11 @@ def test_import_rejects_bad_files_and_writes_nothing(sqlite_store, tmp_path):
     bad.loc[0, "item_id"] = "9999-9"
     bad.loc[1, "negation_type"] = "sarcasm"
     cases = {
-        "unknown pair and type": (ann.to_bytes(bad, "csv"), "x.csv", r"row 2: nevir has no pair '9999-9'.*row 3: Unknown"),
+        "unknown pair and type": (
+            ann.to_bytes(bad, "csv"),
+            "x.csv",
+            r"row 2: nevir has no pair '9999-9'.*row 3: Unknown",
+        ),
         "edited text": (ann.to_bytes(frame.assign(q1="changed"), "jsonl"), "x.jsonl", "q1 text of .* differs"),
         "other dataset": (ann.to_bytes(frame.assign(dataset="excluir"), "csv"), "x.csv", "import is into 'nevir'"),
         "empty annotator": (ann.to_bytes(frame.assign(annotator=""), "csv"), "x.csv", "annotator name"),
@@ -157,8 +168,9 @@ def _annotate(url: str, proc: int, barrier) -> None:
     barrier.wait()  # start together, to collide
     for i in range(N_LABELS):
         # Two processes share each annotator name, so their versions of a pair interleave.
-        ann.save(store, ds, PAIRS[i % SHARED], f"annotator{proc % 2}", label(TYPES[i % 3], note=f"p{proc} i{i}"),
-                 types=TYPES)
+        ann.save(
+            store, ds, PAIRS[i % SHARED], f"annotator{proc % 2}", label(TYPES[i % 3], note=f"p{proc} i{i}"), types=TYPES
+        )
     store.close()
 
 

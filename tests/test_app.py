@@ -33,8 +33,11 @@ def test_page_opens_without_exception(app_env, page):
 def test_overview_shows_bundled_runs_and_published_rows(app_env):
     at = open_page("pages/overview.py")
     assert at.title[0].value == "Overview"
-    assert [s.value for s in at.subheader][:3] == ["Stored runs", "negviz beside the papers, model by model",
-                                                   "Published results"]
+    assert [s.value for s in at.subheader][:3] == [
+        "Stored runs",
+        "negviz beside the papers, model by model",
+        "Published results",
+    ]
     assert len(at.dataframe) >= 2, "the leaderboard and at least one published table"
     board = next(d.value for d in at.dataframe if "metric" in d.value.columns)
     assert {"all-MiniLM-L6-v2", "tfidf"} <= set(board["model"])

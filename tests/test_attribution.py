@@ -50,11 +50,11 @@ def test_occlusion_on_tfidf_equals_a_hand_computation():
     att = A.occlusion(load_scorer("tfidf"), _contrast(query, good, bad))
     margin = tfidf_cosine(query, good) - tfidf_cosine(query, bad)
     assert att.margin == pytest.approx(margin, abs=1e-12)
-    assert tfidf_cosine(query, good) == pytest.approx(3 / math.sqrt(3 * (3 + IDF_ONCE ** 2)))  # 0.7765
+    assert tfidf_cosine(query, good) == pytest.approx(3 / math.sqrt(3 * (3 + IDF_ONCE**2)))  # 0.7765
     texts = {"query": query, "good": good, "bad": bad}
     for w in att.tokens.itertuples():
         words = texts[w.role].split()
-        rest = " ".join(words[:w.position] + words[w.position + 1:])
+        rest = " ".join(words[: w.position] + words[w.position + 1 :])
         q, g, b = (rest if r == w.role else texts[r] for r in ("query", "good", "bad"))
         expected = margin - (tfidf_cosine(q, g) - tfidf_cosine(q, b))
         assert w.attribution == pytest.approx(expected, abs=1e-12), (w.role, w.token)
@@ -64,8 +64,13 @@ def test_occlusion_on_tfidf_equals_a_hand_computation():
 
 
 def test_the_cue_is_the_negation_edit_and_its_share_is_of_the_absolute_attribution():
-    row = {"q1": "Who did not go?", "d1": "Ann did not go home.", "q2": "Who went?", "d2": "Ann went home.",
-           "cue": "not"}
+    row = {
+        "q1": "Who did not go?",
+        "d1": "Ann did not go home.",
+        "q2": "Who went?",
+        "d2": "Ann went home.",
+        "cue": "not",
+    }
     first, second = A.contrasts(PAIRS, row)
     assert (first.label, second.label) == ("s(q1,d1) - s(q1,d2)", "s(q2,d2) - s(q2,d1)")
     words = A.word_table(first)
@@ -87,8 +92,13 @@ def test_a_cue_the_edit_moved_still_counts():
     cues = words[words["is_cue"]].groupby("role")["token"].apply(list).to_dict()
     assert cues["good"] == ["not"] and cues["bad"] == ["not"]
     # a marked word with another word between it and the edit is not the cue
-    far = {"q1": "Who?", "d1": "Not here: Ann did go home.", "q2": "Who?", "d2": "Not here: Ann went home.",
-           "cue": "not"}
+    far = {
+        "q1": "Who?",
+        "d1": "Not here: Ann did go home.",
+        "q2": "Who?",
+        "d2": "Not here: Ann went home.",
+        "cue": "not",
+    }
     words = A.word_table(A.contrasts(PAIRS, far)[0])
     assert set(words.loc[words["is_cue"], "token"]) == {"did", "go", "went"}
 
@@ -160,11 +170,15 @@ def test_training_changes_the_top_layers_of_negminilm_only():
 
 
 def test_the_lexical_measure_on_hand_built_pairs():
-    frame = pd.DataFrame({
-        "pair_id": ["a", "b"],
-        "q1": ["red apple pie", "blue sky"], "d1": ["red apple pie recipe", "grey clouds today"],
-        "q2": ["green pear tart", "dark night"], "d2": ["green pear tart recipe", "blue sky above"],
-    })
+    frame = pd.DataFrame(
+        {
+            "pair_id": ["a", "b"],
+            "q1": ["red apple pie", "blue sky"],
+            "d1": ["red apple pie recipe", "grey clouds today"],
+            "q2": ["green pear tart", "dark night"],
+            "d2": ["green pear tart recipe", "blue sky above"],
+        }
+    )
     bm25 = load_scorer("bm25")
     from negviz.item_scoring import score_dataset, wide_scores
 
@@ -221,12 +235,45 @@ def test_a_cue_influence_run_is_stored_once_and_gives_verdicts_by_the_one_rule(t
 def test_negviz_explain_prints_one_json_object(tmp_path, capsys):
     from negviz.cli import main
 
-    assert main(["--db", f"sqlite:///{tmp_path / 's.sqlite'}", "explain", "--model", "tfidf", "--dataset", "nevir",
-                 "--limit", "3", "--json", "--quiet"]) == 0
+    assert (
+        main(
+            [
+                "--db",
+                f"sqlite:///{tmp_path / 's.sqlite'}",
+                "explain",
+                "--model",
+                "tfidf",
+                "--dataset",
+                "nevir",
+                "--limit",
+                "3",
+                "--json",
+                "--quiet",
+            ]
+        )
+        == 0
+    )
     out = json.loads(capsys.readouterr().out)
     assert out["n"] == 3 and out["options"]["method"] == "occlusion" and out["summary"]["n_comparisons"] == 6
-    assert main(["--db", f"sqlite:///{tmp_path / 's.sqlite'}", "explain", "--model", "tfidf", "--dataset", "nevir",
-                 "--method", "integrated-gradients", "--limit", "1", "--quiet"]) == 2
+    assert (
+        main(
+            [
+                "--db",
+                f"sqlite:///{tmp_path / 's.sqlite'}",
+                "explain",
+                "--model",
+                "tfidf",
+                "--dataset",
+                "nevir",
+                "--method",
+                "integrated-gradients",
+                "--limit",
+                "1",
+                "--quiet",
+            ]
+        )
+        == 2
+    )
     assert "use --method occlusion" in capsys.readouterr().err
 
 
@@ -243,10 +290,14 @@ def test_layer_curves_over_a_dataset_are_stored_and_read_back(tmp_path):
     row = load("nevir").frame.iloc[2]
     direct = L.cue_fade(load_scorer("all-MiniLM-L6-v2"), row["d1"], row["d2"])
     mine = curves[curves["item_id"] == row["pair_id"]].reset_index(drop=True)
-    np.testing.assert_allclose(mine[["pooled_distance", "cue_distance"]], direct[["pooled_distance", "cue_distance"]],
-                               atol=1e-5)  # batched with other items, padded: the same numbers
+    np.testing.assert_allclose(
+        mine[["pooled_distance", "cue_distance"]], direct[["pooled_distance", "cue_distance"]], atol=1e-5
+    )  # batched with other items, padded: the same numbers
     by_type = pd.DataFrame(result.record.summary["by_type"])
-    assert set(by_type["layer"]) == set(range(7)) and (by_type.loc[by_type["layer"] == 0, "cue_distance_vs_layer0"] == 1).all()
+    assert (
+        set(by_type["layer"]) == set(range(7))
+        and (by_type.loc[by_type["layer"] == 0, "cue_distance_vs_layer0"] == 1).all()
+    )
     assert result.record.options == {"analysis": L.ANALYSIS, "columns": ["d1", "d2"]}
     with pytest.raises(ValueError, match="no two texts"):
         run_layer_curves("all-MiniLM-L6-v2", DatasetSpec(name="excluir", limit=2), store=store)

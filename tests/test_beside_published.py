@@ -12,15 +12,31 @@ from negviz.published import load_reference, model_rows
 
 
 def ref_row(**kw) -> dict:
-    row = {"table": "nevir_table2", "source": "NevIR Table 2", "model": "m", "hub_id": "", "family": "bi-encoder",
-           "dataset": "nevir", "metric": "paired_accuracy", "value": 8.1, "unit": "percent", "perturbation": "",
-           "notes": ""}
+    row = {
+        "table": "nevir_table2",
+        "source": "NevIR Table 2",
+        "model": "m",
+        "hub_id": "",
+        "family": "bi-encoder",
+        "dataset": "nevir",
+        "metric": "paired_accuracy",
+        "value": 8.1,
+        "unit": "percent",
+        "perturbation": "",
+        "notes": "",
+    }
     return row | kw
 
 
 def run_row(model: str, dataset: str, summary: dict, options: dict | None = None, n: int = 100) -> dict:
-    return {"model_name": model, "dataset_name": dataset, "summary": summary, "options": options or {}, "n": n,
-            "run_id": f"{model}-{dataset}"}
+    return {
+        "model_name": model,
+        "dataset_name": dataset,
+        "summary": summary,
+        "options": options or {},
+        "n": n,
+        "run_id": f"{model}-{dataset}",
+    }
 
 
 def test_relations_come_from_the_catalog():
@@ -36,21 +52,55 @@ def test_relations_come_from_the_catalog():
 
 
 def test_difference_ci_and_scale_on_hand_computed_cases():
-    ref = pd.DataFrame([
-        ref_row(hub_id="sentence-transformers/all-mpnet-base-v2"),  # 8.1 percent
-        ref_row(table="negbleurt_demetr", source="NegBLEURT Fig. 4", hub_id="sentence-transformers/all-mpnet-base-v2",
-                dataset="demetr", metric="sensitivity_ratio", value=0.14, unit="ratio",
-                perturbation="critical_id8_negation"),
-        ref_row(hub_id="sentence-transformers/all-mpnet-base-v2", dataset="demetr", metric="sensitivity_ratio",
-                value=0.5, unit="ratio", perturbation="critical_id1_missing"),  # not in the run: no row
-    ])
-    runs = pd.DataFrame([
-        run_row("all-mpnet-base-v2", "nevir", {"metric": "paired_accuracy", "paired_accuracy": 0.10,
-                                              "ci95": [0.07, 0.13]}, n=1383),
-        run_row("all-mpnet-base-v2", "demetr", {"metric": "sensitivity_ratio", "perturbations": [
-            {"perturbation": "critical_id8_negation", "sensitivity_ratio": 0.20, "ratio_ci95": [0.18, 0.22],
-             "n": 1000}]}, n=35_000),
-    ])
+    ref = pd.DataFrame(
+        [
+            ref_row(hub_id="sentence-transformers/all-mpnet-base-v2"),  # 8.1 percent
+            ref_row(
+                table="negbleurt_demetr",
+                source="NegBLEURT Fig. 4",
+                hub_id="sentence-transformers/all-mpnet-base-v2",
+                dataset="demetr",
+                metric="sensitivity_ratio",
+                value=0.14,
+                unit="ratio",
+                perturbation="critical_id8_negation",
+            ),
+            ref_row(
+                hub_id="sentence-transformers/all-mpnet-base-v2",
+                dataset="demetr",
+                metric="sensitivity_ratio",
+                value=0.5,
+                unit="ratio",
+                perturbation="critical_id1_missing",
+            ),  # not in the run: no row
+        ]
+    )
+    runs = pd.DataFrame(
+        [
+            run_row(
+                "all-mpnet-base-v2",
+                "nevir",
+                {"metric": "paired_accuracy", "paired_accuracy": 0.10, "ci95": [0.07, 0.13]},
+                n=1383,
+            ),
+            run_row(
+                "all-mpnet-base-v2",
+                "demetr",
+                {
+                    "metric": "sensitivity_ratio",
+                    "perturbations": [
+                        {
+                            "perturbation": "critical_id8_negation",
+                            "sensitivity_ratio": 0.20,
+                            "ratio_ci95": [0.18, 0.22],
+                            "n": 1000,
+                        }
+                    ],
+                },
+                n=35_000,
+            ),
+        ]
+    )
     out = beside_published(runs, ref)
     assert list(out.columns) == list(BESIDE_COLUMNS) and len(out) == 2
     out = out.set_index("dataset")
@@ -66,15 +116,37 @@ def test_difference_ci_and_scale_on_hand_computed_cases():
 
 def test_corpus_and_format_are_named_in_the_protocol():
     hub = "cross-encoder/ms-marco-MiniLM-L-12-v2"
-    ref = pd.DataFrame([ref_row(table="excluir_table6", source="ExcluIR Table 6", hub_id=hub, family="cross-encoder",
-                                dataset="excluir", metric="right_rank", value=63.12)])
-    corpus = {"metric": "right_rank", "right_rank": 0.6, "ci95": {"right_rank": [0.5, 0.7]},
-              "model_format": "INT8 ONNX (dynamic quantization)"}
-    runs = pd.DataFrame([
-        run_row("ms-marco-MiniLM-L-12-v2-int8", "excluir@offline", corpus, {"corpus": "offline", "corpus_size": 42871}),
-        run_row("ms-marco-MiniLM-L-12-v2-int8", "excluir", {"metric": "right_rank", "right_rank": 0.655,
-                                                          "ci95": [0.64, 0.68]}),
-    ])
+    ref = pd.DataFrame(
+        [
+            ref_row(
+                table="excluir_table6",
+                source="ExcluIR Table 6",
+                hub_id=hub,
+                family="cross-encoder",
+                dataset="excluir",
+                metric="right_rank",
+                value=63.12,
+            )
+        ]
+    )
+    corpus = {
+        "metric": "right_rank",
+        "right_rank": 0.6,
+        "ci95": {"right_rank": [0.5, 0.7]},
+        "model_format": "INT8 ONNX (dynamic quantization)",
+    }
+    runs = pd.DataFrame(
+        [
+            run_row(
+                "ms-marco-MiniLM-L-12-v2-int8", "excluir@offline", corpus, {"corpus": "offline", "corpus_size": 42871}
+            ),
+            run_row(
+                "ms-marco-MiniLM-L-12-v2-int8",
+                "excluir",
+                {"metric": "right_rank", "right_rank": 0.655, "ci95": [0.64, 0.68]},
+            ),
+        ]
+    )
     out = beside_published(runs, ref)
     assert len(out) == 2 and set(out["relation"]) == {"other format"}
     on_corpus, on_pairs = (out[out["run_id"].str.endswith(s)].iloc[0] for s in ("excluir@offline", "-excluir"))

@@ -12,8 +12,11 @@ pytestmark = needs_browser
 
 
 def test_drift_url_reproduces_the_view(app_server, browser):
-    (file,) = [f for f in run_files(DATA_DIR / "runs")
-               if f.name.startswith("finetune__") and read_record(f).dataset_name == "finetune:nevir-heldout"]
+    (file,) = [
+        f
+        for f in run_files(DATA_DIR / "runs")
+        if f.name.startswith("finetune__") and read_record(f).dataset_name == "finetune:nevir-heldout"
+    ]
     record = read_record(file)
     label = history.training_run_label(record)  # the NevIR run
     wide = history.items_wide(history.scores_as_items(read_scores(file)))

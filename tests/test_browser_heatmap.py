@@ -24,8 +24,6 @@ def _open(page, url: str, heading: str) -> None:
     page.get_by_role("heading", name=heading).wait_for(timeout=90_000)
 
 
-
-
 def test_heatmap_cell_click_lists_pairs_that_link_to_the_inspector(app_server, browser):
     page = browser.new_page(viewport={"width": 1500, "height": 2200})
     _open(page, app_server + "/heatmap?dataset=nevir", "Per-type accuracy")

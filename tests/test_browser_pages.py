@@ -46,7 +46,9 @@ def test_every_page_opens_from_its_url_on_a_fresh_server(fresh_server, browser):
         page.get_by_role("heading", name=title, exact=True).wait_for(timeout=120_000)
         # the page's script has run to its end
         page.locator('[data-testid="stApp"][data-test-script-state="notRunning"]').wait_for(timeout=180_000)
-        page.locator('[data-testid="stSidebar"]').get_by_text("Dataset", exact=True).first.wait_for(timeout=60_000)  # app.py ran
+        page.locator('[data-testid="stSidebar"]').get_by_text("Dataset", exact=True).first.wait_for(
+            timeout=60_000
+        )  # app.py ran
         assert page.get_by_text("Page not found").count() == 0, url
         errors = page.locator(ERRORS)
         assert errors.count() == 0, (url, errors.all_inner_texts())

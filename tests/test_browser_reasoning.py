@@ -27,8 +27,9 @@ def reasoning_app(tmp_path_factory, tiny_model_dir):
     url = f"sqlite:///{tmp / 'results.sqlite'}"
     dataset = DatasetSpec.make("nevir", limit=2)
     item = load(dataset).frame.iloc[0]
-    spec = ModelSpec.make(str(tiny_model_dir("llm-pointwise")), "llm-pointwise", template="rank1",
-                          max_reasoning_tokens=6)
+    spec = ModelSpec.make(
+        str(tiny_model_dir("llm-pointwise")), "llm-pointwise", template="rank1", max_reasoning_tokens=6
+    )
     with Store(url) as store:
         run = run_eval(spec, dataset, store=store, cache=ScoreCache(tmp / "c.sqlite"), device="cpu").record
         texts = store.item_texts(run.run_id)

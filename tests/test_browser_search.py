@@ -29,8 +29,7 @@ def test_search_url_shows_results_marks_and_links(app_server, browser):
     SHOT.parent.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOT), full_page=True)
     # A typed query from the URL alone, exclusion removed by undoing the negation.
-    page.goto(app_server + "/search?model=bm25&corpus=offline&q=films+not+directed+by+Spielberg",
-              timeout=60_000)
+    page.goto(app_server + "/search?model=bm25&corpus=offline&q=films+not+directed+by+Spielberg", timeout=60_000)
     page.locator('[data-testid="search-hit-1"]').nth(9).wait_for(timeout=120_000)
     assert page.get_by_text("films directed by Spielberg").count() >= 1
     page.close()

@@ -17,10 +17,6 @@ def _open(page, url: str) -> None:
     page.get_by_role("heading", name=NAV).wait_for(timeout=90_000)
 
 
-
-
-
-
 def test_heatmap_click_lists_items_and_cannot_tab_opens(app_server, browser):
     page = browser.new_page(viewport={"width": 1500, "height": 2400})
     _open(page, app_server + "/sensitivity")
@@ -35,8 +31,9 @@ def test_heatmap_click_lists_items_and_cannot_tab_opens(app_server, browser):
     page.get_by_text("showing", exact=False).last.wait_for(timeout=60_000)
     rows = list(csv.DictReader(io.StringIO(download(page, "Download these items (CSV)").decode())))
     assert rows and {r["perturbation"] for r in rows} == {"critical_id4_codemix"}
-    assert {"reference", "candidate", "perturbed", "score_candidate", "score_perturbed", "score_empty",
-            "ratio"} <= set(rows[0])
+    assert {"reference", "candidate", "perturbed", "score_candidate", "score_perturbed", "score_empty", "ratio"} <= set(
+        rows[0]
+    )
     assert download(page, "PNG").startswith(b"\x89PNG")
     out = ROOT / "test-results"
     out.mkdir(exist_ok=True)

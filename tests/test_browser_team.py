@@ -95,8 +95,9 @@ def test_sessions_at_once_lose_no_label(tmp_path):
     errors: list = []
     saved: list = []
     with app_server(db_url, tmp_path) as base:
-        threads = [threading.Thread(target=tour, args=(base, f"person{i}", steps, errors, saved))
-                   for i in range(n_sessions)]
+        threads = [
+            threading.Thread(target=tour, args=(base, f"person{i}", steps, errors, saved)) for i in range(n_sessions)
+        ]
         for th in threads:
             th.start()
         for th in threads:

@@ -11,8 +11,12 @@ WAIT = 90_000
 
 def test_a_shared_link_with_bad_values_says_what_it_ignored(app_server, browser):
     page = browser.new_page(viewport={"width": 1500, "height": 1800})
-    page.goto(app_server + "/heatmap?dataset=nevir&min_n=1e309&top_k=inf&axis=bogus&rows=name&mode="
-              + quote("[x](https://evil.example)"), timeout=WAIT)
+    page.goto(
+        app_server
+        + "/heatmap?dataset=nevir&min_n=1e309&top_k=inf&axis=bogus&rows=name&mode="
+        + quote("[x](https://evil.example)"),
+        timeout=WAIT,
+    )
     page.get_by_role("heading", name="Per-type accuracy").wait_for(timeout=WAIT)
     notice = page.get_by_text("ignored min_n=1e309", exact=False).first
     notice.wait_for(timeout=WAIT)

@@ -8,14 +8,18 @@ from tests.browser import ROOT, needs_browser, painted
 
 pytestmark = needs_browser
 WAIT = 90_000
-PAYLOAD = ("Session expired - sign in again at https://evil.example/login [x](https://evil.example) "
-           "![i](https://evil.example/a.png) <img src=x onerror=\"window.pwned=1\"> **b**")
+PAYLOAD = (
+    "Session expired - sign in again at https://evil.example/login [x](https://evil.example) "
+    '![i](https://evil.example/a.png) <img src=x onerror="window.pwned=1"> **b**'
+)
 
 
 def assert_nothing_built(page) -> None:
     # no link *to* the payload's host (the app's own links may carry the text as a query value)
-    to_evil = "[...document.querySelectorAll('a[href]')].filter(a => new URL(a.href, location.href).hostname" \
-              ".endsWith('evil.example')).length"
+    to_evil = (
+        "[...document.querySelectorAll('a[href]')].filter(a => new URL(a.href, location.href).hostname"
+        ".endsWith('evil.example')).length"
+    )
     assert page.evaluate(to_evil) == 0
     assert page.locator('img[src*="evil"]').count() == 0
     assert page.locator('img[src="x"]').count() == 0
@@ -36,7 +40,9 @@ def test_inspector_annotator_name_is_text(app_server, browser):
     box.wait_for(timeout=WAIT)
     box.fill(PAYLOAD)
     box.press("Enter")
-    page.locator('[data-testid="stForm"]').get_by_text("Labelling as Session expired", exact=False).wait_for(timeout=WAIT)
+    page.locator('[data-testid="stForm"]').get_by_text("Labelling as Session expired", exact=False).wait_for(
+        timeout=WAIT
+    )
     assert_nothing_built(page)
 
 
@@ -48,8 +54,9 @@ def bound_keys() -> set[str]:
     keys = set()
     for path in [*(ROOT / "pages").glob("*.py"), *(ROOT / "negviz" / "ui").glob("*.py"), ROOT / "app.py"]:
         tree = ast.parse(path.read_text())
-        consts = {t.id: n.value for n in tree.body if isinstance(n, ast.Assign) for t in n.targets
-                  if isinstance(t, ast.Name)}
+        consts = {
+            t.id: n.value for n in tree.body if isinstance(n, ast.Assign) for t in n.targets if isinstance(t, ast.Name)
+        }
         for name in ("TEXTS", "TYPED"):
             if isinstance(consts.get(name), ast.Dict):
                 keys |= {k.value for k in consts[name].keys if isinstance(k, ast.Constant)}
@@ -91,8 +98,18 @@ def test_every_url_key_on_every_page_is_text(app_server, browser):
     page.close()
 
 
-PAGES = {"overview": "Overview", "heatmap": "Per-type accuracy", "errors": "Error preference",
-         "sensitivity": "Perturbation sensitivity", "drift": "Fine-tuning drift", "maxsim": "MaxSim explorer",
-         "playground": "Playground", "inspector": "Pair inspector", "search": "Search",
-         "annotations": "Annotations", "evaluate": "Evaluate a model", "catalog": "Models & data",
-         "add-dataset": "Add a dataset"}
+PAGES = {
+    "overview": "Overview",
+    "heatmap": "Per-type accuracy",
+    "errors": "Error preference",
+    "sensitivity": "Perturbation sensitivity",
+    "drift": "Fine-tuning drift",
+    "maxsim": "MaxSim explorer",
+    "playground": "Playground",
+    "inspector": "Pair inspector",
+    "search": "Search",
+    "annotations": "Annotations",
+    "evaluate": "Evaluate a model",
+    "catalog": "Models & data",
+    "add-dataset": "Add a dataset",
+}

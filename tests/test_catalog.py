@@ -10,9 +10,21 @@ from negviz.schema import ModelSpec, _format_options, _freeze, parse_options
 from negviz.scorers import FAMILIES
 
 HUB_ID = r"[A-Za-z0-9][\w.-]*/[\w.-]+"
-OFFLINE = ["all-MiniLM-L6-v2", "maxsim-all-MiniLM-L6-v2", "tfidf", "bm25", "negminilm", "maxsim-negminilm", "splade-tiny",
-           "all-mpnet-base-v2", "maxsim-all-mpnet-base-v2", "negmpnet-lora", "ms-marco-MiniLM-L-12-v2-int8",
-           "bge-small-en-v1.5-int8", "smollm2-135m"]
+OFFLINE = [
+    "all-MiniLM-L6-v2",
+    "maxsim-all-MiniLM-L6-v2",
+    "tfidf",
+    "bm25",
+    "negminilm",
+    "maxsim-negminilm",
+    "splade-tiny",
+    "all-mpnet-base-v2",
+    "maxsim-all-mpnet-base-v2",
+    "negmpnet-lora",
+    "ms-marco-MiniLM-L-12-v2-int8",
+    "bge-small-en-v1.5-int8",
+    "smollm2-135m",
+]
 # Reference tables whose hub models the catalog must carry (source -> why some are left out).
 COVERED_SOURCES = ("NevIR Table 2", "ExcluIR Table 6", "HedgeMPNet Table 1")
 
@@ -49,7 +61,9 @@ def test_families_registered(cat):
 
 def test_hub_ids(cat):
     files = cat[~cat["family"].isin(FILELESS)]
-    assert files["hub_id"].str.fullmatch(HUB_ID).all(), files.loc[~files["hub_id"].str.fullmatch(HUB_ID), "hub_id"].tolist()
+    assert files["hub_id"].str.fullmatch(HUB_ID).all(), files.loc[
+        ~files["hub_id"].str.fullmatch(HUB_ID), "hub_id"
+    ].tolist()
     assert (cat.loc[cat["family"].isin(FILELESS), "hub_id"] == "").all()
     # One hub id backs several rows only with different families (e.g. bi-encoder and MaxSim over MiniLM).
     withhub = cat[cat["hub_id"] != ""]

@@ -121,7 +121,12 @@ def test_json_values_are_one_cleaner():
     from negviz.json_values import dumps, plain
 
     assert plain({"a": np.float32(0.5), "b": math.inf, "c": pd.NaT, "d": np.arange(2), "e": (1, True)}) == {
-        "a": 0.5, "b": None, "c": None, "d": [0, 1], "e": [1, True]}
+        "a": 0.5,
+        "b": None,
+        "c": None,
+        "d": [0, 1],
+        "e": [1, True],
+    }
     assert plain(pd.DataFrame({"x": [1.0, np.nan]})) == [{"x": 1.0}, {"x": None}]
     assert dumps(float("nan")) == "null" and plain(object).startswith("<class")
     with pytest.raises(TypeError, match="cannot store"):

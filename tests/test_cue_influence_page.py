@@ -46,7 +46,6 @@ def test_without_runs_the_page_names_the_commands(app_env):
 def test_layer_curves_of_a_trained_model_beside_its_base(app_env):
     import os
 
-
     store = Store(os.environ["NEGVIZ_DB_URL"])
     for model in ("all-MiniLM-L6-v2", "negminilm"):
         run_layer_curves(model, DatasetSpec(name="nevir", limit=6), store=store)
@@ -58,7 +57,9 @@ def test_layer_curves_of_a_trained_model_beside_its_base(app_env):
     assert not page.exception, [e.message for e in page.exception]
     chart = page.get("plotly_chart")[-1]
     names = {t["name"] for t in json.loads(chart.proto.spec)["data"]}
-    assert any(n.startswith("negminilm (n=") for n in names) and any(n.startswith("all-MiniLM-L6-v2 (n=") for n in names)
+    assert any(n.startswith("negminilm (n=") for n in names) and any(
+        n.startswith("all-MiniLM-L6-v2 (n=") for n in names
+    )
 
 
 def test_the_inspector_filters_by_where_bm25_leans(app_env):

@@ -180,7 +180,9 @@ def test_user_file_through_load_with_limit():
 
 
 def test_user_sentence_pairs_and_perturbations_defaults():
-    s = load_file(FIXTURES / "sentences.tsv", kind=SENTENCE_PAIRS, columns="pair_id=id;sentence1=first;sentence2=second")
+    s = load_file(
+        FIXTURES / "sentences.tsv", kind=SENTENCE_PAIRS, columns="pair_id=id;sentence1=first;sentence2=second"
+    )
     assert s.frame["label"].tolist() == [1, 0] and s.frame["source"].tolist() == ["user", "user"]
     p = load(DatasetSpec.make(str(FIXTURES / "perturbations.csv"), limit=2, kind=PERTURBATION))
     assert p.frame["perturbation"].tolist() == ["negation", "negation", "antonym", "antonym"]
@@ -221,7 +223,9 @@ def test_error_not_utf8():
 
 def test_error_not_utf8_jsonl(tmp_path):
     path = tmp_path / "latin1.jsonl"
-    path.write_bytes(b'{"pair_id": "a", "q1": "x", "d1": "y", "q2": "z", "d2": "w"}\n{"pair_id": "b", "q1": "caf\xe9"}\n')
+    path.write_bytes(
+        b'{"pair_id": "a", "q1": "x", "d1": "y", "q2": "z", "d2": "w"}\n{"pair_id": "b", "q1": "caf\xe9"}\n'
+    )
     err = _error(path)
     assert (err.row, err.column) == (2, "q1")
 

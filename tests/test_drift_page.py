@@ -16,8 +16,12 @@ from negviz.paths import DATA_DIR
 from negviz.store.portable import read_record, run_files
 
 APP = str(Path(__file__).resolve().parent.parent / "app.py")
-SHIPPED = {(r.dataset_name, r.model_name): f for f in run_files(DATA_DIR / "runs") if f.name.startswith("finetune__")
-           for r in [read_record(f)]}
+SHIPPED = {
+    (r.dataset_name, r.model_name): f
+    for f in run_files(DATA_DIR / "runs")
+    if f.name.startswith("finetune__")
+    for r in [read_record(f)]
+}
 NEVIR_RUN = SHIPPED["finetune:nevir-heldout", "all-MiniLM-L6-v2"]  # MiniLM on the offline NevIR split (NevIR Fig. 8)
 CANNOT_RUN = SHIPPED["finetune:cannot-heldout", "all-MiniLM-L6-v2"]  # the run that made NegMiniLM (NegMPNet recipe)
 NEGMPNET_RUN = SHIPPED["finetune:cannot-heldout", "all-mpnet-base-v2"]  # the run that made NegMPNet
@@ -31,15 +35,38 @@ def frames(runs=("a", "b"), n_epochs=3, n_pairs=50, seed=0):
         for e in range(n_epochs):
             c = np.clip(0.99 - 0.05 * e + rng.normal(0, 0.005 + 0.02 * e, n_pairs), -1, 1)
             acc = 0.1 + 0.15 * e
-            ep.append({"run": r, "epoch": e, "paired_accuracy": acc, "ci_low": acc - 0.05, "ci_high": acc + 0.05,
-                       "n": n_pairs, "cos_mean": c.mean(), "cos_std": c.std(), "train_seconds": 10.0 * (e > 0),
-                       "eval_seconds": 2.0})
+            ep.append(
+                {
+                    "run": r,
+                    "epoch": e,
+                    "paired_accuracy": acc,
+                    "ci_low": acc - 0.05,
+                    "ci_high": acc + 0.05,
+                    "n": n_pairs,
+                    "cos_mean": c.mean(),
+                    "cos_std": c.std(),
+                    "train_seconds": 10.0 * (e > 0),
+                    "eval_seconds": 2.0,
+                }
+            )
             cos.append(pd.DataFrame({"run": r, "epoch": e, "item_id": [f"p{i}" for i in range(n_pairs)], "cos": c}))
             m1, m2 = rng.normal(0.05 * e - 0.02, 0.05, n_pairs), rng.normal(0.05 * e - 0.02, 0.05, n_pairs)
-            rows.append(pd.DataFrame({"epoch": e, "item_id": [f"p{i}" for i in range(n_pairs)], "cos": c,
-                                      "q1_d1": 0.5 + m1, "q1_d2": np.full(n_pairs, 0.5), "q2_d2": 0.5 + m2,
-                                      "q2_d1": np.full(n_pairs, 0.5), "margin1": m1, "margin2": m2,
-                                      "correct": ((m1 > 0) & (m2 > 0)).astype(float)}))
+            rows.append(
+                pd.DataFrame(
+                    {
+                        "epoch": e,
+                        "item_id": [f"p{i}" for i in range(n_pairs)],
+                        "cos": c,
+                        "q1_d1": 0.5 + m1,
+                        "q1_d2": np.full(n_pairs, 0.5),
+                        "q2_d2": 0.5 + m2,
+                        "q2_d1": np.full(n_pairs, 0.5),
+                        "margin1": m1,
+                        "margin2": m2,
+                        "correct": ((m1 > 0) & (m2 > 0)).astype(float),
+                    }
+                )
+            )
         wide[r] = pd.concat(rows, ignore_index=True)
     return pd.DataFrame(ep), pd.concat(cos, ignore_index=True), wide
 
@@ -47,8 +74,9 @@ def frames(runs=("a", "b"), n_epochs=3, n_pairs=50, seed=0):
 @pytest.mark.parametrize("shape", cd.SHAPES)
 def test_drift_figure_shares_the_epoch_axis_and_states_the_data(shape):
     ep, cos, _ = frames()
-    fig = cd.drift_figure(ep, cos, {"a": "offline split: NevIR test, n_heldout=50", "b": "other"}, shape=shape,
-                          baseline=0.25)
+    fig = cd.drift_figure(
+        ep, cos, {"a": "offline split: NevIR test, n_heldout=50", "b": "other"}, shape=shape, baseline=0.25
+    )
     kind = "violin" if shape == "violin" else "box"
     dists = [t for t in fig.data if t.type == kind]
     assert len(dists) == 2 * 3  # one per run and epoch
@@ -130,13 +158,27 @@ def test_the_shipped_negmpnet_run_measures_negation_against_retrieval_without_it
 
 
 def sentence_epochs():
-    ep = pd.DataFrame({"run": "s", "epoch": [0, 1], "n": 500, "cos_mean": [0.84, 0.56], "cos_std": [0.14, 0.23],
-                       "paired_accuracy": [None, None], "ci_low": [None, None], "ci_high": [None, None],
-                       "demetr_ratio": [0.09, 0.68], "demetr_ratio_ci_low": [0.08, 0.64],
-                       "demetr_ratio_ci_high": [0.10, 0.72], "demetr_n": 200, "train_seconds": [0.0, 190.0],
-                       "eval_seconds": 20.0})
-    cos = pd.DataFrame({"run": "s", "epoch": [0, 0, 1, 1], "item_id": ["a", "b", "a", "b"],
-                        "cos": [0.9, 0.8, 0.5, 0.6]})
+    ep = pd.DataFrame(
+        {
+            "run": "s",
+            "epoch": [0, 1],
+            "n": 500,
+            "cos_mean": [0.84, 0.56],
+            "cos_std": [0.14, 0.23],
+            "paired_accuracy": [None, None],
+            "ci_low": [None, None],
+            "ci_high": [None, None],
+            "demetr_ratio": [0.09, 0.68],
+            "demetr_ratio_ci_low": [0.08, 0.64],
+            "demetr_ratio_ci_high": [0.10, 0.72],
+            "demetr_n": 200,
+            "train_seconds": [0.0, 190.0],
+            "eval_seconds": 20.0,
+        }
+    )
+    cos = pd.DataFrame(
+        {"run": "s", "epoch": [0, 0, 1, 1], "item_id": ["a", "b", "a", "b"], "cos": [0.9, 0.8, 0.5, 0.6]}
+    )
     return ep, cos
 
 

@@ -9,8 +9,11 @@ def test_errors_page_counts_match_a_segment_list(app_env):
     page = open_page("pages/errors.py")
     assert not page.exception, [e.message for e in page.exception]
     assert page.title[0].value == "Error preference"
-    assert [s.value for s in page.subheader] == ["The lexical confound: does a model follow word overlap?",
-                                                 "Items in a segment", "Margins"]
+    assert [s.value for s in page.subheader] == [
+        "The lexical confound: does a model follow word overlap?",
+        "Items in a segment",
+        "Margins",
+    ]
     page.selectbox(key="seg_model").select("tfidf").run()
     page.selectbox(key="seg_category").select("correct").run()
     items = page.dataframe[-1].value

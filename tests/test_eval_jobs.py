@@ -45,7 +45,13 @@ def test_a_job_stores_its_run_once_and_the_same_request_joins_it(env):
     job = wait_done(first.job_id, folder)
     assert job.state == eval_jobs.COMPLETE, job.error
     r = job.result
-    assert (r["model"], r["dataset"], r["split"], r["n"], r["reused_stored_run"]) == ("tfidf", "nevir", "test", 30, False)
+    assert (r["model"], r["dataset"], r["split"], r["n"], r["reused_stored_run"]) == (
+        "tfidf",
+        "nevir",
+        "test",
+        30,
+        False,
+    )
     runs = store.runs(dataset="nevir")
     assert runs["run_id"].tolist() == [r["run_id"]] and runs["n"].tolist() == [30]
     assert store.get_run(r["run_id"]).summary["paired_accuracy"] == r["paired_accuracy"]
@@ -55,16 +61,16 @@ def test_a_job_stores_its_run_once_and_the_same_request_joins_it(env):
     eval_jobs.cancel(job.job_id, folder)  # a Cancel that comes too late: the stored run is still reported
     assert eval_jobs.poll(job.job_id, folder).state == eval_jobs.COMPLETE
     # A new request for the stored run reuses it: no second run.
-    reused = wait_done(eval_jobs.start("tfidf", "nevir", "test", store=store, limit=30, jobs_dir=folder).job_id,
-                       folder)
+    reused = wait_done(eval_jobs.start("tfidf", "nevir", "test", store=store, limit=30, jobs_dir=folder).job_id, folder)
     assert reused.result["reused_stored_run"] and reused.result["run_id"] == r["run_id"]
     assert len(store.runs(dataset="nevir")) == 1
 
 
 def test_a_model_that_cannot_load_fails_with_the_cli_message(env):
     store, folder = env
-    job = eval_jobs.start("no-such-org/no-such-model[family=bi-encoder]", "nevir", "test", store=store,
-                          limit=5, jobs_dir=folder)
+    job = eval_jobs.start(
+        "no-such-org/no-such-model[family=bi-encoder]", "nevir", "test", store=store, limit=5, jobs_dir=folder
+    )
     job = wait_done(job.job_id, folder)
     assert job.state == eval_jobs.FAILED
     assert "no-such-org/no-such-model" in job.error and "cannot be loaded" in job.error
@@ -88,11 +94,14 @@ def test_cancel_ends_the_child_and_stores_nothing(env):
     assert store.runs().empty
 
 
-@pytest.mark.parametrize("model,dataset,split,message", [
-    ("no-such-model", "nevir", "test", "family"),  # outside the catalog without [family=...]
-    ("bm25[k1=-3]", "nevir", "test", "k1"),  # an option out of range
-    ("negminilm", "cannot", "test", "held-out split"),  # trained on part of CANNOT
-])
+@pytest.mark.parametrize(
+    "model,dataset,split,message",
+    [
+        ("no-such-model", "nevir", "test", "family"),  # outside the catalog without [family=...]
+        ("bm25[k1=-3]", "nevir", "test", "k1"),  # an option out of range
+        ("negminilm", "cannot", "test", "held-out split"),  # trained on part of CANNOT
+    ],
+)
 def test_cheap_mistakes_are_refused_before_any_child_starts(env, model, dataset, split, message):
     store, folder = env
     with pytest.raises((NegvizError, ValueError, KeyError), match=message):
@@ -137,8 +146,11 @@ def test_cancel_on_the_evaluate_page_stores_nothing(app_env):
         assert store.runs()["run_id"].tolist() == before
 
 
-def test_a_job_on_each_backend_keeps_the_password_out_of_its_command_and_files(store_url, tmp_path,  # noqa: F811
-                                                                               monkeypatch):
+def test_a_job_on_each_backend_keeps_the_password_out_of_its_command_and_files(
+    store_url,
+    tmp_path,  # noqa: F811
+    monkeypatch,
+):
     monkeypatch.setenv("NEGVIZ_CACHE_DIR", str(tmp_path / "cache"))
     folder = tmp_path / "jobs"
     with Store(store_url) as store:

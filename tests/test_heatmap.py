@@ -14,12 +14,15 @@ from negviz.published import load_reference
 APP = str(Path(__file__).resolve().parent.parent / "app.py")
 
 # Four NevIR-style pairs with s(q1,d1), s(q1,d2), s(q2,d1), s(q2,d2) chosen to hit each verdict.
-WIDE = pd.DataFrame({
-    "q1_d1": [0.9, 0.9, 0.1, 0.1, 0.5],
-    "q1_d2": [0.1, 0.1, 0.9, 0.9, 0.5],
-    "q2_d1": [0.1, 0.9, 0.1, 0.9, 0.1],
-    "q2_d2": [0.9, 0.1, 0.9, 0.1, 0.9],
-}, index=pd.Index(["p1", "p2", "p3", "p4", "p5"], name="item_id"))
+WIDE = pd.DataFrame(
+    {
+        "q1_d1": [0.9, 0.9, 0.1, 0.1, 0.5],
+        "q1_d2": [0.1, 0.1, 0.9, 0.9, 0.5],
+        "q2_d1": [0.1, 0.9, 0.1, 0.9, 0.1],
+        "q2_d2": [0.9, 0.1, 0.9, 0.1, 0.9],
+    },
+    index=pd.Index(["p1", "p2", "p3", "p4", "p5"], name="item_id"),
+)
 
 
 def outcomes_two_models():
@@ -118,8 +121,16 @@ def test_heatmap_figure_values_grey_cells_baseline_and_hover():
     outcomes = outcomes_two_models()
     groups = pd.Series({"p1": "x", "p2": "x", "p3": "y", "p4": "y", "p5": "y"})
     cells = at.cell_table(outcomes, groups, min_n=3)
-    fig = accuracy_heatmap(cells, ["B", "A"], ["x", "y"], metric="paired accuracy", baseline=0.25, title="t",
-                           column_labels={"x": "Type X"}, min_n=3)
+    fig = accuracy_heatmap(
+        cells,
+        ["B", "A"],
+        ["x", "y"],
+        metric="paired accuracy",
+        baseline=0.25,
+        title="t",
+        column_labels={"x": "Type X"},
+        min_n=3,
+    )
     grey, main, points = fig.data
     assert list(main.x) == ["Type X", "y"] and list(main.y) == ["B", "A"]
     z = np.array(main.z, dtype=float)
@@ -134,8 +145,9 @@ def test_heatmap_figure_values_grey_cells_baseline_and_hover():
 
 def test_heatmap_difference_mode_is_centred_on_zero():
     cells = at.cell_table(outcomes_two_models(), pd.Series({i: "all" for i in WIDE.index}), min_n=1, reference="B")
-    fig = accuracy_heatmap(cells, ["A", "B"], ["all"], metric="paired accuracy", baseline=0.25, title="t",
-                           reference="B")
+    fig = accuracy_heatmap(
+        cells, ["A", "B"], ["all"], metric="paired accuracy", baseline=0.25, title="t", reference="B"
+    )
     main = fig.data[1]
     assert main.zmin == -main.zmax and main.colorscale[1][0] == 0.5  # white at no difference
     assert main.text[0][0].startswith("-80.0 pp")
@@ -151,8 +163,12 @@ def test_preference_bars_stack_every_category_with_counts():
     reversed_ = fig.data[3]
     assert list(reversed_.y) == ["A", "B"] and list(reversed_.customdata[0]) == ["A", "all", "reversed", 1, 5]
     assert fig.data[0].text[1] == "100% (5)" and reversed_.text[0] == "20% (1)"  # share and count
-    faceted = preference_bars(at.preference_table(outcomes_two_models(), "pairs", pd.Series({"p1": "f", "p2": "g"})),
-                              oc.CATEGORIES["pairs"], "t", faceted=True)
+    faceted = preference_bars(
+        at.preference_table(outcomes_two_models(), "pairs", pd.Series({"p1": "f", "p2": "g"})),
+        oc.CATEGORIES["pairs"],
+        "t",
+        faceted=True,
+    )
     assert len(faceted.data[0].y) == 2 and len(faceted.data[0].y[0]) == 4  # [facet, model] pairs
 
 
@@ -219,8 +235,14 @@ def test_heatmap_page_on_a_demetr_run_has_perturbation_columns(app_env, tmp_path
     st.cache_resource.clear()  # the app's cached store may be an earlier test's database
     st.cache_data.clear()
     # The shipped full run stands for tfidf (run_choice); the 5-item run shows when pinned.
-    page = open_page("pages/heatmap.py", dataset="demetr", min_n="5", cell_model="tfidf",
-                     cell_column="critical_id8_negation", run=quick)
+    page = open_page(
+        "pages/heatmap.py",
+        dataset="demetr",
+        min_n="5",
+        cell_model="tfidf",
+        cell_column="critical_id8_negation",
+        run=quick,
+    )
     assert not page.exception, [e.message for e in page.exception]
     assert page.selectbox(key="axis").options == ["perturbation"]
     assert "detection accuracy" in page.caption[0].value

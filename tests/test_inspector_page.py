@@ -19,15 +19,25 @@ APP = str(Path(__file__).resolve().parent.parent / "app.py")
 # ---------------------------------------------------------------- verdicts, filters, order
 def pair_frame():
     ids = ["2-2", "10-2", "3-3", "1-3", "4-2"]
-    return pd.DataFrame({"pair_id": ids, "q1": "q", "d1": "d", "q2": "q", "d2": "d",
-                         "edit_type": [2, 2, 3, 3, 2], "cue": ["not", "Unlike", "not", "never", "not"]})
+    return pd.DataFrame(
+        {
+            "pair_id": ids,
+            "q1": "q",
+            "d1": "d",
+            "q2": "q",
+            "d2": "d",
+            "edit_type": [2, 2, 3, 3, 2],
+            "cue": ["not", "Unlike", "not", "never", "not"],
+        }
+    )
 
 
 def long_scores(rows):
     """rows: item -> (s11, s12, s21, s22)."""
     slots = ("q1_d1", "q1_d2", "q2_d1", "q2_d2")
-    return pd.DataFrame([(i, s, v) for i, vals in rows.items() for s, v in zip(slots, vals)],
-                        columns=["item_id", "slot", "score"])
+    return pd.DataFrame(
+        [(i, s, v) for i, vals in rows.items() for s, v in zip(slots, vals)], columns=["item_id", "slot", "score"]
+    )
 
 
 def to_wide(scores):
@@ -37,13 +47,15 @@ def to_wide(scores):
     return wide
 
 
-SCORES = long_scores({
-    "2-2": (0.9, 0.1, 0.2, 0.8),  # correct, margins 0.8 / 0.6
-    "10-2": (0.9, 0.1, 0.8, 0.2),  # prefers d1 for both: prefers_original
-    "3-3": (0.1, 0.9, 0.2, 0.8),  # prefers d2 for both: prefers_edited
-    "1-3": (0.5, 0.5, 0.1, 0.9),  # tie on q1
-    # "4-2" not scored by this run
-})
+SCORES = long_scores(
+    {
+        "2-2": (0.9, 0.1, 0.2, 0.8),  # correct, margins 0.8 / 0.6
+        "10-2": (0.9, 0.1, 0.8, 0.2),  # prefers d1 for both: prefers_original
+        "3-3": (0.1, 0.9, 0.2, 0.8),  # prefers d2 for both: prefers_edited
+        "1-3": (0.5, 0.5, 0.1, 0.9),  # tie on q1
+        # "4-2" not scored by this run
+    }
+)
 
 
 def test_model_verdicts_of_pairs():
@@ -56,15 +68,21 @@ def test_model_verdicts_of_pairs():
 
 def test_model_verdicts_of_exclusion_queries():
     frame = pd.DataFrame({"query_id": ["a", "b", "c"], "query": "q", "pos_doc": "p", "neg_doc": "n"})
-    scores = pd.DataFrame({"item_id": ["a", "a", "b", "b", "c", "c"], "slot": ["pos", "neg"] * 3,
-                           "score": [2.0, 1.0, 1.0, 2.0, 1.0, 1.0]})
+    scores = pd.DataFrame(
+        {"item_id": ["a", "a", "b", "b", "c", "c"], "slot": ["pos", "neg"] * 3, "score": [2.0, 1.0, 1.0, 2.0, 1.0, 1.0]}
+    )
     v = F.model_verdicts(EXCLUSION, frame, to_wide(scores))
     assert v["category"].tolist() == ["correct", "wrong", "tie"] and v["margin"].tolist() == [1.0, -1.0, 0.0]
 
 
 def make_items(annotator="ana"):
-    types = pd.DataFrame({"item_id": ["2-2", "10-2", "3-3", "1-3", "4-2"], "cue": "x",
-                          "type": ["sentential", "affixal", "sentential", "sentential", "sentential"]})
+    types = pd.DataFrame(
+        {
+            "item_id": ["2-2", "10-2", "3-3", "1-3", "4-2"],
+            "cue": "x",
+            "type": ["sentential", "affixal", "sentential", "sentential", "sentential"],
+        }
+    )
     annotations = pd.DataFrame({"item_id": ["2-2", "2-2", "3-3"], "annotator": ["ana", "bo", "bo"]})
     return F.item_table(PAIRS, pair_frame(), types, annotations, annotator)
 
@@ -76,23 +94,29 @@ def test_item_table():
     assert F.options(items, "cue") == ["not", "unlike", "never"]
 
 
-@pytest.mark.parametrize("filters, expected", [
-    (F.Filters(), ["1-3", "2-2", "3-3", "4-2", "10-2"]),  # natural id order
-    (F.Filters(negation_type="sentential"), ["1-3", "2-2", "3-3", "4-2"]),
-    (F.Filters(cue="NOT", edit_type=2), ["2-2", "4-2"]),
-    (F.Filters(model="m", verdict="failed"), ["1-3", "3-3", "10-2"]),
-    (F.Filters(model="m", verdict="prefers_original"), ["10-2"]),
-    (F.Filters(model="m", verdict="correct"), ["2-2"]),
-    (F.Filters(model="m", margin_min=-0.1, margin_max=0.7), ["1-3", "2-2"]),
-    (F.Filters(model="m", sort="margin"), ["3-3", "10-2", "1-3", "2-2", "4-2"]),  # unscored last
-    (F.Filters(model="m", sort="margin desc"), ["2-2", "1-3", "10-2", "3-3", "4-2"]),
-    (F.Filters(annotated="annotated"), ["2-2", "3-3"]),
-    (F.Filters(annotated="not annotated"), ["1-3", "4-2", "10-2"]),
-    (F.Filters(annotated="not annotated by me"), ["1-3", "3-3", "4-2", "10-2"]),
-])
+@pytest.mark.parametrize(
+    "filters, expected",
+    [
+        (F.Filters(), ["1-3", "2-2", "3-3", "4-2", "10-2"]),  # natural id order
+        (F.Filters(negation_type="sentential"), ["1-3", "2-2", "3-3", "4-2"]),
+        (F.Filters(cue="NOT", edit_type=2), ["2-2", "4-2"]),
+        (F.Filters(model="m", verdict="failed"), ["1-3", "3-3", "10-2"]),
+        (F.Filters(model="m", verdict="prefers_original"), ["10-2"]),
+        (F.Filters(model="m", verdict="correct"), ["2-2"]),
+        (F.Filters(model="m", margin_min=-0.1, margin_max=0.7), ["1-3", "2-2"]),
+        (F.Filters(model="m", sort="margin"), ["3-3", "10-2", "1-3", "2-2", "4-2"]),  # unscored last
+        (F.Filters(model="m", sort="margin desc"), ["2-2", "1-3", "10-2", "3-3", "4-2"]),
+        (F.Filters(annotated="annotated"), ["2-2", "3-3"]),
+        (F.Filters(annotated="not annotated"), ["1-3", "4-2", "10-2"]),
+        (F.Filters(annotated="not annotated by me"), ["1-3", "3-3", "4-2", "10-2"]),
+    ],
+)
 def test_filter_items(filters, expected):
-    verdicts = F.verdict_table(PAIRS, pair_frame(), {"m": (to_wide(SCORES), "strict"),
-                                                     "other": (to_wide(long_scores({"2-2": (0, 1, 1, 0)})), "strict")})
+    verdicts = F.verdict_table(
+        PAIRS,
+        pair_frame(),
+        {"m": (to_wide(SCORES), "strict"), "other": (to_wide(long_scores({"2-2": (0, 1, 1, 0)})), "strict")},
+    )
     assert F.filter_items(make_items(), verdicts, filters) == expected
 
 
@@ -188,7 +212,8 @@ def test_filter_to_a_type_label_and_reload(db):
     again = open_page("pages/inspector.py", dataset="nevir", pair=first)  # a reload: a new session
     history = table_with(again, "version")
     assert history[["annotator", "version", "negation_type", "validity", "note"]].values.tolist() == [
-        ["ana", 1, "implicit", "unsure", "<i>stem?</i>"]]
+        ["ana", 1, "implicit", "unsure", "<i>stem?</i>"]
+    ]
     again.sidebar.text_input(key="annotator").input("ana").run()  # the form shows my label again
     assert form_widget(again, "selectbox", "Negation type").value == "implicit"
     assert form_widget(again, "radio", "Pair validity").value == "unsure"
@@ -206,13 +231,18 @@ def test_next_and_queue_mode(db):
 
 def test_annotations_page_agreement_and_export(db):
     store, nevir = Store(db), load("nevir")
-    for item, a, b in (("1230-2", "sentential", "sentential"), ("994-2", "affixal", "implicit"),
-                       ("1052-2", "sentential", "sentential")):
+    for item, a, b in (
+        ("1230-2", "sentential", "sentential"),
+        ("994-2", "affixal", "implicit"),
+        ("1052-2", "sentential", "sentential"),
+    ):
         ann.save(store, nevir, item, "ana", ann.Label(a))
         ann.save(store, nevir, item, "bo", ann.Label(b))
     at = open_page("pages/annotate.py", dataset="nevir")
     table = table_with(at, "kappa").set_index("label")
-    assert table.loc["negation_type", "shared_pairs"] == 3 and table.loc["negation_type", "statistic"] == "Cohen's kappa"
+    assert (
+        table.loc["negation_type", "shared_pairs"] == 3 and table.loc["negation_type", "statistic"] == "Cohen's kappa"
+    )
     diff = table_with(at, "open")
     assert diff["item_id"].tolist() == ["994-2"] and diff["open"].tolist() == ["inspector?dataset=nevir&pair=994-2"]
     assert [b.proto.label for b in at.get("download_button")] == ["CSV", "JSONL"]

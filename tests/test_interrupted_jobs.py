@@ -31,8 +31,9 @@ APP = str(ROOT / "app.py")
 
 
 def spec(model, seed: int) -> ft.FinetuneSpec:  # long: killed long before it could end
-    return ft.FinetuneSpec(str(model), train="nevir-split", limit_heldout=4, limit_train=40, batch_size=4,
-                           epochs=100, seed=seed, general=2)
+    return ft.FinetuneSpec(
+        str(model), train="nevir-split", limit_heldout=4, limit_train=40, batch_size=4, epochs=100, seed=seed, general=2
+    )
 
 
 def stored_epochs(store, run_id) -> list[int]:
@@ -45,8 +46,18 @@ def stored_epochs(store, run_id) -> list[int]:
 def shell_finetune(s: ft.FinetuneSpec, url: str, run_id: str, tmp) -> subprocess.Popen:
     """`negviz finetune` as someone runs it from a shell: no job file anywhere."""
     env = {**os.environ, "NEGVIZ_DB_URL": url, "OMP_NUM_THREADS": "1", "PYTHONPATH": str(ROOT)}
-    cmd = [sys.executable, "-m", "negviz", "finetune", *s.cli_args(), "--run-id", run_id, "--quiet",
-           "--save-dir", str(tmp / "ckpt")]
+    cmd = [
+        sys.executable,
+        "-m",
+        "negviz",
+        "finetune",
+        *s.cli_args(),
+        "--run-id",
+        run_id,
+        "--quiet",
+        "--save-dir",
+        str(tmp / "ckpt"),
+    ]
     return subprocess.Popen(cmd, env=env, cwd=tmp, stdout=subprocess.DEVNULL, stderr=open(tmp / f"{run_id}.log", "wb"))
 
 
@@ -93,21 +104,32 @@ def test_the_cli_says_what_is_wrong_with_a_resume_or_discard(store, capsys):
     url = jobs.store_url(store)
     assert cli.main(["--db", url, "jobs", "discard", "no-such-run"]) == 2
     assert "no run 'no-such-run' in the store" in capsys.readouterr().err
-    alive = store.start_run(RunRecord(spec_key="k", kind="finetune", model_name="m", dataset_name="finetune:x",
-                                      options={"finetune": {"epochs": 2}}))
+    alive = store.start_run(
+        RunRecord(
+            spec_key="k",
+            kind="finetune",
+            model_name="m",
+            dataset_name="finetune:x",
+            options={"finetune": {"epochs": 2}},
+        )
+    )
     assert cli.main(["--db", url, "jobs", "discard", alive]) == 2
-    assert f"run {alive[:8]} is running (cancel it first); only an interrupted run can be discarded" in \
-        capsys.readouterr().err
+    assert (
+        f"run {alive[:8]} is running (cancel it first); only an interrupted run can be discarded"
+        in capsys.readouterr().err
+    )
     assert cli.main(["--db", url, "jobs", "--json"]) == 0
     assert json.loads(capsys.readouterr().out) == [
-        {"run_id": alive, "state": "running", "progress": "running elsewhere; 0 of 3 measurements stored"}]
+        {"run_id": alive, "state": "running", "progress": "running elsewhere; 0 of 3 measurements stored"}
+    ]
     assert cli.main(["--db", url, "finetune", "--resume", "no-such-run"]) == 2
     assert "no run 'no-such-run' in the store" in capsys.readouterr().err
     store.get_run(alive)  # still there
 
 
 def test_a_killed_finetune_is_interrupted_then_discarded_resumed_or_trained_anew(
-        store, tiny_model_dir, tmp_path, monkeypatch, capsys):
+    store, tiny_model_dir, tmp_path, monkeypatch, capsys
+):
     monkeypatch.delenv(STALE_ENV, raising=False)
     url, model = jobs.store_url(store), tiny_model_dir("bi-encoder")
     kw = dict(jobs_dir=tmp_path / "jobs", save_dir=tmp_path / "ckpt", threads=1)
@@ -133,8 +155,11 @@ def test_a_killed_finetune_is_interrupted_then_discarded_resumed_or_trained_anew
     assert ft_jobs.poll(ids["a"], store, kw["jobs_dir"]).state == "running"
     monkeypatch.setenv(STALE_ENV, "1")  # a one-second timeout: the test need not wait two minutes
     for run_id in ids.values():
-        wait_for(lambda: ft_jobs.poll(run_id, store, kw["jobs_dir"]).state == "interrupted", "the interrupted state",
-                 timeout=60)
+        wait_for(
+            lambda: ft_jobs.poll(run_id, store, kw["jobs_dir"]).state == "interrupted",
+            "the interrupted state",
+            timeout=60,
+        )
     status = ft_jobs.poll(ids["a"], store, kw["jobs_dir"])
     assert not status.done and status.line().startswith("interrupted: no sign of life for ")
     assert f"{len(stored_epochs(store, ids['a']))} of 101 measurements stored" in status.line()
@@ -155,8 +180,13 @@ def test_a_killed_finetune_is_interrupted_then_discarded_resumed_or_trained_anew
         ft_jobs.resume(ids["c"], store, **kw)  # its child is alive now
     try:
         for run_id in (b.run_id, ids["c"]):
-            wait_for(lambda: len(stored_epochs(store, run_id)) >= 2 and
-                     ft_jobs.poll(run_id, store, kw["jobs_dir"]).state == "running", f"run {run_id[:8]} training")
+            wait_for(
+                lambda: (
+                    len(stored_epochs(store, run_id)) >= 2
+                    and ft_jobs.poll(run_id, store, kw["jobs_dir"]).state == "running"
+                ),
+                f"run {run_id[:8]} training",
+            )
         again = store.epochs(ids["c"]).iloc[0]
         assert again["cos_mean"] == pytest.approx(epoch0["cos_mean"]), "epoch 0 measured again, the same"
 
@@ -184,12 +214,15 @@ def test_an_evaluation_of_another_replica_lives_by_its_heartbeat(tmp_path, monke
     monkeypatch.setenv("NEGVIZ_CACHE_DIR", str(tmp_path / "cache"))
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     url, folder = f"sqlite:///{tmp_path / 'runs.sqlite'}", tmp_path / "jobs"
-    starter = ("import sys; from negviz import eval_jobs; from negviz.store import Store; "
-               "print(eval_jobs.start('all-MiniLM-L6-v2', 'nevir', 'test', store=Store(sys.argv[1]), "
-               "jobs_dir=sys.argv[2]).job_id)")
+    starter = (
+        "import sys; from negviz import eval_jobs; from negviz.store import Store; "
+        "print(eval_jobs.start('all-MiniLM-L6-v2', 'nevir', 'test', store=Store(sys.argv[1]), "
+        "jobs_dir=sys.argv[2]).job_id)"
+    )
     env = {**os.environ, STALE_ENV: "3", "PYTHONPATH": str(ROOT)}  # the child beats every 0.5 s
-    job_id = subprocess.run([sys.executable, "-c", starter, url, str(folder)], env=env, check=True,
-                            capture_output=True, text=True).stdout.strip()
+    job_id = subprocess.run(
+        [sys.executable, "-c", starter, url, str(folder)], env=env, check=True, capture_output=True, text=True
+    ).stdout.strip()
     paths = jobs.job_paths(folder, job_id)
     record = json.loads(paths["job.json"].read_text())
     try:
@@ -210,8 +243,15 @@ def test_the_drift_page_offers_resume_and_discard_for_an_interrupted_run(app_env
     store = Store(os.environ["NEGVIZ_DB_URL"])
     s = ft.FinetuneSpec("all-MiniLM-L6-v2", train="nevir-split", epochs=3)
     # A run whose process vanished: it beat once, when it was registered, and never again.
-    run_id = store.start_run(RunRecord(spec_key="k", kind="finetune", model_name="all-MiniLM-L6-v2",
-                                       dataset_name="finetune:nevir-heldout", options={"finetune": s.to_dict()}))
+    run_id = store.start_run(
+        RunRecord(
+            spec_key="k",
+            kind="finetune",
+            model_name="all-MiniLM-L6-v2",
+            dataset_name="finetune:nevir-heldout",
+            options={"finetune": s.to_dict()},
+        )
+    )
     store.add_epoch(run_id, 0, {"paired_accuracy": 0.1})
     monkeypatch.setenv(STALE_ENV, "1")
     wait_for(lambda: ft_jobs.poll(run_id, store).state == "interrupted", "the interrupted state", timeout=30)

@@ -34,9 +34,11 @@ def started(tiny_model_dir, tmp_path_factory):
     store = Store(f"sqlite:///{tmp / 'runs.sqlite'}")
     kw = dict(jobs_dir=tmp / "jobs", save_dir=tmp / "ckpt", threads=1)
     model = tiny_model_dir("bi-encoder")
-    specs = {"cancel": spec(model, epochs=50, limit_train=120, seed=1),  # long: it must still run when cancelled
-             "crash": spec(model, epochs=30, limit_train=40, seed=2),
-             "finish": spec(model, epochs=1, limit_train=6, seed=3)}
+    specs = {
+        "cancel": spec(model, epochs=50, limit_train=120, seed=1),  # long: it must still run when cancelled
+        "crash": spec(model, epochs=30, limit_train=40, seed=2),
+        "finish": spec(model, epochs=1, limit_train=6, seed=3),
+    }
     jobs_ = {name: jobs.start(s, store, **kw) for name, s in specs.items()}
     # Started again at once: the child has not even registered its run yet, and is reused all the same.
     jobs_["finish-again"] = jobs.start(specs["finish"], store, **kw)
@@ -53,8 +55,10 @@ def poll(store, kw, run_id):  # noqa: D103
 def test_a_killed_job_is_reported_failed_with_its_epochs(started):
     store, kw, _, started_jobs = started
     job = started_jobs["crash"]
-    wait_for(lambda: poll(store, kw, job.run_id).state == "running" and not ft.epochs(store, job.run_id).empty,
-             "epoch 0 of the job")
+    wait_for(
+        lambda: poll(store, kw, job.run_id).state == "running" and not ft.epochs(store, job.run_id).empty,
+        "epoch 0 of the job",
+    )
     pid = json.loads((kw["jobs_dir"] / f"{job.run_id}.job.json").read_text())["pid"]
     os.kill(pid, signal.SIGKILL)  # the child this test module started
     failed = wait_for(lambda: (s := poll(store, kw, job.run_id)).done and s, "the crash")

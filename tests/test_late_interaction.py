@@ -95,7 +95,12 @@ def test_pair_matrix_row_maxima_add_up_to_the_score():
 def test_token_kinds_and_punctuation():
     word_ids = [None, 0, 0, 1, 2, None]
     assert token_kinds(word_ids, [False, False, False, True, False, False]) == [
-        "special", "word", "subword", "punct", "word", "special"
+        "special",
+        "word",
+        "subword",
+        "punct",
+        "word",
+        "special",
     ]
     assert all(map(is_punct_token, [",", ".", "##.", "Ġ(", "▁?", "..."]))
     assert not any(map(is_punct_token, ["not", "##n", "n't", "", "Ġ"]))
@@ -109,8 +114,12 @@ def test_token_embeddings_checks_lengths():
 # ---------------------------------------------------------------- ColBERT
 def test_colbert_options_come_from_artifact_metadata(tmp_path, colbert_dir):
     assert colbert(colbert_dir).options == {
-        "similarity": "cosine", "query_maxlen": 32, "doc_maxlen": 180, "mask_punctuation": True,
-        "attend_to_mask_tokens": False, "masked_doc_tokens": "exclude",
+        "similarity": "cosine",
+        "query_maxlen": 32,
+        "doc_maxlen": 180,
+        "mask_punctuation": True,
+        "attend_to_mask_tokens": False,
+        "masked_doc_tokens": "exclude",
     }
     l2_dir = build_tiny_colbert(tmp_path / "l2", similarity="l2", doc_maxlen=64)
     assert colbert(l2_dir).options["similarity"] == "l2" and colbert(l2_dir).options["doc_maxlen"] == 64
@@ -235,8 +244,9 @@ def test_colbert_scores_each_text_once_and_in_any_batch(colbert_dir, score_cache
 
     scorer.token_embeddings = recording
     together = scorer.score(queries, docs, progress=lambda done, total, desc: calls.append((done, total)))
-    assert sorted(encoded) == sorted([("query", QUERY), ("query", "the city"), ("document", DOC),
-                                      ("document", OTHER_DOC)])  # each unique text once per role
+    assert sorted(encoded) == sorted(
+        [("query", QUERY), ("query", "the city"), ("document", DOC), ("document", OTHER_DOC)]
+    )  # each unique text once per role
     assert calls[-1] == (3, 3)  # progress in unique pairs
     scorer.token_embeddings = encode
     alone = [scorer.score([q], [d])[0] for q, d in zip(queries, docs)]
@@ -337,8 +347,10 @@ def test_minilm_token_matrix_time_for_150_words(minilm, record_property):
     plain_ms = median_seconds(plain) * 1000
     tm = minilm.token_matrix(query, doc)
     record_property("token_matrix_ms", round(ms, 1))
-    print(f"\nMiniLM token_matrix, 150-word document ({len(tm.doc.tokens)} tokens), CPU: {ms:.0f} ms "
-          f"({ms / plain_ms:.2f}x two plain forward passes, {plain_ms:.0f} ms)")
+    print(
+        f"\nMiniLM token_matrix, 150-word document ({len(tm.doc.tokens)} tokens), CPU: {ms:.0f} ms "
+        f"({ms / plain_ms:.2f}x two plain forward passes, {plain_ms:.0f} ms)"
+    )
     # Tokenising again, the token kinds and the numpy matrix cost about 2-3x the forward; 5x plus 100 ms leaves room
     # for a scheduler hiccup and still fails if the matrix were built token by token.
     assert not tm.doc.truncated and ms < 5 * plain_ms + 100

@@ -12,18 +12,33 @@ from negviz.published import load_reference
 def fake_runs():
     def run(rid, model, family, acc, created, ci=(0.0, 1.0)):
         return {
-            "run_id": rid, "model_name": model, "family": family, "n": 10, "dataset_name": "nevir", "split": "test",
-            "device": "cpu", "wall_seconds": 1.0, "model_revision": "r", "code_version": "v",
-            "created_at": pd.Timestamp(created), "options": {"tie_rule": "strict"},
-            "summary": {"metric": "paired_accuracy", "paired_accuracy": acc, "ci95": list(ci),
-                        "ties": {"pairs_with_tie": 2}},
+            "run_id": rid,
+            "model_name": model,
+            "family": family,
+            "n": 10,
+            "dataset_name": "nevir",
+            "split": "test",
+            "device": "cpu",
+            "wall_seconds": 1.0,
+            "model_revision": "r",
+            "code_version": "v",
+            "created_at": pd.Timestamp(created),
+            "options": {"tie_rule": "strict"},
+            "summary": {
+                "metric": "paired_accuracy",
+                "paired_accuracy": acc,
+                "ci95": list(ci),
+                "ties": {"pairs_with_tie": 2},
+            },
         }
 
-    return pd.DataFrame([
-        run("a", "m1", "bi-encoder", 0.1, "2026-01-01", (0.05, 0.15)),
-        run("b", "m1", "bi-encoder", 0.2, "2026-01-02", (0.15, 0.25)),
-        run("c", "tfidf", "tfidf", 0.02, "2026-01-01", (0.01, 0.03)),
-    ])
+    return pd.DataFrame(
+        [
+            run("a", "m1", "bi-encoder", 0.1, "2026-01-01", (0.05, 0.15)),
+            run("b", "m1", "bi-encoder", 0.2, "2026-01-02", (0.15, 0.25)),
+            run("c", "tfidf", "tfidf", 0.02, "2026-01-01", (0.01, 0.03)),
+        ]
+    )
 
 
 def test_leaderboard_rows_carry_metric_ci_n_and_ties():
@@ -31,7 +46,13 @@ def test_leaderboard_rows_carry_metric_ci_n_and_ties():
     assert board["run_id"].tolist() == ["b", "a", "c"]  # best first
     row = board.iloc[0]
     assert (row["metric"], row["value"], row["ci_low"], row["ci_high"], row["n"], row["ties"]) == (
-        "paired_accuracy", 0.2, 0.15, 0.25, 10, 2)
+        "paired_accuracy",
+        0.2,
+        0.15,
+        0.25,
+        10,
+        2,
+    )
     assert row["params_m"] == 22.7 and row["tie_rule"] == "strict"
     chosen = choose_runs(fake_runs().assign(status="complete", kind="eval"))
     assert board[board["run_id"].isin(chosen["run_id"])]["run_id"].tolist() == ["b", "c"]
@@ -68,12 +89,32 @@ def test_published_rows_never_mix_metrics_and_drop_classifier_counts():
 
 # ---------------------------------------------------------------- retrieval over a corpus
 def corpus_runs(corpus="offline", size=42871):
-    summary = {"metric": "right_rank", "delta_r1": 0.015, "delta_mrr10": 0.0044, "right_rank": 0.502,
-               "ci95": {"delta_r1": [-0.02, 0.05], "delta_mrr10": [-0.02, 0.03], "right_rank": [0.47, 0.53]}}
-    return pd.DataFrame([{"run_id": "c0ffee00", "model_name": "bm25", "dataset_name": "excluir", "split": "test",
-                          "n": 1000, "summary": summary,
-                          "options": {"corpus": corpus, "corpus_size": size, "corpus_hash": "abc123",
-                                      "retrieval": "bm25s index", "top_k": 100}}])
+    summary = {
+        "metric": "right_rank",
+        "delta_r1": 0.015,
+        "delta_mrr10": 0.0044,
+        "right_rank": 0.502,
+        "ci95": {"delta_r1": [-0.02, 0.05], "delta_mrr10": [-0.02, 0.03], "right_rank": [0.47, 0.53]},
+    }
+    return pd.DataFrame(
+        [
+            {
+                "run_id": "c0ffee00",
+                "model_name": "bm25",
+                "dataset_name": "excluir",
+                "split": "test",
+                "n": 1000,
+                "summary": summary,
+                "options": {
+                    "corpus": corpus,
+                    "corpus_size": size,
+                    "corpus_hash": "abc123",
+                    "retrieval": "bm25s index",
+                    "top_k": 100,
+                },
+            }
+        ]
+    )
 
 
 def test_corpus_runs_carry_their_corpus_and_table6_only_beside_the_papers_corpus():

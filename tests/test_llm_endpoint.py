@@ -41,13 +41,18 @@ def server(tiny_lm, key):
 
 
 def spec(server, **extra) -> ModelSpec:
-    return ModelSpec.make("tiny-chat", "llm-pointwise", backend="endpoint", base_url=server.base_url,
-                          api_model="tiny", api_key_env=KEY_ENV, **extra)
+    return ModelSpec.make(
+        "tiny-chat",
+        "llm-pointwise",
+        backend="endpoint",
+        base_url=server.base_url,
+        api_model="tiny",
+        api_key_env=KEY_ENV,
+        **extra,
+    )
 
 
-def test_scores_then_a_second_run_sends_nothing_and_the_key_is_nowhere(
-    server, key, store, tmp_path, caplog, capsys
-):
+def test_scores_then_a_second_run_sends_nothing_and_the_key_is_nowhere(server, key, store, tmp_path, caplog, capsys):
     caplog.set_level(logging.DEBUG)
     cache = ScoreCache(tmp_path / "scores.sqlite")
     first = run_eval(spec(server), DATASET, store=store, cache=cache)
@@ -111,8 +116,9 @@ def test_a_busy_server_is_retried(server, tmp_path):
 
 def test_listwise_asks_once_per_query_and_keeps_each_answer(server, tmp_path):
     cache = ScoreCache(tmp_path / "c.sqlite")
-    listwise = ModelSpec.make("tiny-chat", "llm-listwise", backend="endpoint", base_url=server.base_url,
-                              api_model="tiny", api_key_env=KEY_ENV)
+    listwise = ModelSpec.make(
+        "tiny-chat", "llm-listwise", backend="endpoint", base_url=server.base_url, api_model="tiny", api_key_env=KEY_ENV
+    )
     first = run_eval(listwise, DATASET, cache=cache)
     assert server.requests == 4  # 2 NevIR items: 4 queries, each ranking its two documents at once
     assert first.record.summary["generation"]["endpoint"]["requests"] == 4
@@ -137,14 +143,25 @@ def test_listwise_reranks_bm25s_top_k_over_a_corpus(server, tmp_path):
     # Each cut to its first 100 characters: the test server recomputes the whole prompt for every
     # generated token (no KV cache), and five full paragraphs in a byte-level tiny vocabulary made
     # one answer take minutes on a loaded machine (then the client's timeout and retries piled up).
-    docs = pd.DataFrame({"doc_id": pd.concat([frame["pos_corpus_index"], frame["neg_corpus_index"]]).astype(str),
-                         "text": pd.concat([frame["pos_doc"], frame["neg_doc"]]).str[:100]}).drop_duplicates("doc_id")
+    docs = pd.DataFrame(
+        {
+            "doc_id": pd.concat([frame["pos_corpus_index"], frame["neg_corpus_index"]]).astype(str),
+            "text": pd.concat([frame["pos_doc"], frame["neg_doc"]]).str[:100],
+        }
+    ).drop_duplicates("doc_id")
     path = tmp_path / "corpus.csv"
     docs.to_csv(path, index=False)
     corpus = load_corpus(str(path))
     # A loaded machine can keep the test server past the default timeout; a retry would count twice.
-    listwise = ModelSpec.make("tiny-chat", "llm-listwise", backend="endpoint", base_url=server.base_url,
-                              api_model="tiny", api_key_env=KEY_ENV, timeout=1800)
+    listwise = ModelSpec.make(
+        "tiny-chat",
+        "llm-listwise",
+        backend="endpoint",
+        base_url=server.base_url,
+        api_model="tiny",
+        api_key_env=KEY_ENV,
+        timeout=1800,
+    )
     store = Store(f"sqlite:///{tmp_path}/s.sqlite")
     cache = ScoreCache(tmp_path / "c.sqlite")
     first = run_corpus_eval(listwise, ds, corpus, top_k=5, store=store, cache=cache)

@@ -10,26 +10,32 @@ from negviz.llm.listwise import completed, messages, parse_permutation, permutat
 from negviz.metrics import CORRECT, MTEB, PREFERS_ORIGINAL, STRICT, TIE, pair_verdicts
 
 
-@pytest.mark.parametrize("answer, n, order", [
-    ("[2] > [1]", 2, [1, 0]),
-    ("[1] > [2]", 2, [0, 1]),
-    ("[2]", 2, [1]),  # one named: it ranks first, the other is unnamed
-    ("[2] > [2] > [1]", 2, [1, 0]),  # a repeat counts once
-    ("[3] > [1] > [0]", 2, [0]),  # numbers outside 1..n are dropped
-    ("Passage 2 is more relevant", 2, []),  # no identifier at all
-    ("[4] > [2] > [3] > [1]", 4, [3, 1, 2, 0]),
-])
+@pytest.mark.parametrize(
+    "answer, n, order",
+    [
+        ("[2] > [1]", 2, [1, 0]),
+        ("[1] > [2]", 2, [0, 1]),
+        ("[2]", 2, [1]),  # one named: it ranks first, the other is unnamed
+        ("[2] > [2] > [1]", 2, [1, 0]),  # a repeat counts once
+        ("[3] > [1] > [0]", 2, [0]),  # numbers outside 1..n are dropped
+        ("Passage 2 is more relevant", 2, []),  # no identifier at all
+        ("[4] > [2] > [3] > [1]", 4, [3, 1, 2, 0]),
+    ],
+)
 def test_parse_permutation(answer, n, order):
     assert parse_permutation(answer, n) == order
 
 
-@pytest.mark.parametrize("order, n, scores", [
-    ([1, 0], 2, [1.0, 2.0]),
-    ([0, 1], 2, [2.0, 1.0]),
-    ([1], 2, [0.0, 2.0]),
-    ([], 2, [0.0, 0.0]),  # unreadable: an exact tie
-    ([2, 0], 3, [2.0, 0.0, 3.0]),  # the unnamed one ties at the bottom
-])
+@pytest.mark.parametrize(
+    "order, n, scores",
+    [
+        ([1, 0], 2, [1.0, 2.0]),
+        ([0, 1], 2, [2.0, 1.0]),
+        ([1], 2, [0.0, 2.0]),
+        ([], 2, [0.0, 0.0]),  # unreadable: an exact tie
+        ([2, 0], 3, [2.0, 0.0, 3.0]),  # the unnamed one ties at the bottom
+    ],
+)
 def test_permutation_scores(order, n, scores):
     assert permutation_scores(order, n) == scores
 
@@ -73,9 +79,15 @@ def test_the_prompt_numbers_every_passage_once():
 
 # ---------------------------------------------------------------- re-ranking a first stage
 RIVERS = [
-    "The Seine flows through Paris.", "The Thames flows through London.", "The Danube flows through Vienna.",
-    "The Tiber flows through Rome.", "The Vltava flows through Prague.", "The Spree flows through Berlin.",
-    "Paris is the capital of France.", "London is the capital of England.", "A violin has four strings.",
+    "The Seine flows through Paris.",
+    "The Thames flows through London.",
+    "The Danube flows through Vienna.",
+    "The Tiber flows through Rome.",
+    "The Vltava flows through Prague.",
+    "The Spree flows through Berlin.",
+    "Paris is the capital of France.",
+    "London is the capital of England.",
+    "A violin has four strings.",
 ]
 
 
@@ -96,13 +108,18 @@ def scripted_listwise(window: int, step: int, seen: list):
     from negviz.catalog import load_scorer
     from negviz.schema import ModelSpec
 
-    spec = ModelSpec.make("scripted", "llm-listwise", backend="endpoint", base_url="http://127.0.0.1:9",
-                          window=window, step=step)
+    spec = ModelSpec.make(
+        "scripted", "llm-listwise", backend="endpoint", base_url="http://127.0.0.1:9", window=window, step=step
+    )
     scorer = load_scorer(spec)
 
     def answer(conversations, sizes):
-        seen.extend([[m["content"].split("] ", 1)[1] for m in c if m["role"] == "user" and m["content"].startswith("[")]
-                     for c in conversations])
+        seen.extend(
+            [
+                [m["content"].split("] ", 1)[1] for m in c if m["role"] == "user" and m["content"].startswith("[")]
+                for c in conversations
+            ]
+        )
         return [" > ".join(f"[{i}]" for i in range(n, 0, -1)) for n in sizes]
 
     scorer._answer = answer

@@ -11,8 +11,12 @@ from negviz.llm.local import LocalLM
 from negviz.llm.prompts import TEMPLATES
 
 QUERIES = ["who did not win the war?", "who won the war?", "the king", "what music does the old king like?"]
-DOCS = ["The king won the war in 1914; his people did not.", "No river flows through the old city.", "Music.",
-        "A new book about the king, the city and the river was written many years after the war."]
+DOCS = [
+    "The king won the war in 1914; his people did not.",
+    "No river flows through the old city.",
+    "Music.",
+    "A new book about the king, the city and the river was written many years after the war.",
+]
 
 
 @pytest.fixture(scope="module")
@@ -25,8 +29,9 @@ def test_prefix_reuse_gives_the_full_forward_scores(tiny_lm, template):
     lm = LocalLM(tiny_lm, "cpu", TEMPLATES[template])
     texts = [lm.prompt(q, d) for q, d in zip(QUERIES, DOCS)]
     prefix = list(lm.prefix_ids)
-    assert len(prefix) >= 8 and all(lm.tokenizer(t, add_special_tokens=False)["input_ids"][:len(prefix)] == prefix
-                                    for t in texts)
+    assert len(prefix) >= 8 and all(
+        lm.tokenizer(t, add_special_tokens=False)["input_ids"][: len(prefix)] == prefix for t in texts
+    )
     batched = lm.answer_scores(texts)
     alone = np.concatenate([lm.answer_scores([t]) for t in texts])
     assert lm.prefix_tokens_reused == 2 * len(prefix) * len(texts)

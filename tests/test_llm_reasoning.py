@@ -30,8 +30,10 @@ def test_reasoning_is_stored_per_item_and_query(rank1, store, tmp_path):
     # A cached re-run computes nothing and still keeps the reasoning (it is cached with the scores).
     again = run_eval(rank1, DATASET, store=store, cache=cache, device="cpu", force=True)
     assert again.record.summary["generation"]["pairs_from_score_cache"] == 8
-    assert store.item_texts(again.record.run_id).sort_values(["item_id", "slot"])["text"].tolist() == \
-        texts.sort_values(["item_id", "slot"])["text"].tolist()
+    assert (
+        store.item_texts(again.record.run_id).sort_values(["item_id", "slot"])["text"].tolist()
+        == texts.sort_values(["item_id", "slot"])["text"].tolist()
+    )
     # And a run file carries it into another store, eagerly or lazily.
     file = store.export_run(again.record.run_id, tmp_path / "run.parquet")
     for lazy in (False, True):

@@ -48,8 +48,10 @@ def test_measure_general_with_bm25_reproduces_bm25s_own_recall():
     pool = general.general_pool(5)
     corpus = offline_corpus()
     retriever = BM25Retriever(load_scorer("bm25"), corpus)
-    per_question = [retriever.score_all(q)[[corpus.row_of[d] for d in ids]]
-                    for q, ids in zip(pool.questions, general.bm25_pools(pool.questions))]
+    per_question = [
+        retriever.score_all(q)[[corpus.row_of[d] for d in ids]]
+        for q, ids in zip(pool.questions, general.bm25_pools(pool.questions))
+    ]
     assert general.recall_at(per_question, pool.relevant).mean() == pytest.approx(pool.bm25_recall)
     assert load("excluir").frame["question0"].iloc[0] == pool.questions[0]
 
@@ -59,13 +61,28 @@ def test_a_tiny_model_trained_with_lora_ships_its_adapters_and_comes_back_exactl
     from sentence_transformers import SentenceTransformer
 
     base = str(tiny_model_dir("bi-encoder"))
-    rows = pd.DataFrame({"anchor": [f"the cat {i} is here" for i in range(10)],
-                         "positive": [f"a cat {i} is here" for i in range(10)],
-                         "negative": [f"the cat {i} is not here" for i in range(10)]})
+    rows = pd.DataFrame(
+        {
+            "anchor": [f"the cat {i} is here" for i in range(10)],
+            "positive": [f"a cat {i} is here" for i in range(10)],
+            "negative": [f"the cat {i} is not here" for i in range(10)],
+        }
+    )
     path = tmp_path / "t.csv"
     rows.to_csv(path, index=False)
-    spec = ft.FinetuneSpec(base, train=str(path), train_kind="triplets", epochs=1, batch_size=4, lr=5e-2,
-                           train_layers=1, lora_rank=2, heldout_fraction=0.2, demetr_sample=3, general=3)
+    spec = ft.FinetuneSpec(
+        base,
+        train=str(path),
+        train_kind="triplets",
+        epochs=1,
+        batch_size=4,
+        lr=5e-2,
+        train_layers=1,
+        lora_rank=2,
+        heldout_fraction=0.2,
+        demetr_sample=3,
+        general=3,
+    )
     with Store(f"sqlite:///{tmp_path / 'runs.sqlite'}") as store:
         result = ft.run_finetune(spec, store, save_dir=tmp_path / "ckpt")
     ep = result.epochs

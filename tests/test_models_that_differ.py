@@ -53,9 +53,18 @@ def test_mpnet_on_all_35_demetr_perturbations_matches_every_value_of_fig_4():
 
     record, scores = _run("demetr__all-mpnet-base-v2")
     assert record.n == 35_000 and len(record.summary["perturbations"]) == 35
-    runs = pd.DataFrame([{"model_name": record.model_name, "dataset_name": record.dataset_name,
-                          "summary": record.summary, "options": record.options, "n": record.n,
-                          "run_id": record.run_id}])
+    runs = pd.DataFrame(
+        [
+            {
+                "model_name": record.model_name,
+                "dataset_name": record.dataset_name,
+                "summary": record.summary,
+                "options": record.options,
+                "n": record.n,
+                "run_id": record.run_id,
+            }
+        ]
+    )
     fig4 = beside_published(runs, load_reference())
     fig4 = fig4[fig4["source"] == "NegBLEURT Fig. 4"]
     assert len(fig4) == 33
@@ -134,8 +143,19 @@ def test_mpnet_on_excluir_pairs_and_the_offline_corpus_beside_the_papers():
     corpus, _ = _run("excluir-corpus-offline__all-mpnet-base-v2")
     assert pairs.n == corpus.n == 1000 and corpus.options["corpus"] == "offline"
     assert corpus.options["retrieval"] == "dense"
-    runs = pd.DataFrame([{"model_name": r.model_name, "dataset_name": r.dataset_name, "summary": r.summary,
-                          "options": r.options, "n": r.n, "run_id": r.run_id} for r in (pairs, corpus)])
+    runs = pd.DataFrame(
+        [
+            {
+                "model_name": r.model_name,
+                "dataset_name": r.dataset_name,
+                "summary": r.summary,
+                "options": r.options,
+                "n": r.n,
+                "run_id": r.run_id,
+            }
+            for r in (pairs, corpus)
+        ]
+    )
     beside = beside_published(runs, load_reference())
     table6 = beside[(beside["source"] == "ExcluIR Table 6") & (beside["run_id"] == corpus.run_id)]
     assert set(table6["metric"]) == {"right_rank", "delta_r1", "delta_mrr10"}
@@ -158,8 +178,12 @@ def test_cross_encoder_reranks_bm25s_top_100_over_the_offline_corpus():
 def test_negmpnet_runs_on_the_four_datasets():
     """NegMPNet beside its published row (NevIR 18.08, ExcluIR RR 46.76, DEMETR 0.65 / 0.24), on
     CANNOT over the held-out split only (it was trained on the rest)."""
-    stems = ["nevir__negmpnet-lora", "excluir__negmpnet-lora", "demetr-negation-antonym__negmpnet-lora",
-             "cannot-heldout__negmpnet-lora"]
+    stems = [
+        "nevir__negmpnet-lora",
+        "excluir__negmpnet-lora",
+        "demetr-negation-antonym__negmpnet-lora",
+        "cannot-heldout__negmpnet-lora",
+    ]
     records = {s: _run(s)[0] for s in stems}
     assert records["cannot-heldout__negmpnet-lora"].split == "heldout"
     base, _ = _run("cannot-heldout__all-mpnet-base-v2")  # the same held-out rows, before training
@@ -168,8 +192,15 @@ def test_negmpnet_runs_on_the_four_datasets():
     assert records["nevir__negmpnet-lora"].n == 1383 and records["excluir__negmpnet-lora"].n == 1000
 
 
-@pytest.mark.parametrize("stem", ["nevir__ms-marco-MiniLM-L-12-v2-int8", "excluir__ms-marco-MiniLM-L-12-v2-int8",
-                                  "nevir__bge-small-en-v1.5-int8", "excluir__bge-small-en-v1.5-int8"])
+@pytest.mark.parametrize(
+    "stem",
+    [
+        "nevir__ms-marco-MiniLM-L-12-v2-int8",
+        "excluir__ms-marco-MiniLM-L-12-v2-int8",
+        "nevir__bge-small-en-v1.5-int8",
+        "excluir__bge-small-en-v1.5-int8",
+    ],
+)
 def test_onnx_runs_are_shipped_with_their_format(stem):
     record, scores = _run(stem)
     assert record.summary["model_format"].startswith("INT8 ONNX") and len(scores) > 0
@@ -185,10 +216,15 @@ def test_the_cross_encoder_stands_beside_excluir_table_6s_fp32_row():
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("model,stem", [("all-mpnet-base-v2", "nevir__all-mpnet-base-v2"),
-                                        ("ms-marco-MiniLM-L-12-v2-int8", "nevir__ms-marco-MiniLM-L-12-v2-int8"),
-                                        ("bge-small-en-v1.5-int8", "nevir__bge-small-en-v1.5-int8"),
-                                        ("maxsim-all-mpnet-base-v2", "nevir__maxsim-all-mpnet-base-v2")])
+@pytest.mark.parametrize(
+    "model,stem",
+    [
+        ("all-mpnet-base-v2", "nevir__all-mpnet-base-v2"),
+        ("ms-marco-MiniLM-L-12-v2-int8", "nevir__ms-marco-MiniLM-L-12-v2-int8"),
+        ("bge-small-en-v1.5-int8", "nevir__bge-small-en-v1.5-int8"),
+        ("maxsim-all-mpnet-base-v2", "nevir__maxsim-all-mpnet-base-v2"),
+    ],
+)
 def test_shipped_nevir_scores_are_what_this_code_computes(model, stem):
     """12 pairs spread over the split, scored live, against the shipped run's stored scores."""
     _, scores = _run(stem)
@@ -206,8 +242,12 @@ def test_every_offline_catalog_model_is_available_here():
 
     cat = load_catalog()
     offline = cat[cat["offline_default"] & ~cat["family"].isin(FILELESS)]
-    assert {"all-mpnet-base-v2", "maxsim-all-mpnet-base-v2", "ms-marco-MiniLM-L-12-v2-int8",
-            "bge-small-en-v1.5-int8"} <= set(offline["name"])
+    assert {
+        "all-mpnet-base-v2",
+        "maxsim-all-mpnet-base-v2",
+        "ms-marco-MiniLM-L-12-v2-int8",
+        "bge-small-en-v1.5-int8",
+    } <= set(offline["name"])
     assert [n for n, h in zip(offline["name"], offline["hub_id"]) if not is_available_offline(h)] == []
 
 
@@ -224,4 +264,6 @@ def test_shipped_negmpnet_is_a_small_lora_adapter_that_loads_offline():
     assert meta["base_weights_sha256"] == "78c0197b6159d92658e319bc1d72e4c73a9a03dd03815e70e555c5ef05615658"
     assert is_available_offline("negviz/negmpnet")
     first, last = meta["epochs"][0], meta["epochs"][-1]
-    assert last["demetr_ratio"] >= 3 * first["demetr_ratio"] and last["cos_mean"] < first["cos_mean"]  # the 200-item sample
+    assert (
+        last["demetr_ratio"] >= 3 * first["demetr_ratio"] and last["cos_mean"] < first["cos_mean"]
+    )  # the 200-item sample

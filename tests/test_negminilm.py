@@ -18,13 +18,15 @@ from negviz.finetune.delta import assemble, read_meta, save_delta
 from negviz.schema import DatasetSpec
 from negviz.store import Store
 
-CANNOT_ROWS = pd.DataFrame({
-    "pair_id": ["a:1", "a:2", "a:3", "b:1"],
-    "sentence1": ["You're not fat.", "You're not fat.", "You're not fat.", "It rains."],
-    "sentence2": ["You're fat.", "You're thin.", "You're not thin.", "It does not rain."],
-    "label": [1, 0, 1, 1],
-    "source": ["sem_anto_neg"] * 3 + ["glue_diagnostic"],
-})
+CANNOT_ROWS = pd.DataFrame(
+    {
+        "pair_id": ["a:1", "a:2", "a:3", "b:1"],
+        "sentence1": ["You're not fat.", "You're not fat.", "You're not fat.", "It rains."],
+        "sentence2": ["You're fat.", "You're thin.", "You're not thin.", "It does not rain."],
+        "label": [1, 0, 1, 1],
+        "source": ["sem_anto_neg"] * 3 + ["glue_diagnostic"],
+    }
+)
 
 
 def test_cannot_triplets_pair_each_sentence_with_itself_and_its_negation():
@@ -57,14 +59,26 @@ def _triplets(tmp_path, frame: pd.DataFrame, name="t.csv"):
 
 
 def test_triplet_files_map_columns_and_fail_clearly(tmp_path):
-    good = pd.DataFrame({"premise": ["a b", "c d", "e f"], "hyp": ["a b c", "c d e", "e f g"],
-                         "contra": ["not a b", "not c d", "not e f"]})
+    good = pd.DataFrame(
+        {
+            "premise": ["a b", "c d", "e f"],
+            "hyp": ["a b c", "c d e", "e f g"],
+            "contra": ["not a b", "not c d", "not e f"],
+        }
+    )
     path = _triplets(tmp_path, good)
     frame, _ = fd.load_triplet_file(path, "anchor=premise,positive=hyp,negative=contra")
     assert frame[["item_id", "anchor", "negative"]].values.tolist()[0] == ["1", "a b", "not a b"]
     with pytest.raises(DataValidationError, match="'anchor'.*Did you mean"):
-        fd.load_triplet_file(_triplets(tmp_path, good.rename(columns={"premise": "anchr"}).assign(
-            positive=good["hyp"], negative=good["contra"]).drop(columns=["hyp", "contra"]), "bad.csv"))
+        fd.load_triplet_file(
+            _triplets(
+                tmp_path,
+                good.rename(columns={"premise": "anchr"})
+                .assign(positive=good["hyp"], negative=good["contra"])
+                .drop(columns=["hyp", "contra"]),
+                "bad.csv",
+            )
+        )
     empty = good.assign(contra=["not a b", "", "not e f"])
     with pytest.raises(DataValidationError, match=r"row 2"):
         fd.load_triplet_file(_triplets(tmp_path, empty, "empty.csv"), "anchor=premise,positive=hyp,negative=contra")
@@ -76,11 +90,24 @@ def test_a_tiny_model_trained_two_steps_comes_back_from_its_delta(tiny_model_dir
     from sentence_transformers import SentenceTransformer
 
     base = str(tiny_model_dir("bi-encoder"))
-    rows = pd.DataFrame({"anchor": [f"the cat {i} is here" for i in range(10)],
-                         "positive": [f"a cat {i} is here" for i in range(10)],
-                         "negative": [f"the cat {i} is not here" for i in range(10)]})
-    spec = ft.FinetuneSpec(base, train=_triplets(tmp_path, rows), train_kind="triplets", epochs=1, batch_size=4,
-                           lr=1e-3, train_layers=1, heldout_fraction=0.2, demetr_sample=3)
+    rows = pd.DataFrame(
+        {
+            "anchor": [f"the cat {i} is here" for i in range(10)],
+            "positive": [f"a cat {i} is here" for i in range(10)],
+            "negative": [f"the cat {i} is not here" for i in range(10)],
+        }
+    )
+    spec = ft.FinetuneSpec(
+        base,
+        train=_triplets(tmp_path, rows),
+        train_kind="triplets",
+        epochs=1,
+        batch_size=4,
+        lr=1e-3,
+        train_layers=1,
+        heldout_fraction=0.2,
+        demetr_sample=3,
+    )
     with Store(f"sqlite:///{tmp_path / 'runs.sqlite'}") as store:
         result = ft.run_finetune(spec, store, save_dir=tmp_path / "ckpt")
     ep = result.epochs
@@ -114,6 +141,8 @@ def test_shipped_negminilm_loads_offline_and_fixes_the_playground_pair():
     assert (DATA_DIR / "models" / "negminilm" / "delta.safetensors").stat().st_size < 20 * 2**20
     row = load("nevir").frame.set_index("pair_id").loc["1283-3"]
     queries, docs = [row["q1"], row["q2"]], [row["d1"], row["d2"]]
-    verdicts = {m: pg.grid_verdicts(pg.score_grid(load_scorer(m, device="cpu"), queries, docs))["correct"].tolist()
-                for m in ("all-MiniLM-L6-v2", "negminilm")}
+    verdicts = {
+        m: pg.grid_verdicts(pg.score_grid(load_scorer(m, device="cpu"), queries, docs))["correct"].tolist()
+        for m in ("all-MiniLM-L6-v2", "negminilm")
+    }
     assert verdicts == {"all-MiniLM-L6-v2": [True, False], "negminilm": [True, True]}

@@ -48,8 +48,10 @@ def runs_shown(app) -> str:
 
     box = next(e for e in app.expander if e.label.startswith("Runs shown"))
     table = box.dataframe[0].value
-    named = "; ".join(f"{m} {r[:8]}" + (" (pinned)" if c == run_choice.PINNED else "")
-                      for m, r, c in zip(table["model_name"], table["run_id"], table["chosen_by"]))
+    named = "; ".join(
+        f"{m} {r[:8]}" + (" (pinned)" if c == run_choice.PINNED else "")
+        for m, r, c in zip(table["model_name"], table["run_id"], table["chosen_by"])
+    )
     return f"{box.label} | {named}"
 
 
@@ -70,7 +72,8 @@ def test_an_mteb_run_has_one_set_of_verdicts_on_every_page_and_in_compare(store_
     cell = heat.dataframe[-1].value
     assert len(cell) > 20
     assert dict(zip(cell["item_id"], cell["verdict"])) == dict(
-        zip(cell["item_id"], mteb.set_index("item_id").loc[cell["item_id"], "category"]))
+        zip(cell["item_id"], mteb.set_index("item_id").loc[cell["item_id"], "category"])
+    )
 
     errors = open_page("pages/errors.py", **pin, seg_model="bm25", seg_category="correct")
     assert set(errors.dataframe[-1].value["item_id"]) == right

@@ -6,8 +6,9 @@ from negviz import outcomes
 
 
 def test_a_tie_on_q2_fails_strictly_and_passes_under_mteb():
-    wide = pd.DataFrame({"q1_d1": [0.9, 0.5], "q1_d2": [0.1, 0.5], "q2_d1": [0.4, 0.1], "q2_d2": [0.4, 0.9]},
-                        index=["tie_q2", "tie_q1"])
+    wide = pd.DataFrame(
+        {"q1_d1": [0.9, 0.5], "q1_d2": [0.1, 0.5], "q2_d1": [0.4, 0.1], "q2_d2": [0.4, 0.9]}, index=["tie_q2", "tie_q1"]
+    )
     strict = outcomes.item_outcomes("pairs", wide, "strict").set_index("item_id")
     mteb = outcomes.item_outcomes("pairs", wide, outcomes.tie_rule({"tie_rule": "mteb"})).set_index("item_id")
     assert strict.loc["tie_q2", "category"] == "tie" and not strict.loc["tie_q2", "correct"]

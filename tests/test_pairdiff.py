@@ -12,11 +12,21 @@ Q2 = "Who did not yet have love for the violin?"
 
 
 def texts(text, spans):
-    return [text[s.start:s.end] for s in spans]
+    return [text[s.start : s.end] for s in spans]
 
 
 def test_tokens_are_words_and_punctuation():
-    assert [t.text for t in tokenize("He didn't go, (did he?)")] == ["He", "didn't", "go", ",", "(", "did", "he", "?", ")"]
+    assert [t.text for t in tokenize("He didn't go, (did he?)")] == [
+        "He",
+        "didn't",
+        "go",
+        ",",
+        "(",
+        "did",
+        "he",
+        "?",
+        ")",
+    ]
     tok = tokenize("  two  words")[1]
     assert (tok.start, tok.end) == (7, 12)
 
@@ -71,8 +81,15 @@ def test_overlapping_spans_nest():
 
 
 def test_card_of_a_pair_marks_diff_and_cue_and_escapes():
-    row = {"q1": Q1, "q2": Q2, "d1": "It was <i>not</i> there.", "d2": "It was there.", "cue": "not",
-           "d1_is_original": True, "d2_is_edited": True}
+    row = {
+        "q1": Q1,
+        "q2": Q2,
+        "d1": "It was <i>not</i> there.",
+        "d2": "It was there.",
+        "cue": "not",
+        "d1_is_original": True,
+        "d2_is_edited": True,
+    }
     out = paircard.card_html(PAIRS, row)
     assert "<i>" not in out and "&lt;i&gt;" in out
     assert "<b>d1 (original)</b>" in out and "<b>d2 (edited)</b>" in out
@@ -89,9 +106,18 @@ def test_card_of_an_exclusion_query_marks_detected_cues_without_diff():
 def test_model_cards_escape_names():
     import pandas as pd
 
-    verdicts = pd.DataFrame({"item_id": ["a", "a", "b"], "model": ["my_model", "[x](http://e.vil)", "m"],
-                             "category": ["tie", "correct", "tie"], "margin": [0.0, 0.25, 1.0],
-                             "q1_d1": 1.0, "q1_d2": 1.0, "q2_d1": 0.5, "q2_d2": 0.75})
+    verdicts = pd.DataFrame(
+        {
+            "item_id": ["a", "a", "b"],
+            "model": ["my_model", "[x](http://e.vil)", "m"],
+            "category": ["tie", "correct", "tie"],
+            "margin": [0.0, 0.25, 1.0],
+            "q1_d1": 1.0,
+            "q1_d2": 1.0,
+            "q2_d1": 0.5,
+            "q2_d2": 0.75,
+        }
+    )
     cards = paircard.model_cards(PAIRS, verdicts, "a")
     assert [c[0] for c in cards] == ["[x](http://e.vil)", "my_model"]
     assert cards[1][1] == "**my\\_model** · `tie` · margin +0.0000"

@@ -34,9 +34,16 @@ def test_outside_dotdot_and_symlinks_out_are_refused(dirs, local):
     allowed, other = dirs
     (allowed / "link").symlink_to(other / "secret.csv")
     (allowed / "linkdir").symlink_to(other, target_is_directory=True)
-    for value in (str(other / "secret.csv"), "/etc/passwd", f"{allowed}/../private/secret.csv",
-                  f"{allowed}/sub/../../private", str(allowed / "link"), str(allowed / "linkdir" / "secret.csv"),
-                  "~/.ssh/id_rsa", "./negviz/paths.py"):
+    for value in (
+        str(other / "secret.csv"),
+        "/etc/passwd",
+        f"{allowed}/../private/secret.csv",
+        f"{allowed}/sub/../../private",
+        str(allowed / "link"),
+        str(allowed / "linkdir" / "secret.csv"),
+        "~/.ssh/id_rsa",
+        "./negviz/paths.py",
+    ):
         with pytest.raises(PathNotAllowedError, match="outside the folders this server may read"):
             check_user_path(value, local_server=local)
 
@@ -64,8 +71,9 @@ def test_unset_setting_allows_local_paths_only_on_a_local_server(monkeypatch, tm
     assert check_user_path(path, local_server=True) == path
     with pytest.raises(PathNotAllowedError, match="NEGVIZ_DATA_DIRS is not set.*Upload"):
         check_user_path(path, local_server=False)
-    assert [is_local_address(a) for a in ("localhost", "127.0.0.1", "::1", "[::1]", "0.0.0.0", "", None, "10.0.0.5")] == [
-        True, True, True, True, False, False, False, False]
+    assert [
+        is_local_address(a) for a in ("localhost", "127.0.0.1", "::1", "[::1]", "0.0.0.0", "", None, "10.0.0.5")
+    ] == [True, True, True, True, False, False, False, False]
 
 
 def test_shared_server_settings():

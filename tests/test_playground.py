@@ -11,7 +11,9 @@ from negviz import metrics
 from negviz.analyses import playground as pg
 
 
-@pytest.mark.parametrize("grid", [[[2, 1], [1, 2]], [[2, 1], [2, 1]], [[1, 1], [1, 2]], [[1, 2], [2, 1]], [[3, 1], [1, 1]]])
+@pytest.mark.parametrize(
+    "grid", [[[2, 1], [1, 2]], [[2, 1], [2, 1]], [[1, 1], [1, 2]], [[1, 2], [2, 1]], [[3, 1], [1, 1]]]
+)
 def test_grid_verdicts_follow_the_nevir_rule(grid):
     grid = np.array(grid, dtype=float)
     v = pg.grid_verdicts(grid)
@@ -47,15 +49,26 @@ def test_score_grid_and_doc_cosine_with_real_models():
 
 
 def test_presets_are_failures_of_every_model():
-    frame = pd.DataFrame({"pair_id": ["a", "b", "c"], "q1": ["q"] * 3, "q2": ["r"] * 3, "d1": ["x", "xx", "x"],
-                          "d2": ["y"] * 3, "cue": ["not", "not", "never"], "passage_id": [1, 2, 3]})
+    frame = pd.DataFrame(
+        {
+            "pair_id": ["a", "b", "c"],
+            "q1": ["q"] * 3,
+            "q2": ["r"] * 3,
+            "d1": ["x", "xx", "x"],
+            "d2": ["y"] * 3,
+            "cue": ["not", "not", "never"],
+            "passage_id": [1, 2, 3],
+        }
+    )
     wrong = {"q1_d1": 0.1, "q1_d2": 0.2, "q2_d1": 0.3, "q2_d2": 0.1}
     right = {"q1_d1": 0.3, "q1_d2": 0.2, "q2_d1": 0.1, "q2_d2": 0.3}
     m1 = pd.DataFrame([wrong, wrong, wrong], index=["a", "b", "c"])
     m2 = pd.DataFrame([wrong, right, wrong], index=["a", "b", "c"])
     presets = pg.nevir_presets(frame, {"m1": m1, "m2": m2}, cue="not")
     assert [p.key for p in presets] == ["nevir:a"] and presets[0].queries == ("q", "r")
-    ex = pd.DataFrame({"query_id": ["e1", "e2"], "query": ["[x] *q*", "q"], "pos_doc": ["p", "p"], "neg_doc": ["n", "n"]})
+    ex = pd.DataFrame(
+        {"query_id": ["e1", "e2"], "query": ["[x] *q*", "q"], "pos_doc": ["p", "p"], "neg_doc": ["n", "n"]}
+    )
     scores = pd.DataFrame({"pos": [0.1, 0.9], "neg": [0.5, 0.1]}, index=["e1", "e2"])
     (only,) = pg.excluir_presets(ex, {"m": scores})
     assert only.key == "excluir:e1" and "*" not in only.label and "[" not in only.label
@@ -76,8 +89,11 @@ def test_stored_presets_from_the_bundled_runs(tmp_path):
     wide = {}
     for dataset in pg.PRESET_PICKERS:
         runs = store.runs(dataset=dataset, kind="eval")  # newest first; not the attribution runs
-        wide[dataset] = {m: store.scores_wide(runs.loc[runs["model_name"] == m, "run_id"].iloc[0])
-                         for m in pg.PRESET_MODELS if (runs["model_name"] == m).any()}
+        wide[dataset] = {
+            m: store.scores_wide(runs.loc[runs["model_name"] == m, "run_id"].iloc[0])
+            for m in pg.PRESET_MODELS
+            if (runs["model_name"] == m).any()
+        }
     presets = pg.stored_presets({d: load(d).frame for d in wide}, wide)
     nevir = [p for p in presets if p.key.startswith("nevir:")]
     wrong_for_all = [p for p in nevir if p.why.startswith("cue 'not'; wrong for")]
@@ -90,11 +106,19 @@ def test_stored_presets_from_the_bundled_runs(tmp_path):
     frame = load("nevir").frame.set_index("pair_id")
     for p in contrast:
         pid = p.key.split(":", 1)[1]
-        right = {m: bool(pg.nevir_verdict(wide["nevir"][m].loc[pid, ["q1_d1", "q1_d2", "q2_d1", "q2_d2"]]
-                                          .to_numpy(dtype=float).reshape(2, 2))["correct"])
-                 for m in pg.CONTRAST_RIGHT + pg.CONTRAST_WRONG}
+        right = {
+            m: bool(
+                pg.nevir_verdict(
+                    wide["nevir"][m].loc[pid, ["q1_d1", "q1_d2", "q2_d1", "q2_d2"]].to_numpy(dtype=float).reshape(2, 2)
+                )["correct"]
+            )
+            for m in pg.CONTRAST_RIGHT + pg.CONTRAST_WRONG
+        }
         assert right == {m: m in pg.CONTRAST_RIGHT for m in right}
-        assert (p.queries, p.docs) == ((frame.loc[pid, "q1"], frame.loc[pid, "q2"]), (frame.loc[pid, "d1"], frame.loc[pid, "d2"]))
+        assert (p.queries, p.docs) == (
+            (frame.loc[pid, "q1"], frame.loc[pid, "q2"]),
+            (frame.loc[pid, "d1"], frame.loc[pid, "d2"]),
+        )
 
 
 def test_model_table_and_checkpoint_hook(tmp_path):

@@ -132,8 +132,9 @@ def test_concurrent_queues_give_no_pair_more_than_its_overlap(store_url):
         P.create(store, "race", NEVIR, "owner", overlap=2, sample=12)
     ctx = multiprocessing.get_context("spawn")
     barrier, out = ctx.Barrier(8), ctx.Queue()
-    procs = [ctx.Process(target=_take_and_label, args=(store_url, f"a{i}", barrier, out), daemon=True)
-             for i in range(8)]
+    procs = [
+        ctx.Process(target=_take_and_label, args=(store_url, f"a{i}", barrier, out), daemon=True) for i in range(8)
+    ]
     for p in procs:
         p.start()
     got = dict(out.get(timeout=300) for _ in procs)
@@ -152,12 +153,14 @@ def test_concurrent_queues_give_no_pair_more_than_its_overlap(store_url):
 
 # ---------------------------------------------------------------- the uncertainty order
 def test_uncertainty_order_by_hand():
-    out = pd.DataFrame({
-        "model": ["m1", "m2", "m1", "m2", "m1", "m2", "m1"],
-        "item_id": ["a", "a", "b", "b", "c", "c", "d"],
-        "correct": [True, True, True, False, False, False, True],
-        "margin": [0.9, 0.5, 0.2, -0.1, -0.3, -0.4, 0.01],
-    })
+    out = pd.DataFrame(
+        {
+            "model": ["m1", "m2", "m1", "m2", "m1", "m2", "m1"],
+            "item_id": ["a", "a", "b", "b", "c", "c", "d"],
+            "correct": [True, True, True, False, False, False, True],
+            "margin": [0.9, 0.5, 0.2, -0.1, -0.3, -0.4, 0.01],
+        }
+    )
     order = uncertainty_order(out, ["a", "b", "c", "d", "e"])
     # b: one right of two (0.5); then a, c, d agree (0): closeness = mean within-model |margin| pct
     # m1 |margins| .9 .2 .3 .01 -> pct a 1, b .5, c .75, d .25; m2 .5 .1 .4 -> a 1, b 1/3, c 2/3
@@ -293,10 +296,14 @@ def test_a_bad_project_file_writes_nothing(store, tmp_path):
             "not json": (b"{nope", "not a JSON file"),
             "other json": (b'{"a": 1}', "not a negviz project file"),
             "no labels": (json.dumps({**doc, "labels": None}).encode(), "'labels' is missing"),
-            "unknown pair": (json.dumps({**doc, "project": {**doc["project"], "items": ["zz-9"]}}).encode(),
-                             "not in nevir"),
-            "bad annotator": (json.dumps({**doc, "claims": [{**doc["claims"][0], "annotator": "<b>x</b>"}]})
-                              .encode(), "annotator name"),
+            "unknown pair": (
+                json.dumps({**doc, "project": {**doc["project"], "items": ["zz-9"]}}).encode(),
+                "not in nevir",
+            ),
+            "bad annotator": (
+                json.dumps({**doc, "claims": [{**doc["claims"][0], "annotator": "<b>x</b>"}]}).encode(),
+                "annotator name",
+            ),
         }
         for name, (data, message) in cases.items():
             with pytest.raises(ann.AnnotationError, match=message):
@@ -311,9 +318,11 @@ def test_a_bad_project_file_writes_nothing(store, tmp_path):
 
 # ---------------------------------------------------------------- guidelines
 def test_guidelines_render_without_html_scripts_or_images():
-    text = ("# Rules\n\n<script>alert(1)</script> <img src=x onerror=alert(2)>\n\n"
-            "![tracker](https://example.com/t.png) [ok](https://example.com/rules) "
-            "[bad](javascript:alert(3)) [data](data:text/html,hi) [rel](other-page)\n\n**bold** & more")
+    text = (
+        "# Rules\n\n<script>alert(1)</script> <img src=x onerror=alert(2)>\n\n"
+        "![tracker](https://example.com/t.png) [ok](https://example.com/rules) "
+        "[bad](javascript:alert(3)) [data](data:text/html,hi) [rel](other-page)\n\n**bold** & more"
+    )
     safe = safe_markdown(text)
     assert "<script" not in safe and "<img" not in safe and "&lt;script>" in safe
     assert not re.search(r"(?<!\\)!\[", safe) and "\\![tracker](https://example.com/t.png)" in safe
@@ -331,11 +340,22 @@ def test_a_queue_step_with_10000_labels_in_the_store_is_fast(tmp_path):
         stamp = pd.Timestamp.now(tz="UTC").to_pydatetime()
         from negviz.store.label_rows import insert_versions
 
-        insert_versions(store.engine, [
-            {"dataset": "nevir", "item_id": item, "annotator": who, "version": 1,
-             "labels": {"negation_type": "affixal", "validity": "valid", "query_ambiguous": False},
-             "note": "", "created_at": stamp}
-            for item in project.items[:1250] for who in people])
+        insert_versions(
+            store.engine,
+            [
+                {
+                    "dataset": "nevir",
+                    "item_id": item,
+                    "annotator": who,
+                    "version": 1,
+                    "labels": {"negation_type": "affixal", "validity": "valid", "query_ambiguous": False},
+                    "note": "",
+                    "created_at": stamp,
+                }
+                for item in project.items[:1250]
+                for who in people
+            ],
+        )
         assert len(store.annotations("nevir")) == 10_000
         P.next_pair(store, project, "new")  # warm
         start = time.perf_counter()

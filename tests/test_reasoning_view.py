@@ -8,22 +8,32 @@ import pandas as pd
 
 from negviz.analyses import reasoning as R
 
-FRAME = pd.DataFrame({
-    "pair_id": ["a", "b"], "q1": ["Who did not win?", "Which city has no river?"],
-    "d1": ["Ann did not win.", "Rome has no river."], "q2": ["Who won?", "Which city has a river?"],
-    "d2": ["Ann won.", "Rome has a river."], "cue": ["not", "no"],
-})
+FRAME = pd.DataFrame(
+    {
+        "pair_id": ["a", "b"],
+        "q1": ["Who did not win?", "Which city has no river?"],
+        "d1": ["Ann did not win.", "Rome has no river."],
+        "q2": ["Who won?", "Which city has a river?"],
+        "d2": ["Ann won.", "Rome has a river."],
+        "cue": ["not", "no"],
+    }
+)
 # a: q1 right (2 > 1), q2 wrong (tie); b: q1 wrong, q2 right.
-WIDE = pd.DataFrame({"q1_d1": [2.0, 0.0], "q1_d2": [1.0, 1.0], "q2_d1": [0.0, 0.0], "q2_d2": [0.0, 2.0]},
-                    index=pd.Index(["a", "b"], name="item_id"))
-TEXTS = pd.DataFrame([
-    ("a", "q1_d1", "The passage says Ann did not win, which answers it."),
-    ("a", "q1_d2", "Ann won here, the opposite."),
-    ("a", "q2_d1", "Both are about Ann winning."),
-    ("a", "q2_d2", "Ann won."),
-    ("b", "q1_d1", "Rome is a city with a river."),  # wrong verdict, cue never named
-    ("b", "q2_d2", "Rome has a river."),
-], columns=["item_id", "slot", "text"]).assign(name="reasoning")
+WIDE = pd.DataFrame(
+    {"q1_d1": [2.0, 0.0], "q1_d2": [1.0, 1.0], "q2_d1": [0.0, 0.0], "q2_d2": [0.0, 2.0]},
+    index=pd.Index(["a", "b"], name="item_id"),
+)
+TEXTS = pd.DataFrame(
+    [
+        ("a", "q1_d1", "The passage says Ann did not win, which answers it."),
+        ("a", "q1_d2", "Ann won here, the opposite."),
+        ("a", "q2_d1", "Both are about Ann winning."),
+        ("a", "q2_d2", "Ann won."),
+        ("b", "q1_d1", "Rome is a city with a river."),  # wrong verdict, cue never named
+        ("b", "q2_d2", "Rome has a river."),
+    ],
+    columns=["item_id", "slot", "text"],
+).assign(name="reasoning")
 
 
 def test_each_query_gets_its_half_of_the_pair_rule():
@@ -38,8 +48,13 @@ def test_wrong_verdicts_without_the_cue_are_counted():
     assert got.loc[("a", "q1"), "mentions_cue"] and not got.loc[("a", "q2"), "mentions_cue"]
     assert not got.loc[("b", "q1"), "mentions_cue"]
     m = R.cue_mentions(table)
-    assert m == {"queries": 4, "wrong": 2, "wrong_without_cue": 2, "share_wrong_without_cue": 1.0,
-                 "right_without_cue": 1}
+    assert m == {
+        "queries": 4,
+        "wrong": 2,
+        "wrong_without_cue": 2,
+        "share_wrong_without_cue": 1.0,
+        "right_without_cue": 1,
+    }
 
 
 def test_the_cue_is_marked_in_the_reasoning_and_text_is_escaped():

@@ -11,15 +11,40 @@ from negviz.published import REFERENCE_COLUMNS, load_reference, reference_tables
 
 # The 35 DEMETR file stems (shared/datasets/SOURCES.md, section 5).
 DEMETR_STEMS = {
-    "base_id33_empty", "base_id33_shuffle_trans", "base_id35_reference",
-    "critical_id4_codemix", "critical_id6_addition", "critical_id7_antonym", "critical_id8_negation",
-    "critical_id9_ne_replaced", "critical_id10_numbers_replaced", "critical_id11_gender", "critical_id20_shuffled",
-    "critical_id21_adj_adv_removed", "critical_id22_verb_removed", "critical_id23_noun_removed",
-    "critical_id24_subj_removed", "critical_id25_ne_removed",
-    "major_id3_hypernym", "major_id5_pp_removed", "major_id17_tense", "major_id18_aspect", "major_id19_question",
-    "minor_id1_repeat2", "minor_id2_repeat4", "minor_id12_conj_removed", "minor_id13_pos_shift", "minor_id14_word_swap",
-    "minor_id15_case", "minor_id16_function_word", "minor_id26_misspelled", "minor_id27_char_removed",
-    "minor_id28_final_punc_removed", "minor_id29_punc_addition", "minor_id30_tokenized", "minor_id31_full_lower",
+    "base_id33_empty",
+    "base_id33_shuffle_trans",
+    "base_id35_reference",
+    "critical_id4_codemix",
+    "critical_id6_addition",
+    "critical_id7_antonym",
+    "critical_id8_negation",
+    "critical_id9_ne_replaced",
+    "critical_id10_numbers_replaced",
+    "critical_id11_gender",
+    "critical_id20_shuffled",
+    "critical_id21_adj_adv_removed",
+    "critical_id22_verb_removed",
+    "critical_id23_noun_removed",
+    "critical_id24_subj_removed",
+    "critical_id25_ne_removed",
+    "major_id3_hypernym",
+    "major_id5_pp_removed",
+    "major_id17_tense",
+    "major_id18_aspect",
+    "major_id19_question",
+    "minor_id1_repeat2",
+    "minor_id2_repeat4",
+    "minor_id12_conj_removed",
+    "minor_id13_pos_shift",
+    "minor_id14_word_swap",
+    "minor_id15_case",
+    "minor_id16_function_word",
+    "minor_id26_misspelled",
+    "minor_id27_char_removed",
+    "minor_id28_final_punc_removed",
+    "minor_id29_punc_addition",
+    "minor_id30_tokenized",
+    "minor_id31_full_lower",
     "minor_id32_first_lower",
 }
 # The units each metric may carry (a metric printed as a fraction in one paper and a percent in another).
@@ -40,7 +65,18 @@ METRIC_UNITS = {
     "count": {"count"},
     "share": {"percent"},
 }
-KEY = ["source", "model", "category", "training_data", "dataset", "split", "metric", "perturbation", "negation_type", "epoch"]
+KEY = [
+    "source",
+    "model",
+    "category",
+    "training_data",
+    "dataset",
+    "split",
+    "metric",
+    "perturbation",
+    "negation_type",
+    "epoch",
+]
 
 
 @pytest.fixture(scope="module")
@@ -58,9 +94,17 @@ def cell(df, source, model, metric, **where):
 
 def test_tables_and_shared_schema():
     assert set(reference_tables()) == {
-        "nevir_table2", "excluir_table1", "excluir_table2", "excluir_table6", "hedgempnet_table1",
-        "negbleurt_demetr", "negbleurt_table3", "petcu_distributions", "petcu_table2",
-        "rank1_table2", "nevir_reproduction",
+        "nevir_table2",
+        "excluir_table1",
+        "excluir_table2",
+        "excluir_table6",
+        "hedgempnet_table1",
+        "negbleurt_demetr",
+        "negbleurt_table3",
+        "petcu_distributions",
+        "petcu_table2",
+        "rank1_table2",
+        "nevir_reproduction",
     }
     for stem in reference_tables():
         with open(ref.REFERENCE_DIR / f"{stem}.csv", newline="") as f:
@@ -71,9 +115,17 @@ def test_tables_and_shared_schema():
 def test_row_counts(df):
     counts = df.groupby("table").size().to_dict()
     assert counts == {
-        "nevir_table2": 24, "excluir_table6": 66, "excluir_table1": 81, "excluir_table2": 81,
-        "hedgempnet_table1": 16, "negbleurt_demetr": 132, "negbleurt_table3": 65,
-        "petcu_distributions": 22, "petcu_table2": 54, "rank1_table2": 3, "nevir_reproduction": 5,
+        "nevir_table2": 24,
+        "excluir_table6": 66,
+        "excluir_table1": 81,
+        "excluir_table2": 81,
+        "hedgempnet_table1": 16,
+        "negbleurt_demetr": 132,
+        "negbleurt_table3": 65,
+        "petcu_distributions": 22,
+        "petcu_table2": 54,
+        "rank1_table2": 3,
+        "nevir_reproduction": 5,
     }
 
 
@@ -99,8 +151,12 @@ def test_nevir_table2_cells(df):
 
 def test_excluir_table6_cells_match_reference_md(df):
     s = "ExcluIR Table 6"
-    for model, rr in [("all-MiniLM-L6-v2", "62.09"), ("all-mpnet-base-v2", "69.04"),
-                      ("multi-qa-mpnet-base-dot-v1", "68.41"), ("ms-marco-MiniLM-L-6-v2", "63.35")]:
+    for model, rr in [
+        ("all-MiniLM-L6-v2", "62.09"),
+        ("all-mpnet-base-v2", "69.04"),
+        ("multi-qa-mpnet-base-dot-v1", "68.41"),
+        ("ms-marco-MiniLM-L-6-v2", "63.35"),
+    ]:
         assert cell(df, s, model, "right_rank")["value_text"] == rr
     assert cell(df, s, "ms-marco-MiniLM-L-6-v2", "right_rank")["hub_id"] == "cross-encoder/ms-marco-MiniLM-L-6-v2"
     assert cell(df, s, "stsb-roberta-large", "delta_r1")["value_text"] == "6.50"
@@ -129,7 +185,10 @@ def test_hedgempnet_table1(df):
     # One metric per dataset column.
     assert df[df["source"] == s].groupby("dataset")["metric"].nunique().eq(1).all()
     # MPNet's NevIR score is NevIR Table 2's all-mpnet-base-v2 score.
-    assert cell(df, s, "MPNet", "paired_accuracy")["value"] == cell(df, "NevIR Table 2", "all-mpnet-base-v2", "paired_accuracy")["value"]
+    assert (
+        cell(df, s, "MPNet", "paired_accuracy")["value"]
+        == cell(df, "NevIR Table 2", "all-mpnet-base-v2", "paired_accuracy")["value"]
+    )
 
 
 def test_demetr_ratios(df):
@@ -176,7 +235,9 @@ def test_petcu_distributions(df):
     shares = p[p["metric"] == "share"]
     assert shares["notes"].str.startswith("DERIVED").all()
     for r in shares.itertuples():
-        assert r.value == pytest.approx(100 * counts[(r.dataset, r.negation_type)] / counts[(r.dataset, "total")], abs=0.005)
+        assert r.value == pytest.approx(
+            100 * counts[(r.dataset, r.negation_type)] / counts[(r.dataset, "total")], abs=0.005
+        )
 
 
 def test_petcu_table2(df):

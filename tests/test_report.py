@@ -35,8 +35,30 @@ def built(tmp_path_factory):
     url = _store(tmp, files + ["finetune__a47ee981.parquet"])
     out = tmp / "report.html"
     figures = "auto" if shutil.which("chromium") else "plotly"
-    assert main(["--db", url, "report", "--model", "all-MiniLM-L6-v2", "--against", "tfidf", "--datasets", "nevir",
-                 "demetr", "cannot", "--out", str(out), "--no-maxsim", "--quiet", "--figures", figures]) == 0
+    assert (
+        main(
+            [
+                "--db",
+                url,
+                "report",
+                "--model",
+                "all-MiniLM-L6-v2",
+                "--against",
+                "tfidf",
+                "--datasets",
+                "nevir",
+                "demetr",
+                "cannot",
+                "--out",
+                str(out),
+                "--no-maxsim",
+                "--quiet",
+                "--figures",
+                figures,
+            ]
+        )
+        == 0
+    )
     return url, out, json.loads(out.with_suffix(".json").read_text())
 
 
@@ -73,16 +95,28 @@ def test_numbers_equal_the_cli_and_the_analyses(built, capsys):
     store = Store(url)
     mini = store.get_run(data["datasets"]["demetr"]["run_ids"]["all-MiniLM-L6-v2"])
     stored = {p["perturbation"]: p["sensitivity_ratio"] for p in mini.summary["perturbations"]}
-    mine = {c["perturbation"]: c["sensitivity_ratio"] for c in demetr["cells"]
-            if c["model"] == "all-MiniLM-L6-v2" and not c["published"]}
+    mine = {
+        c["perturbation"]: c["sensitivity_ratio"]
+        for c in demetr["cells"]
+        if c["model"] == "all-MiniLM-L6-v2" and not c["published"]
+    }
     assert mine == pytest.approx(stored)
     assert "NegMPNet" in demetr["published_models"]
     # provenance of every run used
     for ds in data["datasets"].values():
         for run_id in ds["run_ids"].values():
             prov = data["runs"][run_id]
-            assert {"model_id", "revision", "dataset", "split", "options", "n", "code_version", "device",
-                    "date"} <= set(prov)
+            assert {
+                "model_id",
+                "revision",
+                "dataset",
+                "split",
+                "options",
+                "n",
+                "code_version",
+                "device",
+                "date",
+            } <= set(prov)
     assert data["drift"]["runs"] and data["drift"]["figure"] == "drift"
 
 
@@ -96,7 +130,10 @@ def test_every_section_and_no_network_reference(built):
     assert out.stat().st_size < 5_000_000
     examples = data["datasets"]["nevir"]["examples"]["items"]
     assert len(examples) == 4 and all(e["card"] for e in examples)
-    assert {e["side"] for e in examples} == {"all-MiniLM-L6-v2 right, tfidf wrong", "all-MiniLM-L6-v2 wrong, tfidf right"}
+    assert {e["side"] for e in examples} == {
+        "all-MiniLM-L6-v2 right, tfidf wrong",
+        "all-MiniLM-L6-v2 wrong, tfidf right",
+    }
 
 
 def test_missing_runs_name_their_command_and_text_is_escaped(tmp_path):
@@ -109,8 +146,30 @@ def test_missing_runs_name_their_command_and_text_is_escaped(tmp_path):
     record.model_spec = {**record.model_spec, "name": EVIL}
     store.save_run(record, scores)
     out = tmp_path / "evil.html"
-    assert main(["--db", url, "report", "--model", EVIL, "--against", "tfidf", "all-MiniLM-L12-v2", "--datasets",
-                 "nevir", "demetr", "--out", str(out), "--no-maxsim", "--quiet", "--figures", "plotly"]) == 0
+    assert (
+        main(
+            [
+                "--db",
+                url,
+                "report",
+                "--model",
+                EVIL,
+                "--against",
+                "tfidf",
+                "all-MiniLM-L12-v2",
+                "--datasets",
+                "nevir",
+                "demetr",
+                "--out",
+                str(out),
+                "--no-maxsim",
+                "--quiet",
+                "--figures",
+                "plotly",
+            ]
+        )
+        == 0
+    )
     page = out.read_text()
     assert "<script>alert" not in page and "<b>bold" not in page
     assert "&lt;script&gt;alert(&#x27;x&#x27;)&lt;/script&gt;&amp;&lt;b&gt;bold" in page
@@ -162,11 +221,18 @@ def test_negminilm_report_finds_its_finetune_run_and_the_cli_numbers(tmp_path):
     from negviz.analyses.compare import compare
     from negviz.report.build import build_report
 
-    files = ["nevir__negminilm", "nevir__all-MiniLM-L6-v2", "demetr__negminilm", "demetr__all-MiniLM-L6-v2",
-             "finetune__1ce4a3c7", "finetune__a47ee981"]
+    files = [
+        "nevir__negminilm",
+        "nevir__all-MiniLM-L6-v2",
+        "demetr__negminilm",
+        "demetr__all-MiniLM-L6-v2",
+        "finetune__1ce4a3c7",
+        "finetune__a47ee981",
+    ]
     store = Store(_store(tmp_path, [f"{f}.parquet" for f in files]))
-    data = build_report(store, "negminilm", against=["all-MiniLM-L6-v2"], datasets=["nevir", "demetr"],
-                        maxsim=False).data
+    data = build_report(
+        store, "negminilm", against=["all-MiniLM-L6-v2"], datasets=["nevir", "demetr"], maxsim=False
+    ).data
     drift = data["drift"]
     assert drift["trained_in_negviz"] and "negminilm was trained in negviz" in drift["note"]
     assert [r["run_id"][:8] for r in drift["runs"]] == ["1ce4a3c7"]  # not MiniLM's other run (a47ee981)
@@ -193,8 +259,28 @@ def test_the_why_section_holds_the_cue_influence_run_and_the_lexical_confound(tm
     url = _store(tmp_path, [f"nevir__{m}.parquet" for m in ("all-MiniLM-L6-v2", "tfidf", "bm25")])
     run = run_cue_influence("tfidf", DatasetSpec(name="nevir", limit=8), store=Store(url)).record
     out = tmp_path / "report.html"
-    assert main(["--db", url, "report", "--model", "tfidf", "--against", "all-MiniLM-L6-v2", "--datasets", "nevir",
-                 "--out", str(out), "--no-maxsim", "--quiet", "--figures", "plotly"]) == 0
+    assert (
+        main(
+            [
+                "--db",
+                url,
+                "report",
+                "--model",
+                "tfidf",
+                "--against",
+                "all-MiniLM-L6-v2",
+                "--datasets",
+                "nevir",
+                "--out",
+                str(out),
+                "--no-maxsim",
+                "--quiet",
+                "--figures",
+                "plotly",
+            ]
+        )
+        == 0
+    )
     why = json.loads(out.with_suffix(".json").read_text())["datasets"]["nevir"]["why"]
     mine = {a["model"]: a for a in why["attribution"]}
     assert mine["tfidf"]["run_id"] == run.run_id and set(mine) <= {"tfidf", "all-MiniLM-L6-v2"}

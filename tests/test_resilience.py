@@ -54,8 +54,13 @@ def test_a_killed_embedding_run_resumes_from_the_cache(tiny_model_dir, tmp_path)
     model = tiny_model_dir("bi-encoder")
     cache_path = tmp_path / "scores.sqlite"
     env = {**os.environ, "PYTHONPATH": str(ROOT), "OMP_NUM_THREADS": "1"}
-    child = subprocess.Popen([sys.executable, "-c", CHILD, str(model), str(cache_path), str(len(TEXTS))],
-                             env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    child = subprocess.Popen(
+        [sys.executable, "-c", CHILD, str(model), str(cache_path), str(len(TEXTS))],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
         deadline = time.monotonic() + 120
         while _stored_vectors(cache_path) < 64:  # two checkpoints written: kill it now, mid-way
@@ -144,9 +149,25 @@ def test_cli_run_goes_on_with_a_garbage_cache(tmp_path):
     (cache_dir / "scores.sqlite").write_bytes(os.urandom(8192))
     env = {**os.environ, "PYTHONPATH": str(ROOT), "NEGVIZ_CACHE_DIR": str(cache_dir), "HF_HUB_OFFLINE": "1"}
     out = subprocess.run(
-        [sys.executable, "-m", "negviz", "--db", f"sqlite:///{tmp_path / 'r.sqlite'}", "eval", "--model", "tfidf",
-         "--dataset", "nevir", "--limit", "5", "--quiet"],
-        env=env, capture_output=True, text=True, timeout=300,
+        [
+            sys.executable,
+            "-m",
+            "negviz",
+            "--db",
+            f"sqlite:///{tmp_path / 'r.sqlite'}",
+            "eval",
+            "--model",
+            "tfidf",
+            "--dataset",
+            "nevir",
+            "--limit",
+            "5",
+            "--quiet",
+        ],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
     )
     assert out.returncode == 0, out.stderr
     assert "score cache" in out.stderr and "is damaged" in out.stderr and "corrupt-" in out.stderr

@@ -220,8 +220,7 @@ def test_corpus_run_stored_with_provenance_and_reused(small_corpus, score_cache,
     again = run_corpus_eval("all-MiniLM-L6-v2", ds, small_corpus, top_k=20, store=store, cache=score_cache)
     assert again.reused and again.record.run_id == r.run_id
     # --force replaces the stored run of the spec (issue 21: a spec is stored once).
-    forced = run_corpus_eval("all-MiniLM-L6-v2", ds, small_corpus, top_k=20, store=store, cache=score_cache,
-                             force=True)
+    forced = run_corpus_eval("all-MiniLM-L6-v2", ds, small_corpus, top_k=20, store=store, cache=score_cache, force=True)
     assert not forced.reused and store.runs(kind="retrieval")["run_id"].tolist() == [forced.record.run_id]
 
 

@@ -61,7 +61,9 @@ def test_tfidf_matches_scikit_learn_bit_for_bit():
     rng = np.random.default_rng(0)
     words = [f"w{i}" for i in range(12)]
     cases = [(["a", "b"], ["a", "c", "b", "d"]), (["a", "b"], ["a", "e", "b", "d"]), (["x", "a", "a"], ["a", "b", "x"])]
-    cases += [(list(rng.choice(words, rng.integers(1, 8))), list(rng.choice(words, rng.integers(1, 30)))) for _ in range(300)]
+    cases += [
+        (list(rng.choice(words, rng.integers(1, 8))), list(rng.choice(words, rng.integers(1, 30)))) for _ in range(300)
+    ]
     for q, d in cases:
         m = TfidfVectorizer(analyzer=lambda toks: toks).fit_transform([q, d])
         assert pair_cosine(q, d) == (m @ m.T).toarray()[0, 1], (q, d)
@@ -233,7 +235,9 @@ def test_bi_encoder_role_prefixes_and_normalize(st_model):
 
 def test_bi_encoder_reports_progress_per_batch(tiny_model_dir):
     calls = []
-    scorer = load_scorer(ModelSpec.make(str(tiny_model_dir("bi-encoder")), family="bi-encoder"), device="cpu", batch_size=2)
+    scorer = load_scorer(
+        ModelSpec.make(str(tiny_model_dir("bi-encoder")), family="bi-encoder"), device="cpu", batch_size=2
+    )
     vectors = scorer.embed(PAIRS_D + PAIRS_Q, progress=lambda done, total, desc: calls.append((done, total, desc)))
     assert vectors.shape[0] == 6 and vectors.dtype == np.float32
     assert calls == [(2, 6, "encoding"), (4, 6, "encoding"), (6, 6, "encoding")]

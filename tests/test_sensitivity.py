@@ -8,8 +8,14 @@ import pytest
 from negviz import metrics
 from negviz.text import perturb
 from negviz.analyses import sensitivity as sv
-from negviz.charts.sensitivity import (TINY_MARK, cannot_chart, column_key, focus_chart, own_sentence_chart,
-                                       sensitivity_heatmap)
+from negviz.charts.sensitivity import (
+    TINY_MARK,
+    cannot_chart,
+    column_key,
+    focus_chart,
+    own_sentence_chart,
+    sensitivity_heatmap,
+)
 from negviz.published import load_reference
 from negviz.schema import DatasetSpec, ModelSpec
 from negviz.summaries import perturbation_summary
@@ -21,15 +27,17 @@ from negviz.summaries import perturbation_summary
 #   antonym:1   t .8 h .8 e .3 -> ratio 0, missed (tie)
 #   antonym:2   t .4 h .2 e .4 -> t == e: zero denominator, ratio undefined, detected
 #   antonym:3   t .7 h .1 e .1 -> ratio .6/.6 = 1, detected
-FRAME = pd.DataFrame({
-    "item_id": [1, 2, 3, 1, 2, 3],
-    "perturbation": ["critical_id8_negation"] * 3 + ["critical_id7_antonym"] * 3,
-    "severity": ["critical"] * 6,
-    "reference": ["r1", "r2", "r3", "r1", "r2", "r3"],
-    "candidate": ["c1", "c2", "c3", "c1", "c2", "c3"],
-    "perturbed": ["n1", "n2", "n3", "a1", "a2", "a3"],
-    "checked": [True, False, True, True, True, True],
-})
+FRAME = pd.DataFrame(
+    {
+        "item_id": [1, 2, 3, 1, 2, 3],
+        "perturbation": ["critical_id8_negation"] * 3 + ["critical_id7_antonym"] * 3,
+        "severity": ["critical"] * 6,
+        "reference": ["r1", "r2", "r3", "r1", "r2", "r3"],
+        "candidate": ["c1", "c2", "c3", "c1", "c2", "c3"],
+        "perturbed": ["n1", "n2", "n3", "a1", "a2", "a3"],
+        "checked": [True, False, True, True, True, True],
+    }
+)
 T = [0.9, 0.6, 0.5, 0.8, 0.4, 0.7]
 H = [0.5, 0.7, 0.4, 0.8, 0.2, 0.1]
 E = [0.1, 0.2, 0.4995, 0.3, 0.4, 0.1]
@@ -82,10 +90,20 @@ def test_cell_items_filters_and_sorts_most_sensitive_first():
 def test_labels_and_order_follow_severity_then_demetr_id():
     assert sv.short_label("critical_id8_negation") == "negation"
     assert sv.short_label("base_id33_shuffle_trans") == "shuffle_trans"
-    stems = ["minor_id15_case", "base_id33_empty", "critical_id10_numbers_replaced", "major_id3_hypernym",
-             "critical_id8_negation"]
-    assert sv.perturbation_order(stems) == ["critical_id8_negation", "critical_id10_numbers_replaced",
-                                            "major_id3_hypernym", "minor_id15_case", "base_id33_empty"]
+    stems = [
+        "minor_id15_case",
+        "base_id33_empty",
+        "critical_id10_numbers_replaced",
+        "major_id3_hypernym",
+        "critical_id8_negation",
+    ]
+    assert sv.perturbation_order(stems) == [
+        "critical_id8_negation",
+        "critical_id10_numbers_replaced",
+        "major_id3_hypernym",
+        "minor_id15_case",
+        "base_id33_empty",
+    ]
 
 
 def test_published_columns_and_matrix():
@@ -123,9 +141,16 @@ def test_critical_focus_ranks_negation_among_the_critical_files():
 
 
 def test_cannot_distribution_by_hand():
-    items = pd.DataFrame({"pair_id": list("abcdef"), "source": ["s1", "s1", "s1", "s2", "s2", "s2"],
-                          "label": [1, 1, 0, 1, 1, 1], "sentence1": "x", "sentence2": "y",
-                          "similarity": [0.2, 0.4, 0.9, 0.5, 0.5, 0.8]})
+    items = pd.DataFrame(
+        {
+            "pair_id": list("abcdef"),
+            "source": ["s1", "s1", "s1", "s2", "s2", "s2"],
+            "label": [1, 1, 0, 1, 1, 1],
+            "sentence1": "x",
+            "sentence2": "y",
+            "similarity": [0.2, 0.4, 0.9, 0.5, 0.5, 0.8],
+        }
+    )
     dist = sv.cannot_distribution({"m": items}).set_index("source")
     assert dist.loc["s1", "n"] == 2 and dist.loc["s1", "mean"] == pytest.approx(0.3)
     assert dist.loc["s2", "median"] == pytest.approx(0.5) and dist.loc["s2", "mean"] == pytest.approx(0.6)
@@ -173,19 +198,22 @@ def test_demetr_run_records_cosine_and_matches_its_stored_summary(tmp_path, tiny
 
 
 # ---------------------------------------------------------------- own sentence
-@pytest.mark.parametrize("name, text, expected", [
-    ("negation", "The new bridge opened to traffic.", "The new bridge did not open to traffic."),
-    ("negation", "He did not go to school.", "He went to school."),
-    ("antonym", "The new bridge opened.", "The old bridge opened."),
-    ("antonym", "It happened after the war.", "It happened before the war."),  # a DEMETR antonym swap
-    ("noun_removed", "The new bridge opened to traffic.", "The new bridge opened to."),
-    ("word_swap", "one two three four", "one three two four"),
-    ("case", "His research shows it.", "Him research shows it."),
-    ("first_lower", "The bridge.", "the bridge."),
-    ("full_lower", "The Bridge.", "the bridge."),
-    ("final_punc_removed", 'He said "yes."', 'He said "yes"'),
-    ("punc_addition", "one two three four", "one two, three four"),
-])
+@pytest.mark.parametrize(
+    "name, text, expected",
+    [
+        ("negation", "The new bridge opened to traffic.", "The new bridge did not open to traffic."),
+        ("negation", "He did not go to school.", "He went to school."),
+        ("antonym", "The new bridge opened.", "The old bridge opened."),
+        ("antonym", "It happened after the war.", "It happened before the war."),  # a DEMETR antonym swap
+        ("noun_removed", "The new bridge opened to traffic.", "The new bridge opened to."),
+        ("word_swap", "one two three four", "one three two four"),
+        ("case", "His research shows it.", "Him research shows it."),
+        ("first_lower", "The bridge.", "the bridge."),
+        ("full_lower", "The Bridge.", "the bridge."),
+        ("final_punc_removed", 'He said "yes."', 'He said "yes"'),
+        ("punc_addition", "one two three four", "one two, three four"),
+    ],
+)
 def test_rule_perturbations(name, text, expected):
     edit = perturb.perturb_all(text, [name])[name]
     assert edit is not None and edit.edited == expected, edit
@@ -227,8 +255,12 @@ def test_own_sentence_table_reports_a_failing_model_and_keeps_the_others(score_c
             raise RuntimeError("no weights here")
 
     edits = perturb.perturb_all("The new bridge opened.", ["antonym"])
-    table, errors = sv.own_sentence_table({"tfidf": load_scorer("tfidf", cache=score_cache), "broken": Broken()},
-                                          "The new bridge opened.", "The new bridge opened.", edits)
+    table, errors = sv.own_sentence_table(
+        {"tfidf": load_scorer("tfidf", cache=score_cache), "broken": Broken()},
+        "The new bridge opened.",
+        "The new bridge opened.",
+        edits,
+    )
     assert set(table["model"]) == {"tfidf"} and "no weights here" in errors["broken"]
 
 
@@ -271,16 +303,34 @@ def test_focus_cannot_and_own_sentence_figures():
     fig = focus_chart(focus, sv.RATIO, "f")
     assert {t.name for t in fig.data} == set(sv.FOCUS_GROUPS)
     assert "NegMPNet (published)" in fig.layout.yaxis.categoryarray
-    items = pd.DataFrame({"pair_id": list("abcd"), "source": ["s1", "s1", "s2", "s2"], "label": 1,
-                          "sentence1": "x", "sentence2": "y", "similarity": [0.1, 0.3, 0.5, 0.7]})
+    items = pd.DataFrame(
+        {
+            "pair_id": list("abcd"),
+            "source": ["s1", "s1", "s2", "s2"],
+            "label": 1,
+            "sentence1": "x",
+            "sentence2": "y",
+            "similarity": [0.1, 0.3, 0.5, 0.7],
+        }
+    )
     dist = sv.cannot_distribution({"m1": items, "m2": items.assign(similarity=items["similarity"] * 10)})
     cfig = cannot_chart(dist, "c")
     boxes = [t for t in cfig.data if t.type == "box"]
     assert len(boxes) == 2 and list(boxes[1].median) == pytest.approx([2.0, 6.0])
     assert [a.text for a in cfig.layout.annotations] == ["m1", "m2"]
-    own = pd.DataFrame({"model": ["a", "a"], "perturbation": ["negation", "antonym"], "perturbed": ["<x>", "y"],
-                        "margin": [0.1, 0.2], "score_candidate": 1.0, "score_perturbed": [0.9, 0.8],
-                        "score_empty": 0.0, "ratio": [0.1, 0.2], "demetr_file_ratio": [0.08, np.nan]})
+    own = pd.DataFrame(
+        {
+            "model": ["a", "a"],
+            "perturbation": ["negation", "antonym"],
+            "perturbed": ["<x>", "y"],
+            "margin": [0.1, 0.2],
+            "score_candidate": 1.0,
+            "score_perturbed": [0.9, 0.8],
+            "score_empty": 0.0,
+            "ratio": [0.1, 0.2],
+            "demetr_file_ratio": [0.08, np.nan],
+        }
+    )
     ofig = own_sentence_chart(own, "o")
     assert ofig.data[0].type == "bar" and list(ofig.data[0].x) == [0.1, 0.2]
     assert ofig.data[0].customdata[0][0] == "&lt;x&gt;"

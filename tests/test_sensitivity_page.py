@@ -64,8 +64,16 @@ def test_cell_items_from_the_selectboxes_and_the_checked_toggle(page_env):
     assert "`tfidf`" in head and "critical_id7_antonym" in head and f"n = {n}," in head
     items = items_table(page)
     assert len(items) == n and items["id"].is_unique
-    assert {"reference", "candidate", "perturbed", "score_candidate", "score_perturbed", "score_empty", "ratio",
-            "tiny_denominator"} <= set(items.columns)
+    assert {
+        "reference",
+        "candidate",
+        "perturbed",
+        "score_candidate",
+        "score_perturbed",
+        "score_empty",
+        "ratio",
+        "tiny_denominator",
+    } <= set(items.columns)
     page.toggle(key="checked").set_value(True).run()
     assert not page.exception
     assert len(items_table(page)) == int(items_table(page)["checked"].sum())
@@ -89,8 +97,12 @@ def test_focus_and_cannot_tabs_from_the_url(page_env):
 
 
 def test_perturb_your_own_sentence_with_tfidf(page_env):
-    page = open_page(view="Perturb your own sentence", own_models="tfidf",
-                     own_ref="The new bridge was opened to traffic.", own_cand="The new bridge opened to traffic.")
+    page = open_page(
+        view="Perturb your own sentence",
+        own_models="tfidf",
+        own_ref="The new bridge was opened to traffic.",
+        own_cand="The new bridge opened to traffic.",
+    )
     edits = items_table(page, "perturbed")
     assert {"negation", "antonym", "word_swap"} <= set(edits["perturbation"])
     assert edits.set_index("perturbation").loc["antonym", "perturbed"] == "The old bridge opened to traffic."

@@ -51,8 +51,21 @@ def test_report_to_a_place_it_cannot_write_fails_before_building(tmp_path, capsy
     blocker = tmp_path / "a-file"
     blocker.write_text("not a folder")
     out = blocker / "report.html"
-    assert main(["--db", str(tmp_path / "results.sqlite"), "report", "--model", "all-MiniLM-L6-v2",
-                 "--out", str(out), "--no-maxsim"]) == 2
+    assert (
+        main(
+            [
+                "--db",
+                str(tmp_path / "results.sqlite"),
+                "report",
+                "--model",
+                "all-MiniLM-L6-v2",
+                "--out",
+                str(out),
+                "--no-maxsim",
+            ]
+        )
+        == 2
+    )
     err = capsys.readouterr().err
     assert f"negviz: error: cannot write the report {out}: {blocker} is a file, not a folder" in err
     assert not [line for line in err.splitlines() if line.startswith("  ")], "nothing was built first"
@@ -67,8 +80,21 @@ def test_report_to_a_read_only_mount_fails_before_building(tmp_path, capsys):
     if subprocess.run(["mount", "--bind", "-o", "ro", str(folder), str(ro)], capture_output=True).returncode:
         pytest.skip("cannot make a read-only bind mount here")
     try:
-        assert main(["--db", str(tmp_path / "results.sqlite"), "report", "--model", "all-MiniLM-L6-v2",
-                     "--out", str(ro / "report.html"), "--no-maxsim"]) == 2
+        assert (
+            main(
+                [
+                    "--db",
+                    str(tmp_path / "results.sqlite"),
+                    "report",
+                    "--model",
+                    "all-MiniLM-L6-v2",
+                    "--out",
+                    str(ro / "report.html"),
+                    "--no-maxsim",
+                ]
+            )
+            == 2
+        )
     finally:
         subprocess.run(["umount", "-l", str(ro)], capture_output=True)
     err = capsys.readouterr().err

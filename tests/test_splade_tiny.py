@@ -57,7 +57,9 @@ def test_the_shipped_nevir_run_is_this_code_s_99_of_1383():
     assert record.n == 1383 and round(record.summary["paired_accuracy"] * 1383) == 99
     frame = load("nevir").frame
     assert summarize("pairs", frame, scores)["paired_accuracy"] == pytest.approx(99 / 1383)
-    stored = {(str(i), str(slot)): float(v) for i, slot, v in scores[["item_id", "slot", "score"]].itertuples(index=False)}
+    stored = {
+        (str(i), str(slot)): float(v) for i, slot, v in scores[["item_id", "slot", "score"]].itertuples(index=False)
+    }
     sample = frame.iloc[::35]  # 40 pairs
     scorer = load_scorer("splade-tiny", device="cpu")
     live = scorer.score(sample["q2"].tolist(), sample["d1"].tolist())

@@ -374,8 +374,14 @@ def test_large_run_is_fast(store):
     # Against a plain baseline in the same test, so a loaded machine slows both: one executemany
     # of the same rows into a bare table (what any bulk insert costs). A row-by-row insert, a
     # statement per score, would be 10x that.
-    bare = sa.Table("plain_insert_baseline", sa.MetaData(), sa.Column("run_id", sa.String(64)),
-                    sa.Column("item_id", sa.String(128)), sa.Column("slot", sa.String(64)), sa.Column("score", sa.Float))
+    bare = sa.Table(
+        "plain_insert_baseline",
+        sa.MetaData(),
+        sa.Column("run_id", sa.String(64)),
+        sa.Column("item_id", sa.String(128)),
+        sa.Column("slot", sa.String(64)),
+        sa.Column("score", sa.Float),
+    )
     bare.create(store.engine)
     rows = [{"run_id": run_id, **row} for row in scores.to_dict("records")]
     start = time.perf_counter()

@@ -25,8 +25,9 @@ PAIRS_MAP = "pair_id=id,q1=query1,d1=doc1,q2=query2,d2=doc2"
 
 def negviz(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:
     env = {**os.environ, "PYTHONPATH": str(ROOT), **(env or {})}
-    return subprocess.run([sys.executable, "-m", "negviz", *args], capture_output=True, text=True, env=env,
-                          timeout=600, cwd=ROOT)
+    return subprocess.run(
+        [sys.executable, "-m", "negviz", *args], capture_output=True, text=True, env=env, timeout=600, cwd=ROOT
+    )
 
 
 def no_traceback(done: subprocess.CompletedProcess) -> None:
@@ -62,8 +63,19 @@ def fill(folder: Path) -> None:
 def stored(tmp_path) -> Path:
     """A store holding one run (TF-IDF on 5 NevIR pairs), closed cleanly (no -wal/-shm left)."""
     db = tmp_path / "store" / "results.sqlite"
-    done = negviz("--db", str(db), "eval", "--model", "tfidf", "--dataset", "nevir", "--limit", "5", "--quiet",
-                  env={"NEGVIZ_CACHE_DIR": str(tmp_path / "cache")})
+    done = negviz(
+        "--db",
+        str(db),
+        "eval",
+        "--model",
+        "tfidf",
+        "--dataset",
+        "nevir",
+        "--limit",
+        "5",
+        "--quiet",
+        env={"NEGVIZ_CACHE_DIR": str(tmp_path / "cache")},
+    )
     assert done.returncode == 0, done.stderr
     assert not Path(f"{db}-shm").exists()
     return db
@@ -78,8 +90,19 @@ def test_a_store_on_a_read_only_mount_lists_runs_and_refuses_writes(stored, tmp_
         add = negviz("--db", db, "datasets", "add", "mypairs", str(PAIRS), "--kind", "pairs", "--columns", PAIRS_MAP)
         no_traceback(add)
         assert add.returncode == 2 and f"the results store {db} cannot be written (read-only" in add.stderr
-        evaluate = negviz("--db", db, "eval", "--model", "bm25", "--dataset", "nevir", "--limit", "5", "--quiet",
-                          env={"NEGVIZ_CACHE_DIR": str(tmp_path / "cache")})
+        evaluate = negviz(
+            "--db",
+            db,
+            "eval",
+            "--model",
+            "bm25",
+            "--dataset",
+            "nevir",
+            "--limit",
+            "5",
+            "--quiet",
+            env={"NEGVIZ_CACHE_DIR": str(tmp_path / "cache")},
+        )
         no_traceback(evaluate)
         assert evaluate.returncode == 2 and "read-only" in evaluate.stderr
     assert "mypairs" not in negviz("--db", str(stored), "datasets").stdout
@@ -116,15 +139,37 @@ def test_a_score_cache_on_a_full_disk_warns_once_and_the_eval_goes_on(tmp_path):
 
         ScoreCache(full / "scores.sqlite").close()  # the cache exists, then its disk fills up
         fill(full)
-        done = negviz("--db", db, "eval", "--model", "tfidf", "--dataset", "nevir", "--limit", "50", "--quiet",
-                      env={"NEGVIZ_CACHE_DIR": str(full)})
+        done = negviz(
+            "--db",
+            db,
+            "eval",
+            "--model",
+            "tfidf",
+            "--dataset",
+            "nevir",
+            "--limit",
+            "50",
+            "--quiet",
+            env={"NEGVIZ_CACHE_DIR": str(full)},
+        )
         no_traceback(done)
         assert done.returncode == 0, done.stderr
         assert done.stderr.count("cannot be written") == 1, done.stderr
         assert f"the score cache {full / 'scores.sqlite'}" in done.stderr and "0 bytes free" in done.stderr
         # and a cache folder that cannot even be created: the run caches in memory
-        done = negviz("--db", db, "eval", "--model", "bm25", "--dataset", "nevir", "--limit", "50", "--quiet",
-                      env={"NEGVIZ_CACHE_DIR": str(full / "sub" / "dir")})
+        done = negviz(
+            "--db",
+            db,
+            "eval",
+            "--model",
+            "bm25",
+            "--dataset",
+            "nevir",
+            "--limit",
+            "50",
+            "--quiet",
+            env={"NEGVIZ_CACHE_DIR": str(full / "sub" / "dir")},
+        )
         no_traceback(done)
         assert done.returncode == 0 and done.stderr.count("cannot be written") == 1, done.stderr
 

@@ -148,8 +148,9 @@ def test_a_writer_losing_the_race_reuses_the_winner_or_replaces_it(store_url, fo
         with held_after(winner_store.engine, "INSERT INTO RUNS") as (reached, go):
             winner = run_in_thread(winner_store.save_run, make_record(created_at=T0), make_scores(3))
             assert reached.wait(WAIT)
-            loser = run_in_thread(loser_store.save_run, make_record(created_at=T0 + timedelta(1)),
-                                  make_scores(3, seed=1), replace=force)
+            loser = run_in_thread(
+                loser_store.save_run, make_record(created_at=T0 + timedelta(1)), make_scores(3, seed=1), replace=force
+            )
             wait_until_blocked(store_url, loser)
             go.set()
         winner, loser = finished(winner), finished(loser)
@@ -239,9 +240,13 @@ def test_a_store_holding_duplicates_of_a_spec_opens_keeping_the_newest(store_url
         with db.write(s.engine) as conn:  # the layout before the rule: no unique index
             conn.exec_driver_sql(f"DROP INDEX IF EXISTS {UNIQUE_INDEX}")
             ids = {}
-            for name, key, status, hours in [("old", "k1", "complete", 0), ("mid", "k1", "complete", 1),
-                                             ("new", "k1", "complete", 2), ("job", "k1", "running", 3),
-                                             ("other", "k2", "complete", 0)]:
+            for name, key, status, hours in [
+                ("old", "k1", "complete", 0),
+                ("mid", "k1", "complete", 1),
+                ("new", "k1", "complete", 2),
+                ("job", "k1", "running", 3),
+                ("other", "k2", "complete", 0),
+            ]:
                 record = s._new(make_record(key, created_at=T0 + timedelta(hours=hours)), status)
                 conn.execute(t.runs.insert().values(**record.to_dict()))
                 db.bulk_insert(conn, t.item_scores, score_rows(record.run_id, make_scores(2)))

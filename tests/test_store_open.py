@@ -28,8 +28,7 @@ def test_processes_open_a_new_sqlite_store_at_once(tmp_path):
         path = str(tmp_path / f"new{round_}.sqlite")
         barrier, results = ctx.Barrier(PROCS), ctx.Queue()
         # daemons: a child that outlives its round must not keep pytest from exiting
-        procs = [ctx.Process(target=_open_and_write, args=(path, barrier, results), daemon=True)
-                 for _ in range(PROCS)]
+        procs = [ctx.Process(target=_open_and_write, args=(path, barrier, results), daemon=True) for _ in range(PROCS)]
         for p in procs:
             p.start()
         errors = [e for e in (results.get(timeout=120) for _ in procs) if e]

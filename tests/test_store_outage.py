@@ -25,8 +25,9 @@ SCRIPT = ROOT / "scripts" / "pg_test_server.sh"
 
 
 def server(command: str, state: str) -> str:
-    done = subprocess.run([str(SCRIPT), command], env={**os.environ, "NEGVIZ_PG_DIR": state},
-                          capture_output=True, text=True, timeout=300)
+    done = subprocess.run(
+        [str(SCRIPT), command], env={**os.environ, "NEGVIZ_PG_DIR": state}, capture_output=True, text=True, timeout=300
+    )
     return done.stdout.strip()
 
 

@@ -43,8 +43,10 @@ def test_read_only_sqlite_is_refused_before_scoring(made_store, tmp_path, capsys
     assert "Traceback" not in err
 
 
-@pytest.mark.skipif(hasattr(os, "geteuid") and os.geteuid() == 0,
-                    reason="root ignores file permissions; the read-only URL test covers the same check")
+@pytest.mark.skipif(
+    hasattr(os, "geteuid") and os.geteuid() == 0,
+    reason="root ignores file permissions; the read-only URL test covers the same check",
+)
 def test_read_only_file_and_folder_are_refused_before_scoring(made_store, tmp_path):
     os.chmod(made_store, 0o444)
     os.chmod(made_store.parent, 0o555)

@@ -25,10 +25,17 @@ PETCU_TABLE3 = [
     ("quantifier_contrary", "What are all movies with Tom Hanks?", "There exist no movies with Tom Hanks."),
     ("quantifier_subcontradiction", "What are some movies with Tom Hanks?", "Here are some movies without Tom Hanks."),
     ("affixal", "What are some movies with unhappy endings?", "These movies have happy endings."),
-    ("implicit", "Are there any movies with Tom Hanks that failed people’s expectations?.",
-     "This movie succeeded in public’s eye."),
+    (
+        "implicit",
+        "Are there any movies with Tom Hanks that failed people’s expectations?.",
+        "This movie succeeded in public’s eye.",
+    ),
     ("antonym", "A movie that is professional.", "This is a casual movie."),  # immediate
-    ("antonym", "Movie where Tom Hanks is running very fast.", "In this movie, Tom Hanks runs moderately paced."),  # mid
+    (
+        "antonym",
+        "Movie where Tom Hanks is running very fast.",
+        "In this movie, Tom Hanks runs moderately paced.",
+    ),  # mid
     ("antonym", "Movie where Tom Hanks is running very fast.", "In this movie, Tom Hanks runs very slow."),  # polar
 ]
 
@@ -37,8 +44,18 @@ HAND_PAIRS = [
     ("sentential", "Which composer never wrote an opera?", "Which composer wrote an opera?", "never"),
     ("sentential", "The bridge wasn't finished in 1920.", "The bridge was finished in 1920.", "wasn't"),
     ("exclusion_exceptor", "Which rivers, other than the Nile, flow north?", "Which rivers flow north?", "other than"),
-    ("exclusion_exceptor", "Every player except the goalkeeper scored.", "Every player and the goalkeeper scored.", "except"),
-    ("quantifier_contradiction", "All of the birds migrate in winter.", "Some of the birds do not migrate in winter.", None),
+    (
+        "exclusion_exceptor",
+        "Every player except the goalkeeper scored.",
+        "Every player and the goalkeeper scored.",
+        "except",
+    ),
+    (
+        "quantifier_contradiction",
+        "All of the birds migrate in winter.",
+        "Some of the birds do not migrate in winter.",
+        None,
+    ),
     ("quantifier_contrary", "Every student passed the exam.", "No student passed the exam.", None),
     ("quantifier_subcontradiction", "Some towns have a library.", "Some towns don't have a library.", None),
     ("affixal", "The results were unreliable.", "The results were reliable.", "unreliable"),
@@ -81,14 +98,33 @@ def test_identical_texts_have_no_negation():
     assert detect("Same words.", "same words").type == "none"
 
 
-@pytest.mark.parametrize("cue,kind", [
-    ("not", "sentential"), ("didn't", "sentential"), ("no longer", "sentential"), ("could not", "sentential"),
-    ("except", "exclusion_exceptor"), ("with the exception of", "exclusion_exceptor"), ("instead of", "exclusion_exceptor"),
-    ("unsuccessful", "affixal"), ("illegal", "affixal"), ("impossible to", "affixal"), ("irregular", "affixal"),
-    ("nonviolent", "affixal"), ("dislike", "affixal"), ("harmless", "affixal"), ("useless", "affixal"),
-    ("refused", "implicit"), ("a lack of", "implicit"), ("in the absence of", "implicit"), ("prevent", "implicit"),
-    ("unicameral", "antonym"), ("", "none"), ("table", "none"),
-])
+@pytest.mark.parametrize(
+    "cue,kind",
+    [
+        ("not", "sentential"),
+        ("didn't", "sentential"),
+        ("no longer", "sentential"),
+        ("could not", "sentential"),
+        ("except", "exclusion_exceptor"),
+        ("with the exception of", "exclusion_exceptor"),
+        ("instead of", "exclusion_exceptor"),
+        ("unsuccessful", "affixal"),
+        ("illegal", "affixal"),
+        ("impossible to", "affixal"),
+        ("irregular", "affixal"),
+        ("nonviolent", "affixal"),
+        ("dislike", "affixal"),
+        ("harmless", "affixal"),
+        ("useless", "affixal"),
+        ("refused", "implicit"),
+        ("a lack of", "implicit"),
+        ("in the absence of", "implicit"),
+        ("prevent", "implicit"),
+        ("unicameral", "antonym"),
+        ("", "none"),
+        ("table", "none"),
+    ],
+)
 def test_type_of_cue(cue, kind):
     assert type_of_cue(cue) == kind
 
@@ -111,13 +147,20 @@ def test_find_cues_gives_offsets_types_and_longest_phrases():
         Cue(43, 50, "unhappy", "affixal"),
         Cue(52, 62, "sugar-free", "affixal"),
     ]
-    assert all(text[c.start:c.end] == c.text for c in cues)
+    assert all(text[c.start : c.end] == c.text for c in cues)
 
 
 def test_types_are_data_and_replaceable():
     assert [t.key for t in TYPES] == [
-        "sentential", "exclusion_exceptor", "quantifier_contradiction", "quantifier_contrary",
-        "quantifier_subcontradiction", "affixal", "implicit", "antonym", "none",
+        "sentential",
+        "exclusion_exceptor",
+        "quantifier_contradiction",
+        "quantifier_contrary",
+        "quantifier_subcontradiction",
+        "affixal",
+        "implicit",
+        "antonym",
+        "none",
     ]
     assert {t.group for t in TYPES if t.key.startswith("quantifier")} == {"exclusion"}
     custom = Taxonomy.from_labels(["scope", "affirmative", None, "scope"])
@@ -148,19 +191,28 @@ def test_dataset_label_column_and_annotator_override(tmp_path):
     from negviz.datasets import load
 
     path = tmp_path / "pairs.csv"
-    pd.DataFrame({
-        "pair_id": ["a", "b"], "q1": ["Who came early?", "Who left?"], "d1": ["x", "y"], "q2": ["Who came late?", "Who stayed?"],
-        "d2": ["z", "w"], "negation_type": ["antonym", ""],
-    }).to_csv(path, index=False)
+    pd.DataFrame(
+        {
+            "pair_id": ["a", "b"],
+            "q1": ["Who came early?", "Who left?"],
+            "d1": ["x", "y"],
+            "q2": ["Who came late?", "Who stayed?"],
+            "d2": ["z", "w"],
+            "negation_type": ["antonym", ""],
+        }
+    ).to_csv(path, index=False)
     ds = load(str(path))
     labels = label_pairs(ds)
     assert labels["type"].tolist() == ["antonym", "none"]
     assert set(labels["label_source"]) == {"dataset_label"}
-    annotations = pd.DataFrame({
-        "item_id": ["b", "b", "b"], "annotator": ["ann", "bob", "cy"],
-        "labels": [{"negation_type": "implicit"}, {"negation_type": "implicit"}, {"negation_type": "antonym"}],
-        "created_at": pd.to_datetime(["2025-01-01", "2025-01-02", "2025-01-03"], utc=True),
-    })
+    annotations = pd.DataFrame(
+        {
+            "item_id": ["b", "b", "b"],
+            "annotator": ["ann", "bob", "cy"],
+            "labels": [{"negation_type": "implicit"}, {"negation_type": "implicit"}, {"negation_type": "antonym"}],
+            "created_at": pd.to_datetime(["2025-01-01", "2025-01-02", "2025-01-03"], utc=True),
+        }
+    )
     merged = label_pairs(ds, annotations=annotations).set_index("item_id")
     assert merged.loc["b", "type"] == "implicit" and merged.loc["b", "label_source"] == "annotator"
     assert "2 of 3" in merged.loc["b", "evidence"]

@@ -11,18 +11,21 @@ from negviz.links import number_problem
 APP = str(Path(__file__).resolve().parent.parent / "app.py")
 
 
-@pytest.mark.parametrize("raw, lo, hi, integer, problem", [
-    ("20", 1, 500, True, None),
-    ("-0.25", None, None, False, None),
-    ("1e309", 1, 500, True, "not a finite number (expected a whole number from 1 to 500)"),
-    ("inf", None, None, False, "not a finite number (expected a number)"),
-    ("nan", None, None, False, "not a finite number (expected a number)"),
-    ("abc", 1, 500, True, "not a whole number from 1 to 500"),
-    ("2.5", 1, 500, True, "not a whole number from 1 to 500"),
-    ("0", 1, 500, True, "not a whole number from 1 to 500"),
-    ("501", 1, None, True, None),
-    ("-1", 0, None, True, "not a whole number >= 0"),
-])
+@pytest.mark.parametrize(
+    "raw, lo, hi, integer, problem",
+    [
+        ("20", 1, 500, True, None),
+        ("-0.25", None, None, False, None),
+        ("1e309", 1, 500, True, "not a finite number (expected a whole number from 1 to 500)"),
+        ("inf", None, None, False, "not a finite number (expected a number)"),
+        ("nan", None, None, False, "not a finite number (expected a number)"),
+        ("abc", 1, 500, True, "not a whole number from 1 to 500"),
+        ("2.5", 1, 500, True, "not a whole number from 1 to 500"),
+        ("0", 1, 500, True, "not a whole number from 1 to 500"),
+        ("501", 1, None, True, None),
+        ("-1", 0, None, True, "not a whole number >= 0"),
+    ],
+)
 def test_number_problem(raw, lo, hi, integer, problem):
     assert number_problem(raw, lo, hi, integer) == problem
 

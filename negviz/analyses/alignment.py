@@ -119,8 +119,11 @@ def find_cue_spans(text: str, gold: str | None = None) -> list[CueSpan]:
     if gold and gold.strip():
         pattern = r"(?<![\w'’])" + re.escape(gold.strip()) + r"(?![\w'’])"
         seen = {(s.start, s.end) for s in spans}
-        spans += [CueSpan(m.start(), m.end(), m.group(), "gold") for m in re.finditer(pattern, text, re.IGNORECASE)
-                  if (m.start(), m.end()) not in seen]
+        spans += [
+            CueSpan(m.start(), m.end(), m.group(), "gold")
+            for m in re.finditer(pattern, text, re.IGNORECASE)
+            if (m.start(), m.end()) not in seen
+        ]
     return sorted(spans, key=lambda s: s.start)
 
 
@@ -157,7 +160,9 @@ def merge_label(pieces: Sequence[str]) -> str:
     """The word a group of pieces spells ("ins", "##till" -> "instill")."""
     if len(pieces) == 1:
         return pieces[0]
-    return pieces[0].lstrip("Ġ▁") + "".join(p.removeprefix("##").replace("Ġ", " ").replace("▁", " ") for p in pieces[1:])
+    return pieces[0].lstrip("Ġ▁") + "".join(
+        p.removeprefix("##").replace("Ġ", " ").replace("▁", " ") for p in pieces[1:]
+    )
 
 
 def _group_max(values: np.ndarray, groups: list[list[int]], part: np.ndarray, axis: int) -> np.ndarray:
@@ -278,8 +283,15 @@ def _axis(emb: TokenEmbeddings, groups: list[list[int]], text: str, marks: Itera
 
 
 def _subset(axis: Axis, keep: list[int]) -> Axis:
-    return Axis([axis.labels[k] for k in keep], [axis.pieces[k] for k in keep], [axis.positions[k] for k in keep],
-                [axis.kinds[k] for k in keep], axis.part[keep], axis.cue[keep], axis.edit[keep])
+    return Axis(
+        [axis.labels[k] for k in keep],
+        [axis.pieces[k] for k in keep],
+        [axis.positions[k] for k in keep],
+        [axis.kinds[k] for k in keep],
+        axis.part[keep],
+        axis.cue[keep],
+        axis.edit[keep],
+    )
 
 
 def row_deltas(view1: AlignmentView, view2: AlignmentView) -> pd.DataFrame:
@@ -289,17 +301,19 @@ def row_deltas(view1: AlignmentView, view2: AlignmentView) -> pd.DataFrame:
         raise ValueError("the two views have different query rows; build them with the same query and options")
     best1 = [view1.cols.labels[c] if c >= 0 else "" for c in view1.best]
     best2 = [view2.cols.labels[c] if c >= 0 else "" for c in view2.best]
-    return pd.DataFrame({
-        "token": view1.rows.labels,
-        "kind": view1.rows.kinds,
-        "cue": view1.rows.cue,
-        "part": view1.rows.part,
-        "max_d1": view1.contribution,
-        "max_d2": view2.contribution,
-        "delta": view1.contribution - view2.contribution,
-        "best_d1": best1,
-        "best_d2": best2,
-    })
+    return pd.DataFrame(
+        {
+            "token": view1.rows.labels,
+            "kind": view1.rows.kinds,
+            "cue": view1.rows.cue,
+            "part": view1.rows.part,
+            "max_d1": view1.contribution,
+            "max_d2": view2.contribution,
+            "delta": view1.contribution - view2.contribution,
+            "best_d1": best1,
+            "best_d2": best2,
+        }
+    )
 
 
 # ---------------------------------------------------------------- everything the explorer draws

@@ -87,14 +87,16 @@ def cue_share(tokens: pd.DataFrame) -> float:
 def contrasts(kind: str, row: Mapping) -> list[Contrast]:
     """The item's score differences, in outcomes' margin order (NevIR: q1's, then q2's)."""
     out = []
-    for name, (good_slot, bad_slot), label in zip(("margin1", "margin2"), outcomes.MARGIN_SLOTS[kind],
-                                                  outcomes.MARGINS[kind]):
+    for name, (good_slot, bad_slot), label in zip(
+        ("margin1", "margin2"), outcomes.MARGIN_SLOTS[kind], outcomes.MARGINS[kind]
+    ):
         query_col, good_col = SLOTS[kind][good_slot]
         bad_col = SLOTS[kind][bad_slot][1] if bad_slot else None
         columns = {"query": query_col, "good": good_col, "bad": bad_col}
         texts = {role: (str(row[col]) if col else None) for role, col in columns.items()}
-        out.append(Contrast(name, label or f"s({query_col},{good_col})", columns, texts,
-                            _cue_spans(kind, row, columns, texts)))
+        out.append(
+            Contrast(name, label or f"s({query_col},{good_col})", columns, texts, _cue_spans(kind, row, columns, texts))
+        )
     return out
 
 
@@ -130,7 +132,7 @@ def _overlaps(a: Span, b: Span) -> bool:
 def _touches(a: Span, b: Span, text: str) -> bool:
     """Whether only spaces or punctuation lie between two spans: a cue the word diff aligned as
     unchanged but that sits against the edit ("did not enjoy it" -> "enjoyed it but not")."""
-    gap = text[min(a.end, b.end):max(a.start, b.start)]
+    gap = text[min(a.end, b.end) : max(a.start, b.start)]
     return not any(ch.isalnum() for ch in gap)
 
 
@@ -225,8 +227,9 @@ def supports_gradients(scorer: Scorer) -> bool:
 GRADIENT_X_INPUT = "gradient x input"
 
 
-def integrated_gradients(scorer: Scorer, contrast: Contrast, steps: int | None = None,
-                         at_input: bool = False) -> Attribution:
+def integrated_gradients(
+    scorer: Scorer, contrast: Contrast, steps: int | None = None, at_input: bool = False
+) -> Attribution:
     """Integrated gradients of the contrast's margin (negviz.scorers.introspect), summed from word
     pieces to the words of ``word_table``; ``completeness`` holds F(x), F(x'), the sum and the gap.
     ``at_input``: gradient x input (one pass, no completeness) instead."""
@@ -234,8 +237,10 @@ def integrated_gradients(scorer: Scorer, contrast: Contrast, steps: int | None =
 
     parts = scorer.encoder_parts()
     if parts is None:
-        raise ValueError(f"{scorer.name!r} ({scorer.family}) has no PyTorch encoder to take gradients of; "
-                         "use occlusion, which works for every model")
+        raise ValueError(
+            f"{scorer.name!r} ({scorer.family}) has no PyTorch encoder to take gradients of; "
+            "use occlusion, which works for every model"
+        )
     steps = int(steps or introspect.IG_STEPS)
     texts = [contrast.texts[r] for r in ROLES]
     if isinstance(parts, introspect.JointParts):  # a cross-encoder: query and document in one sequence
@@ -277,15 +282,32 @@ def _from_pieces(contrast: Contrast, pieces, at_input: bool) -> Attribution:
                 values[rows[hit[0]]] += value
     if at_input:  # no path integral, so nothing to be complete against
         method = f"{GRADIENT_X_INPUT} (baseline: {introspect.BASELINE})"
-        return Attribution(method, contrast, pieces.margin, words.assign(attribution=values),
-                           forward_passes=len(present), completeness={"margin": pieces.margin})
+        return Attribution(
+            method,
+            contrast,
+            pieces.margin,
+            words.assign(attribution=values),
+            forward_passes=len(present),
+            completeness={"margin": pieces.margin},
+        )
     total = float(values.sum())
-    completeness = {"margin": pieces.margin, "baseline_margin": pieces.baseline_margin, "sum": total,
-                    "gap": total - (pieces.margin - pieces.baseline_margin), "steps": steps,
-                    "baseline": introspect.BASELINE}
+    completeness = {
+        "margin": pieces.margin,
+        "baseline_margin": pieces.baseline_margin,
+        "sum": total,
+        "gap": total - (pieces.margin - pieces.baseline_margin),
+        "steps": steps,
+        "baseline": introspect.BASELINE,
+    }
     method = f"integrated gradients ({steps} steps; baseline: {introspect.BASELINE})"
-    return Attribution(method, contrast, pieces.margin, words.assign(attribution=values),
-                       forward_passes=steps * len(present), completeness=completeness)
+    return Attribution(
+        method,
+        contrast,
+        pieces.margin,
+        words.assign(attribution=values),
+        forward_passes=steps * len(present),
+        completeness=completeness,
+    )
 
 
 # ---------------------------------------------------------------- rendering
@@ -311,19 +333,23 @@ def shaded_html(att: Attribution) -> str:
         words = att.tokens[att.tokens["role"] == role]
         out, at = [], 0
         for w in words.itertuples():
-            out.append(html.escape(text[at:w.start]))
+            out.append(html.escape(text[at : w.start]))
             alpha = min(abs(w.attribution) / scale, 1.0) * 0.85
             rgb = _TOWARDS_RIGHT if w.attribution >= 0 else _TOWARDS_WRONG
             classes = "nv-att" + (f" {CUE_CLASS}" if w.is_cue else "")
-            out.append(f'<span class="{classes}" style="background:rgba({rgb},{alpha:.3f})" '
-                       f'title="{w.attribution:+.5f}">{html.escape(text[w.start:w.end])}</span>')
+            out.append(
+                f'<span class="{classes}" style="background:rgba({rgb},{alpha:.3f})" '
+                f'title="{w.attribution:+.5f}">{html.escape(text[w.start : w.end])}</span>'
+            )
             at = w.end
         out.append(html.escape(text[at:]))
         blocks.append(text_block(f"{att.contrast.columns[role]} ({role})", "".join(out)))
-    legend = ('<p class="nv-text" style="opacity:.75;font-size:.85em">'
-              f'<span class="nv-att" style="background:rgba({_TOWARDS_RIGHT},.6)">towards the right document</span> · '
-              f'<span class="nv-att" style="background:rgba({_TOWARDS_WRONG},.6)">towards the wrong document</span> · '
-              f'<span class="{CUE_CLASS}">negation cue</span></p>')
+    legend = (
+        '<p class="nv-text" style="opacity:.75;font-size:.85em">'
+        f'<span class="nv-att" style="background:rgba({_TOWARDS_RIGHT},.6)">towards the right document</span> · '
+        f'<span class="nv-att" style="background:rgba({_TOWARDS_WRONG},.6)">towards the wrong document</span> · '
+        f'<span class="{CUE_CLASS}">negation cue</span></p>'
+    )
     return "".join(blocks) + legend
 
 
@@ -331,5 +357,6 @@ def shaded_html(att: Attribution) -> str:
 def top_words(att: Attribution, n: int = 8) -> pd.DataFrame:
     """The n words with the largest absolute attribution, largest first."""
     t = att.tokens
-    return t.loc[t["attribution"].abs().sort_values(ascending=False).index[:n],
-                 ["column", "token", "attribution", "is_cue"]].reset_index(drop=True)
+    return t.loc[
+        t["attribution"].abs().sort_values(ascending=False).index[:n], ["column", "token", "attribution", "is_cue"]
+    ].reset_index(drop=True)

@@ -16,8 +16,23 @@ from negviz.analyses.leaderboard import COMPARABLE_TABLES, is_paper_corpus
 from negviz.published import model_rows
 
 BESIDE_COLUMNS = (  # which row of which paper first: a model may stand beside several
-    "model", "source", "published_model", "relation", "dataset", "metric", "perturbation", "negviz", "ci_low",
-    "ci_high", "n", "published", "difference", "diff_ci_low", "diff_ci_high", "published_in_ci", "protocol",
+    "model",
+    "source",
+    "published_model",
+    "relation",
+    "dataset",
+    "metric",
+    "perturbation",
+    "negviz",
+    "ci_low",
+    "ci_high",
+    "n",
+    "published",
+    "difference",
+    "diff_ci_low",
+    "diff_ci_high",
+    "published_in_ci",
+    "protocol",
     "run_id",
 )
 SCALE = {"percent": 0.01, "fraction": 1.0, "ratio": 1.0, "correlation_x100": 0.01}
@@ -51,12 +66,15 @@ def _perturbation(summary: dict, name: str) -> dict | None:
     return next((p for p in summary.get("perturbations", []) if p.get("perturbation") == name), None)
 
 
-def protocol_note(table: str, dataset: str, metric: str, options: dict, summary: dict, relation: str,
-                  published_notes: str) -> str:
+def protocol_note(
+    table: str, dataset: str, metric: str, options: dict, summary: dict, relation: str, published_notes: str
+) -> str:
     """What differs between a run and a published row, in words ("same protocol" when nothing)."""
     notes = []
     if relation == "other format":
-        notes.append(f"weights: {summary.get('model_format') or 'another format'} here, the paper's original checkpoint there")
+        notes.append(
+            f"weights: {summary.get('model_format') or 'another format'} here, the paper's original checkpoint there"
+        )
     elif relation == "reproduction":
         notes.append("a re-training with the paper's recipe and departures (see the model's README), not its weights")
     if options.get("corpus"):
@@ -66,9 +84,12 @@ def protocol_note(table: str, dataset: str, metric: str, options: dict, summary:
             notes.append("same corpus (ExcluIR's 90,406 paragraphs)")
         else:
             size = options.get("corpus_size")
-            notes.append(f"corpus differs: this run searched {options['corpus']!s} ({size:,} documents), the paper "
-                         "ExcluIR's 90,406 paragraphs; a smaller corpus makes retrieval easier"
-                         if isinstance(size, int) else f"corpus differs: this run searched {options['corpus']!s}")
+            notes.append(
+                f"corpus differs: this run searched {options['corpus']!s} ({size:,} documents), the paper "
+                "ExcluIR's 90,406 paragraphs; a smaller corpus makes retrieval easier"
+                if isinstance(size, int)
+                else f"corpus differs: this run searched {options['corpus']!s}"
+            )
     elif table in CORPUS_TABLES:
         notes.append("the paper retrieves the top 10 over its full corpus; this run ranks each query's two documents")
     elif table in COMPARABLE_TABLES.get((dataset, metric), ()):
@@ -102,16 +123,27 @@ def beside_published(runs: pd.DataFrame, reference: pd.DataFrame) -> pd.DataFram
             value, lo, hi = got
             published = float(p.value) * SCALE[p.unit]
             has_ci = lo is not None and hi is not None
-            rows.append({
-                "model": r.model_name, "relation": p.relation, "dataset": dataset, "metric": p.metric,
-                "perturbation": perturbation, "negviz": value, "ci_low": lo, "ci_high": hi,
-                "n": (_perturbation(summary, perturbation) or {}).get("n", r.n) if perturbation else r.n,
-                "published": published, "difference": value - published,
-                "diff_ci_low": lo - published if has_ci else None, "diff_ci_high": hi - published if has_ci else None,
-                "published_in_ci": bool(lo <= published <= hi) if has_ci else None,
-                "source": p.source, "published_model": p.model,
-                "protocol": protocol_note(p.table, dataset, p.metric, options, summary, p.relation, p.notes),
-                "run_id": r.run_id,
-            })
+            rows.append(
+                {
+                    "model": r.model_name,
+                    "relation": p.relation,
+                    "dataset": dataset,
+                    "metric": p.metric,
+                    "perturbation": perturbation,
+                    "negviz": value,
+                    "ci_low": lo,
+                    "ci_high": hi,
+                    "n": (_perturbation(summary, perturbation) or {}).get("n", r.n) if perturbation else r.n,
+                    "published": published,
+                    "difference": value - published,
+                    "diff_ci_low": lo - published if has_ci else None,
+                    "diff_ci_high": hi - published if has_ci else None,
+                    "published_in_ci": bool(lo <= published <= hi) if has_ci else None,
+                    "source": p.source,
+                    "published_model": p.model,
+                    "protocol": protocol_note(p.table, dataset, p.metric, options, summary, p.relation, p.notes),
+                    "run_id": r.run_id,
+                }
+            )
     out = pd.DataFrame(rows, columns=list(BESIDE_COLUMNS))
     return out.sort_values(["model", "dataset", "metric", "perturbation", "source"], ignore_index=True)

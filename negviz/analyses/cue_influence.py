@@ -37,15 +37,18 @@ def check_method(method: str) -> None:
         raise ValueError(f"unknown attribution method {method!r}; use one of {', '.join(METHODS)}")
 
 
-def attribute_items(scorer, kind: str, frame: pd.DataFrame, method: str, steps: int | None = None,
-                    progress: Progress = no_progress) -> pd.DataFrame:
+def attribute_items(
+    scorer, kind: str, frame: pd.DataFrame, method: str, steps: int | None = None, progress: Progress = no_progress
+) -> pd.DataFrame:
     """Long scores (item_id, slot, score) of every item: the quantities of each comparison."""
     from negviz.item_scoring import item_ids
 
     check_method(method)
     if method in GRADIENT_METHODS and not A.supports_gradients(scorer):
-        raise ValueError(f"{scorer.name!r} ({scorer.family}) has no PyTorch encoder to take gradients of; "
-                         "use --method occlusion, which works for every model")
+        raise ValueError(
+            f"{scorer.name!r} ({scorer.family}) has no PyTorch encoder to take gradients of; "
+            "use --method occlusion, which works for every model"
+        )
     ids = item_ids(kind, frame).tolist()
     rows: list[tuple[str, str, float]] = []
     records = frame.to_dict("records")
@@ -53,7 +56,7 @@ def attribute_items(scorer, kind: str, frame: pd.DataFrame, method: str, steps: 
     order = sorted(range(len(records)), key=lambda i: -sum(len(str(v)) for v in records[i].values()))
     ids, records = [ids[i] for i in order], [records[i] for i in order]
     for start in range(0, len(records), ITEMS_PER_CALL):
-        chunk = list(zip(ids[start:start + ITEMS_PER_CALL], records[start:start + ITEMS_PER_CALL]))
+        chunk = list(zip(ids[start : start + ITEMS_PER_CALL], records[start : start + ITEMS_PER_CALL]))
         plans = [(item_id, c) for item_id, row in chunk for c in A.contrasts(kind, row)]
         if method == "occlusion":
             done = A.occlusion_many(scorer, [c for _, c in plans])
@@ -63,8 +66,11 @@ def attribute_items(scorer, kind: str, frame: pd.DataFrame, method: str, steps: 
             done = [A.integrated_gradients(scorer, c, steps) for _, c in plans]
         for (item_id, contrast), att in zip(plans, done):
             t = att.tokens
-            values = {"cue_share": att.cue_share, "cue_attribution": float(t.loc[t["is_cue"], "attribution"].sum()),
-                      "absolute": float(t["attribution"].abs().sum())}
+            values = {
+                "cue_share": att.cue_share,
+                "cue_attribution": float(t.loc[t["is_cue"], "attribution"].sum()),
+                "absolute": float(t["attribution"].abs().sum()),
+            }
             if "gap" in att.completeness:
                 values["gap"] = float(att.completeness["gap"])
             # a share with nothing to share (no word moved the score) is left out: NaN is not stored
@@ -125,11 +131,20 @@ def by_group(frame: pd.DataFrame, column: str) -> pd.DataFrame:
     for key, part in frame.groupby(column, sort=False):
         share = part["cue_share"].to_numpy(dtype=np.float64)
         low, high = metrics.bootstrap_ci(share, statistic=np.median)
-        rows.append({column: key, "comparisons": len(share), "median cue share": float(np.median(share)), "ci_low": low,
-                     "ci_high": high, "mean cue share": float(share.mean()),
-                     "cue under 5%": float((share < 0.05).mean())})
-    return pd.DataFrame(rows, columns=[column, "comparisons", "median cue share", "ci_low", "ci_high", "mean cue share",
-                                       "cue under 5%"])
+        rows.append(
+            {
+                column: key,
+                "comparisons": len(share),
+                "median cue share": float(np.median(share)),
+                "ci_low": low,
+                "ci_high": high,
+                "mean cue share": float(share.mean()),
+                "cue under 5%": float((share < 0.05).mean()),
+            }
+        )
+    return pd.DataFrame(
+        rows, columns=[column, "comparisons", "median cue share", "ci_low", "ci_high", "mean cue share", "cue under 5%"]
+    )
 
 
 def summarize(kind: str, scores: pd.DataFrame, method: str, steps: int | None, types: pd.DataFrame | None) -> dict:
@@ -137,7 +152,10 @@ def summarize(kind: str, scores: pd.DataFrame, method: str, steps: int | None, t
     frame = influence_frame(kind, wide)
     share = frame["cue_share"].dropna()
     summary: dict[str, Any] = {
-        "metric": "median_cue_share", "method": method, "n": int(wide.shape[0]), "n_comparisons": int(len(frame)),
+        "metric": "median_cue_share",
+        "method": method,
+        "n": int(wide.shape[0]),
+        "n_comparisons": int(len(frame)),
         "median_cue_share": float(share.median()) if len(share) else float("nan"),
         "ci95": list(metrics.bootstrap_ci(share.to_numpy(), statistic=np.median)) if len(share) else [None, None],
         "no_attribution": int(frame["cue_share"].isna().sum()),  # nothing moved the score

@@ -93,8 +93,10 @@ def with_annotations(items: pd.DataFrame, annotations: pd.DataFrame | None, anno
     ann = annotations if annotations is not None else pd.DataFrame(columns=["item_id", "annotator"])
     counts = ann.groupby("item_id")["annotator"].nunique() if len(ann) else pd.Series(dtype=int)
     mine = set(ann.loc[ann["annotator"] == annotator, "item_id"]) if annotator else set()
-    return items.assign(annotators=items["item_id"].map(counts).fillna(0).astype(int).to_numpy(),
-                        mine=items["item_id"].isin(mine).to_numpy())
+    return items.assign(
+        annotators=items["item_id"].map(counts).fillna(0).astype(int).to_numpy(),
+        mine=items["item_id"].isin(mine).to_numpy(),
+    )
 
 
 def options(items: pd.DataFrame, column: str) -> list:

@@ -75,8 +75,10 @@ def _parts(scorer: Scorer):
 
     parts = scorer.encoder_parts()
     if not isinstance(parts, EncoderParts):
-        raise ValueError(f"{scorer.name!r} ({scorer.family}) has no encoder layers to read; the layer curve needs "
-                         "a PyTorch encoder (a bi-encoder loaded with sentence-transformers)")
+        raise ValueError(
+            f"{scorer.name!r} ({scorer.family}) has no encoder layers to read; the layer curve needs "
+            "a PyTorch encoder (a bi-encoder loaded with sentence-transformers)"
+        )
     return parts
 
 
@@ -87,8 +89,15 @@ def twins(kind: str) -> list[tuple[str, str]]:
     return [tuple(group) for group in reversed(TEXTS[kind]) if len(group) == 2]
 
 
-def dataset_curves(scorer: Scorer, kind: str, frame: pd.DataFrame, ids: Sequence[str], columns: tuple[str, str],
-                   batch: int = 16, progress: Progress = no_progress) -> pd.DataFrame:
+def dataset_curves(
+    scorer: Scorer,
+    kind: str,
+    frame: pd.DataFrame,
+    ids: Sequence[str],
+    columns: tuple[str, str],
+    batch: int = 16,
+    progress: Progress = no_progress,
+) -> pd.DataFrame:
     """The curve of every item (``ids`` aligned with ``frame``) for one twin of columns, long:
     item_id plus CURVE_COLUMNS. Texts go through the encoder longest first, ``batch`` at a time."""
     from negviz.scorers import introspect
@@ -98,11 +107,13 @@ def dataset_curves(scorer: Scorer, kind: str, frame: pd.DataFrame, ids: Sequence
     order = sorted(texts, key=len, reverse=True)
     states: dict[str, dict] = {}
     for start in range(0, len(order), batch):
-        chunk = order[start:start + batch]
+        chunk = order[start : start + batch]
         states.update(zip(chunk, introspect.hidden_states(parts, chunk)))
         progress(min(start + batch, len(order)), len(order), "encoding every layer")
-    parts_out = [curve_of(states[str(a)], states[str(b)]).assign(item_id=i)
-                 for i, a, b in zip(ids, frame[columns[0]], frame[columns[1]])]
+    parts_out = [
+        curve_of(states[str(a)], states[str(b)]).assign(item_id=i)
+        for i, a, b in zip(ids, frame[columns[0]], frame[columns[1]])
+    ]
     if not parts_out:
         return pd.DataFrame(columns=["item_id", *CURVE_COLUMNS])
     return pd.concat(parts_out, ignore_index=True)[["item_id", *CURVE_COLUMNS]]
@@ -126,8 +137,12 @@ ANALYSIS = "layer curves"
 
 def curve_scores(curves: pd.DataFrame) -> pd.DataFrame:
     """dataset_curves as a run's long scores: slot ``L<layer>:<measure>`` per item."""
-    long = curves.melt(id_vars=["item_id", "layer"], value_vars=["pooled_distance", "cue_distance"],
-                       var_name="measure", value_name="score").dropna(subset=["score"])
+    long = curves.melt(
+        id_vars=["item_id", "layer"],
+        value_vars=["pooled_distance", "cue_distance"],
+        var_name="measure",
+        value_name="score",
+    ).dropna(subset=["score"])
     long["slot"] = "L" + long["layer"].astype(int).astype(str) + ":" + long["measure"]
     return long[["item_id", "slot", "score"]].reset_index(drop=True)
 
@@ -150,8 +165,14 @@ def summarize(curves: pd.DataFrame, types: pd.DataFrame, columns: Sequence[str])
     the last layer's distance at the cue to layer 0's."""
     last = curves["layer"].max()
     at_cue = curves.set_index("item_id")["cue_distance"]
-    ratio = (at_cue[curves["layer"].to_numpy() == last]
-             / at_cue[curves["layer"].to_numpy() == 0].replace(0, np.nan)).dropna()
-    return {"metric": "cue_distance_last_vs_layer0", "analysis": ANALYSIS, "columns": list(columns),
-            "n": int(curves["item_id"].nunique()), "by_type": by_type(curves, types).to_dict("records"),
-            "cue_distance_last_vs_layer0": float(ratio.median()) if len(ratio) else float("nan")}
+    ratio = (
+        at_cue[curves["layer"].to_numpy() == last] / at_cue[curves["layer"].to_numpy() == 0].replace(0, np.nan)
+    ).dropna()
+    return {
+        "metric": "cue_distance_last_vs_layer0",
+        "analysis": ANALYSIS,
+        "columns": list(columns),
+        "n": int(curves["item_id"].nunique()),
+        "by_type": by_type(curves, types).to_dict("records"),
+        "cue_distance_last_vs_layer0": float(ratio.median()) if len(ratio) else float("nan"),
+    }

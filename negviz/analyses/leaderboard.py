@@ -11,8 +11,24 @@ import pandas as pd
 from negviz.summaries import headline
 
 LEADERBOARD_COLUMNS = (
-    "model", "family", "params_m", "metric", "value", "ci_low", "ci_high", "n", "ties", "tie_rule",
-    "dataset", "split", "device", "wall_seconds", "revision", "code_version", "created_at", "run_id",
+    "model",
+    "family",
+    "params_m",
+    "metric",
+    "value",
+    "ci_low",
+    "ci_high",
+    "n",
+    "ties",
+    "tie_rule",
+    "dataset",
+    "split",
+    "device",
+    "wall_seconds",
+    "revision",
+    "code_version",
+    "created_at",
+    "run_id",
 )
 
 
@@ -74,10 +90,30 @@ def published_rows(reference: pd.DataFrame, dataset: str) -> pd.DataFrame:
     part = reference[reference["dataset"] == dataset]
     if "category" in part.columns:  # Petcu's type counts are classifier output, not model scores
         part = part[part["category"] != "classifier"]
-    cols = [c for c in ("source", "metric", "model", "hub_id", "category", "training_data", "perturbation",
-                        "negation_type", "epoch", "value", "unit", "split", "notes")
-            if c in part.columns and (c not in ("perturbation", "negation_type", "epoch") or part[c].notna().any()
-                                      and (part[c].astype(str) != "").any())]
+    cols = [
+        c
+        for c in (
+            "source",
+            "metric",
+            "model",
+            "hub_id",
+            "category",
+            "training_data",
+            "perturbation",
+            "negation_type",
+            "epoch",
+            "value",
+            "unit",
+            "split",
+            "notes",
+        )
+        if c in part.columns
+        and (
+            c not in ("perturbation", "negation_type", "epoch")
+            or part[c].notna().any()
+            and (part[c].astype(str) != "").any()
+        )
+    ]
     return part[cols].sort_values(["source", "metric", "value"], ascending=[True, True, False]).reset_index(drop=True)
 
 
@@ -90,11 +126,25 @@ COMPARABLE_TABLES = {("nevir", "paired_accuracy"): ("nevir_table2", "hedgempnet_
 def comparable_published(reference: pd.DataFrame, dataset: str, metric: str) -> pd.DataFrame:
     """Published rows of the same metric and protocol, values as fractions, labelled by table."""
     tables = COMPARABLE_TABLES.get((dataset, metric), ())
-    part = reference[reference["table"].isin(tables) & (reference["metric"] == metric)
-                     & (reference["dataset"] == dataset) & (reference["category"] != "random")]
+    part = reference[
+        reference["table"].isin(tables)
+        & (reference["metric"] == metric)
+        & (reference["dataset"] == dataset)
+        & (reference["category"] != "random")
+    ]
     scale = part["unit"].map({"percent": 0.01, "fraction": 1.0}).astype(float)
-    return pd.DataFrame({"model": part["model"], "source": part["source"], "value": part["value"] * scale,
-                         "category": part["category"]}).dropna(subset=["value"]).reset_index(drop=True)
+    return (
+        pd.DataFrame(
+            {
+                "model": part["model"],
+                "source": part["source"],
+                "value": part["value"] * scale,
+                "category": part["category"],
+            }
+        )
+        .dropna(subset=["value"])
+        .reset_index(drop=True)
+    )
 
 
 # ---------------------------------------------------------------- retrieval over a corpus
@@ -117,10 +167,19 @@ def corpus_board(runs: pd.DataFrame) -> pd.DataFrame:
     rows = []
     for r in runs.itertuples(index=False):
         s, o = r.summary or {}, r.options or {}
-        row = {"model": r.model_name, "retrieval": o.get("retrieval"), "first_stage": o.get("first_stage"),
-               "top_k": o.get("top_k"), "corpus": o.get("corpus"), "corpus_size": o.get("corpus_size"),
-               "corpus_hash": o.get("corpus_hash"), "paper_corpus": is_paper_corpus(o), "dataset": r.dataset_name,
-               "split": r.split, "n": r.n}
+        row = {
+            "model": r.model_name,
+            "retrieval": o.get("retrieval"),
+            "first_stage": o.get("first_stage"),
+            "top_k": o.get("top_k"),
+            "corpus": o.get("corpus"),
+            "corpus_size": o.get("corpus_size"),
+            "corpus_hash": o.get("corpus_hash"),
+            "paper_corpus": is_paper_corpus(o),
+            "dataset": r.dataset_name,
+            "split": r.split,
+            "n": r.n,
+        }
         for metric in CORPUS_COLUMNS:
             lo, hi = (s.get("ci95") or {}).get(metric) or (None, None)
             row |= {metric: s.get(metric), f"{metric}_ci_low": lo, f"{metric}_ci_high": hi}
@@ -135,8 +194,10 @@ def corpus_published(reference: pd.DataFrame) -> pd.DataFrame:
     part = reference[(reference["table"] == CORPUS_TABLE) & reference["metric"].isin(CORPUS_COLUMNS)]
     if part.empty:
         return pd.DataFrame(columns=["model", "training_data", *CORPUS_COLUMNS, "source"])
-    part = part.assign(value=part["value"] * part["unit"].map({"percent": 0.01, "fraction": 1.0}).astype(float),
-                       training_data=part["training_data"].fillna(""))
+    part = part.assign(
+        value=part["value"] * part["unit"].map({"percent": 0.01, "fraction": 1.0}).astype(float),
+        training_data=part["training_data"].fillna(""),
+    )
     wide = part.pivot_table(index=["model", "training_data"], columns="metric", values="value", aggfunc="first")
     wide = wide.reset_index().assign(source="ExcluIR Table 6")
     return wide[["model", "training_data", *[c for c in CORPUS_COLUMNS if c in wide], "source"]]

@@ -25,8 +25,10 @@ from negviz.analyses.inspector import model_verdicts
 LEXICAL_MODEL = "bm25"
 RIGHT, WRONG, NEITHER = "towards the right document", "towards the wrong document", "neither (tie)"
 LEANS = (RIGHT, WRONG, NEITHER)
-MEASURE = ("BM25's own margin on the same comparison (negviz bm25: Lucene variant, the dataset's documents as "
-           "collection, negation words kept)")
+MEASURE = (
+    "BM25's own margin on the same comparison (negviz bm25: Lucene variant, the dataset's documents as "
+    "collection, negation words kept)"
+)
 
 
 def lexical_margins(kind: str, frame: pd.DataFrame, bm25_wide: pd.DataFrame) -> pd.DataFrame:
@@ -46,8 +48,9 @@ def comparisons(verdicts: pd.DataFrame, lexical: pd.DataFrame) -> pd.DataFrame:
     """One row per model, item and comparison (a NevIR pair has two): the model's margin, BM25's
     margin and lean, and the model's choice (right / wrong / tie)."""
     names = [c for c in ("margin1", "margin2") if c in lexical]
-    model = verdicts.melt(id_vars=["model", "item_id"], value_vars=names, var_name="comparison",
-                          value_name="model_margin")
+    model = verdicts.melt(
+        id_vars=["model", "item_id"], value_vars=names, var_name="comparison", value_name="model_margin"
+    )
     lex = lexical.melt(id_vars=["item_id"], value_vars=names, var_name="comparison", value_name="lexical_margin")
     out = model.merge(lex, on=["item_id", "comparison"], how="inner").dropna(subset=["model_margin"])
     out["lean"] = lean(out["lexical_margin"])
@@ -63,12 +66,22 @@ def confound_table(comps: pd.DataFrame) -> pd.DataFrame:
     for (model, where), part in comps.groupby(["model", "lean"], sort=False):
         not_right = (part["choice"] != "right").to_numpy(dtype=np.float64)
         low, high = metrics.bootstrap_ci(not_right)
-        rows.append({"model": model, "lexical lean": where, "n": len(part), "wrong or tie": float(not_right.mean()),
-                     "ci_low": low, "ci_high": high, "right": float((part["choice"] == "right").mean())})
+        rows.append(
+            {
+                "model": model,
+                "lexical lean": where,
+                "n": len(part),
+                "wrong or tie": float(not_right.mean()),
+                "ci_low": low,
+                "ci_high": high,
+                "right": float((part["choice"] == "right").mean()),
+            }
+        )
     out = pd.DataFrame(rows, columns=["model", "lexical lean", "n", "wrong or tie", "ci_low", "ci_high", "right"])
     order = {v: i for i, v in enumerate(LEANS)}
-    return out.sort_values(["model", "lexical lean"], key=lambda s: s.map(order) if s.name == "lexical lean" else s)\
-              .reset_index(drop=True)
+    return out.sort_values(
+        ["model", "lexical lean"], key=lambda s: s.map(order) if s.name == "lexical lean" else s
+    ).reset_index(drop=True)
 
 
 def follows_lexicon(comps: pd.DataFrame) -> pd.DataFrame:
@@ -80,8 +93,16 @@ def follows_lexicon(comps: pd.DataFrame) -> pd.DataFrame:
     for model, g in part.groupby("model", sort=False):
         agree = ((g["lean"] == RIGHT) & (g["choice"] == "right")) | ((g["lean"] == WRONG) & (g["choice"] == "wrong"))
         low, high = metrics.bootstrap_ci(agree.to_numpy(dtype=np.float64))
-        rows.append({"model": model, "n": len(g), "follows BM25": float(agree.mean()), "ci_low": low, "ci_high": high,
-                     "share_right_is_lexical": float((g["lean"] == RIGHT).mean())})
+        rows.append(
+            {
+                "model": model,
+                "n": len(g),
+                "follows BM25": float(agree.mean()),
+                "ci_low": low,
+                "ci_high": high,
+                "share_right_is_lexical": float((g["lean"] == RIGHT).mean()),
+            }
+        )
     return pd.DataFrame(rows, columns=["model", "n", "follows BM25", "ci_low", "ci_high", "share_right_is_lexical"])
 
 
@@ -91,5 +112,10 @@ def item_lean(lexical: pd.DataFrame) -> pd.DataFrame:
     names = [c for c in ("margin1", "margin2") if c in lexical]
     leans = np.stack([lean(lexical[c]) for c in names], axis=1)
     out = np.where((leans == WRONG).any(1), WRONG, np.where((leans == RIGHT).all(1), RIGHT, NEITHER))
-    return pd.DataFrame({"item_id": lexical["item_id"].to_numpy(), "lexical_lean": out,
-                         "lexical_margin": lexical[names].min(axis=1).to_numpy()})
+    return pd.DataFrame(
+        {
+            "item_id": lexical["item_id"].to_numpy(),
+            "lexical_lean": out,
+            "lexical_margin": lexical[names].min(axis=1).to_numpy(),
+        }
+    )

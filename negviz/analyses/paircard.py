@@ -25,9 +25,18 @@ TEXTS: dict[str, tuple[tuple[str, ...], ...]] = {
 }
 DIFFED = {PAIRS: True, EXCLUSION: False, PERTURBATION: True, SENTENCE_PAIRS: True}
 TITLES = {
-    "q1": "q1", "q2": "q2", "d1": "d1", "d2": "d2", "query": "query", "pos_doc": "positive document",
-    "neg_doc": "excluded document", "reference": "reference", "candidate": "candidate (correct translation)",
-    "perturbed": "perturbed translation", "sentence1": "sentence 1", "sentence2": "sentence 2",
+    "q1": "q1",
+    "q2": "q2",
+    "d1": "d1",
+    "d2": "d2",
+    "query": "query",
+    "pos_doc": "positive document",
+    "neg_doc": "excluded document",
+    "reference": "reference",
+    "candidate": "candidate (correct translation)",
+    "perturbed": "perturbed translation",
+    "sentence1": "sentence 1",
+    "sentence2": "sentence 2",
 }
 CueFinder = Callable[[str], list[Span]]
 
@@ -70,8 +79,10 @@ def card_html(kind: str, row: Mapping, cues: CueFinder | None = None) -> str:
             changed = tuple([] for _ in group)
         for column, text, spans in zip(group, texts, changed):
             blocks.append(text_block(_title(kind, column, row), render_html(text, spans, cues(text))))
-    legend = ('<p class="nv-text" style="opacity:.7;font-size:.85em">'
-              '<span class="nv-diff">changed words</span> · <span class="nv-cue">negation cue</span></p>')
+    legend = (
+        '<p class="nv-text" style="opacity:.7;font-size:.85em">'
+        '<span class="nv-diff">changed words</span> · <span class="nv-cue">negation cue</span></p>'
+    )
     return "".join(blocks) + legend
 
 

@@ -49,9 +49,12 @@ def item_meta(kind: str, frame: pd.DataFrame, labels: pd.DataFrame | None = None
 
 def available_axes(kind: str, meta: pd.DataFrame) -> list[str]:
     """The column axes this dataset supports, in AXES order."""
-    have = {"type": "type" in meta, "edit_type": "edit_type" in meta,
-            "cue": "cue" in meta and meta["cue"].fillna("").ne("").any(),
-            "perturbation": kind == PERTURBATION}
+    have = {
+        "type": "type" in meta,
+        "edit_type": "edit_type" in meta,
+        "cue": "cue" in meta and meta["cue"].fillna("").ne("").any(),
+        "perturbation": kind == PERTURBATION,
+    }
     return [a for a in AXES if have[a]]
 
 
@@ -84,8 +87,13 @@ def column_order(axis: str, groups: pd.Series) -> list[str]:
 
 
 # ---------------------------------------------------------------- cells
-def cell_table(outcomes: pd.DataFrame, groups: pd.Series, min_n: int = MIN_N, reference: str | None = None,
-               seed: int = metrics.SEED) -> pd.DataFrame:
+def cell_table(
+    outcomes: pd.DataFrame,
+    groups: pd.Series,
+    min_n: int = MIN_N,
+    reference: str | None = None,
+    seed: int = metrics.SEED,
+) -> pd.DataFrame:
     """Model x column: n, value (accuracy, or the difference to ``reference`` on shared items) and
     its seeded bootstrap 95% CI; ``enough`` is n >= min_n."""
     joined = outcomes.merge(groups.rename("column"), left_on="item_id", right_index=True)
@@ -128,8 +136,14 @@ def sort_columns(cells: pd.DataFrame, natural: list[str], by: str = "natural") -
     raise ValueError(f"unknown column order {by!r}; use natural, n or hardest")
 
 
-def cell_items(outcomes: pd.DataFrame, groups: pd.Series | None, meta: pd.DataFrame, model: str,
-               column: str | None = None, category: str | None = None) -> pd.DataFrame:
+def cell_items(
+    outcomes: pd.DataFrame,
+    groups: pd.Series | None,
+    meta: pd.DataFrame,
+    model: str,
+    column: str | None = None,
+    category: str | None = None,
+) -> pd.DataFrame:
     """The items behind one heatmap cell or one error-bar segment, with cue, margins and verdict."""
     part = outcomes[outcomes["model"] == model]
     if column is not None:
@@ -170,8 +184,12 @@ def filter_items(meta: pd.DataFrame, types: list[str] | None = None, edit_types:
 
 # ---------------------------------------------------------------- type distribution vs Petcu et al.
 PETCU_CATEGORY_LABELS = {
-    "sentential": "sentential", "affixal": "affixal", "implicit": "implicit", "exclusionary": "exclusion",
-    "other": "no negation", "remaining_types": "other types",
+    "sentential": "sentential",
+    "affixal": "affixal",
+    "implicit": "implicit",
+    "exclusionary": "exclusion",
+    "other": "no negation",
+    "remaining_types": "other types",
 }
 
 
@@ -196,8 +214,13 @@ def distribution_vs_petcu(dist: pd.DataFrame, reference: pd.DataFrame, dataset: 
     if ref.empty:
         return pd.DataFrame(columns=["category", "label", "source", "count", "share", "n"])
     cats = list(ref["negation_type"])
-    total = float(reference[(reference["dataset"] == dataset) & (reference["metric"] == "count")
-                            & (reference["negation_type"] == "total")]["value"].iloc[0])
+    total = float(
+        reference[
+            (reference["dataset"] == dataset)
+            & (reference["metric"] == "count")
+            & (reference["negation_type"] == "total")
+        ]["value"].iloc[0]
+    )
     split = ref["split"].iloc[0]
     paper = f"Petcu et al. ({dataset} {split}, n={total:,.0f}, GPT-4o-mini)"
     mine = dist.assign(category=[petcu_category(t, set(cats)) for t in dist["type"]])

@@ -19,7 +19,14 @@ from negviz.schema import EXCLUSION, PAIRS
 from negviz.scorers import families_of_kind
 
 LATE_INTERACTION = families_of_kind("late-interaction")  # maxsim, colbert
-DEFAULT_MODELS = ("all-MiniLM-L6-v2", "negminilm", "maxsim-all-MiniLM-L6-v2", "ms-marco-MiniLM-L-12-v2-int8", "tfidf", "bm25")
+DEFAULT_MODELS = (
+    "all-MiniLM-L6-v2",
+    "negminilm",
+    "maxsim-all-MiniLM-L6-v2",
+    "ms-marco-MiniLM-L-12-v2-int8",
+    "tfidf",
+    "bm25",
+)
 TEXT_LIMIT = 5000  # characters per typed text (the pages say when they cut one)
 # The typed example both explore pages open with (NevIR's shape: q1 -> d1, q2 -> d2): NevIR pair
 # 1283-3, where all-MiniLM-L6-v2 is fooled by "not" on q2 and NegMiniLM ranks both right.
@@ -28,15 +35,16 @@ SAMPLE = {
     "q1": "Which volcano is unique because of producing both basaltic and silicic lava?",
     "q2": "Which volcano is not unique because of producing both basaltic and silicic lava?",
     "d1": "The Long Valley volcano is unusual in that it has produced eruptions of both basaltic and silicic "
-          "lava in the same geological place.",
+    "lava in the same geological place.",
     "d2": "The Long Valley volcano has produced eruptions of both basaltic and silicic lava, but this is hardly "
-          "surprising given that the volcano's location has shifted along with the plates.",
+    "surprising given that the volcano's location has shifted along with the plates.",
 }
 
 
 # ---------------------------------------------------------------- which models can run here
-def model_table(catalog: pd.DataFrame, families: Sequence[str] | None = None,
-                offline: Callable[[str], bool] | None = None) -> pd.DataFrame:
+def model_table(
+    catalog: pd.DataFrame, families: Sequence[str] | None = None, offline: Callable[[str], bool] | None = None
+) -> pd.DataFrame:
     """Catalog rows (optionally of some families) with an ``available`` column: loads without
     network (file-less families, a local Hugging Face cache or a bundled copy). ``offline``:
     hub id -> available (default scorers.loading.is_available_offline; the app passes a cached one)."""
@@ -83,8 +91,16 @@ def grid_verdicts(grid: np.ndarray) -> pd.DataFrame:
     own = grid[np.arange(n_q), np.arange(n_q)]
     others = np.array([np.delete(grid[i], i).max() for i in range(n_q)])
     margin = own - others
-    out = pd.DataFrame({"query": [f"q{i + 1}" for i in range(n_q)], "document": [f"d{i + 1}" for i in range(n_q)],
-                        "score": own, "best_other": others, "margin": margin, "correct": margin > 0})
+    out = pd.DataFrame(
+        {
+            "query": [f"q{i + 1}" for i in range(n_q)],
+            "document": [f"d{i + 1}" for i in range(n_q)],
+            "score": own,
+            "best_other": others,
+            "margin": margin,
+            "correct": margin > 0,
+        }
+    )
     out["pair_correct"] = bool(out["correct"].all())
     return out
 
@@ -152,8 +168,9 @@ def _right(kind: str, ids: pd.Index, scores: pd.DataFrame, rule: str) -> pd.Seri
     return verdicts.set_index("item_id")["correct"].reindex(ids.astype(str))
 
 
-def _wrong_for_all(kind: str, ids: pd.Index, wide: Mapping[str, pd.DataFrame],
-                   rules: Mapping[str, str] | None = None) -> np.ndarray:
+def _wrong_for_all(
+    kind: str, ids: pd.Index, wide: Mapping[str, pd.DataFrame], rules: Mapping[str, str] | None = None
+) -> np.ndarray:
     """Whether every model gets each item wrong (negviz.outcomes, under each run's tie rule; an
     item a model did not score is not wrong)."""
     failing = np.ones(len(ids), dtype=bool)
@@ -164,8 +181,13 @@ def _wrong_for_all(kind: str, ids: pd.Index, wide: Mapping[str, pd.DataFrame],
 
 
 def nevir_presets(
-    frame: pd.DataFrame, wide: dict[str, pd.DataFrame], cue: str | None = "not", n: int = 4,
-    name: str = "nevir", title: str = "NevIR", rules: Mapping[str, str] | None = None,
+    frame: pd.DataFrame,
+    wide: dict[str, pd.DataFrame],
+    cue: str | None = "not",
+    n: int = 4,
+    name: str = "nevir",
+    title: str = "NevIR",
+    rules: Mapping[str, str] | None = None,
 ) -> list[Preset]:
     """NevIR-style pairs with gold cue ``cue`` (any pair when None or the data has no cue) that
     every model in ``wide`` (model -> stored scores, indexed by pair_id, slots q1_d1 ...) gets
@@ -173,16 +195,25 @@ def nevir_presets(
     documents first (readable in a demo)."""
     has_cue = cue is not None and "cue" in frame
     pool = (frame[frame["cue"].astype(str).str.lower() == cue.lower()] if has_cue else frame).set_index("pair_id")
-    picked = pool[_wrong_for_all(PAIRS, pool.index, wide, rules)].assign(length=lambda f: f["d1"].str.len() + f["d2"].str.len())
+    picked = pool[_wrong_for_all(PAIRS, pool.index, wide, rules)].assign(
+        length=lambda f: f["d1"].str.len() + f["d2"].str.len()
+    )
     picked = picked.sort_values(["length"], kind="stable")
     if "passage_id" in picked:  # one pair per CondaQA passage: more variety in a small gallery
         picked = picked[~picked["passage_id"].duplicated()]
     picked = picked.head(n)
     names = " and ".join(wide) or "no stored run"
-    return [Preset(f"{name}:{pid}", f"{title} {pid}: {_short(r['q1'])}",
-                   (f"cue '{r['cue']}'; " if has_cue else "") + f"wrong for {names}",
-                   (r["q1"], r["q2"]), (r["d1"], r["d2"]), str(r["cue"]) if has_cue else "")
-            for pid, r in picked.iterrows()]
+    return [
+        Preset(
+            f"{name}:{pid}",
+            f"{title} {pid}: {_short(r['q1'])}",
+            (f"cue '{r['cue']}'; " if has_cue else "") + f"wrong for {names}",
+            (r["q1"], r["q2"]),
+            (r["d1"], r["d2"]),
+            str(r["cue"]) if has_cue else "",
+        )
+        for pid, r in picked.iterrows()
+    ]
 
 
 def excluir_presets(
@@ -190,11 +221,21 @@ def excluir_presets(
 ) -> list[Preset]:
     """ExcluIR queries whose excluded document every model in ``wide`` ranks above the positive."""
     pool = frame.set_index("query_id")
-    picked = pool[_wrong_for_all(EXCLUSION, pool.index, wide)].assign(length=lambda f: f["pos_doc"].str.len() + f["neg_doc"].str.len())
+    picked = pool[_wrong_for_all(EXCLUSION, pool.index, wide)].assign(
+        length=lambda f: f["pos_doc"].str.len() + f["neg_doc"].str.len()
+    )
     picked = picked.sort_values("length", kind="stable").head(n)
     names = " and ".join(wide) or "no stored run"
-    return [Preset(f"{name}:{qid}", f"{title}: {_short(r['query'])}", f"excluded document ranked first by {names}",
-                   (r["query"],), (r["pos_doc"], r["neg_doc"])) for qid, r in picked.iterrows()]
+    return [
+        Preset(
+            f"{name}:{qid}",
+            f"{title}: {_short(r['query'])}",
+            f"excluded document ranked first by {names}",
+            (r["query"],),
+            (r["pos_doc"], r["neg_doc"]),
+        )
+        for qid, r in picked.iterrows()
+    ]
 
 
 # Pairs every one of these gets wrong start the demo; the contrast presets add pairs the
@@ -206,8 +247,9 @@ PRESET_MODELS = tuple(dict.fromkeys(FAILING_MODELS + CONTRAST_RIGHT + CONTRAST_W
 PRESET_PICKERS = {"nevir": nevir_presets, "excluir": excluir_presets}
 
 
-def contrast_presets(frame: pd.DataFrame, wide: Mapping[str, pd.DataFrame], n: int = 2,
-                     rules: Mapping[str, str] | None = None) -> list[Preset]:
+def contrast_presets(
+    frame: pd.DataFrame, wide: Mapping[str, pd.DataFrame], n: int = 2, rules: Mapping[str, str] | None = None
+) -> list[Preset]:
     """NevIR pairs that every CONTRAST_RIGHT model gets right and every CONTRAST_WRONG model gets
     wrong (each under its run's tie rule), shortest first; none unless all those models have runs."""
     right_models = [m for m in CONTRAST_RIGHT if m in wide]
@@ -217,17 +259,36 @@ def contrast_presets(frame: pd.DataFrame, wide: Mapping[str, pd.DataFrame], n: i
     pool = frame.set_index("pair_id")
     keep = _wrong_for_all(PAIRS, pool.index, {m: wide[m] for m in wrong_models}, rules)
     for m in right_models:
-        keep &= _right(PAIRS, pool.index, wide[m], (rules or {}).get(m, metrics.STRICT)).fillna(False).astype(bool).to_numpy()
-    picked = pool[keep].assign(length=lambda f: f["d1"].str.len() + f["d2"].str.len()).sort_values("length", kind="stable")
-    return [Preset(f"nevir:{pid}", f"Cross-encoder right: {_short(r['q1'])}",
-                   f"cue '{r['cue']}'; right for {' and '.join(right_models)}, wrong for {', '.join(wrong_models)}",
-                   (r["q1"], r["q2"]), (r["d1"], r["d2"]), str(r["cue"]))
-            for pid, r in picked.head(n).iterrows()]
+        keep &= (
+            _right(PAIRS, pool.index, wide[m], (rules or {}).get(m, metrics.STRICT))
+            .fillna(False)
+            .astype(bool)
+            .to_numpy()
+        )
+    picked = (
+        pool[keep].assign(length=lambda f: f["d1"].str.len() + f["d2"].str.len()).sort_values("length", kind="stable")
+    )
+    return [
+        Preset(
+            f"nevir:{pid}",
+            f"Cross-encoder right: {_short(r['q1'])}",
+            f"cue '{r['cue']}'; right for {' and '.join(right_models)}, wrong for {', '.join(wrong_models)}",
+            (r["q1"], r["q2"]),
+            (r["d1"], r["d2"]),
+            str(r["cue"]),
+        )
+        for pid, r in picked.head(n).iterrows()
+    ]
 
 
-def stored_presets(frames: Mapping[str, pd.DataFrame], wide: Mapping[str, Mapping[str, pd.DataFrame]],
-                   n_nevir: int = 4, n_excluir: int = 2, added: tuple[str, str] | None = None,
-                   rules: Mapping[str, Mapping[str, str]] | None = None) -> list[Preset]:
+def stored_presets(
+    frames: Mapping[str, pd.DataFrame],
+    wide: Mapping[str, Mapping[str, pd.DataFrame]],
+    n_nevir: int = 4,
+    n_excluir: int = 2,
+    added: tuple[str, str] | None = None,
+    rules: Mapping[str, Mapping[str, str]] | None = None,
+) -> list[Preset]:
     """Presets picked by stored runs' real scores: NevIR pairs with cue "not" and ExcluIR
     queries that every model gets wrong; with ``added`` (name, kind) also the items of that added
     pairs or exclusion dataset every model gets wrong. ``frames``: dataset -> its frame; ``wide``:
@@ -239,18 +300,29 @@ def stored_presets(frames: Mapping[str, pd.DataFrame], wide: Mapping[str, Mappin
     if wide.get("nevir"):
         out += nevir_presets(frames["nevir"], failing(wide["nevir"]), n=n_nevir, rules=rules.get("nevir"))
         taken = {p.key for p in out}  # a pair both lists pick is shown once (keys are widget keys too)
-        out += [p for p in contrast_presets(frames["nevir"], wide["nevir"], n=8, rules=rules.get("nevir"))
-                if p.key not in taken][:2]
+        out += [
+            p
+            for p in contrast_presets(frames["nevir"], wide["nevir"], n=8, rules=rules.get("nevir"))
+            if p.key not in taken
+        ][:2]
     if wide.get("excluir"):
         out += excluir_presets(frames["excluir"], failing(wide["excluir"]), n=n_excluir)
     if added is not None and wide.get(added[0]) and added[1] in (PAIRS, EXCLUSION):
         name, kind = added
         if kind == PAIRS:
-            out += nevir_presets(frames[name], failing(wide[name]) or dict(wide[name]), cue=None, n=n_nevir, name=name, title=name,
-                                 rules=rules.get(name))
+            out += nevir_presets(
+                frames[name],
+                failing(wide[name]) or dict(wide[name]),
+                cue=None,
+                n=n_nevir,
+                name=name,
+                title=name,
+                rules=rules.get(name),
+            )
         else:
-            out += excluir_presets(frames[name], failing(wide[name]) or dict(wide[name]), n=n_nevir, name=name,
-                                   title=name)
+            out += excluir_presets(
+                frames[name], failing(wide[name]) or dict(wide[name]), n=n_nevir, name=name, title=name
+            )
     return out
 
 

@@ -32,8 +32,9 @@ def pair_rule(wide: pd.DataFrame, tie_rule: str) -> pd.DataFrame:
     return metrics.pair_verdicts(*(wide[s] for s in SLOTS[PAIRS]), tie_rule=tie_rule)
 
 
-def query_table(frame: pd.DataFrame, wide: pd.DataFrame, texts: pd.DataFrame,
-                tie_rule: str = metrics.STRICT) -> pd.DataFrame:
+def query_table(
+    frame: pd.DataFrame, wide: pd.DataFrame, texts: pd.DataFrame, tie_rule: str = metrics.STRICT
+) -> pd.DataFrame:
     """One row per (item, query) that kept text: ``correct`` and ``mentions_cue`` (COLUMNS)."""
     if texts.empty:
         return pd.DataFrame(columns=COLUMNS)
@@ -56,8 +57,13 @@ def query_table(frame: pd.DataFrame, wide: pd.DataFrame, texts: pd.DataFrame,
 def cue_mentions(table: pd.DataFrame) -> dict[str, int | float | None]:
     """How often a wrong verdict comes with text that never names the cue (and a right one)."""
     if table.empty:
-        return {"queries": 0, "wrong": 0, "wrong_without_cue": 0, "share_wrong_without_cue": None,
-                "right_without_cue": 0}
+        return {
+            "queries": 0,
+            "wrong": 0,
+            "wrong_without_cue": 0,
+            "share_wrong_without_cue": None,
+            "right_without_cue": 0,
+        }
     correct = table["correct"].astype(bool)
     wrong, right = table[~correct], table[correct]
     silent = int((~wrong["mentions_cue"].astype(bool)).sum())

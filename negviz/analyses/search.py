@@ -62,8 +62,14 @@ def query_pair_html(removal: Removal) -> tuple[str, str]:
     return cue_html(removal.original, left), cue_html(removal.edited, right)
 
 
-def results_table(ids: Sequence[str], texts: Sequence[str], titles: Sequence[str], scores: Sequence[float],
-                  pos_id: str | None = None, neg_id: str | None = None) -> pd.DataFrame:
+def results_table(
+    ids: Sequence[str],
+    texts: Sequence[str],
+    titles: Sequence[str],
+    scores: Sequence[float],
+    pos_id: str | None = None,
+    neg_id: str | None = None,
+) -> pd.DataFrame:
     """One row per retrieved document: rank, doc_id, score, role (d+/d−/""), title, text."""
     roles = [POSITIVE if d == pos_id else EXCLUDED if d == neg_id else "" for d in ids]
     return pd.DataFrame({"rank": range(1, len(ids) + 1), "doc_id": list(ids), "score": list(map(float, scores)),
@@ -85,8 +91,7 @@ def role_rank(table: pd.DataFrame, role: str) -> int:
     return int(table.loc[hit[0], "rank"]) if len(hit) else 0
 
 
-def maxsim_link(query: str, doc: str, other: str, query2: str = "",
-                model: str = "maxsim-all-MiniLM-L6-v2") -> str:
+def maxsim_link(query: str, doc: str, other: str, query2: str = "", model: str = "maxsim-all-MiniLM-L6-v2") -> str:
     """A MaxSim-explorer URL drawing (query [, query2]) against the result ``doc`` and ``other``."""
     return links.page("maxsim", model=model, src="typed", tq=query, tq2=query2, td1=doc, td2=other)
 

@@ -39,12 +39,42 @@ PUBLISHED_SOURCE = "NegBLEURT Fig. 4"
 PUBLISHED_MODELS = ("BLEURT20", "NegBLEURT", "all-mpnet-base-v2", "NegMPNet")  # the paper's column order
 NEGATION, ANTONYM = "critical_id8_negation", "critical_id7_antonym"
 FOCUS_GROUPS = ("negation", "antonym", "other critical")
-ITEM_COLUMNS = ("item_id", "perturbation", "severity", "id", "reference", "candidate", "perturbed", "checked",
-                "score_candidate", "score_perturbed", "score_empty", "margin", "denominator", "ratio", "detected",
-                "tiny_denominator", "zero_denominator")
-MATRIX_COLUMNS = ("model", "perturbation", "severity", "published", "value", "ci_low", "ci_high", "n", "checked",
-                  "n_ratio", "tiny_denominators", "zero_denominators", "detection_accuracy", "sensitivity_ratio",
-                  "source")
+ITEM_COLUMNS = (
+    "item_id",
+    "perturbation",
+    "severity",
+    "id",
+    "reference",
+    "candidate",
+    "perturbed",
+    "checked",
+    "score_candidate",
+    "score_perturbed",
+    "score_empty",
+    "margin",
+    "denominator",
+    "ratio",
+    "detected",
+    "tiny_denominator",
+    "zero_denominator",
+)
+MATRIX_COLUMNS = (
+    "model",
+    "perturbation",
+    "severity",
+    "published",
+    "value",
+    "ci_low",
+    "ci_high",
+    "n",
+    "checked",
+    "n_ratio",
+    "tiny_denominators",
+    "zero_denominators",
+    "detection_accuracy",
+    "sensitivity_ratio",
+    "source",
+)
 _ID = re.compile(r"_id(\d+)_")
 
 
@@ -52,7 +82,7 @@ _ID = re.compile(r"_id(\d+)_")
 def short_label(stem: str) -> str:
     """'critical_id8_negation' -> 'negation' (the file stem without severity and id)."""
     m = _ID.search(stem)
-    return stem[m.end():] if m else stem
+    return stem[m.end() :] if m else stem
 
 
 def severity_of(stem: str) -> str:
@@ -94,15 +124,27 @@ def item_table(frame: pd.DataFrame, wide: pd.DataFrame) -> pd.DataFrame:
     scores = wide.loc[ids[keep].tolist()]
     t, h, e = (scores[c].to_numpy(dtype=np.float64) for c in ("candidate", "perturbed", "empty"))
     it = metrics.demetr_items(t, h, e)
-    return pd.DataFrame({
-        "item_id": ids[keep].to_numpy(), "perturbation": part["perturbation"].to_numpy(),
-        "severity": part["severity"].to_numpy(), "id": part["item_id"].to_numpy(),
-        "reference": part["reference"].to_numpy(), "candidate": part["candidate"].to_numpy(),
-        "perturbed": part["perturbed"].to_numpy(), "checked": part["checked"].to_numpy(dtype=bool),
-        "score_candidate": t, "score_perturbed": h, "score_empty": e, "margin": t - h, "denominator": t - e,
-        "ratio": it.ratio, "detected": it.detected, "tiny_denominator": it.tiny,
-        "zero_denominator": np.isnan(it.ratio),
-    })
+    return pd.DataFrame(
+        {
+            "item_id": ids[keep].to_numpy(),
+            "perturbation": part["perturbation"].to_numpy(),
+            "severity": part["severity"].to_numpy(),
+            "id": part["item_id"].to_numpy(),
+            "reference": part["reference"].to_numpy(),
+            "candidate": part["candidate"].to_numpy(),
+            "perturbed": part["perturbed"].to_numpy(),
+            "checked": part["checked"].to_numpy(dtype=bool),
+            "score_candidate": t,
+            "score_perturbed": h,
+            "score_empty": e,
+            "margin": t - h,
+            "denominator": t - e,
+            "ratio": it.ratio,
+            "detected": it.detected,
+            "tiny_denominator": it.tiny,
+            "zero_denominator": np.isnan(it.ratio),
+        }
+    )
 
 
 def perturbation_table(items: pd.DataFrame, checked_only: bool = False, seed: int = metrics.SEED) -> pd.DataFrame:
@@ -110,8 +152,14 @@ def perturbation_table(items: pd.DataFrame, checked_only: bool = False, seed: in
     and sensitivity ratio with seeded 95% CIs, and the counts of tiny and zero denominators."""
     rows = []
     for stem, part in items.groupby("perturbation", sort=False):
-        s = metrics.demetr_summary(part["score_candidate"], part["score_perturbed"], part["score_empty"],
-                                   part["checked"], checked_only, seed=seed)
+        s = metrics.demetr_summary(
+            part["score_candidate"],
+            part["score_perturbed"],
+            part["score_empty"],
+            part["checked"],
+            checked_only,
+            seed=seed,
+        )
         rows.append({"perturbation": stem, "severity": part["severity"].iloc[0], **s})
     return _order(pd.DataFrame(rows))
 
@@ -162,17 +210,23 @@ def stored_table(run: Mapping[str, Any], checked_only: bool = False) -> pd.DataF
 def published_columns(reference: pd.DataFrame) -> pd.DataFrame:
     """The NegBLEURT paper's Fig. 4 ratios (reference.load_reference rows) as matrix rows, marked published."""
     ref = reference[(reference["table"] == PUBLISHED_TABLE) & (reference["metric"] == RATIO)]
-    rows = pd.DataFrame({
-        "model": ref["model"].to_numpy(), "perturbation": ref["perturbation"].to_numpy(),
-        "severity": [severity_of(p) for p in ref["perturbation"]], "published": True,
-        "value": ref["value"].to_numpy(dtype=np.float64), "sensitivity_ratio": ref["value"].to_numpy(dtype=np.float64),
-        "source": [f"{s} (published)" for s in ref["source"]],
-    })
+    rows = pd.DataFrame(
+        {
+            "model": ref["model"].to_numpy(),
+            "perturbation": ref["perturbation"].to_numpy(),
+            "severity": [severity_of(p) for p in ref["perturbation"]],
+            "published": True,
+            "value": ref["value"].to_numpy(dtype=np.float64),
+            "sensitivity_ratio": ref["value"].to_numpy(dtype=np.float64),
+            "source": [f"{s} (published)" for s in ref["source"]],
+        }
+    )
     return rows.reindex(columns=list(MATRIX_COLUMNS))
 
 
-def model_matrix(tables: Mapping[str, pd.DataFrame], published: pd.DataFrame | None = None,
-                 value: str = RATIO) -> pd.DataFrame:
+def model_matrix(
+    tables: Mapping[str, pd.DataFrame], published: pd.DataFrame | None = None, value: str = RATIO
+) -> pd.DataFrame:
     """Long model x perturbation cells: each run's ``value`` (RATIO or ACCURACY) with its CI, n and
     flags, then the published columns (ratios only: with ACCURACY they are left out)."""
     if value not in VALUES:
@@ -183,14 +237,27 @@ def model_matrix(tables: Mapping[str, pd.DataFrame], published: pd.DataFrame | N
         if table.empty:
             continue
         lo, hi = zip(*[(c[0], c[1]) if c is not None and len(c) == 2 else (np.nan, np.nan) for c in table[ci]])
-        parts.append(pd.DataFrame({
-            "model": model, "perturbation": table["perturbation"], "severity": table["severity"], "published": False,
-            "value": table[value].astype(float), "ci_low": np.asarray(lo, dtype=float),
-            "ci_high": np.asarray(hi, dtype=float), "n": table["n"], "checked": table["checked"],
-            "n_ratio": table["n_ratio"], "tiny_denominators": table["tiny_denominators"],
-            "zero_denominators": table["zero_denominators"], "detection_accuracy": table[ACCURACY].astype(float),
-            "sensitivity_ratio": table[RATIO].astype(float), "source": "negviz run",
-        }))
+        parts.append(
+            pd.DataFrame(
+                {
+                    "model": model,
+                    "perturbation": table["perturbation"],
+                    "severity": table["severity"],
+                    "published": False,
+                    "value": table[value].astype(float),
+                    "ci_low": np.asarray(lo, dtype=float),
+                    "ci_high": np.asarray(hi, dtype=float),
+                    "n": table["n"],
+                    "checked": table["checked"],
+                    "n_ratio": table["n_ratio"],
+                    "tiny_denominators": table["tiny_denominators"],
+                    "zero_denominators": table["zero_denominators"],
+                    "detection_accuracy": table[ACCURACY].astype(float),
+                    "sensitivity_ratio": table[RATIO].astype(float),
+                    "source": "negviz run",
+                }
+            )
+        )
     if published is not None and value == RATIO and not published.empty:
         parts.append(published.reindex(columns=list(MATRIX_COLUMNS)))
     if not parts:
@@ -248,18 +315,24 @@ def cannot_items(frame: pd.DataFrame, wide: pd.DataFrame) -> pd.DataFrame:
     ids = item_ids(SENTENCE_PAIRS, frame)
     keep = ids.isin(wide.index).to_numpy()
     part = frame.loc[keep].reset_index(drop=True)
-    return pd.DataFrame({
-        "pair_id": ids[keep].to_numpy(), "source": part["source"].to_numpy(), "label": part["label"].to_numpy(),
-        "sentence1": part["sentence1"].to_numpy(), "sentence2": part["sentence2"].to_numpy(),
-        "similarity": wide.loc[ids[keep].tolist(), "sim"].to_numpy(dtype=np.float64),
-    })
+    return pd.DataFrame(
+        {
+            "pair_id": ids[keep].to_numpy(),
+            "source": part["source"].to_numpy(),
+            "label": part["label"].to_numpy(),
+            "sentence1": part["sentence1"].to_numpy(),
+            "sentence2": part["sentence2"].to_numpy(),
+            "similarity": wide.loc[ids[keep].tolist(), "sim"].to_numpy(dtype=np.float64),
+        }
+    )
 
 
 PAIR_LABELS = {"negated": 1, "paraphrase": 0}
 
 
-def cannot_distribution(items: Mapping[str, pd.DataFrame], pairs: str = "negated",
-                        seed: int = metrics.SEED) -> pd.DataFrame:
+def cannot_distribution(
+    items: Mapping[str, pd.DataFrame], pairs: str = "negated", seed: int = metrics.SEED
+) -> pd.DataFrame:
     """Per model and source file: n, mean similarity with a seeded 95% CI, median, quartiles and
     5th / 95th percentiles of the ``pairs`` (negated: sentence vs its negation, label 1;
     paraphrase: label 0). Lower similarity on negated pairs = more negation-aware."""
@@ -272,9 +345,22 @@ def cannot_distribution(items: Mapping[str, pd.DataFrame], pairs: str = "negated
             sim = grp["similarity"].to_numpy(dtype=np.float64)
             lo, hi = metrics.bootstrap_ci(sim, seed=seed)
             p05, q1, med, q3, p95 = np.quantile(sim, [0.05, 0.25, 0.5, 0.75, 0.95])
-            rows.append({"model": model, "source": source, "pairs": pairs, "n": len(sim), "mean": float(sim.mean()),
-                         "ci_low": lo, "ci_high": hi, "median": float(med), "q25": float(q1), "q75": float(q3),
-                         "p05": float(p05), "p95": float(p95)})
+            rows.append(
+                {
+                    "model": model,
+                    "source": source,
+                    "pairs": pairs,
+                    "n": len(sim),
+                    "mean": float(sim.mean()),
+                    "ci_low": lo,
+                    "ci_high": hi,
+                    "median": float(med),
+                    "q25": float(q1),
+                    "q75": float(q3),
+                    "p05": float(p05),
+                    "p95": float(p95),
+                }
+            )
     cols = ["model", "source", "pairs", "n", "mean", "ci_low", "ci_high", "median", "q25", "q75", "p05", "p95"]
     return pd.DataFrame(rows, columns=cols)
 
@@ -290,16 +376,30 @@ def own_sentence_scores(scorer, reference: str, candidate: str, edits: Mapping[s
     scores = np.asarray(scorer.score([reference] * len(docs), docs), dtype=np.float64)
     t, e, h = scores[0], scores[1], scores[2:]
     it = metrics.demetr_items(np.full(len(h), t), h, np.full(len(h), e))
-    return pd.DataFrame({
-        "perturbation": names, "demetr_file": [BY_NAME[k].stem for k in names],
-        "perturbed": [edits[k].edited for k in names], "rule": [edits[k].rule for k in names],
-        "score_candidate": t, "score_perturbed": h, "score_empty": e, "margin": t - h,
-        "ratio": it.ratio, "detected": it.detected, "tiny_denominator": it.tiny,
-    })
+    return pd.DataFrame(
+        {
+            "perturbation": names,
+            "demetr_file": [BY_NAME[k].stem for k in names],
+            "perturbed": [edits[k].edited for k in names],
+            "rule": [edits[k].rule for k in names],
+            "score_candidate": t,
+            "score_perturbed": h,
+            "score_empty": e,
+            "margin": t - h,
+            "ratio": it.ratio,
+            "detected": it.detected,
+            "tiny_denominator": it.tiny,
+        }
+    )
 
 
-def own_sentence_table(scorers: Mapping[str, Any], reference: str, candidate: str, edits: Mapping[str, Any],
-                       demetr: pd.DataFrame | None = None) -> tuple[pd.DataFrame, dict[str, str]]:
+def own_sentence_table(
+    scorers: Mapping[str, Any],
+    reference: str,
+    candidate: str,
+    edits: Mapping[str, Any],
+    demetr: pd.DataFrame | None = None,
+) -> tuple[pd.DataFrame, dict[str, str]]:
     """``own_sentence_scores`` for every model (name -> Scorer), long, plus model -> error message
     for models that failed (one unavailable model must not hide the others). ``demetr``: matrix
     rows (model_matrix with RATIO) to add each model's mean ratio on the same DEMETR file."""
@@ -315,6 +415,14 @@ def own_sentence_table(scorers: Mapping[str, Any], reference: str, candidate: st
     if demetr is not None and not demetr.empty:
         ref = demetr[~demetr["published"].astype(bool)].set_index(["model", "perturbation"])["sensitivity_ratio"]
         table["demetr_file_ratio"] = [ref.get((m, f), np.nan) for m, f in zip(table["model"], table["demetr_file"])]
-    first = ["model", "perturbation", "ratio", "margin", "score_candidate", "score_perturbed", "score_empty",
-             "detected"]
+    first = [
+        "model",
+        "perturbation",
+        "ratio",
+        "margin",
+        "score_candidate",
+        "score_perturbed",
+        "score_empty",
+        "detected",
+    ]
     return table[first + [c for c in table.columns if c not in first]], errors

@@ -17,8 +17,10 @@ from __future__ import annotations
 
 import pandas as pd
 
-RULE = ("models that disagree first (min(right, wrong) / models), then the smallest margins (mean over "
-        "models of |margin|'s percentile within the model), then dataset order")
+RULE = (
+    "models that disagree first (min(right, wrong) / models), then the smallest margins (mean over "
+    "models of |margin|'s percentile within the model), then dataset order"
+)
 COLUMNS = ("item_id", "models", "right", "disagreement", "closeness")
 
 
@@ -31,10 +33,14 @@ def uncertainty_order(outcomes: pd.DataFrame, item_order: list[str] | None = Non
     else:
         known["right"] = known["correct"].astype(bool).astype(int)
         known["closeness"] = known["margin"].abs().groupby(known["model"]).rank(pct=True)
-        per = known.groupby("item_id").agg(models=("model", "nunique"), right=("right", "sum"),
-                                           closeness=("closeness", "mean")).reset_index()
-        per["disagreement"] = per[["right"]].join((per["models"] - per["right"]).rename("wrong")).min(axis=1) \
-            / per["models"]
+        per = (
+            known.groupby("item_id")
+            .agg(models=("model", "nunique"), right=("right", "sum"), closeness=("closeness", "mean"))
+            .reset_index()
+        )
+        per["disagreement"] = (
+            per[["right"]].join((per["models"] - per["right"]).rename("wrong")).min(axis=1) / per["models"]
+        )
         out = per[list(COLUMNS)]
     order = [str(i) for i in (item_order if item_order is not None else out["item_id"])]
     position = {item: n for n, item in enumerate(order)}
@@ -43,6 +49,7 @@ def uncertainty_order(outcomes: pd.DataFrame, item_order: list[str] | None = Non
     out = out.assign(_pos=out["item_id"].map(position))
     out = out.sort_values(["disagreement", "closeness", "_pos"], ascending=[False, True, True]).drop(columns="_pos")
     missing = [i for i in order if i not in set(out["item_id"])]
-    rest = pd.DataFrame({"item_id": missing, "models": 0, "right": 0, "disagreement": float("nan"),
-                         "closeness": float("nan")})
+    rest = pd.DataFrame(
+        {"item_id": missing, "models": 0, "right": 0, "disagreement": float("nan"), "closeness": float("nan")}
+    )
     return pd.concat([out, rest], ignore_index=True) if missing else out.reset_index(drop=True)

@@ -23,9 +23,11 @@ MASK = "#7c3aed"  # [MASK] query augmentation
 OFF = "#a1a1aa"  # tokens that do not take part in MaxSim
 FAVOURS_D1, FAVOURS_D2 = "#2563eb", "#ea580c"
 SIMILARITY_TITLE = {"cosine": "cosine", "l2": "−‖q−d‖²"}
-LEGEND = (f"□ each query token's MaxSim choice (■ thick: its best piece) · <span style='color:{CUE}'>red: negation cue</span>"
-          f" · <span style='color:{EDIT}'>amber: edited</span> · <span style='color:{OFF}'>grey: not in MaxSim</span>"
-          f" · <span style='color:{MASK}'>[MASK]: query augmentation</span>")
+LEGEND = (
+    f"□ each query token's MaxSim choice (■ thick: its best piece) · <span style='color:{CUE}'>red: negation cue</span>"
+    f" · <span style='color:{EDIT}'>amber: edited</span> · <span style='color:{OFF}'>grey: not in MaxSim</span>"
+    f" · <span style='color:{MASK}'>[MASK]: query augmentation</span>"
+)
 
 
 def esc(text: object) -> str:
@@ -59,10 +61,16 @@ def alignment_heatmaps(views: Sequence[AlignmentView], titles: Sequence[str], ti
     hi = max((float(f.max()) for f in finite if f.size), default=1.0)
     widths = [max(len(v.cols.labels), 1) for v in views]
     fig = make_subplots(
-        rows=1, cols=len(views), shared_yaxes=True, horizontal_spacing=0.03,
+        rows=1,
+        cols=len(views),
+        shared_yaxes=True,
+        horizontal_spacing=0.03,
         column_widths=[w / sum(widths) for w in widths],
-        subplot_titles=[f"{esc(t)} · S = {v.score:.3f}" + (f" (hidden rows {v.hidden_contribution:+.3f})"
-                        if v.hidden_contribution else "") for t, v in zip(titles, views)],
+        subplot_titles=[
+            f"{esc(t)} · S = {v.score:.3f}"
+            + (f" (hidden rows {v.hidden_contribution:+.3f})" if v.hidden_contribution else "")
+            for t, v in zip(titles, views)
+        ],
     )
     for k, view in enumerate(views, start=1):
         n_rows, n_cols = view.values.shape
@@ -72,39 +80,91 @@ def alignment_heatmaps(views: Sequence[AlignmentView], titles: Sequence[str], ti
         for r in range(n_rows):
             custom[r, :, 0] = q_hover[r]
             custom[r, :, 1] = d_hover
-        fig.add_trace(go.Heatmap(
-            z=view.values, x=list(range(n_cols)), y=list(range(n_rows)), customdata=custom,
-            zmin=lo, zmax=hi, colorscale="Blues", showscale=k == len(views),
-            colorbar=dict(title=SIMILARITY_TITLE.get(view.similarity, view.similarity), thickness=12),
-            hovertemplate="query: %{customdata[0]}<br>doc: %{customdata[1]}<br>sim = %{z:.3f}<extra></extra>",
-        ), row=1, col=k)
+        fig.add_trace(
+            go.Heatmap(
+                z=view.values,
+                x=list(range(n_cols)),
+                y=list(range(n_rows)),
+                customdata=custom,
+                zmin=lo,
+                zmax=hi,
+                colorscale="Blues",
+                showscale=k == len(views),
+                colorbar=dict(title=SIMILARITY_TITLE.get(view.similarity, view.similarity), thickness=12),
+                hovertemplate="query: %{customdata[0]}<br>doc: %{customdata[1]}<br>sim = %{z:.3f}<extra></extra>",
+            ),
+            row=1,
+            col=k,
+        )
         best = {(r, int(c)) for r, c in enumerate(view.best) if c >= 0}
         for thick, cells in ((True, sorted(best)), (False, [m for m in view.marks if m not in best])):
             if cells:
-                fig.add_trace(go.Scatter(
-                    x=[c for _, c in cells], y=[r for r, _ in cells], mode="markers", hoverinfo="skip",
-                    marker=dict(symbol="square-open", size=11 if thick else 8, color="#111111",
-                                line=dict(width=2.5 if thick else 1)),
-                    showlegend=False,
-                ), row=1, col=k)
+                fig.add_trace(
+                    go.Scatter(
+                        x=[c for _, c in cells],
+                        y=[r for r, _ in cells],
+                        mode="markers",
+                        hoverinfo="skip",
+                        marker=dict(
+                            symbol="square-open",
+                            size=11 if thick else 8,
+                            color="#111111",
+                            line=dict(width=2.5 if thick else 1),
+                        ),
+                        showlegend=False,
+                    ),
+                    row=1,
+                    col=k,
+                )
         xref = "x" if k == 1 else f"x{k}"
         yref = "y" if k == 1 else f"y{k}"
         for c in np.flatnonzero(view.cols.cue):
-            fig.add_shape(type="rect", x0=c - 0.5, x1=c + 0.5, y0=-0.5, y1=n_rows - 0.5, xref=xref, yref=yref,
-                          line=dict(color=CUE, width=1.5))
+            fig.add_shape(
+                type="rect",
+                x0=c - 0.5,
+                x1=c + 0.5,
+                y0=-0.5,
+                y1=n_rows - 0.5,
+                xref=xref,
+                yref=yref,
+                line=dict(color=CUE, width=1.5),
+            )
         for r in np.flatnonzero(view.rows.cue):
-            fig.add_shape(type="rect", x0=-0.5, x1=n_cols - 0.5, y0=r - 0.5, y1=r + 0.5, xref=xref, yref=yref,
-                          line=dict(color=CUE, width=1.5))
-        fig.update_xaxes(tickmode="array", tickvals=list(range(n_cols)), ticktext=_ticks(view.cols), tickangle=-90,
-                         tickfont=dict(size=10 if n_cols <= 60 else 8), showgrid=False, row=1, col=k)
+            fig.add_shape(
+                type="rect",
+                x0=-0.5,
+                x1=n_cols - 0.5,
+                y0=r - 0.5,
+                y1=r + 0.5,
+                xref=xref,
+                yref=yref,
+                line=dict(color=CUE, width=1.5),
+            )
+        fig.update_xaxes(
+            tickmode="array",
+            tickvals=list(range(n_cols)),
+            ticktext=_ticks(view.cols),
+            tickangle=-90,
+            tickfont=dict(size=10 if n_cols <= 60 else 8),
+            showgrid=False,
+            row=1,
+            col=k,
+        )
     first = views[0]
-    fig.update_yaxes(tickmode="array", tickvals=list(range(len(first.rows.labels))), ticktext=_ticks(first.rows),
-                     autorange="reversed", tickfont=dict(size=11), showgrid=False)
+    fig.update_yaxes(
+        tickmode="array",
+        tickvals=list(range(len(first.rows.labels))),
+        ticktext=_ticks(first.rows),
+        autorange="reversed",
+        tickfont=dict(size=11),
+        showgrid=False,
+    )
     notes = list(dict.fromkeys(n for v in views for n in v.notes))
     subtitle = "<br>".join([LEGEND] + [esc(n) for n in notes])
     fig.update_layout(
         title=dict(text=esc(title), subtitle=dict(text=subtitle, font=dict(size=11))),
-        font=FONT, template="plotly_white",
+        font=FONT,
+        template="plotly_white",
         height=max(320, 190 + 22 * len(first.rows.labels)),
         margin=dict(l=10, r=10, t=130 + 18 * len(notes), b=10),
     )
@@ -118,27 +178,50 @@ def delta_bars(deltas: pd.DataFrame, title: str = "", labels: Sequence[str] = ("
     scale = float(np.nanmax(np.abs(deltas[["max_d1", "max_d2"]].to_numpy()))) if len(deltas) else 1.0
     eps = 0.01 * (scale or 1.0)
     colours = [OFF if abs(x) < eps else FAVOURS_D1 if x > 0 else FAVOURS_D2 for x in deltas["delta"]]
-    custom = deltas[["max_d1", "max_d2"]].assign(
-        b1=[esc(x) for x in deltas["best_d1"]], b2=[esc(x) for x in deltas["best_d2"]]).to_numpy(dtype=object)
-    fig = go.Figure(go.Bar(
-        x=list(range(len(deltas))), y=deltas["delta"], customdata=custom,
-        marker=dict(color=colours, line=dict(color=[CUE if c else "rgba(0,0,0,0)" for c in deltas["cue"]], width=2.5)),
-        hovertemplate=(f"Δ = %{{y:+.3f}}<br>best in {d1}: %{{customdata[2]}} (%{{customdata[0]:.3f}})"
-                       f"<br>best in {d2}: %{{customdata[3]}} (%{{customdata[1]:.3f}})<extra></extra>"),
-    ))
-    ticks = [tick_label(t, k, p, c, False)
-             for t, k, p, c in zip(deltas["token"], deltas["kind"], deltas["part"], deltas["cue"])]
+    custom = (
+        deltas[["max_d1", "max_d2"]]
+        .assign(b1=[esc(x) for x in deltas["best_d1"]], b2=[esc(x) for x in deltas["best_d2"]])
+        .to_numpy(dtype=object)
+    )
+    fig = go.Figure(
+        go.Bar(
+            x=list(range(len(deltas))),
+            y=deltas["delta"],
+            customdata=custom,
+            marker=dict(
+                color=colours, line=dict(color=[CUE if c else "rgba(0,0,0,0)" for c in deltas["cue"]], width=2.5)
+            ),
+            hovertemplate=(
+                f"Δ = %{{y:+.3f}}<br>best in {d1}: %{{customdata[2]}} (%{{customdata[0]:.3f}})"
+                f"<br>best in {d2}: %{{customdata[3]}} (%{{customdata[1]:.3f}})<extra></extra>"
+            ),
+        )
+    )
+    ticks = [
+        tick_label(t, k, p, c, False)
+        for t, k, p, c in zip(deltas["token"], deltas["kind"], deltas["part"], deltas["cue"])
+    ]
     total = float(deltas["delta"].sum())
     fig.add_hline(y=0, line_color="#52525b", line_width=1)
     fig.update_layout(
-        title=dict(text=esc(title) or f"Δ per query token: max sim to {d1} − max sim to {d2}",
-                   subtitle=dict(text=(f"Σ Δ over the drawn tokens = {total:+.3f} · <span style='color:{FAVOURS_D1}'>"
-                                       f"blue: closer to {d1}</span> · <span style='color:{FAVOURS_D2}'>orange: closer to "
-                                       f"{d2}</span> · grey: best match did not move (|Δ| < {eps:.3g})"),
-                                 font=dict(size=11))),
+        title=dict(
+            text=esc(title) or f"Δ per query token: max sim to {d1} − max sim to {d2}",
+            subtitle=dict(
+                text=(
+                    f"Σ Δ over the drawn tokens = {total:+.3f} · <span style='color:{FAVOURS_D1}'>"
+                    f"blue: closer to {d1}</span> · <span style='color:{FAVOURS_D2}'>orange: closer to "
+                    f"{d2}</span> · grey: best match did not move (|Δ| < {eps:.3g})"
+                ),
+                font=dict(size=11),
+            ),
+        ),
         xaxis=dict(tickmode="array", tickvals=list(range(len(deltas))), ticktext=ticks, tickangle=-60),
-        yaxis_title="Δ max similarity", font=FONT, template="plotly_white", height=340,
-        margin=dict(l=10, r=10, t=80, b=10), showlegend=False,
+        yaxis_title="Δ max similarity",
+        font=FONT,
+        template="plotly_white",
+        height=340,
+        margin=dict(l=10, r=10, t=80, b=10),
+        showlegend=False,
     )
     return fig
 
@@ -151,21 +234,31 @@ def margin_bars(table: pd.DataFrame, title: str = "") -> go.Figure:
     fig = go.Figure()
     for version in versions:
         part = table if version is None else table[table["version"] == version]
-        fig.add_trace(go.Bar(
-            x=part["margin"], y=[f"{esc(m)} · {esc(q)}" for m, q in zip(part["model"], part["query"])],
-            orientation="h", name=esc(version or "margin"),
-            marker=dict(color=["#16a34a" if c else CUE for c in part["correct"]],
-                        opacity=0.45 if version == "original" else 1.0,
-                        pattern_shape="/" if version == "original" else ""),
-            hovertemplate="%{y}<br>margin %{x:+.3f}<extra>%{fullData.name}</extra>",
-        ))
+        fig.add_trace(
+            go.Bar(
+                x=part["margin"],
+                y=[f"{esc(m)} · {esc(q)}" for m, q in zip(part["model"], part["query"])],
+                orientation="h",
+                name=esc(version or "margin"),
+                marker=dict(
+                    color=["#16a34a" if c else CUE for c in part["correct"]],
+                    opacity=0.45 if version == "original" else 1.0,
+                    pattern_shape="/" if version == "original" else "",
+                ),
+                hovertemplate="%{y}<br>margin %{x:+.3f}<extra>%{fullData.name}</extra>",
+            )
+        )
     fig.add_vline(x=0, line_color="#52525b", line_width=1)
     n = len(table)
     fig.update_layout(
         title=dict(text=esc(title) or "Margin of the intended document (green: ranked first, red: not)"),
-        barmode="group", font=FONT, template="plotly_white", height=max(240, 80 + 26 * n),
+        barmode="group",
+        font=FONT,
+        template="plotly_white",
+        height=max(240, 80 + 26 * n),
         xaxis_title="score(q, its document) − best other document (each model on its own scale)",
-        yaxis=dict(autorange="reversed"), margin=dict(l=10, r=10, t=60, b=40),
+        yaxis=dict(autorange="reversed"),
+        margin=dict(l=10, r=10, t=60, b=40),
         showlegend=len(versions) > 1,
     )
     return fig

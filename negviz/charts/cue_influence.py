@@ -19,14 +19,30 @@ def share_boxes(frame: pd.DataFrame, group: str, order: list[str], title: str, l
     for i, (label, part) in enumerate(frame.groupby("label", sort=False)):
         part = part.dropna(subset=["cue_share"])
         x = [labels.get(g, g) for g in part[group]]
-        fig.add_trace(go.Box(
-            x=x, y=part["cue_share"], name=str(label), marker_color=COLORS[i % len(COLORS)], boxpoints="all",
-            jitter=0.5, pointpos=0, marker={"size": 3, "opacity": 0.45}, boxmean=False,
-            customdata=list(zip([label] * len(part), part[group], part["item_id"])),
-            hovertemplate="%{customdata[0]}<br>%{customdata[1]} · pair %{customdata[2]}<br>cue share %{y:.1%}"
-                          "<extra></extra>"))
-    fig.update_layout(title=title, boxmode="group", font=FONT, template="plotly_white", height=480,
-                      yaxis={"title": "cue's share of |attribution|", "tickformat": ".0%", "rangemode": "tozero"},
-                      xaxis={"categoryorder": "array", "categoryarray": [labels.get(g, g) for g in order]},
-                      legend={"orientation": "h", "y": -0.25})
+        fig.add_trace(
+            go.Box(
+                x=x,
+                y=part["cue_share"],
+                name=str(label),
+                marker_color=COLORS[i % len(COLORS)],
+                boxpoints="all",
+                jitter=0.5,
+                pointpos=0,
+                marker={"size": 3, "opacity": 0.45},
+                boxmean=False,
+                customdata=list(zip([label] * len(part), part[group], part["item_id"])),
+                hovertemplate="%{customdata[0]}<br>%{customdata[1]} · pair %{customdata[2]}<br>cue share %{y:.1%}"
+                "<extra></extra>",
+            )
+        )
+    fig.update_layout(
+        title=title,
+        boxmode="group",
+        font=FONT,
+        template="plotly_white",
+        height=480,
+        yaxis={"title": "cue's share of |attribution|", "tickformat": ".0%", "rangemode": "tozero"},
+        xaxis={"categoryorder": "array", "categoryarray": [labels.get(g, g) for g in order]},
+        legend={"orientation": "h", "y": -0.25},
+    )
     return fig

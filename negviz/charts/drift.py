@@ -22,6 +22,8 @@ from negviz.finetune.views import PAIRED, measure
 
 RUN_COLORS = ("#2563eb", "#ea580c", "#16a34a", "#7c3aed", "#db2777", "#0891b2", "#ca8a04", "#52525b")
 SHAPES = ("violin", "box")
+
+
 def _rgba(hex_color: str, alpha: float) -> str:
     h = hex_color.lstrip("#")
     return f"rgba({int(h[0:2], 16)},{int(h[2:4], 16)},{int(h[4:6], 16)},{alpha})"
@@ -38,9 +40,14 @@ def _notes(notes: dict[str, str], width: int = 135) -> str:
     return "<br>".join(part for line in lines for part in textwrap.wrap(line, width, subsequent_indent="   "))
 
 
-def drift_figure(epochs: pd.DataFrame, cosines: pd.DataFrame, notes: dict[str, str] | None = None,
-                 shape: str = "violin", title: str | None = None,
-                 baseline: float | None = None) -> go.Figure:
+def drift_figure(
+    epochs: pd.DataFrame,
+    cosines: pd.DataFrame,
+    notes: dict[str, str] | None = None,
+    shape: str = "violin",
+    title: str | None = None,
+    baseline: float | None = None,
+) -> go.Figure:
     """``epochs``: run, epoch, cos_mean, cos_std and the run's held-out measure with its CI
     (paired_accuracy, ci_low, ci_high; or demetr_ratio, demetr_ratio_ci_low, _ci_high), one row
     per run and epoch. ``cosines``: run, epoch, item_id, cos (one row per held-out item and
@@ -66,62 +73,125 @@ def drift_figure(epochs: pd.DataFrame, cosines: pd.DataFrame, notes: dict[str, s
         cs = cosines[cosines["run"] == run]
         for e in ep["epoch"]:
             vals = cs.loc[cs["epoch"] == e, "cos"].to_numpy()
-            common = dict(x=np.full(len(vals), e + off), y=vals, name=run, legendgroup=run, showlegend=False,
-                          line=dict(color=color, width=1), fillcolor=_rgba(color, 0.25),
-                          hovertemplate=f"{run}<br>epoch {e}<br>cos %{{y:.4f}}<extra></extra>")
+            common = dict(
+                x=np.full(len(vals), e + off),
+                y=vals,
+                name=run,
+                legendgroup=run,
+                showlegend=False,
+                line=dict(color=color, width=1),
+                fillcolor=_rgba(color, 0.25),
+                hovertemplate=f"{run}<br>epoch {e}<br>cos %{{y:.4f}}<extra></extra>",
+            )
             if shape == "violin":
-                fig.add_trace(go.Violin(**common, width=width * 0.95, points=False, spanmode="hard",
-                                        scalemode="width"), row=1, col=1)
+                fig.add_trace(
+                    go.Violin(**common, width=width * 0.95, points=False, spanmode="hard", scalemode="width"),
+                    row=1,
+                    col=1,
+                )
             else:
-                fig.add_trace(go.Box(**common, width=width * 0.8, boxpoints="outliers",
-                                     marker=dict(size=3, color=color)), row=1, col=1)
-        fig.add_trace(go.Scatter(
-            x=ep["epoch"] + off, y=ep["cos_mean"], mode="markers+lines", name=run, legendgroup=run,
-            marker=dict(color=color, size=9, symbol="diamond", line=dict(color="#18181b", width=1)),
-            line=dict(color=color, width=1, dash="dot"),
-            error_y=dict(type="data", array=ep["cos_std"], visible=True, color="#18181b", thickness=1.5, width=5),
-            customdata=ep[["cos_std"]].to_numpy(),
-            hovertemplate=f"{run}<br>epoch %{{x:.0f}}<br>mean cos %{{y:.4f}} ± %{{customdata[0]:.4f}}<extra></extra>",
-        ), row=1, col=1)
+                fig.add_trace(
+                    go.Box(**common, width=width * 0.8, boxpoints="outliers", marker=dict(size=3, color=color)),
+                    row=1,
+                    col=1,
+                )
+        fig.add_trace(
+            go.Scatter(
+                x=ep["epoch"] + off,
+                y=ep["cos_mean"],
+                mode="markers+lines",
+                name=run,
+                legendgroup=run,
+                marker=dict(color=color, size=9, symbol="diamond", line=dict(color="#18181b", width=1)),
+                line=dict(color=color, width=1, dash="dot"),
+                error_y=dict(type="data", array=ep["cos_std"], visible=True, color="#18181b", thickness=1.5, width=5),
+                customdata=ep[["cos_std"]].to_numpy(),
+                hovertemplate=f"{run}<br>epoch %{{x:.0f}}<br>mean cos %{{y:.4f}} ± %{{customdata[0]:.4f}}<extra></extra>",
+            ),
+            row=1,
+            col=1,
+        )
         fmt, unit = (".1f", "%") if m.percent else (".3f", "")
         n = ep["demetr_n"] if m.column == "demetr_ratio" and "demetr_n" in ep else ep["n"]
-        fig.add_trace(go.Scatter(
-            x=ep["epoch"] + off, y=value * scale, mode="markers+lines", name=run, legendgroup=run,
-            showlegend=False, marker=dict(color=color, size=9), line=dict(color=color, width=2),
-            error_y=dict(type="data", array=(high - value) * scale, arrayminus=(value - low) * scale,
-                         visible=True, color=color),
-            customdata=pd.concat([low * scale, high * scale, n.astype(float)], axis=1).to_numpy(),
-            hovertemplate=(f"{run}<br>epoch %{{x:.0f}}<br>{m.label.split(' (')[0]} %{{y:{fmt}}}{unit}<br>"
-                           f"95% CI %{{customdata[0]:{fmt}}}-%{{customdata[1]:{fmt}}}{unit}, "
-                           "n=%{customdata[2]:.0f}<extra></extra>"),
-        ), row=2, col=1)
+        fig.add_trace(
+            go.Scatter(
+                x=ep["epoch"] + off,
+                y=value * scale,
+                mode="markers+lines",
+                name=run,
+                legendgroup=run,
+                showlegend=False,
+                marker=dict(color=color, size=9),
+                line=dict(color=color, width=2),
+                error_y=dict(
+                    type="data",
+                    array=(high - value) * scale,
+                    arrayminus=(value - low) * scale,
+                    visible=True,
+                    color=color,
+                ),
+                customdata=pd.concat([low * scale, high * scale, n.astype(float)], axis=1).to_numpy(),
+                hovertemplate=(
+                    f"{run}<br>epoch %{{x:.0f}}<br>{m.label.split(' (')[0]} %{{y:{fmt}}}{unit}<br>"
+                    f"95% CI %{{customdata[0]:{fmt}}}-%{{customdata[1]:{fmt}}}{unit}, "
+                    "n=%{customdata[2]:.0f}<extra></extra>"
+                ),
+            ),
+            row=2,
+            col=1,
+        )
     if baseline is not None and only is PAIRED:  # paired accuracy's chance level (datasets.facts)
-        fig.add_hline(y=baseline * 100, line_dash="dash", line_color=BASELINE_COLOR, row=2, col=1,
-                      annotation_text=f"random {baseline:.0%}", annotation_position="bottom right")
+        fig.add_hline(
+            y=baseline * 100,
+            line_dash="dash",
+            line_color=BASELINE_COLOR,
+            row=2,
+            col=1,
+            annotation_text=f"random {baseline:.0%}",
+            annotation_position="bottom right",
+        )
     ticks = sorted(epochs["epoch"].unique()) if len(epochs) else [0]
     labels = ["0<br>before" if e == 0 else str(e) for e in ticks]
-    fig.update_xaxes(tickvals=ticks, ticktext=labels, range=[min(ticks) - 0.5, max(ticks) + 0.5], row=2, col=1,
-                     title_text="epoch")
+    fig.update_xaxes(
+        tickvals=ticks, ticktext=labels, range=[min(ticks) - 0.5, max(ticks) + 0.5], row=2, col=1, title_text="epoch"
+    )
     fig.update_xaxes(tickvals=ticks, ticktext=labels, row=1, col=1)
-    cos_title = "pair cosine cos(E(d1), E(d2))" if only is PAIRED else (
-        "cos(E(sentence), E(negation))" if only else "held-out cosine (pair d1·d2 or sentence·negation)")
+    cos_title = (
+        "pair cosine cos(E(d1), E(d2))"
+        if only is PAIRED
+        else ("cos(E(sentence), E(negation))" if only else "held-out cosine (pair d1·d2 or sentence·negation)")
+    )
     fig.update_yaxes(title_text=cos_title, row=1, col=1)
-    fig.update_yaxes(title_text=only.label if only else "held-out measure (hover: which)", rangemode="tozero",
-                     row=2, col=1)
+    fig.update_yaxes(
+        title_text=only.label if only else "held-out measure (hover: which)", rangemode="tozero", row=2, col=1
+    )
     note = _notes(notes)
     lines = note.count("<br>") + 1 if note else 0
-    what = ("; ".join(f"{m.cosine} above {m.label.split(' (')[0]}" for m in kinds))
+    what = "; ".join(f"{m.cosine} above {m.label.split(' (')[0]}" for m in kinds)
     fig.update_layout(
-        title=dict(text=f"{title}<br><sup>per epoch: {what} (◆ mean ± 1 std, 95% CI); "
-                        "epoch 0 = before training</sup>"),
-        font=FONT, template="plotly_white", height=780 + 16 * lines,
+        title=dict(text=f"{title}<br><sup>per epoch: {what} (◆ mean ± 1 std, 95% CI); epoch 0 = before training</sup>"),
+        font=FONT,
+        template="plotly_white",
+        height=780 + 16 * lines,
         margin=dict(l=10, r=20, t=110, b=80 + 16 * lines),
-        violinmode="overlay", boxmode="overlay",
+        violinmode="overlay",
+        boxmode="overlay",
         legend=dict(orientation="h", yanchor="bottom", y=1.01, xanchor="left", x=0),
     )
     if note:
-        fig.add_annotation(text=note, xref="paper", yref="paper", x=0, y=0, yshift=-75, yanchor="top",
-                           xanchor="left", showarrow=False, align="left", font=dict(size=12, color="#52525b"))
+        fig.add_annotation(
+            text=note,
+            xref="paper",
+            yref="paper",
+            x=0,
+            y=0,
+            yshift=-75,
+            yanchor="top",
+            xanchor="left",
+            showarrow=False,
+            align="left",
+            font=dict(size=12, color="#52525b"),
+        )
     return fig
 
 
@@ -134,17 +204,34 @@ def pair_trajectory(pair: pd.DataFrame, epoch: int, title: str = "", note: str =
     margins = (("margin1", "q1: s(q1,d1) − s(q1,d2)", "#2563eb"), ("margin2", "q2: s(q2,d2) − s(q2,d1)", "#16a34a"))
     has_margins = "margin1" in pair.columns
     for col, name, color in margins if has_margins else ():
-        fig.add_trace(go.Scatter(x=pair["epoch"], y=pair[col], name=name, mode="lines+markers",
-                                 line=dict(color=color, width=2),
-                                 hovertemplate=f"{name}<br>epoch %{{x}}: %{{y:.4f}}<extra></extra>"), secondary_y=False)
+        fig.add_trace(
+            go.Scatter(
+                x=pair["epoch"],
+                y=pair[col],
+                name=name,
+                mode="lines+markers",
+                line=dict(color=color, width=2),
+                hovertemplate=f"{name}<br>epoch %{{x}}: %{{y:.4f}}<extra></extra>",
+            ),
+            secondary_y=False,
+        )
     cos_name = "cos(E(d1), E(d2))" if has_margins else "cos(E(sentence), E(negation))"
-    fig.add_trace(go.Scatter(x=pair["epoch"], y=pair["cos"], name=cos_name, mode="lines+markers",
-                             line=dict(color="#ea580c", width=2, dash="dot"),
-                             hovertemplate="cos %{y:.4f} at epoch %{x}<extra></extra>"), secondary_y=has_margins)
+    fig.add_trace(
+        go.Scatter(
+            x=pair["epoch"],
+            y=pair["cos"],
+            name=cos_name,
+            mode="lines+markers",
+            line=dict(color="#ea580c", width=2, dash="dot"),
+            hovertemplate="cos %{y:.4f} at epoch %{x}<extra></extra>",
+        ),
+        secondary_y=has_margins,
+    )
     if has_margins:
         fig.add_hline(y=0, line_color=BASELINE_COLOR, line_dash="dash", secondary_y=False)
-    fig.add_vline(x=epoch, line_color="#18181b", line_width=1, annotation_text=f"epoch {epoch}",
-                  annotation_position="top left")
+    fig.add_vline(
+        x=epoch, line_color="#18181b", line_width=1, annotation_text=f"epoch {epoch}", annotation_position="top left"
+    )
     fig.update_xaxes(title_text="epoch", tickvals=sorted(pair["epoch"].unique()))
     if has_margins:
         fig.update_yaxes(title_text="margin (> 0: ranked right)", secondary_y=False, zeroline=False)
@@ -153,12 +240,28 @@ def pair_trajectory(pair: pd.DataFrame, epoch: int, title: str = "", note: str =
         fig.update_yaxes(title_text="cosine (lower: the negation told apart)", tickformat=".3f")
     note = _notes({"": note}) if note else ""
     lines = note.count("<br>") + 1 if note else 0
-    fig.update_layout(title=title, font=FONT, template="plotly_white", height=380 + 16 * lines,
-                      margin=dict(l=10, r=10, t=60, b=50 + 16 * lines),
-                      legend=dict(orientation="h", yanchor="bottom", y=1.0, xanchor="right", x=1.0))
+    fig.update_layout(
+        title=title,
+        font=FONT,
+        template="plotly_white",
+        height=380 + 16 * lines,
+        margin=dict(l=10, r=10, t=60, b=50 + 16 * lines),
+        legend=dict(orientation="h", yanchor="bottom", y=1.0, xanchor="right", x=1.0),
+    )
     if note:
-        fig.add_annotation(text=note, xref="paper", yref="paper", x=0, y=0, yshift=-50, yanchor="top", xanchor="left",
-                           showarrow=False, align="left", font=dict(size=11, color="#52525b"))
+        fig.add_annotation(
+            text=note,
+            xref="paper",
+            yref="paper",
+            x=0,
+            y=0,
+            yshift=-50,
+            yanchor="top",
+            xanchor="left",
+            showarrow=False,
+            align="left",
+            font=dict(size=11, color="#52525b"),
+        )
     return fig
 
 
@@ -168,41 +271,94 @@ def tradeoff_figure(table: pd.DataFrame, notes: dict[str, str] | None = None) ->
     and the candidate pools' ceiling as reference lines. ``table``: views.tradeoff."""
     from negviz.finetune.general import DEFINITION
 
-    fig = make_subplots(rows=1, cols=2, horizontal_spacing=0.12,
-                        subplot_titles=("negation (held-out measure)", "retrieval without negation (R@10)"))
+    fig = make_subplots(
+        rows=1,
+        cols=2,
+        horizontal_spacing=0.12,
+        subplot_titles=("negation (held-out measure)", "retrieval without negation (R@10)"),
+    )
     for (run, ep), color in zip(table.groupby("run", sort=False), RUN_COLORS * 4):
         label = ep["negation measure"].iloc[0]
-        fig.add_trace(go.Scatter(x=ep["epoch"], y=ep["negation"], mode="markers+lines", name=run, legendgroup=run,
-                                 marker=dict(color=color, size=9), line=dict(color=color, width=2),
-                                 hovertemplate=f"{run}<br>epoch %{{x}}<br>{label} %{{y:.3f}}<extra></extra>"),
-                      row=1, col=1)
-        fig.add_trace(go.Scatter(
-            x=ep["epoch"], y=ep["general_recall10"] * 100, mode="markers+lines", name=run, legendgroup=run,
-            showlegend=False, marker=dict(color=color, size=9, symbol="square"), line=dict(color=color, width=2),
-            error_y=dict(type="data", visible=True, color=color,
-                         array=(ep["general_ci_high"] - ep["general_recall10"]) * 100,
-                         arrayminus=(ep["general_recall10"] - ep["general_ci_low"]) * 100),
-            customdata=ep[["general_n"]].to_numpy(),
-            hovertemplate=f"{run}<br>epoch %{{x}}<br>R@10 %{{y:.1f}}%, n=%{{customdata[0]:.0f}}<extra></extra>"),
-            row=1, col=2)
+        fig.add_trace(
+            go.Scatter(
+                x=ep["epoch"],
+                y=ep["negation"],
+                mode="markers+lines",
+                name=run,
+                legendgroup=run,
+                marker=dict(color=color, size=9),
+                line=dict(color=color, width=2),
+                hovertemplate=f"{run}<br>epoch %{{x}}<br>{label} %{{y:.3f}}<extra></extra>",
+            ),
+            row=1,
+            col=1,
+        )
+        fig.add_trace(
+            go.Scatter(
+                x=ep["epoch"],
+                y=ep["general_recall10"] * 100,
+                mode="markers+lines",
+                name=run,
+                legendgroup=run,
+                showlegend=False,
+                marker=dict(color=color, size=9, symbol="square"),
+                line=dict(color=color, width=2),
+                error_y=dict(
+                    type="data",
+                    visible=True,
+                    color=color,
+                    array=(ep["general_ci_high"] - ep["general_recall10"]) * 100,
+                    arrayminus=(ep["general_recall10"] - ep["general_ci_low"]) * 100,
+                ),
+                customdata=ep[["general_n"]].to_numpy(),
+                hovertemplate=f"{run}<br>epoch %{{x}}<br>R@10 %{{y:.1f}}%, n=%{{customdata[0]:.0f}}<extra></extra>",
+            ),
+            row=1,
+            col=2,
+        )
     if len(table):
         for value, text in ((table["bm25_recall10"].iloc[0], "BM25"), (table["pool_ceiling"].iloc[0], "pool ceiling")):
-            fig.add_hline(y=value * 100, line_dash="dash", line_color=BASELINE_COLOR, row=1, col=2,
-                          annotation_text=f"{text} {value:.1%}", annotation_position="bottom right")
+            fig.add_hline(
+                y=value * 100,
+                line_dash="dash",
+                line_color=BASELINE_COLOR,
+                row=1,
+                col=2,
+                annotation_text=f"{text} {value:.1%}",
+                annotation_position="bottom right",
+            )
     ticks = sorted(table["epoch"].unique()) if len(table) else [0]
     for col in (1, 2):
-        fig.update_xaxes(tickvals=ticks, ticktext=["0<br>before" if e == 0 else str(e) for e in ticks],
-                         title_text="epoch", row=1, col=col)
+        fig.update_xaxes(
+            tickvals=ticks,
+            ticktext=["0<br>before" if e == 0 else str(e) for e in ticks],
+            title_text="epoch",
+            row=1,
+            col=col,
+        )
     fig.update_yaxes(title_text=table["negation measure"].iloc[0] if len(table) else "", row=1, col=1)
     fig.update_yaxes(title_text="Recall@10 (%)", row=1, col=2)
     note = _notes(notes or {})
     lines = note.count("<br>") + 1 if note else 0
     fig.update_layout(
         title=dict(text=f"Does negation training cost ordinary retrieval?<br><sup>{DEFINITION}</sup>"),
-        font=FONT, template="plotly_white", height=460 + 16 * lines,
+        font=FONT,
+        template="plotly_white",
+        height=460 + 16 * lines,
         margin=dict(l=10, r=20, t=110, b=70 + 16 * lines),
-        legend=dict(orientation="h", yanchor="bottom", y=1.12, xanchor="left", x=0))
+        legend=dict(orientation="h", yanchor="bottom", y=1.12, xanchor="left", x=0),
+    )
     if note:
-        fig.add_annotation(text=note, xref="paper", yref="paper", x=0, y=-0.2 - 0.02 * lines, showarrow=False,
-                           align="left", xanchor="left", yanchor="top", font=dict(size=11, color="#52525b"))
+        fig.add_annotation(
+            text=note,
+            xref="paper",
+            yref="paper",
+            x=0,
+            y=-0.2 - 0.02 * lines,
+            showarrow=False,
+            align="left",
+            xanchor="left",
+            yanchor="top",
+            font=dict(size=11, color="#52525b"),
+        )
     return fig

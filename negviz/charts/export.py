@@ -30,17 +30,24 @@ def _point_kaleido_at_chromium() -> None:
             os.environ["BROWSER_PATH"] = found
 
 
-def figure_bytes(fig: go.Figure, fmt: str = "png", scale: float = 2.0, width: int | None = None,
-                 height: int | None = None) -> bytes:
+def figure_bytes(
+    fig: go.Figure, fmt: str = "png", scale: float = 2.0, width: int | None = None, height: int | None = None
+) -> bytes:
     """The figure as PNG or SVG, with larger fonts and a white background for print."""
     if fmt not in ("png", "svg"):
         raise ValueError(f"unknown figure format {fmt!r}; use png or svg")
     _point_kaleido_at_chromium()
     printable = go.Figure(copy.deepcopy(fig))
     printable.update_layout(font=PAPER_FONT, paper_bgcolor="white", plot_bgcolor="white")
-    return with_deadline(lambda: printable.to_image(
-        format=fmt, scale=scale if fmt == "png" else 1.0, width=width or fig.layout.width or 1000,
-        height=height or fig.layout.height or 500), on_timeout=_kill_kaleido_browsers)
+    return with_deadline(
+        lambda: printable.to_image(
+            format=fmt,
+            scale=scale if fmt == "png" else 1.0,
+            width=width or fig.layout.width or 1000,
+            height=height or fig.layout.height or 500,
+        ),
+        on_timeout=_kill_kaleido_browsers,
+    )
 
 
 EXPORT_SECONDS = 90.0  # kaleido's own render timeout; the start of its Chromium has none
@@ -72,8 +79,10 @@ def with_deadline(call, seconds: float | None = None, attempts: int = 2, on_time
                 raise box["error"]
             return box["out"]
         on_timeout()
-    raise FigureExportError(f"exporting the figure did not finish in {seconds:.0f} s ({attempts} tries): its "
-                            "renderer (kaleido's Chromium) hung; try the download again")
+    raise FigureExportError(
+        f"exporting the figure did not finish in {seconds:.0f} s ({attempts} tries): its "
+        "renderer (kaleido's Chromium) hung; try the download again"
+    )
 
 
 def _kill_kaleido_browsers() -> None:

@@ -20,12 +20,23 @@ def layer_curves(curves: pd.DataFrame, title: str) -> go.Figure:
     for i, (label, part) in enumerate(curves.groupby("label", sort=False)):
         color = COLORS[i % len(COLORS)]
         for col, column in enumerate(MEASURES, start=1):
-            fig.add_trace(go.Scatter(x=part["layer"], y=part[column], mode="lines+markers", name=str(label),
-                                     line={"color": color}, legendgroup=str(label), showlegend=col == 1,
-                                     hovertemplate="layer %{x}<br>1 − cos = %{y:.4f}<extra>%{fullData.name}</extra>"),
-                          row=1, col=col)
-    fig.update_layout(title=title, font=FONT, template="plotly_white", height=420,
-                      legend={"orientation": "h", "y": -0.22})
+            fig.add_trace(
+                go.Scatter(
+                    x=part["layer"],
+                    y=part[column],
+                    mode="lines+markers",
+                    name=str(label),
+                    line={"color": color},
+                    legendgroup=str(label),
+                    showlegend=col == 1,
+                    hovertemplate="layer %{x}<br>1 − cos = %{y:.4f}<extra>%{fullData.name}</extra>",
+                ),
+                row=1,
+                col=col,
+            )
+    fig.update_layout(
+        title=title, font=FONT, template="plotly_white", height=420, legend={"orientation": "h", "y": -0.22}
+    )
     fig.update_xaxes(dtick=1, title_text="layer (0 = embedding output)")
     fig.update_yaxes(title_text="cosine distance (1 − cos)", rangemode="tozero", col=1)
     fig.update_yaxes(rangemode="tozero", col=2)

@@ -8,8 +8,13 @@ import plotly.graph_objects as go
 from negviz.charts.style import BASELINE_COLOR, FAMILY_COLORS, FONT
 
 
-def leaderboard_bars(board: pd.DataFrame, metric: str, baseline: float | None = None, title: str = "",
-                     published: pd.DataFrame | None = None) -> go.Figure:
+def leaderboard_bars(
+    board: pd.DataFrame,
+    metric: str,
+    baseline: float | None = None,
+    title: str = "",
+    published: pd.DataFrame | None = None,
+) -> go.Figure:
     """Horizontal bars of one metric per model with 95% CI whiskers and the random baseline.
 
     ``published`` (model, source, value) adds the papers' numbers of the same metric as
@@ -30,7 +35,8 @@ def leaderboard_bars(board: pd.DataFrame, metric: str, baseline: float | None = 
             error_x=dict(type="data", array=err_hi, arrayminus=err_lo, visible=True, color="#18181b"),
             customdata=part[["family", "ci_low", "ci_high", "n"]].to_numpy(),
             hovertemplate=(
-                "%{y}<br>%{x:.1f}" + ("%" if percent else "")
+                "%{y}<br>%{x:.1f}"
+                + ("%" if percent else "")
                 + "<br>95% CI %{customdata[1]:.3f}-%{customdata[2]:.3f}<br>family %{customdata[0]}<extra></extra>"
             ),
         )
@@ -51,9 +57,13 @@ def leaderboard_bars(board: pd.DataFrame, metric: str, baseline: float | None = 
         )
         n_bars += len(pub)
     if baseline is not None:
-        fig.add_vline(x=baseline * scale, line_dash="dash", line_color=BASELINE_COLOR,
-                      annotation_text=f"random {baseline * scale:.0f}{'%' if percent else ''}",
-                      annotation_position="top")
+        fig.add_vline(
+            x=baseline * scale,
+            line_dash="dash",
+            line_color=BASELINE_COLOR,
+            annotation_text=f"random {baseline * scale:.0f}{'%' if percent else ''}",
+            annotation_position="top",
+        )
     fig.update_layout(
         title=title,
         font=FONT,

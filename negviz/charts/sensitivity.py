@@ -25,15 +25,23 @@ from negviz.analyses.sensitivity import ACCURACY, RATIO, VALUES, severity_of, sh
 
 SEVERITY_COLORS = {"critical": "#b91c1c", "major": "#ea580c", "minor": "#ca8a04", "base": "#71717a", "other": "#a1a1aa"}
 RATIO_SCALE = [[0.0, "#f8fafc"], [0.5, "#60a5fa"], [1.0, "#1e3a8a"]]  # darker = more sensitive, as in Fig. 4
-FOCUS_STYLE = {"negation": ("#dc2626", "circle", 13), "antonym": ("#ea580c", "diamond", 12),
-               "other critical": ("#a1a1aa", "circle-open", 8)}
+FOCUS_STYLE = {
+    "negation": ("#dc2626", "circle", 13),
+    "antonym": ("#ea580c", "diamond", 12),
+    "other critical": ("#a1a1aa", "circle-open", 8),
+}
 MODEL_COLORS = ("#2563eb", "#16a34a", "#9333ea", "#ea580c", "#0891b2", "#be185d", "#65a30d", "#78716c")
 TINY_MARK = "†"  # a cell with items whose denominator |t - e| is tiny
 
 
 def _layout(fig: go.Figure, title: str, height: int) -> go.Figure:
-    fig.update_layout(title=dict(text=title, x=0, xanchor="left"), font=FONT, height=height,
-                      template="plotly_white", margin=dict(l=10, r=20, t=90 if "<br>" in title else 60, b=40))
+    fig.update_layout(
+        title=dict(text=title, x=0, xanchor="left"),
+        font=FONT,
+        height=height,
+        template="plotly_white",
+        margin=dict(l=10, r=20, t=90 if "<br>" in title else 60, b=40),
+    )
     return fig
 
 
@@ -61,8 +69,9 @@ def _wrap_name(name: str, width: int = 14) -> str:
     return "<br>".join(esc(x) for x in parts + [line])
 
 
-def sensitivity_heatmap(matrix: pd.DataFrame, rows: list[str], columns: list[tuple[str, bool]], *, value: str,
-                        title: str) -> go.Figure:
+def sensitivity_heatmap(
+    matrix: pd.DataFrame, rows: list[str], columns: list[tuple[str, bool]], *, value: str, title: str
+) -> go.Figure:
     """``matrix`` (sensitivity.model_matrix) drawn with ``rows`` = perturbation stems in order and
     ``columns`` = (model, published) in order. Ratios: white (0) to dark blue (1 and above), the
     value written in each cell; detection accuracy: diverging around 50%. † marks a cell with tiny
@@ -95,8 +104,9 @@ def sensitivity_heatmap(matrix: pd.DataFrame, rows: list[str], columns: list[tup
             mark = TINY_MARK if not published and (c["tiny_denominators"] or 0) > 0 else ""
             text[i, j] = (f"<i>{_fmt(v, value)}</i>" if published else _fmt(v, value)) + mark
             if published:
-                hover.append(f"<b>{esc(model)}</b> · {esc(stem)}<br>sensitivity ratio {v:.2f} as printed<br>"
-                             f"{esc(c['source'])}")
+                hover.append(
+                    f"<b>{esc(model)}</b> · {esc(stem)}<br>sensitivity ratio {v:.2f} as printed<br>{esc(c['source'])}"
+                )
             else:
                 hover.append(
                     f"<b>{esc(model)}</b> · {esc(stem)} ({esc(c['severity'])})<br>{VALUES[value]} {_fmt(v, value)} "
@@ -104,11 +114,11 @@ def sensitivity_heatmap(matrix: pd.DataFrame, rows: list[str], columns: list[tup
                     f"detection accuracy {c['detection_accuracy']:.1%} · ratio {c['sensitivity_ratio']:.3f}<br>"
                     f"n = {int(c['n'])} · pert_check {int(c['checked'])} · ratio over {int(c['n_ratio'])}<br>"
                     f"tiny denominators {int(c['tiny_denominators'])} · zero {int(c['zero_denominators'])}"
-                    "<br>click: list the items")
+                    "<br>click: list the items"
+                )
     if value == RATIO:
         scale = RATIO_SCALE
-        colorbar = dict(title=dict(text="ratio", side="right"), tickvals=[0, 0.5, 1],
-                        ticktext=["≤ 0", "0.5", "≥ 1"])
+        colorbar = dict(title=dict(text="ratio", side="right"), tickvals=[0, 0.5, 1], ticktext=["≤ 0", "0.5", "≥ 1"])
     else:
         scale = DIVERGING
         colorbar = dict(title=dict(text="%", side="right"), tickvals=[0, 0.5, 1], ticktext=["0%", "50%", "100%"])
@@ -117,43 +127,119 @@ def sensitivity_heatmap(matrix: pd.DataFrame, rows: list[str], columns: list[tup
     sev_names = list(SEVERITY_COLORS)
     n_sev = len(sev_names) - 1
     fig = go.Figure()
-    fig.add_trace(go.Heatmap(
-        z=[[sev_names.index(s)] for s in sev], x=[0], y=ypos, zmin=0, zmax=n_sev, showscale=False, hoverinfo="skip",
-        xgap=2, ygap=1, colorscale=[[k / n_sev, SEVERITY_COLORS[s]] for k, s in enumerate(sev_names)],
-        name="severity"))
-    fig.add_trace(go.Heatmap(z=np.where(np.isnan(z), 1.0, np.nan), x=xpos, y=ypos, colorscale=[[0, GREY], [1, GREY]],
-                             showscale=False, hoverinfo="skip", xgap=2, ygap=1, name="missing"))
-    fig.add_trace(go.Heatmap(z=z, x=xpos, y=ypos, zmin=0.0, zmax=1.0, colorscale=scale, colorbar=colorbar, text=text,
-                             texttemplate="%{text}", textfont=dict(size=11), hoverinfo="skip", xgap=2, ygap=1,
-                             name=VALUES[value]))
-    fig.add_trace(go.Scatter(x=xs, y=ys, mode="markers", name="cells", showlegend=False, customdata=cd,
-                             hovertext=hover, hovertemplate="%{hovertext}<extra></extra>",
-                             marker=dict(symbol="square", size=18, color="rgba(0,0,0,0)")))
+    fig.add_trace(
+        go.Heatmap(
+            z=[[sev_names.index(s)] for s in sev],
+            x=[0],
+            y=ypos,
+            zmin=0,
+            zmax=n_sev,
+            showscale=False,
+            hoverinfo="skip",
+            xgap=2,
+            ygap=1,
+            colorscale=[[k / n_sev, SEVERITY_COLORS[s]] for k, s in enumerate(sev_names)],
+            name="severity",
+        )
+    )
+    fig.add_trace(
+        go.Heatmap(
+            z=np.where(np.isnan(z), 1.0, np.nan),
+            x=xpos,
+            y=ypos,
+            colorscale=[[0, GREY], [1, GREY]],
+            showscale=False,
+            hoverinfo="skip",
+            xgap=2,
+            ygap=1,
+            name="missing",
+        )
+    )
+    fig.add_trace(
+        go.Heatmap(
+            z=z,
+            x=xpos,
+            y=ypos,
+            zmin=0.0,
+            zmax=1.0,
+            colorscale=scale,
+            colorbar=colorbar,
+            text=text,
+            texttemplate="%{text}",
+            textfont=dict(size=11),
+            hoverinfo="skip",
+            xgap=2,
+            ygap=1,
+            name=VALUES[value],
+        )
+    )
+    fig.add_trace(
+        go.Scatter(
+            x=xs,
+            y=ys,
+            mode="markers",
+            name="cells",
+            showlegend=False,
+            customdata=cd,
+            hovertext=hover,
+            hovertemplate="%{hovertext}<extra></extra>",
+            marker=dict(symbol="square", size=18, color="rgba(0,0,0,0)"),
+        )
+    )
     # Severity groups: a line between groups and the group's name in its strip.
     for k in range(1, len(rows)):
         if sev[k] != sev[k - 1]:
-            fig.add_shape(type="line", x0=-0.5, x1=len(keys) + 0.5, y0=k - 0.5, y1=k - 0.5,
-                          line=dict(color="#18181b", width=1.5))
+            fig.add_shape(
+                type="line", x0=-0.5, x1=len(keys) + 0.5, y0=k - 0.5, y1=k - 0.5, line=dict(color="#18181b", width=1.5)
+            )
     for s in dict.fromkeys(sev):
         idx = [k for k, x in enumerate(sev) if x == s]
-        fig.add_annotation(x=0, y=(idx[0] + idx[-1]) / 2, text=f"<b>{s}</b>", showarrow=False,
-                           font=dict(color="white", size=11), textangle=-90 if len(idx) > 3 else 0)
+        fig.add_annotation(
+            x=0,
+            y=(idx[0] + idx[-1]) / 2,
+            text=f"<b>{s}</b>",
+            showarrow=False,
+            font=dict(color="white", size=11),
+            textangle=-90 if len(idx) > 3 else 0,
+        )
     pub = [k for k, (_, p) in enumerate(columns) if p]
     if pub:
-        fig.add_shape(type="line", x0=pub[0] + 0.5, x1=pub[0] + 0.5, y0=-0.5, y1=len(rows) - 0.5,
-                      line=dict(color="#18181b", width=2, dash="dot"))
+        fig.add_shape(
+            type="line",
+            x0=pub[0] + 0.5,
+            x1=pub[0] + 0.5,
+            y0=-0.5,
+            y1=len(rows) - 0.5,
+            line=dict(color="#18181b", width=2, dash="dot"),
+        )
     width = max(5, min(14, 90 // max(1, len(columns))))  # narrower header lines as columns crowd in
     ticktext = ["severity"] + [_wrap_name(m, width) + ("<br><i>published</i>" if p else "") for m, p in columns]
-    fig.update_xaxes(tickvals=[0] + xpos, ticktext=ticktext, side="top", tickangle=0, title=None, showgrid=False,
-                     zeroline=False, range=[-0.5, len(keys) + 0.5])
-    fig.update_yaxes(tickvals=ypos, ticktext=[esc(short_label(s)) for s in rows], autorange="reversed", title=None,
-                     showgrid=False, zeroline=False)
+    fig.update_xaxes(
+        tickvals=[0] + xpos,
+        ticktext=ticktext,
+        side="top",
+        tickangle=0,
+        title=None,
+        showgrid=False,
+        zeroline=False,
+        range=[-0.5, len(keys) + 0.5],
+    )
+    fig.update_yaxes(
+        tickvals=ypos,
+        ticktext=[esc(short_label(s)) for s in rows],
+        autorange="reversed",
+        title=None,
+        showgrid=False,
+        zeroline=False,
+    )
     fig.update_layout(clickmode="event+select", dragmode=False)
     header_lines = max(t.count("<br>") + 1 for t in ticktext)
     fig = _layout(fig, title, height=max(400, 200 + 22 * len(rows)) + 14 * header_lines)
     # The headers sit between the title, pinned to the top, and the cells.
-    fig.update_layout(margin_t=fig.layout.margin.t + 14 * header_lines,
-                      title=dict(yref="container", y=1, yanchor="top", pad=dict(t=12)))
+    fig.update_layout(
+        margin_t=fig.layout.margin.t + 14 * header_lines,
+        title=dict(yref="container", y=1, yanchor="top", pad=dict(t=12)),
+    )
     fig.update_layout(margin=dict(t=170))
     return fig
 
@@ -163,7 +249,8 @@ def focus_chart(focus: pd.DataFrame, value: str, title: str) -> go.Figure:
     and antonym drawn large (with their 95% CI for runs), the others grey (names on hover)."""
     names = focus["model"] + np.where(focus["published"].astype(bool), " (published)", "")
     models = list(dict.fromkeys(names[~focus["published"].astype(bool)])) + list(
-        dict.fromkeys(names[focus["published"].astype(bool)]))
+        dict.fromkeys(names[focus["published"].astype(bool)])
+    )
     fig = go.Figure()
     for group in reversed(list(FOCUS_STYLE)):
         part = focus[focus["group"] == group]
@@ -175,17 +262,34 @@ def focus_chart(focus: pd.DataFrame, value: str, title: str) -> go.Figure:
         if group != "other critical":
             lo, hi = part["ci_low"].to_numpy(float), part["ci_high"].to_numpy(float)
             v = part["value"].to_numpy(float)
-            err = dict(type="data", symmetric=False, array=np.nan_to_num(hi - v), arrayminus=np.nan_to_num(v - lo),
-                       color=color, thickness=1.5, width=4)
-        fig.add_trace(go.Scatter(
-            x=part["value"], y=y, mode="markers", name=group, error_x=err,
-            marker=dict(color=color, symbol=symbol, size=size, line=dict(width=1.5, color=color)),
-            customdata=np.stack([part["label"].map(esc), part["rank"].fillna(0).astype(int), part["of"]], axis=1),
-            hovertemplate=("<b>%{y}</b><br>%{customdata[0]}: %{x:.3f}<br>rank %{customdata[1]} of %{customdata[2]} "
-                           "critical perturbations<extra>" + group + "</extra>")))
+            err = dict(
+                type="data",
+                symmetric=False,
+                array=np.nan_to_num(hi - v),
+                arrayminus=np.nan_to_num(v - lo),
+                color=color,
+                thickness=1.5,
+                width=4,
+            )
+        fig.add_trace(
+            go.Scatter(
+                x=part["value"],
+                y=y,
+                mode="markers",
+                name=group,
+                error_x=err,
+                marker=dict(color=color, symbol=symbol, size=size, line=dict(width=1.5, color=color)),
+                customdata=np.stack([part["label"].map(esc), part["rank"].fillna(0).astype(int), part["of"]], axis=1),
+                hovertemplate=(
+                    "<b>%{y}</b><br>%{customdata[0]}: %{x:.3f}<br>rank %{customdata[1]} of %{customdata[2]} "
+                    "critical perturbations<extra>" + group + "</extra>"
+                ),
+            )
+        )
     fig.add_vline(x=0.5 if value == ACCURACY else 0.0, line_dash="dash", line_color="#71717a")
-    fig.update_yaxes(type="category", categoryorder="array", categoryarray=[esc(m) for m in models],
-                     autorange="reversed", title=None)
+    fig.update_yaxes(
+        type="category", categoryorder="array", categoryarray=[esc(m) for m in models], autorange="reversed", title=None
+    )
     fig.update_xaxes(title=VALUES[value], tickformat=".0%" if value == ACCURACY else None, zeroline=False)
     fig.update_layout(legend=dict(orientation="h", yanchor="bottom", y=1.0, x=0))
     return _layout(fig, title, height=max(300, 160 + 45 * len(models)))
@@ -197,26 +301,61 @@ def cannot_chart(dist: pd.DataFrame, title: str) -> go.Figure:
     95th percentiles) and the mean with its 95% CI. Lower on negated pairs = more negation-aware."""
     models = list(dict.fromkeys(dist["model"]))
     n = max(1, len(models))
-    fig = make_subplots(rows=n, cols=1, shared_xaxes=False, vertical_spacing=min(0.12, 0.32 / n),
-                        subplot_titles=[esc(m) for m in models])
+    fig = make_subplots(
+        rows=n,
+        cols=1,
+        shared_xaxes=False,
+        vertical_spacing=min(0.12, 0.32 / n),
+        subplot_titles=[esc(m) for m in models],
+    )
     for r, model in enumerate(models, start=1):
         part = dist[dist["model"] == model]
         color = MODEL_COLORS[(r - 1) % len(MODEL_COLORS)]
         sources = [esc(s) for s in part["source"]]
-        fig.add_trace(go.Box(
-            y=sources, q1=part["q25"], median=part["median"], q3=part["q75"], lowerfence=part["p05"],
-            upperfence=part["p95"], orientation="h", name=esc(model), marker_color=color, showlegend=False,
-            hoverinfo="skip"), row=r, col=1)
-        fig.add_trace(go.Scatter(
-            x=part["mean"], y=sources, mode="markers", name=f"{esc(model)} mean", showlegend=False,
-            marker=dict(color="#18181b", symbol="diamond", size=8),
-            error_x=dict(type="data", symmetric=False, array=part["ci_high"] - part["mean"],
-                         arrayminus=part["mean"] - part["ci_low"], color="#18181b", thickness=1.5, width=3),
-            customdata=np.stack([part["n"], part["ci_low"], part["ci_high"], part["median"]], axis=1),
-            hovertemplate=(f"<b>{esc(model)}</b> · %{{y}}<br>mean %{{x:.3f}} [95% CI %{{customdata[1]:.3f}} to "
-                           "%{customdata[2]:.3f}]<br>median %{customdata[3]:.3f} · n = %{customdata[0]}"
-                           "<extra></extra>")),
-            row=r, col=1)
+        fig.add_trace(
+            go.Box(
+                y=sources,
+                q1=part["q25"],
+                median=part["median"],
+                q3=part["q75"],
+                lowerfence=part["p05"],
+                upperfence=part["p95"],
+                orientation="h",
+                name=esc(model),
+                marker_color=color,
+                showlegend=False,
+                hoverinfo="skip",
+            ),
+            row=r,
+            col=1,
+        )
+        fig.add_trace(
+            go.Scatter(
+                x=part["mean"],
+                y=sources,
+                mode="markers",
+                name=f"{esc(model)} mean",
+                showlegend=False,
+                marker=dict(color="#18181b", symbol="diamond", size=8),
+                error_x=dict(
+                    type="data",
+                    symmetric=False,
+                    array=part["ci_high"] - part["mean"],
+                    arrayminus=part["mean"] - part["ci_low"],
+                    color="#18181b",
+                    thickness=1.5,
+                    width=3,
+                ),
+                customdata=np.stack([part["n"], part["ci_low"], part["ci_high"], part["median"]], axis=1),
+                hovertemplate=(
+                    f"<b>{esc(model)}</b> · %{{y}}<br>mean %{{x:.3f}} [95% CI %{{customdata[1]:.3f}} to "
+                    "%{customdata[2]:.3f}]<br>median %{customdata[3]:.3f} · n = %{customdata[0]}"
+                    "<extra></extra>"
+                ),
+            ),
+            row=r,
+            col=1,
+        )
         fig.update_yaxes(type="category", autorange="reversed", row=r, col=1)
     return _layout(fig, title, height=max(320, 110 + 240 * len(models)))
 
@@ -228,19 +367,43 @@ def own_sentence_chart(table: pd.DataFrame, title: str) -> go.Figure:
     order = list(dict.fromkeys(table["perturbation"]))
     for k, (model, part) in enumerate(table.groupby("model", sort=False)):
         color = MODEL_COLORS[k % len(MODEL_COLORS)]
-        fig.add_trace(go.Bar(
-            x=part["ratio"], y=part["perturbation"], orientation="h", name=esc(model), marker_color=color,
-            customdata=np.stack([part["perturbed"].map(esc), part["margin"], part["score_candidate"],
-                                 part["score_perturbed"], part["score_empty"]], axis=1),
-            hovertemplate=(f"<b>{esc(model)}</b> · %{{y}}<br>ratio %{{x:.3f}} · t − h = %{{customdata[1]:.4f}}<br>"
-                           "t = %{customdata[2]:.4f} · h = %{customdata[3]:.4f} · e = %{customdata[4]:.4f}<br>"
-                           "%{customdata[0]}<extra></extra>")))
+        fig.add_trace(
+            go.Bar(
+                x=part["ratio"],
+                y=part["perturbation"],
+                orientation="h",
+                name=esc(model),
+                marker_color=color,
+                customdata=np.stack(
+                    [
+                        part["perturbed"].map(esc),
+                        part["margin"],
+                        part["score_candidate"],
+                        part["score_perturbed"],
+                        part["score_empty"],
+                    ],
+                    axis=1,
+                ),
+                hovertemplate=(
+                    f"<b>{esc(model)}</b> · %{{y}}<br>ratio %{{x:.3f}} · t − h = %{{customdata[1]:.4f}}<br>"
+                    "t = %{customdata[2]:.4f} · h = %{customdata[3]:.4f} · e = %{customdata[4]:.4f}<br>"
+                    "%{customdata[0]}<extra></extra>"
+                ),
+            )
+        )
         if "demetr_file_ratio" in part and part["demetr_file_ratio"].notna().any():
-            fig.add_trace(go.Scatter(
-                x=part["demetr_file_ratio"], y=part["perturbation"], mode="markers", name=f"{esc(model)}: DEMETR mean",
-                marker=dict(symbol="diamond-open", size=11, color=color, line=dict(width=2)),
-                hovertemplate=(f"<b>{esc(model)}</b> · %{{y}}<br>mean ratio on the DEMETR file %{{x:.3f}}"
-                               "<extra></extra>")))
+            fig.add_trace(
+                go.Scatter(
+                    x=part["demetr_file_ratio"],
+                    y=part["perturbation"],
+                    mode="markers",
+                    name=f"{esc(model)}: DEMETR mean",
+                    marker=dict(symbol="diamond-open", size=11, color=color, line=dict(width=2)),
+                    hovertemplate=(
+                        f"<b>{esc(model)}</b> · %{{y}}<br>mean ratio on the DEMETR file %{{x:.3f}}<extra></extra>"
+                    ),
+                )
+            )
     fig.add_vline(x=0, line_color="#71717a")
     fig.update_yaxes(type="category", categoryorder="array", categoryarray=order, autorange="reversed", title=None)
     fig.update_xaxes(title="sensitivity ratio (t − h) / (t − e)")

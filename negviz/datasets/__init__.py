@@ -146,7 +146,7 @@ LIST_COLUMNS = ["name", "origin", "kind", "title", "n", "splits", "source", "lic
 
 
 def _unknown_message(name: str, store) -> str:
-    """"unknown dataset" with a "did you mean" over the shipped and the added names."""
+    """ "unknown dataset" with a "did you mean" over the shipped and the added names."""
     names = list(DATASETS)
     if store is not None:
         from negviz.store import datasets as stored
@@ -155,8 +155,10 @@ def _unknown_message(name: str, store) -> str:
     close = difflib.get_close_matches(name, names, n=3, cutoff=0.5)
     hint = f" Did you mean {', '.join(repr(c) for c in close)}?" if close else ""
     where = "" if store is not None else " (no results store to look for added datasets in)"
-    return (f"unknown dataset {name!r}{where}.{hint} Known: {', '.join(sorted(names))}; "
-            "add your own with `negviz datasets add NAME FILE --kind KIND`.")
+    return (
+        f"unknown dataset {name!r}{where}.{hint} Known: {', '.join(sorted(names))}; "
+        "add your own with `negviz datasets add NAME FILE --kind KIND`."
+    )
 
 
 def list_datasets(store=None) -> pd.DataFrame:
@@ -180,8 +182,17 @@ def list_datasets(store=None) -> pd.DataFrame:
         from negviz.store import datasets as stored
 
         for r in stored.listing(store).to_dict("records"):
-            rows.append({"name": r["name"], "origin": "added", "kind": r["kind"], "title": r["name"], "n": r["n"],
-                         "splits": ",".join(added.SPLITS), "licence": r["licence"] or "not given",
-                         "source": f"{r['source_file']}, added by {r['added_by']} on {r['added_at']:%Y-%m-%d}",
-                         "sha256": r["sha256"]})
+            rows.append(
+                {
+                    "name": r["name"],
+                    "origin": "added",
+                    "kind": r["kind"],
+                    "title": r["name"],
+                    "n": r["n"],
+                    "splits": ",".join(added.SPLITS),
+                    "licence": r["licence"] or "not given",
+                    "source": f"{r['source_file']}, added by {r['added_by']} on {r['added_at']:%Y-%m-%d}",
+                    "sha256": r["sha256"],
+                }
+            )
     return pd.DataFrame(rows, columns=LIST_COLUMNS)

@@ -87,9 +87,17 @@ def add_dataset(
     columns = plain_mapping(columns)
     frame, mapping, _fmt = read_mapped(data, Path(file_name).name, kind, columns, format)
     record = stored.AddedDataset(
-        name=name, kind=kind, n=len(frame), columns=format_columns(dict(sorted(mapping.items()))),
-        source_file=Path(file_name).name, size=len(data), sha256=hashlib.sha256(data).hexdigest(),
-        added_by=added_by or _user(), added_at=None, description=description or "", licence=licence or "",
+        name=name,
+        kind=kind,
+        n=len(frame),
+        columns=format_columns(dict(sorted(mapping.items()))),
+        source_file=Path(file_name).name,
+        size=len(data),
+        sha256=hashlib.sha256(data).hexdigest(),
+        added_by=added_by or _user(),
+        added_at=None,
+        description=description or "",
+        licence=licence or "",
     )
     return stored.add(store, record, frame)
 

@@ -45,8 +45,13 @@ def metric_baseline(metric: str) -> float | None:
 def kind_facts(kind: str) -> dict:
     """The registry fields a dataset of this kind declares (used in DATASETS.register)."""
     metric, item_metric = _KIND_METRICS[kind]
-    return {"kind": kind, "id_column": ID_COLUMN[kind], "metric": metric, "item_metric": item_metric,
-            "random_baseline": metric_baseline(item_metric) if item_metric else None}
+    return {
+        "kind": kind,
+        "id_column": ID_COLUMN[kind],
+        "metric": metric,
+        "item_metric": item_metric,
+        "random_baseline": metric_baseline(item_metric) if item_metric else None,
+    }
 
 
 @dataclass(frozen=True)

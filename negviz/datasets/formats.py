@@ -29,8 +29,12 @@ FORMATS = {
     ".pq": "parquet",
 }
 # Compressed files given as text: their first bytes, the packer's name, what unpacks them.
-_PACKED = ((b"\x1f\x8b", "gzip", "gunzip"), (b"PK\x03\x04", "zip", "unzip"), (b"\xfd7zXZ\x00", "xz", "unxz"),
-           (b"\x28\xb5\x2f\xfd", "zstd", "unzstd"))
+_PACKED = (
+    (b"\x1f\x8b", "gzip", "gunzip"),
+    (b"PK\x03\x04", "zip", "unzip"),
+    (b"\xfd7zXZ\x00", "xz", "unxz"),
+    (b"\x28\xb5\x2f\xfd", "zstd", "unzstd"),
+)
 # Lone surrogates: undecodable bytes after errors="surrogateescape", or JSON "\\udXXX" escapes.
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
@@ -124,9 +128,7 @@ def csv_delimiter(text: str) -> str:
 
 
 def _read_delimited(text: str, fmt: str, file: str) -> pd.DataFrame:
-    kwargs: dict[str, Any] = (
-        {"sep": "\t", "quoting": csv.QUOTE_NONE} if fmt == "tsv" else {"sep": csv_delimiter(text)}
-    )
+    kwargs: dict[str, Any] = {"sep": "\t", "quoting": csv.QUOTE_NONE} if fmt == "tsv" else {"sep": csv_delimiter(text)}
     try:
         # dtype=str and no NA parsing: "NA", "None", "null" are texts, ids keep leading zeros.
         return pd.read_csv(io.StringIO(text), dtype=str, keep_default_na=False, **kwargs)
@@ -136,8 +138,11 @@ def _read_delimited(text: str, fmt: str, file: str) -> pd.DataFrame:
         m = re.search(r"line (\d+)", str(err))
         row = int(m.group(1)) - 1 if m else None  # line 1 is the header
         sep = "a tab" if kwargs["sep"] == "\t" else repr(kwargs["sep"])
-        hint = (" (a tab inside a text?)" if fmt == "tsv"
-                else f" (delimiter {sep}; an unquoted {sep} or quote inside a text?)")
+        hint = (
+            " (a tab inside a text?)"
+            if fmt == "tsv"
+            else f" (delimiter {sep}; an unquoted {sep} or quote inside a text?)"
+        )
         detail = str(err).strip().removeprefix("Error tokenizing data. C error: ")
         raise DataValidationError(f"malformed {fmt.upper()}: {detail}{hint}", file=file, row=row) from None
 
@@ -208,7 +213,9 @@ def _read_records(source: Path | bytes, fmt: str, file: str) -> pd.DataFrame:
         if raw.startswith(magic):  # else its bytes would be reported as "not UTF-8"
             raise DataValidationError(
                 f"the file looks {kind}-compressed, not {fmt.upper()} text; {undo} it and give the "
-                f"{fmt.upper()} file inside.", file=file)
+                f"{fmt.upper()} file inside.",
+                file=file,
+            )
     text = _decode(raw, fmt, file)
     if fmt in ("csv", "tsv"):
         return _read_delimited(text, fmt, file)

@@ -75,7 +75,7 @@ HUB_PREFIX = "hf:"
 
 def parse_hub_ref(ref: str, default_split: str = "test") -> tuple[str, str]:
     """``hf:OWNER/NAME[:SPLIT]`` -> (hub id, split)."""
-    body = ref[len(HUB_PREFIX):] if ref.startswith(HUB_PREFIX) else ref
+    body = ref[len(HUB_PREFIX) :] if ref.startswith(HUB_PREFIX) else ref
     hub_id, _, split = body.partition(":")
     if hub_id.count("/") != 1 or not all(hub_id.split("/")):
         raise DatasetUnavailableError(f"{ref!r} is not a Hub dataset id; write hf:OWNER/NAME or hf:OWNER/NAME:SPLIT.")
@@ -87,17 +87,22 @@ def hub_frame(hub_id: str, split: str, what: str = "dataset") -> pd.DataFrame:
     instead of retries). The one place negviz reads an arbitrary Hub dataset."""
     where = f"hf://datasets/{hub_id} ({split})"
     if offline():
-        raise DatasetUnavailableError(f"{what} {where} needs the Hugging Face Hub, and HF_HUB_OFFLINE is set; "
-                                      "download the file elsewhere and give its path instead.")
+        raise DatasetUnavailableError(
+            f"{what} {where} needs the Hugging Face Hub, and HF_HUB_OFFLINE is set; "
+            "download the file elsewhere and give its path instead."
+        )
     if not hub_reachable():
-        raise DatasetUnavailableError(f"{what} {where}: the Hugging Face Hub is not reachable from here; "
-                                      "give a local file instead.")
+        raise DatasetUnavailableError(
+            f"{what} {where}: the Hugging Face Hub is not reachable from here; give a local file instead."
+        )
     try:
         from datasets import load_dataset
 
         return load_dataset(hub_id, split=split).to_pandas()
     except Exception as exc:  # the library raises many kinds
-        raise DatasetUnavailableError(f"{what} {where}: loading failed ({type(exc).__name__}: {str(exc)[:200]})") from exc
+        raise DatasetUnavailableError(
+            f"{what} {where}: loading failed ({type(exc).__name__}: {str(exc)[:200]})"
+        ) from exc
 
 
 def hub_file(ref: str) -> tuple[bytes, str]:

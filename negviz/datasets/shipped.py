@@ -93,8 +93,9 @@ CANNOT_SPLITS = ("test", "train", "heldout")
 CANNOT_HELDOUT_FRACTION, CANNOT_HELDOUT_SEED = 0.1, 0
 
 
-def cannot_heldout_mask(frame: pd.DataFrame, fraction: float = CANNOT_HELDOUT_FRACTION,
-                        seed: int = CANNOT_HELDOUT_SEED) -> pd.Series:
+def cannot_heldout_mask(
+    frame: pd.DataFrame, fraction: float = CANNOT_HELDOUT_FRACTION, seed: int = CANNOT_HELDOUT_SEED
+) -> pd.Series:
     """True for the rows of the held-out part: a seeded share of the distinct sentence1 texts."""
     import numpy as np
 
@@ -111,9 +112,11 @@ def load_cannot(spec: DatasetSpec) -> tuple[pd.DataFrame, str]:
     if spec.split != "test":  # split before the sources filter, so the parts do not depend on it
         held = cannot_heldout_mask(frame)
         frame = frame[held if spec.split == "heldout" else ~held].reset_index(drop=True)
-        notes += (f"; {spec.split} part: {'' if spec.split == 'heldout' else 'all but '}a seeded "
-                  f"{CANNOT_HELDOUT_FRACTION:.0%} of the sentence1 texts (seed {CANNOT_HELDOUT_SEED}), "
-                  "held out from negminilm's training")
+        notes += (
+            f"; {spec.split} part: {'' if spec.split == 'heldout' else 'all but '}a seeded "
+            f"{CANNOT_HELDOUT_FRACTION:.0%} of the sentence1 texts (seed {CANNOT_HELDOUT_SEED}), "
+            "held out from negminilm's training"
+        )
     if opts.get("sources") is not None:
         wanted = choose("CANNOT source", list_option(opts["sources"]), frame["source"].unique())
         frame = frame[frame["source"].isin(wanted)].reset_index(drop=True)

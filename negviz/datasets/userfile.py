@@ -69,12 +69,14 @@ def apply_mapping(frame: pd.DataFrame, mapping: Mapping[str, str], file: str) ->
             unused = [c for c in present if c not in sources]  # suggest a column not mapped already
             close = difflib.get_close_matches(source, unused, n=1, cutoff=0.5)
             hint = f" Did you mean {close[0]!r}?" if close else ""
-            found.append(DataValidationError(
-                f"the column mapping {target}={source} names column {source!r}, which the file does not have.{hint} "
-                f"Its columns: {', '.join(map(repr, present))}.",
-                file=file,
-                column=source,
-            ))
+            found.append(
+                DataValidationError(
+                    f"the column mapping {target}={source} names column {source!r}, which the file does not have.{hint} "
+                    f"Its columns: {', '.join(map(repr, present))}.",
+                    file=file,
+                    column=source,
+                )
+            )
     for name in sorted({s for s in sources if sources.count(s) > 1}):
         found.append(DataValidationError(f"the column mapping uses {name!r} twice.", file=file, column=name))
     if found:
@@ -83,11 +85,16 @@ def apply_mapping(frame: pd.DataFrame, mapping: Mapping[str, str], file: str) ->
     renamed = [rename.get(c, c) for c in present]
     clash = sorted({c for c in renamed if renamed.count(c) > 1})
     if clash:
-        raise DataValidationError.of([DataValidationError(
-            f"after the column mapping there are two columns named {name!r}; the file already has one.",
-            file=file,
-            column=name,
-        ) for name in clash])
+        raise DataValidationError.of(
+            [
+                DataValidationError(
+                    f"after the column mapping there are two columns named {name!r}; the file already has one.",
+                    file=file,
+                    column=name,
+                )
+                for name in clash
+            ]
+        )
     out = frame.copy()
     out.columns = renamed
     return out
@@ -169,8 +176,13 @@ def check_size(size: int, file: str, max_bytes: int | None = None) -> None:
 
 
 def read_mapped(
-    data: bytes, file: str, kind: str = PAIRS, columns: str | Mapping[str, str] | None = None,
-    format: str | None = None, max_bytes: int | None = None, number_rows: bool = False,
+    data: bytes,
+    file: str,
+    kind: str = PAIRS,
+    columns: str | Mapping[str, str] | None = None,
+    format: str | None = None,
+    max_bytes: int | None = None,
+    number_rows: bool = False,
 ) -> tuple[pd.DataFrame, dict[str, str], str]:
     """An upload's (or a file's) bytes read, mapped and validated: (frame, mapping, format).
     ``number_rows``: a file without the kind's id column (triplets) gets 1-based row numbers as ids.
@@ -217,8 +229,12 @@ def load_file(
     check_size(path.stat().st_size, file, max_bytes)  # before reading a huge file
     data = path.read_bytes()
     frame, mapping, fmt = read_mapped(data, file, kind, columns, format, max_bytes, number_rows)
-    options = {"kind": kind, "columns": format_columns(mapping) or None, "format": format,
-               "file_hash": hashlib.sha256(data).hexdigest()[:16]}
+    options = {
+        "kind": kind,
+        "columns": format_columns(mapping) or None,
+        "format": format,
+        "file_hash": hashlib.sha256(data).hexdigest()[:16],
+    }
     return Dataset(
         spec=DatasetSpec.make(file, **options),
         kind=kind,

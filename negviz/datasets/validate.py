@@ -43,7 +43,7 @@ def missing_columns_message(missing: list[str], present: list[str], kind: str) -
         f"(needs {', '.join(COLUMNS[kind])}); the file has {', '.join(repr(p) for p in present) or 'no columns'}."
     )
     if hints:
-        msg += f" Did you mean the mapping columns=\"{','.join(hints)}\"?"
+        msg += f' Did you mean the mapping columns="{",".join(hints)}"?'
     else:
         msg += ' Rename them, or map them with columns="NEEDED=YOURS,...".'
     return msg

@@ -18,7 +18,24 @@ from negviz.finetune.spec import BI_ENCODER, FAMILIES, LATE_INTERACTION, Finetun
 from negviz.finetune.train import Cancelled
 
 __all__ = [
-    "BI_ENCODER", "FAMILIES", "LATE_INTERACTION", "Cancelled", "FinetuneResult", "FinetuneSpec", "Plan",
-    "StepProgress", "TrainingData", "default_save_dir", "epochs", "finetune_runs", "group_split", "items",
-    "items_wide", "load_training_data", "plan", "run_finetune", "training_run_label", "run_note",
+    "BI_ENCODER",
+    "FAMILIES",
+    "LATE_INTERACTION",
+    "Cancelled",
+    "FinetuneResult",
+    "FinetuneSpec",
+    "Plan",
+    "StepProgress",
+    "TrainingData",
+    "default_save_dir",
+    "epochs",
+    "finetune_runs",
+    "group_split",
+    "items",
+    "items_wide",
+    "load_training_data",
+    "plan",
+    "run_finetune",
+    "training_run_label",
+    "run_note",
 ]

@@ -65,8 +65,12 @@ def colbert_metadata(options: dict[str, Any], hidden_size: int, provenance: dict
     }
 
 
-def save_colbert(checkpoint: str | Path, out: str | Path | None = None, options: dict[str, Any] | None = None,
-                 provenance: dict[str, Any] | None = None) -> Path:
+def save_colbert(
+    checkpoint: str | Path,
+    out: str | Path | None = None,
+    options: dict[str, Any] | None = None,
+    provenance: dict[str, Any] | None = None,
+) -> Path:
     """Write the MaxSim checkpoint folder ``checkpoint`` in the ColBERT layout into ``out``
     (default ``checkpoint/colbert``). ``options``: the ``maxsim`` options it was trained with
     (defaults filled in); ``provenance``: default its negviz_finetune.json."""

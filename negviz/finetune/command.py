@@ -32,8 +32,8 @@ _HELP = {
     "model": "catalog name, hub id or local folder (a sentence-transformers or transformers encoder)",
     "family": "bi-encoder (MultipleNegativesRankingLoss) or late-interaction (MaxSim over token vectors)",
     "train": "auto (NevIR train from the Hub when reachable, else nevir-split), nevir-split (offline: "
-             "passage-disjoint split of the shipped NevIR test), nevir-train, cannot (sentence/negation "
-             "pairs of the shipped CANNOT files), or a pairs or triplet file (see --train-kind)",
+    "passage-disjoint split of the shipped NevIR test), nevir-train, cannot (sentence/negation "
+    "pairs of the shipped CANNOT files), or a pairs or triplet file (see --train-kind)",
     "heldout": "held-out pairs: a pairs file or nevir (default: the split's held-out part)",
     "columns": "column mapping of a user file, e.g. pair_id=id,q1=query1,...",
     "heldout_fraction": "share of passages held out when a source is split",
@@ -43,9 +43,9 @@ _HELP = {
     "train_layers": "train only the top N transformer layers (0: all), e.g. to ship a small delta",
     "demetr_sample": "sentence data: DEMETR negation items measured per epoch (the first N)",
     "lora_rank": "train LoRA adapters of this rank on the --train-layers top layers (all layers with 0) "
-                 "instead of the weights; --ship-delta then ships the adapters (0: no adapters)",
+    "instead of the weights; --ship-delta then ships the adapters (0: no adapters)",
     "general": "HotpotQA questions (ExcluIR's question0, no exclusion) re-ranked per epoch over BM25's top 30 of "
-               "the offline corpus: a retrieval figure without negation (0: none)",
+    "the offline corpus: a retrieval figure without negation (0: none)",
 }
 
 
@@ -61,23 +61,40 @@ def add_arguments(s: argparse.ArgumentParser) -> None:
         extra: dict[str, Any] = {"choices": FAMILIES} if f.name == "family" else {}
         if f.name == "train_kind":
             extra = {"choices": TRAIN_KINDS}
-        s.add_argument(f"--{f.name.replace('_', '-')}", type=kind, default=default,
-                       help=_HELP.get(f.name, "") + f" (default {default})", **extra)
+        s.add_argument(
+            f"--{f.name.replace('_', '-')}",
+            type=kind,
+            default=default,
+            help=_HELP.get(f.name, "") + f" (default {default})",
+            **extra,
+        )
     s.add_argument("--save-dir", help="where checkpoints go (default: the user cache dir's checkpoints/)")
     s.add_argument("--keep", default="final", choices=KEEP, help="checkpoints kept after the run (default final)")
     s.add_argument("--device", help="cpu, cuda, ... (default: cuda if present, with mixed precision)")
     s.add_argument("--eval-batch-size", type=int, help="batch size of the per-epoch measurements")
     s.add_argument("--force", action="store_true", help="train again even if the store holds this run")
     s.add_argument("--export", metavar="DIR", help="also write the finished run as a portable run file into DIR")
-    s.add_argument("--ship-delta", metavar="DIR", help="write the final checkpoint's changed tensors as a delta "
-                   "over the base model into DIR (negviz.finetune.delta; e.g. data/models/negminilm)")
-    s.add_argument("--save-layout", default="transformers", choices=SAVE_LAYOUTS,
-                   help="late-interaction: colbert also writes the final checkpoint in the ColBERT layout (encoder + "
-                   "identity linear projection, [Q]/[D] markers, artifact.metadata) into its colbert/ subfolder, "
-                   "which `negviz eval --model DIR --family colbert` loads and scores exactly as the trained "
-                   "MaxSim model (default transformers: the plain folder only)")
-    s.add_argument("--resume", metavar="RUN_ID", help="train an interrupted run (see `negviz jobs`) again from "
-                   "epoch 0, under its id, with its own spec and --keep (other spec options are ignored)")
+    s.add_argument(
+        "--ship-delta",
+        metavar="DIR",
+        help="write the final checkpoint's changed tensors as a delta "
+        "over the base model into DIR (negviz.finetune.delta; e.g. data/models/negminilm)",
+    )
+    s.add_argument(
+        "--save-layout",
+        default="transformers",
+        choices=SAVE_LAYOUTS,
+        help="late-interaction: colbert also writes the final checkpoint in the ColBERT layout (encoder + "
+        "identity linear projection, [Q]/[D] markers, artifact.metadata) into its colbert/ subfolder, "
+        "which `negviz eval --model DIR --family colbert` loads and scores exactly as the trained "
+        "MaxSim model (default transformers: the plain folder only)",
+    )
+    s.add_argument(
+        "--resume",
+        metavar="RUN_ID",
+        help="train an interrupted run (see `negviz jobs`) again from "
+        "epoch 0, under its id, with its own spec and --keep (other spec options are ignored)",
+    )
     s.add_argument("--json", action="store_true", help="print one JSON object")
     s.add_argument("--quiet", action="store_true", help="no progress bar")
     s.add_argument("--run-id", help=argparse.SUPPRESS)  # set by negviz.finetune.jobs
@@ -103,8 +120,13 @@ class TqdmSteps:
         key = (p.phase, p.epoch, p.steps)
         if key != self.key:
             self.close()
-            self.bar = tqdm(total=p.steps, desc=f"epoch {p.epoch}/{p.epochs} {p.phase}", file=sys.stderr, leave=False,
-                            unit="step" if p.phase == "train" else "item")
+            self.bar = tqdm(
+                total=p.steps,
+                desc=f"epoch {p.epoch}/{p.epochs} {p.phase}",
+                file=sys.stderr,
+                leave=False,
+                unit="step" if p.phase == "train" else "item",
+            )
             self.key = key
         if p.loss is not None:
             self.bar.set_postfix(loss=f"{p.loss:.4f}", refresh=False)
@@ -158,10 +180,19 @@ def run_command(args: argparse.Namespace) -> int:
 
     _sigterm_interrupts()
     try:
-        result = run_finetune(spec, store, run_id=args.run_id, save_dir=args.save_dir, keep=keep,
-                              device=args.device, eval_batch_size=args.eval_batch_size, force=args.force,
-                              progress=progress, should_stop=(lambda: cancel.exists()) if cancel else (lambda: False),
-                              resume=args.resume)
+        result = run_finetune(
+            spec,
+            store,
+            run_id=args.run_id,
+            save_dir=args.save_dir,
+            keep=keep,
+            device=args.device,
+            eval_batch_size=args.eval_batch_size,
+            force=args.force,
+            progress=progress,
+            should_stop=(lambda: cancel.exists()) if cancel else (lambda: False),
+            resume=args.resume,
+        )
     finally:
         bar.close()
     if args.export and result.status == "complete":
@@ -176,21 +207,46 @@ def run_command(args: argparse.Namespace) -> int:
 
         colbert_dir = str(save_colbert(result.checkpoint, options=(run.model_spec or {}).get("options")))
         print(f"wrote the ColBERT layout {colbert_dir} (load it with --family colbert)", file=sys.stderr)
-    cols = ["epoch", "paired_accuracy", "ci_low", "ci_high", "cos_mean", "cos_std", "mean_margin", "triplet_accuracy",
-            "demetr_ratio", "demetr_detection", "general_recall10", "train_loss", "train_seconds", "eval_seconds"]
+    cols = [
+        "epoch",
+        "paired_accuracy",
+        "ci_low",
+        "ci_high",
+        "cos_mean",
+        "cos_std",
+        "mean_margin",
+        "triplet_accuracy",
+        "demetr_ratio",
+        "demetr_detection",
+        "general_recall10",
+        "train_loss",
+        "train_seconds",
+        "eval_seconds",
+    ]
     table = result.epochs[[c for c in cols if c in result.epochs.columns]]
     table = table.loc[:, table.notna().any()]
-    out = {"run_id": result.run_id, "status": result.status, "reused_stored_run": result.reused,
-           "model": run.model_name, "family": run.family, "device": run.device, "wall_seconds": run.wall_seconds,
-           "note": run.options.get("note"), "checkpoint": result.checkpoint,
-           "epochs": table.astype(object).where(table.notna(), None).to_dict(orient="records")}  # NaN is not JSON
+    out = {
+        "run_id": result.run_id,
+        "status": result.status,
+        "reused_stored_run": result.reused,
+        "model": run.model_name,
+        "family": run.family,
+        "device": run.device,
+        "wall_seconds": run.wall_seconds,
+        "note": run.options.get("note"),
+        "checkpoint": result.checkpoint,
+        "epochs": table.astype(object).where(table.notna(), None).to_dict(orient="records"),
+    }  # NaN is not JSON
     if args.save_layout == "colbert":
         out["colbert_checkpoint"] = colbert_dir
     if args.json:
         print(json.dumps(out, indent=2, default=str))
     else:
-        print(f"{out['model']} ({out['family']}) fine-tuned: {out['status']}"
-              + (" [stored run reused]" if result.reused else "") + f"; run {out['run_id']}")
+        print(
+            f"{out['model']} ({out['family']}) fine-tuned: {out['status']}"
+            + (" [stored run reused]" if result.reused else "")
+            + f"; run {out['run_id']}"
+        )
         print(out["note"])
         print(table.to_string(index=False, float_format=lambda v: f"{v:.4f}"))
         if out["checkpoint"]:
@@ -209,10 +265,16 @@ def _ship_delta(out: str, result, run, spec: FinetuneSpec) -> None:
         raise SystemExit("--ship-delta needs the final checkpoint: drop --keep none")
     base = plan(spec)
     epochs = result.epochs.astype(object).where(result.epochs.notna(), None).to_dict(orient="records")
-    meta = {"base_model": base.model_name, "base_revision": base.revision, "spec": spec.to_dict(),
-            "cli": "negviz finetune " + " ".join(spec.cli_args()), "data": run.options.get("data"),
-            "note": run.options.get("note"), "train_seconds": sum(e.get("train_seconds") or 0 for e in epochs),
-            "epochs": epochs}
+    meta = {
+        "base_model": base.model_name,
+        "base_revision": base.revision,
+        "spec": spec.to_dict(),
+        "cli": "negviz finetune " + " ".join(spec.cli_args()),
+        "data": run.options.get("data"),
+        "note": run.options.get("note"),
+        "train_seconds": sum(e.get("train_seconds") or 0 for e in epochs),
+        "epochs": epochs,
+    }
     path = save_delta(result.checkpoint, base.source, out, meta)
     print(f"wrote the delta {path}", file=sys.stderr)
 

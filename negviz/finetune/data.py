@@ -96,8 +96,10 @@ TRIPLETS = "triplets"
 TRIPLET_COLUMNS = ("item_id", "anchor", "positive", "negative")
 # A triplet file is read as the exclusion kind (query, positive document, excluded document).
 _AS_EXCLUSION = {"item_id": "query_id", "anchor": "query", "positive": "pos_doc", "negative": "neg_doc"}
-SELF_POSITIVE = ("the sentence itself, encoded a second time under dropout (SimCSE-style): the CANNOT "
-                 "per-source files carry no paraphrases")
+SELF_POSITIVE = (
+    "the sentence itself, encoded a second time under dropout (SimCSE-style): the CANNOT "
+    "per-source files carry no paraphrases"
+)
 
 
 HEDGE_TRIPLE = "hf:joey234/hedge_triple"  # HedgeMPNet's HedgeTriple on the Hub (anchor, positive, negative)
@@ -117,8 +119,9 @@ def load_triplet_file(path: str, columns: str | None = None):
     mapping.update(parse_columns(columns, path))
     unknown = sorted(set(mapping) - set(_AS_EXCLUSION))
     if unknown:
-        raise DataValidationError(f"the column mapping names {unknown[0]!r}; a triplet file maps "
-                                  f"{', '.join(_AS_EXCLUSION)}.", file=path)
+        raise DataValidationError(
+            f"the column mapping names {unknown[0]!r}; a triplet file maps {', '.join(_AS_EXCLUSION)}.", file=path
+        )
     if "item_id" not in mapping and not _file_has(path, "item_id"):
         mapping.pop("item_id", None)
     ds = load_file(path, EXCLUSION, {_AS_EXCLUSION[k]: v for k, v in mapping.items()}, number_rows=True)
@@ -151,9 +154,15 @@ def _file_has(path: str, column: str) -> bool:
 def cannot_triplets(frame: pd.DataFrame) -> pd.DataFrame:
     """CANNOT rows -> triplets (sentence, sentence, its negation) of the negated pairs (label 1)."""
     neg = frame[frame["label"] == 1]
-    return pd.DataFrame({"item_id": neg["pair_id"].astype(str).to_numpy(), "anchor": neg["sentence1"].to_numpy(),
-                         "positive": neg["sentence1"].to_numpy(), "negative": neg["sentence2"].to_numpy(),
-                         "source": neg["source"].to_numpy()})
+    return pd.DataFrame(
+        {
+            "item_id": neg["pair_id"].astype(str).to_numpy(),
+            "anchor": neg["sentence1"].to_numpy(),
+            "positive": neg["sentence1"].to_numpy(),
+            "negative": neg["sentence2"].to_numpy(),
+            "source": neg["source"].to_numpy(),
+        }
+    )
 
 
 def _triplet_data(spec: FinetuneSpec, source: str) -> TrainingData:
@@ -164,9 +173,13 @@ def _triplet_data(spec: FinetuneSpec, source: str) -> TrainingData:
         held_spec = DatasetSpec.make("cannot", "heldout")
         heldout = cannot_triplets(load(held_spec).frame)
         what = "CANNOT per-source files, negated pairs; held out: the dataset's seeded 'heldout' part (by sentence1)"
-        prov: dict[str, Any] = {"source": CANNOT, "split": "cannot heldout (seeded by sentence1)",
-                                "heldout_name": "cannot-heldout", "positive": SELF_POSITIVE,
-                                "hard_negative": "the sentence's negation (CANNOT label 1)"}
+        prov: dict[str, Any] = {
+            "source": CANNOT,
+            "split": "cannot heldout (seeded by sentence1)",
+            "heldout_name": "cannot-heldout",
+            "positive": SELF_POSITIVE,
+            "hard_negative": "the sentence's negation (CANNOT label 1)",
+        }
     else:
         frame, ds = load_triplet_file(source, spec.columns)
         label = ds.spec.name.rsplit("/", 1)[-1]
@@ -176,19 +189,29 @@ def _triplet_data(spec: FinetuneSpec, source: str) -> TrainingData:
         held_spec = ds.spec
         pct = f"{round(100 * (1 - spec.heldout_fraction))}/{round(100 * spec.heldout_fraction)}"
         what = f"triplets of {label}, anchor-disjoint {pct}, seed {spec.seed}"
-        prov = {"source": source, "file_hash": ds.spec.opts.get("file_hash"), "split": "anchor-disjoint",
-                "heldout_fraction": spec.heldout_fraction, "heldout_name": f"{label}-heldout",
-                "positive": "the file's positive", "hard_negative": "the file's negative"}
+        prov = {
+            "source": source,
+            "file_hash": ds.spec.opts.get("file_hash"),
+            "split": "anchor-disjoint",
+            "heldout_fraction": spec.heldout_fraction,
+            "heldout_name": f"{label}-heldout",
+            "positive": "the file's positive",
+            "hard_negative": "the file's negative",
+        }
     full = (len(train), len(heldout))
     # Triplets in a seeded order (files are often sorted by source), so the limits take seeded
     # samples of all sources; batches are shuffled anyway.
     train, heldout = (f.sample(frac=1.0, random_state=spec.seed).reset_index(drop=True) for f in (train, heldout))
     train, heldout = _limit(train, spec.limit_train), _limit(heldout, spec.limit_heldout)
-    of = [f" (seeded sample {n:,} of {whole:,})" if n < whole else "" for n, whole in zip((len(train), len(heldout)), full)]
+    of = [
+        f" (seeded sample {n:,} of {whole:,})" if n < whole else ""
+        for n, whole in zip((len(train), len(heldout)), full)
+    ]
     prov.update(n_train=len(train), n_heldout=len(heldout), loss="MultipleNegativesRankingLoss with hard negatives")
     note = f"{what}, n_train={len(train):,}{of[0]}, n_heldout={len(heldout):,}{of[1]}"
-    return TrainingData(train.reset_index(drop=True), heldout.reset_index(drop=True), source, note, prov, held_spec,
-                        TRIPLETS)
+    return TrainingData(
+        train.reset_index(drop=True), heldout.reset_index(drop=True), source, note, prov, held_spec, TRIPLETS
+    )
 
 
 def load_training_data(spec: FinetuneSpec) -> TrainingData:

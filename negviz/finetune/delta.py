@@ -55,8 +55,12 @@ def _save(changed: dict, base: str | Path, out: Path, meta: dict[str, Any]) -> P
 
     out.mkdir(parents=True, exist_ok=True)
     save_file(changed, str(out / DELTA_FILE))
-    payload = {**meta, "base_weights_sha256": _sha256(Path(base) / WEIGHTS), "tensors": sorted(changed),
-               "delta_sha256": _sha256(out / DELTA_FILE)}
+    payload = {
+        **meta,
+        "base_weights_sha256": _sha256(Path(base) / WEIGHTS),
+        "tensors": sorted(changed),
+        "delta_sha256": _sha256(out / DELTA_FILE),
+    }
     (out / META_FILE).write_text(json.dumps(payload, indent=2, default=str) + "\n")
     return out
 
@@ -74,8 +78,10 @@ def assemble(delta: str | Path, base: str | Path, target: str | Path) -> Path:
     if (target / META_FILE).is_file():
         return target
     if _sha256(Path(base) / WEIGHTS) != meta["base_weights_sha256"]:
-        raise ValueError(f"the delta in {delta} was made over other base weights than {base} "
-                         f"({meta.get('base_model')} {meta.get('base_revision')})")
+        raise ValueError(
+            f"the delta in {delta} was made over other base weights than {base} "
+            f"({meta.get('base_model')} {meta.get('base_revision')})"
+        )
     if _sha256(Path(delta) / DELTA_FILE) != meta["delta_sha256"]:
         raise ValueError(f"{Path(delta) / DELTA_FILE} does not match the sha256 in its {META_FILE}")
     tmp = target.with_name(target.name + ".partial")

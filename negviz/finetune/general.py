@@ -30,8 +30,10 @@ POOL_FILE = DATA_DIR / "corpus" / "general_pool.parquet"
 
 POOL_DEPTH = 30
 CUTOFF = 10
-DEFINITION = (f"Recall@{CUTOFF} of HotpotQA's two supporting passages for ExcluIR's original questions (question0, "
-              f"no exclusion), re-ranking BM25's top {POOL_DEPTH} over the offline corpus")
+DEFINITION = (
+    f"Recall@{CUTOFF} of HotpotQA's two supporting passages for ExcluIR's original questions (question0, "
+    f"no exclusion), re-ranking BM25's top {POOL_DEPTH} over the offline corpus"
+)
 
 
 @dataclass(frozen=True)
@@ -85,8 +87,14 @@ def general_pool(n: int) -> GeneralPool | None:
         relevant.append(is_gold)
         found.append(sum(is_gold) / 2)
         bm25_hits.append(sum(is_gold[:CUTOFF]) / 2)
-    return GeneralPool(sample["query_id"].astype(str).tolist(), sample["question0"].tolist(), candidates, relevant,
-                       float(np.mean(found)), float(np.mean(bm25_hits)))
+    return GeneralPool(
+        sample["query_id"].astype(str).tolist(),
+        sample["question0"].tolist(),
+        candidates,
+        relevant,
+        float(np.mean(found)),
+        float(np.mean(bm25_hits)),
+    )
 
 
 def recall_at(scores: list[np.ndarray], relevant: list[list[bool]], k: int = CUTOFF) -> np.ndarray:
@@ -108,6 +116,11 @@ def measure_general(scorer, pool: GeneralPool, progress: Progress = no_progress)
     bounds = np.cumsum([0] + [len(c) for c in pool.candidates])
     per_question = recall_at([flat[a:b] for a, b in zip(bounds[:-1], bounds[1:])], pool.relevant)
     low, high = bootstrap_ci(per_question)
-    return {"general_recall10": float(per_question.mean()), "general_recall10_ci_low": low,
-            "general_recall10_ci_high": high, "general_n": len(per_question),
-            "general_pool_recall": pool.pool_recall, "general_bm25_recall10": pool.bm25_recall}
+    return {
+        "general_recall10": float(per_question.mean()),
+        "general_recall10_ci_low": low,
+        "general_recall10_ci_high": high,
+        "general_n": len(per_question),
+        "general_pool_recall": pool.pool_recall,
+        "general_bm25_recall10": pool.bm25_recall,
+    }

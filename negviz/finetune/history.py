@@ -21,11 +21,13 @@ EPOCH_KEY = "epochs"  # run summary: the per-epoch metrics, for runs read from a
 
 def items_as_scores(items: pd.DataFrame) -> pd.DataFrame:
     """(epoch, item_id, name, value) -> the store's long score frame (item_id, slot, score)."""
-    return pd.DataFrame({
-        "item_id": items["item_id"].astype(str),
-        "slot": items["name"].astype(str) + SEP + items["epoch"].astype(int).astype(str),
-        "score": items["value"].astype(float),
-    })
+    return pd.DataFrame(
+        {
+            "item_id": items["item_id"].astype(str),
+            "slot": items["name"].astype(str) + SEP + items["epoch"].astype(int).astype(str),
+            "score": items["value"].astype(float),
+        }
+    )
 
 
 def scores_as_items(scores: pd.DataFrame) -> pd.DataFrame:
@@ -33,46 +35,59 @@ def scores_as_items(scores: pd.DataFrame) -> pd.DataFrame:
     slot = scores["slot"].astype(str)
     keep = slot.str.contains(SEP, regex=False)
     name_epoch = slot[keep].str.rsplit(SEP, n=1, expand=True)
-    out = pd.DataFrame({
-        "epoch": name_epoch[1].astype(int).to_numpy(),
-        "item_id": scores.loc[keep, "item_id"].astype(str).to_numpy(),
-        "name": name_epoch[0].to_numpy(),
-        "value": scores.loc[keep, "score"].astype(float).to_numpy(),
-    })
+    out = pd.DataFrame(
+        {
+            "epoch": name_epoch[1].astype(int).to_numpy(),
+            "item_id": scores.loc[keep, "item_id"].astype(str).to_numpy(),
+            "name": name_epoch[0].to_numpy(),
+            "value": scores.loc[keep, "score"].astype(float).to_numpy(),
+        }
+    )
     return out.sort_values(["epoch", "item_id", "name"], ignore_index=True)
 
 
 def run_summary(rows: pd.DataFrame, note: str, checkpoint: str | None) -> dict[str, Any]:
     """The run's summary: final paired accuracy (the leaderboard's headline), epoch 0 beside
     it, cosine drift, time per epoch, and every epoch's metrics."""
-    summary: dict[str, Any] = {"metric": "paired_accuracy", "note": note, "checkpoint": checkpoint,
-                               "epochs_done": 0, EPOCH_KEY: []}
+    summary: dict[str, Any] = {
+        "metric": "paired_accuracy",
+        "note": note,
+        "checkpoint": checkpoint,
+        "epochs_done": 0,
+        EPOCH_KEY: [],
+    }
     if rows.empty:
         summary["paired_accuracy"] = None
         return summary
     rows = rows.sort_values("epoch")
     first, last = rows.iloc[0], rows.iloc[-1]
     trained = rows[rows["epoch"] > 0]
+
     def num(x):  # sentence data has no paired accuracy (None/NaN)
         return None if x is None or pd.isna(x) else float(x)
 
     summary.update(
-        paired_accuracy=num(last["paired_accuracy"]), ci95=[num(last["ci_low"]), num(last["ci_high"])],
-        n=int(last["n"]), epochs_done=int(last["epoch"]),
+        paired_accuracy=num(last["paired_accuracy"]),
+        ci95=[num(last["ci_low"]), num(last["ci_high"])],
+        n=int(last["n"]),
+        epochs_done=int(last["epoch"]),
         epoch0_paired_accuracy=num(first["paired_accuracy"]),
         epoch0_ci95=[num(first["ci_low"]), num(first["ci_high"])],
-        cos_mean_epoch0=float(first["cos_mean"]), cos_std_epoch0=float(first["cos_std"]),
-        cos_mean_final=float(last["cos_mean"]), cos_std_final=float(last["cos_std"]),
+        cos_mean_epoch0=float(first["cos_mean"]),
+        cos_std_epoch0=float(first["cos_std"]),
+        cos_mean_final=float(last["cos_mean"]),
+        cos_std_final=float(last["cos_std"]),
         train_seconds_per_epoch=float(trained["train_seconds"].mean()) if len(trained) else None,
         eval_seconds_per_epoch=float(rows["eval_seconds"].mean()),
     )
     if "demetr_ratio" in rows.columns:  # sentence data: the DEMETR negation ratio before and after
-        summary.update(metric="demetr_ratio", demetr_ratio_epoch0=num(first["demetr_ratio"]),
-                       demetr_ratio=num(last["demetr_ratio"]))
+        summary.update(
+            metric="demetr_ratio",
+            demetr_ratio_epoch0=num(first["demetr_ratio"]),
+            demetr_ratio=num(last["demetr_ratio"]),
+        )
     summary[EPOCH_KEY] = [plain(r) for r in rows.to_dict(orient="records")]
     return summary
-
-
 
 
 # ---------------------------------------------------------------- reading
@@ -128,5 +143,6 @@ def run_note(run: Any) -> str:
     """The data line every figure carries, with the run's hyper-parameters."""
     opts = getattr(run, "options", None) or {}
     ft = opts.get("finetune", {})
-    return (f"{opts.get('note', '')}; lr {ft.get('lr')}, batch {ft.get('batch_size')}, "
-            f"seed {ft.get('seed')}, {run.device}")
+    return (
+        f"{opts.get('note', '')}; lr {ft.get('lr')}, batch {ft.get('batch_size')}, seed {ft.get('seed')}, {run.device}"
+    )

@@ -34,8 +34,18 @@ from typing import Any
 
 from negviz.finetune.spec import FinetuneSpec
 from negviz.jobs import (
-    ENDED, INTERRUPTED, JobState, alive, default_jobs_dir, is_alive, job_paths, launch, read_json, stale_before,
-    store_url, tail,
+    ENDED,
+    INTERRUPTED,
+    JobState,
+    alive,
+    default_jobs_dir,
+    is_alive,
+    job_paths,
+    launch,
+    read_json,
+    stale_before,
+    store_url,
+    tail,
 )
 
 STARTING, RUNNING = "starting", "running"
@@ -67,8 +77,10 @@ class JobStatus(JobState):
     def line(self) -> str:
         p = self.progress
         if self.state == INTERRUPTED:
-            return (f"interrupted: no sign of life for {p['silent']:.0f} s; "
-                    f"{p['epoch']} of {p['epochs'] + 1} measurements stored")
+            return (
+                f"interrupted: no sign of life for {p['silent']:.0f} s; "
+                f"{p['epoch']} of {p['epochs'] + 1} measurements stored"
+            )
         if self.done or not p:
             return self.state + (" (cancel requested)" if self.cancel_requested and not self.done else "")
         if p.get("phase") == "stored":
@@ -111,12 +123,30 @@ def start(
             return status
     run_id = uuid.uuid4().hex
     paths = job_paths(jobs_dir, run_id)
-    cmd = ["finetune", *spec.cli_args(), "--run-id", run_id, "--keep", keep, "--quiet",
-           "--progress-file", str(paths["progress.json"]), "--cancel-file", str(paths["cancel"])]
+    cmd = [
+        "finetune",
+        *spec.cli_args(),
+        "--run-id",
+        run_id,
+        "--keep",
+        keep,
+        "--quiet",
+        "--progress-file",
+        str(paths["progress.json"]),
+        "--cancel-file",
+        str(paths["cancel"]),
+    ]
     cmd += ["--save-dir", str(save_dir)] if save_dir else []
     cmd += ["--device", device] if device else []
-    launch(cmd, run_id, jobs_dir=jobs_dir, fields={"run_id": run_id, "spec": spec.to_dict(), "key": p.key},
-           threads=threads, env={"NEGVIZ_DB_URL": store_url(store)}, python=python)
+    launch(
+        cmd,
+        run_id,
+        jobs_dir=jobs_dir,
+        fields={"run_id": run_id, "spec": spec.to_dict(), "key": p.key},
+        threads=threads,
+        env={"NEGVIZ_DB_URL": store_url(store)},
+        python=python,
+    )
     return JobStatus(run_id, STARTING)
 
 
@@ -141,8 +171,9 @@ def poll(run_id: str, store, jobs_dir: str | Path | None = None) -> JobStatus:
         record = None
     local = bool(job) and job.get("host") == socket.gethostname()
     if record is not None and record.status in ENDED:
-        return JobStatus(run_id, record.status, progress=progress, error=record.error,
-                         cancel_requested=cancel_requested, local=local)
+        return JobStatus(
+            run_id, record.status, progress=progress, error=record.error, cancel_requested=cancel_requested, local=local
+        )
     if not job and record is None:
         raise RunNotFoundError(run_id)
     process, code = alive(run_id, job)
@@ -152,16 +183,31 @@ def poll(run_id: str, store, jobs_dir: str | Path | None = None) -> JobStatus:
     if is_alive(process, beat):
         if not progress and record is not None:  # a run started elsewhere: its stored epochs tell how far it is
             progress = _stored(store, record)
-        return JobStatus(run_id, RUNNING if record is not None else STARTING, progress=progress,
-                         cancel_requested=cancel_requested, local=local)
+        return JobStatus(
+            run_id,
+            RUNNING if record is not None else STARTING,
+            progress=progress,
+            cancel_requested=cancel_requested,
+            local=local,
+        )
     if process is None:  # no sign of life for too long, from a process no one here can see
         silent = time.time() - beat if beat is not None else float("nan")
         if record is None:
-            return JobStatus(run_id, FAILED, progress=progress, local=local,
-                             error=f"the job never registered its run and gave no sign of life for {silent:.0f} s")
+            return JobStatus(
+                run_id,
+                FAILED,
+                progress=progress,
+                local=local,
+                error=f"the job never registered its run and gave no sign of life for {silent:.0f} s",
+            )
         failed = tail(paths["log"]) if job else None  # e.g. a resume that could not take the run over
-        return JobStatus(run_id, INTERRUPTED, progress={**_stored(store, record), "silent": silent}, local=local,
-                         error=failed or None)
+        return JobStatus(
+            run_id,
+            INTERRUPTED,
+            progress={**_stored(store, record), "silent": silent},
+            local=local,
+            error=failed or None,
+        )
     why = f"the training process ended without finishing its run (exit code {code if code is not None else 'unknown'})"
     log = tail(paths["log"])
     error = why + (":\n" + log if log else "")
@@ -199,8 +245,16 @@ def _interrupted(run_id: str, store, jobs_dir, what: str) -> Path:
     return Path(jobs_dir) if jobs_dir else default_jobs_dir()
 
 
-def resume(run_id: str, store, *, jobs_dir: str | Path | None = None, save_dir: str | Path | None = None,
-           device: str | None = None, threads: int | None = None, python: str = sys.executable) -> JobStatus:
+def resume(
+    run_id: str,
+    store,
+    *,
+    jobs_dir: str | Path | None = None,
+    save_dir: str | Path | None = None,
+    device: str | None = None,
+    threads: int | None = None,
+    python: str = sys.executable,
+) -> JobStatus:
     """Train an interrupted run again, under its id, in a child process (``negviz finetune
     --resume``): its stored epochs are measured again from epoch 0. Checkpoints hold the weights
     but not the optimiser's state, the learning-rate schedule or the random generators, so a
@@ -209,13 +263,28 @@ def resume(run_id: str, store, *, jobs_dir: str | Path | None = None, save_dir: 
     paths = job_paths(jobs_dir, run_id)
     for kind in ("progress.json", "cancel", "out"):  # the dead job's files, if it was one of ours
         paths[kind].unlink(missing_ok=True)
-    cmd = ["finetune", "--resume", run_id, "--quiet", "--progress-file", str(paths["progress.json"]),
-           "--cancel-file", str(paths["cancel"])]
+    cmd = [
+        "finetune",
+        "--resume",
+        run_id,
+        "--quiet",
+        "--progress-file",
+        str(paths["progress.json"]),
+        "--cancel-file",
+        str(paths["cancel"]),
+    ]
     cmd += ["--save-dir", str(save_dir)] if save_dir else []
     cmd += ["--device", device] if device else []
     record = store.get_run(run_id)
-    launch(cmd, run_id, jobs_dir=jobs_dir, threads=threads, env={"NEGVIZ_DB_URL": store_url(store)}, python=python,
-           fields={"run_id": run_id, "spec": record.options.get("finetune"), "key": record.spec_key})
+    launch(
+        cmd,
+        run_id,
+        jobs_dir=jobs_dir,
+        threads=threads,
+        env={"NEGVIZ_DB_URL": store_url(store)},
+        python=python,
+        fields={"run_id": run_id, "spec": record.options.get("finetune"), "key": record.spec_key},
+    )
     return JobStatus(run_id, STARTING)
 
 

@@ -75,29 +75,44 @@ def measure_sentences(
     start = time.perf_counter()
     cos = pair_cosines(scorer, heldout["anchor"].tolist(), heldout["negative"].tolist(), progress)
     self_positive = bool((heldout["anchor"] == heldout["positive"]).all())
-    cos_pos = np.ones(len(cos)) if self_positive else pair_cosines(
-        scorer, heldout["anchor"].tolist(), heldout["positive"].tolist(), progress)
+    cos_pos = (
+        np.ones(len(cos))
+        if self_positive
+        else pair_cosines(scorer, heldout["anchor"].tolist(), heldout["positive"].tolist(), progress)
+    )
     nan = float("nan")
     out: dict[str, Any] = {
-        "paired_accuracy": nan, "ci_low": nan, "ci_high": nan, "n": len(heldout),
+        "paired_accuracy": nan,
+        "ci_low": nan,
+        "ci_high": nan,
+        "n": len(heldout),
         # With the sentence itself as positive (CANNOT) the share says nothing: left out.
         "triplet_accuracy": float(np.mean(cos_pos > cos)) if len(cos) and not self_positive else nan,
-        "cos_mean": float(cos.mean()), "cos_std": float(cos.std(ddof=0)), "cos_median": float(np.median(cos)),
-        "cos_q05": float(np.quantile(cos, 0.05)), "cos_q95": float(np.quantile(cos, 0.95)),
+        "cos_mean": float(cos.mean()),
+        "cos_std": float(cos.std(ddof=0)),
+        "cos_median": float(np.median(cos)),
+        "cos_q05": float(np.quantile(cos, 0.05)),
+        "cos_q95": float(np.quantile(cos, 0.95)),
     }
     if demetr is not None and len(demetr):
         wide = wide_scores(PERTURBATION, demetr, score_dataset(PERTURBATION, demetr, scorer, progress))
         d = metrics.demetr_summary(wide["candidate"], wide["perturbed"], wide["empty"], demetr["checked"])
-        out.update(demetr_ratio=d["sensitivity_ratio"], demetr_ratio_ci_low=d["ratio_ci95"][0],
-                   demetr_ratio_ci_high=d["ratio_ci95"][1], demetr_detection=d["detection_accuracy"],
-                   demetr_n=d["n"])
+        out.update(
+            demetr_ratio=d["sensitivity_ratio"],
+            demetr_ratio_ci_low=d["ratio_ci95"][0],
+            demetr_ratio_ci_high=d["ratio_ci95"][1],
+            demetr_detection=d["detection_accuracy"],
+            demetr_n=d["n"],
+        )
     out["eval_seconds"] = time.perf_counter() - start
     ids = heldout["item_id"].astype(str).to_numpy()
-    items = pd.DataFrame({
-        "item_id": np.tile(ids, 2),
-        "name": np.repeat(SENTENCE_ITEM_NAMES, len(ids)),
-        "value": np.concatenate([cos, cos_pos]).astype(np.float64),
-    })
+    items = pd.DataFrame(
+        {
+            "item_id": np.tile(ids, 2),
+            "name": np.repeat(SENTENCE_ITEM_NAMES, len(ids)),
+            "value": np.concatenate([cos, cos_pos]).astype(np.float64),
+        }
+    )
     return out, items
 
 
@@ -135,15 +150,26 @@ def measure(
     if transfer is not None and len(transfer):
         ex = score_dataset(EXCLUSION, transfer, scorer, progress).pivot(index="item_id", columns="slot", values="score")
         rr = metrics.right_rank_summary(ex["pos"], ex["neg"])
-        out.update(right_rank=rr["right_rank"], right_rank_ci_low=rr["ci95"][0], right_rank_ci_high=rr["ci95"][1],
-                   right_rank_n=rr["n"])
+        out.update(
+            right_rank=rr["right_rank"],
+            right_rank_ci_low=rr["ci95"][0],
+            right_rank_ci_high=rr["ci95"][1],
+            right_rank_n=rr["n"],
+        )
     out["eval_seconds"] = time.perf_counter() - start
-    values = {**dict(zip(PAIR_SLOTS, s)), "cos": cos, "margin1": verdicts["margin1"].to_numpy(),
-              "margin2": verdicts["margin2"].to_numpy(), "correct": verdicts["correct"].to_numpy().astype(float)}
+    values = {
+        **dict(zip(PAIR_SLOTS, s)),
+        "cos": cos,
+        "margin1": verdicts["margin1"].to_numpy(),
+        "margin2": verdicts["margin2"].to_numpy(),
+        "correct": verdicts["correct"].to_numpy().astype(float),
+    }
     ids = wide["item_id"].astype(str).to_numpy()
-    items = pd.DataFrame({
-        "item_id": np.tile(ids, len(ITEM_NAMES)),
-        "name": np.repeat(ITEM_NAMES, len(ids)),
-        "value": np.concatenate([np.asarray(values[n], dtype=np.float64) for n in ITEM_NAMES]),
-    })
+    items = pd.DataFrame(
+        {
+            "item_id": np.tile(ids, len(ITEM_NAMES)),
+            "name": np.repeat(ITEM_NAMES, len(ids)),
+            "value": np.concatenate([np.asarray(values[n], dtype=np.float64) for n in ITEM_NAMES]),
+        }
+    )
     return out, items

@@ -26,7 +26,13 @@ import pandas as pd
 from negviz.finetune import history
 from negviz.finetune.general import general_pool, measure_general
 from negviz.finetune.data import (
-    TRIPLETS, TrainingData, batches, load_training_data, pair_tuples, triplet_batches, triplet_tuples,
+    TRIPLETS,
+    TrainingData,
+    batches,
+    load_training_data,
+    pair_tuples,
+    triplet_batches,
+    triplet_tuples,
 )
 from negviz.finetune.measure import COSINE_DEFINITIONS, demetr_sample, load_eval_scorer, measure, measure_sentences
 from negviz.finetune.spec import KEEP, FinetuneSpec
@@ -77,8 +83,14 @@ class Plan:
     key: str = field(init=False)
 
     def __post_init__(self) -> None:
-        self.key = spec_hash({"finetune": self.spec.to_dict(), "revision": self.revision, "data": self.data.provenance,
-                              "options": self.options})
+        self.key = spec_hash(
+            {
+                "finetune": self.spec.to_dict(),
+                "revision": self.revision,
+                "data": self.data.provenance,
+                "options": self.options,
+            }
+        )
 
 
 def plan(spec: FinetuneSpec) -> Plan:
@@ -94,8 +106,10 @@ def plan(spec: FinetuneSpec) -> Plan:
     if not resolved.hub_id:
         raise ValueError(f"{resolved.spec.name} has no weights to fine-tune (family {resolved.spec.family})")
     if resolved.spec.family not in ("bi-encoder", "maxsim"):
-        raise ValueError(f"{resolved.spec.name} is a {resolved.spec.family} model; fine-tuning takes a "
-                         "sentence-transformers or plain transformers encoder (bi-encoder or maxsim family)")
+        raise ValueError(
+            f"{resolved.spec.name} is a {resolved.spec.family} model; fine-tuning takes a "
+            "sentence-transformers or plain transformers encoder (bi-encoder or maxsim family)"
+        )
     options = resolved.spec.opts if resolved.spec.family == spec.eval_family else {}
     source = resolve_source(resolved.hub_id, resolved.spec.revision)
     return Plan(spec, resolved.spec.name, source.path, source.revision, options, load_training_data(spec))
@@ -146,18 +160,38 @@ def run_finetune(
     p = spec if isinstance(spec, Plan) else plan(spec)
     spec = p.spec
     if not resume and not force and (found := store.find_run(p.key)) is not None:
-        return FinetuneResult(found.run_id, found.status, True, history.epochs(store, found.run_id), found.summary,
-                              found.summary.get("checkpoint"))
+        return FinetuneResult(
+            found.run_id,
+            found.status,
+            True,
+            history.epochs(store, found.run_id),
+            found.summary,
+            found.summary.get("checkpoint"),
+        )
     device = pick_device(device)
     record = RunRecord(
-        run_id=run_id or "", spec_key=p.key, kind=FINETUNE, model_name=p.model_name,
+        run_id=run_id or "",
+        spec_key=p.key,
+        kind=FINETUNE,
+        model_name=p.model_name,
         model_spec={"name": p.model_name, "family": spec.eval_family, "revision": None, "options": p.options},
-        family=spec.eval_family, model_revision=p.revision, dataset_name=p.data.dataset_name,
-        dataset_spec=p.data.heldout_spec.to_dict(), dataset_kind=_heldout_kind(p.data), split="heldout", n=len(p.data.heldout),
-        options={"finetune": spec.to_dict(), "data": p.data.provenance, "note": p.data.note,
-                 "cosine": (SENTENCE_COSINE if p.data.kind == TRIPLETS else COSINE_DEFINITIONS[spec.eval_family]),
-                 "keep": keep},
-        code_version=code_version(), device=device, host=socket.gethostname(),
+        family=spec.eval_family,
+        model_revision=p.revision,
+        dataset_name=p.data.dataset_name,
+        dataset_spec=p.data.heldout_spec.to_dict(),
+        dataset_kind=_heldout_kind(p.data),
+        split="heldout",
+        n=len(p.data.heldout),
+        options={
+            "finetune": spec.to_dict(),
+            "data": p.data.provenance,
+            "note": p.data.note,
+            "cosine": (SENTENCE_COSINE if p.data.kind == TRIPLETS else COSINE_DEFINITIONS[spec.eval_family]),
+            "keep": keep,
+        },
+        code_version=code_version(),
+        device=device,
+        host=socket.gethostname(),
     )
     run_id = _claim(store, resume, p) if resume else store.start_run(record)
     start = time.perf_counter()
@@ -172,16 +206,40 @@ def run_finetune(
     heart = Heartbeat(lambda: store.beat(run_id))
     try:
         with heart:  # stops before the run is finished below
-            _train_and_measure(p, store, run_id, run_dir, scratch, keep, device, eval_batch_size, progress,
-                               lambda: heart.lost or should_stop(), rows, items, saved)
+            _train_and_measure(
+                p,
+                store,
+                run_id,
+                run_dir,
+                scratch,
+                keep,
+                device,
+                eval_batch_size,
+                progress,
+                lambda: heart.lost or should_stop(),
+                rows,
+                items,
+                saved,
+            )
         status, error = COMPLETE, None
     except BaseException as exc:
         if heart.lost:  # discarded or resumed elsewhere while out of touch: the run is no longer ours
-            raise StoreError(f"run {run_id} was discarded or resumed by another process while this one could "
-                             "not reach the store; stopped without writing to it") from exc
+            raise StoreError(
+                f"run {run_id} was discarded or resumed by another process while this one could "
+                "not reach the store; stopped without writing to it"
+            ) from exc
         if not isinstance(exc, (Cancelled, KeyboardInterrupt)):  # stored as failed, with its finished epochs
-            _finish(store, run_id, rows, items, p, FAILED, time.perf_counter() - start, None,
-                    "".join(traceback.format_exception_only(exc)).strip() + "\n" + traceback.format_exc()[-1500:])
+            _finish(
+                store,
+                run_id,
+                rows,
+                items,
+                p,
+                FAILED,
+                time.perf_counter() - start,
+                None,
+                "".join(traceback.format_exception_only(exc)).strip() + "\n" + traceback.format_exc()[-1500:],
+            )
             raise
         status, error = CANCELLED, None if isinstance(exc, Cancelled) else "interrupted"
     finally:
@@ -189,8 +247,9 @@ def run_finetune(
         if keep == "none" or not any(run_dir.glob("epoch-*")):
             shutil.rmtree(run_dir, ignore_errors=True)
     final_ckpt = str(saved[-1]) if saved and keep != "none" and saved[-1].is_dir() else None  # also when cancelled
-    summary, status = _finish(store, run_id, rows, items, p, status, time.perf_counter() - start, final_ckpt, error,
-                              replace=force)
+    summary, status = _finish(
+        store, run_id, rows, items, p, status, time.perf_counter() - start, final_ckpt, error, replace=force
+    )
     return FinetuneResult(run_id, status, False, history.epochs(store, run_id), summary, summary.get("checkpoint"))
 
 
@@ -210,18 +269,36 @@ def _claim(store, run_id: str, p: Plan) -> str:
 
     run = store.get_run(run_id)
     if run.spec_key != p.key:
-        raise ValueError(f"run {run_id} was made from another model revision or other data than this machine "
-                         "has now; start its spec anew instead (and discard the interrupted run)")
+        raise ValueError(
+            f"run {run_id} was made from another model revision or other data than this machine "
+            "has now; start its spec anew instead (and discard the interrupted run)"
+        )
     if not store.claim_run(run_id, stale_before()):
         status = store.get_run(run_id).status
-        raise ValueError(f"run {run_id} is {status}; only an interrupted run can be resumed" if status != "running"
-                         else f"run {run_id} gave a sign of life within the last {stale_after():.0f} s: it is "
-                         "still running (or another process resumed it); only an interrupted run can be resumed")
+        raise ValueError(
+            f"run {run_id} is {status}; only an interrupted run can be resumed"
+            if status != "running"
+            else f"run {run_id} gave a sign of life within the last {stale_after():.0f} s: it is "
+            "still running (or another process resumed it); only an interrupted run can be resumed"
+        )
     return run_id
 
 
-def _train_and_measure(p: Plan, store, run_id, run_dir: Path, scratch: Path, keep: str, device: str,
-                       eval_batch_size, progress: OnProgress, should_stop, rows, items, saved: list[Path]) -> None:
+def _train_and_measure(
+    p: Plan,
+    store,
+    run_id,
+    run_dir: Path,
+    scratch: Path,
+    keep: str,
+    device: str,
+    eval_batch_size,
+    progress: OnProgress,
+    should_stop,
+    rows,
+    items,
+    saved: list[Path],
+) -> None:
     from negviz.cache import ScoreCache
 
     spec, data = p.spec, p.data
@@ -252,8 +329,11 @@ def _train_and_measure(p: Plan, store, run_id, run_dir: Path, scratch: Path, kee
         scorer = load_eval_scorer(path, spec.eval_family, p.options, device, cache, eval_batch_size)
         try:
             steps = lambda d, t, _desc: report("eval", epoch, d, t)  # noqa: E731
-            metrics, per_pair = (measure_sentences(scorer, data.heldout, demetr, steps) if sentences
-                                 else measure(scorer, data.heldout, transfer, steps))
+            metrics, per_pair = (
+                measure_sentences(scorer, data.heldout, demetr, steps)
+                if sentences
+                else measure(scorer, data.heldout, transfer, steps)
+            )
             if general is not None:
                 metrics.update(measure_general(scorer, general, steps))
         finally:
@@ -273,10 +353,27 @@ def _train_and_measure(p: Plan, store, run_id, run_dir: Path, scratch: Path, kee
             loss = trainer.train_epoch(epoch_batches, lambda s, n, lo: report("train", epoch, s, n, lo), should_stop)
             seconds = time.perf_counter() - t
             ckpt = trainer.save((run_dir if keep != "none" else scratch) / f"epoch-{epoch}")
-            write_provenance(ckpt, {"run_id": run_id, "epoch": epoch, "spec": spec.to_dict(), "note": data.note,
-                                    "family": spec.eval_family, "base_model": p.model_name})
-            evaluate(str(ckpt), epoch, {"train_loss": loss, "train_seconds": seconds, "steps": len(epoch_batches),
-                                        "checkpoint": str(ckpt) if keep == "all" else None})
+            write_provenance(
+                ckpt,
+                {
+                    "run_id": run_id,
+                    "epoch": epoch,
+                    "spec": spec.to_dict(),
+                    "note": data.note,
+                    "family": spec.eval_family,
+                    "base_model": p.model_name,
+                },
+            )
+            evaluate(
+                str(ckpt),
+                epoch,
+                {
+                    "train_loss": loss,
+                    "train_seconds": seconds,
+                    "steps": len(epoch_batches),
+                    "checkpoint": str(ckpt) if keep == "all" else None,
+                },
+            )
             if saved and keep != "all":
                 shutil.rmtree(saved[-1], ignore_errors=True)
             saved.append(ckpt)
@@ -301,8 +398,9 @@ def _transfer_frame(n: int) -> pd.DataFrame | None:
     return load(DatasetSpec.make("excluir", limit=int(n))).frame
 
 
-def _finish(store, run_id, rows, items, p: Plan, status, wall, checkpoint, error,
-            replace: bool = False) -> tuple[dict[str, Any], str]:
+def _finish(
+    store, run_id, rows, items, p: Plan, status, wall, checkpoint, error, replace: bool = False
+) -> tuple[dict[str, Any], str]:
     """Store the run's end; returns (summary, the status stored). A spec is stored once: a
     forced run (``replace``) replaces the spec's complete run; otherwise, when another job of
     this spec completed first, that one stays the spec's run and this one ends cancelled."""
@@ -311,10 +409,17 @@ def _finish(store, run_id, rows, items, p: Plan, status, wall, checkpoint, error
     summary = history.run_summary(pd.DataFrame(rows), p.data.note, checkpoint)
     scores = history.items_as_scores(pd.concat(items, ignore_index=True)) if items else None
     try:
-        store.finish_run(run_id, summary=summary, wall_seconds=wall, status=status, error=error, scores=scores,
-                         replace=replace)
+        store.finish_run(
+            run_id, summary=summary, wall_seconds=wall, status=status, error=error, scores=scores, replace=replace
+        )
     except DuplicateRunError as taken:
         status = CANCELLED
-        store.finish_run(run_id, summary=summary, wall_seconds=wall, status=status, scores=scores,
-                         error=f"run {taken.run.run_id} of the same spec completed first and stays its stored run")
+        store.finish_run(
+            run_id,
+            summary=summary,
+            wall_seconds=wall,
+            status=status,
+            scores=scores,
+            error=f"run {taken.run.run_id} of the same spec completed first and stays its stored run",
+        )
     return summary, status

@@ -88,7 +88,8 @@ class _Loop:
                 loss = self.loss(batch)
             if not torch.isfinite(loss):
                 raise FloatingPointError(
-                    f"the training loss became {loss.item()} at step {i + 1}; lower the learning rate")
+                    f"the training loss became {loss.item()} at step {i + 1}; lower the learning rate"
+                )
             if self.scaler is not None:
                 self.scaler.scale(loss).backward()
                 self.scaler.unscale_(self.opt)
@@ -158,8 +159,10 @@ class BiEncoderTrainer(_Loop):
             columns = [list(col) for col in zip(*batch)]
             return self.loss_fn.compute_loss_from_embeddings([self._embed(texts) for texts in columns], None)
         queries, docs, _ = triplets(batch)
-        embed = [self.model(batch_to_device(self.model.preprocess(texts), self.device))["sentence_embedding"]
-                 for texts in (queries, docs)]
+        embed = [
+            self.model(batch_to_device(self.model.preprocess(texts), self.device))["sentence_embedding"]
+            for texts in (queries, docs)
+        ]
         q, d = embed
         n = len(batch)
         negatives = torch.cat([d[n:], d[:n]])  # (q1, d1, d2) and (q2, d2, d1): each document encoded once
@@ -227,8 +230,14 @@ class MaxSimTrainer(_Loop):
         """(L2-normalised token vectors [batch, length, dim], MaxSim mask [batch, length])."""
         import torch
 
-        enc = self.tokenizer(texts, padding=True, truncation=True, max_length=int(self.options["max_length"]),
-                             return_tensors="pt", return_special_tokens_mask=True)
+        enc = self.tokenizer(
+            texts,
+            padding=True,
+            truncation=True,
+            max_length=int(self.options["max_length"]),
+            return_tensors="pt",
+            return_special_tokens_mask=True,
+        )
         special = enc.pop("special_tokens_mask")
         mask = self._masks(enc, special, role)
         hidden = self.module(**{k: v.to(self.device) for k, v in enc.items()}).last_hidden_state

@@ -23,12 +23,24 @@ class Measure:
     title: str  # the drift figure's title
 
 
-PAIRED = Measure("paired_accuracy", "ci_low", "ci_high", "held-out paired accuracy (%)", True,
-                 "cos(E(d1), E(d2)) of a held-out pair", "Pair cosine and paired accuracy across fine-tuning")
-DEMETR = Measure("demetr_ratio", "demetr_ratio_ci_low", "demetr_ratio_ci_high",
-                 "DEMETR negation sensitivity ratio (fixed sample)", False,
-                 "cos(E(sentence), E(its negation)) of a held-out sentence",
-                 "Sentence/negation cosine and DEMETR negation sensitivity across fine-tuning")
+PAIRED = Measure(
+    "paired_accuracy",
+    "ci_low",
+    "ci_high",
+    "held-out paired accuracy (%)",
+    True,
+    "cos(E(d1), E(d2)) of a held-out pair",
+    "Pair cosine and paired accuracy across fine-tuning",
+)
+DEMETR = Measure(
+    "demetr_ratio",
+    "demetr_ratio_ci_low",
+    "demetr_ratio_ci_high",
+    "DEMETR negation sensitivity ratio (fixed sample)",
+    False,
+    "cos(E(sentence), E(its negation)) of a held-out sentence",
+    "Sentence/negation cosine and DEMETR negation sensitivity across fine-tuning",
+)
 
 
 def measure(epochs: pd.DataFrame) -> Measure:
@@ -37,8 +49,24 @@ def measure(epochs: pd.DataFrame) -> Measure:
     has = lambda col: col in epochs.columns and epochs[col].notna().any()  # noqa: E731
     return DEMETR if not has(PAIRED.column) and has(DEMETR.column) else PAIRED
 
-EPOCH_COLUMNS = ("run", "epoch", "paired_accuracy", "ci_low", "ci_high", "n", "cos_mean", "cos_std", "cos_median",
-                 "mean_margin", "per_query_accuracy", "train_loss", "train_seconds", "eval_seconds", "right_rank")
+
+EPOCH_COLUMNS = (
+    "run",
+    "epoch",
+    "paired_accuracy",
+    "ci_low",
+    "ci_high",
+    "n",
+    "cos_mean",
+    "cos_std",
+    "cos_median",
+    "mean_margin",
+    "per_query_accuracy",
+    "train_loss",
+    "train_seconds",
+    "eval_seconds",
+    "right_rank",
+)
 
 
 def drift_frames(store, runs: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame, dict[str, pd.DataFrame]]:
@@ -70,22 +98,40 @@ def comparison(runs: pd.DataFrame, epochs: pd.DataFrame) -> pd.DataFrame:
         trained = ep[ep["epoch"] > 0]
         m = measure(ep)
         shown = (lambda v: f"{v:.1%}") if m.percent else (lambda v: f"{v:.3f}")
-        rows.append({
-            "run": run.label, "status": run.status, "epochs": int(last["epoch"]), "n_heldout": int(last["n"]),
-            "held-out measure": m.label,
-            "acc_epoch0": first["paired_accuracy"], "acc_final": last["paired_accuracy"],
-            "final_ci": f"{shown(last[m.ci_low])}-{shown(last[m.ci_high])}" if pd.notna(last[m.ci_low]) else "",
-            **({"demetr_ratio_epoch0": first["demetr_ratio"], "demetr_ratio_final": last["demetr_ratio"]}
-               if m is DEMETR else {}),
-            "cos_mean_epoch0": first["cos_mean"], "cos_mean_final": last["cos_mean"],
-            "cos_std_epoch0": first["cos_std"], "cos_std_final": last["cos_std"],
-            "train_s_per_epoch": trained["train_seconds"].mean() if len(trained) else None,
-            "eval_s_per_epoch": ep["eval_seconds"].mean(), "device": run.device,
-            **({"right_rank_epoch0": first["right_rank"], "right_rank_final": last["right_rank"]}
-               if "right_rank" in ep.columns and ep["right_rank"].notna().all() else {}),
-            **({"general_r10_epoch0": first[GENERAL], "general_r10_final": last[GENERAL]}
-               if has_general(ep) else {}),
-        })
+        rows.append(
+            {
+                "run": run.label,
+                "status": run.status,
+                "epochs": int(last["epoch"]),
+                "n_heldout": int(last["n"]),
+                "held-out measure": m.label,
+                "acc_epoch0": first["paired_accuracy"],
+                "acc_final": last["paired_accuracy"],
+                "final_ci": f"{shown(last[m.ci_low])}-{shown(last[m.ci_high])}" if pd.notna(last[m.ci_low]) else "",
+                **(
+                    {"demetr_ratio_epoch0": first["demetr_ratio"], "demetr_ratio_final": last["demetr_ratio"]}
+                    if m is DEMETR
+                    else {}
+                ),
+                "cos_mean_epoch0": first["cos_mean"],
+                "cos_mean_final": last["cos_mean"],
+                "cos_std_epoch0": first["cos_std"],
+                "cos_std_final": last["cos_std"],
+                "train_s_per_epoch": trained["train_seconds"].mean() if len(trained) else None,
+                "eval_s_per_epoch": ep["eval_seconds"].mean(),
+                "device": run.device,
+                **(
+                    {"right_rank_epoch0": first["right_rank"], "right_rank_final": last["right_rank"]}
+                    if "right_rank" in ep.columns and ep["right_rank"].notna().all()
+                    else {}
+                ),
+                **(
+                    {"general_r10_epoch0": first[GENERAL], "general_r10_final": last[GENERAL]}
+                    if has_general(ep)
+                    else {}
+                ),
+            }
+        )
     return pd.DataFrame(rows)
 
 
@@ -108,13 +154,22 @@ def tradeoff(epochs: pd.DataFrame) -> pd.DataFrame:
         first = ep.iloc[0]
         for r in ep.itertuples(index=False):
             neg, gen = getattr(r, m.column), getattr(r, GENERAL)
-            rows.append({"run": run, "epoch": int(r.epoch), "negation measure": m.label,
-                         "negation": neg, "negation_change": neg - first[m.column],
-                         "general_recall10": gen, "general_ci_low": getattr(r, "general_recall10_ci_low"),
-                         "general_ci_high": getattr(r, "general_recall10_ci_high"),
-                         "general_change": gen - first[GENERAL], "general_n": getattr(r, "general_n"),
-                         "bm25_recall10": getattr(r, "general_bm25_recall10"),
-                         "pool_ceiling": getattr(r, "general_pool_recall")})
+            rows.append(
+                {
+                    "run": run,
+                    "epoch": int(r.epoch),
+                    "negation measure": m.label,
+                    "negation": neg,
+                    "negation_change": neg - first[m.column],
+                    "general_recall10": gen,
+                    "general_ci_low": getattr(r, "general_recall10_ci_low"),
+                    "general_ci_high": getattr(r, "general_recall10_ci_high"),
+                    "general_change": gen - first[GENERAL],
+                    "general_n": getattr(r, "general_n"),
+                    "bm25_recall10": getattr(r, "general_bm25_recall10"),
+                    "pool_ceiling": getattr(r, "general_pool_recall"),
+                }
+            )
     return pd.DataFrame(rows)
 
 
@@ -145,15 +200,28 @@ def pair_card(wide: pd.DataFrame, pair_id: str, epoch: int) -> dict[str, Any]:
         raise KeyError(f"pair {pair_id} has no measurement at epoch {epoch}")
     r, r0 = rows.loc[epoch], rows.loc[rows.index.min()]
     if "margin1" not in rows.columns:  # a sentence and its negation: the cosine is the measure
-        return {"table": None, "correct": None, "correct_epoch0": None, "cos": float(r["cos"]),
-                "cos_epoch0": float(r0["cos"]), "trajectory": rows.reset_index()[["epoch", "cos"]]}
-    table = pd.DataFrame({
-        "query": ["q1", "q2"],
-        "s(q, d1)": [r["q1_d1"], r["q2_d1"]],
-        "s(q, d2)": [r["q1_d2"], r["q2_d2"]],
-        "margin (own − other)": [r["margin1"], r["margin2"]],
-        "ranked first": [_first(r["margin1"], "d1", "d2"), _first(r["margin2"], "d2", "d1")],
-    })
-    return {"table": table, "correct": bool(r["correct"] > 0.5), "cos": float(r["cos"]), "cos_epoch0": float(r0["cos"]),
-            "correct_epoch0": bool(r0["correct"] > 0.5),
-            "trajectory": rows.reset_index()[["epoch", "margin1", "margin2", "cos", "correct"]]}
+        return {
+            "table": None,
+            "correct": None,
+            "correct_epoch0": None,
+            "cos": float(r["cos"]),
+            "cos_epoch0": float(r0["cos"]),
+            "trajectory": rows.reset_index()[["epoch", "cos"]],
+        }
+    table = pd.DataFrame(
+        {
+            "query": ["q1", "q2"],
+            "s(q, d1)": [r["q1_d1"], r["q2_d1"]],
+            "s(q, d2)": [r["q1_d2"], r["q2_d2"]],
+            "margin (own − other)": [r["margin1"], r["margin2"]],
+            "ranked first": [_first(r["margin1"], "d1", "d2"), _first(r["margin2"], "d2", "d1")],
+        }
+    )
+    return {
+        "table": table,
+        "correct": bool(r["correct"] > 0.5),
+        "cos": float(r["cos"]),
+        "cos_epoch0": float(r0["cos"]),
+        "correct_epoch0": bool(r0["correct"] > 0.5),
+        "trajectory": rows.reset_index()[["epoch", "margin1", "margin2", "cos", "correct"]],
+    }

@@ -130,7 +130,9 @@ class Endpoint:
         start = time.perf_counter()
         bodies = [{"model": self.model, **b} for b in bodies]
         keys = [request_key(self.base_url, b) for b in bodies]
-        cached = {k: json.loads(v) for k, v in (self.cache.get_texts(RESPONSES_NS, set(keys)) if self.cache else {}).items()}
+        cached = {
+            k: json.loads(v) for k, v in (self.cache.get_texts(RESPONSES_NS, set(keys)) if self.cache else {}).items()
+        }
         todo = list(dict.fromkeys(k for k in keys if k not in cached))
         by_key = dict(zip(keys, bodies))
         with self.usage.lock:

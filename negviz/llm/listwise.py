@@ -30,18 +30,29 @@ def messages(query: str, passages: list[str]) -> list[dict[str, str]]:
     n = len(passages)
     out = [
         {"role": "system", "content": SYSTEM},
-        {"role": "user", "content": f"I will provide you with {n} passages, each indicated by number identifier []. "
-                                    f"\nRank the passages based on their relevance to query: {query}."},
+        {
+            "role": "user",
+            "content": f"I will provide you with {n} passages, each indicated by number identifier []. "
+            f"\nRank the passages based on their relevance to query: {query}.",
+        },
         {"role": "assistant", "content": "Okay, please provide the passages."},
     ]
     for i, text in enumerate(passages, 1):
-        out += [{"role": "user", "content": f"[{i}] {text}"},
-                {"role": "assistant", "content": f"Received passage [{i}]."}]
-    out.append({"role": "user", "content": (
-        f"Search Query: {query}. \nRank the {n} passages above based on their relevance to the search query. "
-        "The passages should be listed in descending order using identifiers. The most relevant passages "
-        "should be listed first. The output format should be [] > [], e.g., [1] > [2]. "
-        "Only respond with the ranking results, do not say any word or explain.")})
+        out += [
+            {"role": "user", "content": f"[{i}] {text}"},
+            {"role": "assistant", "content": f"Received passage [{i}]."},
+        ]
+    out.append(
+        {
+            "role": "user",
+            "content": (
+                f"Search Query: {query}. \nRank the {n} passages above based on their relevance to the search query. "
+                "The passages should be listed in descending order using identifiers. The most relevant passages "
+                "should be listed first. The output format should be [] > [], e.g., [1] > [2]. "
+                "Only respond with the ranking results, do not say any word or explain."
+            ),
+        }
+    )
     return out
 
 

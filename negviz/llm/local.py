@@ -140,8 +140,9 @@ class LocalLM:
             cache = copy.deepcopy(self._prefix_cache)  # the forward pass appends to it
             if len(tails) > 1:
                 cache.batch_repeat_interleave(len(tails))
-            out = decoder(input_ids=tail_ids, attention_mask=mask, position_ids=positions, past_key_values=cache,
-                          use_cache=True)
+            out = decoder(
+                input_ids=tail_ids, attention_mask=mask, position_ids=positions, past_key_values=cache, use_cache=True
+            )
         self.prefix_tokens_reused += p * len(tails)
         return out.last_hidden_state[torch.arange(len(tails)), lengths - 1]
 
@@ -160,7 +161,9 @@ class LocalLM:
 
     def chat(self, conversations: list[list[dict[str, str]]], max_new_tokens: int) -> list[str]:
         """Greedy answers to chat conversations (RankGPT), one batch."""
-        texts = [self.tokenizer.apply_chat_template(c, tokenize=False, add_generation_prompt=True) for c in conversations]
+        texts = [
+            self.tokenizer.apply_chat_template(c, tokenize=False, add_generation_prompt=True) for c in conversations
+        ]
         return self.generate(texts, max_new_tokens, chat=True)
 
     def score_pairs(

@@ -57,23 +57,27 @@ TEMPLATES = {
     "yes-no": Template(
         "yes-no",
         "Query: {query}\nDocument: {doc}\nDoes the document answer the query? Answer yes or no.",
-        "yes", "no",
+        "yes",
+        "no",
         source="plain yes/no relevance prompt (MonoT5-style reading of the first answer token)",
     ),
     "true-false": Template(
         "true-false",
         "Determine if the following passage is relevant to the query. Answer only with 'true' or "
         "'false'.\nQuery: {query}\nPassage: {doc}",
-        "true", "false",
+        "true",
+        "false",
         source="Rank1's instruction without the reasoning step (a chat prompt)",
     ),
     "rank1": Template(
         "rank1",
         "Determine if the following passage is relevant to the query. Answer only with 'true' or "
         "'false'.\nQuery: {query}\nPassage: {doc}\n<think>",
-        "true", "false", chat=False, reasons=True,
-        source="Rank1 (Weller et al., 2025): raw prompt ending in <think>; reasoning, then "
-        "'</think> true|false'",
+        "true",
+        "false",
+        chat=False,
+        reasons=True,
+        source="Rank1 (Weller et al., 2025): raw prompt ending in <think>; reasoning, then '</think> true|false'",
     ),
 }
 TEMPLATE_NAMES = tuple(TEMPLATES)

@@ -18,7 +18,23 @@ from negviz.projects.review import adjudicate, adjudicated, disagreements, revie
 from negviz.projects.transfer import export_project, import_project
 
 __all__ = [
-    "IN_TURN", "ORDERS", "Project", "ProjectError", "UNCERTAINTY", "adjudicate", "adjudicated", "all_projects",
-    "claim_extra", "create", "disagreements", "export_project", "get", "import_project", "next_pair", "progress",
-    "release", "review_queue", "set_guidelines",
+    "IN_TURN",
+    "ORDERS",
+    "Project",
+    "ProjectError",
+    "UNCERTAINTY",
+    "adjudicate",
+    "adjudicated",
+    "all_projects",
+    "claim_extra",
+    "create",
+    "disagreements",
+    "export_project",
+    "get",
+    "import_project",
+    "next_pair",
+    "progress",
+    "release",
+    "review_queue",
+    "set_guidelines",
 ]

@@ -59,22 +59,40 @@ class Project:
     @classmethod
     def from_row(cls, row: dict) -> "Project":
         schema = row["label_schema"] or {}
-        return cls(row["name"], row["dataset"], tuple(map(str, row["items"])), int(row["overlap"]),
-                   tuple(schema.get("types") or ann.type_options()), bool(schema.get("multi_type")),
-                   row["guidelines"], float(row["claim_hours"]), row["owner"], row["created_at"])
+        return cls(
+            row["name"],
+            row["dataset"],
+            tuple(map(str, row["items"])),
+            int(row["overlap"]),
+            tuple(schema.get("types") or ann.type_options()),
+            bool(schema.get("multi_type")),
+            row["guidelines"],
+            float(row["claim_hours"]),
+            row["owner"],
+            row["created_at"],
+        )
 
     def row(self) -> dict:
-        return {"name": self.name, "dataset": self.dataset, "items": list(self.items), "overlap": self.overlap,
-                "label_schema": {"types": list(self.types), "multi_type": self.multi_type},
-                "guidelines": self.guidelines, "claim_hours": self.claim_hours, "owner": self.owner,
-                "created_at": self.created_at}
+        return {
+            "name": self.name,
+            "dataset": self.dataset,
+            "items": list(self.items),
+            "overlap": self.overlap,
+            "label_schema": {"types": list(self.types), "multi_type": self.multi_type},
+            "guidelines": self.guidelines,
+            "claim_hours": self.claim_hours,
+            "owner": self.owner,
+            "created_at": self.created_at,
+        }
 
 
 def check_name(name: str | None) -> str:
     name = (name or "").strip()
     if not NAME_RE.fullmatch(name):
-        raise ProjectError("A project name is 1-80 letters, digits, '.', '_' or '-', starting with a letter "
-                           f"or digit; {name!r} is not.")
+        raise ProjectError(
+            "A project name is 1-80 letters, digits, '.', '_' or '-', starting with a letter "
+            f"or digit; {name!r} is not."
+        )
     return name
 
 
@@ -85,9 +103,19 @@ def check_guidelines(text: str | None) -> str:
     return text
 
 
-def create(store, name: str, ds: Dataset, owner: str, overlap: int = 2, guidelines: str | None = None,
-           multi_type: bool = False, sample: int | None = None, seed: int = 0,
-           types: list[str] | None = None, claim_hours: float = CLAIM_HOURS) -> Project:
+def create(
+    store,
+    name: str,
+    ds: Dataset,
+    owner: str,
+    overlap: int = 2,
+    guidelines: str | None = None,
+    multi_type: bool = False,
+    sample: int | None = None,
+    seed: int = 0,
+    types: list[str] | None = None,
+    claim_hours: float = CLAIM_HOURS,
+) -> Project:
     """Make a project over ``ds``'s pairs (all, or a seeded sample of ``sample``), checked first."""
     name, owner = check_name(name), ann.clean_annotator(owner)
     if not 1 <= int(overlap) <= MAX_OVERLAP:
@@ -103,9 +131,18 @@ def create(store, name: str, ds: Dataset, owner: str, overlap: int = 2, guidelin
     items = ann.sample_ids(ids, sample, seed)
     if not items:
         raise ProjectError(f"{ds.spec.name} has no pairs to label.")
-    project = Project(name, ds.spec.name, tuple(items), int(overlap), tuple(types), bool(multi_type),
-                      check_guidelines(DEFAULT_GUIDELINES if guidelines is None else guidelines),
-                      float(claim_hours), owner, now())
+    project = Project(
+        name,
+        ds.spec.name,
+        tuple(items),
+        int(overlap),
+        tuple(types),
+        bool(multi_type),
+        check_guidelines(DEFAULT_GUIDELINES if guidelines is None else guidelines),
+        float(claim_hours),
+        owner,
+        now(),
+    )
     try:
         rows.insert_project(store.engine, project.row())
     except rows.ProjectExistsError as exc:

@@ -71,8 +71,14 @@ def order_ids(store, project: Project, order: str = IN_TURN) -> list[str]:
     raise ProjectError(f"Unknown queue order {order!r}; use one of {', '.join(ORDERS)}.")
 
 
-def next_pair(store, project: Project, annotator: str, order: str | list[str] = IN_TURN,
-              skip: Iterable[str] = (), only: Iterable[str] | None = None) -> str | None:
+def next_pair(
+    store,
+    project: Project,
+    annotator: str,
+    order: str | list[str] = IN_TURN,
+    skip: Iterable[str] = (),
+    only: Iterable[str] | None = None,
+) -> str | None:
     """The pair ``annotator`` should label now: the first pair they hold a claim on and have not
     labelled, else a newly claimed free pair, in ``order`` (a name of ORDERS, or the project's ids
     already ordered, e.g. a cached uncertainty order); None when nothing is left for them.
@@ -143,8 +149,9 @@ def claim_extra(store, project: Project, item: str, annotator: str) -> None:
         raise ProjectError(f"Pair {item!r} is not in project {project.name}.")
     for _ in range(_RACES):
         claims = _claim_map(rows.claims(store.engine, project.name, item)).get(item, [])
-        if annotator in {who for _, who, _ in claims} or rows.try_claim(store.engine, project.name, item,
-                                                                        _free_slot(claims), annotator):
+        if annotator in {who for _, who, _ in claims} or rows.try_claim(
+            store.engine, project.name, item, _free_slot(claims), annotator
+        ):
             return
     raise ProjectError("Too many annotators are taking this pair at once; try again in a moment.")
 
@@ -164,8 +171,9 @@ def progress(store, project: Project) -> pd.DataFrame:
     for person in sorted(people):
         claimed = state.claimed_by(person)
         labelled = {i for i in items if person in state.labelled.get(i, set())}
-        out.append({"annotator": person, "claimed": len(claimed), "labelled": len(labelled),
-                    "open": len(claimed - labelled)})
+        out.append(
+            {"annotator": person, "claimed": len(claimed), "labelled": len(labelled), "open": len(claimed - labelled)}
+        )
     return pd.DataFrame(out, columns=["annotator", "claimed", "labelled", "open"])
 
 
@@ -174,6 +182,11 @@ def project_progress(store, project: Project) -> dict:
     state = holders(store, project)
     counts = [len(state.labelled.get(i, set())) for i in project.items]
     complete = sum(c >= project.overlap for c in counts)
-    return {"pairs": len(project.items), "overlap": project.overlap, "labels": sum(counts),
-            "needed": len(project.items) * project.overlap, "complete_pairs": complete,
-            "complete_share": complete / len(project.items) if project.items else 0.0}
+    return {
+        "pairs": len(project.items),
+        "overlap": project.overlap,
+        "labels": sum(counts),
+        "needed": len(project.items) * project.overlap,
+        "complete_pairs": complete,
+        "complete_share": complete / len(project.items) if project.items else 0.0,
+    }

@@ -54,8 +54,12 @@ def disagreements(store, project: Project) -> pd.DataFrame:
         fields = [f for f in REVIEWED if part[f].astype(str).nunique() > 1]
         if not fields:
             continue
-        row = {"item_id": item, "fields": ", ".join(fields), "annotators": len(part),
-               "awaiting_review": not (item in decided and decided[item] >= part["created_at"].max())}
+        row = {
+            "item_id": item,
+            "fields": ", ".join(fields),
+            "annotators": len(part),
+            "awaiting_review": not (item in decided and decided[item] >= part["created_at"].max()),
+        }
         row.update({f"label: {r.annotator}": _describe(r) for r in part.itertuples()})
         out.append((position.get(item, len(position)), row))
     frame = pd.DataFrame([r for _, r in sorted(out, key=lambda x: x[0])])
@@ -78,8 +82,9 @@ def adjudicate(store, project: Project, item_id: str, reviewer: str, label: ann.
     check_label(project, label)
     if str(item_id) not in set(project.items):
         raise ProjectError(f"Pair {item_id!r} is not in project {project.name}; nothing was saved.")
-    return rows.add_adjudication(store.engine, project.name, project.dataset, str(item_id), reviewer,
-                                 label.labels(), label.note)
+    return rows.add_adjudication(
+        store.engine, project.name, project.dataset, str(item_id), reviewer, label.labels(), label.note
+    )
 
 
 def agreement_with_adjudicated(store, project: Project) -> pd.DataFrame:
@@ -92,6 +97,12 @@ def agreement_with_adjudicated(store, project: Project) -> pd.DataFrame:
     for person, part in labels.groupby("annotator"):
         for field in REVIEWED:
             same = [str(v) == str(decided.at[i, field]) for i, v in zip(part["item_id"], part[field])]
-            out.append({"annotator": person, "label": field, "n": len(same),
-                        "agrees_with_adjudicated": sum(same) / len(same) if same else float("nan")})
+            out.append(
+                {
+                    "annotator": person,
+                    "label": field,
+                    "n": len(same),
+                    "agrees_with_adjudicated": sum(same) / len(same) if same else float("nan"),
+                }
+            )
     return pd.DataFrame(out, columns=["annotator", "label", "n", "agrees_with_adjudicated"])

@@ -53,21 +53,28 @@ def export_project(store, name: str) -> bytes:
     claims = rows.claims(store.engine, name)
     decisions = rows.adjudication_rows(store.engine, project=name, latest=False)
     doc = {
-        "format": FORMAT, "format_version": FORMAT_VERSION, "negviz_version": __version__,
+        "format": FORMAT,
+        "format_version": FORMAT_VERSION,
+        "negviz_version": __version__,
         "project": {**project.row(), "created_at": _iso(project.created_at)},
         "claims": [{**r, "claimed_at": _iso(r["claimed_at"])} for r in claims.to_dict(orient="records")],
-        "labels": [{k: (_iso(v) if k == "created_at" else v) for k, v in r.items() if k != "id"}
-                   for r in history.to_dict(orient="records")],
-        "adjudications": [{k: (_iso(v) if k == "created_at" else v) for k, v in r.items() if k != "id"}
-                          for r in decisions.to_dict(orient="records")],
+        "labels": [
+            {k: (_iso(v) if k == "created_at" else v) for k, v in r.items() if k != "id"}
+            for r in history.to_dict(orient="records")
+        ],
+        "adjudications": [
+            {k: (_iso(v) if k == "created_at" else v) for k, v in r.items() if k != "id"}
+            for r in decisions.to_dict(orient="records")
+        ],
     }
     return json.dumps(doc, ensure_ascii=False, indent=1, default=int).encode("utf-8")
 
 
 def _parse(data: bytes, filename: str) -> dict:
     if len(data) > MAX_BYTES:
-        raise ProjectError(f"{filename} is {len(data) / 2**20:.1f} MiB; a project file is at most "
-                           f"{MAX_BYTES // 2**20} MiB.")
+        raise ProjectError(
+            f"{filename} is {len(data) / 2**20:.1f} MiB; a project file is at most {MAX_BYTES // 2**20} MiB."
+        )
     try:
         doc = json.loads(data.decode("utf-8-sig"))
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
@@ -108,16 +115,27 @@ def import_project(store, data: bytes, filename: str) -> ImportedProject:
     try:
         ds = load(project.dataset, store=store)
     except Exception as exc:  # an unknown or unloadable dataset: say which
-        raise ProjectError(f"{filename}: its dataset {project.dataset!r} cannot be loaded here ({exc}); add it "
-                           "first (Add a dataset page).") from exc
+        raise ProjectError(
+            f"{filename}: its dataset {project.dataset!r} cannot be loaded here ({exc}); add it "
+            "first (Add a dataset page)."
+        ) from exc
     known = set(map(str, item_ids(ds.kind, ds.frame)))
     missing = [i for i in project.items if i not in known]
     if missing:
-        raise ProjectError(f"{filename}: {len(missing)} of its pairs are not in {project.dataset} here "
-                           f"(e.g. {missing[0]!r}); is it another version of the dataset?")
-    claims = [{"project": project.name, "item_id": str(c["item_id"]), "slot": int(c["slot"]),
-               "annotator": ann.clean_annotator(c["annotator"]), "claimed_at": _when(c["claimed_at"], "a claim")}
-              for c in doc["claims"]]
+        raise ProjectError(
+            f"{filename}: {len(missing)} of its pairs are not in {project.dataset} here "
+            f"(e.g. {missing[0]!r}); is it another version of the dataset?"
+        )
+    claims = [
+        {
+            "project": project.name,
+            "item_id": str(c["item_id"]),
+            "slot": int(c["slot"]),
+            "annotator": ann.clean_annotator(c["annotator"]),
+            "claimed_at": _when(c["claimed_at"], "a claim"),
+        }
+        for c in doc["claims"]
+    ]
     labels, already = _new_label_rows(store, project, doc["labels"])
     decisions = doc["adjudications"]
     for d in decisions:
@@ -127,9 +145,16 @@ def import_project(store, data: bytes, filename: str) -> ImportedProject:
         rows.insert_claims(store.engine, claims)
         insert_versions(store.engine, labels)
         for d in sorted(decisions, key=lambda d: int(d["version"])):
-            rows.add_adjudication(store.engine, project.name, project.dataset, str(d["item_id"]),
-                                  ann.clean_annotator(d["reviewer"]), d["labels"], d.get("note") or "",
-                                  _when(d["created_at"], "an adjudication"))
+            rows.add_adjudication(
+                store.engine,
+                project.name,
+                project.dataset,
+                str(d["item_id"]),
+                ann.clean_annotator(d["reviewer"]),
+                d["labels"],
+                d.get("note") or "",
+                _when(d["created_at"], "an adjudication"),
+            )
     except Exception:
         rows.delete_project(store.engine, project.name)  # no half-imported project stays behind
         raise
@@ -156,14 +181,24 @@ def _new_label_rows(store, project: Project, labels: list[dict]) -> tuple[list[d
         key = (str(row["item_id"]), ann.clean_annotator(row["annotator"]), int(row["version"]))
         if key in have:
             if have[key] != (row["labels"], row.get("note") or ""):
-                raise ProjectError(f"the store holds another version {key[2]} of {key[1]}'s label on {key[0]}; "
-                                   "nothing was imported")
+                raise ProjectError(
+                    f"the store holds another version {key[2]} of {key[1]}'s label on {key[0]}; nothing was imported"
+                )
             already += 1
             continue
         if key[2] <= newest.get(key[:2], 0):
-            raise ProjectError(f"{key[1]}'s labels on {key[0]} differ between the file and this store; "
-                               "nothing was imported")
-        out.append({"dataset": project.dataset, "item_id": key[0], "annotator": key[1], "version": key[2],
-                    "labels": row["labels"], "note": row.get("note") or "",
-                    "created_at": _when(row["created_at"], "a label")})
+            raise ProjectError(
+                f"{key[1]}'s labels on {key[0]} differ between the file and this store; nothing was imported"
+            )
+        out.append(
+            {
+                "dataset": project.dataset,
+                "item_id": key[0],
+                "annotator": key[1],
+                "version": key[2],
+                "labels": row["labels"],
+                "note": row.get("note") or "",
+                "created_at": _when(row["created_at"], "a label"),
+            }
+        )
     return out, already

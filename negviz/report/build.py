@@ -79,20 +79,38 @@ def provenance(run: Mapping[str, Any], catalog: pd.DataFrame) -> dict[str, Any]:
     from negviz.analyses.sensitivity import spec_label
 
     hub = dict(zip(catalog["name"], catalog["hub_id"])).get(run["model_name"]) or None
-    return plain({
-        "run_id": run["run_id"], "model": run["model_name"], "model_id": hub or run["model_name"],
-        "model_spec": spec_label(run.get("model_spec")), "family": run.get("family"),
-        "revision": run.get("model_revision"), "dataset": run["dataset_name"], "split": run.get("split"),
-        "options": run.get("options") or {}, "n": run.get("n"), "code_version": run.get("code_version"),
-        "device": run.get("device"), "wall_seconds": run.get("wall_seconds"), "date": run.get("created_at"),
-        "weights_format": (run.get("summary") or {}).get("model_format"),
-        "chosen_by": run.get("chosen_by"),
-    })
+    return plain(
+        {
+            "run_id": run["run_id"],
+            "model": run["model_name"],
+            "model_id": hub or run["model_name"],
+            "model_spec": spec_label(run.get("model_spec")),
+            "family": run.get("family"),
+            "revision": run.get("model_revision"),
+            "dataset": run["dataset_name"],
+            "split": run.get("split"),
+            "options": run.get("options") or {},
+            "n": run.get("n"),
+            "code_version": run.get("code_version"),
+            "device": run.get("device"),
+            "wall_seconds": run.get("wall_seconds"),
+            "date": run.get("created_at"),
+            "weights_format": (run.get("summary") or {}).get("model_format"),
+            "chosen_by": run.get("chosen_by"),
+        }
+    )
 
 
 # ---------------------------------------------------------------- the report
-def build_report(store, model: str, against: Iterable[str] | None = None, datasets: Iterable[str] | None = None,
-                 examples: int = EXAMPLES_PER_SIDE, maxsim: bool = True, progress: Progress | None = None) -> Report:
+def build_report(
+    store,
+    model: str,
+    against: Iterable[str] | None = None,
+    datasets: Iterable[str] | None = None,
+    examples: int = EXAMPLES_PER_SIDE,
+    maxsim: bool = True,
+    progress: Progress | None = None,
+) -> Report:
     """Everything negviz holds for ``model`` against ``against`` (default: ``default_against``)."""
     from negviz import __version__
     from negviz.catalog import load_catalog
@@ -106,25 +124,46 @@ def build_report(store, model: str, against: Iterable[str] | None = None, datase
     else:
         against, why = default_against(model, catalog)
     names = list(datasets) if datasets else list(list_datasets()["name"])
-    rep = Report({
-        "format": "negviz-report", "format_version": FORMAT_VERSION, "model": model, "against": against,
-        "against_reason": why, "datasets_requested": names, "run_policy": POLICY,
-        "negviz_version": __version__, "built_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
-        "store": store.dialect, "sections": {k: SECTION_TITLES[k] for k in SECTIONS}, "datasets": {},
-        "missing": [], "runs": {},
-    })
+    rep = Report(
+        {
+            "format": "negviz-report",
+            "format_version": FORMAT_VERSION,
+            "model": model,
+            "against": against,
+            "against_reason": why,
+            "datasets_requested": names,
+            "run_policy": POLICY,
+            "negviz_version": __version__,
+            "built_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+            "store": store.dialect,
+            "sections": {k: SECTION_TITLES[k] for k in SECTIONS},
+            "datasets": {},
+            "missing": [],
+            "runs": {},
+        }
+    )
     for name in names:
         say(f"{name}: numbers")
-        rep.data["datasets"][name] = _dataset_section(rep, DatasetView(store, name), model, against, catalog,
-                                                      reference, examples, maxsim, say)
+        rep.data["datasets"][name] = _dataset_section(
+            rep, DatasetView(store, name), model, against, catalog, reference, examples, maxsim, say
+        )
     say("fine-tuning drift")
     rep.data["drift"] = _drift_section(rep, store, model, catalog)
     rep.data = plain(rep.data)
     return rep
 
 
-def _dataset_section(rep: Report, view: DatasetView, model: str, against: list[str], catalog, reference,
-                     examples: int, maxsim: bool, say: Progress) -> dict[str, Any]:
+def _dataset_section(
+    rep: Report,
+    view: DatasetView,
+    model: str,
+    against: list[str],
+    catalog,
+    reference,
+    examples: int,
+    maxsim: bool,
+    say: Progress,
+) -> dict[str, Any]:
     from negviz.analyses.beside_published import beside_published
     from negviz.analyses.leaderboard import comparable_published, leaderboard
 
@@ -133,9 +172,16 @@ def _dataset_section(rep: Report, view: DatasetView, model: str, against: list[s
     have = set(chosen["model_name"])
     missing = [m for m in [model, *against] if m not in have]
     out: dict[str, Any] = {
-        "name": name, "title": ds.title, "kind": ds.kind, "split": ds.spec.split, "n_items": len(ds.frame),
-        "metric": f.metric, "metric_label": f.metric_label, "item_metric": f.item_metric,
-        "random_baseline": f.random_baseline, "present": model in have,
+        "name": name,
+        "title": ds.title,
+        "kind": ds.kind,
+        "split": ds.spec.split,
+        "n_items": len(ds.frame),
+        "metric": f.metric,
+        "metric_label": f.metric_label,
+        "item_metric": f.item_metric,
+        "random_baseline": f.random_baseline,
+        "present": model in have,
         "missing_runs": [{"model": m, "command": eval_command(m, name)} for m in missing],
     }
     rep.data["missing"] += [{"dataset": name, "model": m, "command": eval_command(m, name)} for m in missing]
@@ -151,11 +197,16 @@ def _dataset_section(rep: Report, view: DatasetView, model: str, against: list[s
     # headline: the leaderboard's rows (same headline(), CI and n), published rows beside them
     board = leaderboard(chosen, catalog)
     board = board.set_index("model").loc[order].reset_index()
-    out["headline"] = plain(board[["model", "metric", "value", "ci_low", "ci_high", "n", "ties", "tie_rule",
-                                      "run_id"]])
-    extra = {r["model_name"]: {k: v for k, v in (r["summary"] or {}).items()
-                               if k in ("per_query_accuracy", "spearman_paraphrase", "failures", "half_correct")}
-             | {"split": r["split"]} for r in records}
+    out["headline"] = plain(board[["model", "metric", "value", "ci_low", "ci_high", "n", "ties", "tie_rule", "run_id"]])
+    extra = {
+        r["model_name"]: {
+            k: v
+            for k, v in (r["summary"] or {}).items()
+            if k in ("per_query_accuracy", "spearman_paraphrase", "failures", "half_correct")
+        }
+        | {"split": r["split"]}
+        for r in records
+    }
     for row in out["headline"]:
         row.update(plain(extra.get(row["model"], {})))
     metric = board["metric"].iloc[0]
@@ -195,8 +246,9 @@ def _headline_figure(rep: Report, name: str, board: pd.DataFrame, metric: str, r
         return None
     pub = comparable_published(reference, name, metric)
     fig_id = f"headline-{name}"
-    rep.figures[fig_id] = leaderboard_bars(board, metric, metric_baseline(metric), f"{metric_label(metric)} on {name}",
-                                           pub if len(pub) else None)
+    rep.figures[fig_id] = leaderboard_bars(
+        board, metric, metric_baseline(metric), f"{metric_label(metric)} on {name}", pub if len(pub) else None
+    )
     return fig_id
 
 
@@ -216,10 +268,26 @@ def _per_type(rep: Report, view: DatasetView, outs: pd.DataFrame, order: list[st
     col_labels = {k: TAXONOMY.label(k) for k in columns} if axis == "type" else {}
     metric = f.item_metric_label
     title = f"{metric} by {at.AXES[axis]} · {name} {ds.spec.split} · ▾ below random ({f.random_baseline:.0%})"
-    rep.figures[f"per_type-{name}"] = accuracy_heatmap(cells, order, columns, metric=metric, baseline=f.random_baseline,
-                                                       title=title, column_labels=col_labels, min_n=at.MIN_N)
-    out = {"axis": axis, "axis_label": at.AXES[axis], "min_n": at.MIN_N, "columns": columns,
-           "column_labels": col_labels, "cells": plain(cells), "figure": f"per_type-{name}", "differences": []}
+    rep.figures[f"per_type-{name}"] = accuracy_heatmap(
+        cells,
+        order,
+        columns,
+        metric=metric,
+        baseline=f.random_baseline,
+        title=title,
+        column_labels=col_labels,
+        min_n=at.MIN_N,
+    )
+    out = {
+        "axis": axis,
+        "axis_label": at.AXES[axis],
+        "min_n": at.MIN_N,
+        "columns": columns,
+        "column_labels": col_labels,
+        "cells": plain(cells),
+        "figure": f"per_type-{name}",
+        "differences": [],
+    }
     model = order[0]
     for ref in order[1:]:
         pair = outs[outs["model"].isin([model, ref])]
@@ -227,9 +295,16 @@ def _per_type(rep: Report, view: DatasetView, outs: pd.DataFrame, order: list[st
         diff = diff[diff["model"] == model]
         fig_id = f"per_type-{name}-diff-{order.index(ref)}"
         rep.figures[fig_id] = accuracy_heatmap(
-            diff, [model], columns, metric=metric, baseline=f.random_baseline,
+            diff,
+            [model],
+            columns,
+            metric=metric,
+            baseline=f.random_baseline,
             title=f"{metric} difference to {ref} (percentage points, same items) · {name}",
-            column_labels=col_labels, min_n=at.MIN_N, reference=ref)
+            column_labels=col_labels,
+            min_n=at.MIN_N,
+            reference=ref,
+        )
         out["differences"].append({"reference": ref, "cells": plain(diff), "figure": fig_id})
     return out
 
@@ -246,8 +321,19 @@ def margin_stats(outs: pd.DataFrame, kind: str) -> pd.DataFrame:
             if not len(v):
                 continue
             q1, med, q3 = np.percentile(v, [25, 50, 75])
-            rows.append({"model": model, "margin": label, "n": len(v), "mean": v.mean(), "q25": q1, "median": med,
-                         "q75": q3, "share_negative": float((v < 0).mean()), "ties": int((v == 0).sum())})
+            rows.append(
+                {
+                    "model": model,
+                    "margin": label,
+                    "n": len(v),
+                    "mean": v.mean(),
+                    "q25": q1,
+                    "median": med,
+                    "q75": q3,
+                    "share_negative": float((v < 0).mean()),
+                    "ties": int((v == 0).sum()),
+                }
+            )
     return pd.DataFrame(rows)
 
 
@@ -259,12 +345,18 @@ def _errors(rep: Report, name: str, ds, outs: pd.DataFrame, order: list[str]) ->
     prefs = at.preference_table(outs, ds.kind)
     prefs = prefs.set_index("model").loc[[m for m in order if m in set(prefs["model"])]].reset_index()
     n = outs["item_id"].nunique()
-    rep.figures[f"errors-{name}"] = preference_bars(prefs, categories,
-                                                    f"Error preference · {name} {ds.spec.split} (n = {n:,} items)")
+    rep.figures[f"errors-{name}"] = preference_bars(
+        prefs, categories, f"Error preference · {name} {ds.spec.split} (n = {n:,} items)"
+    )
     rep.figures[f"margins-{name}"] = margin_distributions(outs, oc.MARGINS[ds.kind], f"Margins · {name}", order)
-    return {"categories": list(categories), "category_labels": {c: category_label(c) for c in categories},
-            "preference": plain(prefs.drop(columns=["facet"])), "margins": plain(margin_stats(outs, ds.kind)),
-            "margin_definitions": [m for m in oc.MARGINS[ds.kind] if m], "figures": [f"errors-{name}", f"margins-{name}"]}
+    return {
+        "categories": list(categories),
+        "category_labels": {c: category_label(c) for c in categories},
+        "preference": plain(prefs.drop(columns=["facet"])),
+        "margins": plain(margin_stats(outs, ds.kind)),
+        "margin_definitions": [m for m in oc.MARGINS[ds.kind] if m],
+        "figures": [f"errors-{name}", f"margins-{name}"],
+    }
 
 
 def _why(view: DatasetView, outs: pd.DataFrame, order: list[str]) -> dict[str, Any]:
@@ -275,25 +367,43 @@ def _why(view: DatasetView, outs: pd.DataFrame, order: list[str]) -> dict[str, A
     from negviz.store.record import ATTRIBUTION
 
     name, ds = view.name, view.dataset
-    out: dict[str, Any] = {"attribution": [], "lexical": None,
-                           "command": f"negviz explain --model {order[0]} --dataset {name} --method gradient-x-input"}
+    out: dict[str, Any] = {
+        "attribution": [],
+        "lexical": None,
+        "command": f"negviz explain --model {order[0]} --dataset {name} --method gradient-x-input",
+    }
     stored = view.runs(ATTRIBUTION)
     if len(stored):  # the kind also holds layer curves: only cue-influence runs here
         stored = stored[stored["options"].map(lambda o: (o or {}).get("analysis")) == CUE_INFLUENCE]
     found = choose_runs(stored, order, kind=ATTRIBUTION)
     for r in found.to_dict("records"):
         s = r["summary"] or {}
-        out["attribution"].append(plain({"model": r["model_name"], "run_id": r["run_id"], "n": r["n"],
-                                         "method": s.get("method"), "steps": s.get("steps"),
-                                         "median_cue_share": s.get("median_cue_share"), "ci95": s.get("ci95"),
-                                         "n_comparisons": s.get("n_comparisons"),
-                                         "by_verdict": s.get("by_verdict", []), "by_type": s.get("by_type", [])}))
+        out["attribution"].append(
+            plain(
+                {
+                    "model": r["model_name"],
+                    "run_id": r["run_id"],
+                    "n": r["n"],
+                    "method": s.get("method"),
+                    "steps": s.get("steps"),
+                    "median_cue_share": s.get("median_cue_share"),
+                    "ci95": s.get("ci95"),
+                    "n_comparisons": s.get("n_comparisons"),
+                    "by_verdict": s.get("by_verdict", []),
+                    "by_type": s.get("by_type", []),
+                }
+            )
+        )
     bm25 = view.chosen([X.LEXICAL_MODEL])
     if len(bm25):
         lexical = X.lexical_margins(ds.kind, ds.frame, view.scores(bm25.iloc[0]["run_id"]))
         comps = X.comparisons(outs, lexical)
-        out["lexical"] = {"measure": X.MEASURE, "bm25_run": bm25.iloc[0]["run_id"],
-                          "table": plain(X.confound_table(comps)), "follows": plain(X.follows_lexicon(comps))}
+        out["lexical"] = {
+            "measure": X.MEASURE,
+            "bm25_run": bm25.iloc[0]["run_id"],
+            "table": plain(X.confound_table(comps)),
+            "follows": plain(X.follows_lexicon(comps)),
+        }
     else:
         out["lexical_command"] = eval_command(X.LEXICAL_MODEL, name)
     return out
@@ -305,8 +415,11 @@ def _sensitivity(rep: Report, view: DatasetView, records: list[dict], reference)
 
     def table(run: Mapping) -> pd.DataFrame:  # the run's stored table, else from its item scores
         stored = sv.stored_table(run, False)
-        return stored if stored is not None else sv.perturbation_table(
-            sv.item_table(view.dataset.frame, view.scores(run["run_id"])), False)
+        return (
+            stored
+            if stored is not None
+            else sv.perturbation_table(sv.item_table(view.dataset.frame, view.scores(run["run_id"])), False)
+        )
 
     tables = {r["model_name"]: table(r) for r in records}
     published = sv.published_columns(reference)
@@ -315,14 +428,34 @@ def _sensitivity(rep: Report, view: DatasetView, records: list[dict], reference)
     # the report's models first, in the report's order
     run_cols = [(m, False) for m in tables]
     cols = run_cols + [c for c in cols if c[1]]
-    title = (f"DEMETR sensitivity ratio · {len(tables)} stored run{'s' * (len(tables) != 1)} · all items"
-             "<br><sup>right of the dotted line: published (NegBLEURT Fig. 4), not run here</sup>")
+    title = (
+        f"DEMETR sensitivity ratio · {len(tables)} stored run{'s' * (len(tables) != 1)} · all items"
+        "<br><sup>right of the dotted line: published (NegBLEURT Fig. 4), not run here</sup>"
+    )
     rep.figures["sensitivity-demetr"] = sensitivity_heatmap(matrix, rows, cols, value=sv.RATIO, title=title)
-    keep = ["model", "perturbation", "severity", "published", "sensitivity_ratio", "ci_low", "ci_high",
-            "detection_accuracy", "n", "checked", "tiny_denominators", "source"]
-    return {"value": sv.RATIO, "checked_only": False, "perturbations": rows,
-            "published_source": sv.PUBLISHED_SOURCE, "published_models": [m for m, p in cols if p],
-            "cells": plain(matrix[keep]), "figure": "sensitivity-demetr"}
+    keep = [
+        "model",
+        "perturbation",
+        "severity",
+        "published",
+        "sensitivity_ratio",
+        "ci_low",
+        "ci_high",
+        "detection_accuracy",
+        "n",
+        "checked",
+        "tiny_denominators",
+        "source",
+    ]
+    return {
+        "value": sv.RATIO,
+        "checked_only": False,
+        "perturbations": rows,
+        "published_source": sv.PUBLISHED_SOURCE,
+        "published_models": [m for m, p in cols if p],
+        "cells": plain(matrix[keep]),
+        "figure": "sensitivity-demetr",
+    }
 
 
 # ---------------------------------------------------------------- worked examples
@@ -335,18 +468,35 @@ def disagreements(outs: pd.DataFrame, model: str, other: str, per_side: int) -> 
     shared = a.index.intersection(b.index)
     a, b = a.loc[shared], b.loc[shared]
     pa, pb = a["margin"].rank(pct=True), b["margin"].rank(pct=True)
-    table = pd.DataFrame({"item_id": shared, "model_correct": a["correct"].astype(bool).to_numpy(),
-                          "other_correct": b["correct"].astype(bool).to_numpy(),
-                          "model_margin": a["margin"].to_numpy(), "other_margin": b["margin"].to_numpy(),
-                          "percentile_difference": (pa - pb).to_numpy()})
+    table = pd.DataFrame(
+        {
+            "item_id": shared,
+            "model_correct": a["correct"].astype(bool).to_numpy(),
+            "other_correct": b["correct"].astype(bool).to_numpy(),
+            "model_margin": a["margin"].to_numpy(),
+            "other_margin": b["margin"].to_numpy(),
+            "percentile_difference": (pa - pb).to_numpy(),
+        }
+    )
     wins = table[table["model_correct"] & ~table["other_correct"]].nlargest(per_side, "percentile_difference")
     losses = table[~table["model_correct"] & table["other_correct"]].nsmallest(per_side, "percentile_difference")
-    return pd.concat([wins.assign(side=f"{model} right, {other} wrong"),
-                      losses.assign(side=f"{model} wrong, {other} right")], ignore_index=True)
+    return pd.concat(
+        [wins.assign(side=f"{model} right, {other} wrong"), losses.assign(side=f"{model} wrong, {other} right")],
+        ignore_index=True,
+    )
 
 
-def _examples(rep: Report, name: str, ds, outs: pd.DataFrame, wide: dict[str, pd.DataFrame], order: list[str],
-              records: list[dict], per_side: int, maxsim: bool) -> dict[str, Any]:
+def _examples(
+    rep: Report,
+    name: str,
+    ds,
+    outs: pd.DataFrame,
+    wide: dict[str, pd.DataFrame],
+    order: list[str],
+    records: list[dict],
+    per_side: int,
+    maxsim: bool,
+) -> dict[str, Any]:
     from negviz.analyses import paircard
     from negviz.item_scoring import item_ids
 
@@ -365,23 +515,46 @@ def _examples(rep: Report, name: str, ds, outs: pd.DataFrame, wide: dict[str, pd
         for m in (model, other):
             s = wide[m].loc[ex["item_id"]] if ex["item_id"] in wide[m].index else pd.Series(dtype=float)
             scores[m] = plain(paircard.score_matrix(ds.kind, s.to_dict()).reset_index(names="text"))
-        verdicts = plain(outs[(outs["item_id"] == ex["item_id"]) & outs["model"].isin([model, other])]
-                            [["model", "category", "correct", "margin1", "margin2", "margin"]])
+        verdicts = plain(
+            outs[(outs["item_id"] == ex["item_id"]) & outs["model"].isin([model, other])][
+                ["model", "category", "correct", "margin1", "margin2", "margin"]
+            ]
+        )
         item = {**plain(ex), "card": card_id, "scores": scores, "verdicts": verdicts, "maxsim": []}
         if ds.kind in paircard.MAXSIM_KINDS:
             for m in (model, other):
                 if families.get(m) in families_of_kind("late-interaction"):
-                    item["maxsim"].append(_maxsim(rep, ds.kind, row, m, specs[m], outs, ex["item_id"],
-                                                  f"maxsim-{name}-{k}-{m}", maxsim, notes))
+                    item["maxsim"].append(
+                        _maxsim(
+                            rep, ds.kind, row, m, specs[m], outs, ex["item_id"], f"maxsim-{name}-{k}-{m}", maxsim, notes
+                        )
+                    )
         items.append(item)
-    return {"model": model, "against": other, "per_side": per_side, "ranking": (
-        "items where the two verdicts differ, ranked by the difference of each run's margin percentile "
-        "(margin = oc.item_outcomes' margin; each model keeps its own score scale)"),
-        "items": items, "notes": list(dict.fromkeys(notes))}
+    return {
+        "model": model,
+        "against": other,
+        "per_side": per_side,
+        "ranking": (
+            "items where the two verdicts differ, ranked by the difference of each run's margin percentile "
+            "(margin = oc.item_outcomes' margin; each model keeps its own score scale)"
+        ),
+        "items": items,
+        "notes": list(dict.fromkeys(notes)),
+    }
 
 
-def _maxsim(rep: Report, kind: str, row: Mapping, model: str, spec: Mapping | None, outs: pd.DataFrame,
-            item_id: str, fig_id: str, enabled: bool, notes: list[str]) -> dict[str, Any]:
+def _maxsim(
+    rep: Report,
+    kind: str,
+    row: Mapping,
+    model: str,
+    spec: Mapping | None,
+    outs: pd.DataFrame,
+    item_id: str,
+    fig_id: str,
+    enabled: bool,
+    notes: list[str],
+) -> dict[str, Any]:
     """The MaxSim matrices of one example for a late-interaction model, if it loads offline."""
     from negviz.analyses import alignment
     from negviz.analyses.sensitivity import spec_label
@@ -404,8 +577,13 @@ def _maxsim(rep: Report, kind: str, row: Mapping, model: str, spec: Mapping | No
             mine = outs[(outs["item_id"] == item_id) & (outs["model"] == model)].iloc[0]
             shown = 0 if mine["margin1"] <= mine["margin2"] else 1  # the query this model does worse on
         else:
-            queries, docs, names, gold, shown = [row["query"]], [row["pos_doc"], row["neg_doc"]], \
-                ["positive", "excluded"], None, 0
+            queries, docs, names, gold, shown = (
+                [row["query"]],
+                [row["pos_doc"], row["neg_doc"]],
+                ["positive", "excluded"],
+                None,
+                0,
+            )
         ex = alignment.explore(scorer, queries, docs, shown, None, False, (), gold if isinstance(gold, str) else None)
     except Exception as exc:  # not available offline, or not late interaction after all: say so
         note = f"{model}: MaxSim matrix skipped ({type(exc).__name__}: {str(exc).splitlines()[0][:200]})"
@@ -413,8 +591,14 @@ def _maxsim(rep: Report, kind: str, row: Mapping, model: str, spec: Mapping | No
         return {"model": model, "figure": None, "note": note}
     q = f"q{shown + 1}"
     rep.figures[fig_id] = alignment_heatmaps(ex.views, [f"{q} vs {n}" for n in names], f"{model} · {ex.similarity}")
-    return {"model": model, "figure": fig_id, "query": q, "similarity": ex.similarity,
-            "scores": plain(ex.grid), "note": None}
+    return {
+        "model": model,
+        "figure": fig_id,
+        "query": q,
+        "similarity": ex.similarity,
+        "scores": plain(ex.grid),
+        "note": None,
+    }
 
 
 # ---------------------------------------------------------------- fine-tuning
@@ -441,9 +625,16 @@ def trained_runs(runs: pd.DataFrame, model: str, catalog: pd.DataFrame) -> pd.Se
         ckpt = str((r["summary"] or {}).get("checkpoint") or "").rstrip("/")
         recipe = (r["options"] or {}).get("finetune") or {}
         shared = set(spec) & set(recipe)
-        return (bool(ckpt) and (ckpt in names or any(n.endswith(ckpt) or ckpt.endswith(n) for n in names
-                                                     if "/" in n) or r["run_id"] in model)
-                or bool(shared) and all(spec[k] == recipe[k] for k in shared))
+        return (
+            bool(ckpt)
+            and (
+                ckpt in names
+                or any(n.endswith(ckpt) or ckpt.endswith(n) for n in names if "/" in n)
+                or r["run_id"] in model
+            )
+            or bool(shared)
+            and all(spec[k] == recipe[k] for k in shared)
+        )
 
     return runs.apply(made, axis=1)
 
@@ -455,8 +646,7 @@ def _drift_section(rep: Report, store, model: str, catalog: pd.DataFrame) -> dic
     from negviz.finetune import views
 
     runs = ft.finetune_runs(store, status=None)
-    out: dict[str, Any] = {"trained_in_negviz": False, "runs": [],
-                           "command": f"negviz finetune --model {model}"}
+    out: dict[str, Any] = {"trained_in_negviz": False, "runs": [], "command": f"negviz finetune --model {model}"}
     if runs.empty:
         out["note"] = "No fine-tuning runs are stored."
         return out
@@ -467,8 +657,10 @@ def _drift_section(rep: Report, store, model: str, catalog: pd.DataFrame) -> dic
         out["note"] = f"{model} was trained in negviz: the runs that made it."
     elif len(start):
         picked = start
-        out["note"] = (f"{model} was not trained in negviz; shown are the fine-tuning runs that start from it "
-                       "(epoch 0 is the model itself).")
+        out["note"] = (
+            f"{model} was not trained in negviz; shown are the fine-tuning runs that start from it "
+            "(epoch 0 is the model itself)."
+        )
     else:
         out["note"] = f"{model} was not trained in negviz and no fine-tuning run starts from it."
         return out
@@ -482,9 +674,19 @@ def _drift_section(rep: Report, store, model: str, catalog: pd.DataFrame) -> dic
     for r in picked.to_dict("records"):
         rep.data["runs"][r["run_id"]] = provenance(r, catalog)
         opts = r.get("options") or {}
-        out["runs"].append(plain({"run_id": r["run_id"], "label": r["label"], "status": r["status"],
-                                     "recipe": opts.get("finetune", {}), "data": opts.get("data", {}),
-                                     "note": opts.get("note"), "checkpoint": (r["summary"] or {}).get("checkpoint")}))
+        out["runs"].append(
+            plain(
+                {
+                    "run_id": r["run_id"],
+                    "label": r["label"],
+                    "status": r["status"],
+                    "recipe": opts.get("finetune", {}),
+                    "data": opts.get("data", {}),
+                    "note": opts.get("note"),
+                    "checkpoint": (r["summary"] or {}).get("checkpoint"),
+                }
+            )
+        )
     out["comparison"] = plain(views.comparison(picked, epochs))
     out["epochs"] = plain(epochs)
     out["figure"] = "drift"

@@ -81,8 +81,10 @@ def plotly_div(fig_id: str, fig: Any) -> str:
     """A div and the figure's JSON in a non-executable script tag (``</`` escaped)."""
     data = fig.to_json().replace("<", "\\u003c")  # JSON strings only: no tag can start inside
     safe = html.escape(fig_id, quote=True)
-    return (f'<div class="plotly-fig" id="fig-{safe}"></div>'
-            f'<script type="application/json" class="plotly-data" data-target="fig-{safe}">{data}</script>')
+    return (
+        f'<div class="plotly-fig" id="fig-{safe}"></div>'
+        f'<script type="application/json" class="plotly-data" data-target="fig-{safe}">{data}</script>'
+    )
 
 
 def plotly_runtime() -> str:
@@ -91,9 +93,11 @@ def plotly_runtime() -> str:
     from plotly.offline import get_plotlyjs
 
     js = get_plotlyjs().replace("</script", "<\\/script")
-    boot = ("document.querySelectorAll('script.plotly-data').forEach(function(s){var f=JSON.parse(s.textContent);"
-            "Plotly.newPlot(s.dataset.target,f.data,f.layout,{displaylogo:false,responsive:true,"
-            "typesetMath:false,showLink:false,showSendToCloud:false});});")
+    boot = (
+        "document.querySelectorAll('script.plotly-data').forEach(function(s){var f=JSON.parse(s.textContent);"
+        "Plotly.newPlot(s.dataset.target,f.data,f.layout,{displaylogo:false,responsive:true,"
+        "typesetMath:false,showLink:false,showSendToCloud:false});});"
+    )
     return f"<script>{js}</script><script>{boot}</script>"
 
 

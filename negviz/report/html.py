@@ -74,8 +74,9 @@ def table(rows: list[Mapping[str, Any]], columns: Iterable[tuple[str, str]], per
                 cells.append(f'<td><a class="run" href="#run-{esc(v)}">{esc(str(v)[:8])}</a></td>')
             else:
                 num = isinstance(v, (int, float)) and not isinstance(v, bool)
-                cells.append(f'<td class="num">{fmt_value(v, key in percent)}</td>' if num
-                             else f"<td>{fmt_value(v, False)}</td>")
+                cells.append(
+                    f'<td class="num">{fmt_value(v, key in percent)}</td>' if num else f"<td>{fmt_value(v, False)}</td>"
+                )
         body.append("<tr>" + "".join(cells) + "</tr>")
     return f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
 
@@ -92,10 +93,14 @@ class _Page:
 
     def missing(self, ds: Mapping[str, Any], what: str) -> str:
         cmds = [m["command"] for m in ds.get("missing_runs", [])]
-        head = f"No stored {esc(what)} run of <b>{esc(self.d['model'])}</b> on {esc(ds['name'])}." \
-            if not ds.get("present") else f"Some comparison runs on {esc(ds['name'])} are missing."
-        return (f'<div class="missing">{head} Fill it with: '
-                + "; ".join(f"<code>{esc(c)}</code>" for c in cmds) + "</div>")
+        head = (
+            f"No stored {esc(what)} run of <b>{esc(self.d['model'])}</b> on {esc(ds['name'])}."
+            if not ds.get("present")
+            else f"Some comparison runs on {esc(ds['name'])} are missing."
+        )
+        return (
+            f'<div class="missing">{head} Fill it with: ' + "; ".join(f"<code>{esc(c)}</code>" for c in cmds) + "</div>"
+        )
 
     def datasets(self, need=None):
         for ds in self.d["datasets"].values():
@@ -106,47 +111,95 @@ class _Page:
     def headline(self) -> str:
         out = []
         for ds in self.datasets():
-            out.append(f"<h3>{esc(ds['title'])} <span class='muted'>({esc(ds['name'])}, split {esc(ds['split'])}, "
-                       f"{ds['n_items']:,} items)</span></h3>")
+            out.append(
+                f"<h3>{esc(ds['title'])} <span class='muted'>({esc(ds['name'])}, split {esc(ds['split'])}, "
+                f"{ds['n_items']:,} items)</span></h3>"
+            )
             if ds.get("missing_runs"):
                 out.append(self.missing(ds, "evaluation"))
             if not ds.get("present"):
                 continue
             pct = ds["random_baseline"] is not None
             base = f" · random {ds['random_baseline']:.0%}" if pct else ""
-            out.append(f"<p class='note'>Metric: <b>{esc(ds['metric_label'])}</b>{esc(base)}; 95% CI: seeded "
-                       "bootstrap, 1,000 resamples.</p>")
-            cols = [("model", "model"), ("metric", "metric"), ("value", "value"), ("ci_low", "95% CI low"),
-                    ("ci_high", "95% CI high"), ("n", "n"), ("ties", "ties"), ("tie_rule", "tie rule")]
-            cols += [(k, k.replace("_", " ")) for k in ("per_query_accuracy", "spearman_paraphrase")
-                     if any(k in r for r in ds["headline"])]
+            out.append(
+                f"<p class='note'>Metric: <b>{esc(ds['metric_label'])}</b>{esc(base)}; 95% CI: seeded "
+                "bootstrap, 1,000 resamples.</p>"
+            )
+            cols = [
+                ("model", "model"),
+                ("metric", "metric"),
+                ("value", "value"),
+                ("ci_low", "95% CI low"),
+                ("ci_high", "95% CI high"),
+                ("n", "n"),
+                ("ties", "ties"),
+                ("tie_rule", "tie rule"),
+            ]
+            cols += [
+                (k, k.replace("_", " "))
+                for k in ("per_query_accuracy", "spearman_paraphrase")
+                if any(k in r for r in ds["headline"])
+            ]
             cols.append(("run_id", "run"))
             out.append(table(ds["headline"], cols, {"value", "ci_low", "ci_high", "per_query_accuracy"} if pct else ()))
             if ds.get("published"):
                 out.append("<h4>Published numbers, same metric and protocol</h4>")
-                out.append(table(ds["published"], [("model", "model"), ("value", "value"), ("source", "source"),
-                                                   ("category", "category")], {"value"}))
+                out.append(
+                    table(
+                        ds["published"],
+                        [("model", "model"), ("value", "value"), ("source", "source"), ("category", "category")],
+                        {"value"},
+                    )
+                )
             elif ds["name"] == "excluir":
-                out.append("<p class='note'>ExcluIR's published Right Rank comes from top-10 retrieval over the full "
-                           "corpus; negviz ranks each query's two documents, so no published number is comparable.</p>")
+                out.append(
+                    "<p class='note'>ExcluIR's published Right Rank comes from top-10 retrieval over the full "
+                    "corpus; negviz ranks each query's two documents, so no published number is comparable.</p>"
+                )
             else:
                 out.append("<p class='note'>No published numbers of this metric and protocol.</p>")
             if ds.get("beside"):
                 out.append("<h4>This model beside its published rows (any protocol; what differs is named)</h4>")
-                out.append(table(ds["beside"], [("source", "source"), ("published_model", "published as"),
-                                                 ("relation", "relation"), ("metric", "metric"),
-                                                 ("perturbation", "perturbation"), ("negviz", "negviz"),
-                                                 ("ci_low", "95% CI low"), ("ci_high", "95% CI high"), ("n", "n"),
-                                                 ("published", "published"), ("difference", "difference"),
-                                                 ("published_in_ci", "paper inside CI"), ("protocol", "what differs")],
-                                 ()))
+                out.append(
+                    table(
+                        ds["beside"],
+                        [
+                            ("source", "source"),
+                            ("published_model", "published as"),
+                            ("relation", "relation"),
+                            ("metric", "metric"),
+                            ("perturbation", "perturbation"),
+                            ("negviz", "negviz"),
+                            ("ci_low", "95% CI low"),
+                            ("ci_high", "95% CI high"),
+                            ("n", "n"),
+                            ("published", "published"),
+                            ("difference", "difference"),
+                            ("published_in_ci", "paper inside CI"),
+                            ("protocol", "what differs"),
+                        ],
+                        (),
+                    )
+                )
             if ds.get("mcnemar"):
                 out.append("<h4>McNemar's test against each comparison (items both runs share)</h4>")
-                out.append(table(ds["mcnemar"], [("model_a", "model"), ("accuracy_a", "accuracy"),
-                                                 ("model_b", "comparison"), ("accuracy_b", "accuracy"),
-                                                 ("n_shared", "n shared"), ("b", "model right, comparison wrong"),
-                                                 ("c", "model wrong, comparison right"), ("p_value", "p"),
-                                                 ("method", "method")], {"accuracy_a", "accuracy_b"}))
+                out.append(
+                    table(
+                        ds["mcnemar"],
+                        [
+                            ("model_a", "model"),
+                            ("accuracy_a", "accuracy"),
+                            ("model_b", "comparison"),
+                            ("accuracy_b", "accuracy"),
+                            ("n_shared", "n shared"),
+                            ("b", "model right, comparison wrong"),
+                            ("c", "model wrong, comparison right"),
+                            ("p_value", "p"),
+                            ("method", "method"),
+                        ],
+                        {"accuracy_a", "accuracy_b"},
+                    )
+                )
             out.append(self.figure(ds.get("headline_figure"), "Hollow grey bars: published numbers."))
         return "".join(out)
 
@@ -156,22 +209,36 @@ class _Page:
             out.append(f"<h3>{esc(ds['title'])}</h3>")
             pt = ds.get("per_type")
             if ds["kind"] == "perturbation" and ds.get("present"):
-                out.append("<p class='note'>DEMETR's columns are its perturbations: see the sensitivity section "
-                           "(detection accuracy per perturbation is in report.json).</p>")
+                out.append(
+                    "<p class='note'>DEMETR's columns are its perturbations: see the sensitivity section "
+                    "(detection accuracy per perturbation is in report.json).</p>"
+                )
                 continue
             if not pt:
                 out.append(self.missing(ds, "evaluation"))
                 continue
-            out.append(f"<p class='note'>Columns: {esc(pt['axis_label'])}; cells with n &lt; {pt['min_n']} are "
-                       "greyed.</p>")
+            out.append(
+                f"<p class='note'>Columns: {esc(pt['axis_label'])}; cells with n &lt; {pt['min_n']} are greyed.</p>"
+            )
             out.append(self.figure(pt["figure"]))
             for diff in pt["differences"]:
                 out.append(f"<h4>Difference to {esc(diff['reference'])} (same items, 95% CI)</h4>")
                 out.append(self.figure(diff["figure"]))
                 rows = [{**c, "label": pt["column_labels"].get(c["column"], c["column"])} for c in diff["cells"]]
-                out.append(table(rows, [("label", pt["axis_label"]), ("n", "n"), ("value", "difference"),
-                                        ("ci_low", "95% CI low"), ("ci_high", "95% CI high"),
-                                        ("enough", f"n ≥ {pt['min_n']}")], {"value", "ci_low", "ci_high"}))
+                out.append(
+                    table(
+                        rows,
+                        [
+                            ("label", pt["axis_label"]),
+                            ("n", "n"),
+                            ("value", "difference"),
+                            ("ci_low", "95% CI low"),
+                            ("ci_high", "95% CI high"),
+                            ("enough", f"n ≥ {pt['min_n']}"),
+                        ],
+                        {"value", "ci_low", "ci_high"},
+                    )
+                )
         return "".join(out) or "<p class='note'>No dataset with per-item verdicts was requested.</p>"
 
     def _with_verdicts(self, key: str, body) -> str:
@@ -194,14 +261,35 @@ class _Page:
         for r in er["preference"]:
             row = by_model.setdefault(r["model"], {"model": r["model"], "n": r["n"]})
             row[r["category"]] = r["share"]
-        out.append(table(list(by_model.values()), [("model", "model"), ("n", "n")]
-                         + [(c, labels[c]) for c in er["categories"]], er["categories"]))
+        out.append(
+            table(
+                list(by_model.values()),
+                [("model", "model"), ("n", "n")] + [(c, labels[c]) for c in er["categories"]],
+                er["categories"],
+            )
+        )
         out.append(self.figure(er["figures"][0]))
-        out.append("<h4>Margins</h4><p class='note'>" + esc("; ".join(er["margin_definitions"]))
-                   + ". Left of 0 the model ranks the wrong text first; each model keeps its own score scale.</p>")
-        out.append(table(er["margins"], [("model", "model"), ("margin", "margin"), ("n", "n"), ("mean", "mean"),
-                                         ("q25", "25%"), ("median", "median"), ("q75", "75%"),
-                                         ("share_negative", "share < 0"), ("ties", "exact ties")]))
+        out.append(
+            "<h4>Margins</h4><p class='note'>"
+            + esc("; ".join(er["margin_definitions"]))
+            + ". Left of 0 the model ranks the wrong text first; each model keeps its own score scale.</p>"
+        )
+        out.append(
+            table(
+                er["margins"],
+                [
+                    ("model", "model"),
+                    ("margin", "margin"),
+                    ("n", "n"),
+                    ("mean", "mean"),
+                    ("q25", "25%"),
+                    ("median", "median"),
+                    ("q75", "75%"),
+                    ("share_negative", "share < 0"),
+                    ("ties", "exact ties"),
+                ],
+            )
+        )
         out.append(self.figure(er["figures"][1]))
         return "".join(out)
 
@@ -214,13 +302,22 @@ class _Page:
             out.append(f"<div class='missing'>No cue-influence run: <code>{esc(why['command'])}</code>.</div>")
         for a in why["attribution"]:
             low, high = a["ci95"] or (None, None)
-            out.append(f"<h4>{esc(a['model'])}: cue's share of |attribution| ({esc(a['method'])}"
-                       + (f", {a['steps']} steps" if a.get("steps") else "") + ")</h4>"
-                       f"<p class='note'>Median {fmt_value(a['median_cue_share'], True)} (95% CI "
-                       f"{fmt_value(low, True)} to {fmt_value(high, True)}) over {a['n_comparisons']} comparisons "
-                       f"of {a['n']} items; run {esc(a['run_id'])}.</p>")
-            cols = [("comparisons", "comparisons"), ("median cue share", "median"), ("ci_low", "95% CI low"),
-                    ("ci_high", "95% CI high"), ("mean cue share", "mean"), ("cue under 5%", "cue under 5%")]
+            out.append(
+                f"<h4>{esc(a['model'])}: cue's share of |attribution| ({esc(a['method'])}"
+                + (f", {a['steps']} steps" if a.get("steps") else "")
+                + ")</h4>"
+                f"<p class='note'>Median {fmt_value(a['median_cue_share'], True)} (95% CI "
+                f"{fmt_value(low, True)} to {fmt_value(high, True)}) over {a['n_comparisons']} comparisons "
+                f"of {a['n']} items; run {esc(a['run_id'])}.</p>"
+            )
+            cols = [
+                ("comparisons", "comparisons"),
+                ("median cue share", "median"),
+                ("ci_low", "95% CI low"),
+                ("ci_high", "95% CI high"),
+                ("mean cue share", "mean"),
+                ("cue under 5%", "cue under 5%"),
+            ]
             pct = {"median cue share", "ci_low", "ci_high", "mean cue share", "cue under 5%"}
             if a["by_verdict"]:
                 out.append(table(a["by_verdict"], [("category", "verdict"), *cols], pct))
@@ -228,36 +325,67 @@ class _Page:
                 out.append(table(a["by_type"], [("type", "negation type"), *cols], pct))
         lex = why.get("lexical")
         if lex:
-            out.append(f"<h4>The lexical confound</h4><p class='note'>{esc(lex['measure'])}; BM25 run "
-                       f"{esc(lex['bm25_run'])}. Share of comparisons wrong or tied, by where BM25 leans.</p>")
-            out.append(table(lex["table"], [("model", "model"), ("lexical lean", "BM25 leans"), ("n", "n"),
-                                            ("wrong or tie", "wrong or tie"), ("ci_low", "95% CI low"),
-                                            ("ci_high", "95% CI high")], {"wrong or tie", "ci_low", "ci_high"}))
-            out.append(table(lex["follows"], [("model", "model"), ("n", "comparisons (BM25 not tied)"),
-                                              ("follows BM25", "picks BM25's document"), ("ci_low", "95% CI low"),
-                                              ("ci_high", "95% CI high")], {"follows BM25", "ci_low", "ci_high"}))
+            out.append(
+                f"<h4>The lexical confound</h4><p class='note'>{esc(lex['measure'])}; BM25 run "
+                f"{esc(lex['bm25_run'])}. Share of comparisons wrong or tied, by where BM25 leans.</p>"
+            )
+            out.append(
+                table(
+                    lex["table"],
+                    [
+                        ("model", "model"),
+                        ("lexical lean", "BM25 leans"),
+                        ("n", "n"),
+                        ("wrong or tie", "wrong or tie"),
+                        ("ci_low", "95% CI low"),
+                        ("ci_high", "95% CI high"),
+                    ],
+                    {"wrong or tie", "ci_low", "ci_high"},
+                )
+            )
+            out.append(
+                table(
+                    lex["follows"],
+                    [
+                        ("model", "model"),
+                        ("n", "comparisons (BM25 not tied)"),
+                        ("follows BM25", "picks BM25's document"),
+                        ("ci_low", "95% CI low"),
+                        ("ci_high", "95% CI high"),
+                    ],
+                    {"follows BM25", "ci_low", "ci_high"},
+                )
+            )
         elif why.get("lexical_command"):
-            out.append(f"<div class='missing'>No BM25 run for the lexical confound: "
-                       f"<code>{esc(why['lexical_command'])}</code>.</div>")
+            out.append(
+                f"<div class='missing'>No BM25 run for the lexical confound: "
+                f"<code>{esc(why['lexical_command'])}</code>.</div>"
+            )
         return "".join(out)
 
     def sensitivity(self) -> str:
         ds = self.d["datasets"].get("demetr")
         if ds is None:
-            return ("<div class='missing'>DEMETR was not among the requested datasets; add it with "
-                    "<code>--datasets demetr</code>.</div>")
+            return (
+                "<div class='missing'>DEMETR was not among the requested datasets; add it with "
+                "<code>--datasets demetr</code>.</div>"
+            )
         sv = ds.get("sensitivity")
         if not sv:
             return self.missing(ds, "DEMETR")
-        out = [f"<p class='note'>Sensitivity ratio mean((t − h) / (t − e)) per perturbation, all items; published "
-               f"columns from {esc(sv['published_source'])} (not run here).</p>", self.figure(sv["figure"])]
+        out = [
+            f"<p class='note'>Sensitivity ratio mean((t − h) / (t − e)) per perturbation, all items; published "
+            f"columns from {esc(sv['published_source'])} (not run here).</p>",
+            self.figure(sv["figure"]),
+        ]
         models = list(dict.fromkeys((c["model"], c["published"]) for c in sv["cells"]))
         grid: dict[str, dict[str, Any]] = {}
         for c in sv["cells"]:
             row = grid.setdefault(c["perturbation"], {"perturbation": c["perturbation"], "severity": c["severity"]})
             row[f"{c['model']}|{c['published']}"] = c["sensitivity_ratio"]
         cols = [("severity", "severity"), ("perturbation", "perturbation")] + [
-            (f"{m}|{p}", f"{m} (published)" if p else m) for m, p in models]
+            (f"{m}|{p}", f"{m} (published)" if p else m) for m, p in models
+        ]
         out.append(table([grid[p] for p in sv["perturbations"] if p in grid], cols))
         return "".join(out)
 
@@ -265,31 +393,63 @@ class _Page:
         dr = self.d["drift"]
         out = [f"<p class='note'>{esc(dr.get('note', ''))}</p>"]
         if not dr.get("figure"):
-            out.append(f"<div class='missing'>No drift to show. Fine-tune with <code>{esc(dr['command'])}</code>."
-                       "</div>")
+            out.append(
+                f"<div class='missing'>No drift to show. Fine-tune with <code>{esc(dr['command'])}</code>.</div>"
+            )
             return "".join(out)
         out.append(self.figure(dr["figure"]))
         sentences = any(r.get("demetr_ratio_final") is not None for r in dr["comparison"])
-        measure = ([("demetr_ratio_epoch0", "DEMETR negation ratio epoch 0"),
-                    ("demetr_ratio_final", "DEMETR negation ratio final")] if sentences else
-                   [("acc_epoch0", "accuracy epoch 0"), ("acc_final", "accuracy final")])
-        out.append(table(dr["comparison"], [("run", "run"), ("epochs", "epochs"), ("n_heldout", "held-out items"),
-                                            *measure, ("final_ci", "final 95% CI"),
-                                            ("cos_mean_epoch0", "cos mean epoch 0"),
-                                            ("cos_mean_final", "cos mean final"), ("device", "device")],
-                         {"acc_epoch0", "acc_final"}))
+        measure = (
+            [
+                ("demetr_ratio_epoch0", "DEMETR negation ratio epoch 0"),
+                ("demetr_ratio_final", "DEMETR negation ratio final"),
+            ]
+            if sentences
+            else [("acc_epoch0", "accuracy epoch 0"), ("acc_final", "accuracy final")]
+        )
+        out.append(
+            table(
+                dr["comparison"],
+                [
+                    ("run", "run"),
+                    ("epochs", "epochs"),
+                    ("n_heldout", "held-out items"),
+                    *measure,
+                    ("final_ci", "final 95% CI"),
+                    ("cos_mean_epoch0", "cos mean epoch 0"),
+                    ("cos_mean_final", "cos mean final"),
+                    ("device", "device"),
+                ],
+                {"acc_epoch0", "acc_final"},
+            )
+        )
         if dr.get("tradeoff_figure"):
-            out.append("<h3>Negation gain against retrieval without negation</h3>"
-                       f"<p class='note'>{esc(dr['general_definition'])}; change since epoch 0.</p>")
+            out.append(
+                "<h3>Negation gain against retrieval without negation</h3>"
+                f"<p class='note'>{esc(dr['general_definition'])}; change since epoch 0.</p>"
+            )
             out.append(self.figure(dr["tradeoff_figure"]))
-            out.append(table(dr["tradeoff"], [("run", "run"), ("epoch", "epoch"), ("negation", "negation measure"),
-                                              ("negation_change", "change"), ("general_recall10", "R@10"),
-                                              ("general_change", "change"), ("general_n", "questions")],
-                             {"general_recall10", "general_change"}))
+            out.append(
+                table(
+                    dr["tradeoff"],
+                    [
+                        ("run", "run"),
+                        ("epoch", "epoch"),
+                        ("negation", "negation measure"),
+                        ("negation_change", "change"),
+                        ("general_recall10", "R@10"),
+                        ("general_change", "change"),
+                        ("general_n", "questions"),
+                    ],
+                    {"general_recall10", "general_change"},
+                )
+            )
         for r in dr["runs"]:
             recipe = ", ".join(f"{k}={v}" for k, v in (r["recipe"] or {}).items() if v is not None)
-            out.append(f"<p class='note'><a class='run' href='#run-{esc(r['run_id'])}'>{esc(r['run_id'][:8])}</a> "
-                       f"{esc(r['label'])} · recipe: {esc(recipe)} · data: {esc(r.get('note') or '')}</p>")
+            out.append(
+                f"<p class='note'><a class='run' href='#run-{esc(r['run_id'])}'>{esc(r['run_id'][:8])}</a> "
+                f"{esc(r['label'])} · recipe: {esc(recipe)} · data: {esc(r.get('note') or '')}</p>"
+            )
         return "".join(out)
 
     def examples(self) -> str:
@@ -298,8 +458,11 @@ class _Page:
             ex = ds.get("examples")
             out.append(f"<h3>{esc(ds['title'])}</h3>")
             if not ex:
-                out.append(self.missing(ds, "evaluation") if ds.get("missing_runs") or not ds.get("present") else
-                           "<p class='note'>No comparison model to disagree with.</p>")
+                out.append(
+                    self.missing(ds, "evaluation")
+                    if ds.get("missing_runs") or not ds.get("present")
+                    else "<p class='note'>No comparison model to disagree with.</p>"
+                )
                 continue
             out.append(f"<p class='note'>{esc(ex['ranking'])}.</p>")
             for note in ex["notes"]:
@@ -314,12 +477,21 @@ class _Page:
                     cols = [("text", "")] + [(k, k) for k in rows[0] if k != "text"] if rows else []
                     out.append(f"<div><b>{esc(model)}</b>{table(rows, cols)}</div>")
                 out.append("</div>")
-                out.append(table(item["verdicts"], [("model", "model"), ("category", "verdict"),
-                                                    ("margin1", "margin 1"), ("margin2", "margin 2")]))
+                out.append(
+                    table(
+                        item["verdicts"],
+                        [("model", "model"), ("category", "verdict"), ("margin1", "margin 1"), ("margin2", "margin 2")],
+                    )
+                )
                 for ms in item["maxsim"]:
                     if ms["figure"]:
-                        out.append(self.figure(ms["figure"], f"MaxSim matrices of {ms['model']} ({ms['query']}): each "
-                                                             "query token's best document token boxed."))
+                        out.append(
+                            self.figure(
+                                ms["figure"],
+                                f"MaxSim matrices of {ms['model']} ({ms['query']}): each "
+                                "query token's best document token boxed.",
+                            )
+                        )
                     else:
                         out.append(f"<p class='note'>{esc(ms['note'])}</p>")
                 out.append("</div>")
@@ -327,19 +499,53 @@ class _Page:
 
     def provenance(self) -> str:
         rows = list(self.d["runs"].values())
-        out = [f"<p class='note'>Which run stands for a model: {esc(self.d['run_policy'])}. Every number above "
-               "links to its run here.</p>"]
-        head = ["run", "model", "model id", "spec", "revision", "dataset", "split", "options", "n", "code",
-                "device", "date"]
+        out = [
+            f"<p class='note'>Which run stands for a model: {esc(self.d['run_policy'])}. Every number above "
+            "links to its run here.</p>"
+        ]
+        head = [
+            "run",
+            "model",
+            "model id",
+            "spec",
+            "revision",
+            "dataset",
+            "split",
+            "options",
+            "n",
+            "code",
+            "device",
+            "date",
+        ]
         body = []
         for r in rows:
             opts = ", ".join(f"{k}={v}" for k, v in (r.get("options") or {}).items() if not isinstance(v, dict))
-            cells = [r["run_id"], r["model"], r["model_id"], r["model_spec"], r["revision"], r["dataset"], r["split"],
-                     opts, r["n"], r["code_version"], r["device"], r["date"]]
-            body.append(f"<tr id='run-{esc(r['run_id'])}'>" + "".join(f"<td>{fmt_value(c, False)}</td>" for c in cells)
-                        + "</tr>")
-        out.append("<table><thead><tr>" + "".join(f"<th>{h}</th>" for h in head) + "</tr></thead><tbody>"
-                   + "".join(body) + "</tbody></table>")
+            cells = [
+                r["run_id"],
+                r["model"],
+                r["model_id"],
+                r["model_spec"],
+                r["revision"],
+                r["dataset"],
+                r["split"],
+                opts,
+                r["n"],
+                r["code_version"],
+                r["device"],
+                r["date"],
+            ]
+            body.append(
+                f"<tr id='run-{esc(r['run_id'])}'>"
+                + "".join(f"<td>{fmt_value(c, False)}</td>" for c in cells)
+                + "</tr>"
+            )
+        out.append(
+            "<table><thead><tr>"
+            + "".join(f"<th>{h}</th>" for h in head)
+            + "</tr></thead><tbody>"
+            + "".join(body)
+            + "</tbody></table>"
+        )
         return "".join(out)
 
 
@@ -362,25 +568,37 @@ def render(rep: Report, fig_format: str = "auto") -> tuple[str, str]:
         f"<header><h1>Negation report: {esc(d['model'])}</h1>",
         f"<p class='muted'>Against {esc(against)} ({esc(d['against_reason'])}) · built {esc(d['built_at'])} with negviz "
         f"{esc(d['negviz_version'])} from stored runs only · figures: {esc(fmt)}"
-        + (f" ({esc(why)})" if why else "") + " · the same numbers are in the JSON beside this file.</p></header>",
+        + (f" ({esc(why)})" if why else "")
+        + " · the same numbers are in the JSON beside this file.</p></header>",
         "<nav class='toc'>" + "".join(f"<a href='#{k}'>{esc(t)}</a>" for k, t in SECTION_TITLES.items()) + "</nav>",
     ]
     if d["missing"]:
-        parts.append("<div class='missing'><b>Missing runs.</b> " + "; ".join(
-            f"<code>{esc(m['command'])}</code>" for m in d["missing"]) + "</div>")
+        parts.append(
+            "<div class='missing'><b>Missing runs.</b> "
+            + "; ".join(f"<code>{esc(m['command'])}</code>" for m in d["missing"])
+            + "</div>"
+        )
     for i, key in enumerate(SECTION_TITLES):
         body = getattr(page, key)()
-        parts.append(f"<section id='{key}'><h2{' class=first' if i == 0 else ''}>{esc(SECTION_TITLES[key])}</h2>"
-                     f"{body}</section>")
+        parts.append(
+            f"<section id='{key}'><h2{' class=first' if i == 0 else ''}>{esc(SECTION_TITLES[key])}</h2>{body}</section>"
+        )
     if fmt == rf.PLOTLY:
         parts.append(rf.plotly_runtime())
     parts.append("</body></html>")
     return "".join(parts), fmt
 
 
-def write_report(store, model: str, out: str | Path, against: Iterable[str] | None = None,
-                 datasets: Iterable[str] | None = None, fig_format: str = "auto", maxsim: bool = True,
-                 progress=None) -> dict[str, Any]:
+def write_report(
+    store,
+    model: str,
+    out: str | Path,
+    against: Iterable[str] | None = None,
+    datasets: Iterable[str] | None = None,
+    fig_format: str = "auto",
+    maxsim: bool = True,
+    progress=None,
+) -> dict[str, Any]:
     """Build and write ``out`` (HTML) and the JSON beside it; returns paths, sizes and seconds."""
     from negviz.paths import check_writable_target
 
@@ -393,13 +611,24 @@ def write_report(store, model: str, out: str | Path, against: Iterable[str] | No
     page, fmt = render(rep, fig_format)
     out.write_text(page, encoding="utf-8")
     json_path.write_text(rf.dumps(rep.data), encoding="utf-8")
-    return {"html": str(out), "json": str(json_path), "html_bytes": out.stat().st_size,
-            "json_bytes": json_path.stat().st_size, "figure_format": fmt, "figures": len(rep.figures),
-            "seconds": round(time.perf_counter() - start, 1)}
+    return {
+        "html": str(out),
+        "json": str(json_path),
+        "html_bytes": out.stat().st_size,
+        "json_bytes": json_path.stat().st_size,
+        "figure_format": fmt,
+        "figures": len(rep.figures),
+        "seconds": round(time.perf_counter() - start, 1),
+    }
 
 
-def report_bytes(store, model: str, against: Iterable[str] | None = None, datasets: Iterable[str] | None = None,
-                 fig_format: str = "auto") -> tuple[bytes, bytes]:
+def report_bytes(
+    store,
+    model: str,
+    against: Iterable[str] | None = None,
+    datasets: Iterable[str] | None = None,
+    fig_format: str = "auto",
+) -> tuple[bytes, bytes]:
     """(HTML, JSON) bytes of a report, for a download button."""
     rep = build_report(store, model, against, datasets)
     page, _ = render(rep, fig_format)

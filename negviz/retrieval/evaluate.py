@@ -126,7 +126,9 @@ def run_corpus_eval(
     if ds.kind != EXCLUSION:
         raise DataValidationError(f"corpus retrieval needs an exclusion dataset (query, d+, d−), not {ds.kind!r}.")
     pos_ids, neg_ids = query_doc_ids(ds.frame, corpus)
-    scorer = load_scorer(model, device=device, cache=cache if cache is not None else ScoreCache(), batch_size=batch_size)
+    scorer = load_scorer(
+        model, device=device, cache=cache if cache is not None else ScoreCache(), batch_size=batch_size
+    )
     retriever = retriever or retriever_for(scorer, corpus)
     options = {"protocol": RETRIEVAL, "top_k": int(top_k), **corpus.provenance(), **retriever.describe()}
     key = run_key(scorer.spec, scorer.revision_id, ds.spec, options)

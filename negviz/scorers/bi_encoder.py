@@ -29,8 +29,13 @@ class BiEncoder(EmbeddingScorer):
         Option("query_prefix", str, "", 'text put before each query (E5: "query: ")'),
         Option("doc_prefix", str, "", 'text put before each document (E5: "passage: ")'),
         Option("normalize", bool, False, "L2-normalise embeddings"),
-        Option("pooling", str, "model", "token vectors -> one vector: the model's own config, or cls / mean "
-               "(needed for ONNX exports)", choices=("model", "cls", "mean")),
+        Option(
+            "pooling",
+            str,
+            "model",
+            "token vectors -> one vector: the model's own config, or cls / mean (needed for ONNX exports)",
+            choices=("model", "cls", "mean"),
+        ),
         Option("trust_remote_code", bool, False, "run code from the model repo (off unless asked for)"),
     )
     scoring_options = ("similarity", "query_prefix", "doc_prefix", "normalize", "pooling")
@@ -44,12 +49,16 @@ class BiEncoder(EmbeddingScorer):
 
         if onnx_backend.is_onnx_folder(self.source):
             if self.options["pooling"] == "model":
-                raise ModelUnavailableError(f"{self.name!r} is an ONNX export without a pooling config; "
-                                            "pass the option pooling=cls or pooling=mean")
+                raise ModelUnavailableError(
+                    f"{self.name!r} is an ONNX export without a pooling config; "
+                    "pass the option pooling=cls or pooling=mean"
+                )
             return onnx_backend.load(self.source, self.device, self.name)
         if self.options["pooling"] != "model":
-            raise ModelUnavailableError(f"{self.name!r} is a sentence-transformers model, which pools as its own "
-                                        "config says; the option pooling applies to ONNX exports only")
+            raise ModelUnavailableError(
+                f"{self.name!r} is a sentence-transformers model, which pools as its own "
+                "config says; the option pooling applies to ONNX exports only"
+            )
         from sentence_transformers import SentenceTransformer
 
         try:
@@ -100,7 +109,9 @@ class BiEncoder(EmbeddingScorer):
 
         out, step = [], self.batch_size
         for start in range(0, len(texts), step):
-            vecs = np.stack([pool(h.astype(np.float32), self.options["pooling"]) for h in model.run(texts[start : start + step])])
+            vecs = np.stack(
+                [pool(h.astype(np.float32), self.options["pooling"]) for h in model.run(texts[start : start + step])]
+            )
             if self.options["normalize"]:
                 vecs = vecs / np.maximum(np.linalg.norm(vecs, axis=1, keepdims=True), 1e-12)
             out.append(vecs)

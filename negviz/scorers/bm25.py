@@ -26,9 +26,7 @@ from negviz.options import Option
 from negviz.schema import spec_hash, text_hash
 from negviz.scorers.base import Progress, Scorer, no_progress
 
-NEGATION_WORDS = frozenset(
-    {"not", "no", "never", "nor", "none", "nothing", "nobody", "neither", "without", "cannot"}
-)
+NEGATION_WORDS = frozenset({"not", "no", "never", "nor", "none", "nothing", "nobody", "neither", "without", "cannot"})
 _WORD = re.compile(r"\w+")
 # Contractions first, while the apostrophe is still there ("can't" -> "can not").
 _NEGATED = [

@@ -154,8 +154,13 @@ class ColBERT(LateInteractionScorer):
         Option("doc_maxlen", int, None, "document length in tokens (default: the checkpoint's)", ge=4),
         Option("mask_punctuation", bool, None, "leave document punctuation out (default: the checkpoint's)"),
         Option("attend_to_mask_tokens", bool, None, "let queries attend to [MASK] padding (default: the checkpoint's)"),
-        Option("masked_doc_tokens", str, "exclude", "masked document tokens: left out or zero vectors",
-               choices=MASKED_DOC_TOKENS),
+        Option(
+            "masked_doc_tokens",
+            str,
+            "exclude",
+            "masked document tokens: left out or zero vectors",
+            choices=MASKED_DOC_TOKENS,
+        ),
     )
 
     def _resolve_options(self) -> None:

@@ -60,8 +60,15 @@ def sentence_transformer_parts(model: Any, similarity: str, prefixes: tuple[str,
 
 
 def _encode(parts: EncoderParts, texts: Sequence[str]):
-    return parts.tokenizer(list(texts), padding=True, truncation=True, max_length=parts.max_length,
-                           return_tensors="pt", return_offsets_mapping=True, return_special_tokens_mask=True)
+    return parts.tokenizer(
+        list(texts),
+        padding=True,
+        truncation=True,
+        max_length=parts.max_length,
+        return_tensors="pt",
+        return_offsets_mapping=True,
+        return_special_tokens_mask=True,
+    )
 
 
 def _similarity(a, b, similarity: str):
@@ -101,8 +108,15 @@ class PieceAttribution:
     steps: int
 
 
-def integrated_gradients(parts: EncoderParts, query: str, good: str, bad: str | None, steps: int = IG_STEPS,
-                         chunk: int = 8, at_input: bool = False) -> PieceAttribution:
+def integrated_gradients(
+    parts: EncoderParts,
+    query: str,
+    good: str,
+    bad: str | None,
+    steps: int = IG_STEPS,
+    chunk: int = 8,
+    at_input: bool = False,
+) -> PieceAttribution:
     """IG of F = sim(E(query), E(good)) - sim(E(query), E(bad)) (just the first when bad is None)
     with respect to the input embeddings of all three texts; ``chunk`` steps per forward pass.
 
@@ -110,14 +124,18 @@ def integrated_gradients(parts: EncoderParts, query: str, good: str, bad: str | 
     (the fast first-order estimate for dataset-wide runs; it does not sum to F(x) - F(x'))."""
     import torch
 
-    texts = [parts.prefixes[0] + query, parts.prefixes[1] + good] + ([parts.prefixes[1] + bad] if bad is not None else [])
+    texts = [parts.prefixes[0] + query, parts.prefixes[1] + good] + (
+        [parts.prefixes[1] + bad] if bad is not None else []
+    )
     enc = _encode(parts, texts)
     x, baseline, mask = _embedded(parts.transformer, enc)
     device = x.device
     n = len(texts)
 
     def margin(inputs):  # inputs: [k * n, L, H] -> [k] margins
-        states = parts.transformer(inputs_embeds=inputs, attention_mask=mask.repeat(len(inputs) // n, 1)).last_hidden_state
+        states = parts.transformer(
+            inputs_embeds=inputs, attention_mask=mask.repeat(len(inputs) // n, 1)
+        ).last_hidden_state
         vecs = parts.pool(states, mask.repeat(len(inputs) // n, 1)).view(-1, n, states.shape[-1])
         out = _similarity(vecs[:, 0], vecs[:, 1], parts.similarity)
         if n == 3:
@@ -127,10 +145,13 @@ def integrated_gradients(parts: EncoderParts, query: str, good: str, bad: str | 
     grads = torch.zeros_like(x)
     if at_input:
         steps = 1
-    alphas = torch.ones(1, device=device) if at_input else \
-        (torch.arange(steps, dtype=torch.float32, device=device) + 0.5) / steps
+    alphas = (
+        torch.ones(1, device=device)
+        if at_input
+        else (torch.arange(steps, dtype=torch.float32, device=device) + 0.5) / steps
+    )
     for start in range(0, steps, chunk):
-        a = alphas[start:start + chunk].view(-1, 1, 1, 1)
+        a = alphas[start : start + chunk].view(-1, 1, 1, 1)
         path = (baseline.unsqueeze(0) + a * (x - baseline).unsqueeze(0)).reshape(-1, *x.shape[1:])
         path.requires_grad_(True)
         values = margin(path)
@@ -150,17 +171,25 @@ def integrated_gradients(parts: EncoderParts, query: str, good: str, bad: str | 
     return PieceAttribution([piece[i, : lengths[i]] for i in range(n)], offsets, float(ends[0]), float(ends[1]), steps)
 
 
-def integrated_gradients_joint(parts: JointParts, query: str, good: str, bad: str | None,
-                               steps: int = IG_STEPS, chunk: int = 8) -> PieceAttribution:
+def integrated_gradients_joint(
+    parts: JointParts, query: str, good: str, bad: str | None, steps: int = IG_STEPS, chunk: int = 8
+) -> PieceAttribution:
     """IG of F = logit(query, good) - logit(query, bad) for a cross-encoder, over the input
     embeddings of both (query, document) sequences; a query piece's attribution is the sum of its
     two copies' (it is read once beside each document)."""
     import torch
 
     docs = [good] + ([bad] if bad is not None else [])
-    enc = parts.tokenizer([query] * len(docs), docs, padding=True, truncation="only_second",
-                          max_length=parts.max_length, return_tensors="pt", return_offsets_mapping=True,
-                          return_special_tokens_mask=True)
+    enc = parts.tokenizer(
+        [query] * len(docs),
+        docs,
+        padding=True,
+        truncation="only_second",
+        max_length=parts.max_length,
+        return_tensors="pt",
+        return_offsets_mapping=True,
+        return_special_tokens_mask=True,
+    )
     x, baseline, mask = _embedded(parts.model, enc)
     device = x.device
     extra = {k: enc[k].to(device) for k in ("token_type_ids",) if k in enc}
@@ -169,14 +198,17 @@ def integrated_gradients_joint(parts: JointParts, query: str, good: str, bad: st
 
     def margin(inputs):  # [k * n, L, H] -> [k]
         k = len(inputs) // n
-        logits = parts.model(inputs_embeds=inputs, attention_mask=mask.repeat(k, 1),
-                             **{name: v.repeat(k, 1) for name, v in extra.items()}).logits[:, parts.label]
+        logits = parts.model(
+            inputs_embeds=inputs,
+            attention_mask=mask.repeat(k, 1),
+            **{name: v.repeat(k, 1) for name, v in extra.items()},
+        ).logits[:, parts.label]
         return (logits.view(k, n) * sign).sum(1)
 
     grads = torch.zeros_like(x)
     alphas = (torch.arange(steps, dtype=torch.float32, device=device) + 0.5) / steps
     for start in range(0, steps, chunk):
-        a = alphas[start:start + chunk].view(-1, 1, 1, 1)
+        a = alphas[start : start + chunk].view(-1, 1, 1, 1)
         path = (baseline.unsqueeze(0) + a * (x - baseline).unsqueeze(0)).reshape(-1, *x.shape[1:])
         path.requires_grad_(True)
         margin(path).sum().backward()
@@ -203,8 +235,9 @@ def integrated_gradients_joint(parts: JointParts, query: str, good: str, bad: st
     return PieceAttribution(attributions, offsets, float(ends[0]), float(ends[1]), steps)
 
 
-def gradient_x_input_many(parts: EncoderParts,
-                          triples: Sequence[tuple[str, str, str | None]]) -> list[PieceAttribution]:
+def gradient_x_input_many(
+    parts: EncoderParts, triples: Sequence[tuple[str, str, str | None]]
+) -> list[PieceAttribution]:
     """Gradient x input of many (query, good, bad) margins in one forward and backward pass: each
     text is a row of a padded batch (queries in one, documents in another), so their gradients do
     not mix. The fast path of dataset-wide runs (one pass for a batch of items instead of one per
@@ -213,8 +246,10 @@ def gradient_x_input_many(parts: EncoderParts,
         return [integrated_gradients(parts, q, g, b, at_input=True) for q, g, b in triples]
     # Queries and documents in two padded batches: a 15-token query padded to a 230-token
     # document's length would cost as much as the document.
-    batches = [[parts.prefixes[0] + q for q, _, _ in triples],
-               [parts.prefixes[1] + t for _, g, b in triples for t in (g, b)]]
+    batches = [
+        [parts.prefixes[0] + q for q, _, _ in triples],
+        [parts.prefixes[1] + t for _, g, b in triples for t in (g, b)],
+    ]
     encoded, pieces, vectors = [], [], []
     for texts in batches:
         enc = _encode(parts, texts)
@@ -227,7 +262,9 @@ def gradient_x_input_many(parts: EncoderParts,
     q_vecs, d_vecs = vectors[0], vectors[1].view(len(triples), 2, -1)
     margins = _similarity(q_vecs, d_vecs[:, 0], parts.similarity) - _similarity(q_vecs, d_vecs[:, 1], parts.similarity)
     margins.sum().backward()
-    values = [((x - base) * inputs.grad).sum(-1).detach().cpu().numpy().astype(np.float64) for x, base, inputs in pieces]
+    values = [
+        ((x - base) * inputs.grad).sum(-1).detach().cpu().numpy().astype(np.float64) for x, base, inputs in pieces
+    ]
     out = []
     for k in range(len(triples)):
         doc_shift = len(parts.prefixes[1])
@@ -249,9 +286,18 @@ def hidden_states(parts: EncoderParts, texts: Sequence[str]) -> list[dict]:
     enc = _encode(parts, [parts.prefixes[1] + t for t in texts])
     device = next(parts.transformer.parameters()).device
     with torch.no_grad():
-        out = parts.transformer(input_ids=enc["input_ids"].to(device), attention_mask=enc["attention_mask"].to(device),
-                                output_hidden_states=True)
+        out = parts.transformer(
+            input_ids=enc["input_ids"].to(device),
+            attention_mask=enc["attention_mask"].to(device),
+            output_hidden_states=True,
+        )
     stacked = torch.stack(out.hidden_states, dim=1).float().cpu().numpy()  # [B, layers + 1, L, H]
     lengths = enc["attention_mask"].sum(1).tolist()
-    return [{"states": stacked[i, :, : lengths[i]], "ids": enc["input_ids"][i, : lengths[i]].tolist(),
-             "special": enc["special_tokens_mask"][i, : lengths[i]].bool().numpy()} for i in range(len(texts))]
+    return [
+        {
+            "states": stacked[i, :, : lengths[i]],
+            "ids": enc["input_ids"][i, : lengths[i]].tolist(),
+            "special": enc["special_tokens_mask"][i, : lengths[i]].bool().numpy(),
+        }
+        for i in range(len(texts))
+    ]

@@ -29,7 +29,9 @@ class LLMListwise(GenerativeScorer):
         Option("backend", str, "transformers", "where the model runs", choices=BACKENDS),
         Option("window", int, 20, "candidates per prompt (RankGPT: 20)", ge=2),
         Option("step", int, 10, "how far the window slides (RankGPT: 10)", ge=1),
-        Option("gguf_file", str, "", "transformers back end: the GGUF file in the model folder (default: the only one)"),
+        Option(
+            "gguf_file", str, "", "transformers back end: the GGUF file in the model folder (default: the only one)"
+        ),
         *ENDPOINT_OPTIONS,
     )
 
@@ -79,8 +81,9 @@ class LLMListwise(GenerativeScorer):
         while any(todo.values()):  # one round: the next window of every query, batched
             round_ = [(q, *todo[q].pop(0)) for q in lists if todo[q]]
             parts = [[lists[q][i] for i in orders[q][a:b]] for q, a, b in round_]
-            replies = self._answer([listwise.messages(q, p) for (q, _, _), p in zip(round_, parts)],
-                                   [len(p) for p in parts])
+            replies = self._answer(
+                [listwise.messages(q, p) for (q, _, _), p in zip(round_, parts)], [len(p) for p in parts]
+            )
             for (q, a, b), part, reply in zip(round_, parts, replies):
                 answers[q].append(reply.strip())
                 perm = listwise.parse_permutation(reply, len(part))

@@ -29,8 +29,14 @@ ENDPOINT_OPTIONS = (
     Option("concurrency", int, 4, "endpoint back end: requests in flight at once", ge=1, le=64),
     Option("max_calls", int, 0, "endpoint back end: stop before more requests than this (0: no limit)", ge=0),
     Option("dry_run", bool, False, "endpoint back end: only say how many requests the run would make"),
-    Option("timeout", float, 300.0, "endpoint back end: seconds to wait for one answer before asking again "
-           "(a slow local server answering past it would be asked twice)", ge=1.0),
+    Option(
+        "timeout",
+        float,
+        300.0,
+        "endpoint back end: seconds to wait for one answer before asking again "
+        "(a slow local server answering past it would be asked twice)",
+        ge=1.0,
+    ),
 )
 
 
@@ -56,8 +62,14 @@ class GenerativeScorer(Scorer):
         if getattr(self, "_endpoint", None) is None:
             o = self.options
             self._endpoint = Endpoint(
-                o["base_url"], o["api_model"] or self.spec.name, o["api_key_env"], self.cache,
-                o["concurrency"], o["max_calls"], o["dry_run"], timeout=o["timeout"],
+                o["base_url"],
+                o["api_model"] or self.spec.name,
+                o["api_key_env"],
+                self.cache,
+                o["concurrency"],
+                o["max_calls"],
+                o["dry_run"],
+                timeout=o["timeout"],
             )
         return self._endpoint
 
@@ -124,7 +136,9 @@ class LLMPointwise(GenerativeScorer):
         Option("template", str, "yes-no", "prompt template (negviz.llm.prompts)", choices=TEMPLATE_NAMES),
         Option("backend", str, "transformers", "where the model runs", choices=BACKENDS),
         Option("max_reasoning_tokens", int, 256, "token budget of the reasoning (reasoning templates)", ge=1),
-        Option("gguf_file", str, "", "transformers back end: the GGUF file in the model folder (default: the only one)"),
+        Option(
+            "gguf_file", str, "", "transformers back end: the GGUF file in the model folder (default: the only one)"
+        ),
         *ENDPOINT_OPTIONS,
     )
 
@@ -155,8 +169,13 @@ class LLMPointwise(GenerativeScorer):
         t = self.template
         budget = self.options["max_reasoning_tokens"] + 8 if t.reasons else 1
         bodies = [
-            {"messages": t.messages(q, d) if t.chat else [{"role": "user", "content": t.raw(q, d)}],
-             "max_tokens": budget, "temperature": 0, "logprobs": True, "top_logprobs": TOP_LOGPROBS}
+            {
+                "messages": t.messages(q, d) if t.chat else [{"role": "user", "content": t.raw(q, d)}],
+                "max_tokens": budget,
+                "temperature": 0,
+                "logprobs": True,
+                "top_logprobs": TOP_LOGPROBS,
+            }
             for q, d in zip(queries, docs)
         ]
         responses = self.model.complete(bodies, report)

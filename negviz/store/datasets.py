@@ -69,8 +69,9 @@ def to_parquet(frame: pd.DataFrame) -> bytes:
     try:
         frame.to_parquet(buffer, index=False)
     except Exception:  # noqa: BLE001  pyarrow's ArrowTypeError/ArrowInvalid on mixed-type columns
-        mixed = {c: frame[c].map(lambda v: None if v is None else str(v)) for c in frame.columns
-                 if frame[c].dtype == object}
+        mixed = {
+            c: frame[c].map(lambda v: None if v is None else str(v)) for c in frame.columns if frame[c].dtype == object
+        }
         buffer = io.BytesIO()
         frame.assign(**mixed).to_parquet(buffer, index=False)
     return buffer.getvalue()

@@ -57,8 +57,10 @@ def make_engine(url: sa.URL) -> sa.Engine:
             try:
                 location.path.parent.mkdir(parents=True, exist_ok=True)
             except OSError as exc:
-                raise StoreAccessError(f"cannot create the folder of the results store {location.path}: "
-                                 f"{exc.strerror}; choose another store with --db / NEGVIZ_DB_URL") from exc
+                raise StoreAccessError(
+                    f"cannot create the folder of the results store {location.path}: "
+                    f"{exc.strerror}; choose another store with --db / NEGVIZ_DB_URL"
+                ) from exc
         connect_args = {"timeout": SQLITE_BUSY_SECONDS, "check_same_thread": False}
         if location.read_only:  # our own connect: read-only, and immutable where nothing can write
             common["creator"] = lambda: _connect_read_only(location.path)
@@ -121,8 +123,9 @@ def _explain(ctx: sa.engine.ExceptionContext) -> None:
         return
     if ctx.dialect.name == "sqlite":
         problem = _sqlite_problem(url, orig)
-    elif ctx.is_disconnect or (ctx.connection is None and isinstance(ctx.sqlalchemy_exception,
-                                                                     sa.exc.OperationalError)):  # at connect
+    elif ctx.is_disconnect or (
+        ctx.connection is None and isinstance(ctx.sqlalchemy_exception, sa.exc.OperationalError)
+    ):  # at connect
         host = f"{url.host or 'localhost'}:{url.port or 5432}"
         problem = StoreUnavailableError(
             f"the results database at {host} is not reachable ({_first_line(orig)}); nothing stored is lost. "

@@ -53,9 +53,7 @@ def _rows(prefix: tuple, frame: pd.DataFrame, columns: Sequence[str], *, what: s
     dup = pd.DataFrame({"a": keys[0], "b": keys[1]}).duplicated()
     if dup.any():
         i = int(np.flatnonzero(dup.to_numpy())[0])
-        raise DataValidationError(
-            f"{what}: {key_cols[0]} {keys[0][i]!r} has {key_cols[1]} {keys[1][i]!r} twice", row=i
-        )
+        raise DataValidationError(f"{what}: {key_cols[0]} {keys[0][i]!r} has {key_cols[1]} {keys[1][i]!r} twice", row=i)
     return [(*prefix, a, b, v) for a, b, v in zip(keys[0], keys[1], values.tolist())]
 
 

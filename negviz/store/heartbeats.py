@@ -43,8 +43,7 @@ def stale(run_id: str, before: datetime) -> sa.ColumnElement[bool]:
     """The run is running and has given no sign of life since ``before``: its heartbeat is older,
     or it never beat (a run of an older negviz) and was created before."""
     beat_at = sa.select(hb.beat_at).where(hb.run_id == run_id).scalar_subquery()
-    return sa.and_(runs.run_id == run_id, runs.status == RUNNING,
-                   sa.func.coalesce(beat_at, runs.created_at) < before)
+    return sa.and_(runs.run_id == run_id, runs.status == RUNNING, sa.func.coalesce(beat_at, runs.created_at) < before)
 
 
 def claim(conn: sa.Connection, run_id: str, who: str, before: datetime) -> bool:
@@ -52,8 +51,9 @@ def claim(conn: sa.Connection, run_id: str, who: str, before: datetime) -> bool:
     if conn.execute(sa.select(runs.run_id).where(stale(run_id, before))).first() is None:
         return False
     # Compare-and-set: of two processes claiming at once, one updates the row, the other none.
-    taken = conn.execute(t.run_heartbeats.update().where(hb.run_id == run_id, hb.beat_at < before)
-                         .values(owner=who, beat_at=t.now())).rowcount
+    taken = conn.execute(
+        t.run_heartbeats.update().where(hb.run_id == run_id, hb.beat_at < before).values(owner=who, beat_at=t.now())
+    ).rowcount
     if not taken:
         if conn.execute(sa.select(hb.run_id).where(hb.run_id == run_id)).first() is not None:
             return False  # it beat meanwhile

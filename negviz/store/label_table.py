@@ -12,9 +12,7 @@ from negviz.store import label_rows as ann
 
 
 class LabelTable:
-    def add_annotation(
-        self, dataset: str, item_id: str, annotator: str, labels: dict[str, Any], note: str = ""
-    ) -> int:
+    def add_annotation(self, dataset: str, item_id: str, annotator: str, labels: dict[str, Any], note: str = "") -> int:
         """Append an annotation; returns its version (1, 2, ... per dataset/item_id/annotator)."""
         return ann.add(self._engine, dataset, item_id, annotator, labels, note)
 

@@ -50,8 +50,9 @@ def project_rows(engine: sa.Engine, name: str | None = None) -> list[dict[str, A
 
 def update_guidelines(engine: sa.Engine, name: str, guidelines: str) -> None:
     with db.write(engine) as conn:
-        conn.execute(annotation_projects.update().where(annotation_projects.c.name == name)
-                     .values(guidelines=guidelines))
+        conn.execute(
+            annotation_projects.update().where(annotation_projects.c.name == name).values(guidelines=guidelines)
+        )
 
 
 # ---------------------------------------------------------------- claims
@@ -81,15 +82,19 @@ def try_claim(engine: sa.Engine, project: str, item_id: str, slot: int, annotato
     """Take ``slot`` of a pair; False when someone took it (or this annotator holds the pair) first."""
     try:
         with db.write(engine) as conn:
-            conn.execute(project_claims.insert().values(project=project, item_id=str(item_id), slot=int(slot),
-                                                        annotator=annotator, claimed_at=now()))
+            conn.execute(
+                project_claims.insert().values(
+                    project=project, item_id=str(item_id), slot=int(slot), annotator=annotator, claimed_at=now()
+                )
+            )
         return True
     except sa.exc.IntegrityError:
         return False
 
 
-def take_over(engine: sa.Engine, project: str, item_id: str, slot: int, holder: str, claimed_at: datetime,
-              annotator: str) -> bool:
+def take_over(
+    engine: sa.Engine, project: str, item_id: str, slot: int, holder: str, claimed_at: datetime, annotator: str
+) -> bool:
     """Move a stale claim to ``annotator``, only if it is still ``holder``'s claim of ``claimed_at``
     (a compare-and-set: of two annotators taking it over at once, one succeeds)."""
     c = project_claims.c
@@ -97,8 +102,13 @@ def take_over(engine: sa.Engine, project: str, item_id: str, slot: int, holder: 
         with db.write(engine) as conn:
             done = conn.execute(
                 project_claims.update()
-                .where(c.project == project, c.item_id == str(item_id), c.slot == int(slot),
-                       c.annotator == holder, c.claimed_at == claimed_at)
+                .where(
+                    c.project == project,
+                    c.item_id == str(item_id),
+                    c.slot == int(slot),
+                    c.annotator == holder,
+                    c.claimed_at == claimed_at,
+                )
                 .values(annotator=annotator, claimed_at=now())
             ).rowcount
         return done == 1
@@ -109,8 +119,9 @@ def take_over(engine: sa.Engine, project: str, item_id: str, slot: int, holder: 
 def release(engine: sa.Engine, project: str, item_id: str, annotator: str) -> int:
     c = project_claims.c
     with db.write(engine) as conn:
-        return conn.execute(project_claims.delete().where(
-            c.project == project, c.item_id == str(item_id), c.annotator == annotator)).rowcount
+        return conn.execute(
+            project_claims.delete().where(c.project == project, c.item_id == str(item_id), c.annotator == annotator)
+        ).rowcount
 
 
 def insert_claims(engine: sa.Engine, rows: list[dict[str, Any]]) -> None:
@@ -120,36 +131,60 @@ def insert_claims(engine: sa.Engine, rows: list[dict[str, Any]]) -> None:
 
 
 # ---------------------------------------------------------------- adjudications
-def add_adjudication(engine: sa.Engine, project: str, dataset: str, item_id: str, reviewer: str,
-                     labels: dict[str, Any], note: str = "", created_at: datetime | None = None) -> int:
+def add_adjudication(
+    engine: sa.Engine,
+    project: str,
+    dataset: str,
+    item_id: str,
+    reviewer: str,
+    labels: dict[str, Any],
+    note: str = "",
+    created_at: datetime | None = None,
+) -> int:
     """Append a reviewer's decision; returns its version (1, 2, ... per project and pair)."""
     c = adjudications.c
     for attempt in range(_ATTEMPTS):
         try:
             with db.write(engine) as conn:
-                last = conn.execute(sa.select(sa.func.max(c.version))
-                                    .where(c.project == project, c.item_id == str(item_id))).scalar()
+                last = conn.execute(
+                    sa.select(sa.func.max(c.version)).where(c.project == project, c.item_id == str(item_id))
+                ).scalar()
                 version = (last or 0) + 1
-                conn.execute(adjudications.insert().values(
-                    project=project, dataset=dataset, item_id=str(item_id), version=version, reviewer=reviewer,
-                    labels=labels, note=note or "", created_at=created_at or now()))
+                conn.execute(
+                    adjudications.insert().values(
+                        project=project,
+                        dataset=dataset,
+                        item_id=str(item_id),
+                        version=version,
+                        reviewer=reviewer,
+                        labels=labels,
+                        note=note or "",
+                        created_at=created_at or now(),
+                    )
+                )
             return version
         except sa.exc.IntegrityError:  # a concurrent reviewer took this version: read again
             time.sleep(random.uniform(0, 0.01 * (attempt + 1)))
     raise StoreError(f"could not save the adjudication of {item_id} after {_ATTEMPTS} attempts")
 
 
-def adjudication_rows(engine: sa.Engine, *, project: str | None = None, dataset: str | None = None,
-                      latest: bool = True) -> pd.DataFrame:
+def adjudication_rows(
+    engine: sa.Engine, *, project: str | None = None, dataset: str | None = None, latest: bool = True
+) -> pd.DataFrame:
     """Adjudications of a project or a dataset: the newest version per (project, pair), or all."""
     c = adjudications.c
     where = [c[k] == v for k, v in (("project", project), ("dataset", dataset)) if v is not None]
     query = sa.select(*(c[k] for k in ADJUDICATION_COLUMNS)).where(*where)
     if latest:
-        newest = (sa.select(c.project, c.item_id, sa.func.max(c.version).label("version"))
-                  .where(*where).group_by(c.project, c.item_id).subquery())
-        query = query.join(newest, sa.and_(c.project == newest.c.project, c.item_id == newest.c.item_id,
-                                           c.version == newest.c.version))
+        newest = (
+            sa.select(c.project, c.item_id, sa.func.max(c.version).label("version"))
+            .where(*where)
+            .group_by(c.project, c.item_id)
+            .subquery()
+        )
+        query = query.join(
+            newest, sa.and_(c.project == newest.c.project, c.item_id == newest.c.item_id, c.version == newest.c.version)
+        )
     with db.read(engine) as conn:
         rows = conn.execute(query.order_by(c.project, c.item_id, c.version)).all()
     out = pd.DataFrame([tuple(r) for r in rows], columns=list(ADJUDICATION_COLUMNS))

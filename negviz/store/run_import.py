@@ -190,8 +190,13 @@ def _newest_per_spec(found: list[tuple[Path, RunRecord]]) -> tuple[list, list[tu
         if kept is None or kept[1] is record:
             todo.append((file, record))
         else:
-            skipped.append((file, f"{kept[0].name} holds a newer run of the same spec ({kept[1].run_id}); "
-                                  "a spec is stored once, so only that one is imported"))
+            skipped.append(
+                (
+                    file,
+                    f"{kept[0].name} holds a newer run of the same spec ({kept[1].run_id}); "
+                    "a spec is stored once, so only that one is imported",
+                )
+            )
     return todo, skipped
 
 

@@ -152,5 +152,7 @@ def _one_complete_run_per_spec(conn: sa.Connection) -> None:
     )
     removed = conn.execute(runs.delete().where(runs.c.status == COMPLETE, shadowed)).rowcount
     if removed:
-        log.warning("removed %d older complete run(s) that repeated a spec stored again later: "
-                    "a spec is now stored once", removed)
+        log.warning(
+            "removed %d older complete run(s) that repeated a spec stored again later: a spec is now stored once",
+            removed,
+        )

@@ -184,8 +184,7 @@ annotation_projects = sa.Table(
 project_claims = sa.Table(
     "project_claims",
     metadata,
-    sa.Column("project", sa.String, sa.ForeignKey("annotation_projects.name", ondelete="CASCADE"),
-              primary_key=True),
+    sa.Column("project", sa.String, sa.ForeignKey("annotation_projects.name", ondelete="CASCADE"), primary_key=True),
     sa.Column("item_id", sa.String, primary_key=True),
     sa.Column("slot", sa.Integer, primary_key=True),
     sa.Column("annotator", sa.String, nullable=False),

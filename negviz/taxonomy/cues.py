@@ -50,7 +50,7 @@ def _scan(toks: list[tuple[int, int, str]]) -> list[_Hit]:
     hits, i = [], 0
     while i < len(words):
         for n in range(min(longest, len(words) - i), 0, -1):
-            kind = table.get(tuple(words[i:i + n]))
+            kind = table.get(tuple(words[i : i + n]))
             if kind:
                 hits.append(_Hit(i, i + n, kind))
                 i += n
@@ -69,8 +69,10 @@ def find_cues(text: str) -> list[Cue]:
 
     Quantifier patterns and antonyms are pair-level: only ``detect`` can see them."""
     toks = lx.tokens(text)
-    return [Cue(toks[h.first][0], toks[h.last - 1][1], text[toks[h.first][0]:toks[h.last - 1][1]], h.type)
-            for h in _scan(toks)]
+    return [
+        Cue(toks[h.first][0], toks[h.last - 1][1], text[toks[h.first][0] : toks[h.last - 1][1]], h.type)
+        for h in _scan(toks)
+    ]
 
 
 @functools.lru_cache(maxsize=4096)
@@ -107,9 +109,9 @@ def _mood(words: list[str], hits: list[_Hit]) -> str | None:
     moods = set()
     for i in range(len(words)):
         for n in (2, 1):
-            if tuple(words[i:i + n]) in table:
-                moods.add(table[tuple(words[i:i + n])])
-    negated = any(h.type == "sentential" and "E" != table.get(tuple(words[h.first:h.last])) for h in hits)
+            if tuple(words[i : i + n]) in table:
+                moods.add(table[tuple(words[i : i + n])])
+    negated = any(h.type == "sentential" and "E" != table.get(tuple(words[h.first : h.last])) for h in hits)
     not_all = any(a == "not" and table.get((b,)) == "A" for a, b in zip(words, words[1:]))
     if not_all or ("I" in moods and negated):
         return "O"
@@ -147,13 +149,20 @@ def detect(a: str, b: str, names: tuple[str, str] = ("a", "b")) -> Detection:
 
     # 1. quantifier pattern, when a quantifier or a negation is among the differing words
     ma, mb = _mood(wa, ha), _mood(wb, hb)
-    involved = any(wa[i] in qwords for i in changed_a) or any(wb[j] in qwords for j in changed_b) or any(
-        set(range(h.first, h.last)) & changed for hs, changed in ((ha, changed_a), (hb, changed_b)) for h in hs)
+    involved = (
+        any(wa[i] in qwords for i in changed_a)
+        or any(wb[j] in qwords for j in changed_b)
+        or any(set(range(h.first, h.last)) & changed for hs, changed in ((ha, changed_a), (hb, changed_b)) for h in hs)
+    )
     if ma and mb and frozenset((ma, mb)) in PATTERNS and involved:
         kind = PATTERNS[frozenset((ma, mb))]
-        return Detection(kind, f"{_quant_words(wa)} / {_quant_words(wb)}", f"{names[0]}+{names[1]}",
-                         f"{names[0]} is {MOOD_SIGNS[ma]} ({_quant_words(wa)}), {names[1]} is {MOOD_SIGNS[mb]} "
-                         f"({_quant_words(wb)}): {TAXONOMY.label(kind).lower()}")
+        return Detection(
+            kind,
+            f"{_quant_words(wa)} / {_quant_words(wb)}",
+            f"{names[0]}+{names[1]}",
+            f"{names[0]} is {MOOD_SIGNS[ma]} ({_quant_words(wa)}), {names[1]} is {MOOD_SIGNS[mb]} "
+            f"({_quant_words(wb)}): {TAXONOMY.label(kind).lower()}",
+        )
 
     # 2. sentence-level cues among the differing words
     found = [(h, 0) for h in ha if set(range(h.first, h.last)) & changed_a]
@@ -164,11 +173,13 @@ def detect(a: str, b: str, names: tuple[str, str] = ("a", "b")) -> Detection:
         toks, other_words = (ta, wb) if side == 0 else (tb, wa)
         text = (a, b)[side]
         span = (toks[hit.first][0], toks[hit.last - 1][1])
-        cue = text[span[0]:span[1]].lower()
-        same = [h for h, s in found if s != side and (wa, wb)[1 - side][h.first:h.last] == cue.split()]
+        cue = text[span[0] : span[1]].lower()
+        same = [h for h, s in found if s != side and (wa, wb)[1 - side][h.first : h.last] == cue.split()]
         where = f"{names[0]}+{names[1]}" if same else names[side]
-        evidence = (f"{cue!r} ({TAXONOMY.label(hit.type).lower()}) among the words of {names[side]} "
-                    f"that differ from {names[1 - side]}")
+        evidence = (
+            f"{cue!r} ({TAXONOMY.label(hit.type).lower()}) among the words of {names[side]} "
+            f"that differ from {names[1 - side]}"
+        )
         if hit.type == "affixal":
             affix, stem = lx.affixal_split(cue) or ("", "")
             if stem in other_words:
@@ -185,11 +196,16 @@ def detect(a: str, b: str, names: tuple[str, str] = ("a", "b")) -> Detection:
                 for y in _variants(wb[j]):
                     kind = pairs.get(frozenset((x, y)))
                     if kind and x != y:
-                        return Detection("antonym", f"{wa[i]} / {wb[j]}", f"{names[0]}+{names[1]}",
-                                         f"{kind} antonyms: {wa[i]!r} in {names[0]}, {wb[j]!r} in {names[1]}",
-                                         (ta[i][0], ta[i][1]))
-    return Detection(NONE, "", "",
-                     f"no cue of the taxonomy among the words that differ between {names[0]} and {names[1]}")
+                        return Detection(
+                            "antonym",
+                            f"{wa[i]} / {wb[j]}",
+                            f"{names[0]}+{names[1]}",
+                            f"{kind} antonyms: {wa[i]!r} in {names[0]}, {wb[j]!r} in {names[1]}",
+                            (ta[i][0], ta[i][1]),
+                        )
+    return Detection(
+        NONE, "", "", f"no cue of the taxonomy among the words that differ between {names[0]} and {names[1]}"
+    )
 
 
 def detect_one(text: str, name: str = "text") -> Detection:
@@ -198,8 +214,13 @@ def detect_one(text: str, name: str = "text") -> Detection:
     if not cues:
         return Detection(NONE, "", "", f"no sentence-level cue in {name}")
     cue = min(cues, key=lambda c: (TAXONOMY.get(c.type).priority, c.start))
-    return Detection(cue.type, cue.text.lower(), name,
-                     f"{cue.text.lower()!r} ({TAXONOMY.label(cue.type).lower()}) in {name}", (cue.start, cue.end))
+    return Detection(
+        cue.type,
+        cue.text.lower(),
+        name,
+        f"{cue.text.lower()!r} ({TAXONOMY.label(cue.type).lower()}) in {name}",
+        (cue.start, cue.end),
+    )
 
 
 def _quant_words(words: list[str]) -> str:

@@ -29,8 +29,15 @@ _DETECT_TEXTS = {
 }
 
 
-def label_pairs(dataset, source: str = "auto", *, annotations: pd.DataFrame | None = None, store=None,
-                label_column: str = LABEL_COLUMN, adjudicated: pd.DataFrame | None = None) -> pd.DataFrame:
+def label_pairs(
+    dataset,
+    source: str = "auto",
+    *,
+    annotations: pd.DataFrame | None = None,
+    store=None,
+    label_column: str = LABEL_COLUMN,
+    adjudicated: pd.DataFrame | None = None,
+) -> pd.DataFrame:
     """Type every item: DataFrame[item_id, type, cue, label_source, evidence, where].
 
     ``dataset`` is a Dataset, a DatasetSpec or a name. ``source="auto"`` takes the gold cue if
@@ -101,8 +108,16 @@ def _from_gold_cues(kind: str, frame: pd.DataFrame) -> pd.DataFrame:
 
 def _from_column(kind: str, frame: pd.DataFrame, column: str) -> pd.DataFrame:
     labels = frame[column].map(lambda x: NONE if pd.isna(x) or str(x).strip() == "" else str(x).strip())
-    return pd.DataFrame({"item_id": _ids(kind, frame), "type": labels, "cue": "", "label_source": DATASET_LABEL,
-                         "evidence": f"column {column!r} of the dataset", "where": ""})
+    return pd.DataFrame(
+        {
+            "item_id": _ids(kind, frame),
+            "type": labels,
+            "cue": "",
+            "label_source": DATASET_LABEL,
+            "evidence": f"column {column!r} of the dataset",
+            "where": "",
+        }
+    )
 
 
 def _detected(kind: str, frame: pd.DataFrame) -> pd.DataFrame:
@@ -166,8 +181,16 @@ def _from_annotations(annotations: pd.DataFrame | None) -> pd.DataFrame:
         best = counts[counts == counts.max()].index
         chosen = part[part["type"].isin(best)].iloc[-1]
         who = ", ".join(sorted(set(part["annotator"])))
-        rows.append((str(item_id), chosen["type"], str((chosen["labels"] or {}).get("cue", "")), ANNOTATOR,
-                     f"{int(counts.max())} of {len(part)} annotator(s) ({who})", ""))
+        rows.append(
+            (
+                str(item_id),
+                chosen["type"],
+                str((chosen["labels"] or {}).get("cue", "")),
+                ANNOTATOR,
+                f"{int(counts.max())} of {len(part)} annotator(s) ({who})",
+                "",
+            )
+        )
     return pd.DataFrame(rows, columns=list(LABEL_COLUMNS))
 
 
@@ -175,8 +198,18 @@ def _from_adjudicated(decisions: pd.DataFrame | None) -> pd.DataFrame:
     """The newest reviewer's decision per item (negviz.projects.review.adjudicated's flat frame)."""
     if decisions is None or decisions.empty:
         return pd.DataFrame(columns=list(LABEL_COLUMNS))
-    rows = [(str(r.item_id), r.negation_type, "", ADJUDICATED, f"adjudicated by {r.reviewer} ({r.project}, "
-             f"version {int(r.version)})", "") for r in decisions.itertuples() if r.negation_type]
+    rows = [
+        (
+            str(r.item_id),
+            r.negation_type,
+            "",
+            ADJUDICATED,
+            f"adjudicated by {r.reviewer} ({r.project}, version {int(r.version)})",
+            "",
+        )
+        for r in decisions.itertuples()
+        if r.negation_type
+    ]
     return pd.DataFrame(rows, columns=list(LABEL_COLUMNS))
 
 
@@ -194,14 +227,16 @@ def type_distribution(labels: pd.DataFrame, taxonomy: Taxonomy | None = None) ->
     counts = labels["type"].value_counts()
     sources = labels.groupby("type")["label_source"].agg(lambda s: ", ".join(sorted(set(s))))
     keys = taxonomy.keys + [k for k in counts.index if k not in taxonomy.keys]
-    return pd.DataFrame({
-        "type": keys,
-        "label": [taxonomy.label(k) for k in keys],
-        "count": [int(counts.get(k, 0)) for k in keys],
-        "share": [counts.get(k, 0) / n if n else float("nan") for k in keys],
-        "label_source": [sources.get(k, "") for k in keys],
-        "n": n,
-    })
+    return pd.DataFrame(
+        {
+            "type": keys,
+            "label": [taxonomy.label(k) for k in keys],
+            "count": [int(counts.get(k, 0)) for k in keys],
+            "share": [counts.get(k, 0) / n if n else float("nan") for k in keys],
+            "label_source": [sources.get(k, "") for k in keys],
+            "n": n,
+        }
+    )
 
 
 def distribution_summary(labels: pd.DataFrame, dataset: str = "", taxonomy: Taxonomy | None = None) -> dict:

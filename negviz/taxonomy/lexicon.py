@@ -20,10 +20,29 @@ from negviz.taxonomy.types import TAXONOMY_DIR
 MIN_STEM = 3
 WORDS_FILE = TAXONOMY_DIR / "words.txt"
 # Inflections removed when a stem is looked up: (suffix, replacement).
-_STEM_VARIANTS = (("", ""), ("ly", ""), ("ily", "y"), ("ness", ""), ("ed", ""), ("ed", "e"), ("d", ""),
-                  ("ing", ""), ("ing", "e"), ("s", ""), ("es", ""), ("y", ""), ("ity", ""), ("ity", "e"),
-                  ("ities", "e"), ("i", "y"), ("able", ""), ("able", "e"),
-                  ("able", "y"), ("ate", ""), ("ous", ""))
+_STEM_VARIANTS = (
+    ("", ""),
+    ("ly", ""),
+    ("ily", "y"),
+    ("ness", ""),
+    ("ed", ""),
+    ("ed", "e"),
+    ("d", ""),
+    ("ing", ""),
+    ("ing", "e"),
+    ("s", ""),
+    ("es", ""),
+    ("y", ""),
+    ("ity", ""),
+    ("ity", "e"),
+    ("ities", "e"),
+    ("i", "y"),
+    ("able", ""),
+    ("able", "e"),
+    ("able", "y"),
+    ("ate", ""),
+    ("ous", ""),
+)
 TOKEN_RE = re.compile(r"[A-Za-z]+(?:['’][A-Za-z]+)?(?:-[A-Za-z]+)*")
 
 
@@ -107,8 +126,9 @@ def words() -> frozenset[str]:
     """English words (data/taxonomy/words.txt, built by scripts/build_words.py from the bundled
     MiniLM tokenizer vocabulary). A missing or empty list is an error, never an empty rule."""
     if not WORDS_FILE.is_file():
-        raise FileNotFoundError(f"{WORDS_FILE} is missing: the affixal rule needs it "
-                                "(python scripts/build_words.py rebuilds it)")
+        raise FileNotFoundError(
+            f"{WORDS_FILE} is missing: the affixal rule needs it (python scripts/build_words.py rebuilds it)"
+        )
     lines = WORDS_FILE.read_text(encoding="utf-8").splitlines()
     out = frozenset(w.strip() for w in lines if w.strip() and not w.startswith("#"))
     if not out:
@@ -142,7 +162,7 @@ def affixal_split(word: str) -> tuple[str, str] | None:
         return None
     for affix, position, before in affixes():
         if position == "prefix" and word.startswith(affix):
-            stem = word[len(affix):]
+            stem = word[len(affix) :]
             if len(stem) >= MIN_STEM and (not before or stem[0] in before) and is_word(stem):
                 return affix + "-", stem
         if position == "suffix" and word.endswith(affix):

@@ -44,8 +44,10 @@ class Taxonomy:
     def from_labels(cls, labels: Iterable[str], name: str = "dataset labels") -> "Taxonomy":
         """A flat taxonomy of the distinct labels, by first appearance (NaN/empty become 'none')."""
         keys = list(dict.fromkeys(_clean(x) for x in labels))
-        types = [NegationType(k, k.replace("_", " "), name, "sentence", i, i, f"label {k!r} of {name}")
-                 for i, k in enumerate(keys)]
+        types = [
+            NegationType(k, k.replace("_", " "), name, "sentence", i, i, f"label {k!r} of {name}")
+            for i, k in enumerate(keys)
+        ]
         return cls(name, tuple(types))
 
     @property

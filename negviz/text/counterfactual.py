@@ -45,7 +45,12 @@ import re
 from dataclasses import dataclass
 
 OPS = ("negate", "remove", "swap", "free")  # what the pages offer, in this order
-OP_LABELS = {"negate": "insert a negation", "remove": "remove a negation cue", "swap": "swap a cue", "free": "free edit"}
+OP_LABELS = {
+    "negate": "insert a negation",
+    "remove": "remove a negation cue",
+    "swap": "swap a cue",
+    "free": "free edit",
+}
 
 _WORD = re.compile(r"[A-Za-z]+(?:['’][A-Za-z]+)*")
 BE = {"am", "is", "are", "was", "were"}
@@ -53,23 +58,83 @@ MODALS = {"can", "could", "will", "would", "shall", "should", "may", "might", "m
 DO = {"do", "does", "did"}
 HAVE = {"has", "have", "had"}
 # Contracted negatives per auxiliary (questions use them: they fit inverted word order).
-NT = {"is": "isn't", "are": "aren't", "was": "wasn't", "were": "weren't", "do": "don't", "does": "doesn't",
-      "did": "didn't", "can": "can't", "could": "couldn't", "will": "won't", "would": "wouldn't",
-      "should": "shouldn't", "must": "mustn't", "has": "hasn't", "have": "haven't", "had": "hadn't"}
+NT = {
+    "is": "isn't",
+    "are": "aren't",
+    "was": "wasn't",
+    "were": "weren't",
+    "do": "don't",
+    "does": "doesn't",
+    "did": "didn't",
+    "can": "can't",
+    "could": "couldn't",
+    "will": "won't",
+    "would": "wouldn't",
+    "should": "shouldn't",
+    "must": "mustn't",
+    "has": "hasn't",
+    "have": "haven't",
+    "had": "hadn't",
+}
 UN_NT = {v: k for k, v in NT.items()} | {"ain't": "is", "shan't": "shall", "cannot": "can"}
 CLITICS = {"s", "re", "m", "ve", "ll", "d"}  # it's, they're, I'm, we've, they'll, I'd
 CLITIC_HOSTS = {"it", "he", "she", "that", "there", "here", "what", "who", "where", "i", "you", "we", "they"}
 SUBJECT_3SG = {"he", "she", "it", "who", "that", "which", "this", "one", "everyone", "someone", "nobody"}
 SUBJECT_PLURAL = {"i", "you", "we", "they"}
 # Words after which the next word is a noun or an object, not a finite verb.
-NOT_BEFORE_VERB = {"the", "a", "an", "this", "these", "those", "my", "your", "his", "her", "its", "our", "their",
-                   "some", "many", "all", "no", "any", "each", "every", "of", "in", "on", "at", "to", "for", "with",
-                   "by", "from", "into", "about", "and", "or", "as", "than", "very", "more", "most"}
+NOT_BEFORE_VERB = {
+    "the",
+    "a",
+    "an",
+    "this",
+    "these",
+    "those",
+    "my",
+    "your",
+    "his",
+    "her",
+    "its",
+    "our",
+    "their",
+    "some",
+    "many",
+    "all",
+    "no",
+    "any",
+    "each",
+    "every",
+    "of",
+    "in",
+    "on",
+    "at",
+    "to",
+    "for",
+    "with",
+    "by",
+    "from",
+    "into",
+    "about",
+    "and",
+    "or",
+    "as",
+    "than",
+    "very",
+    "more",
+    "most",
+}
 NPI_AFTER_NOT = {"yet", "anymore", "ever"}  # removed with the "not" before them
 PERFECT_ADVERBS = {"already", "just", "also", "always", "recently", "long", "ever", "since", "often"}
 # Replacements when removing a determiner-like sentential cue.
-DEPOLARIZE = {"no": "some", "nothing": "something", "nobody": "somebody", "none": "some", "nowhere": "somewhere",
-              "neither": "either", "nor": "or", "no one": "someone"}
+DEPOLARIZE = {
+    "no": "some",
+    "nothing": "something",
+    "nobody": "somebody",
+    "none": "some",
+    "nowhere": "somewhere",
+    "neither": "either",
+    "nor": "or",
+    "no one": "someone",
+}
 
 
 @dataclass(frozen=True)
@@ -256,8 +321,10 @@ class _Span:
 
 def _literal_cues(sentence: str, cue: str) -> list[_Span]:
     pattern = r"(?<![\w'’])" + re.escape(cue) + r"(?![\w'’])"
-    return [_Span(m.start(), m.end(), m.group(), "affixal" if " " not in cue else "other")
-            for m in re.finditer(pattern, sentence, re.IGNORECASE)]
+    return [
+        _Span(m.start(), m.end(), m.group(), "affixal" if " " not in cue else "other")
+        for m in re.finditer(pattern, sentence, re.IGNORECASE)
+    ]
 
 
 def _undo(sentence: str, start: int, end: int, kind: str) -> Edit | None:
@@ -299,8 +366,14 @@ def _undo_do_support(sentence: str, words, do_k: int, verb_k: int, cue: str) -> 
         return None
     new = _inflect(verb.lower(), tag) if tag != "VBP" else verb.lower()
     start = words[do_k][0]
-    return _replace(sentence, start, words[verb_k][1], _match_case(words[do_k][2], new), "remove",
-                    f"do-support undone: {sentence[start:words[verb_k][1]]} -> {new}")
+    return _replace(
+        sentence,
+        start,
+        words[verb_k][1],
+        _match_case(words[do_k][2], new),
+        "remove",
+        f"do-support undone: {sentence[start : words[verb_k][1]]} -> {new}",
+    )
 
 
 def _delete_word(sentence: str, start: int, end: int, rule: str) -> Edit:
@@ -349,18 +422,31 @@ def swap_cue(sentence: str, old: str, new: str) -> Edit | None:
         verb = words[k + 1][2].lower()
         form = {"does": _inflect(verb, "VBZ"), "did": _inflect(verb, "VBD"), "do": verb}[do]
         start, end = words[do_k][0], words[k + 1][1]
-        return _replace(sentence, start, end, _match_case(words[do_k][2], f"never {form}"), "swap",
-                        f"{sentence[start:end]} -> never {form}")
+        return _replace(
+            sentence,
+            start,
+            end,
+            _match_case(words[do_k][2], f"never {form}"),
+            "swap",
+            f"{sentence[start:end]} -> never {form}",
+        )
     after_aux = k > 0 and _norm(words[k - 1][2]) in BE | MODALS | HAVE  # "is never" -> "is not": a plain swap
     if old_l == "never" and new_l == "not" and k + 1 < len(words) and not after_aux:
         verb = words[k + 1][2]
         for do, tag in (("did", "VBD"), ("does", "VBZ")):
             if lemma := _verb_lemma(verb, tag):
                 start, end = hit.start, words[k + 1][1]
-                return _replace(sentence, start, end, _match_case(hit.text, f"{do} not {lemma}"), "swap",
-                                f"{sentence[start:end]} -> {do} not {lemma}")
-    return _replace(sentence, hit.start, hit.end, _match_case(hit.text, new.strip()), "swap",
-                    f"{hit.text} -> {new.strip()}")
+                return _replace(
+                    sentence,
+                    start,
+                    end,
+                    _match_case(hit.text, f"{do} not {lemma}"),
+                    "swap",
+                    f"{sentence[start:end]} -> {do} not {lemma}",
+                )
+    return _replace(
+        sentence, hit.start, hit.end, _match_case(hit.text, new.strip()), "swap", f"{hit.text} -> {new.strip()}"
+    )
 
 
 # ---------------------------------------------------------------- free editing and dispatch

@@ -49,21 +49,125 @@ from negviz.text.counterfactual import Edit, make_edit
 
 _WORD = re.compile(r"[A-Za-z]+(?:['’][A-Za-z]+)*")
 _SENTENTIAL = re.compile(
-    r"(?<![\w'’])(not|never|no|nobody|nothing|none|nowhere|neither|nor|cannot)(?![\w'’])|n['’]t\b", re.IGNORECASE)
-PRONOUN_CASE = {"he": "him", "him": "he", "she": "her", "her": "she", "they": "them", "them": "they", "we": "us",
-                "us": "we", "i": "me", "me": "I", "his": "him", "their": "them", "our": "us", "my": "me",
-                "who": "whom", "whom": "who"}
+    r"(?<![\w'’])(not|never|no|nobody|nothing|none|nowhere|neither|nor|cannot)(?![\w'’])|n['’]t\b", re.IGNORECASE
+)
+PRONOUN_CASE = {
+    "he": "him",
+    "him": "he",
+    "she": "her",
+    "her": "she",
+    "they": "them",
+    "them": "they",
+    "we": "us",
+    "us": "we",
+    "i": "me",
+    "me": "I",
+    "his": "him",
+    "their": "them",
+    "our": "us",
+    "my": "me",
+    "who": "whom",
+    "whom": "who",
+}
 # Function words: never removed as nouns, never taken from DEMETR's antonym swaps (the file's
 # one-word diffs also catch re-phrasings such as "the" -> "old").
-FUNCTION_WORDS = {"the", "a", "an", "this", "that", "these", "those", "and", "or", "but", "of", "in", "on", "at",
-                  "to", "for", "with", "by", "from", "as", "is", "are", "was", "were", "be", "been", "being", "am",
-                  "has", "have", "had", "do", "does", "did", "will", "would", "can", "could", "shall", "should",
-                  "may", "might", "must", "it", "its", "you", "your", "yours", "there", "here", "what", "which",
-                  "whose", "one", "all", "some", "any", "each", "every", "time", "so", "if", "than", "then", "also",
-                  "such", "very", "just", "not", "no", *PRONOUN_CASE}
+FUNCTION_WORDS = {
+    "the",
+    "a",
+    "an",
+    "this",
+    "that",
+    "these",
+    "those",
+    "and",
+    "or",
+    "but",
+    "of",
+    "in",
+    "on",
+    "at",
+    "to",
+    "for",
+    "with",
+    "by",
+    "from",
+    "as",
+    "is",
+    "are",
+    "was",
+    "were",
+    "be",
+    "been",
+    "being",
+    "am",
+    "has",
+    "have",
+    "had",
+    "do",
+    "does",
+    "did",
+    "will",
+    "would",
+    "can",
+    "could",
+    "shall",
+    "should",
+    "may",
+    "might",
+    "must",
+    "it",
+    "its",
+    "you",
+    "your",
+    "yours",
+    "there",
+    "here",
+    "what",
+    "which",
+    "whose",
+    "one",
+    "all",
+    "some",
+    "any",
+    "each",
+    "every",
+    "time",
+    "so",
+    "if",
+    "than",
+    "then",
+    "also",
+    "such",
+    "very",
+    "just",
+    "not",
+    "no",
+    *PRONOUN_CASE,
+}
 ADJ_CONTEXT = {"is", "are", "was", "were", "be", "been", "being", "am", "very", "so", "too", "more", "most", "less"}
-VERB_CONTEXT = {"not", "never", "i", "you", "we", "they", "he", "she", "it", "do", "does", "did", "will",
-                "would", "can", "could", "shall", "should", "may", "might", "must"}
+VERB_CONTEXT = {
+    "not",
+    "never",
+    "i",
+    "you",
+    "we",
+    "they",
+    "he",
+    "she",
+    "it",
+    "do",
+    "does",
+    "did",
+    "will",
+    "would",
+    "can",
+    "could",
+    "shall",
+    "should",
+    "may",
+    "might",
+    "must",
+}
 SHUFFLE_SEED = 0
 
 
@@ -157,8 +261,11 @@ def negation(text: str) -> Edit | None:
 
 
 def antonym(text: str) -> Edit | None:
-    hits = [(hit[1], k, hit[0]) for k, (_, _, w) in enumerate(_words(text))
-            if (hit := antonym_of(w.lower().replace("’", "'")))]
+    hits = [
+        (hit[1], k, hit[0])
+        for k, (_, _, w) in enumerate(_words(text))
+        if (hit := antonym_of(w.lower().replace("’", "'")))
+    ]
     if not hits:
         return None
     tier, k, new = min(hits)  # the best tier, then the first word

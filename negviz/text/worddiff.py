@@ -70,7 +70,7 @@ def diff_words(a: str, b: str) -> tuple[list[Span], list[Span]]:
 def changed_words(a: str, b: str) -> tuple[list[str], list[str]]:
     """The changed stretches of text on each side, e.g. (["had no"], ["did not yet have"])."""
     left, right = diff_words(a, b)
-    return [a[s.start:s.end] for s in left], [b[s.start:s.end] for s in right]
+    return [a[s.start : s.end] for s in left], [b[s.start : s.end] for s in right]
 
 
 def cue_spans(text: str, cue: str | None) -> list[Span]:

@@ -27,12 +27,18 @@ def corpus_section(dataset: str, key: str) -> None:
     csv_download(board, f"negviz-corpus-runs-{dataset}.csv", key=f"{key}-corpus-csv")
     others = board[~board["paper_corpus"]].drop_duplicates("corpus_hash")
     for r in others.itertuples(index=False):
-        st.caption(f"Runs over corpus {safe_md(r.corpus)} ({int(r.corpus_size):,} documents, hash "
-                   f"{safe_md(r.corpus_hash)}), "
-                   "not ExcluIR's 90,406-paragraph corpus, so not on ExcluIR Table 6's scale (a smaller "
-                   "corpus makes retrieval easier); the Overview's \"negviz beside the papers\" puts "
-                   "Table 6's rows of the same models beside them with that caveat.")
+        st.caption(
+            f"Runs over corpus {safe_md(r.corpus)} ({int(r.corpus_size):,} documents, hash "
+            f"{safe_md(r.corpus_hash)}), "
+            "not ExcluIR's 90,406-paragraph corpus, so not on ExcluIR Table 6's scale (a smaller "
+            'corpus makes retrieval easier); the Overview\'s "negviz beside the papers" puts '
+            "Table 6's rows of the same models beside them with that caveat."
+        )
     if board["paper_corpus"].any():
         st.caption("ExcluIR Table 6, same metrics over the same corpus (top-10 list, Sec. 3):")
-        st.dataframe(corpus_published(resources.reference()), hide_index=True, column_config=config,
-                     key=f"{key}-corpus-published")
+        st.dataframe(
+            corpus_published(resources.reference()),
+            hide_index=True,
+            column_config=config,
+            key=f"{key}-corpus-published",
+        )

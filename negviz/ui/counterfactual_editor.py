@@ -22,16 +22,24 @@ def counterfactual_editor(texts: dict[str, str], label: str = "Edit", limit: int
     old = c3.text_input("swap", "not", key="cf_old", bind="query-params")
     new = c4.text_input("for", "never", key="cf_new", bind="query-params")
     if op_label == cf.OP_LABELS["free"]:
-        st.button("Start from the current text", key="cf_copy",
-                  on_click=lambda: st.session_state.update(cf_text=texts[target]))
+        st.button(
+            "Start from the current text",
+            key="cf_copy",
+            on_click=lambda: st.session_state.update(cf_text=texts[target]),
+        )
         st.text_area("Edited text", key="cf_text", bind="query-params", max_chars=limit)
     op = next((k for k, v in cf.OP_LABELS.items() if v == op_label), None)
     edit = cf.apply_edit(texts[target], op, old, new, st.session_state.get("cf_text") or "") if op else None
     if op and edit is None:
-        st.warning(f"No rule fits “{op_label}” for {target}; see `negviz.text.counterfactual` for what the rules cover.")
+        st.warning(
+            f"No rule fits “{op_label}” for {target}; see `negviz.text.counterfactual` for what the rules cover."
+        )
     if edit:
         # typed words are shown as code, never as markup
         st.markdown(f"**{target}** · `{edit.rule.replace('`', chr(39))}`", help="Original above, edited below.")
-        st.html(STYLE + text_block("original", render_html(edit.original, [Span(*edit.span)]))
-                + text_block("edited", render_html(edit.edited, [Span(*edit.new_span)])))
+        st.html(
+            STYLE
+            + text_block("original", render_html(edit.original, [Span(*edit.span)]))
+            + text_block("edited", render_html(edit.edited, [Span(*edit.new_span)]))
+        )
     return target, edit

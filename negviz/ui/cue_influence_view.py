@@ -34,20 +34,28 @@ def _group_table(frame: pd.DataFrame, group: str) -> pd.DataFrame:
 def shares(name: str, ds) -> None:
     """The cue's share per verdict or negation type, and the pairs behind a bin."""
     stored, analysis = _stored(name)
-    st.caption("Token attributions over a whole dataset, reduced to one number per comparison: the share of "
-               "|attribution| that falls on the negation cue (the words of the negation edit). Occlusion removes each "
-               "word and re-scores (every model); integrated gradients and gradient × input differentiate a PyTorch "
-               "encoder. Runs are computed once with `negviz explain` and shared through the store.")
+    st.caption(
+        "Token attributions over a whole dataset, reduced to one number per comparison: the share of "
+        "|attribution| that falls on the negation cue (the words of the negation edit). Occlusion removes each "
+        "word and re-scores (every model); integrated gradients and gradient × input differentiate a PyTorch "
+        "encoder. Runs are computed once with `negviz explain` and shared through the store."
+    )
     runs = stored[analysis == C.ANALYSIS] if len(stored) else stored
     if runs.empty:
-        st.info(f"No cue-influence runs on {ds.title} yet. Compute one with "
-                f"`negviz explain --model all-MiniLM-L6-v2 --dataset {name} --method gradient-x-input` "
-                "(a progress bar counts the pairs; `--limit N` for a first look).")
+        st.info(
+            f"No cue-influence runs on {ds.title} yet. Compute one with "
+            f"`negviz explain --model all-MiniLM-L6-v2 --dataset {name} --method gradient-x-input` "
+            "(a progress bar counts the pairs; `--limit N` for a first look)."
+        )
         return
-    runs = runs.assign(label=[f"{r.model_name} · {r.options.get('method', '?')} · n={r.n}"
-                              for r in runs.itertuples()])
-    chosen = st.multiselect("Runs", list(runs["label"]), default=list(runs["label"])[:4], key="runs",
-                            help="model · attribution method · pairs")
+    runs = runs.assign(label=[f"{r.model_name} · {r.options.get('method', '?')} · n={r.n}" for r in runs.itertuples()])
+    chosen = st.multiselect(
+        "Runs",
+        list(runs["label"]),
+        default=list(runs["label"])[:4],
+        key="runs",
+        help="model · attribution method · pairs",
+    )
     if not chosen:
         st.info("Pick at least one run.")
         return
@@ -68,49 +76,78 @@ def shares(name: str, ds) -> None:
     st.plotly_chart(fig, key="share_chart", on_select="rerun", selection_mode="points")
     figure_downloads(fig, f"negviz-cue-influence-{name}-{group}", key="share")
     table = _group_table(frame, group)
-    st.dataframe(table, hide_index=True, key="share_table", column_config={
-        c: st.column_config.NumberColumn(format="percent") for c in
-        ("median cue share", "ci_low", "ci_high", "mean cue share", "cue under 5%")})
-    csv_download(table.assign(dataset=name, split=ds.spec.split), f"negviz-cue-influence-{name}-{group}.csv",
-                  label="Download the table (CSV)", key="dl-share")
+    st.dataframe(
+        table,
+        hide_index=True,
+        key="share_table",
+        column_config={
+            c: st.column_config.NumberColumn(format="percent")
+            for c in ("median cue share", "ci_low", "ci_high", "mean cue share", "cue under 5%")
+        },
+    )
+    csv_download(
+        table.assign(dataset=name, split=ds.spec.split),
+        f"negviz-cue-influence-{name}-{group}.csv",
+        label="Download the table (CSV)",
+        key="dl-share",
+    )
     with st.expander("Runs and their methods"):
-        st.dataframe(picked.reset_index()[["label", "run_id", "model_name", "n", "options", "created_at"]],
-                     hide_index=True, key="share_runs")
+        st.dataframe(
+            picked.reset_index()[["label", "run_id", "model_name", "n", "options", "created_at"]],
+            hide_index=True,
+            key="share_runs",
+        )
 
     st.subheader("Pairs behind a bin")
-    st.caption("Click a point, or pick the run and the group here; each pair opens in the inspector with its "
-               "attributions.")
+    st.caption(
+        "Click a point, or pick the run and the group here; each pair opens in the inspector with its attributions."
+    )
     c1, c2 = st.columns(2)
     bin_run = c1.selectbox("Run", chosen, index=None, key="bin_run", bind="query-params", placeholder="pick a run")
-    bin_group = c2.selectbox("Group", order, index=None, key="bin_group", bind="query-params",
-                             placeholder="pick a group", format_func=lambda g: labels.get(g, g))
+    bin_group = c2.selectbox(
+        "Group",
+        order,
+        index=None,
+        key="bin_group",
+        bind="query-params",
+        placeholder="pick a group",
+        format_func=lambda g: labels.get(g, g),
+    )
     if bin_run and bin_group:
         part = frame[(frame["label"] == bin_run) & (frame[group] == bin_group)]
         silent = int(part["cue_share"].isna().sum())  # no word moved the score: no share to draw or list
         part = part.dropna(subset=["cue_share"])
         model = picked.loc[bin_run, "model_name"]
-        st.markdown(f"**{safe_md(bin_run)}** · {safe_md(labels.get(bin_group, bin_group))}: {len(part):,} "
-                    f"comparisons, median cue share {part['cue_share'].median():.1%}"
-                    + (f" ({silent:,} more where no word moved the score)" if silent else ""))
+        st.markdown(
+            f"**{safe_md(bin_run)}** · {safe_md(labels.get(bin_group, bin_group))}: {len(part):,} "
+            f"comparisons, median cue share {part['cue_share'].median():.1%}"
+            + (f" ({silent:,} more where no word moved the score)" if silent else "")
+        )
         shown = part[["item_id", "comparison", "cue_share", "cue_attribution", "margin", "category", "type"]]
-        td.items_table(shown.sort_values("cue_share"), name, "bin_items", f"negviz-cue-influence-{name}-{bin_group}",
-                       model=model)
+        td.items_table(
+            shown.sort_values("cue_share"), name, "bin_items", f"negviz-cue-influence-{name}-{bin_group}", model=model
+        )
 
 
 def fading(name: str, ds) -> None:
     """Per-layer curves of stored runs, averaged over the items of a negation type."""
     stored, analysis = _stored(name)
     st.subheader("Where the cue fades, layer by layer")
-    st.caption("1 − cos between an item's two documents at the first word piece where they differ, and between "
-               "their mean-pooled states, per layer (0 = the embeddings), averaged per negation type. A trained "
-               "model's curve beside its base shows in which layers training changed the representation.")
+    st.caption(
+        "1 − cos between an item's two documents at the first word piece where they differ, and between "
+        "their mean-pooled states, per layer (0 = the embeddings), averaged per negation type. A trained "
+        "model's curve beside its base shows in which layers training changed the representation."
+    )
     runs = stored[analysis == L.ANALYSIS] if len(stored) else stored
     if runs.empty:
-        st.info(f"No layer curves on {ds.title} yet. Compute them with "
-                f"`negviz explain --layers --model all-MiniLM-L6-v2 --dataset {name}` (encoders; about a minute).")
+        st.info(
+            f"No layer curves on {ds.title} yet. Compute them with "
+            f"`negviz explain --layers --model all-MiniLM-L6-v2 --dataset {name}` (encoders; about a minute)."
+        )
         return
-    labels = {f"{r.model_name} · {' vs '.join(r.options.get('columns', []))} · n={r.n}": r.run_id
-              for r in runs.itertuples()}
+    labels = {
+        f"{r.model_name} · {' vs '.join(r.options.get('columns', []))} · n={r.n}": r.run_id for r in runs.itertuples()
+    }
     chosen = st.multiselect("Layer-curve runs", list(labels), default=list(labels)[:2], key="layer_runs")
     curves = {label: L.stored_curves(resources.run_scores(labels[label])) for label in chosen}
     types = inspector_data.automatic_types(name)[["item_id", "type"]]
@@ -127,5 +164,3 @@ def fading(name: str, ds) -> None:
         fig = layer_curves(pd.concat(parts, ignore_index=True), f"Where the edit fades · {ds.title} · {pick}")
         st.plotly_chart(fig, key="layer_chart")
         figure_downloads(fig, f"negviz-layers-{name}", key="layers")
-
-

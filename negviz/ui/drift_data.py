@@ -37,14 +37,20 @@ def drift_frames(picked: pd.DataFrame):
     parts = []
     for run in picked.itertuples(index=False):
         one = pd.DataFrame([{"run_id": run.run_id, "label": run.label}])
-        parts.append(_complete_frames(resources.db_url(), run.run_id, run.label) if run.status == "complete"
-                     else views.drift_frames(resources.store(), one))
+        parts.append(
+            _complete_frames(resources.db_url(), run.run_id, run.label)
+            if run.status == "complete"
+            else views.drift_frames(resources.store(), one)
+        )
     epochs = [p[0] for p in parts if len(p[0])]
     cosines = [p[1] for p in parts if len(p[1])]
     wide = {k: v for p in parts for k, v in p[2].items()}
     empty = views.drift_frames(resources.store(), picked.iloc[:0])
-    return (pd.concat(epochs, ignore_index=True) if epochs else empty[0],
-            pd.concat(cosines, ignore_index=True) if cosines else empty[1], wide)
+    return (
+        pd.concat(epochs, ignore_index=True) if epochs else empty[0],
+        pd.concat(cosines, ignore_index=True) if cosines else empty[1],
+        wide,
+    )
 
 
 def pair_texts(dataset_spec: dict, pair: str) -> pd.Series | None:

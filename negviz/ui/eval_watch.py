@@ -60,7 +60,9 @@ def show_outcome(job: eval_jobs.EvalJob) -> None:
         st.error(f"{safe_md(job.label)} failed: {safe_md(job.error)}", icon=":material/error:")
     else:
         r = job.result
-        st.success(f"{'Reused the stored run' if r['reused_stored_run'] else 'Stored run'} {r['run_id']}: "
-                   f"{safe_md(r['model'])} on {safe_md(r['dataset'])}:{safe_md(r['split'])}, n={r['n']}, "
-                   f"{r['wall_seconds']:.1f}s on {r['device']}.")
+        st.success(
+            f"{'Reused the stored run' if r['reused_stored_run'] else 'Stored run'} {r['run_id']}: "
+            f"{safe_md(r['model'])} on {safe_md(r['dataset'])}:{safe_md(r['split'])}, n={r['n']}, "
+            f"{r['wall_seconds']:.1f}s on {r['device']}."
+        )
         st.json({k: v for k, v in r.items() if k not in ("model", "dataset", "split", "run_id")}, expanded=1)

@@ -19,44 +19,73 @@ def start_form(store) -> None:
         with st.form("start"):
             c1, c2, c3, c4, c5 = st.columns([3, 2, 1, 1, 1])
             model = c1.text_input("Model", "all-MiniLM-L6-v2", help="Catalog name, hub id or local folder.")
-            family = c2.radio("Family", ft.FAMILIES, horizontal=True,
-                              help="late-interaction: MaxSim over the encoder's token vectors (MaxSim explorer).")
+            family = c2.radio(
+                "Family",
+                ft.FAMILIES,
+                horizontal=True,
+                help="late-interaction: MaxSim over the encoder's token vectors (MaxSim explorer).",
+            )
             epochs = c3.number_input("Epochs", 1, 50, 3)
             lr = c4.number_input("Learning rate", 1e-7, 1e-2, 2e-5, format="%.1e")
             batch = c5.number_input("Batch (triplets)", 2, 512, 16, step=2)
             d1, d2, d3, d4 = st.columns([3, 1, 1, 1])
-            train = d1.selectbox("Training data", ["auto", "nevir-split", "nevir-train", "cannot", HEDGE_TRIPLE],
-                                 accept_new_options=True,
-                                 help="auto: NevIR train from the Hub when reachable, else a passage-disjoint 70/30 split "
-                                      "of the shipped NevIR test (offline). cannot: CANNOT's sentence/negation pairs "
-                                      "(the NegMPNet recipe). hf:joey234/hedge_triple: HedgeTriple (needs the Hub). Or "
-                                      "type the name of a pairs dataset added on 'Add a dataset' (how a file reaches a "
-                                      "shared server), or a file path where this server allows it.")
+            train = d1.selectbox(
+                "Training data",
+                ["auto", "nevir-split", "nevir-train", "cannot", HEDGE_TRIPLE],
+                accept_new_options=True,
+                help="auto: NevIR train from the Hub when reachable, else a passage-disjoint 70/30 split "
+                "of the shipped NevIR test (offline). cannot: CANNOT's sentence/negation pairs "
+                "(the NegMPNet recipe). hf:joey234/hedge_triple: HedgeTriple (needs the Hub). Or "
+                "type the name of a pairs dataset added on 'Add a dataset' (how a file reaches a "
+                "shared server), or a file path where this server allows it.",
+            )
             limit = d2.number_input("Training items (0 = all)", 0, 100_000, 0)
             seed = d3.number_input("Seed", 0, 2**31 - 1, 0)
-            general = d4.number_input("Retrieval check (questions)", 0, 1000, ft.FinetuneSpec().general,
-                                      help="HotpotQA questions re-ranked per epoch: a retrieval figure without "
-                                           "negation, drawn beside the negation figures (0: none).")
+            general = d4.number_input(
+                "Retrieval check (questions)",
+                0,
+                1000,
+                ft.FinetuneSpec().general,
+                help="HotpotQA questions re-ranked per epoch: a retrieval figure without "
+                "negation, drawn beside the negation figures (0: none).",
+            )
             e1, e2 = st.columns([1, 3])
-            kind = e1.radio("A file holds", TRAIN_KINDS, horizontal=True,
-                            help="pairs: NevIR's q1, d1, q2, d2; triplets: anchor, positive, negative (HedgeTriple).")
-            columns = e2.text_input("Column mapping (optional)", placeholder="anchor=premise,positive=hypothesis,"
-                                    "negative=contradiction", help="A file's own column names, as in the CLI's --columns.")
+            kind = e1.radio(
+                "A file holds",
+                TRAIN_KINDS,
+                horizontal=True,
+                help="pairs: NevIR's q1, d1, q2, d2; triplets: anchor, positive, negative (HedgeTriple).",
+            )
+            columns = e2.text_input(
+                "Column mapping (optional)",
+                placeholder="anchor=premise,positive=hypothesis,negative=contradiction",
+                help="A file's own column names, as in the CLI's --columns.",
+            )
             if st.form_submit_button("Start fine-tuning", icon=":material/play_arrow:"):
                 try:
                     user_path(model.strip())  # typed folders and training files: only where this server may read
                     user_path(train)
                     triplets = kind == "triplets" or train == HEDGE_TRIPLE
-                    spec = ft.FinetuneSpec(model.strip(), family, train, epochs=int(epochs), lr=float(lr),
-                                           batch_size=int(batch), seed=int(seed), limit_train=int(limit) or None,
-                                           general=int(general),
-                                           train_kind="triplets" if triplets else "pairs",
-                                           columns=columns.strip() or None)
+                    spec = ft.FinetuneSpec(
+                        model.strip(),
+                        family,
+                        train,
+                        epochs=int(epochs),
+                        lr=float(lr),
+                        batch_size=int(batch),
+                        seed=int(seed),
+                        limit_train=int(limit) or None,
+                        general=int(general),
+                        train_kind="triplets" if triplets else "pairs",
+                        columns=columns.strip() or None,
+                    )
                     job = jobs.start(spec, store)
                     st.session_state["job"] = job.run_id
                     (st.info if job.reused else st.success)(
-                        f"This spec's run {job.run_id[:8]} is already {job.state}: reusing it." if job.reused
-                        else f"Started run {job.run_id[:8]}; progress below.")
+                        f"This spec's run {job.run_id[:8]} is already {job.state}: reusing it."
+                        if job.reused
+                        else f"Started run {job.run_id[:8]}; progress below."
+                    )
                 except Exception as exc:  # bad model or data: a message, the page keeps running
                     show_error(exc)
 
@@ -86,19 +115,38 @@ def live_jobs(store) -> dict[str, str]:
                 st.rerun()
             left, right = st.columns([6, 1])
             if job.state == jobs.INTERRUPTED:
-                left.warning(f"Run {run_id[:8]} {job.line()}. Resume trains it again from epoch 0 (a checkpoint "
-                             "holds no optimiser state to continue from); Discard deletes it.",
-                             icon=":material/warning:")
+                left.warning(
+                    f"Run {run_id[:8]} {job.line()}. Resume trains it again from epoch 0 (a checkpoint "
+                    "holds no optimiser state to continue from); Discard deletes it.",
+                    icon=":material/warning:",
+                )
                 if job.error:  # what its last job here said (a resume that could not take it over)
                     left.code(job.error, language=None)
-                right.button("Resume", key=f"resume-{run_id}", on_click=_act, args=(jobs.resume, run_id, store),
-                             icon=":material/replay:")
-                right.button("Discard", key=f"discard-{run_id}", on_click=_act, args=(jobs.discard, run_id, store),
-                             icon=":material/delete:")
+                right.button(
+                    "Resume",
+                    key=f"resume-{run_id}",
+                    on_click=_act,
+                    args=(jobs.resume, run_id, store),
+                    icon=":material/replay:",
+                )
+                right.button(
+                    "Discard",
+                    key=f"discard-{run_id}",
+                    on_click=_act,
+                    args=(jobs.discard, run_id, store),
+                    icon=":material/delete:",
+                )
                 continue
             left.progress(job.fraction, text=f"Run {run_id[:8]}: {job.line()}")
-            right.button("Cancel", key=f"cancel-{run_id}", on_click=jobs.cancel, args=(run_id,), icon=":material/stop:",
-                         disabled=job.cancel_requested or not job.local, help=None if job.local else "Started elsewhere.")
+            right.button(
+                "Cancel",
+                key=f"cancel-{run_id}",
+                on_click=jobs.cancel,
+                args=(run_id,),
+                icon=":material/stop:",
+                disabled=job.cancel_requested or not job.local,
+                help=None if job.local else "Started elsewhere.",
+            )
 
     progress()
     return {run_id: job.state for run_id, job in active.items()}

@@ -33,8 +33,12 @@ def label_form(store, ds, dataset: str, current: str, annotator: str, next_id: s
         except (ann.AnnotationError, StoreError) as exc:  # StoreError: the store went away, is full, ...
             s["ann_message"] = ("error", safe_md(exc))
             return
-        s["ann_message"] = ("success", f"Saved {safe_md(item_id)} as version {version} by {safe_md(annotator)}." if version != before
-                            else f"No change: {safe_md(item_id)} already has this label (version {version}).")
+        s["ann_message"] = (
+            "success",
+            f"Saved {safe_md(item_id)} as version {version} by {safe_md(annotator)}."
+            if version != before
+            else f"No change: {safe_md(item_id)} already has this label (version {version}).",
+        )
         s["pair"] = advance_to or item_id  # pin the pair, so a shrinking queue does not move it
 
     st.subheader("Label this pair")
@@ -46,18 +50,39 @@ def label_form(store, ds, dataset: str, current: str, annotator: str, next_id: s
     if refusal:
         st.warning(f"Labels cannot be saved now: {safe_md(refusal)}.", icon=":material/block:")
     with st.form(f"label-{form}"):
-        st.caption(f"Labelling as **{paircard.md_escape(annotator)}**" if annotator else "Enter your annotator name in the sidebar first.")
-        st.selectbox("Negation type", choices, key=f"type_{form}", placeholder="choose",
-                     index=choices.index(mine.negation_type) if mine.negation_type in choices else None)
-        st.radio("Pair validity", ann.VALIDITY, index=ann.VALIDITY.index(mine.validity), horizontal=True,
-                 key=f"valid_{form}")
+        st.caption(
+            f"Labelling as **{paircard.md_escape(annotator)}**"
+            if annotator
+            else "Enter your annotator name in the sidebar first."
+        )
+        st.selectbox(
+            "Negation type",
+            choices,
+            key=f"type_{form}",
+            placeholder="choose",
+            index=choices.index(mine.negation_type) if mine.negation_type in choices else None,
+        )
+        st.radio(
+            "Pair validity", ann.VALIDITY, index=ann.VALIDITY.index(mine.validity), horizontal=True, key=f"valid_{form}"
+        )
         st.checkbox("Query ambiguous", value=mine.query_ambiguous, key=f"amb_{form}")
         st.text_area("Note", value=mine.note, max_chars=ann.MAX_NOTE, key=f"note_{form}")
         a, b = st.columns(2)
-        a.form_submit_button("Save", on_click=save, args=(current, form, version, None), type="primary",
-                             icon=":material/save:", disabled=bool(refusal))
-        b.form_submit_button("Save and next", on_click=save, args=(current, form, version, next_id),
-                             icon=":material/skip_next:", disabled=next_id is None or bool(refusal))
+        a.form_submit_button(
+            "Save",
+            on_click=save,
+            args=(current, form, version, None),
+            type="primary",
+            icon=":material/save:",
+            disabled=bool(refusal),
+        )
+        b.form_submit_button(
+            "Save and next",
+            on_click=save,
+            args=(current, form, version, next_id),
+            icon=":material/skip_next:",
+            disabled=next_id is None or bool(refusal),
+        )
     status, message = st.session_state.pop("ann_message", (None, None))
     if status:
         (st.error if status == "error" else st.success)(message)

@@ -26,31 +26,50 @@ def show(ctx, outcomes: pd.DataFrame, order: list[str], scope: str) -> None:
     st.subheader("The lexical confound: does a model follow word overlap?")
     lexical, source = lexical_data.margins(ctx.name)
     comps = X.comparisons(outcomes, lexical)
-    st.caption(f"Each comparison (NevIR: each query's choice between d1 and d2) leans lexically towards the document "
-               f"BM25 scores higher for the query: {safe_md(X.MEASURE)}; here {safe_md(source)}. A model that follows "
-               "word overlap whatever the negation is wrong far more often when BM25 leans towards the wrong document "
-               f"({scope}).")
+    st.caption(
+        f"Each comparison (NevIR: each query's choice between d1 and d2) leans lexically towards the document "
+        f"BM25 scores higher for the query: {safe_md(X.MEASURE)}; here {safe_md(source)}. A model that follows "
+        "word overlap whatever the negation is wrong far more often when BM25 leans towards the wrong document "
+        f"({scope})."
+    )
     table, follows = _tables(comps)
     lfig = confound_bars(table, f"Wrong or tied, by BM25's lean · {ctx.name} {ctx.split} · {scope}")
     td.apply_click("lex_chart", {"lex_model": 0, "lex_lean": 1}, {"lex_model": order, "lex_lean": list(X.LEANS)})
     st.plotly_chart(lfig, key="lex_chart", on_select="rerun", selection_mode="points")
-    st.dataframe(follows, hide_index=True, key="lex_follows", column_config={
-        "follows BM25": st.column_config.NumberColumn(format="percent", help="among comparisons where BM25 is not "
-                                                      "tied: how often the model picks BM25's document"),
-        "ci_low": st.column_config.NumberColumn(format="percent"),
-        "ci_high": st.column_config.NumberColumn(format="percent"),
-        "share_right_is_lexical": st.column_config.NumberColumn(
-            "BM25 right", format="percent", help="how often BM25's document is the right one (gold)")})
-    csv_download(table.assign(dataset=ctx.name, split=ctx.split, filter=scope, measure=X.MEASURE),
-                 f"negviz-lexical-{ctx.name}.csv", label="Download the lexical table (CSV)", key="dl-lex")
+    st.dataframe(
+        follows,
+        hide_index=True,
+        key="lex_follows",
+        column_config={
+            "follows BM25": st.column_config.NumberColumn(
+                format="percent",
+                help="among comparisons where BM25 is not tied: how often the model picks BM25's document",
+            ),
+            "ci_low": st.column_config.NumberColumn(format="percent"),
+            "ci_high": st.column_config.NumberColumn(format="percent"),
+            "share_right_is_lexical": st.column_config.NumberColumn(
+                "BM25 right", format="percent", help="how often BM25's document is the right one (gold)"
+            ),
+        },
+    )
+    csv_download(
+        table.assign(dataset=ctx.name, split=ctx.split, filter=scope, measure=X.MEASURE),
+        f"negviz-lexical-{ctx.name}.csv",
+        label="Download the lexical table (CSV)",
+        key="dl-lex",
+    )
     c1, c2 = st.columns(2)
-    lex_model = c1.selectbox("Model", order, index=None, key="lex_model", bind="query-params",
-                             placeholder="pick a model")
-    lex_lean = c2.selectbox("BM25 leans", list(X.LEANS), index=None, key="lex_lean", bind="query-params",
-                            placeholder="pick a lean")
+    lex_model = c1.selectbox(
+        "Model", order, index=None, key="lex_model", bind="query-params", placeholder="pick a model"
+    )
+    lex_lean = c2.selectbox(
+        "BM25 leans", list(X.LEANS), index=None, key="lex_lean", bind="query-params", placeholder="pick a lean"
+    )
     if lex_model and lex_lean:
         part = comps[(comps["model"] == lex_model) & (comps["lean"] == lex_lean)]
         part = part[["item_id", "comparison", "choice", "model_margin", "lexical_margin"]]
-        st.markdown(f"**{safe_md(lex_model)}** · BM25 leans {lex_lean}: {len(part):,} comparisons, "
-                    f"{(part['choice'] != 'right').mean():.1%} wrong or tied")
+        st.markdown(
+            f"**{safe_md(lex_model)}** · BM25 leans {lex_lean}: {len(part):,} comparisons, "
+            f"{(part['choice'] != 'right').mean():.1%} wrong or tied"
+        )
         td.items_table(part, ctx.name, "lex_items", f"negviz-lexical-{ctx.name}-{lex_model}")

@@ -14,16 +14,34 @@ from negviz.ui import resources
 from negviz.ui.widgets import figure_downloads, safe_md, show_error
 
 
-def draw(spec: str, caption: str, key: str, *, queries, docs, edited_q, edited_d, shown, sim, merge, hide,
-         gold, marks, edit, slots, doc_names) -> None:
+def draw(
+    spec: str,
+    caption: str,
+    key: str,
+    *,
+    queries,
+    docs,
+    edited_q,
+    edited_d,
+    shown,
+    sim,
+    merge,
+    hide,
+    gold,
+    marks,
+    edit,
+    slots,
+    doc_names,
+) -> None:
     """Load ``spec`` (cached), build its alignment views and place them; an unavailable checkpoint
     or a wrong family is a message, and the page keeps running."""
     try:
         scorer = resources.scorer(spec)
         cold = not scorer.loaded
         start = time.perf_counter()
-        ex = alignment.explore(scorer, edited_q, edited_d, shown, None if sim == "default" else sim, merge, hide,
-                               gold, marks)
+        ex = alignment.explore(
+            scorer, edited_q, edited_d, shown, None if sim == "default" else sim, merge, hide, gold, marks
+        )
         base = alignment.explore(scorer, queries, docs, shown, ex.similarity) if edit else None
         ms = (time.perf_counter() - start) * 1000
     except Exception as exc:  # unavailable checkpoint, wrong family: a clear message, the page keeps running
@@ -32,8 +50,10 @@ def draw(spec: str, caption: str, key: str, *, queries, docs, edited_q, edited_d
     st.subheader(safe_md(caption))
     views = ex.views
     if any(v.doc_truncated or v.query_truncated for v in views):
-        st.warning(f"Long input: truncated at the model's max length ({alignment.max_tokens(scorer, 'document')} "
-                   "document tokens); the rest is neither drawn nor scored.")
+        st.warning(
+            f"Long input: truncated at the model's max length ({alignment.max_tokens(scorer, 'document')} "
+            "document tokens); the rest is neither drawn nor scored."
+        )
     names = [f"{slots[shown]} vs {n}" for n in doc_names]
     fig = alignment_heatmaps(views, names, f"{scorer.name} · {ex.similarity}")
     st.plotly_chart(fig, key=f"heat-{key}")
@@ -47,5 +67,7 @@ def draw(spec: str, caption: str, key: str, *, queries, docs, edited_q, edited_d
     if base is not None:
         right.markdown("**Original (pinned)**")
         right.dataframe(pg.grid_verdict_table(base.grid, slots, doc_names), hide_index=True, key=f"pinned-{key}")
-    st.caption(f"{len(edited_q) + 2} texts encoded and {2 * len(edited_q)} matrices built in {ms:,.0f} ms on "
-               f"{scorer.device}" + (" (including loading the model)." if cold else "."))
+    st.caption(
+        f"{len(edited_q) + 2} texts encoded and {2 * len(edited_q)} matrices built in {ms:,.0f} ms on "
+        f"{scorer.device}" + (" (including loading the model)." if cold else ".")
+    )

@@ -35,9 +35,11 @@ def guard(box, banner: bool = False):
 
 
 def away(problem: StoreUnavailableError) -> None:
-    st.warning(f"The results database at {problem.host} is not reachable; retrying. The "
-               "pages show the shipped runs meanwhile, and nothing can be saved until it is back.",
-               icon=":material/cloud_off:")
+    st.warning(
+        f"The results database at {problem.host} is not reachable; retrying. The "
+        "pages show the shipped runs meanwhile, and nothing can be saved until it is back.",
+        icon=":material/cloud_off:",
+    )
     _retry()
 
 

@@ -62,26 +62,45 @@ def shown_runs(dataset: str, key: str = "pinned_runs") -> pd.DataFrame:
     state = st.session_state
     if key not in state:  # first render: pins come from the URL
         state[key] = list(st.query_params.get_all(PIN_PARAM))
-    every, chosen, labels, families = _choice(resources.db_url(), dataset, tuple(current_models()), tuple(state[key]),
-                                    tuple(state.get(f"{key}_family") or ()), state.get(f"{key}_name") or "",
-                                    int(state.get(f"{key}_top") or TOP_DEFAULT))
+    every, chosen, labels, families = _choice(
+        resources.db_url(),
+        dataset,
+        tuple(current_models()),
+        tuple(state[key]),
+        tuple(state.get(f"{key}_family") or ()),
+        state.get(f"{key}_name") or "",
+        int(state.get(f"{key}_top") or TOP_DEFAULT),
+    )
     if every == 0:
         return chosen
     state[key] = [p for p in state[key] if p in labels]  # a stale pin in a shared URL is dropped
     many = not current_models() and every > TOP_DEFAULT
     with st.expander(_runs_label(chosen, every), icon=":material/fact_check:"):
-        st.multiselect("Pinned runs", list(labels), format_func=labels.get, key=key, on_change=_pin_to_url,
-                       args=(key,), placeholder="none: the policy chooses",
-                       help=f"One run per model: {run_choice.POLICY}. A pin is part of the URL.")
+        st.multiselect(
+            "Pinned runs",
+            list(labels),
+            format_func=labels.get,
+            key=key,
+            on_change=_pin_to_url,
+            args=(key,),
+            placeholder="none: the policy chooses",
+            help=f"One run per model: {run_choice.POLICY}. A pin is part of the URL.",
+        )
         if many:
             a, b, c = st.columns(3)
-            a.number_input("Best models drawn", 1, every, TOP_DEFAULT, key=f"{key}_top",
-                           help="By the runs' headline metric; pick models in the sidebar to choose exactly.")
-            b.multiselect("Families", families, key=f"{key}_family",
-                          placeholder="all families")
+            a.number_input(
+                "Best models drawn",
+                1,
+                every,
+                TOP_DEFAULT,
+                key=f"{key}_top",
+                help="By the runs' headline metric; pick models in the sidebar to choose exactly.",
+            )
+            b.multiselect("Families", families, key=f"{key}_family", placeholder="all families")
             c.text_input("Model name contains", key=f"{key}_name")
-        st.dataframe(chosen[["model_name", "run_id", "n", "created_at", "chosen_by"]], hide_index=True,
-                     key=f"{key}_table")
+        st.dataframe(
+            chosen[["model_name", "run_id", "n", "created_at", "chosen_by"]], hide_index=True, key=f"{key}_table"
+        )
     return chosen
 
 
@@ -106,12 +125,17 @@ def _choice(url: str, dataset: str, models: tuple, pins: tuple, families: tuple,
 
 
 def _runs_label(chosen: pd.DataFrame, total: int) -> str:
-    named = lambda rows: ", ".join(f"{m} {r[:8]}" + (" (pinned)" if c == run_choice.PINNED else "")  # noqa: E731
-                                   for m, r, c in zip(rows["model_name"], rows["run_id"], rows["chosen_by"]))
+    named = lambda rows: ", ".join(
+        f"{m} {r[:8]}" + (" (pinned)" if c == run_choice.PINNED else "")  # noqa: E731
+        for m, r, c in zip(rows["model_name"], rows["run_id"], rows["chosen_by"])
+    )
     if len(chosen) > 6:  # too many to name; pinned runs still are, as they differ from the policy's choice
         pinned = chosen[chosen["chosen_by"] == run_choice.PINNED]
-        return (f"Runs shown: {len(chosen)} of {total} models (one run each"
-                + (f"; {named(pinned)}" if len(pinned) else "") + ")")
+        return (
+            f"Runs shown: {len(chosen)} of {total} models (one run each"
+            + (f"; {named(pinned)}" if len(pinned) else "")
+            + ")"
+        )
     ids = named(chosen)
     return f"Runs shown: {ids}" + (f" (of {total} models)" if len(chosen) < total else "")
 

@@ -37,8 +37,9 @@ def presets(models_: Sequence[str] = pg.PRESET_MODELS, added: tuple[str, str] | 
 
 
 @st.cache_data(show_spinner=False, max_entries=8)
-def _presets(url: str, chosen: tuple[tuple[str, tuple[tuple[str, str, str], ...]], ...],
-             added: tuple[str, str] | None) -> list[pg.Preset]:
+def _presets(
+    url: str, chosen: tuple[tuple[str, tuple[tuple[str, str, str], ...]], ...], added: tuple[str, str] | None
+) -> list[pg.Preset]:
     frames = {d: td.dataset(d).frame for d, ids in chosen if ids}
     wide = {d: {m: resources.run_scores(r) for m, r, _ in ids} for d, ids in chosen}
     rules = {d: {m: rule for m, _, rule in ids} for d, ids in chosen}

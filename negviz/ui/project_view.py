@@ -33,16 +33,24 @@ def pick_project(store) -> P.Project | None:
     if NEXT_PROJECT in st.session_state:
         st.session_state["project"] = st.session_state.pop(NEXT_PROJECT)
     names = [p.name for p in projects]
-    name = st.sidebar.selectbox("Project", names, key="project", bind="query-params", index=0 if names else None,
-                                placeholder="none yet: create one")
+    name = st.sidebar.selectbox(
+        "Project",
+        names,
+        key="project",
+        bind="query-params",
+        index=0 if names else None,
+        placeholder="none yet: create one",
+    )
     return next((p for p in projects if p.name == name), None)
 
 
 def summary(project: P.Project) -> str:
     many = " · several types per pair" if project.multi_type else ""
-    return (f"**{paircard.md_escape(project.name)}** · {paircard.md_escape(project.dataset)} · "
-            f"{len(project.items):,} pairs · overlap {project.overlap} · owner "
-            f"{paircard.md_escape(project.owner)}{many}")
+    return (
+        f"**{paircard.md_escape(project.name)}** · {paircard.md_escape(project.dataset)} · "
+        f"{len(project.items):,} pairs · overlap {project.overlap} · owner "
+        f"{paircard.md_escape(project.owner)}{many}"
+    )
 
 
 def message() -> None:
@@ -52,9 +60,15 @@ def message() -> None:
 
 
 def annotator_name() -> str:
-    return " ".join(st.sidebar.text_input(
-        "Annotator", key="annotator", persist_state="session", placeholder="your name",
-        help="Saved with every label and decision; remembered while this browser tab is open.").split())
+    return " ".join(
+        st.sidebar.text_input(
+            "Annotator",
+            key="annotator",
+            persist_state="session",
+            placeholder="your name",
+            help="Saved with every label and decision; remembered while this browser tab is open.",
+        ).split()
+    )
 
 
 @st.cache_data(show_spinner="Ordering the pairs by the stored models' uncertainty…", max_entries=32)
@@ -92,16 +106,30 @@ def label_tab(store, project: P.Project, annotator: str) -> None:
     if not st.session_state.get(read_key):
         st.subheader("Guidelines")
         guidelines(project)
-        st.button("I have read the guidelines: start", key="start_labelling", type="primary",
-                  on_click=lambda: st.session_state.update({read_key: True}))
+        st.button(
+            "I have read the guidelines: start",
+            key="start_labelling",
+            type="primary",
+            on_click=lambda: st.session_state.update({read_key: True}),
+        )
         return
     top = st.columns([2, 2, 1, 1], vertical_alignment="bottom")
-    order = top[0].radio("Queue order", P.ORDERS, key="order", bind="query-params", horizontal=True,
-                         help=f"uncertainty: {UNCERTAINTY_RULE}")
+    order = top[0].radio(
+        "Queue order",
+        P.ORDERS,
+        key="order",
+        bind="query-params",
+        horizontal=True,
+        help=f"uncertainty: {UNCERTAINTY_RULE}",
+    )
     typed = inspector_data.automatic_types(project.dataset)
-    only_types = top[1].multiselect("Only pairs of type", sorted(set(typed["type"])), key="only_types",
-                                    placeholder="any", help="The taxonomy's type of each pair (gold cue or "
-                                                            "detected); the queue skips the others.")
+    only_types = top[1].multiselect(
+        "Only pairs of type",
+        sorted(set(typed["type"])),
+        key="only_types",
+        placeholder="any",
+        help="The taxonomy's type of each pair (gold cue or detected); the queue skips the others.",
+    )
     only = set(typed.loc[typed["type"].isin(only_types), "item_id"].astype(str)) if only_types else None
     with top[2].popover("Guidelines", icon=":material/menu_book:"):
         guidelines(project)
@@ -158,18 +186,36 @@ def _label_form(store, project, annotator, item, skipped) -> None:
     types = list(project.types)
     with st.form(f"project-label-{form}"):
         st.caption(f"Labelling as **{paircard.md_escape(annotator)}**")
-        kind = st.selectbox("Negation type", types, index=types.index(mine.negation_type)
-                            if mine.negation_type in types else None, placeholder="choose", key=f"ptype_{form}")
-        more = st.multiselect("Further negation types (a pair with several cues)", types,
-                              default=[t for t in mine.more_types if t in types], key=f"pmore_{form}") \
-            if project.multi_type else []
-        validity = st.radio("Pair validity", ann.VALIDITY, index=ann.VALIDITY.index(mine.validity),
-                            horizontal=True, key=f"pvalid_{form}")
+        kind = st.selectbox(
+            "Negation type",
+            types,
+            index=types.index(mine.negation_type) if mine.negation_type in types else None,
+            placeholder="choose",
+            key=f"ptype_{form}",
+        )
+        more = (
+            st.multiselect(
+                "Further negation types (a pair with several cues)",
+                types,
+                default=[t for t in mine.more_types if t in types],
+                key=f"pmore_{form}",
+            )
+            if project.multi_type
+            else []
+        )
+        validity = st.radio(
+            "Pair validity",
+            ann.VALIDITY,
+            index=ann.VALIDITY.index(mine.validity),
+            horizontal=True,
+            key=f"pvalid_{form}",
+        )
         ambiguous = st.checkbox("Query ambiguous", value=mine.query_ambiguous, key=f"pamb_{form}")
         note = st.text_area("Note", value=mine.note, max_chars=ann.MAX_NOTE, key=f"pnote_{form}")
         a, b = st.columns(2)
-        save = a.form_submit_button("Save and next", type="primary", icon=":material/skip_next:",
-                                    disabled=bool(refusal))
+        save = a.form_submit_button(
+            "Save and next", type="primary", icon=":material/skip_next:", disabled=bool(refusal)
+        )
         skip = b.form_submit_button("Skip this pair", icon=":material/redo:")
     if skip:
         P.release(store, project, item, annotator)
@@ -193,8 +239,10 @@ def _label_form(store, project, annotator, item, skipped) -> None:
 def review_tab(store, project: P.Project, reviewer: str) -> None:
     diff = P.disagreements(store, project)
     todo = R.review_queue(store, project)
-    st.caption(f"{len(diff):,} pairs whose labels disagree · {len(todo):,} awaiting review · a pair "
-               f"disagrees when two or more annotators' latest labels differ in {', '.join(R.REVIEWED)}")
+    st.caption(
+        f"{len(diff):,} pairs whose labels disagree · {len(todo):,} awaiting review · a pair "
+        f"disagrees when two or more annotators' latest labels differ in {', '.join(R.REVIEWED)}"
+    )
     if diff.empty:
         st.info("No disagreements yet: pairs show here once two annotators label one differently.")
         return
@@ -226,15 +274,22 @@ def _decision_form(store, project, reviewer, item) -> None:
     labels = R.project_labels(store, project)
     first = labels[labels["item_id"] == item]["negation_type"].mode()
     with st.form(f"decide-{project.name}-{item}"):
-        st.caption(f"Deciding as **{paircard.md_escape(reviewer)}**: stored as the adjudicated label "
-                   "(a new version each time)")
-        kind = st.selectbox("Negation type", types, key=f"dtype_{item}", placeholder="choose",
-                            index=types.index(first.iloc[0]) if len(first) and first.iloc[0] in types else None)
+        st.caption(
+            f"Deciding as **{paircard.md_escape(reviewer)}**: stored as the adjudicated label (a new version each time)"
+        )
+        kind = st.selectbox(
+            "Negation type",
+            types,
+            key=f"dtype_{item}",
+            placeholder="choose",
+            index=types.index(first.iloc[0]) if len(first) and first.iloc[0] in types else None,
+        )
         validity = st.radio("Pair validity", ann.VALIDITY, horizontal=True, key=f"dvalid_{item}")
         ambiguous = st.checkbox("Query ambiguous", key=f"damb_{item}")
         note = st.text_area("Why", max_chars=ann.MAX_NOTE, key=f"dnote_{item}")
-        go = st.form_submit_button("Save decision", type="primary", icon=":material/gavel:",
-                                   disabled=bool(cannot_save(store)))
+        go = st.form_submit_button(
+            "Save decision", type="primary", icon=":material/gavel:", disabled=bool(cannot_save(store))
+        )
     if go:
         try:
             version = P.adjudicate(store, project, item, reviewer, ann.Label(kind, validity, bool(ambiguous), note))
@@ -259,24 +314,37 @@ def progress_tab(store, project: P.Project) -> None:
     if len(who) >= 2:
         alphas = agreement.alpha_table(labels, who)
         kind = alphas.set_index("label").loc["negation_type"]
-        st.metric(f"{agreement.KRIPPENDORFF}, negation type", "undefined" if pd.isna(kind["alpha"])
-                  else f"{kind['alpha']:.3f}", help="Nominal; every pair two or more annotators labelled counts.")
+        st.metric(
+            f"{agreement.KRIPPENDORFF}, negation type",
+            "undefined" if pd.isna(kind["alpha"]) else f"{kind['alpha']:.3f}",
+            help="Nominal; every pair two or more annotators labelled counts.",
+        )
         st.markdown(f"**{agreement.KRIPPENDORFF}** per label (all annotators, missing labels allowed)")
         st.dataframe(alphas, hide_index=True, key="project_alpha", placeholder="undefined")
     agree = R.agreement_with_adjudicated(store, project)
     if len(agree):
         st.markdown("**Agreement with the adjudicated labels**")
-        st.dataframe(agree, hide_index=True, key="with_adjudicated", column_config={
-            "agrees_with_adjudicated": st.column_config.NumberColumn("agrees", format="percent")})
+        st.dataframe(
+            agree,
+            hide_index=True,
+            key="with_adjudicated",
+            column_config={"agrees_with_adjudicated": st.column_config.NumberColumn("agrees", format="percent")},
+        )
 
 
 # ---------------------------------------------------------------- set-up
 def setup_tab(store, project: P.Project | None, annotator: str, datasets: list[str]) -> None:
     if project is not None:
         _edit_guidelines(store, project, annotator)
-        st.download_button("Export the project (one JSON file)", P.export_project(store, project.name),
-                           file_name=f"negviz-project-{project.name}.json", mime="application/json",
-                           icon=":material/download:", key="project_export", on_click="ignore")
+        st.download_button(
+            "Export the project (one JSON file)",
+            P.export_project(store, project.name),
+            file_name=f"negviz-project-{project.name}.json",
+            mime="application/json",
+            icon=":material/download:",
+            key="project_export",
+            on_click="ignore",
+        )
     upload = st.file_uploader("Import a project file", type=["json"], key="project_import_file")
     if upload is not None and st.button("Import", key="project_import", icon=":material/upload:"):
         try:
@@ -284,17 +352,24 @@ def setup_tab(store, project: P.Project | None, annotator: str, datasets: list[s
         except (ann.AnnotationError, StoreError) as exc:
             show_error(exc)
         else:
-            st.success(f"Imported {done.project}: {done.claims} claims, {done.labels} label versions "
-                       f"({done.already} already here), {done.adjudications} decisions.")
+            st.success(
+                f"Imported {done.project}: {done.claims} claims, {done.labels} label versions "
+                f"({done.already} already here), {done.adjudications} decisions."
+            )
     create_form(store, annotator, datasets)
 
 
 def _edit_guidelines(store, project, annotator) -> None:
     with st.form(f"guidelines-{project.name}"):
-        text = st.text_area("Guidelines (markdown; no HTML or images)", value=project.guidelines, height=240,
-                            key=f"guidelines_text_{project.name}")
-        if st.form_submit_button("Save guidelines", disabled=annotator != project.owner,
-                                 help=f"Only the owner ({project.owner}) edits them."):
+        text = st.text_area(
+            "Guidelines (markdown; no HTML or images)",
+            value=project.guidelines,
+            height=240,
+            key=f"guidelines_text_{project.name}",
+        )
+        if st.form_submit_button(
+            "Save guidelines", disabled=annotator != project.owner, help=f"Only the owner ({project.owner}) edits them."
+        ):
             try:
                 P.set_guidelines(store, project.name, text)
             except (ann.AnnotationError, StoreError) as exc:
@@ -313,16 +388,16 @@ def create_form(store, annotator: str, datasets: list[str]) -> None:
         overlap = a.number_input("Annotators per pair (overlap)", 1, 10, 2, key="new_project_overlap")
         sample = b.number_input("Pairs (a seeded sample; 0 = all)", 0, value=100, step=50, key="new_project_size")
         multi = c.checkbox("Several negation types per pair", key="new_project_multi")
-        text = st.text_area("Guidelines (markdown)", value=DEFAULT_GUIDELINES, height=200,
-                            key="new_project_guidelines")
+        text = st.text_area("Guidelines (markdown)", value=DEFAULT_GUIDELINES, height=200, key="new_project_guidelines")
         go = st.form_submit_button("Create", type="primary", icon=":material/add:")
     if go:
         if not annotator:
             st.error("Enter your name in the sidebar: the project's owner is who creates it.")
             return
         try:
-            made = P.create(store, name, load_dataset(dataset), annotator, int(overlap), text, bool(multi),
-                            int(sample) or None)
+            made = P.create(
+                store, name, load_dataset(dataset), annotator, int(overlap), text, bool(multi), int(sample) or None
+            )
         except (ann.AnnotationError, StoreError) as exc:
             show_error(exc)
         else:

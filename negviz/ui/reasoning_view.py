@@ -50,6 +50,8 @@ def show(dataset: str, runs: pd.DataFrame, item_id: str, row: Mapping) -> None:
             st.html(R.item_html(row, mine, verdicts))
             m = _mentions(url, dataset, run.run_id, rule)
             share = f" ({m['share_wrong_without_cue']:.0%})" if m["share_wrong_without_cue"] is not None else ""
-            st.caption(f"Over {m['queries']:,} queries with reasoning: {m['wrong_without_cue']:,} of "
-                       f"{m['wrong']:,} wrong verdicts{share} come with reasoning that never names the "
-                       f"negation cue (right verdicts that never name it: {m['right_without_cue']:,}).")
+            st.caption(
+                f"Over {m['queries']:,} queries with reasoning: {m['wrong_without_cue']:,} of "
+                f"{m['wrong']:,} wrong verdicts{share} come with reasoning that never names the "
+                f"negation cue (right verdicts that never name it: {m['right_without_cue']:,})."
+            )

@@ -22,12 +22,22 @@ def report_button(models: list[str], key: str = "report") -> None:
     if not models:
         return
     left, right = st.columns([2, 3], vertical_alignment="bottom")
-    model = left.selectbox("Report for model", models, key=f"{key}_model",
-                           help="Every stored analysis of this model against the catalog's base model "
-                                "(else TF-IDF and BM25), in one HTML file that opens offline; the numbers as "
-                                "JSON come from `negviz report`.")
+    model = left.selectbox(
+        "Report for model",
+        models,
+        key=f"{key}_model",
+        help="Every stored analysis of this model against the catalog's base model "
+        "(else TF-IDF and BM25), in one HTML file that opens offline; the numbers as "
+        "JSON come from `negviz report`.",
+    )
     ids = tuple(sorted(resources.store().runs(status=None)["run_id"]))
-    right.download_button("Download report", data=lambda: report_file(resources.db_url(), model, ids),
-                          file_name=f"negviz-report-{re.sub(r'[^A-Za-z0-9._-]+', '_', model)}.html",
-                          mime="text/html", icon=":material/description:", key=f"{key}_download", on_click="ignore",
-                          help="Built when clicked (up to a minute or two: figures are drawn as SVG).")
+    right.download_button(
+        "Download report",
+        data=lambda: report_file(resources.db_url(), model, ids),
+        file_name=f"negviz-report-{re.sub(r'[^A-Za-z0-9._-]+', '_', model)}.html",
+        mime="text/html",
+        icon=":material/description:",
+        key=f"{key}_download",
+        on_click="ignore",
+        help="Built when clicked (up to a minute or two: figures are drawn as SVG).",
+    )

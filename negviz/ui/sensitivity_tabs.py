@@ -22,13 +22,23 @@ def own_sentence(tables: dict[str, pd.DataFrame], runs: pd.DataFrame) -> None:
     """Perturb a typed translation; score it with each model's stored DEMETR spec."""
     c1, c2 = st.columns(2)
     ref = c1.text_area("Reference", REF, key="own_ref", bind="query-params", max_chars=2000, height=90)
-    cand = c2.text_area("Candidate (translation)", CAND, key="own_cand", bind="query-params", max_chars=2000,
-                        height=90)
-    chosen = st.multiselect("Models", sorted(tables), sorted(tables), key="own_models", bind="query-params",
-                            help="Models with a stored DEMETR run, scored live with that run's exact spec.")
+    cand = c2.text_area("Candidate (translation)", CAND, key="own_cand", bind="query-params", max_chars=2000, height=90)
+    chosen = st.multiselect(
+        "Models",
+        sorted(tables),
+        sorted(tables),
+        key="own_models",
+        bind="query-params",
+        help="Models with a stored DEMETR run, scored live with that run's exact spec.",
+    )
     edits = perturb.perturb_all(cand) if cand.strip() else {}
-    applied = pd.DataFrame([{"perturbation": k, "DEMETR file": perturb.BY_NAME[k].stem, "perturbed": e.edited,
-                             "rule": e.rule} for k, e in edits.items() if e])
+    applied = pd.DataFrame(
+        [
+            {"perturbation": k, "DEMETR file": perturb.BY_NAME[k].stem, "perturbed": e.edited, "rule": e.rule}
+            for k, e in edits.items()
+            if e
+        ]
+    )
     skipped = [k for k, e in edits.items() if e is None]
     st.dataframe(applied, hide_index=True, key="own_edits")
     if skipped:
@@ -49,8 +59,10 @@ def own_sentence(tables: dict[str, pd.DataFrame], runs: pd.DataFrame) -> None:
             ofig = own_sentence_chart(own, "Your sentence: ratio (t − h) / (t − e) per perturbation and model")
             st.plotly_chart(ofig, key="own_chart")
             st.dataframe(own, hide_index=True, key="own_table")
-            st.caption("◇ = the model's mean ratio on the same DEMETR file. BM25's collection is the few texts "
-                       "scored here, so its scale differs from its DEMETR run.")
+            st.caption(
+                "◇ = the model's mean ratio on the same DEMETR file. BM25's collection is the few texts "
+                "scored here, so its scale differs from its DEMETR run."
+            )
             figure_downloads(ofig, "negviz-own-sentence", key="own")
             csv_download(own, "negviz-own-sentence.csv", key="dl-own")
 
@@ -58,17 +70,27 @@ def own_sentence(tables: dict[str, pd.DataFrame], runs: pd.DataFrame) -> None:
 def cannot() -> None:
     """CANNOT similarity of sentence / negated-sentence pairs per source file, per model."""
     cruns = pickers.shown_runs("cannot", key="pinned_cannot_runs")
-    pairs = st.radio("Pairs", list(sv.PAIR_LABELS), key="cannot_pairs", bind="query-params", horizontal=True,
-                     help="negated: a sentence and its negation (CANNOT label 1); paraphrase: label 0 "
-                          "(sem_anto_neg only)")
+    pairs = st.radio(
+        "Pairs",
+        list(sv.PAIR_LABELS),
+        key="cannot_pairs",
+        bind="query-params",
+        horizontal=True,
+        help="negated: a sentence and its negation (CANNOT label 1); paraphrase: label 0 (sem_anto_neg only)",
+    )
     if cruns.empty:
         st.info("No stored CANNOT runs yet: `negviz eval --model all-MiniLM-L6-v2 --dataset cannot`.")
         return
     dist = sd.cannot_distribution(cruns, pairs)
-    cfig = cannot_chart(dist, f"CANNOT · similarity of {pairs} pairs per source file · box = quartiles, "
-                              "whiskers 5th-95th percentile, ◆ = mean with 95% CI")
-    st.caption("Lower similarity on negated pairs = more negation-aware. Each model on its own scale: "
-               "BM25 and MaxSim scores are unbounded sums.")
+    cfig = cannot_chart(
+        dist,
+        f"CANNOT · similarity of {pairs} pairs per source file · box = quartiles, "
+        "whiskers 5th-95th percentile, ◆ = mean with 95% CI",
+    )
+    st.caption(
+        "Lower similarity on negated pairs = more negation-aware. Each model on its own scale: "
+        "BM25 and MaxSim scores are unbounded sums."
+    )
     st.plotly_chart(cfig, key="cannot_chart")
     st.dataframe(dist, hide_index=True, key="cannot_table")
     figure_downloads(cfig, f"negviz-cannot-{pairs}", key="cannot")

@@ -18,9 +18,18 @@ import time
 from negviz.paths import ROOT
 
 # What the first page (the Overview) imports: ~1 s of the first script run on a fresh server.
-WARM_MODULES = ("pandas", "plotly.graph_objects", "negviz.store", "negviz.ui.resources", "negviz.ui.pickers",
-                "negviz.charts.leaderboard", "negviz.analyses.leaderboard", "negviz.ui.corpus_results",
-                "negviz.ui.report_download", "negviz.ui.widgets")
+WARM_MODULES = (
+    "pandas",
+    "plotly.graph_objects",
+    "negviz.store",
+    "negviz.ui.resources",
+    "negviz.ui.pickers",
+    "negviz.charts.leaderboard",
+    "negviz.analyses.leaderboard",
+    "negviz.ui.corpus_results",
+    "negviz.ui.report_download",
+    "negviz.ui.widgets",
+)
 
 
 def _listening() -> bool:
@@ -45,6 +54,7 @@ def warm_up_when_listening() -> None:
     thread once the server listens: the browser spends its first second loading Streamlit's
     scripts, and the first script run then finds them done. (Started earlier, this competes
     with the server's own start for the GIL.)"""
+
     def wait_and_import() -> None:
         deadline = time.time() + 60
         while time.time() < deadline and not _listening():

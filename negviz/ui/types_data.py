@@ -87,8 +87,10 @@ def context(name: str) -> TypesContext | None:
     if not outcomes.has_verdicts(ds.kind):
         return None
     runs = pickers.shown_runs(name)
-    parts = [_outcomes(resources.db_url(), ds.kind, r.run_id, r.model_name, outcomes.tie_rule(r.options))
-             for r in runs.itertuples()]
+    parts = [
+        _outcomes(resources.db_url(), ds.kind, r.run_id, r.model_name, outcomes.tie_rule(r.options))
+        for r in runs.itertuples()
+    ]
     empty = pd.DataFrame(columns=["model", "run_id", *outcomes.COLUMNS])
     done = pd.concat(parts, ignore_index=True) if parts else empty
     # DEMETR: 35k items take ~13 s to type by detection; its column axis is the perturbation.
@@ -123,9 +125,16 @@ def items_table(items: pd.DataFrame, name: str, key: str, file_stem: str, model:
     extra = {"model": model, "why_on": "true"} if model else {}
     shown = items.assign(link=[links.inspector(name, i, **extra) for i in items["item_id"]])
     shown = shown[["link"] + [c for c in shown.columns if c != "link"]]
-    st.dataframe(shown, hide_index=True, key=key, column_config={
-        "link": st.column_config.LinkColumn("pair", display_text=r"pair=([^&]+)", help="open in the pair inspector"),
-        "margin1": st.column_config.NumberColumn("margin 1", format="%.4f"),
-        "margin2": st.column_config.NumberColumn("margin 2", format="%.4f"),
-    })
+    st.dataframe(
+        shown,
+        hide_index=True,
+        key=key,
+        column_config={
+            "link": st.column_config.LinkColumn(
+                "pair", display_text=r"pair=([^&]+)", help="open in the pair inspector"
+            ),
+            "margin1": st.column_config.NumberColumn("margin 1", format="%.4f"),
+            "margin2": st.column_config.NumberColumn("margin 2", format="%.4f"),
+        },
+    )
     csv_download(shown, f"{file_stem}.csv", label="Download these items (CSV)", key=f"dl-{key}")

@@ -54,8 +54,10 @@ def text_input(where, label: str, value: str, key: str, max_chars: int, **kwargs
     raw = st.query_params.get(key)
     text = where.text_input(label, value, key=key, bind="query-params", max_chars=max_chars, **kwargs)
     if raw is not None and len(raw) > max_chars:
-        where.warning(f"The link's {key} had {len(raw):,} characters; only the first {max_chars:,} "
-                      "are used.", icon=":material/content_cut:")
+        where.warning(
+            f"The link's {key} had {len(raw):,} characters; only the first {max_chars:,} are used.",
+            icon=":material/content_cut:",
+        )
     return text
 
 

@@ -17,9 +17,11 @@ from negviz.charts.layers import layer_curves
 from negviz.ui import resources
 from negviz.ui.widgets import safe_md, show_error
 
-METHODS = {"occlusion": "occlusion (remove each word, re-score; every model)",
-           "integrated-gradients": "integrated gradients (PyTorch encoders and cross-encoders)",
-           "gradient-x-input": "gradient × input (PyTorch bi-encoders; one pass, fastest)"}
+METHODS = {
+    "occlusion": "occlusion (remove each word, re-score; every model)",
+    "integrated-gradients": "integrated gradients (PyTorch encoders and cross-encoders)",
+    "gradient-x-input": "gradient × input (PyTorch bi-encoders; one pass, fastest)",
+}
 
 
 @st.cache_data(show_spinner=False, max_entries=64)
@@ -30,8 +32,13 @@ def _attribution(spec: str, kind: str, row: dict, contrast: int, method: str, st
         att = A.occlusion(scorer, c)
     else:
         att = A.integrated_gradients(scorer, c, steps, at_input=method == "gradient-x-input")
-    return {"method": att.method, "margin": att.margin, "tokens": att.tokens, "completeness": att.completeness,
-            "passes": att.forward_passes}
+    return {
+        "method": att.method,
+        "margin": att.margin,
+        "tokens": att.tokens,
+        "completeness": att.completeness,
+        "passes": att.forward_passes,
+    }
 
 
 @st.cache_data(show_spinner=False, max_entries=64)
@@ -47,16 +54,22 @@ def show(kind: str, runs: pd.DataFrame, item_id: str, row: Mapping, default_mode
         return
     models = list(runs["model_name"])
     cols = st.columns([2, 2, 2, 1], vertical_alignment="bottom")
-    model = cols[0].selectbox("Model to explain", models, key="why_model",
-                              index=models.index(default_model) if default_model in models else 0)
+    model = cols[0].selectbox(
+        "Model to explain", models, key="why_model", index=models.index(default_model) if default_model in models else 0
+    )
     contrasts = A.contrasts(kind, row)
-    pick = cols[1].selectbox("Score difference", range(len(contrasts)), key="why_contrast",
-                             format_func=lambda i: contrasts[i].label)
+    pick = cols[1].selectbox(
+        "Score difference", range(len(contrasts)), key="why_contrast", format_func=lambda i: contrasts[i].label
+    )
     method = cols[2].selectbox("Method", list(METHODS), key="why_method", format_func=METHODS.get)
     steps = 32
-    on = cols[3].toggle("Explain", key="why_on", bind="query-params",
-                        help="Computes the attributions of this pair (occlusion of a NevIR pair with MiniLM: about 8 s on "
-                             "a 2-core CPU, a GPU much less; gradient × input: half a second; cached afterwards).")
+    on = cols[3].toggle(
+        "Explain",
+        key="why_on",
+        bind="query-params",
+        help="Computes the attributions of this pair (occlusion of a NevIR pair with MiniLM: about 8 s on "
+        "a 2-core CPU, a GPU much less; gradient × input: half a second; cached afterwards).",
+    )
     if not on:
         st.caption("Turn on *Explain* to see which words move this model's score difference.")
         return
@@ -68,22 +81,33 @@ def show(kind: str, runs: pd.DataFrame, item_id: str, row: Mapping, default_mode
         show_error(exc)
         return
     tokens = att["tokens"]
-    result = A.Attribution(att["method"], contrasts[int(pick)], att["margin"], tokens, att["passes"], att["completeness"])
+    result = A.Attribution(
+        att["method"], contrasts[int(pick)], att["margin"], tokens, att["passes"], att["completeness"]
+    )
     share = result.cue_share
     m = st.columns(3)
-    m[0].metric("Cue's share of |attribution|", "–" if pd.isna(share) else f"{share:.1%}",
-                help="Sum of |attribution| over the cue words (the negation edit) / over all words.")
-    m[1].metric(contrasts[int(pick)].label, f"{att['margin']:+.4f}",
-                help="The score difference explained: > 0 means the model prefers the right document.")
+    m[0].metric(
+        "Cue's share of |attribution|",
+        "–" if pd.isna(share) else f"{share:.1%}",
+        help="Sum of |attribution| over the cue words (the negation edit) / over all words.",
+    )
+    m[1].metric(
+        contrasts[int(pick)].label,
+        f"{att['margin']:+.4f}",
+        help="The score difference explained: > 0 means the model prefers the right document.",
+    )
     m[2].metric("Scored passes", f"{att['passes']:,}")
     st.html(A.shaded_html(result))
     comp = att["completeness"]
     if "gap" in comp:
-        st.caption(f"{safe_md(att['method'])}. Completeness: attributions sum to {comp['sum']:+.5f}; "
-                   f"F(x) − F(baseline) = {comp['margin'] - comp['baseline_margin']:+.5f} (gap {comp['gap']:+.2e}).")
+        st.caption(
+            f"{safe_md(att['method'])}. Completeness: attributions sum to {comp['sum']:+.5f}; "
+            f"F(x) − F(baseline) = {comp['margin'] - comp['baseline_margin']:+.5f} (gap {comp['gap']:+.2e})."
+        )
     else:
-        st.caption(safe_md(att["method"]) + ": a word's value is the score difference minus the score difference "
-                   "without it.")
+        st.caption(
+            safe_md(att["method"]) + ": a word's value is the score difference minus the score difference without it."
+        )
     st.dataframe(A.top_words(result), hide_index=True, key="why_top")
     _layers(kind, row, runs, model, spec)
 
@@ -94,15 +118,21 @@ def _layers(kind: str, row: Mapping, runs: pd.DataFrame, model: str, spec: str) 
         return
     try:
         if not L.supports_layers(resources.scorer(spec)):
-            st.caption(f"{safe_md(model)} has no PyTorch encoder layers to read (ONNX, lexical or generative): "
-                       "the per-layer curve is for encoders.")
+            st.caption(
+                f"{safe_md(model)} has no PyTorch encoder layers to read (ONNX, lexical or generative): "
+                "the per-layer curve is for encoders."
+            )
             return
     except Exception as exc:
         show_error(exc)
         return
     others = [m for m in runs["model_name"] if m != model]
-    also = st.multiselect("Compare the curve with", others, key="why_also",
-                          help="e.g. NegMiniLM against MiniLM: where training changed the representation.")
+    also = st.multiselect(
+        "Compare the curve with",
+        others,
+        key="why_also",
+        help="e.g. NegMiniLM against MiniLM: where training changed the representation.",
+    )
     pair = st.selectbox("Texts", range(len(twins)), key="why_twin", format_func=lambda i: " vs ".join(twins[i]))
     a, b = (str(row[c]) for c in twins[int(pair)])
     curves = []

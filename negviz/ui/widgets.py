@@ -15,8 +15,15 @@ __all__ = ["csv_download", "figure_downloads", "ProgressBar", "show_error", "saf
 def csv_download(df: pd.DataFrame, file_name: str, label: str = "Download CSV", key: str | None = None) -> None:
     from negviz.charts.export import csv_bytes
 
-    st.download_button(label, csv_bytes(df), file_name=file_name, mime="text/csv",
-                       key=key or f"dl-{file_name}", icon=":material/download:", on_click="ignore")
+    st.download_button(
+        label,
+        csv_bytes(df),
+        file_name=file_name,
+        mime="text/csv",
+        key=key or f"dl-{file_name}",
+        icon=":material/download:",
+        on_click="ignore",
+    )
 
 
 def figure_downloads(fig, stem: str, key: str | None = None) -> None:
@@ -25,10 +32,24 @@ def figure_downloads(fig, stem: str, key: str | None = None) -> None:
 
     key = key or stem
     left, right, _ = st.columns([1, 1, 4])
-    left.download_button("PNG", data=lambda: figure_bytes(fig, "png"), file_name=f"{stem}.png", mime="image/png",
-                         key=f"png-{key}", icon=":material/image:", on_click="ignore")
-    right.download_button("SVG", data=lambda: figure_bytes(fig, "svg"), file_name=f"{stem}.svg",
-                          mime="image/svg+xml", key=f"svg-{key}", icon=":material/image:", on_click="ignore")
+    left.download_button(
+        "PNG",
+        data=lambda: figure_bytes(fig, "png"),
+        file_name=f"{stem}.png",
+        mime="image/png",
+        key=f"png-{key}",
+        icon=":material/image:",
+        on_click="ignore",
+    )
+    right.download_button(
+        "SVG",
+        data=lambda: figure_bytes(fig, "svg"),
+        file_name=f"{stem}.svg",
+        mime="image/svg+xml",
+        key=f"svg-{key}",
+        icon=":material/image:",
+        on_click="ignore",
+    )
 
 
 class ProgressBar:

@@ -40,8 +40,9 @@ def save_bert_tokenizer(path: str | Path, model_max_length: int = 512) -> Path:
     path.mkdir(parents=True, exist_ok=True)
     words = vocab()
     (path / "vocab.txt").write_text("\n".join(words) + "\n")
-    tok = BertTokenizerFast(vocab={w: i for i, w in enumerate(words)}, do_lower_case=True,
-                            model_max_length=model_max_length)
+    tok = BertTokenizerFast(
+        vocab={w: i for i, w in enumerate(words)}, do_lower_case=True, model_max_length=model_max_length
+    )
     tok.save_pretrained(path)
     return path
 
