@@ -9,7 +9,7 @@ from negviz.analyses import inspector as F
 from negviz.analyses import paircard
 from negviz.ui import inspector_data, lexical_data, pickers, reasoning_view, resources, url_check
 from negviz.ui import why_view
-from negviz.ui.label_form import label_form
+from negviz.ui.label_form import annotator_name, label_form
 from negviz.ui.types_data import dataset as load
 
 dataset = pickers.current_dataset()
@@ -18,15 +18,7 @@ ds = load(dataset)
 st.title("Pair inspector")
 runs = pickers.shown_runs(dataset)
 verdicts = inspector_data.verdicts(dataset, runs)
-annotator = " ".join(
-    st.sidebar.text_input(
-        "Annotator",
-        key="annotator",
-        persist_state="session",
-        placeholder="your name",
-        help="Saved with every label; remembered while this browser tab is open.",
-    ).split()
-)
+annotator = annotator_name()
 types = inspector_data.automatic_types(dataset)
 items = inspector_data.items(dataset, ann.latest(store, dataset), annotator)
 

@@ -5,10 +5,11 @@ import streamlit as st
 
 from negviz.ui import project_view as V
 from negviz.ui import resources
+from negviz.ui.label_form import annotator_name
 
 store = resources.store()
 st.title("Annotation projects")
-annotator = V.annotator_name()
+annotator = annotator_name()
 project = V.pick_project(store)
 V.message()
 datasets = list(resources.datasets_table()["name"])

@@ -11,6 +11,20 @@ from negviz.store import StoreError
 from negviz.ui.widgets import safe_md
 
 
+def annotator_name() -> str:
+    """The sidebar's annotator box (one key for the inspector and the projects page, kept for the
+    browser tab), with runs of spaces closed up."""
+    return " ".join(
+        st.sidebar.text_input(
+            "Annotator",
+            key="annotator",
+            persist_state="session",
+            placeholder="your name",
+            help="Saved with every label and decision; remembered while this browser tab is open.",
+        ).split()
+    )
+
+
 def cannot_save(store) -> str | None:
     """Why labels cannot be saved to ``store`` now (its database is away, it is read-only), else None."""
     from negviz.store.shipped import ShippedStore

@@ -59,18 +59,6 @@ def message() -> None:
         st.success(safe_md(text))
 
 
-def annotator_name() -> str:
-    return " ".join(
-        st.sidebar.text_input(
-            "Annotator",
-            key="annotator",
-            persist_state="session",
-            placeholder="your name",
-            help="Saved with every label and decision; remembered while this browser tab is open.",
-        ).split()
-    )
-
-
 @st.cache_data(show_spinner="Ordering the pairs by the stored models' uncertainty…", max_entries=32)
 def _uncertainty(url: str, project: str, dataset: str, run_ids: tuple[str, ...]) -> pd.DataFrame:
     return uncertainty_table(resources.store(), P.get(resources.store(), project))
