@@ -53,3 +53,20 @@ def test_make_a_project_and_label_its_queue(app_env):
         at.query_params["tab"] = tab
         at.run()
         assert not at.exception, (tab, [e.message for e in at.exception])
+
+
+def test_the_uncertainty_queue_serves_the_models_closest_call_first(app_env):
+    from negviz.datasets import load
+    from negviz.projects.ranking import uncertainty_ids
+
+    url = f"sqlite:///{app_env / 'results.sqlite'}"
+    with Store(url) as store:
+        P.create(store, "unsure", load("nevir"), "ana", overlap=1, sample=30)
+    at = open_projects(project="unsure", order="uncertainty")
+    at.sidebar.text_input(key="annotator").input("ben").run()
+    at.button(key="start_labelling").click().run()
+    assert not at.exception, [e.message for e in at.exception]
+    with Store(url) as store:  # the page loaded the shipped runs into the store
+        first = uncertainty_ids(store, P.get(store, "unsure"))[0]
+        assert len(store.runs(dataset="nevir")) > 3
+    assert [h.value for h in at.subheader] == [f"unsure · {first}"]
