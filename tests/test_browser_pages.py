@@ -22,6 +22,7 @@ PAGES = {
     "/inspector?dataset=nevir&pair=1230-2": "Pair inspector",
     "/search?qid=excluir_31": "Search",  # BM25 over the offline corpus by default
     "/annotations": "Annotations",
+    "/projects": "Annotation projects",  # no project yet: the creation form
     "/evaluate": "Evaluate a model",
     "/catalog": "Models & data",
     "/add-dataset": "Add a dataset",
