@@ -223,6 +223,8 @@ def sensitivity_heatmap(
         showgrid=False,
         zeroline=False,
         range=[-0.5, len(keys) + 0.5],
+        # a name without hyphens ("NegBLEURT") cannot wrap: a smaller font keeps crowded headers apart
+        tickfont=dict(size=10) if len(columns) > 12 else None,
     )
     fig.update_yaxes(
         tickvals=ypos,
