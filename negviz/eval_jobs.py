@@ -34,7 +34,7 @@ class EvalJob(JobState):
     state: str
     label: str  # "MODEL on DATASET:SPLIT"
     progress: dict[str, Any] = field(default_factory=dict)  # done, total, desc
-    result: dict[str, Any] | None = None  # the CLI's JSON (negviz.cli.eval_payload) once complete
+    result: dict[str, Any] | None = None  # the CLI's JSON (negviz.cli.eval_command.eval_payload) once complete
     error: str | None = None
     joined: bool = False  # start() found this request already running and joined it
 

@@ -39,7 +39,7 @@ def run_command(args: argparse.Namespace) -> int:
     import pandas as pd
 
     from negviz.explain import run_cue_influence
-    from negviz.cli import TqdmProgress
+    from negviz.cli.progress import TqdmProgress
     from negviz.schema import DatasetSpec
     from negviz.store import Store
 
@@ -130,3 +130,10 @@ def _print_json(result) -> int:
         )
     )
     return 0
+
+
+def register(sub) -> None:
+    """Add `negviz explain` to the parser."""
+    s = sub.add_parser("explain", help=HELP)
+    add_arguments(s)
+    s.set_defaults(func=run_command)

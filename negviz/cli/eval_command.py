@@ -1,0 +1,212 @@
+"""`negviz eval`: evaluate a model on a dataset (or a corpus) and store the run."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+import pandas as pd
+
+from negviz.cli.progress import ProgressTee, TqdmProgress
+from negviz.errors import NegvizError
+from negviz.json_values import dumps
+
+
+def cmd_eval(args: argparse.Namespace) -> int:
+    from negviz.schema import DatasetSpec, ModelSpec
+    from negviz.store import Store
+
+    model = ModelSpec.parse(args.model, family=args.family, revision=args.revision, options=args.option or ())
+    ds_options = {}
+    for item in args.dataset_option or []:
+        key, sep, value = item.partition("=")
+        if not sep:
+            raise NegvizError(f"--dataset-option {item!r} is not of the form key=value")
+        ds_options[key] = value
+    if args.kind:
+        ds_options["kind"] = args.kind
+    if args.columns:
+        ds_options["columns"] = args.columns
+    dataset = DatasetSpec.make(args.dataset, args.split, args.limit, **ds_options)
+    lookup = Store(args.db)  # added datasets are read from the store even with --no-store
+    store = None if args.no_store else lookup
+    progress = TqdmProgress(enabled=not args.quiet)
+    if args.progress_file:  # a background job (negviz.eval_jobs): the page reads this file
+        progress = ProgressTee(progress, args.progress_file)
+    if args.corpus:  # retrieval over a corpus: negviz.retrieval
+        from negviz.retrieval.corpus_output import corpus_eval_command
+
+        return corpus_eval_command(args, model, dataset, store, progress)
+    if args.heartbeat_file:  # a background job says it lives (negviz.jobs.is_alive), whatever it is doing
+        from pathlib import Path
+
+        from negviz.jobs import Heartbeat, touch
+
+        with Heartbeat(lambda: touch(Path(args.heartbeat_file))):
+            return _eval(args, model, dataset, store, lookup, progress)
+    return _eval(args, model, dataset, store, lookup, progress)
+
+
+def _eval(args, model, dataset, store, lookup, progress) -> int:
+    from negviz.runner import run_eval
+
+    try:
+        result = run_eval(
+            model,
+            dataset,
+            store=store,
+            device=args.device,
+            batch_size=args.batch_size,
+            progress=progress,
+            force=args.force,
+            tie_rule=args.tie_rule,
+            checked_only=args.checked_only,
+            datasets_from=lookup,
+        )
+    finally:
+        progress.close()
+    if result.note:  # e.g. another process stored this spec meanwhile: its run is shown
+        print(f"negviz: {result.note}", file=sys.stderr)
+    out = eval_payload(result)
+    from negviz.against_base import against_base
+
+    if (base := against_base(lookup, result.record)) is not None:
+        out["against_base"] = base
+    if args.json:
+        print(dumps(out, indent=2), flush=True)  # eval_jobs: done once this is out
+    else:
+        print(format_eval(out))
+    return 0
+
+
+def eval_payload(result) -> dict[str, Any]:
+    r = result.record
+    head = {
+        "model": r.model_name,
+        "model_spec": r.model_spec,
+        "family": r.family,
+        "revision": r.model_revision,
+        "dataset": r.dataset_name,
+        "split": r.split,
+        "n": r.n,
+        "wall_seconds": round(r.wall_seconds, 3),
+        "device": r.device,
+        "run_id": r.run_id,
+        "reused_stored_run": result.reused,
+        "code_version": r.code_version,
+    }
+    if result.note:
+        head["note"] = result.note
+    return {**head, **{k: v for k, v in result.summary.items() if k != "n"}}
+
+
+def format_eval(out: dict[str, Any]) -> str:
+    lines = [
+        f"{out['model']} ({out['family']}, rev {out['revision']}) on {out['dataset']}:{out['split']}, "
+        f"n={out['n']}, {out['wall_seconds']:.1f}s on {out['device']}"
+        + (" [stored run reused]" if out["reused_stored_run"] else "")
+    ]
+    metric = out.get("metric")
+    if metric == "paired_accuracy":
+        lo, hi = out["ci95"]
+        lines.append(
+            f"paired accuracy ({out['tie_rule']} ties): {out['paired_accuracy']:.1%} [95% CI {lo:.1%}-{hi:.1%}]; "
+            f"random {out['random_baseline']:.0%}; {out['other_tie_rule']} tie rule: {out['paired_accuracy_other_tie_rule']:.1%} "
+            f"({out['verdicts_differing_by_tie_rule']} verdicts differ)"
+        )
+        lines.append(f"ties: {out['ties']}; per-query accuracy {out['per_query_accuracy']:.1%}")
+        prefs = ", ".join(f"{k} {v:.1%}" for k, v in out["error_preference"].items())
+        lines.append(f"error preference among {out['failures']} failures: {prefs}")
+    elif metric == "right_rank":
+        lo, hi = out["ci95"]
+        lines.append(
+            f"Right Rank: {out['right_rank']:.1%} [95% CI {lo:.1%}-{hi:.1%}]; random {out['random_baseline']:.0%}; ties {out['ties']}"
+        )
+    elif metric == "sensitivity_ratio":
+        cols = [
+            "perturbation",
+            "severity",
+            "n",
+            "checked",
+            "detection_accuracy",
+            "sensitivity_ratio",
+            "tiny_denominators",
+        ]
+        lines.append(pd.DataFrame(out["perturbations"])[cols].to_string(index=False, float_format="%.3f"))
+    elif metric == "mean_similarity":
+        cols = ["source", "n", "mean_similarity", "n_paraphrase", "spearman_paraphrase"]
+        lines.append(
+            f"mean similarity {out['mean_similarity']:.3f}; Spearman(sim, paraphrase) {out['spearman_paraphrase']:.3f}"
+        )
+        lines.append(pd.DataFrame(out["sources"])[cols].to_string(index=False, float_format="%.3f"))
+    if base := out.get("against_base"):
+        lines.append(format_against_base(base))
+    return "\n".join(lines)
+
+
+def format_against_base(base: dict[str, Any]) -> str:
+    """The base-model line(s) of `negviz eval`'s text output."""
+    if base.get("run_id") is None:
+        return f"base model {base['model']}: {base['message']}"
+    head = f"base model {base['model']} (run {base['run_id'][:8]}, n={base['n']:,})"
+    if "mcnemar" in base:
+        c = base["mcnemar"]
+        return (
+            f"{head}: on {c['n_shared']:,} shared items {c['accuracy_a']:.1%} vs {c['accuracy_b']:.1%}, "
+            f"McNemar p = {c['p_value']:.3g}"
+        )
+    if "perturbations" in base:
+        table = pd.DataFrame(base["perturbations"])[
+            ["perturbation", "sensitivity_ratio", "base_sensitivity_ratio", "times_base"]
+        ]
+        return f"{head}, sensitivity ratio against the base's:\n" + table.to_string(index=False, float_format="%.3f")
+    return f"{head}: {base['metric']} {base[base['metric']]}"
+
+
+def register(sub) -> None:
+    """Add this group's commands to the `negviz` parser."""
+    s = sub.add_parser("eval", help="evaluate a model on a dataset and store the run")
+    s.add_argument("--model", required=True, help="catalog name, hub id or local path; NAME[@REV][key=value,...]")
+    s.add_argument(
+        "--dataset",
+        required=True,
+        help="nevir, excluir, demetr, cannot, an added dataset, or a file (CSV/TSV/JSONL/Parquet)",
+    )
+    s.add_argument("--split", default="test")
+    s.add_argument("--limit", type=int, help="first N items only (N >= 1)")
+    s.add_argument("--family", help="model family for models outside the catalog")
+    s.add_argument("--revision", help="model revision (hub branch, tag or commit)")
+    s.add_argument(
+        "--option",
+        action="append",
+        metavar="KEY=VALUE",
+        help="family option, e.g. k1=1.2 or similarity=cosine; typed and range-checked, the same as NAME[k1=1.2]",
+    )
+    s.add_argument("--kind", help="dataset kind of a user file: pairs, exclusion, perturbation, sentence_pairs")
+    s.add_argument("--columns", help="column mapping of a user file, e.g. pair_id=id,q1=query1,...")
+    s.add_argument("--tie-rule", default="strict", choices=["strict", "mteb"])
+    s.add_argument("--checked-only", action="store_true", help="DEMETR: keep only items with pert_check")
+    s.add_argument(
+        "--dataset-option",
+        action="append",
+        metavar="KEY=VALUE",
+        help="a dataset option, e.g. perturbations=critical_id8_negation,critical_id7_antonym (DEMETR) "
+        "or sources=glue_diagnostic (CANNOT); repeatable",
+    )
+    s.add_argument("--device", help="cpu, cuda, cuda:1 ... (default: cuda if present)")
+    s.add_argument("--batch-size", type=int, help="texts per batch, >= 1 (default: per device)")
+    s.add_argument(
+        "--force",
+        action="store_true",
+        help="re-run even if the store holds this run; the new run replaces the stored one",
+    )
+    s.add_argument("--no-store", action="store_true", help="do not write the run to the store")
+    s.add_argument("--json", action="store_true", help="print one JSON object")
+    s.add_argument("--quiet", action="store_true", help="no progress bar")
+    s.add_argument("--progress-file", help=argparse.SUPPRESS)  # negviz.eval_jobs
+    s.add_argument("--heartbeat-file", help=argparse.SUPPRESS)  # negviz.eval_jobs
+    s.add_argument("--corpus", help="retrieve over a corpus: offline, excluir, hf:OWNER/NAME or a file")
+    s.add_argument("--corpus-columns", help="column mapping of a corpus file, e.g. doc_id=id,text=body")
+    s.add_argument("--top-k", type=int, default=100, help="documents retrieved per query (with --corpus)")
+    s.set_defaults(func=cmd_eval)
