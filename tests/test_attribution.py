@@ -330,3 +330,22 @@ def test_integrated_gradients_of_a_pytorch_cross_encoder_are_complete(tiny_model
     assert not L.supports_layers(scorer)  # no document alone to compare layer by layer
     with pytest.raises(ValueError, match="integrated gradients"):
         A.integrated_gradients(scorer, contrast, at_input=True)
+
+
+@pytest.mark.parametrize("model", ["all-MiniLM-L6-v2", "negminilm"])
+def test_the_shipped_cue_influence_runs_follow_the_current_cue_rule(model):
+    """The shipped runs were made under today's cue rule (it is part of their spec), and their stored
+    shares equal a live gradient x input on three pairs, 1230-2 (a cue the edit moved) among them."""
+    from negviz.paths import DATA_DIR
+    from negviz.store.portable import read_record, read_scores
+
+    path = DATA_DIR / "runs" / f"nevir-attribution-gradient-x-input__{model}.parquet"
+    record, scores = read_record(path), read_scores(path)
+    assert record.options["cue_rule"] == A.CUE_RULE and record.n == 1383
+    stored = scores.set_index(["item_id", "slot"])["score"]
+    frame = load("nevir").frame.set_index("pair_id")
+    scorer = load_scorer(model, device="cpu")
+    for pair in ("1230-2", "726-3", "1283-3"):
+        row = frame.loc[pair].to_dict() | {"pair_id": pair}
+        for contrast, att in zip(A.contrasts(PAIRS, row), A.gradient_x_input_many(scorer, A.contrasts(PAIRS, row))):
+            assert att.cue_share == pytest.approx(stored[(pair, f"{contrast.name}:cue_share")], abs=1e-4), pair
