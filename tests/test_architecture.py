@@ -175,3 +175,26 @@ def test_the_report_and_the_pages_do_not_read_the_store_their_own_way():
     assert offenders == []
     # the check itself finds such a call
     assert _store_reads(ROOT / "negviz" / "dataset_view.py")
+
+
+def test_the_readme_layout_names_what_is_in_the_tree():
+    """Every module and folder the README's Layout block names under negviz/ exists, and every
+    top-level module and package of negviz/ is named there."""
+    import re
+
+    readme = (ROOT / "README.md").read_text()
+    block = readme.split("## Layout", 1)[1].split("```", 2)[1]
+    named = set()
+    for line in block.splitlines():
+        m = re.match(r"^  ([\w./, ]+?)\s{2,}", line)  # "  name.py   what it is" (two-space indent: negviz/)
+        if m:
+            named |= {n.strip().rstrip("/") for n in m.group(1).split(",") if n.strip()}
+    package = ROOT / "negviz"
+    missing = [n for n in named if not (package / n).exists()]
+    present = {p.name for p in package.iterdir() if p.suffix == ".py" or (p / "__init__.py").is_file()}
+    unnamed = sorted(
+        p.removesuffix(".py")
+        for p in present - {"__init__.py", "__main__.py"}
+        if p not in named and p.removesuffix(".py") not in named
+    )
+    assert missing == [] and unnamed == [], (missing, unnamed)
