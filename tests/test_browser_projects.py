@@ -82,12 +82,12 @@ def test_a_project_end_to_end_with_three_annotators(tmp_path, browser):
         project = P.create(store, PROJECT, load("nevir"), "owner", overlap=2, sample=3, guidelines=GUIDE)
     p1, p2, p3 = project.items
     with serve(tmp_path, db_url) as base:
-        pages = {
-            who: start(browser.new_context(viewport={"width": 1400, "height": 2000}), base, who)
-            for who in ("ana", "ben", "cy")
-        }
-        # Queues opened one after the other: ana and ben share p1 (overlap 2), cy never gets it.
-        seen = {who: [shown_pair(pages[who])] for who in ("ana", "ben", "cy")}
+        # Queues opened one after the other (each waits for its pair before the next opens): ana and
+        # ben share p1 (overlap 2), cy never gets it.
+        pages, seen = {}, {}
+        for who in ("ana", "ben", "cy"):
+            pages[who] = start(browser.new_context(viewport={"width": 1400, "height": 2000}), base, who)
+            seen[who] = [shown_pair(pages[who])]
         assert seen["ana"] == seen["ben"] == [p1] and seen["cy"] == [p2]
         # ana and ben disagree on p1 (the one disagreement); every other pair is agreed on.
         seen["ana"].append(label_and_next(pages["ana"], "affixal"))  # -> p2, beside cy

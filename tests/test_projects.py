@@ -175,13 +175,13 @@ def test_the_uncertainty_queue_reads_the_stored_runs(store, tmp_path):
     store.import_runs(DATA_DIR / "runs" / "nevir__all-MiniLM-L6-v2.parquet")
     store.import_runs(DATA_DIR / "runs" / "nevir__bm25.parquet")
     project = new(store, overlap=1, size=40)
-    order = P.get(store, "p")
-    ids = Q.order_ids(store, order, P.UNCERTAINTY)
+    ids = Q.order_ids(store, project, P.UNCERTAINTY)
     assert sorted(ids) == sorted(project.items)
     from negviz.projects.ranking import uncertainty_table
 
     table = uncertainty_table(store, project)
-    assert table["disagreement"].is_monotonic_decreasing or table["disagreement"].iloc[0] == 0.5
+    assert table["models"].eq(2).all() and table["disagreement"].is_monotonic_decreasing
+    assert table["item_id"].tolist() == ids
     assert P.next_pair(store, project, "ana", P.UNCERTAINTY) == ids[0]
 
 

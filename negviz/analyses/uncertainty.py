@@ -15,6 +15,7 @@ The rule (RULE) in three keys, each breaking the previous one's ties:
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 
 RULE = (
@@ -38,9 +39,7 @@ def uncertainty_order(outcomes: pd.DataFrame, item_order: list[str] | None = Non
             .agg(models=("model", "nunique"), right=("right", "sum"), closeness=("closeness", "mean"))
             .reset_index()
         )
-        per["disagreement"] = (
-            per[["right"]].join((per["models"] - per["right"]).rename("wrong")).min(axis=1) / per["models"]
-        )
+        per["disagreement"] = np.minimum(per["right"], per["models"] - per["right"]) / per["models"]
         out = per[list(COLUMNS)]
     order = [str(i) for i in (item_order if item_order is not None else out["item_id"])]
     position = {item: n for n, item in enumerate(order)}

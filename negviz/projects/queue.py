@@ -28,7 +28,7 @@ from negviz.store.tables import now
 IN_TURN = "in turn"
 UNCERTAINTY = "uncertainty"
 ORDERS = (IN_TURN, UNCERTAINTY)
-_RACES = 50  # lost races before giving up on a step (each loss moves on to the next free pair)
+_RACES = 50  # lost races before giving up on a step (each loss re-reads that pair and tries again)
 
 
 @dataclass

@@ -31,7 +31,7 @@ def adjudications(store, project: Project | None = None, dataset: str | None = N
     """The newest decision per pair, flat, with reviewer and time (of a project, or of a dataset
     across its projects: the newest decision on a pair wins)."""
     frame = rows.adjudication_rows(store.engine, project=project.name if project else None, dataset=dataset)
-    flat = ann.flatten(frame.rename(columns={"reviewer": "annotator"})).rename(columns={"annotator": "reviewer"})
+    flat = ann.flatten(frame)
     if project is None:
         flat = flat.sort_values("created_at").drop_duplicates("item_id", keep="last")
     return flat.reset_index(drop=True)
@@ -71,9 +71,13 @@ def _describe(r) -> str:
     return f"{r.negation_type} · {r.validity} · {ambiguous}"
 
 
-def review_queue(store, project: Project) -> list[str]:
-    diff = disagreements(store, project)
+def awaiting(diff: pd.DataFrame) -> list[str]:
+    """The pairs of ``disagreements``' frame that await a decision."""
     return diff.loc[diff["awaiting_review"].astype(bool), "item_id"].astype(str).tolist() if len(diff) else []
+
+
+def review_queue(store, project: Project) -> list[str]:
+    return awaiting(disagreements(store, project))
 
 
 def adjudicate(store, project: Project, item_id: str, reviewer: str, label: ann.Label) -> int:

@@ -3,20 +3,17 @@
 
 from __future__ import annotations
 
-import random
-import time
 from typing import Any
 
 import pandas as pd
 import sqlalchemy as sa
 
-from negviz.store import db
+from negviz.store import db, versioned
 from negviz.store.record import StoreError
 from negviz.store.tables import annotations as table
 from negviz.store.tables import now
 
 COLUMNS = ("id", "dataset", "item_id", "annotator", "version", "labels", "note", "created_at")
-_ATTEMPTS = 20
 
 
 def add(engine: sa.Engine, dataset: str, item_id: str, annotator: str, labels: dict[str, Any], note: str = "") -> int:
@@ -27,21 +24,7 @@ def add(engine: sa.Engine, dataset: str, item_id: str, annotator: str, labels: d
     if not isinstance(labels, dict):
         raise StoreError(f"annotation labels must be a dict, got {type(labels).__name__}")
     key = {"dataset": str(dataset), "item_id": str(item_id), "annotator": str(annotator)}
-    where = [table.c[k] == v for k, v in key.items()]
-    for attempt in range(_ATTEMPTS):
-        try:
-            with db.write(engine) as conn:
-                # Max + 1 inside the transaction; a concurrent writer that took the same number
-                # makes the UNIQUE constraint fail, and we retry with a fresh read.
-                last = conn.execute(sa.select(sa.func.max(table.c.version)).where(*where)).scalar()
-                version = (last or 0) + 1
-                conn.execute(
-                    table.insert().values(**key, version=version, labels=labels, note=note or "", created_at=now())
-                )
-            return version
-        except sa.exc.IntegrityError:
-            time.sleep(random.uniform(0, 0.01 * (attempt + 1)))  # jitter so retries do not collide again
-    raise StoreError(f"could not save the annotation of {key} after {_ATTEMPTS} attempts (too many writers?)")
+    return versioned.append(engine, table, key, {"labels": labels, "note": note or "", "created_at": now()})
 
 
 def select(
@@ -54,13 +37,7 @@ def select(
     ]
     query = sa.select(*(table.c[c] for c in COLUMNS)).where(*filters)
     if latest:
-        group = (table.c.dataset, table.c.item_id, table.c.annotator)
-        newest = sa.select(*group, sa.func.max(table.c.version).label("version")).where(*filters).group_by(*group)
-        newest = newest.subquery()
-        query = query.join(
-            newest,
-            sa.and_(*(table.c[c.name] == newest.c[c.name] for c in group), table.c.version == newest.c.version),
-        )
+        query = versioned.newest(query, table, ("dataset", "item_id", "annotator"), filters)
     return query.order_by(table.c.dataset, table.c.item_id, table.c.annotator, table.c.version)
 
 

@@ -9,22 +9,19 @@ same free slot at once cannot both succeed; the loser re-reads the pair and move
 
 from __future__ import annotations
 
-import random
-import time
 from datetime import datetime
 from typing import Any
 
 import pandas as pd
 import sqlalchemy as sa
 
-from negviz.store import db
+from negviz.store import db, versioned
 from negviz.store.record import StoreError
 from negviz.store.tables import adjudications, annotation_projects, annotations, now, project_claims
 
 PROJECT_COLUMNS = tuple(c.name for c in annotation_projects.columns)
 CLAIM_COLUMNS = ("project", "item_id", "slot", "annotator", "claimed_at")
 ADJUDICATION_COLUMNS = ("id", "project", "dataset", "item_id", "version", "reviewer", "labels", "note", "created_at")
-_ATTEMPTS = 20
 
 
 class ProjectExistsError(StoreError):
@@ -142,30 +139,15 @@ def add_adjudication(
     created_at: datetime | None = None,
 ) -> int:
     """Append a reviewer's decision; returns its version (1, 2, ... per project and pair)."""
-    c = adjudications.c
-    for attempt in range(_ATTEMPTS):
-        try:
-            with db.write(engine) as conn:
-                last = conn.execute(
-                    sa.select(sa.func.max(c.version)).where(c.project == project, c.item_id == str(item_id))
-                ).scalar()
-                version = (last or 0) + 1
-                conn.execute(
-                    adjudications.insert().values(
-                        project=project,
-                        dataset=dataset,
-                        item_id=str(item_id),
-                        version=version,
-                        reviewer=reviewer,
-                        labels=labels,
-                        note=note or "",
-                        created_at=created_at or now(),
-                    )
-                )
-            return version
-        except sa.exc.IntegrityError:  # a concurrent reviewer took this version: read again
-            time.sleep(random.uniform(0, 0.01 * (attempt + 1)))
-    raise StoreError(f"could not save the adjudication of {item_id} after {_ATTEMPTS} attempts")
+    key = {"project": project, "item_id": str(item_id)}
+    values = {
+        "dataset": dataset,
+        "reviewer": reviewer,
+        "labels": labels,
+        "note": note or "",
+        "created_at": created_at or now(),
+    }
+    return versioned.append(engine, adjudications, key, values)
 
 
 def adjudication_rows(
@@ -176,15 +158,7 @@ def adjudication_rows(
     where = [c[k] == v for k, v in (("project", project), ("dataset", dataset)) if v is not None]
     query = sa.select(*(c[k] for k in ADJUDICATION_COLUMNS)).where(*where)
     if latest:
-        newest = (
-            sa.select(c.project, c.item_id, sa.func.max(c.version).label("version"))
-            .where(*where)
-            .group_by(c.project, c.item_id)
-            .subquery()
-        )
-        query = query.join(
-            newest, sa.and_(c.project == newest.c.project, c.item_id == newest.c.item_id, c.version == newest.c.version)
-        )
+        query = versioned.newest(query, adjudications, ("project", "item_id"), where)
     with db.read(engine) as conn:
         rows = conn.execute(query.order_by(c.project, c.item_id, c.version)).all()
     out = pd.DataFrame([tuple(r) for r in rows], columns=list(ADJUDICATION_COLUMNS))

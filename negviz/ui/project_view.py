@@ -226,7 +226,7 @@ def _label_form(store, project, annotator, item, skipped) -> None:
 # ---------------------------------------------------------------- review
 def review_tab(store, project: P.Project, reviewer: str) -> None:
     diff = P.disagreements(store, project)
-    todo = R.review_queue(store, project)
+    todo = R.awaiting(diff)
     st.caption(
         f"{len(diff):,} pairs whose labels disagree · {len(todo):,} awaiting review · a pair "
         f"disagrees when two or more annotators' latest labels differ in {', '.join(R.REVIEWED)}"
