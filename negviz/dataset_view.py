@@ -1,14 +1,17 @@
 """One dataset as every reader sees it: its items and facts, the runs stored on it, the run that stands
-for each model, their scores and verdicts, its type labels, annotations and adjudicated labels.
+for each model, their scores and verdicts, its type labels, annotations and adjudicated labels, and
+the fine-tuning runs held out on it. ``DatasetView(store)`` (no name) is the whole store: every run
+of every dataset, every fine-tuning run.
 
     view = DatasetView(store, "nevir")
     view.facts.metric                          # what the dataset is measured by
     chosen = view.chosen(["all-MiniLM-L6-v2"])   # negviz.run_choice's policy, one run per model
     view.outcomes(chosen)                      # negviz.outcomes' verdicts under each run's tie rule
     view.labels()                              # taxonomy types (gold cue / detected / annotated / adjudicated)
+    DatasetView(store).finetune_runs()         # the drift page's runs, every training dataset
 
 The report and the CLI read a dataset through this view, and the pages through one cached accessor
-(negviz.ui.resources.dataset_view), so one dataset shows one set of numbers wherever it is read.
+(negviz.ui.dataset_cache.dataset_view, which caches these same reads), so one dataset shows one set of numbers wherever it is read.
 Reads are memoised for the view's life: make a new view to see runs stored since.
 """
 
@@ -21,13 +24,14 @@ import pandas as pd
 
 from negviz import outcomes as oc
 from negviz import run_choice
-from negviz.store.record import EVAL
+from negviz.schema import queries_dataset
+from negviz.store.record import COMPLETE, EVAL, FINETUNE, RETRIEVAL
 
 
 class DatasetView:
-    def __init__(self, store, name: str):
+    def __init__(self, store, name: str | None = None):
         self.store, self.name = store, name
-        self._runs: dict[str, pd.DataFrame] = {}
+        self._runs: dict[tuple, pd.DataFrame] = {}
         self._wide: dict[str, pd.DataFrame] = {}
 
     def __repr__(self) -> str:
@@ -51,11 +55,20 @@ class DatasetView:
         return facts(self.dataset, store=self.store)
 
     # ------------------------------------------------------------ runs and scores
-    def runs(self, kind: str = EVAL) -> pd.DataFrame:
-        """Complete runs of ``kind`` stored on the dataset, newest first (Store.runs)."""
-        if kind not in self._runs:
-            self._runs[kind] = self.store.runs(dataset=self.name, kind=kind)
-        return self._runs[kind]
+    def runs(self, kind: str | None = EVAL, status: str | None = COMPLETE) -> pd.DataFrame:
+        """Runs of ``kind`` (None: every kind) stored on the dataset, newest first (Store.runs);
+        status=None lists every status."""
+        if (kind, status) not in self._runs:
+            self._runs[kind, status] = self.store.runs(dataset=self.name, kind=kind, status=status)
+        return self._runs[kind, status]
+
+    def retrieval_runs(self) -> pd.DataFrame:
+        """Complete retrieval runs over a corpus whose queries are this dataset's (a corpus run is
+        stored under "<queries>@<corpus>", e.g. excluir@offline)."""
+        runs = DatasetView(self.store).runs(RETRIEVAL)
+        if self.name is None:
+            return runs
+        return runs[runs["dataset_name"].map(queries_dataset) == self.name].reset_index(drop=True)
 
     def chosen(
         self,
@@ -74,15 +87,30 @@ class DatasetView:
         return self._wide[run_id]
 
     def record(self, run_id: str):
+        """A run's RunRecord (its spec, options and summary)."""
         return self.store.get_run(run_id)
 
+    def compare(self, run_a: str, run_b: str) -> dict:
+        """McNemar's test of two runs on the items both scored (negviz.analyses.compare)."""
+        from negviz.analyses.compare import compare
+
+        return compare(self.record(run_a), self.scores(run_a), self.record(run_b), self.scores(run_b))
+
+    def texts(self, run_id: str) -> pd.DataFrame:
+        """The text a generative run kept per item (its reasoning: Store.item_texts)."""
+        return self.store.item_texts(run_id)
+
     def outcomes(self, chosen: pd.DataFrame) -> pd.DataFrame:
-        """Per item and model, the verdict under each run's own tie rule (negviz.outcomes)."""
-        runs = {
-            r["model_name"]: (r["run_id"], self.scores(r["run_id"]), oc.tie_rule(r["options"]))
-            for r in chosen.to_dict("records")
-        }
-        return oc.run_outcomes(self.kind, runs)
+        """Per item and model, the verdict under each run's own tie rule (negviz.outcomes), with
+        ``model`` and ``run_id``."""
+        parts = [
+            self.run_outcomes(r["run_id"], r["model_name"], oc.tie_rule(r["options"])) for _, r in chosen.iterrows()
+        ]
+        return pd.concat(parts, ignore_index=True) if parts else oc.run_outcomes(self.kind, {})
+
+    def run_outcomes(self, run_id: str, model: str, tie_rule: str) -> pd.DataFrame:
+        """One run's verdicts (a stored run never changes: the pages cache these by run id)."""
+        return oc.run_outcomes(self.kind, {model: (run_id, self.scores(run_id), tie_rule)})
 
     # ------------------------------------------------------------ labels
     def labels(self, source: str = "auto") -> pd.DataFrame:
@@ -97,8 +125,37 @@ class DatasetView:
 
         return annotations.latest(self.store, self.name)
 
+    def annotation_history(self, item_id: str) -> pd.DataFrame:
+        """Every version of every annotator's label of one item, newest first."""
+        from negviz import annotations
+
+        return annotations.history(self.store, self.name, item_id)
+
+    def annotation_export(self, all_versions: bool = False) -> pd.DataFrame:
+        """The labels with the pair text, provenance and adjudicated columns (the export file)."""
+        from negviz import annotations
+
+        return annotations.export_frame(self.store, self.dataset, all_versions)
+
     def adjudicated(self) -> pd.DataFrame:
         """The reviewers' newest decision per pair (negviz.projects.review.adjudicated)."""
         from negviz.projects.review import adjudicated
 
         return adjudicated(self.store, self.name)
+
+    # ------------------------------------------------------------ fine-tuning history
+    def finetune_runs(self, status: str | None = None) -> pd.DataFrame:
+        """Fine-tuning runs held out on the dataset (every dataset for a whole-store view), newest
+        first, each with its short ``label`` (negviz.finetune.history)."""
+        from negviz.finetune.history import training_run_label
+
+        runs = self.runs(FINETUNE, status).copy()
+        runs["label"] = [training_run_label(r) for r in runs.itertuples(index=False)]
+        return runs
+
+    def drift_frames(self, runs: pd.DataFrame):
+        """Per-epoch metrics, pair cosines and per-pair tables of fine-tuning runs (rows of
+        finetune_runs): negviz.finetune.views.drift_frames."""
+        from negviz.finetune.views import drift_frames
+
+        return drift_frames(self.store, runs)

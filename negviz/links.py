@@ -5,7 +5,7 @@ under a path prefix; the query keys are the ones each page binds its widgets to.
 
     links.inspector("nevir", "1230-2")                 # 'inspector?dataset=nevir&pair=1230-2'
     links.maxsim("nevir", "1230-2", after="ckpt/dir")  # MaxSim explorer on a stored pair
-    links.page("playground", tq="who is not ...")      # any page with its URL state
+    links.page("playground", pq="who is not ...")      # any page with its URL state
 """
 
 from __future__ import annotations
@@ -13,15 +13,20 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import urlencode
 
-from negviz.page_registry import url_paths
+from negviz.page_registry import by_url_path, url_paths
 
 PAGES = url_paths()  # negviz.page_registry: every page, once
 
 
 def page(name: str, **params: Any) -> str:
-    """The URL of a page with query parameters (None values left out, lists repeated)."""
+    """The URL of a page with query parameters (None values left out, lists repeated); a key the
+    page binds no widget to (negviz.page_registry) is refused, as the link would not set it."""
     if name not in PAGES:
         raise ValueError(f"unknown page {name!r}; pages: {', '.join(PAGES)}")
+    entry = by_url_path(name)
+    unknown = sorted(k for k, v in params.items() if v is not None and not entry.takes(k))
+    if unknown:
+        raise ValueError(f"the {entry.title} page binds no URL key {', '.join(unknown)}")
     query = urlencode({k: v for k, v in params.items() if v is not None}, doseq=True)
     return f"{name}?{query}" if query else name
 

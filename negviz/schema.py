@@ -22,6 +22,35 @@ PERTURBATION = "perturbation"  # DEMETR-style: reference, candidate and perturbe
 SENTENCE_PAIRS = "sentence_pairs"  # CANNOT-style: a sentence and its negation/paraphrase
 CORPUS = "corpus"  # a document collection to retrieve from (doc_id, text, optional title); no slots
 KINDS = (PAIRS, EXCLUSION, PERTURBATION, SENTENCE_PAIRS, CORPUS)
+KIND_TITLES = {  # what a user calls items of each kind (messages, pickers)
+    PAIRS: "NevIR-style contrast pairs",
+    EXCLUSION: "ExcluIR-style exclusion queries",
+    PERTURBATION: "DEMETR-style perturbations",
+    SENTENCE_PAIRS: "CANNOT-style sentence pairs",
+    CORPUS: "a document corpus",
+}
+KIND_HELP = {  # each kind with its columns (the Add-a-dataset page)
+    PAIRS: "NevIR-style contrast pairs q1, d1, q2, d2",
+    EXCLUSION: "ExcluIR-style query, pos_doc, neg_doc",
+    PERTURBATION: "DEMETR-style reference, candidate, perturbed",
+    SENTENCE_PAIRS: "CANNOT-style sentence1, sentence2, label (1 = negation)",
+}
+
+# A retrieval run over a corpus is stored under the dataset name "<queries>@<corpus>" (e.g.
+# excluir@offline); its "@" is this separator alone, never parsed by ModelSpec, whose "@" is a
+# model revision. Build and read such names only here.
+CORPUS_RUN_SEP = "@"
+
+
+def corpus_run_dataset(queries: str, corpus: str) -> str:
+    """The dataset name of a retrieval run of ``queries``'s queries over ``corpus``."""
+    return f"{queries}{CORPUS_RUN_SEP}{corpus}"
+
+
+def queries_dataset(dataset_name: str) -> str:
+    """The dataset whose queries a run used: the name itself, or a corpus run's queries."""
+    return str(dataset_name).split(CORPUS_RUN_SEP, 1)[0]
+
 
 # Required columns per kind; loaders may add metadata columns after these.
 COLUMNS: dict[str, tuple[str, ...]] = {

@@ -9,19 +9,13 @@ from negviz.datasets.formats import FORMATS
 from negviz.datasets.userfile import format_columns, guess_mapping, max_file_bytes, read_columns
 from negviz.datasets.validate import DEFAULTS
 from negviz.errors import NegvizError
-from negviz.schema import COLUMNS, KINDS
+from negviz.schema import COLUMNS, KIND_HELP, KINDS
 from negviz.store import datasets as stored
-from negviz.ui import resources
+from negviz.ui import dataset_cache, resources
 from negviz.ui.widgets import show_error
 
 NONE = "(none)"
 LABEL = "negation_type"  # a column of type labels: the heatmap's columns when present
-KIND_HELP = {
-    "pairs": "NevIR-style contrast pairs q1, d1, q2, d2",
-    "exclusion": "ExcluIR-style query, pos_doc, neg_doc",
-    "perturbation": "DEMETR-style reference, candidate, perturbed",
-    "sentence_pairs": "CANNOT-style sentence1, sentence2, label (1 = negation)",
-}
 
 store = resources.store()
 st.title("Add a dataset")
@@ -164,7 +158,7 @@ else:
         ):
             used = stored.remove(store, gone, delete_runs=drop_runs)  # counted as it removes
             resources.clear_datasets()
-            resources.clear_runs()
+            dataset_cache.clear_runs()
             done = "deleted" if drop_runs else "kept"
             st.session_state["removed_message"] = f"Removed {gone}; {used} run(s) {done}."
             del st.session_state["remove_name"]

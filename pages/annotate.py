@@ -8,13 +8,14 @@ from negviz import annotations as ann
 from negviz.analyses import paircard
 from negviz.store import StoreError
 from negviz.ui import agreement_view, pickers, resources
-from negviz.ui import types_data as td
+from negviz.ui.dataset_cache import dataset_view
 from negviz.ui.widgets import show_error
 
 dataset = pickers.current_dataset()
-store = resources.store()
-ds = td.dataset(dataset)
-latest = ann.latest(store, dataset)
+store = resources.store()  # imports write here
+view = dataset_view(dataset)
+ds = view.dataset
+latest = view.annotations()
 
 st.title("Annotations")
 st.caption(
@@ -85,7 +86,7 @@ st.subheader("Export")
 all_versions = st.toggle(
     "Every version (the full history), not only each annotator's latest label", key="all_versions"
 )
-frame = ann.export_frame(store, ds, all_versions)
+frame = view.annotation_export(all_versions)
 stem = f"negviz-annotations-{dataset}{'-history' if all_versions else ''}"
 left, right, _ = st.columns([1, 1, 3])
 for col, fmt, mime in ((left, "csv", "text/csv"), (right, "jsonl", "application/jsonl")):

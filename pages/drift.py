@@ -8,9 +8,9 @@ import streamlit as st
 from negviz import links
 from negviz.charts import drift as cd
 from negviz import finetune as ft
-from negviz.datasets import facts
 from negviz.finetune import views
-from negviz.ui import drift_data, finetune_jobs, resources, url_check
+from negviz.ui import finetune_jobs, resources, url_check
+from negviz.ui.dataset_cache import dataset_view, training_pair
 from negviz.ui.widgets import csv_download, figure_downloads, safe_md
 
 st.title("Fine-tuning drift")
@@ -26,11 +26,9 @@ store = resources.store()
 
 finetune_jobs.start_form(store)
 states = finetune_jobs.live_jobs(store)  # a running run may be interrupted (its process gone)
-if err := st.session_state.get("job_error"):
-    st.error(f"Run {err[0][:8]} failed; its finished epochs are kept.", icon=":material/error:")
-    st.code(err[1], language=None)
-
-runs = drift_data.finetune_runs()
+finetune_jobs.last_failure()
+every_run = dataset_view()  # fine-tuning runs of every training dataset
+runs = every_run.finetune_runs()
 if runs.empty:
     st.info(
         "No fine-tuning runs stored yet. Start one above, or with `negviz finetune --model "
@@ -57,11 +55,13 @@ for r in picked[picked["status"] != "complete"].itertuples(index=False):
     why = f": {str(r.error).splitlines()[0]}" if r.error else ""
     state = states.get(r.run_id, r.status)
     (st.warning if state != "running" else st.info)(
-        f"{r.label} is {state}{why}; its stored epochs are shown."
+        safe_md(f"{r.label} is {state}{why}; its stored epochs are shown.")
     )
-epochs, cosines, wide = drift_data.drift_frames(picked)
+epochs, cosines, wide = every_run.drift_frames(picked)
 notes = {r.label: ft.run_note(r) for r in picked.itertuples(index=False)}
-fig = cd.drift_figure(epochs, cosines, notes, shape=shape, baseline=facts("nevir").random_baseline)
+fig = cd.drift_figure(
+    epochs, cosines, notes, shape=shape, baseline=dataset_view("nevir").facts.random_baseline
+)
 percent = st.column_config.NumberColumn(format="percent")
 st.plotly_chart(fig, key="drift")
 figure_downloads(fig, "cosine-drift", key="drift")
@@ -127,7 +127,7 @@ m2.metric(
 m3.metric("Sentence" if sentences else "Pair", pair)
 if card["table"] is not None:
     st.dataframe(card["table"], hide_index=True, key="card")
-row = drift_data.pair_texts(card_run["dataset_spec"], pair)
+row = training_pair(card_run["dataset_spec"], pair)
 if row is None:
     st.caption("The pair's texts are not available (its dataset file is not on this machine).")
 else:

@@ -6,21 +6,18 @@ from negviz.outcomes import CATEGORIES, MARGINS
 from negviz.analyses import per_type as at
 from negviz.charts.per_type import category_label, margin_distributions, preference_bars
 from negviz.taxonomy import TAXONOMY
-from negviz.ui import lexical_view, pickers
+from negviz.ui import chart_items, lexical_view, pickers
 from negviz.ui import types_data as td
+from negviz.ui.page_guard import require_dataset_kind
 from negviz.ui.widgets import csv_download, figure_downloads, safe_md
 
 st.title("Error preference")
-ctx = td.context(pickers.current_dataset())
-if ctx is None:
-    st.info(
-        "Error preference needs NevIR-style pairs, ExcluIR queries or DEMETR perturbations; "
-        "pick one of those datasets."
-    )
-    st.stop()
+name = pickers.current_dataset()
+require_dataset_kind("errors", name)
+ctx = td.context(name, pickers.shown_runs(name))
 if ctx.outcomes.empty:
     st.info(
-        f"No stored runs on {ctx.name} yet. Run one on the Evaluate page or with "
+        f"No stored runs on {safe_md(ctx.name)} yet. Run one on the Evaluate page or with "
         f"`negviz eval --model all-MiniLM-L6-v2 --dataset {ctx.name}`."
     )
     st.stop()
@@ -73,7 +70,7 @@ fig = preference_bars(
     faceted=facets is not None,
 )
 
-td.apply_click(
+chart_items.apply_click(
     "pref_chart",
     {"seg_model": 0, "seg_category": 2},
     {"seg_model": order, "seg_category": list(categories)},
@@ -109,7 +106,7 @@ if model and category:
         f"**{safe_md(model)}** · {category_label(category)}: {len(items):,} of "
         f"{int((outcomes['model'] == model).sum()):,} items ({scope})"
     )
-    td.items_table(
+    chart_items.items_table(
         items, ctx.name, "segment_items", f"negviz-segment-{ctx.name}-{model}-{category}"
     )
 

@@ -5,22 +5,19 @@ import streamlit as st
 from negviz.analyses import per_type as at
 from negviz.charts.per_type import accuracy_heatmap, distribution_bars
 from negviz.taxonomy import TAXONOMY, type_distribution
-from negviz.ui import pickers, resources, url_check
+from negviz.ui import chart_items, pickers, resources, url_check
 from negviz.ui import types_data as td
+from negviz.ui.page_guard import require_dataset_kind
 from negviz.ui.corpus_results import corpus_section
 from negviz.ui.widgets import csv_download, figure_downloads, safe_md
 
 st.title("Per-type accuracy")
-ctx = td.context(pickers.current_dataset())
-if ctx is None:
-    st.info(
-        "The heatmap needs NevIR-style pairs, ExcluIR queries or DEMETR perturbations; pick "
-        "one of those datasets."
-    )
-    st.stop()
+name = pickers.current_dataset()
+require_dataset_kind("heatmap", name)
+ctx = td.context(name, pickers.shown_runs(name))
 if ctx.outcomes.empty:
     st.info(
-        f"No stored runs on {ctx.name} yet. Run one on the Evaluate page or with "
+        f"No stored runs on {safe_md(ctx.name)} yet. Run one on the Evaluate page or with "
         f"`negviz eval --model all-MiniLM-L6-v2 --dataset {ctx.name}`."
     )
     st.stop()
@@ -98,7 +95,7 @@ fig = accuracy_heatmap(
 
 left, right = st.columns([3, 2])
 with left:
-    td.apply_click(
+    chart_items.apply_click(
         "heatmap_chart",
         {"cell_model": 0, "cell_column": 1},
         {"cell_model": rows, "cell_column": columns},
@@ -173,4 +170,6 @@ if model and column:
         f"on n "
         f"= {len(items):,} items"
     )
-    td.items_table(items, ctx.name, "cell_items", f"negviz-cell-{ctx.name}-{model}-{column}")
+    chart_items.items_table(
+        items, ctx.name, "cell_items", f"negviz-cell-{ctx.name}-{model}-{column}"
+    )

@@ -10,17 +10,18 @@ from negviz.analyses import paircard
 from negviz.ui import inspector_data, lexical_data, pickers, reasoning_view, resources, url_check
 from negviz.ui import why_view
 from negviz.ui.label_form import annotator_name, label_form
-from negviz.ui.types_data import dataset as load
+from negviz.ui.dataset_cache import dataset_view
 
 dataset = pickers.current_dataset()
-store = resources.store()
-ds = load(dataset)
+store = resources.store()  # labels are written here
+view = dataset_view(dataset)
+ds = view.dataset
 st.title("Pair inspector")
 runs = pickers.shown_runs(dataset)
 verdicts = inspector_data.verdicts(dataset, runs)
 annotator = annotator_name()
 types = inspector_data.automatic_types(dataset)
-items = inspector_data.items(dataset, ann.latest(store, dataset), annotator)
+items = inspector_data.items(dataset, view.annotations(), annotator)
 
 with st.sidebar.expander("Filters", expanded=True):
     ntype = st.selectbox(
@@ -207,10 +208,10 @@ with right:
 with st.container(border=True):
     why_view.show(ds.kind, runs, current, row, model)
 
-label_form(store, ds, dataset, current, annotator, next_id)
+label_form(store, ds, dataset, current, annotator, next_id, pair_key="pair")
 
 st.markdown("**Labels of this pair** (every annotator's versions, newest first)")
-hist = ann.history(store, dataset, current)
+hist = view.annotation_history(current)
 if hist.empty:
     st.caption("Nobody has labelled this pair yet.")
 else:

@@ -9,7 +9,8 @@ from negviz.analyses import playground as pg
 from negviz.schema import EXCLUSION, ID_COLUMN, PAIRS, ModelSpec
 from negviz.text import counterfactual as cf
 from negviz.ui import maxsim_view, pickers, playground_data
-from negviz.ui.types_data import dataset as load
+from negviz.ui.dataset_cache import dataset_view
+from negviz.ui.page_guard import dataset_kind_problem
 from negviz.ui.counterfactual_editor import counterfactual_editor
 from negviz.ui.widgets import show_error, user_path
 
@@ -58,9 +59,9 @@ src = top[2].radio(
 )
 
 gold, doc_names, item = None, ["d1", "d2"], None
-kind = load(dataset).kind
+kind = dataset_view(dataset).kind
 if src == "dataset" and kind in (PAIRS, EXCLUSION):
-    frame = load(dataset).frame
+    frame = dataset_view(dataset).dataset.frame
     id_col = ID_COLUMN[kind]
     ids = frame[id_col].tolist()
     sample_name, sample_id = pg.SAMPLE_PAIR
@@ -90,11 +91,8 @@ if src == "dataset" and kind in (PAIRS, EXCLUSION):
         )
 else:
     if src == "dataset":
-        st.info(
-            f"{dataset} holds {kind} items, which have no query and documents to draw; pick a "
-            "pairs or exclusion dataset (NevIR, ExcluIR or one you added) in the sidebar, "
-            "or type below."
-        )
+        problem = dataset_kind_problem("maxsim", dataset)
+        st.info(f"{problem} Pick one of those in the sidebar, or type below.")
     cols = st.columns(2)
     typed = {
         k: cols[i % 2].text_area(
@@ -152,25 +150,14 @@ edited_q, edited_d = cf.apply_to(queries, docs, target, edit)
 marks = {target: edit.new_span} if edit else {}
 
 
-VIEW = dict(
-    queries=queries,
-    docs=docs,
-    edited_q=edited_q,
-    edited_d=edited_d,
-    shown=shown,
-    sim=sim,
-    merge=merge,
-    hide=hide,
-    gold=gold,
-    marks=marks,
-    edit=edit,
-    slots=slots,
-    doc_names=doc_names,
+inputs = maxsim_view.Inputs(
+    queries, docs, edited_q, edited_d, shown, slots, doc_names, gold, marks, edit
 )
+display = maxsim_view.Display(sim, merge, tuple(hide))
 
 
 def draw(spec: str, caption: str, key: str):
-    maxsim_view.draw(spec, caption, key, **VIEW)
+    maxsim_view.draw(spec, caption, key, inputs, display)
 
 
 draw(model, f"{model}" + (" (before)" if after.strip() else ""), "before")

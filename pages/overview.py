@@ -8,11 +8,13 @@ from negviz.analyses.beside_published import beside_published
 from negviz.analyses.leaderboard import comparable_published, leaderboard, published_rows
 from negviz.datasets.facts import metric_baseline, metric_label
 from negviz.ui import pickers, resources
+from negviz.ui.dataset_cache import dataset_view
 from negviz.ui.corpus_results import corpus_section
 from negviz.ui.report_download import report_button
-from negviz.ui.widgets import csv_download, figure_downloads
+from negviz.ui.widgets import csv_download, figure_downloads, safe_md
 
 dataset = pickers.current_dataset()
+view = dataset_view(dataset)
 models = pickers.current_models()
 info = resources.datasets_table().set_index("name").loc[dataset]
 
@@ -23,7 +25,7 @@ st.caption(
     f"n = {int(info['n']):,} · source: {info['source']} · licence: {info['licence']}"
 )
 
-board = leaderboard(resources.runs(dataset), resources.catalog())
+board = leaderboard(view.runs(), resources.catalog())
 if models:
     board = board[board["model"].isin(models)]
 chosen = pickers.shown_runs(dataset)
@@ -88,14 +90,10 @@ else:
                 "Run B", list(label), index=1, format_func=label.get, key="cmp_b"
             )
             if run_a != run_b:
-                from negviz.analyses.compare import compare
-
-                get = resources.store().get_run
-                c = compare(
-                    get(run_a), resources.run_scores(run_a), get(run_b), resources.run_scores(run_b)
-                )
+                c = view.compare(run_a, run_b)
                 st.markdown(
-                    f"**{c['model_a']}** {c['accuracy_a']:.1%} vs **{c['model_b']}** "
+                    f"**{safe_md(c['model_a'])}** {c['accuracy_a']:.1%} vs "
+                    f"**{safe_md(c['model_b'])}** "
                     f"{c['accuracy_b']:.1%} "
                     f"on {c['n_shared']:,} shared items: A right & B wrong = {c['b']}, A wrong & B "
                     f"right = {c['c']}, "
@@ -105,7 +103,7 @@ else:
 corpus_section(dataset, "overview")
 
 beside = beside_published(
-    pd.concat([chosen, resources.retrieval_runs(dataset)], ignore_index=True), resources.reference()
+    pd.concat([chosen, view.retrieval_runs()], ignore_index=True), resources.reference()
 )
 if models:
     beside = beside[beside["model"].isin(models)]

@@ -9,9 +9,10 @@ from negviz.text import counterfactual as cf
 from negviz.analyses import playground as pg
 from negviz.charts.alignment import margin_bars
 from negviz.ui import pickers, playground_data, resources
-from negviz.ui import types_data as td
+from negviz.ui.dataset_cache import dataset_view
+from negviz.ui.page_guard import dataset_kind_problem
 from negviz.ui.counterfactual_editor import counterfactual_editor
-from negviz.ui.widgets import csv_download, figure_downloads, safe_md, show_error
+from negviz.ui.widgets import csv_download, figure_downloads, show_error
 
 TEXTS = {
     "pq": pg.SAMPLE["q1"],
@@ -48,7 +49,7 @@ with st.expander(
 ):
     picked = None
     try:
-        picked = td.dataset(pickers.current_dataset())
+        picked = dataset_view(pickers.current_dataset()).dataset
         presets = playground_data.presets(added=(picked.spec.name, picked.kind))
     except Exception as exc:  # an empty or unreachable store: the playground still works
         presets = []
@@ -65,11 +66,8 @@ with st.expander(
         )
     if not presets:
         st.caption("No stored NevIR/ExcluIR runs of MiniLM yet: run them on the Evaluate page.")
-    if picked is not None and picked.kind not in ("pairs", "exclusion"):
-        st.caption(
-            f"{safe_md(picked.spec.name)} holds {picked.kind} items, which have no query "
-            "and documents: presets come from pairs and exclusion datasets only."
-        )
+    if picked is not None and (problem := dataset_kind_problem("playground", picked.spec.name)):
+        st.caption(f"{problem} Presets come from datasets of those kinds only.")
 
 left, right = st.columns(2)
 texts = {}

@@ -6,12 +6,11 @@ import streamlit as st
 
 from negviz.analyses import playground as pg
 from negviz.analyses import search as sa
-from negviz.datasets import load
 from negviz.text.worddiff import STYLE, text_block
 from negviz.ui import corpus_index, resources, url_check
+from negviz.ui.dataset_cache import dataset_view
 from negviz.ui.widgets import ProgressBar, show_error
 
-FAMILIES = ("bi-encoder", "bm25", "tfidf", "splade", "maxsim", "colbert", "cross-encoder", "monot5")
 K = 10
 st.title("Search")
 st.caption(
@@ -20,7 +19,7 @@ st.caption(
     "ignored."
 )
 
-models = pg.model_table(resources.catalog(), FAMILIES)
+models = pg.model_table(resources.catalog(), sa.search_families())
 names = models.query("available")["name"].tolist() or models["name"].tolist()
 names = sorted(names, key=lambda n: n != "bm25")  # default: an index built in seconds
 c1, c2, c3 = st.columns([2, 1, 2])
@@ -39,7 +38,7 @@ corpus_name = c2.selectbox(
     bind="query-params",
     help="offline: ExcluIR sample documents + NevIR, CANNOT and DEMETR distractors.",
 )
-queries = load("excluir").frame.set_index("query_id")
+queries = dataset_view("excluir").dataset.frame.set_index("query_id")
 qid = c3.selectbox(
     "ExcluIR query (or type one below)",
     [""] + queries.index.tolist(),

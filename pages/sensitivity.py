@@ -9,7 +9,7 @@ from negviz.charts.sensitivity import focus_chart, sensitivity_heatmap
 from negviz.ui import pickers, resources
 from negviz.ui import sensitivity_data as sd
 from negviz.ui import sensitivity_tabs
-from negviz.ui import types_data as td
+from negviz.ui import chart_items
 from negviz.ui.widgets import csv_download, figure_downloads, safe_md
 
 VALUE = {label: value for value, label in sv.VALUES.items()}
@@ -92,7 +92,7 @@ if tabs[0].open is not False:
         )
         fig = sensitivity_heatmap(matrix, rows, cols, value=value, title=title)
         run_models = sorted(tables)
-        td.apply_click(
+        chart_items.apply_click(
             "sens_chart",
             {"sens_model": 0, "sens_pert": 1},
             {"sens_model": run_models, "sens_pert": rows},

@@ -123,9 +123,9 @@ def app_env(tmp_path, monkeypatch) -> Path:
     monkeypatch.setenv("NEGVIZ_CACHE_DIR", str(tmp_path / "cache"))
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     monkeypatch.delenv("NEGVIZ_DATA_DIRS", raising=False)
-    from negviz.ui import resources
+    from negviz.ui import dataset_cache
 
-    resources.clear_runs()
+    dataset_cache.clear_runs()
     return tmp_path
 
 

@@ -269,8 +269,11 @@ def test_pages_on_an_added_perturbation_set(excl_and_pert):
     assert "Type **none** (detected)" in shown["inspector"]
     # The pages that cannot apply to perturbation items say so.
     assert "This page draws DEMETR and CANNOT only, not mypert (perturbation items)" in shown["sensitivity"]
-    assert "mypert holds perturbation items, which have no query and documents to draw" in shown["maxsim"]
-    assert "mypert holds perturbation items" in shown["playground"]
+    assert (
+        "MaxSim explorer draws NevIR-style contrast pairs, ExcluIR-style exclusion queries; "
+        "mypert holds DEMETR-style perturbations." in shown["maxsim"]
+    )
+    assert "mypert holds DEMETR-style perturbations. Presets come from" in shown["playground"]
     assert not any(p.startswith("mypert") for p in shown["presets"])
     assert "**mypert** · 0 labelled pairs" in shown["annotate"]
     assert "Reused the stored run" in shown["evaluated"] and "tfidf on mypert:test, n=6" in shown["evaluated"]

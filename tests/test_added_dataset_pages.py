@@ -98,9 +98,14 @@ def test_inspector_and_maxsim_on_an_added_dataset(added):
 
 def test_pages_say_when_the_kind_does_not_apply(added):
     at = open_page("pages/heatmap.py", "mysent")
-    assert "needs NevIR-style pairs" in texts(at)
+    assert (
+        "Per-type heatmap draws NevIR-style contrast pairs, ExcluIR-style exclusion queries, "
+        "DEMETR-style perturbations; mysent holds CANNOT-style sentence pairs." in texts(at)
+    )
+    for page in ("errors", "cue_influence"):  # the registry's kinds guard every verdict page alike
+        assert "mysent holds CANNOT-style sentence pairs." in texts(open_page(f"pages/{page}.py", "mysent"))
     at = open_page("pages/maxsim.py", "mysent")
-    assert "mysent holds sentence_pairs items" in texts(at)
+    assert "mysent holds CANNOT-style sentence pairs. Pick one of those in the sidebar, or type below." in texts(at)
 
 
 def test_add_page_lists_and_removes_with_run_count(added):

@@ -58,6 +58,6 @@ def test_errors_page_on_other_datasets(app_env, dataset):
     page = open_page("pages/errors.py", dataset=dataset)
     assert not page.exception, [e.message for e in page.exception]
     if dataset == "cannot":
-        assert page.info and "NevIR-style pairs" in page.info[0].value
+        assert page.info and "cannot holds CANNOT-style sentence pairs." in page.info[0].value
     else:
         assert "wrong document first" in page.caption[0].value

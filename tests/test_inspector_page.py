@@ -144,9 +144,9 @@ def db(tmp_path, monkeypatch):
     monkeypatch.setenv("NEGVIZ_DB_URL", url)
     monkeypatch.setenv("NEGVIZ_CACHE_DIR", str(tmp_path / "cache"))
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
-    from negviz.ui import resources
+    from negviz.ui import dataset_cache
 
-    resources.clear_runs()  # stores are cached per database URL; run lists per URL too
+    dataset_cache.clear_runs()  # stores are cached per database URL; run lists per URL too
     return url
 
 

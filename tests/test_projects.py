@@ -177,9 +177,10 @@ def test_the_uncertainty_queue_reads_the_stored_runs(store, tmp_path):
     project = new(store, overlap=1, size=40)
     ids = Q.order_ids(store, project, P.UNCERTAINTY)
     assert sorted(ids) == sorted(project.items)
+    from negviz.dataset_view import DatasetView
     from negviz.projects.ranking import uncertainty_table
 
-    table = uncertainty_table(store, project)
+    table = uncertainty_table(DatasetView(store, project.dataset), project)
     assert table["models"].eq(2).all() and table["disagreement"].is_monotonic_decreasing
     assert table["item_id"].tolist() == ids
     assert P.next_pair(store, project, "ana", P.UNCERTAINTY) == ids[0]

@@ -57,6 +57,7 @@ def test_make_a_project_and_label_its_queue(app_env):
 
 def test_the_uncertainty_queue_serves_the_models_closest_call_first(app_env):
     from negviz.datasets import load
+    from negviz.dataset_view import DatasetView
     from negviz.projects.ranking import uncertainty_ids
 
     url = f"sqlite:///{app_env / 'results.sqlite'}"
@@ -67,6 +68,6 @@ def test_the_uncertainty_queue_serves_the_models_closest_call_first(app_env):
     at.button(key="start_labelling").click().run()
     assert not at.exception, [e.message for e in at.exception]
     with Store(url) as store:  # the page loaded the shipped runs into the store
-        first = uncertainty_ids(store, P.get(store, "unsure"))[0]
+        first = uncertainty_ids(DatasetView(store, "nevir"), P.get(store, "unsure"))[0]
         assert len(store.runs(dataset="nevir")) > 3
     assert [h.value for h in at.subheader] == [f"unsure · {first}"]

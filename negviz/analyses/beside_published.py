@@ -14,6 +14,7 @@ import pandas as pd
 
 from negviz.analyses.leaderboard import COMPARABLE_TABLES, is_paper_corpus
 from negviz.published import model_rows
+from negviz.schema import queries_dataset
 
 BESIDE_COLUMNS = (  # which row of which paper first: a model may stand beside several
     "model",
@@ -111,7 +112,7 @@ def beside_published(runs: pd.DataFrame, reference: pd.DataFrame) -> pd.DataFram
     """
     rows = []
     for r in runs.itertuples(index=False):
-        dataset = str(r.dataset_name).split("@")[0]
+        dataset = queries_dataset(r.dataset_name)
         summary, options = r.summary or {}, r.options or {}
         pub = model_rows(reference, r.model_name)
         pub = pub[pub["dataset"] == dataset]

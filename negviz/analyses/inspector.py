@@ -45,7 +45,13 @@ def model_verdicts(kind: str, frame: pd.DataFrame, wide: pd.DataFrame, tie_rule:
 
 def verdict_table(kind: str, frame: pd.DataFrame, runs: dict[str, tuple[pd.DataFrame, str]]) -> pd.DataFrame:
     """model_verdicts of several models (name -> (Store.scores_wide, tie rule)), stacked with ``model``."""
-    parts = [model_verdicts(kind, frame, wide, rule).assign(model=name) for name, (wide, rule) in runs.items()]
+    return stack_verdicts({name: model_verdicts(kind, frame, wide, rule) for name, (wide, rule) in runs.items()})
+
+
+def stack_verdicts(per_model: dict[str, pd.DataFrame]) -> pd.DataFrame:
+    """model_verdicts of several models (name -> its verdicts), stacked with ``model`` (the pages
+    cache each model's verdicts by run id and stack them here)."""
+    parts = [verdicts.assign(model=name) for name, verdicts in per_model.items()]
     if not parts:
         return pd.DataFrame(columns=["item_id", "model", "correct", "category", "margin"])
     return pd.concat(parts, ignore_index=True)

@@ -16,9 +16,9 @@ import pandas as pd
 
 from negviz import metrics, outcomes
 from negviz.schema import EXCLUSION, PAIRS
-from negviz.scorers import families_of_kind
+from negviz.scorers import families_of_architecture
 
-LATE_INTERACTION = families_of_kind("late-interaction")  # maxsim, colbert
+LATE_INTERACTION = families_of_architecture("late-interaction")  # maxsim, colbert
 DEFAULT_MODELS = (
     "all-MiniLM-L6-v2",
     "negminilm",

@@ -23,6 +23,15 @@ from negviz.taxonomy.cues import find_cues
 from negviz.text.counterfactual import remove_negation
 from negviz.text.worddiff import Span, diff_words, render_html
 
+
+def search_families() -> tuple[str, ...]:
+    """The model families the Search page offers: every registered family but the generative
+    rerankers, which take seconds per document (negviz.scorers.FAMILIES knows each one's architecture)."""
+    from negviz.scorers import FAMILIES
+
+    return tuple(e.name for e in FAMILIES.entries() if e.meta.get("architecture") != "generative")
+
+
 EXCEPTOR = "exclusion_exceptor"
 INCLUSIVE = "including"
 POSITIVE, EXCLUDED = "positive (d+)", "excluded (d−)"

@@ -10,12 +10,12 @@ from negviz.json_values import dumps
 
 
 def cmd_runs(args: argparse.Namespace) -> int:
+    from negviz.dataset_view import DatasetView
     from negviz.run_choice import chosen_mask
     from negviz.store import Store
     from negviz.summaries import headline
 
-    store = Store(args.db)
-    df = store.runs(dataset=args.dataset)
+    df = DatasetView(Store(args.db), args.dataset).runs(kind=None)
     if df.empty:
         if args.json:  # JSON and only JSON on stdout, an empty list included
             print("[]")
@@ -48,14 +48,13 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 
 def cmd_compare(args: argparse.Namespace) -> int:
-    from negviz.analyses.compare import compare
+    from negviz.dataset_view import DatasetView
     from negviz.run_choice import resolve_run
     from negviz.store import Store
 
-    store = Store(args.db)
-    runs = store.runs(dataset=args.dataset, kind="eval")
-    a, b = (resolve_run(runs, ref, args.dataset) for ref in (args.run_a, args.run_b))
-    out = compare(store.get_run(a), store.scores_wide(a), store.get_run(b), store.scores_wide(b))
+    view = DatasetView(Store(args.db), args.dataset)
+    a, b = (resolve_run(view.runs(), ref, args.dataset) for ref in (args.run_a, args.run_b))
+    out = view.compare(a, b)
     if args.json:
         print(dumps(out, indent=2))
     else:

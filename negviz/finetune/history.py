@@ -123,13 +123,6 @@ def items_wide(items_frame: pd.DataFrame) -> pd.DataFrame:
     return wide.reset_index()
 
 
-def finetune_runs(store, status: str | None = None) -> pd.DataFrame:
-    """Stored fine-tuning runs, newest first, with a short unique ``label`` per run."""
-    runs = store.runs(kind="finetune", status=status)
-    runs["label"] = [training_run_label(r) for r in runs.itertuples(index=False)]
-    return runs
-
-
 def training_run_label(run: Any) -> str:
     """e.g. "all-MiniLM-L6-v2 [bi-encoder] 3ep 1a2b3c4d" (short, unique by the id prefix)."""
     opts = (getattr(run, "options", None) or {}).get("finetune", {})

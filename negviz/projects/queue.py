@@ -65,9 +65,10 @@ def order_ids(store, project: Project, order: str = IN_TURN) -> list[str]:
     if order == IN_TURN:
         return list(project.items)
     if order == UNCERTAINTY:
+        from negviz.dataset_view import DatasetView
         from negviz.projects.ranking import uncertainty_ids
 
-        return uncertainty_ids(store, project)
+        return uncertainty_ids(DatasetView(store, project.dataset), project)
     raise ProjectError(f"Unknown queue order {order!r}; use one of {', '.join(ORDERS)}.")
 
 

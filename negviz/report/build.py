@@ -23,7 +23,7 @@ from negviz import outcomes as oc
 from negviz.dataset_view import DatasetView
 from negviz.json_values import plain
 from negviz.run_choice import POLICY, choose_runs
-from negviz.scorers import families_of_kind
+from negviz.scorers import families_of_architecture
 
 FORMAT_VERSION = 1
 LEXICAL = ("tfidf", "bm25")
@@ -523,7 +523,7 @@ def _examples(
         item = {**plain(ex), "card": card_id, "scores": scores, "verdicts": verdicts, "maxsim": []}
         if ds.kind in paircard.MAXSIM_KINDS:
             for m in (model, other):
-                if families.get(m) in families_of_kind("late-interaction"):
+                if families.get(m) in families_of_architecture("late-interaction"):
                     item["maxsim"].append(
                         _maxsim(
                             rep, ds.kind, row, m, specs[m], outs, ex["item_id"], f"maxsim-{name}-{k}-{m}", maxsim, notes
@@ -645,7 +645,8 @@ def _drift_section(rep: Report, store, model: str, catalog: pd.DataFrame) -> dic
     from negviz.datasets import facts
     from negviz.finetune import views
 
-    runs = ft.finetune_runs(store, status=None)
+    everything = DatasetView(store)  # fine-tuning runs of every training dataset
+    runs = everything.finetune_runs()
     out: dict[str, Any] = {"trained_in_negviz": False, "runs": [], "command": f"negviz finetune --model {model}"}
     if runs.empty:
         out["note"] = "No fine-tuning runs are stored."
@@ -665,7 +666,7 @@ def _drift_section(rep: Report, store, model: str, catalog: pd.DataFrame) -> dic
         out["note"] = f"{model} was not trained in negviz and no fine-tuning run starts from it."
         return out
     picked = picked[picked["status"] == "complete"] if (picked["status"] == "complete").any() else picked
-    epochs, cosines, _ = views.drift_frames(store, picked)
+    epochs, cosines, _ = everything.drift_frames(picked)
     if epochs.empty:
         out["note"] += " Its runs have no measured epochs."
         return out

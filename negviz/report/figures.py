@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import contextlib
 import html
-import json
 import re
 from typing import Any, Iterator, Mapping
+
+from negviz import json_values
 
 SVG, PLOTLY = "svg", "plotly"
 _SCRIPT = re.compile(r"<script\b.*?</script\s*>", re.I | re.S)
@@ -102,4 +103,4 @@ def plotly_runtime() -> str:
 
 
 def dumps(data: Any) -> str:
-    return json.dumps(data, indent=2, ensure_ascii=False, allow_nan=False)
+    return json_values.dumps(data, indent=2, ensure_ascii=False)  # the one JSON cleaner

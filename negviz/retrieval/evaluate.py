@@ -30,7 +30,7 @@ from negviz.retrieval.corpus import Corpus, load_corpus
 from negviz.retrieval.index import retriever_for
 from negviz.retrieval.rank_metrics import retrieval_summary
 from negviz.runner import run_key, scored_record, store_once
-from negviz.schema import EXCLUSION, DatasetSpec, ModelSpec
+from negviz.schema import EXCLUSION, DatasetSpec, ModelSpec, corpus_run_dataset
 from negviz.scorers.base import Progress, no_progress
 from negviz.store.record import RETRIEVAL
 
@@ -149,7 +149,9 @@ def run_corpus_eval(
                "ms_per_query": round(1000 * (t2 - t1) / max(1, len(rows)), 3)}  # fmt: skip
     summary["timings"] = timings
     frame = score_frame(ds.frame["query_id"].tolist(), corpus, rows, scores, pos_rank, neg_rank)
-    record = scored_record(RETRIEVAL, key, scorer, ds, f"{ds.spec.name}@{corpus.name}", options, summary, start)
+    record = scored_record(
+        RETRIEVAL, key, scorer, ds, corpus_run_dataset(ds.spec.name, corpus.name), options, summary, start
+    )
     if store is not None:  # a forced re-run replaces the stored run of the same spec
         stored, note = store_once(store, record, frame, replace=force)
         if note is not None:

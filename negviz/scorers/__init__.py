@@ -1,7 +1,7 @@
 """Model families behind one Scorer interface, registered lazily (importing this is cheap).
 
 A new family is one module plus one line here. Metadata drives the UI and the CLI:
-``kind`` groups families as in NevIR Table 2, ``supports`` lists the family extras
+``architecture`` groups families as in NevIR Table 2, ``supports`` lists the family extras
 (``embeddings`` for bi-encoders, ``token_matrix`` for late interaction).
 """
 
@@ -14,7 +14,7 @@ FAMILIES.register(
     "bi-encoder",
     "negviz.scorers.bi_encoder:BiEncoder",
     title="Bi-encoder",
-    kind="bi-encoder",
+    architecture="bi-encoder",
     supports=("embeddings",),
     description="Any sentence-transformers model; dot product by default (as the NevIR code), cosine optional.",
 )
@@ -22,7 +22,7 @@ FAMILIES.register(
     "cross-encoder",
     "negviz.scorers.cross_encoder:CrossEncoderScorer",
     title="Cross-encoder",
-    kind="cross-encoder",
+    architecture="cross-encoder",
     supports=(),
     description="sentence-transformers CrossEncoder; 3-way NLI heads are scored by the entailment logit (id2label).",
 )
@@ -30,7 +30,7 @@ FAMILIES.register(
     "monot5",
     "negviz.scorers.monot5:MonoT5",
     title="MonoT5",
-    kind="cross-encoder",
+    architecture="cross-encoder",
     supports=(),
     description='castorini/monot5-*: score = log-probability of "true" against "false" for the first decoded token.',
 )
@@ -38,7 +38,7 @@ FAMILIES.register(
     "llm-pointwise",
     "negviz.scorers.llm_pointwise:LLMPointwise",
     title="Generative reranker (pointwise)",
-    kind="generative",
+    architecture="generative",
     supports=("reasoning",),
     description='A causal LM asked "does the document answer the query?"; score = log P(true) against false '
     "(templates: yes-no, true-false, Rank1 with reasoning); local transformers/GGUF or an OpenAI-compatible endpoint.",
@@ -47,7 +47,7 @@ FAMILIES.register(
     "llm-listwise",
     "negviz.scorers.llm_listwise:LLMListwise",
     title="Generative reranker (listwise)",
-    kind="generative",
+    architecture="generative",
     supports=("reasoning",),
     description="RankGPT's permutation prompt over each query's candidates (sliding window); "
     "first-named scores highest, unnamed documents tie; local transformers/GGUF or an OpenAI-compatible endpoint.",
@@ -56,7 +56,7 @@ FAMILIES.register(
     "colbert",
     "negviz.scorers.colbert:ColBERT",
     title="ColBERT",
-    kind="late-interaction",
+    architecture="late-interaction",
     supports=("token_matrix",),
     description="ColBERT checkpoints (BERT + linear projection, [Q]/[D] markers, [MASK]-padded queries, MaxSim).",
 )
@@ -64,7 +64,7 @@ FAMILIES.register(
     "maxsim",
     "negviz.scorers.maxsim:EncoderMaxSim",
     title="MaxSim over encoder tokens",
-    kind="late-interaction",
+    architecture="late-interaction",
     supports=("token_matrix",),
     description="MaxSim over the contextual token embeddings of any transformer encoder (no projection).",
 )
@@ -72,7 +72,7 @@ FAMILIES.register(
     "splade",
     "negviz.scorers.splade:Splade",
     title="SPLADE",
-    kind="sparse",
+    architecture="sparse",
     supports=(),
     description="naver/splade*: MLM logits, log(1+relu), max-pooled over tokens, dot product.",
 )
@@ -80,7 +80,7 @@ FAMILIES.register(
     "tfidf",
     "negviz.scorers.tfidf:TfIdf",
     title="TF-IDF (NevIR protocol)",
-    kind="sparse",
+    architecture="sparse",
     supports=(),
     description="TfidfVectorizer(stop_words='english') refit on [query, doc] per score; cosine of the two rows.",
 )
@@ -88,12 +88,13 @@ FAMILIES.register(
     "bm25",
     "negviz.scorers.bm25:BM25",
     title="BM25",
-    kind="sparse",
+    architecture="sparse",
     supports=(),
     description="BM25 (bm25s, Lucene formula); the collection is the unique documents of one scoring call, negation words kept.",
 )
 
 
-def families_of_kind(kind: str) -> tuple[str, ...]:
-    """The registered families of one kind (e.g. "late-interaction": those with a token matrix)."""
-    return tuple(e.name for e in FAMILIES.entries() if e.meta.get("kind") == kind)
+def families_of_architecture(architecture: str) -> tuple[str, ...]:
+    """The registered families of one architecture (e.g. "late-interaction": those with a token
+    matrix). A family's architecture, not a dataset kind nor a run kind."""
+    return tuple(e.name for e in FAMILIES.entries() if e.meta.get("architecture") == architecture)

@@ -9,6 +9,7 @@ import streamlit as st
 from negviz.analyses.leaderboard import CORPUS_COLUMNS, corpus_board, corpus_published
 from negviz.datasets.facts import metric_label
 from negviz.ui import resources
+from negviz.ui.dataset_cache import dataset_view
 from negviz.ui.widgets import csv_download, safe_md
 
 LABELS = {c: metric_label(c) for c in CORPUS_COLUMNS}
@@ -16,7 +17,7 @@ LABELS = {c: metric_label(c) for c in CORPUS_COLUMNS}
 
 def corpus_section(dataset: str, key: str) -> None:
     """The corpus runs of ``dataset`` (nothing when it has none)."""
-    board = corpus_board(resources.retrieval_runs(dataset))
+    board = corpus_board(dataset_view(dataset).retrieval_runs())
     if board.empty:
         return
     st.subheader("Retrieval over a corpus")

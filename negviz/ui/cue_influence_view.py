@@ -12,15 +12,16 @@ from negviz.charts.cue_influence import share_boxes
 from negviz.charts.layers import layer_curves
 from negviz.charts.per_type import category_label
 from negviz.outcomes import CATEGORIES
+from negviz.store.record import ATTRIBUTION
 from negviz.taxonomy import TAXONOMY
-from negviz.ui import inspector_data, resources
-from negviz.ui import types_data as td
+from negviz.ui import chart_items, inspector_data
+from negviz.ui.dataset_cache import dataset_view
 from negviz.ui.widgets import csv_download, figure_downloads, safe_md
 
 
 def _stored(name: str) -> tuple[pd.DataFrame, pd.Series]:
     """The dataset's stored attribution-kind runs and each one's analysis."""
-    stored = resources.attribution_runs(name)
+    stored = dataset_view(name).runs(ATTRIBUTION)
     analysis = stored["options"].map(lambda o: (o or {}).get("analysis")) if len(stored) else pd.Series(dtype=object)
     return stored, analysis
 
@@ -61,7 +62,9 @@ def shares(name: str, ds) -> None:
         return
     picked = runs.set_index("label").loc[chosen]
     types = inspector_data.automatic_types(name)[["item_id", "type"]]
-    frame = C.labelled_frame(ds.kind, {label: resources.run_scores(r.run_id) for label, r in picked.iterrows()}, types)
+    frame = C.labelled_frame(
+        ds.kind, {label: dataset_view(name).scores(r.run_id) for label, r in picked.iterrows()}, types
+    )
     axis = st.radio("Split by", ["verdict", "negation type"], key="axis", horizontal=True, bind="query-params")
     group = "category" if axis == "verdict" else "type"
     if group == "category":
@@ -72,7 +75,7 @@ def shares(name: str, ds) -> None:
         labels = {k: TAXONOMY.label(k) for k in order if k in TAXONOMY.keys}
     title = f"Cue's share of attribution by {axis} · {ds.title} {ds.spec.split}"
     fig = share_boxes(frame, group, order, title, labels)
-    td.apply_click("share_chart", {"bin_run": 0, "bin_group": 1}, {"bin_run": chosen, "bin_group": order})
+    chart_items.apply_click("share_chart", {"bin_run": 0, "bin_group": 1}, {"bin_run": chosen, "bin_group": order})
     st.plotly_chart(fig, key="share_chart", on_select="rerun", selection_mode="points")
     figure_downloads(fig, f"negviz-cue-influence-{name}-{group}", key="share")
     table = _group_table(frame, group)
@@ -124,7 +127,7 @@ def shares(name: str, ds) -> None:
             + (f" ({silent:,} more where no word moved the score)" if silent else "")
         )
         shown = part[["item_id", "comparison", "cue_share", "cue_attribution", "margin", "category", "type"]]
-        td.items_table(
+        chart_items.items_table(
             shown.sort_values("cue_share"), name, "bin_items", f"negviz-cue-influence-{name}-{bin_group}", model=model
         )
 
@@ -149,7 +152,7 @@ def fading(name: str, ds) -> None:
         f"{r.model_name} · {' vs '.join(r.options.get('columns', []))} · n={r.n}": r.run_id for r in runs.itertuples()
     }
     chosen = st.multiselect("Layer-curve runs", list(labels), default=list(labels)[:2], key="layer_runs")
-    curves = {label: L.stored_curves(resources.run_scores(labels[label])) for label in chosen}
+    curves = {label: L.stored_curves(dataset_view(name).scores(labels[label])) for label in chosen}
     types = inspector_data.automatic_types(name)[["item_id", "type"]]
     present = sorted({t for c in curves.values() for t in c.merge(types, on="item_id")["type"].dropna()})
     kinds = [k for k in TAXONOMY.keys if k in present] + [t for t in present if t not in TAXONOMY.keys]

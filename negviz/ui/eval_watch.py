@@ -7,7 +7,7 @@ from __future__ import annotations
 import streamlit as st
 
 from negviz import eval_jobs
-from negviz.ui import resources
+from negviz.ui import dataset_cache
 from negviz.ui.widgets import safe_md
 
 JOB, OUTCOME = "eval_job", "eval_outcome"
@@ -38,7 +38,7 @@ def watch() -> None:
             st.session_state.pop(JOB, None)
             st.session_state[OUTCOME] = job
             if job.state == eval_jobs.COMPLETE:
-                resources.clear_runs()  # every page lists the new run
+                dataset_cache.clear_runs()  # every page lists the new run
             st.rerun()  # the whole app: the sidebar's model list too
         left, right = st.columns([6, 1])
         left.progress(job.fraction, text=f"{safe_md(job.label)}: {job.line()}")

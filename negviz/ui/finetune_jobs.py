@@ -13,6 +13,16 @@ from negviz.finetune.spec import TRAIN_KINDS
 from negviz.ui.widgets import show_error, user_path
 
 
+_FAILED = "_finetune_failed"  # (run id, error) of the job this session saw fail
+
+
+def last_failure() -> None:
+    """Say which job this session saw fail, with its error (set by live_jobs' progress)."""
+    if err := st.session_state.get(_FAILED):
+        st.error(f"Run {err[0][:8]} failed; its finished epochs are kept.", icon=":material/error:")
+        st.code(err[1], language=None)
+
+
 def start_form(store) -> None:
     """The "Fine-tune a model" form; a started or reused job's run id goes to session state."""
     with st.expander("Fine-tune a model (runs in the background; the page stays usable)"):
@@ -111,7 +121,7 @@ def live_jobs(store) -> dict[str, str]:
             if job.done:
                 st.session_state.pop("job", None)
                 if job.state == "failed":
-                    st.session_state["job_error"] = (run_id, job.error)
+                    st.session_state[_FAILED] = (run_id, job.error)
                 st.rerun()
             left, right = st.columns([6, 1])
             if job.state == jobs.INTERRUPTED:
@@ -154,7 +164,7 @@ def live_jobs(store) -> dict[str, str]:
 
 def _act(action, run_id: str, store) -> None:
     """Resume or discard (a button's callback); a run that came back to life meanwhile: a message."""
-    from negviz.ui import resources
+    from negviz.ui import dataset_cache
 
     try:
         action(run_id, store)
@@ -163,4 +173,4 @@ def _act(action, run_id: str, store) -> None:
         return
     if action is jobs.resume:
         st.session_state["job"] = run_id
-    resources.clear_runs()
+    dataset_cache.clear_runs()

@@ -13,7 +13,7 @@ import streamlit as st
 from negviz import outcomes
 from negviz.analyses import inspector as F
 from negviz.ui import resources
-from negviz.ui.types_data import content_key, dataset
+from negviz.ui.dataset_cache import content_key, dataset_view
 
 
 def automatic_types(name: str) -> pd.DataFrame:
@@ -23,12 +23,12 @@ def automatic_types(name: str) -> pd.DataFrame:
 
 @st.cache_data(show_spinner="Typing the items with the negation taxonomy...", max_entries=8)
 def _automatic_types(url: str, name: str, content: str) -> pd.DataFrame:
-    return F.automatic_types(dataset(name))
+    return F.automatic_types(dataset_view(name).dataset)
 
 
 @st.cache_data(show_spinner=False, max_entries=8)
 def _base_items(url: str, name: str, content: str) -> pd.DataFrame:
-    ds = dataset(name)
+    ds = dataset_view(name).dataset
     return F.item_table(ds.kind, ds.frame, automatic_types(name))
 
 
@@ -38,18 +38,15 @@ def items(name: str, annotations: pd.DataFrame, annotator: str) -> pd.DataFrame:
 
 
 @st.cache_data(show_spinner=False, max_entries=64)
-def _run_verdicts(url: str, name: str, run_id: str, model: str, tie_rule: str) -> pd.DataFrame:
-    ds = dataset(name)
-    wide = resources.store().scores_wide(run_id)
-    return F.model_verdicts(ds.kind, ds.frame, wide, tie_rule).assign(model=model)
+def _run_verdicts(url: str, name: str, run_id: str, tie_rule: str) -> pd.DataFrame:
+    view = dataset_view(name)
+    ds, wide = view.dataset, view.scores(run_id)
+    return F.model_verdicts(ds.kind, ds.frame, wide, tie_rule)
 
 
 @st.cache_data(show_spinner=False, max_entries=16)
 def _verdicts(url: str, name: str, runs: tuple[tuple[str, str, str], ...]) -> pd.DataFrame:
-    parts = [_run_verdicts(url, name, run_id, model, rule) for run_id, model, rule in runs]
-    if not parts:
-        return pd.DataFrame(columns=["item_id", "model", "correct", "category", "margin"])
-    return pd.concat(parts, ignore_index=True)
+    return F.stack_verdicts({model: _run_verdicts(url, name, run_id, rule) for run_id, model, rule in runs})
 
 
 def verdicts(name: str, runs: pd.DataFrame) -> pd.DataFrame:

@@ -36,8 +36,9 @@ def cannot_save(store) -> str | None:
     return None
 
 
-def label_form(store, ds, dataset: str, current: str, annotator: str, next_id: str | None) -> None:
-    """Draw the form for ``current`` and the message of the last save."""
+def label_form(store, ds, dataset: str, current: str, annotator: str, next_id: str | None, pair_key: str) -> None:
+    """Draw the form for ``current`` and the message of the last save. After a save the page's
+    pair widget (session-state key ``pair_key``, which the page owns) is set to the next pair."""
 
     def save(item_id, form, before, advance_to):
         s = st.session_state
@@ -53,7 +54,7 @@ def label_form(store, ds, dataset: str, current: str, annotator: str, next_id: s
             if version != before
             else f"No change: {safe_md(item_id)} already has this label (version {version}).",
         )
-        s["pair"] = advance_to or item_id  # pin the pair, so a shrinking queue does not move it
+        s[pair_key] = advance_to or item_id  # pin the pair, so a shrinking queue does not move it
 
     st.subheader("Label this pair")
     mine, version = ann.current_label(store, dataset, current, annotator)

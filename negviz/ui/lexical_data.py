@@ -6,17 +6,17 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from negviz import run_choice
 from negviz.analyses import lexical as X
 from negviz.ui import resources
-from negviz.ui.types_data import content_key, dataset
+from negviz.ui.dataset_cache import content_key, dataset_view
 
 
 @st.cache_data(show_spinner="Scoring the dataset with BM25 for the lexical measure…", max_entries=8)
 def _margins(url: str, name: str, content: str, run_id: str | None) -> tuple[pd.DataFrame, str]:
-    ds = dataset(name)
+    view = dataset_view(name)
+    ds = view.dataset
     if run_id:
-        wide = resources.store().scores_wide(run_id)
+        wide = view.scores(run_id)
         return X.lexical_margins(ds.kind, ds.frame, wide), f"the stored BM25 run {run_id[:8]}"
     from negviz.catalog import load_scorer
     from negviz.item_scoring import score_dataset, wide_scores
@@ -28,6 +28,6 @@ def _margins(url: str, name: str, content: str, run_id: str | None) -> tuple[pd.
 
 def margins(name: str) -> tuple[pd.DataFrame, str]:
     """(item_id, margin1[, margin2] of BM25, where they come from)."""
-    chosen = run_choice.choose_runs(resources.runs(name), models=[X.LEXICAL_MODEL])
+    chosen = dataset_view(name).chosen([X.LEXICAL_MODEL])
     run_id = str(chosen.iloc[0]["run_id"]) if len(chosen) else None
     return _margins(resources.db_url(), name, content_key(name), run_id)

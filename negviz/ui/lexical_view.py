@@ -10,7 +10,7 @@ import streamlit as st
 from negviz.analyses import lexical as X
 from negviz.charts.lexical import confound_bars
 from negviz.ui import lexical_data
-from negviz.ui import types_data as td
+from negviz.ui import chart_items
 from negviz.ui.widgets import csv_download, safe_md
 
 
@@ -34,7 +34,9 @@ def show(ctx, outcomes: pd.DataFrame, order: list[str], scope: str) -> None:
     )
     table, follows = _tables(comps)
     lfig = confound_bars(table, f"Wrong or tied, by BM25's lean · {ctx.name} {ctx.split} · {scope}")
-    td.apply_click("lex_chart", {"lex_model": 0, "lex_lean": 1}, {"lex_model": order, "lex_lean": list(X.LEANS)})
+    chart_items.apply_click(
+        "lex_chart", {"lex_model": 0, "lex_lean": 1}, {"lex_model": order, "lex_lean": list(X.LEANS)}
+    )
     st.plotly_chart(lfig, key="lex_chart", on_select="rerun", selection_mode="points")
     st.dataframe(
         follows,
@@ -72,4 +74,4 @@ def show(ctx, outcomes: pd.DataFrame, order: list[str], scope: str) -> None:
             f"**{safe_md(lex_model)}** · BM25 leans {lex_lean}: {len(part):,} comparisons, "
             f"{(part['choice'] != 'right').mean():.1%} wrong or tied"
         )
-        td.items_table(part, ctx.name, "lex_items", f"negviz-lexical-{ctx.name}-{lex_model}")
+        chart_items.items_table(part, ctx.name, "lex_items", f"negviz-lexical-{ctx.name}-{lex_model}")

@@ -6,10 +6,9 @@ import pandas as pd
 import streamlit as st
 
 from negviz import run_choice
+from negviz.page_registry import DATASET_KEY, MODELS_KEY, PIN_KEY
 from negviz.ui import resources
-
-DATASET_KEY = "dataset"
-MODELS_KEY = "models"
+from negviz.ui.dataset_cache import dataset_view
 
 
 def dataset_picker() -> str:
@@ -30,7 +29,8 @@ def dataset_picker() -> str:
 
 def models_picker(dataset: str) -> list[str]:
     """Models with stored runs on the dataset (all of them by default)."""
-    stored = sorted(set(resources.runs(dataset)["model_name"])) if not resources.runs(dataset).empty else []
+    runs = dataset_view(dataset).runs()
+    stored = sorted(set(runs["model_name"])) if not runs.empty else []
     return st.sidebar.multiselect(
         "Models",
         stored,
@@ -49,7 +49,7 @@ def current_models() -> list[str]:
     return list(st.session_state.get(MODELS_KEY) or [])
 
 
-PIN_PARAM = "run"  # ?run=<run id>&run=<run id>: runs pinned instead of the policy's choice
+PIN_PARAM = PIN_KEY  # ?run=<run id>&run=<run id>: runs pinned instead of the policy's choice
 
 
 TOP_DEFAULT = 12  # without a model choice, a page draws the best 12 models (a control shows more)
@@ -109,14 +109,14 @@ def _choice(url: str, dataset: str, models: tuple, pins: tuple, families: tuple,
     """(number of models with runs, the runs shown, labels of every run that may be pinned, the
     families among them); cached
     like the run list it reads, so a rerun (a P/N step) pays for none of it."""
-    from negviz.datasets import facts
     from negviz.datasets.facts import LOWER_IS_BETTER
 
-    runs = resources.runs(dataset)
-    every = run_choice.choose_runs(runs, models, pins)
+    view = dataset_view(dataset)
+    runs = view.runs()
+    every = view.chosen(models, pins)
     chosen = run_choice.filter_models(every, families, name)
     if not models and len(every) > TOP_DEFAULT:
-        chosen = run_choice.top_models(chosen, top, facts(dataset).metric in LOWER_IS_BETTER)
+        chosen = run_choice.top_models(chosen, top, view.facts.metric in LOWER_IS_BETTER)
     options = run_choice.ranked(runs)
     if models:
         options = options[options["model_name"].isin(models)]

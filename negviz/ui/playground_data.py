@@ -8,10 +8,10 @@ from typing import Sequence
 import pandas as pd
 import streamlit as st
 
-from negviz import outcomes, run_choice
+from negviz import outcomes
 from negviz.analyses import playground as pg
 from negviz.ui import resources
-from negviz.ui import types_data as td
+from negviz.ui.dataset_cache import dataset_view
 
 
 def models(families: Sequence[str] | None = None) -> pd.DataFrame:
@@ -26,7 +26,7 @@ def presets(models_: Sequence[str] = pg.PRESET_MODELS, added: tuple[str, str] | 
     datasets = list(pg.PRESET_PICKERS) + ([added[0]] if added and added[0] not in pg.PRESET_PICKERS else [])
     chosen = []
     for dataset in datasets:
-        runs = run_choice.choose_runs(resources.runs(dataset))
+        runs = dataset_view(dataset).chosen()
         mine = runs[runs["model_name"].isin(models_)]
         if dataset not in pg.PRESET_PICKERS and mine.empty:
             mine = runs.head(2)
@@ -40,7 +40,7 @@ def presets(models_: Sequence[str] = pg.PRESET_MODELS, added: tuple[str, str] | 
 def _presets(
     url: str, chosen: tuple[tuple[str, tuple[tuple[str, str, str], ...]], ...], added: tuple[str, str] | None
 ) -> list[pg.Preset]:
-    frames = {d: td.dataset(d).frame for d, ids in chosen if ids}
-    wide = {d: {m: resources.run_scores(r) for m, r, _ in ids} for d, ids in chosen}
+    frames = {d: dataset_view(d).dataset.frame for d, ids in chosen if ids}
+    wide = {d: {m: dataset_view(d).scores(r) for m, r, _ in ids} for d, ids in chosen}
     rules = {d: {m: rule for m, _, rule in ids} for d, ids in chosen}
     return pg.stored_presets(frames, wide, added=added, rules=rules)

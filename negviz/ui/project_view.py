@@ -19,7 +19,7 @@ from negviz.item_scoring import item_ids
 from negviz.store import StoreError
 from negviz.ui import inspector_data, resources
 from negviz.ui.label_form import cannot_save
-from negviz.ui.types_data import dataset as load_dataset
+from negviz.ui.dataset_cache import dataset_view
 from negviz.ui.widgets import safe_md, show_error
 
 PAIR_KEY = "project_pair"
@@ -61,23 +61,23 @@ def message() -> None:
 
 @st.cache_data(show_spinner="Ordering the pairs by the stored models' uncertainty…", max_entries=32)
 def _uncertainty(url: str, project: str, dataset: str, run_ids: tuple[str, ...]) -> pd.DataFrame:
-    return uncertainty_table(resources.store(), P.get(resources.store(), project))
+    return uncertainty_table(dataset_view(dataset), P.get(resources.store(), project))
 
 
 def uncertainty(project: P.Project) -> pd.DataFrame:
     """The project's pairs, most uncertain first (cached per set of stored runs)."""
-    runs = resources.runs(project.dataset)
+    runs = dataset_view(project.dataset).runs()
     return _uncertainty(resources.db_url(), project.name, project.dataset, tuple(sorted(runs["run_id"])))
 
 
 def pair_row(project: P.Project, item: str) -> dict:
-    ds = load_dataset(project.dataset)
+    ds = dataset_view(project.dataset).dataset
     ids = [str(i) for i in item_ids(ds.kind, ds.frame)]
     return ds.frame.iloc[ids.index(item)].to_dict()
 
 
 def show_pair(project: P.Project, item: str) -> None:
-    ds = load_dataset(project.dataset)
+    ds = dataset_view(project.dataset).dataset
     st.html(paircard.card_html(ds.kind, pair_row(project, item)))
 
 
@@ -164,7 +164,7 @@ def _current(store, project, annotator, order, skipped, only) -> str | None:
 
 
 def _label_form(store, project, annotator, item, skipped) -> None:
-    ds = load_dataset(project.dataset)
+    ds = dataset_view(project.dataset).dataset
     mine, version = ann.current_label(store, project.dataset, item, annotator)
     mine = mine or ann.Label(None)
     refusal = cannot_save(store)
@@ -384,7 +384,14 @@ def create_form(store, annotator: str, datasets: list[str]) -> None:
             return
         try:
             made = P.create(
-                store, name, load_dataset(dataset), annotator, int(overlap), text, bool(multi), int(sample) or None
+                store,
+                name,
+                dataset_view(dataset).dataset,
+                annotator,
+                int(overlap),
+                text,
+                bool(multi),
+                int(sample) or None,
             )
         except (ann.AnnotationError, StoreError) as exc:
             show_error(exc)

@@ -15,7 +15,7 @@ from negviz.analyses import reasoning as R
 from negviz.schema import PAIRS
 from negviz.scorers import FAMILIES
 from negviz.ui import resources
-from negviz.ui.types_data import dataset as load
+from negviz.ui.dataset_cache import dataset_view
 
 # Families whose runs may keep text (registered with supports=("reasoning",)).
 TEXT_FAMILIES = {e.name for e in FAMILIES.entries() if "reasoning" in e.meta.get("supports", ())}
@@ -23,20 +23,20 @@ TEXT_FAMILIES = {e.name for e in FAMILIES.entries() if "reasoning" in e.meta.get
 
 @st.cache_data(show_spinner=False, max_entries=32)
 def _run_texts(url: str, run_id: str) -> tuple[pd.DataFrame, pd.DataFrame]:
-    store = resources.store()
-    wide = store.scores_wide(run_id)
-    return store.item_texts(run_id), wide.set_index("item_id") if "item_id" in wide else wide
+    view = dataset_view()
+    wide = view.scores(run_id)
+    return view.texts(run_id), wide.set_index("item_id") if "item_id" in wide else wide
 
 
 @st.cache_data(show_spinner=False, max_entries=32)
 def _mentions(url: str, name: str, run_id: str, rule: str) -> dict:
     texts, wide = _run_texts(url, run_id)
-    return R.cue_mentions(R.query_table(load(name).frame, wide, texts, rule))
+    return R.cue_mentions(R.query_table(dataset_view(name).dataset.frame, wide, texts, rule))
 
 
 def show(dataset: str, runs: pd.DataFrame, item_id: str, row: Mapping) -> None:
     """Draw the reasoning of ``item_id`` for every shown generative run that kept some."""
-    if load(dataset).kind != PAIRS or runs.empty or "family" not in runs:
+    if dataset_view(dataset).kind != PAIRS or runs.empty or "family" not in runs:
         return
     url = resources.db_url()
     for run in runs[runs["family"].isin(TEXT_FAMILIES)].itertuples():

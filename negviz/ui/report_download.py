@@ -8,6 +8,7 @@ import re
 import streamlit as st
 
 from negviz.ui import resources
+from negviz.ui.dataset_cache import dataset_view
 
 
 @st.cache_data(show_spinner=False, max_entries=8)
@@ -30,7 +31,7 @@ def report_button(models: list[str], key: str = "report") -> None:
         "(else TF-IDF and BM25), in one HTML file that opens offline; the numbers as "
         "JSON come from `negviz report`.",
     )
-    ids = tuple(sorted(resources.store().runs(status=None)["run_id"]))
+    ids = tuple(sorted(dataset_view().runs(kind=None, status=None)["run_id"]))
     right.download_button(
         "Download report",
         data=lambda: report_file(resources.db_url(), model, ids),

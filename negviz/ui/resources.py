@@ -108,58 +108,13 @@ def warm_up(dataset: str = "nevir") -> None:
     """What the first page reads, read once for the process (negviz.ui.serve calls it as the
     server starts): the store with the shipped runs recorded, the dataset and model tables, the
     published numbers, and the default dataset's runs."""
+    from negviz.ui.dataset_cache import dataset_view
+
     store()
     datasets_table()
     catalog()
     reference()
-    runs(dataset)
-
-
-def runs(dataset: str | None = None) -> pd.DataFrame:
-    """Stored evaluation runs (short TTL: another process may have added one). Fine-tuning
-    runs are read by the drift page through negviz.finetune.history."""
-    return _runs(db_url(), dataset)
-
-
-@st.cache_data(show_spinner=False, ttl=5)
-def _runs(url: str, dataset: str | None) -> pd.DataFrame:
-    return store().runs(dataset=dataset, kind="eval")
-
-
-def retrieval_runs(dataset: str) -> pd.DataFrame:
-    """Stored retrieval runs over a corpus (negviz eval --corpus) of a dataset, complete ones."""
-    return _retrieval_runs(db_url(), dataset)
-
-
-@st.cache_data(show_spinner=False, ttl=5)
-def _retrieval_runs(url: str, dataset: str) -> pd.DataFrame:
-    from negviz.store.record import RETRIEVAL
-
-    runs = store().runs(kind=RETRIEVAL, status="complete")
-    # a corpus run's dataset name is "<queries>@<corpus>" (e.g. excluir@offline)
-    return runs[runs["dataset_name"].str.split("@").str[0] == dataset].reset_index(drop=True)
-
-
-def attribution_runs(dataset: str) -> pd.DataFrame:
-    """Stored cue-influence runs (negviz explain) of a dataset, complete ones."""
-    return _attribution_runs(db_url(), dataset)
-
-
-@st.cache_data(show_spinner=False, ttl=5)
-def _attribution_runs(url: str, dataset: str) -> pd.DataFrame:
-    from negviz.store.record import ATTRIBUTION
-
-    return store().runs(dataset=dataset, kind=ATTRIBUTION, status="complete")
-
-
-def run_scores(run_id: str) -> pd.DataFrame:
-    """Store.scores_wide of a run, cached per store URL and run id (a stored run never changes)."""
-    return _run_scores(db_url(), run_id)
-
-
-@st.cache_data(show_spinner=False, max_entries=32)
-def _run_scores(url: str, run_id: str) -> pd.DataFrame:
-    return store().scores_wide(run_id)
+    dataset_view(dataset).runs()
 
 
 def available_offline(hub_id: str) -> bool:
@@ -172,12 +127,6 @@ def _available_offline(hub_id: str) -> bool:
     from negviz.scorers.loading import is_available_offline
 
     return is_available_offline(hub_id)
-
-
-def clear_runs() -> None:
-    """Forget cached run lists (after this session stored a new run)."""
-    _runs.clear()
-    _attribution_runs.clear()
 
 
 @st.cache_data(show_spinner=False)

@@ -12,7 +12,7 @@ import streamlit as st
 
 from negviz.analyses import sensitivity as sv
 from negviz.ui import resources
-from negviz.ui import types_data as td
+from negviz.ui.dataset_cache import dataset_view
 
 
 def items(run_id: str) -> pd.DataFrame:
@@ -22,7 +22,8 @@ def items(run_id: str) -> pd.DataFrame:
 
 @st.cache_data(show_spinner=False, max_entries=16)
 def _items(url: str, run_id: str) -> pd.DataFrame:
-    return sv.item_table(td.dataset("demetr").frame, resources.run_scores(run_id))
+    demetr = dataset_view("demetr")
+    return sv.item_table(demetr.dataset.frame, demetr.scores(run_id))
 
 
 def cell_items(run_id: str, perturbation: str, checked_only: bool, show: str) -> pd.DataFrame:
@@ -55,6 +56,6 @@ def cannot_distribution(runs: pd.DataFrame, pairs: str = "negated") -> pd.DataFr
 
 @st.cache_data(show_spinner=False, max_entries=16)
 def _cannot(url: str, run_ids: tuple[str, ...], models: tuple[str, ...], pairs: str) -> pd.DataFrame:
-    frame = td.dataset("cannot").frame
-    items_ = {m: sv.cannot_items(frame, resources.run_scores(r)) for r, m in zip(run_ids, models)}
+    cannot = dataset_view("cannot")
+    items_ = {m: sv.cannot_items(cannot.dataset.frame, cannot.scores(r)) for r, m in zip(run_ids, models)}
     return sv.cannot_distribution(items_, pairs)

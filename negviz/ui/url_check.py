@@ -13,6 +13,7 @@ from __future__ import annotations
 import streamlit as st
 
 from negviz import links
+from negviz.page_registry import by_url_path
 from negviz.analyses.paircard import md_escape
 
 _REASONS = "_url_reasons"
@@ -76,7 +77,11 @@ def report(before: dict[str, list[str]], page: str, notice) -> None:
         return
     st.session_state[_CHECKED] = page
     ignored = []
+    entry = by_url_path(page)
     for key, raw in before.items():
+        if not entry.takes(key):
+            ignored.append(f"ignored {key}={','.join(raw)}: the {entry.title} page has no such setting")
+            continue
         if key in st.query_params or (key in st.session_state and _holds(st.session_state[key], raw)):
             continue
         if key in reasons or key in st.session_state:

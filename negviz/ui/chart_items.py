@@ -1,0 +1,52 @@
+"""A click on a chart picks a cell (or segment), and the items behind it are listed, each linking to
+the pair inspector: shared by the heatmap, error preference, sensitivity, lexical and cue-influence
+views."""
+
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+from negviz import links
+
+
+def apply_click(chart_key: str, targets: dict[str, int], options: dict[str, list]) -> None:
+    """Copy a new plotly click (customdata fields) into the cell pickers, before they are drawn.
+
+    ``targets`` maps a picker key to the customdata index it takes; a value outside the picker's
+    ``options`` is ignored. Each click is applied once, so the pickers stay usable."""
+    state = st.session_state.get(chart_key)
+    points = (state or {}).get("selection", {}).get("points", []) if state else []
+    if not points:
+        return
+    custom = points[0].get("customdata")
+    seen_key = f"_{chart_key}_seen"
+    if not custom or st.session_state.get(seen_key) == custom:
+        return
+    st.session_state[seen_key] = custom
+    for key, index in targets.items():
+        if index < len(custom) and custom[index] in options.get(key, []):
+            st.session_state[key] = custom[index]
+
+
+def items_table(items: pd.DataFrame, name: str, key: str, file_stem: str, model: str | None = None) -> None:
+    """The items behind a cell or segment, each linking to the pair inspector (with ``model``: its
+    verdict and its attributions turned on), with a CSV download."""
+    from negviz.ui.widgets import csv_download
+
+    extra = {"model": model, "why_on": "true"} if model else {}
+    shown = items.assign(link=[links.inspector(name, i, **extra) for i in items["item_id"]])
+    shown = shown[["link"] + [c for c in shown.columns if c != "link"]]
+    st.dataframe(
+        shown,
+        hide_index=True,
+        key=key,
+        column_config={
+            "link": st.column_config.LinkColumn(
+                "pair", display_text=r"pair=([^&]+)", help="open in the pair inspector"
+            ),
+            "margin1": st.column_config.NumberColumn("margin 1", format="%.4f"),
+            "margin2": st.column_config.NumberColumn("margin 2", format="%.4f"),
+        },
+    )
+    csv_download(shown, f"{file_stem}.csv", label="Download these items (CSV)", key=f"dl-{key}")
