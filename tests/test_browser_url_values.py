@@ -28,8 +28,10 @@ def test_a_shared_link_with_bad_values_says_what_it_ignored(app_server, browser)
     assert page.locator('a[href*="evil.example"]').count() == 0
     assert page.locator('[data-testid="stException"]').count() == 0
 
-    page.goto(app_server + "/inspector?dataset=nevir&margin_min=nan&sort=bogus", timeout=WAIT)
+    # min_n belongs to the heatmap, not the inspector (the page registry lists each page's keys)
+    page.goto(app_server + "/inspector?dataset=nevir&margin_min=nan&sort=bogus&min_n=5", timeout=WAIT)
     page.get_by_text("ignored margin_min=nan", exact=False).first.wait_for(timeout=WAIT)
     assert page.get_by_text("ignored sort=bogus", exact=False).count() >= 1
+    assert page.get_by_text("ignored min_n=5: the Pair inspector page has no such setting", exact=False).count() >= 1
     assert page.locator('[data-testid="stException"]').count() == 0
     page.close()
