@@ -1,10 +1,9 @@
 """Real browser: markdown and HTML from a shared URL or a typed name create no link, image or tag."""
 
-import ast
 import re
 from urllib.parse import quote, urlencode
 
-from tests.browser import ROOT, needs_browser, painted
+from tests.browser import needs_browser, painted
 
 pytestmark = needs_browser
 WAIT = 90_000
@@ -48,31 +47,12 @@ def test_inspector_annotator_name_is_text(app_server, browser):
 
 # ---------------------------------------------------------------- every URL key on every page
 def bound_keys() -> set[str]:
-    """Every URL key a widget is bound to, in the pages and the streamlit code they use: literal
-    keys of bind="query-params" calls and of url_check.number_input, module-level constants and
-    the keys of the text dicts whose entries become bound text areas (TEXTS, TYPED)."""
-    keys = set()
-    for path in [*(ROOT / "pages").glob("*.py"), *(ROOT / "negviz" / "ui").glob("*.py"), ROOT / "app.py"]:
-        tree = ast.parse(path.read_text())
-        consts = {
-            t.id: n.value for n in tree.body if isinstance(n, ast.Assign) for t in n.targets if isinstance(t, ast.Name)
-        }
-        for name in ("TEXTS", "TYPED"):
-            if isinstance(consts.get(name), ast.Dict):
-                keys |= {k.value for k in consts[name].keys if isinstance(k, ast.Constant)}
-        for node in ast.walk(tree):
-            if not isinstance(node, ast.Call):
-                continue
-            kw = {k.arg: k.value for k in node.keywords}
-            key = kw.get("key")
-            if isinstance(node.func, ast.Attribute) and node.func.attr == "number_input" and len(node.args) > 2:
-                key = node.args[2]  # url_check.number_input(where, label, key, ...)
-            elif not (isinstance(kw.get("bind"), ast.Constant) and kw["bind"].value == "query-params"):
-                continue
-            key = consts.get(key.id) if isinstance(key, ast.Name) else key
-            if isinstance(key, ast.Constant) and isinstance(key.value, str):
-                keys.add(key.value)
-    return keys
+    """Every URL key a widget is bound to: the page registry's (tests/test_page_registry.py checks
+    each entry against the keys its page and the streamlit code it uses bind)."""
+    from negviz.page_registry import PAGES as ENTRIES
+    from negviz.page_registry import SIDEBAR_KEYS
+
+    return set(SIDEBAR_KEYS).union(*(e.url_keys for e in ENTRIES))
 
 
 def test_every_url_key_on_every_page_is_text(app_server, browser):
