@@ -31,7 +31,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.append(str(ROOT))  # appended: PYTHONPATH (e.g. an older checkout) wins
 
-PAGES = ("overview", "heatmap", "errors", "sensitivity", "drift", "inspector", "annotations")
+from negviz.page_registry import by_url_path  # noqa: E402 (after the path is set)
+
+PAGES = ("overview", "heatmap", "errors", "sensitivity", "drift", "inspector", "annotations")  # URL paths
 
 PAGE_CODE = r"""
 import json, os, resource, sys, time
@@ -136,7 +138,7 @@ def page_times(url: str, pages: list[str]) -> list[dict]:
     out = []
     for page in pages:
         done = subprocess.run(
-            [sys.executable, "-c", PAGE_CODE, str(ROOT / "app.py"), f"pages/{page}.py"],
+            [sys.executable, "-c", PAGE_CODE, str(ROOT / "app.py"), by_url_path(page).file],
             env=env_for(url),
             capture_output=True,
             text=True,
