@@ -71,6 +71,19 @@ class ScoreCache:
             self._conn = self._connect(":memory:")
 
     def _connect(self, target: str | Path | None = None) -> sqlite3.Connection:
+        """Open (and create) the file. Processes opening a new cache at once contend for the
+        switch to WAL, which SQLite answers "database is locked" without waiting: that is retried
+        for up to a minute, or a builder would silently cache in memory and redo another's work."""
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                return self._open(target)
+            except sqlite3.OperationalError as exc:
+                if "locked" not in str(exc) or time.monotonic() > deadline:
+                    raise
+                time.sleep(0.05)
+
+    def _open(self, target: str | Path | None) -> sqlite3.Connection:
         conn = sqlite3.connect(target or self.path, timeout=60, check_same_thread=False)
         try:
             conn.execute("PRAGMA journal_mode=WAL")
