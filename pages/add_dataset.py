@@ -88,10 +88,13 @@ if upload is not None:
             st.success(f"{len(frame):,} {kind} items pass every check.")
         with st.form("save"):
             c1, c2 = st.columns(2)
-            stem = upload.name.rsplit(".", 1)[0].replace(" ", "-").lower()[:64]
+            if st.session_state.get("_name_of") != upload.name:  # a new file: its stem suggested
+                st.session_state["_name_of"] = upload.name
+                st.session_state["name"] = (
+                    upload.name.rsplit(".", 1)[0].replace(" ", "-").lower()[:64]
+                )
             name = c1.text_input(
                 "Name",
-                value=stem,
                 key="name",
                 help="How the sidebar and the URL name it (?dataset=NAME).",
             )
