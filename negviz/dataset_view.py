@@ -11,7 +11,8 @@ of every dataset, every fine-tuning run.
     DatasetView(store).finetune_runs()         # the drift page's runs, every training dataset
 
 The report and the CLI read a dataset through this view, and the pages through one cached accessor
-(negviz.ui.dataset_cache.dataset_view, which caches these same reads), so one dataset shows one set of numbers wherever it is read.
+(negviz.ui.dataset_cache.dataset_view, which caches these same reads), so one dataset shows one
+set of numbers wherever it is read.
 Reads are memoised for the view's life: make a new view to see runs stored since.
 """
 

@@ -49,9 +49,6 @@ def current_models() -> list[str]:
     return list(st.session_state.get(MODELS_KEY) or [])
 
 
-PIN_PARAM = PIN_KEY  # ?run=<run id>&run=<run id>: runs pinned instead of the policy's choice
-
-
 TOP_DEFAULT = 12  # without a model choice, a page draws the best 12 models (a control shows more)
 
 
@@ -61,7 +58,7 @@ def shown_runs(dataset: str, key: str = "pinned_runs") -> pd.DataFrame:
     large store, filters models by family and name and sets how many of the best are drawn."""
     state = st.session_state
     if key not in state:  # first render: pins come from the URL
-        state[key] = list(st.query_params.get_all(PIN_PARAM))
+        state[key] = list(st.query_params.get_all(PIN_KEY))
     every, chosen, labels, families = _choice(
         resources.db_url(),
         dataset,
@@ -144,6 +141,6 @@ def _pin_to_url(key: str) -> None:
     # A page may pin runs of two datasets (sensitivity: DEMETR and CANNOT): the URL holds all pins.
     pins = [p for k, v in st.session_state.items() if str(k).startswith("pinned_") and isinstance(v, list) for p in v]
     if pins:
-        st.query_params[PIN_PARAM] = pins
-    elif PIN_PARAM in st.query_params:
-        del st.query_params[PIN_PARAM]
+        st.query_params[PIN_KEY] = pins
+    elif PIN_KEY in st.query_params:
+        del st.query_params[PIN_KEY]
