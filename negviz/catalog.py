@@ -187,10 +187,16 @@ def load_scorer(
     """Build the Scorer for a spec (or an already resolved one). Model files are located now
     (fails fast when a model is not available offline); weights load on first use, so cached
     runs need no model."""
-    from negviz.scorers import FAMILIES
+    from negviz.scorers import FAMILIES, scores_only
     from negviz.scorers.loading import resolve_source
 
     spec = ModelSpec.parse(spec) if isinstance(spec, str) else spec
+    family = spec.spec.family if isinstance(spec, ResolvedModel) else spec.family
+    if scores_only(family):  # an imported run's or a notebook object's: no model to load here
+        from negviz.scorers.external import unavailable_message
+
+        name = spec.spec.name if isinstance(spec, ResolvedModel) else spec.name
+        raise ModelUnavailableError(unavailable_message(family, name))
     resolved = spec if isinstance(spec, ResolvedModel) else resolve_model(spec)
     cls = FAMILIES.get(resolved.spec.family)
     if resolved.hub_id and cls.needs_files(resolved.spec.opts):

@@ -6,6 +6,7 @@ seconds since then) to the items still to do; it says nothing until there is a r
 
 from __future__ import annotations
 
+import sys
 import time
 
 
@@ -51,3 +52,30 @@ class Eta:
             self.start = (now, done)  # work already done (read from a cache) does not set the rate
         seconds = time_left(done, total, now - self.start[0], self.start[1])
         return progress_text(desc, done, total, seconds)
+
+
+class TqdmProgress:
+    """Adapts the library's progress(done, total, desc) callback to a tqdm bar: on stderr for the
+    CLI, and with ``auto`` tqdm.auto's bar, a widget in Jupyter (negviz.evaluate)."""
+
+    def __init__(self, enabled: bool = True, auto: bool = False):
+        self.enabled, self.auto = enabled, auto
+        self.bar = None
+
+    def __call__(self, done: int, total: int, desc: str) -> None:
+        if not self.enabled:
+            return
+        if self.auto:
+            from tqdm.auto import tqdm
+        else:
+            from tqdm import tqdm
+
+        if self.bar is None or self.bar.desc != desc or self.bar.total != total:
+            self.close()
+            self.bar = tqdm(total=total, desc=desc, unit="item", file=sys.stderr, leave=False)
+        self.bar.update(done - self.bar.n)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+            self.bar = None

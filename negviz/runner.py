@@ -197,6 +197,33 @@ def run_eval(
     scorer = load_scorer(
         resolved, device=device, cache=cache if cache is not None else ScoreCache(), batch_size=batch_size
     )
+    return evaluate_scorer(
+        scorer,
+        ds,
+        store=store,
+        progress=progress,
+        force=force,
+        tie_rule=tie_rule,
+        checked_only=checked_only,
+        start=start,
+    )
+
+
+def evaluate_scorer(
+    scorer,
+    ds,
+    *,
+    store=None,
+    progress: Progress = no_progress,
+    force: bool = False,
+    tie_rule: str = STRICT,
+    checked_only: bool = False,
+    start: float | None = None,
+) -> EvalResult:
+    """Score a loaded dataset with a ready Scorer, summarise, and store once (with ``store``).
+    The one path under ``run_eval`` (catalog specs: the CLI, the Evaluate page) and
+    ``negviz.evaluate`` (objects a notebook holds), so one model gets one set of verdicts."""
+    start = time.perf_counter() if start is None else start
     options = {"tie_rule": tie_rule, "checked_only": checked_only}
     key = run_key(scorer.spec, scorer.revision_id, ds.spec, options)
     if store is not None and not force:

@@ -74,6 +74,9 @@ else:
             "params_m": st.column_config.NumberColumn("params (M)", format="%.0f"),
             "wall_seconds": st.column_config.NumberColumn("wall (s)", format="%.1f"),
             "ties": st.column_config.NumberColumn("ties", help="items with an exact score tie"),
+            "of_n": st.column_config.NumberColumn(
+                "of N", help="a partial import scored n of the dataset's N items"
+            ),
         },
         key="leaderboard",
     )

@@ -19,6 +19,7 @@ LEADERBOARD_COLUMNS = (
     "ci_low",
     "ci_high",
     "n",
+    "of_n",
     "ties",
     "tie_rule",
     "dataset",
@@ -32,8 +33,11 @@ LEADERBOARD_COLUMNS = (
 )
 
 
-def _ci(summary: dict) -> tuple[float | None, float | None]:
+def headline_ci(summary: dict) -> tuple[float | None, float | None]:
+    """The 95% CI of the one number a run is shown by (summaries.headline)."""
     ci = summary.get("ci95")
+    if isinstance(ci, dict):  # a corpus run: one CI per metric
+        ci = ci.get(summary.get("metric"))
     if not ci and summary.get("metric") == "sensitivity_ratio":
         neg = [p for p in summary.get("perturbations", []) if p["perturbation"] == "critical_id8_negation"]
         ci = neg[0].get("ratio_ci95") if neg else None
@@ -54,7 +58,7 @@ def leaderboard(runs: pd.DataFrame, catalog: pd.DataFrame | None = None) -> pd.D
     rows = []
     for r in runs.itertuples(index=False):
         metric, value = headline(r.summary)
-        lo, hi = _ci(r.summary)
+        lo, hi = headline_ci(r.summary)
         rows.append(
             {
                 "model": r.model_name,
@@ -64,6 +68,7 @@ def leaderboard(runs: pd.DataFrame, catalog: pd.DataFrame | None = None) -> pd.D
                 "ci_low": lo,
                 "ci_high": hi,
                 "n": r.n,
+                "of_n": r.summary.get("items_of"),  # a partial import: n of N items
                 "ties": _ties(r.summary),
                 "tie_rule": (r.options or {}).get("tie_rule") if r.summary.get("metric") == "paired_accuracy" else None,
                 "dataset": r.dataset_name,

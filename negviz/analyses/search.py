@@ -29,7 +29,11 @@ def search_families() -> tuple[str, ...]:
     rerankers, which take seconds per document (negviz.scorers.FAMILIES knows each one's architecture)."""
     from negviz.scorers import FAMILIES
 
-    return tuple(e.name for e in FAMILIES.entries() if e.meta.get("architecture") != "generative")
+    return tuple(
+        e.name
+        for e in FAMILIES.entries()
+        if e.meta.get("architecture") != "generative" and not e.meta.get("scores_only")
+    )
 
 
 EXCEPTOR = "exclusion_exceptor"

@@ -102,9 +102,10 @@ def eval_payload(result) -> dict[str, Any]:
 
 
 def format_eval(out: dict[str, Any]) -> str:
+    n = f"n={out['n']} of {out['items_of']}" if out.get("items_of") else f"n={out['n']}"
     lines = [
         f"{out['model']} ({out['family']}, rev {out['revision']}) on {out['dataset']}:{out['split']}, "
-        f"n={out['n']}, {out['wall_seconds']:.1f}s on {out['device']}"
+        f"{n}, {out['wall_seconds']:.1f}s on {out['device']}"
         + (" [stored run reused]" if out["reused_stored_run"] else "")
     ]
     metric = out.get("metric")

@@ -2,31 +2,11 @@
 
 from __future__ import annotations
 
-import sys
 import time
 
+from negviz.progress import TqdmProgress
 
-class TqdmProgress:
-    """Adapts the library's progress(done, total, desc) callback to a tqdm bar on stderr."""
-
-    def __init__(self, enabled: bool = True):
-        self.enabled = enabled
-        self.bar = None
-
-    def __call__(self, done: int, total: int, desc: str) -> None:
-        if not self.enabled:
-            return
-        from tqdm import tqdm
-
-        if self.bar is None or self.bar.desc != desc or self.bar.total != total:
-            self.close()
-            self.bar = tqdm(total=total, desc=desc, unit="item", file=sys.stderr, leave=False)
-        self.bar.update(done - self.bar.n)
-
-    def close(self) -> None:
-        if self.bar is not None:
-            self.bar.close()
-            self.bar = None
+__all__ = ["ProgressTee", "TqdmProgress"]
 
 
 class ProgressTee:

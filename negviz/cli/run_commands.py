@@ -40,10 +40,52 @@ def cmd_import(args: argparse.Namespace) -> int:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
+    from negviz.external.exporting import export_run
     from negviz.store import Store
 
-    path = Store(args.db).export_run(args.run_id, args.path)
-    print(f"wrote {path}")
+    written = export_run(
+        Store(args.db), args.run_id, args.path, args.format, qrels=args.qrels, qrels_excluded=args.qrels_excluded
+    )
+    for path in written:
+        print(f"wrote {path}")
+    return 0
+
+
+def cmd_import_scores(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from negviz.errors import DataValidationError
+    from negviz.external.importing import import_scores
+    from negviz.store import Store
+
+    path = Path(args.file)
+    if not path.is_file():
+        raise DataValidationError("no such file.", file=str(path))
+    with open(path, "rb") as handle:
+        try:
+            result = import_scores(
+                handle, path.name, args.dataset, args.name, store=Store(args.db), source_url=args.source,
+                allow_partial=args.allow_partial, corpus=args.corpus,
+            )  # fmt: skip
+        except DataValidationError as exc:
+            for problem in exc.problems[1:]:  # the first is the error's own message, printed by main
+                print(f"negviz: also: {problem}", file=sys.stderr)
+            raise
+    record = result.record
+    if result.note:
+        print(f"negviz: {result.note}", file=sys.stderr)
+    out = {"run_id": record.run_id, "model": record.model_name, "dataset": record.dataset_name, "n": record.n,
+           "reused_stored_run": result.reused, **{k: v for k, v in record.summary.items() if k != "n"}}  # fmt: skip
+    if args.json:
+        print(dumps(out, indent=2))
+    else:
+        from negviz.summaries import headline
+
+        metric, value = headline(record.summary)
+        of = record.summary.get("items_of")
+        items = f"{record.n:,} of {of:,} items" if of else f"{record.n:,} items"
+        shown = f"{value:.1%}" if isinstance(value, float) and metric in ("paired_accuracy", "right_rank") else value
+        print(f"imported {record.model_name} on {record.dataset_name} ({items}): {metric} {shown}; run {record.run_id}")
     return 0
 
 
@@ -82,10 +124,37 @@ def register(sub) -> None:
     )
     s.set_defaults(func=cmd_import)
 
-    s = sub.add_parser("export-run", help="write one stored run to a portable file")
+    s = sub.add_parser("export-run", help="write one stored run to a file: portable Parquet, CSV scores or a TREC run")
     s.add_argument("run_id")
     s.add_argument("path")
+    s.add_argument(
+        "--format",
+        default="parquet",
+        choices=["parquet", "csv", "trec"],
+        help="parquet: negviz's portable run (import-runs); csv: item_id,query_slot,doc_slot,score (import-scores); "
+        "trec: a corpus run as 'qid Q0 docid rank score tag'",
+    )
+    s.add_argument("--qrels", help="with --format trec: also write the qrels (d+ relevant, d- judged 0) here")
+    s.add_argument("--qrels-excluded", help="with --format trec: also write qrels with d- as the relevant document")
     s.set_defaults(func=cmd_export)
+
+    s = sub.add_parser(
+        "import-scores", help="store scores computed elsewhere (a CSV/JSONL/Parquet score file or a TREC run) as a run"
+    )
+    s.add_argument("file", help="item_id,query_slot,doc_slot,score or query,document,score rows; or a .trec/.run file")
+    s.add_argument(
+        "--dataset", required=True, help="the dataset the scores are of (nevir, excluir, demetr, cannot, added)"
+    )
+    s.add_argument("--name", required=True, help="the model that computed the scores, e.g. rank1-32b")
+    s.add_argument("--source", help="a URL, doi: or arxiv: of the model or paper, kept with the run")
+    s.add_argument(
+        "--allow-partial",
+        action="store_true",
+        help="store a file that scores only some items (the run then says 'n of N items')",
+    )
+    s.add_argument("--corpus", help="a TREC run's corpus (default for .trec/.run/.txt files: offline)")
+    s.add_argument("--json", action="store_true")
+    s.set_defaults(func=cmd_import_scores)
 
     s = sub.add_parser("compare", help="McNemar's test between two stored runs on the same items")
     s.add_argument("run_a", help="a run id (or a unique 8+ character prefix), or a model name with --dataset")

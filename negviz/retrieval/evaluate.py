@@ -31,7 +31,7 @@ from negviz.retrieval.index import retriever_for
 from negviz.retrieval.rank_metrics import retrieval_summary
 from negviz.runner import run_key, scored_record, store_once
 from negviz.schema import EXCLUSION, DatasetSpec, ModelSpec, corpus_run_dataset
-from negviz.scorers.base import Progress, no_progress
+from negviz.scorers.base import Progress, Scorer, no_progress
 from negviz.store.record import RETRIEVAL
 
 DEFAULT_TOP_K = 100
@@ -101,7 +101,7 @@ class CorpusEvalResult:
 
 
 def run_corpus_eval(
-    model: ModelSpec | str,
+    model: ModelSpec | str | Scorer,
     dataset: DatasetSpec | str,
     corpus: Corpus | str,
     *,
@@ -126,9 +126,12 @@ def run_corpus_eval(
     if ds.kind != EXCLUSION:
         raise DataValidationError(f"corpus retrieval needs an exclusion dataset (query, d+, d−), not {ds.kind!r}.")
     pos_ids, neg_ids = query_doc_ids(ds.frame, corpus)
-    scorer = load_scorer(
-        model, device=device, cache=cache if cache is not None else ScoreCache(), batch_size=batch_size
-    )
+    if isinstance(model, Scorer):  # an object a notebook holds (negviz.evaluate)
+        scorer = model
+    else:
+        scorer = load_scorer(
+            model, device=device, cache=cache if cache is not None else ScoreCache(), batch_size=batch_size
+        )
     retriever = retriever or retriever_for(scorer, corpus)
     options = {"protocol": RETRIEVAL, "top_k": int(top_k), **corpus.provenance(), **retriever.describe()}
     key = run_key(scorer.spec, scorer.revision_id, ds.spec, options)

@@ -92,6 +92,37 @@ FAMILIES.register(
     supports=(),
     description="BM25 (bm25s, Lucene formula); the collection is the unique documents of one scoring call, negation words kept.",
 )
+FAMILIES.register(
+    "python",
+    "negviz.scorers.external:PythonModel",
+    title="Python object (negviz.evaluate)",
+    architecture="external",
+    supports=(),
+    scores_only=True,
+    description="A model a notebook or script held (a SentenceTransformer, a CrossEncoder, an object with "
+    "encode(), a score function), evaluated with negviz.evaluate; its stored scores are analysed like any run.",
+)
+FAMILIES.register(
+    "imported",
+    "negviz.scorers.external:ImportedScores",
+    title="Imported scores",
+    architecture="external",
+    supports=(),
+    scores_only=True,
+    description="Scores computed elsewhere (a 7B reranker, a closed API, a TREC run file) and imported with "
+    "`negviz import-scores`; the model itself is not here, its stored scores are analysed like any run.",
+)
+
+
+def scores_only(family: str | None) -> bool:
+    """Whether a family's runs hold scores only: the model cannot be loaded here (an imported
+    file's, or an object that lived in a Python session), so views that run a model refuse it."""
+    return bool(family) and family in FAMILIES and bool(FAMILIES.entry(family).meta.get("scores_only"))
+
+
+def runnable_families() -> tuple[str, ...]:
+    """Families negviz can load and run from a spec (pickers that start a model offer these)."""
+    return tuple(e.name for e in FAMILIES.entries() if not e.meta.get("scores_only"))
 
 
 def families_of_architecture(architecture: str) -> tuple[str, ...]:
