@@ -315,3 +315,14 @@ def test_an_import_killed_half_way_leaves_no_run(tmp_path, minilm_csv):
         runs, scores = counts(store)
         assert (runs, scores) in ((0, 0), (1, 1383 * 4)), (runs, scores)
         store.close()
+
+
+def test_the_report_of_an_imported_model_names_its_file(tmp_path, minilm_csv, capsys):
+    db = f"sqlite:///{tmp_path / 'report.sqlite'}"
+    store = Store(db)
+    store.import_runs(RUNS / "nevir__tfidf.parquet")
+    import_bytes(store, minilm_csv, "from-cluster.csv", name="cluster-model", source_url="https://example.org/paper")
+    out = tmp_path / "report.html"
+    assert cli(["--db", db, "report", "--model", "cluster-model", "--out", str(out), "--figures", "plotly"]) == 0
+    page = out.read_text()
+    assert "scores from from-cluster.csv (sha256 " in page and "https://example.org/paper" in page

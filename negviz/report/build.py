@@ -96,6 +96,8 @@ def provenance(run: Mapping[str, Any], catalog: pd.DataFrame) -> dict[str, Any]:
             "wall_seconds": run.get("wall_seconds"),
             "date": run.get("created_at"),
             "weights_format": (run.get("summary") or {}).get("model_format"),
+            # scores imported from a file: which file (name, sha256), its source, n of N items
+            "imported": (run.get("summary") or {}).get("imported"),
             "chosen_by": run.get("chosen_by"),
         }
     )

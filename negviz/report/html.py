@@ -520,6 +520,15 @@ class _Page:
         body = []
         for r in rows:
             opts = ", ".join(f"{k}={v}" for k, v in (r.get("options") or {}).items() if not isinstance(v, dict))
+            imported = r.get("imported") or {}
+            if imported:  # scores computed elsewhere: the file they came from, not a model id
+                source = f", {imported['source']}" if imported.get("source") else ""
+                r = {
+                    **r,
+                    "model_id": f"scores from {imported.get('file')} (sha256 {str(imported.get('sha256'))[:12]}){source}",
+                }
+                if imported.get("of") and imported.get("items") != imported.get("of"):
+                    r["n"] = f"{imported['items']:,} of {imported['of']:,}"
             cells = [
                 r["run_id"],
                 r["model"],
