@@ -1,9 +1,14 @@
 """A real OpenAI-compatible chat-completions server for tests: ``http.server`` in a thread,
 answering ``POST /v1/chat/completions`` with a real (tiny) causal LM from a folder, greedy, with
-per-token ``logprobs``/``top_logprobs`` and ``usage`` as OpenAI's API returns them.
+per-token ``logprobs``/``top_logprobs`` and ``usage`` as OpenAI's API returns them. Without a
+model folder it answers a fixed well-formed completion ("yes", or for a reasoning budget
+"...</think> true") instead, for tests of the client rather than of scores.
 
 It checks the Bearer key when given one, counts the requests it answers, can fail the next N
 requests with 503 (to prove retries), and keeps its own log lines (to prove the key is not in them).
+
+``mode`` makes it misbehave, after ``good_first`` good answers (MODES says how); a hanging
+request is let go when the server stops.
 """
 
 from __future__ import annotations
@@ -14,16 +19,33 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 
-class TinyChatServer:
-    def __init__(self, model_dir: str | Path, key: str = ""):
-        import torch
-        from transformers import AutoModelForCausalLM, AutoTokenizer
+MODES = {
+    "ok": "a well-formed chat completion",
+    "error": 'HTTP 200 with {"error": {...}} (as some servers answer an unknown model)',
+    "list": "HTTP 200 with a JSON list",
+    "usage-string": "a completion whose usage is a string",
+    "not-json": "HTTP 200 with an HTML page",
+    "no-logprobs": "a completion without logprobs (a server that does not return them)",
+    "no-verdict": "a completion whose reasoning never reaches </think> (budget spent)",
+    "echo-auth-500": "HTTP 500 whose body echoes the request's headers, Authorization included",
+    "hang": "never answers (until the server stops)",
+}
 
-        self.tokenizer = AutoTokenizer.from_pretrained(model_dir)
-        self.model = AutoModelForCausalLM.from_pretrained(model_dir).eval()
+
+class TinyChatServer:
+    def __init__(self, model_dir: str | Path | None = None, key: str = "", mode: str = "ok"):
+        self.tokenizer = self.model = self._torch = None
+        if model_dir is not None:
+            import torch
+            from transformers import AutoModelForCausalLM, AutoTokenizer
+
+            self.tokenizer = AutoTokenizer.from_pretrained(model_dir)
+            self.model = AutoModelForCausalLM.from_pretrained(model_dir).eval()
+            self._torch = torch
         self.key, self.requests, self.fail_next, self.log = key, 0, 0, []
+        self.mode, self.good_first, self.hung = mode, 0, 0
         self._lock = threading.Lock()
-        self._torch = torch
+        self._stopping = threading.Event()
         server = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -42,13 +64,22 @@ class TinyChatServer:
                         server.fail_next -= 1
                         return self._send(503, {"error": {"message": "busy"}})
                     server.requests += 1
-                    answer = server.complete(body)
-                self._send(200, answer)
+                    mode = "ok" if server.requests <= server.good_first else server.mode
+                    if mode == "hang":
+                        server.hung += 1
+                    else:
+                        answer = server.answer(mode, body, dict(self.headers))
+                if mode == "hang":
+                    server._stopping.wait()  # no answer, not even a status line
+                    return
+                if mode == "not-json":
+                    return self._send(200, b"<html><body>Welcome to nginx!</body></html>", "text/html")
+                self._send(500 if mode == "echo-auth-500" else 200, answer)
 
-            def _send(self, code, payload):
-                data = json.dumps(payload).encode()
+            def _send(self, code, payload, content_type="application/json"):
+                data = payload if isinstance(payload, bytes) else json.dumps(payload).encode()
                 self.send_response(code)
-                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Type", content_type)
                 self.send_header("Content-Length", str(len(data)))
                 self.end_headers()
                 self.wfile.write(data)
@@ -65,9 +96,58 @@ class TinyChatServer:
         return self
 
     def __exit__(self, *exc) -> None:
+        self._stopping.set()  # hanging requests end (unanswered)
         self.httpd.shutdown()
         self.httpd.server_close()
         self.thread.join()
+
+    def answer(self, mode: str, body: dict, headers: dict) -> object:
+        """What the server sends for ``mode`` (see MODES); "not-json" and "hang" are the handler's."""
+        if mode == "error":
+            return {"error": {"message": f"The model '{body.get('model')}' does not exist", "code": 404}}
+        if mode == "echo-auth-500":
+            auth = headers.get("Authorization", "")
+            return {"error": {"message": f"internal error with Authorization: {auth} (headers {headers})"}}
+        answer = self.complete(body) if self.model is not None else self.canned(body, mode)
+        if mode == "list":
+            return [answer]
+        if mode == "usage-string":
+            answer["usage"] = "12 prompt tokens, 1 completion token"
+        if mode == "no-logprobs":
+            answer["choices"][0]["logprobs"] = None
+        return answer
+
+    @staticmethod
+    def canned(body: dict, mode: str = "ok") -> dict:
+        """A well-formed completion without a model: "yes" first (P(yes) = 0.8 against "no"), or
+        with room to reason, "thinking</think> true" ("no-verdict": the reasoning never closes)."""
+
+        def entry(token: str, logprob: float, other: str, other_logprob: float) -> dict:
+            tops = [{"token": token, "logprob": logprob}, {"token": other, "logprob": other_logprob}]
+            return {"token": token, "logprob": logprob, "top_logprobs": tops}
+
+        if int(body.get("max_tokens") or 1) == 1:
+            entries = [entry("yes", -0.2231, "no", -1.6094)]
+        elif mode == "no-verdict":
+            entries = [entry("thinking", -0.1, "hmm", -2.3)] * int(body["max_tokens"])
+        else:
+            entries = [entry("thinking", -0.1, "hmm", -2.3), entry("</think>", -0.1, ".", -2.3)]
+            entries.append(entry(" true", -0.2231, " false", -1.6094))
+        text = "".join(e["token"] for e in entries)
+        choice = {
+            "index": 0,
+            "message": {"role": "assistant", "content": text},
+            "finish_reason": "length",
+            "logprobs": {"content": entries} if body.get("logprobs") else None,
+        }
+        usage = {"prompt_tokens": 10, "completion_tokens": len(entries), "total_tokens": 10 + len(entries)}
+        return {
+            "id": "canned",
+            "object": "chat.completion",
+            "model": body.get("model", ""),
+            "choices": [choice],
+            "usage": usage,
+        }
 
     def complete(self, body: dict) -> dict:
         torch, tok = self._torch, self.tokenizer

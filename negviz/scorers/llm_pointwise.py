@@ -32,10 +32,21 @@ ENDPOINT_OPTIONS = (
     Option(
         "timeout",
         float,
-        300.0,
-        "endpoint back end: seconds to wait for one answer before asking again "
-        "(a slow local server answering past it would be asked twice)",
+        120.0,
+        "endpoint back end: seconds to wait for one answer before asking again (a slow server answering "
+        "past it is asked twice); a request gives up after timeout x (retries + 1) seconds, which the "
+        "error then states",
         ge=1.0,
+        le=3600.0,
+    ),
+    Option(
+        "retries",
+        int,
+        3,
+        "endpoint back end: times a request is asked again after a timeout, 429, 5xx or lost connection "
+        "(with backoff 0.5 s, 1 s, 2 s, ...); a hanging server fails the run after timeout x (retries + 1) s",
+        ge=0,
+        le=10,
     ),
 )
 
@@ -45,11 +56,24 @@ class GenerativeScorer(Scorer):
 
     heavy = True
     checkpoint_every = 32  # seconds of work per pair on a CPU: a killed run keeps what it finished
-    run_options = ("api_key_env", "concurrency", "max_calls", "dry_run", "timeout")  # change no score
+    run_options = ("api_key_env", "concurrency", "max_calls", "dry_run", "timeout", "retries")  # change no score
 
     @classmethod
     def needs_files(cls, options: dict[str, Any]) -> bool:
         return options.get("backend", "transformers") != "endpoint"
+
+    @classmethod
+    def check_options(cls, options: dict[str, Any]) -> dict[str, Any]:
+        """As for every family, and a base_url with user info (``http://user:key@host/v1``) is
+        refused before anything runs: the spec, base_url with it, is stored with the run."""
+        from negviz.errors import OptionError
+        from negviz.llm.endpoint import has_user_info, user_info_message
+
+        typed = super().check_options(options)
+        if typed.get("base_url") and has_user_info(typed["base_url"]):
+            key_env = typed.get("api_key_env", cls.default_options.get("api_key_env", ""))
+            raise OptionError(f"option {user_info_message(typed['base_url'], key_env)}")
+        return typed
 
     @property
     def scoring_options(self) -> tuple[str, ...]:  # type: ignore[override]
@@ -69,6 +93,7 @@ class GenerativeScorer(Scorer):
                 o["concurrency"],
                 o["max_calls"],
                 o["dry_run"],
+                retries=o["retries"],
                 timeout=o["timeout"],
             )
         return self._endpoint
@@ -123,7 +148,7 @@ class GenerativeScorer(Scorer):
             "pairs_from_score_cache": getattr(self, "_pairs_cached", 0),
         }
         if self.options["backend"] == "endpoint" and getattr(self, "_endpoint", None) is not None:
-            out["endpoint"] = {"base_url": self.options["base_url"], **self._endpoint.usage.as_dict()}
+            out["endpoint"] = {"base_url": self._endpoint.where, **self._endpoint.usage.as_dict()}
         elif self.loaded and hasattr(self._model, "prefix_ids"):  # local: the template prefix read from its KV cache
             out["prefix_tokens"] = len(self._model.prefix_ids)
             out["prefix_tokens_reused"] = self._model.prefix_tokens_reused
@@ -180,12 +205,23 @@ class LLMPointwise(GenerativeScorer):
         ]
         responses = self.model.complete(bodies, report)
         trues, falses = (tuple(w.strip().lower() for w in ws) for ws in t.answer_words())
-        scores, reasons = [], []
+        scores, reasons, unanswered = [], [], 0
         for response in responses:
-            entries = token_logprobs(response)
-            entry = answer_entry(entries, t, trues + falses)
-            scores.append(answer_log_prob(entry, trues, falses) if entry else float(np.log(0.5)))
+            entry = answer_entry(token_logprobs(response), t, trues + falses)
+            if entry is None:  # no verdict in the answer: no score, never a placeholder one
+                unanswered += 1
+                continue
+            scores.append(answer_log_prob(entry, trues, falses))
             reasons.append(content(response).split(t.think_end, 1)[0].strip() if t.reasons else "")
+        if unanswered:
+            from negviz.llm.endpoint import EndpointError
+
+            words = f"'{t.think_end} {t.true_word}|{t.false_word}'"
+            raise EndpointError(
+                f"{unanswered} of {len(responses)} answers from {self.model.where} gave no verdict ({words}) "
+                f"within max_tokens={budget}; no run was stored: raise max_reasoning_tokens "
+                f"(now {self.options['max_reasoning_tokens']}) so the reasoning ends before the budget does"
+            )
         return np.array(scores, dtype=np.float64), reasons
 
     @property
