@@ -9,8 +9,11 @@ from negviz.ui.label_form import annotator_name
 
 store = resources.store()
 st.title("Annotation projects")
+projects = V.readable_projects(store)
+if projects is None:  # the database is not reachable (said): nothing to show, nothing to create
+    st.stop()
 annotator = annotator_name()
-project = V.pick_project(store)
+project = V.pick_project(projects)
 V.message()
 datasets = list(resources.datasets_table()["name"])
 if project is None:

@@ -44,6 +44,9 @@ def test_a_project_is_checked_before_anything_is_written(store):
         new(store, overlap=0)
     with pytest.raises(P.ProjectError, match="Unknown negation types"):
         new(store, types=["affixal", "made-up"])
+    for hours in (-5, 0, float("nan"), 1e9):
+        with pytest.raises(P.ProjectError, match="claim_hours is how long an unlabelled claim is kept"):
+            new(store, claim_hours=hours)
     with pytest.raises(ann.AnnotationError, match="annotator name"):
         P.create(store, "p", NEVIR, "", overlap=2)
     assert P.all_projects(store) == []

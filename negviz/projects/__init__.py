@@ -15,13 +15,14 @@ transfer.py (one-file export / import). The tables are in negviz.store.projects.
 from negviz.projects.project import Project, ProjectError, all_projects, create, get, set_guidelines
 from negviz.projects.queue import IN_TURN, ORDERS, UNCERTAINTY, claim_extra, next_pair, progress, release
 from negviz.projects.review import adjudicate, adjudicated, disagreements, review_queue
-from negviz.projects.transfer import export_project, import_project
+from negviz.projects.transfer import ProjectFileError, export_project, import_project
 
 __all__ = [
     "IN_TURN",
     "ORDERS",
     "Project",
     "ProjectError",
+    "ProjectFileError",
     "UNCERTAINTY",
     "adjudicate",
     "adjudicated",

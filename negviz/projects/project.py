@@ -23,6 +23,7 @@ from negviz.store.tables import now
 MAX_OVERLAP = 10
 MAX_GUIDELINES = 50_000
 CLAIM_HOURS = 24.0  # an unlabelled claim older than this goes back to the pool
+MAX_CLAIM_HOURS = 24.0 * 365  # a claim held longer than a year is not a claim
 NAME_RE = re.compile(r"[A-Za-z0-9][\w.-]{0,79}")  # travels into URLs and file names
 DEFAULT_GUIDELINES = """\
 ## What to label
@@ -120,8 +121,11 @@ def create(
     name, owner = check_name(name), ann.clean_annotator(owner)
     if not 1 <= int(overlap) <= MAX_OVERLAP:
         raise ProjectError(f"Overlap is how many annotators label each pair: 1 to {MAX_OVERLAP}, not {overlap}.")
-    if claim_hours <= 0:
-        raise ProjectError(f"claim_hours must be positive, not {claim_hours}")
+    if not 0 < claim_hours <= MAX_CLAIM_HOURS:  # also refuses NaN
+        raise ProjectError(
+            f"claim_hours is how long an unlabelled claim is kept: more than 0 and at most {MAX_CLAIM_HOURS:g}, "
+            f"not {claim_hours}."
+        )
     allowed = ann.type_options()
     types = list(types or allowed)
     unknown = [t for t in types if t not in allowed]

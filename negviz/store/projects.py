@@ -166,9 +166,41 @@ def adjudication_rows(
     return out
 
 
-def delete_project(engine: sa.Engine, name: str) -> None:
-    """Remove a project, its claims and adjudications (an import that failed half-way)."""
-    with db.write(engine) as conn:
-        conn.execute(adjudications.delete().where(adjudications.c.project == name))
-        conn.execute(project_claims.delete().where(project_claims.c.project == name))
-        conn.execute(annotation_projects.delete().where(annotation_projects.c.name == name))
+# ---------------------------------------------------------------- a whole project at once
+class ImportClashError(StoreError):
+    """The store changed between an import's checks and its write; nothing was written."""
+
+
+def write_imported(
+    engine: sa.Engine,
+    project: dict[str, Any],
+    claims: list[dict[str, Any]],
+    labels: list[dict[str, Any]],
+    decisions: list[dict[str, Any]],
+) -> None:
+    """Write an imported project (negviz.projects.transfer) whole, in ONE transaction: its row, its
+    claims, the label versions the store lacks (annotations, versions and times kept) and its
+    adjudications (versions and times kept). Any failure rolls all of it back: no half project."""
+    try:
+        with db.write(engine) as conn:
+            conn.execute(annotation_projects.insert().values(**project))
+            if claims:
+                conn.execute(project_claims.insert(), claims)
+            if labels:
+                conn.execute(annotations.insert(), labels)
+            insert_adjudications(conn, decisions)
+    except sa.exc.IntegrityError as exc:  # checked before, so someone wrote at the same moment
+        if project_rows(engine, project["name"]):
+            raise ProjectExistsError(
+                f"a project named {project['name']!r} exists already; nothing was imported: rename it in the file"
+            ) from exc
+        raise ImportClashError(
+            "another label, claim or decision on these pairs was saved while the file was imported; "
+            "nothing was imported: import it again"
+        ) from exc
+
+
+def insert_adjudications(conn: sa.Connection, rows: list[dict[str, Any]]) -> None:
+    """Adjudications as they are (versions and times kept), inside the caller's transaction."""
+    if rows:
+        conn.execute(adjudications.insert(), rows)

@@ -16,7 +16,7 @@ from negviz.projects.guidelines import safe_markdown
 from negviz.projects.project import DEFAULT_GUIDELINES, check_label
 from negviz.projects.ranking import uncertainty_table
 from negviz.item_scoring import item_ids
-from negviz.store import StoreError
+from negviz.store import StoreError, StoreUnavailableError
 from negviz.ui import inspector_data, resources
 from negviz.ui.label_form import cannot_save
 from negviz.ui.dataset_cache import dataset_view
@@ -27,9 +27,33 @@ NEXT_PROJECT = "project_next"
 MESSAGE = "project_message"  # the pair this annotator is labelling, pinned until it is saved or skipped
 
 
-def pick_project(store) -> P.Project | None:
+def readable_projects(store) -> list[P.Project] | None:
+    """The store's projects; None, having said so, when its database is not reachable: nothing
+    could be read, so the page must neither say there is no project nor offer to create one."""
+    from negviz.store.shipped import ShippedStore
+
+    if isinstance(store, ShippedStore):  # resources.store() found the database away
+        unreachable(store.host)
+        return None
+    try:
+        return P.all_projects(store)
+    except StoreUnavailableError as exc:  # it went away since
+        resources.note(exc)  # the next rerun gets the stand-in, and the retry banner
+        unreachable(exc.host)
+        return None
+
+
+def unreachable(host: str) -> None:
+    st.warning(
+        f"Annotation projects cannot be read now: the results database at {safe_md(host)} is not "
+        "reachable. They are kept there and show here again once it is back; nothing can be "
+        "created or imported meanwhile.",
+        icon=":material/cloud_off:",
+    )
+
+
+def pick_project(projects: list[P.Project]) -> P.Project | None:
     """The project picker (bound to the URL); a project just created is selected."""
-    projects = P.all_projects(store)
     if NEXT_PROJECT in st.session_state:
         st.session_state["project"] = st.session_state.pop(NEXT_PROJECT)
     names = [p.name for p in projects]
@@ -337,6 +361,8 @@ def setup_tab(store, project: P.Project | None, annotator: str, datasets: list[s
     if upload is not None and st.button("Import", key="project_import", icon=":material/upload:"):
         try:
             done = P.import_project(store, upload.getvalue(), upload.name)
+        except P.ProjectFileError as exc:
+            import_problems(exc)
         except (ann.AnnotationError, StoreError) as exc:
             show_error(exc)
         else:
@@ -345,6 +371,14 @@ def setup_tab(store, project: P.Project | None, annotator: str, datasets: list[s
                 f"({done.already} already here), {done.adjudications} decisions."
             )
     create_form(store, annotator, datasets)
+
+
+def import_problems(exc: P.ProjectFileError) -> None:
+    """What is wrong with a project file, as a plain list (the file's text escaped, never markup)."""
+    listed = "\n".join(f"- {safe_md(problem)}" for problem in exc.problems)
+    more = exc.total - len(exc.problems)
+    tail = f"\n\n…and {more} more." if more else ""
+    st.error(f"{safe_md(exc.headline())}\n\n{listed}{tail}", icon=":material/error:")
 
 
 def _edit_guidelines(store, project, annotator) -> None:

@@ -1,0 +1,113 @@
+"""The Annotation projects page while its PostgreSQL results database is stopped and started
+again (Hardening, round 3, part 3), with a real server of this test's own
+(scripts/pg_test_server.sh pause / resume).
+
+While it is away the page says the database is not reachable, in the words the other pages use,
+and neither claims there is no project nor offers to create one (Create could only fail). Once
+it is back, the stored project shows again."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import time
+import uuid
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from negviz import projects as P
+from negviz.datasets import load
+from negviz.store import Store
+
+ROOT = Path(__file__).resolve().parent.parent
+APP = str(ROOT / "app.py")
+SCRIPT = ROOT / "scripts" / "pg_test_server.sh"
+
+
+def server(command: str, state: str) -> str:
+    done = subprocess.run(
+        [str(SCRIPT), command], env={**os.environ, "NEGVIZ_PG_DIR": state}, capture_output=True, text=True, timeout=300
+    )
+    return done.stdout.strip()
+
+
+@pytest.fixture
+def own_pg(app_env, monkeypatch):
+    """A PostgreSQL server only this test uses (it is stopped and started), as the app's store."""
+    # Not under tmp_path: the server runs as the postgres user, who may not enter pytest's folders.
+    state = f"/tmp/negviz-pg-projects-outage-{os.getpid()}-{uuid.uuid4().hex[:8]}"
+    url = server("start", state)
+    try:
+        if not url:
+            if os.environ.get("NEGVIZ_REQUIRE_PG") == "1":
+                pytest.fail("no PostgreSQL server for the outage test and NEGVIZ_REQUIRE_PG=1")
+            pytest.skip("no PostgreSQL server: scripts/pg_test_server.sh start printed no URL")
+        monkeypatch.setenv("NEGVIZ_DB_URL", url)
+        yield url, state
+    finally:
+        server("stop", state)
+
+
+def texts(at: AppTest) -> str:
+    """The page's messages, markdown escapes removed."""
+    shown = [*at.warning, *at.error, *at.success, *at.info, *at.caption]
+    return "\n".join(str(p.value) for p in shown).replace("\\", "")
+
+
+def projects_page() -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=300)
+    at.run()
+    at.switch_page("pages/projects.py").run()
+    assert not at.exception, [e.message for e in at.exception]
+    return at
+
+
+def offers_to_create(at: AppTest) -> bool:
+    return any(b.label == "Create" for b in at.button) or any(t.key == "new_project_name" for t in at.text_input)
+
+
+def run_until(at: AppTest, done, what: str, timeout: float = 60) -> AppTest:
+    """Rerun (as the page's retry timer does in a browser) until ``done(at)``."""
+    deadline = time.time() + timeout
+    while True:
+        at.run()
+        assert not at.exception, [e.message for e in at.exception]
+        if done(at):
+            return at
+        assert time.time() < deadline, f"{what} did not happen in {timeout} s:\n{texts(at)}"
+        time.sleep(0.5)
+
+
+@pytest.mark.parametrize("with_project", [True, False], ids=["a stored project", "no project yet"])
+def test_the_projects_page_says_the_database_is_unreachable_and_offers_no_create_form(own_pg, with_project):
+    url, state = own_pg
+    if with_project:
+        with Store(url) as store:
+            P.create(store, "kept", load("nevir"), "ana", overlap=2, sample=4)
+    before = projects_page()
+    if with_project:
+        assert "**kept**" in texts(before) and not offers_to_create(before)
+    else:
+        assert "No annotation project in this store yet" in texts(before) and offers_to_create(before)
+
+    port = url.rsplit(":", 1)[1].split("/")[0]
+    away = f"the results database at 127.0.0.1:{port} is not reachable"  # the words of every page
+    server("pause", state)  # the database stops under the running app
+    try:
+        for at in (projects_page(), before):  # a fresh visit, and the open page rerun
+            at = run_until(at, lambda a: away in texts(a), "the database-unreachable message")
+            shown = texts(at)
+            assert "Annotation projects cannot be read now" in shown, shown
+            assert "No annotation project" not in shown and "**kept**" not in shown, shown
+            assert not offers_to_create(at), "a create form while the projects cannot be read"
+            assert not at.error, [e.value for e in at.error]
+    finally:
+        assert server("resume", state) == url  # the database comes back
+
+    after = run_until(before, lambda a: away not in texts(a), "recovery")
+    if with_project:
+        assert "**kept**" in texts(after) and "not reachable" not in texts(after)
+    else:
+        assert "No annotation project in this store yet" in texts(after) and offers_to_create(after)
