@@ -55,12 +55,18 @@ def requested_device(requested: str | None = None) -> str | None:
     return f"cuda:{index}" if index is not None else "cuda"
 
 
+MAX_BATCH_SIZE = 65_536  # texts per forward pass: more fits no GPU's memory for any model here
+
+
 def check_batch_size(batch_size: int | None) -> int | None:
-    """None (the device's default) or a whole number >= 1."""
+    """None (the device's default) or a whole number from 1 to MAX_BATCH_SIZE."""
     if batch_size is None:
         return None
-    if isinstance(batch_size, bool) or not isinstance(batch_size, int) or batch_size < 1:
-        raise DeviceError(f"batch size must be a whole number >= 1 (got {batch_size!r}); leave it out for the default")
+    if isinstance(batch_size, bool) or not isinstance(batch_size, int) or not 1 <= batch_size <= MAX_BATCH_SIZE:
+        raise DeviceError(
+            f"batch size must be a whole number >= 1 and at most {MAX_BATCH_SIZE:,} (got {batch_size!r}); "
+            "leave it out for the default"
+        )
     return batch_size
 
 

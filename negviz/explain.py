@@ -17,9 +17,26 @@ from typing import Any
 import pandas as pd
 
 from negviz import outcomes
+from negviz.options import Option
 from negviz.schema import DatasetSpec
 from negviz.scorers.base import Progress, no_progress
+from negviz.scorers.introspect import IG_STEPS
 from negviz.store.record import ATTRIBUTION as KIND
+
+
+# Integrated gradients' steps, declared once (the CLI's --steps takes its range from here): each
+# step is one forward and backward pass per text, and the midpoint sum converges long before
+# 1,024 steps (its error, reported as completeness, is small at the default 32), so a larger
+# number only runs for hours.
+IG_STEPS_MAX = 1024
+STEPS = Option(
+    "steps",
+    int,
+    IG_STEPS,
+    "integrated gradients: midpoint steps of the path integral, one forward and backward pass each",
+    ge=1,
+    le=IG_STEPS_MAX,
+)
 
 
 @dataclass
@@ -86,11 +103,12 @@ def run_cue_influence(
     from negviz.analyses.inspector import automatic_types
     from negviz.runner import run_key, scored_record
     from negviz.item_scoring import score_dataset
-    from negviz.scorers import introspect
 
     start = time.perf_counter()
     check_method(method)  # before any model is loaded
-    steps = (int(steps) if steps else introspect.IG_STEPS) if method == "integrated-gradients" else None
+    if steps is not None:
+        steps = STEPS.coerce(steps, "integrated gradients")  # its declared range, before any model is loaded
+    steps = (steps or IG_STEPS) if method == "integrated-gradients" else None
     ds, scorer = analysis_inputs(model, dataset, store, device)
     # the cue rule is part of the spec: a run made under another rule is not reused for this one
     options = {"analysis": ANALYSIS, "method": method, **({"steps": steps} if steps else {}), "cue_rule": CUE_RULE}

@@ -12,7 +12,7 @@ from negviz.ui import maxsim_view, pickers, playground_data
 from negviz.ui.dataset_cache import dataset_view
 from negviz.ui.page_guard import dataset_kind_problem
 from negviz.ui.counterfactual_editor import counterfactual_editor
-from negviz.ui.widgets import show_error, user_path
+from negviz.ui.widgets import safe_md, show_error, user_path
 
 TYPED = {
     "tq": pg.SAMPLE["q1"],
@@ -161,7 +161,10 @@ def draw(spec: str, caption: str, key: str):
 
 
 draw(model, f"{model}" + (" (before)" if after.strip() else ""), "before")
-if after.strip():
+if after.strip() and (problem := maxsim_view.checkpoint_problem(after)):
+    # said before any file is looked up under that name
+    st.error(safe_md(problem), icon=":material/error:")
+elif after.strip():
     try:
         # a typed or linked folder: only where this server may read
         user_path(ModelSpec.parse(after).name)

@@ -7,11 +7,15 @@ import streamlit as st
 from negviz.analyses import playground as pg
 from negviz.analyses import search as sa
 from negviz.text.worddiff import STYLE, text_block
-from negviz.ui import corpus_index, resources, url_check
+from negviz.ui import corpus_index, outage, resources, url_check
 from negviz.ui.dataset_cache import dataset_view
 from negviz.ui.widgets import ProgressBar, show_error
 
 K = 10
+if not url_check.routed() and (away := resources.outage()) is not None:
+    # The router says it above every page; run on its own, this page says it (it reads no run:
+    # search works on while the database is away).
+    outage.away(away)
 st.title("Search")
 st.caption(
     "Retrieve the top 10 of a corpus. Negation and exclusion cues are underlined; on the "

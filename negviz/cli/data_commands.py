@@ -10,6 +10,7 @@ import pandas as pd
 from negviz.cli.output import emit
 from negviz.errors import NegvizError
 from negviz.json_values import dumps
+from negviz.options import MAX_ITEMS, bounded
 
 
 def cmd_models(args: argparse.Namespace) -> int:
@@ -178,7 +179,7 @@ def register(sub) -> None:
     )
     s.add_argument("--label-column", default="negation_type", help="a user file's column of type labels")
     s.add_argument("--split", default="test")
-    s.add_argument("--limit", type=int, help="first N items only")
+    s.add_argument("--limit", type=bounded(int, ge=1, le=MAX_ITEMS), help="first N items only")
     s.add_argument("--kind", help="dataset kind of a user file")
     s.add_argument("--columns", help="column mapping of a user file")
     s.add_argument("--json", action="store_true")

@@ -11,6 +11,7 @@ import pandas as pd
 from negviz.cli.progress import ProgressTee, TqdmProgress
 from negviz.errors import NegvizError
 from negviz.json_values import dumps
+from negviz.options import bounded
 
 
 def cmd_eval(args: argparse.Namespace) -> int:
@@ -175,6 +176,8 @@ def register(sub) -> None:
         help="nevir, excluir, demetr, cannot, an added dataset, or a file (CSV/TSV/JSONL/Parquet)",
     )
     s.add_argument("--split", default="test")
+    # --limit and --batch-size are checked by the library where they are declared (schema.check_limit,
+    # device.check_batch_size), so the API and the pages refuse the same values with the same words.
     s.add_argument("--limit", type=int, help="first N items only (N >= 1)")
     s.add_argument("--family", help="model family for models outside the catalog")
     s.add_argument("--revision", help="model revision (hub branch, tag or commit)")
@@ -196,7 +199,7 @@ def register(sub) -> None:
         "or sources=glue_diagnostic (CANNOT); repeatable",
     )
     s.add_argument("--device", help="cpu, cuda, cuda:1 ... (default: cuda if present)")
-    s.add_argument("--batch-size", type=int, help="texts per batch, >= 1 (default: per device)")
+    s.add_argument("--batch-size", type=int, help="texts per batch, 1 to 65,536 (default: per device)")
     s.add_argument(
         "--force",
         action="store_true",
@@ -209,5 +212,10 @@ def register(sub) -> None:
     s.add_argument("--heartbeat-file", help=argparse.SUPPRESS)  # negviz.eval_jobs
     s.add_argument("--corpus", help="retrieve over a corpus: offline, excluir, hf:OWNER/NAME or a file")
     s.add_argument("--corpus-columns", help="column mapping of a corpus file, e.g. doc_id=id,text=body")
-    s.add_argument("--top-k", type=int, default=100, help="documents retrieved per query (with --corpus)")
+    s.add_argument(
+        "--top-k",
+        type=bounded(int, ge=1, le=1000),
+        default=100,
+        help="documents retrieved per query (with --corpus), 1 to 1,000 (trec_eval's depth)",
+    )
     s.set_defaults(func=cmd_eval)

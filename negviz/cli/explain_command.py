@@ -11,11 +11,13 @@ HELP = "token attributions over a dataset: the negation cue's share, by verdict 
 
 def add_arguments(s: argparse.ArgumentParser) -> None:
     from negviz.analyses.cue_influence import METHODS
+    from negviz.explain import STEPS
+    from negviz.options import MAX_ITEMS, bounded, option_type
 
     s.add_argument("--model", required=True, help="catalog name, hub id or local path; NAME[key=value,...]")
     s.add_argument("--dataset", required=True, help="nevir, excluir, demetr, an added dataset, or a file")
     s.add_argument("--split", default="test")
-    s.add_argument("--limit", type=int, help="first N items only (N >= 1)")
+    s.add_argument("--limit", type=bounded(int, ge=1, le=MAX_ITEMS), help=f"first N items only (1 to {MAX_ITEMS:,})")
     s.add_argument(
         "--method",
         default="occlusion",
@@ -28,7 +30,12 @@ def add_arguments(s: argparse.ArgumentParser) -> None:
         action="store_true",
         help="instead: the per-layer curve of every item's two documents (encoders), by negation type",
     )
-    s.add_argument("--steps", type=int, help="integrated gradients: steps of the path integral (default 32)")
+    s.add_argument(
+        "--steps",
+        type=option_type(STEPS),
+        help=f"integrated gradients: steps of the path integral, 1 to {STEPS.le:,} (default {STEPS.default}); "
+        "each is one forward and backward pass per text, and the sum converges long before the upper bound",
+    )
     s.add_argument("--device", help="cpu, cuda, ... (default: cuda if present)")
     s.add_argument("--force", action="store_true", help="recompute even if the store holds this run")
     s.add_argument("--json", action="store_true", help="print one JSON object")
@@ -43,8 +50,6 @@ def run_command(args: argparse.Namespace) -> int:
     from negviz.schema import DatasetSpec
     from negviz.store import Store
 
-    if args.steps is not None and args.steps < 1:
-        raise ValueError(f"--steps must be at least 1, got {args.steps}")
     store = Store(args.db)
     progress = TqdmProgress(enabled=not args.quiet)
     if args.layers:

@@ -10,6 +10,7 @@ import codecs
 import csv
 import io
 import json
+import logging
 import re
 from pathlib import Path
 from typing import Any
@@ -17,6 +18,8 @@ from typing import Any
 import pandas as pd
 
 from negviz.errors import DataValidationError
+
+log = logging.getLogger(__name__)
 
 FORMATS = {
     ".csv": "csv",
@@ -108,43 +111,89 @@ def _find_surrogate(records: list[dict]) -> tuple[int, str | None] | None:
 
 
 def _csv_reader(text: str, fmt: str):
-    if fmt == "tsv":  # TSV has no quoting: a quote is text (as in CANNOT's files)
+    sep = delimiter(text, fmt)
+    if sep == "\t" and fmt == "tsv":  # TSV has no quoting: a quote is text (as in CANNOT's files)
         return csv.reader(io.StringIO(text), delimiter="\t", quoting=csv.QUOTE_NONE)
-    return csv.reader(io.StringIO(text))
+    return csv.reader(io.StringIO(text), delimiter=sep)
 
 
-OTHER_DELIMITERS = (";", "\t", "|")  # a ".csv" file may use one of these instead of commas
+DELIMITERS = (",", ";", "\t", "|")  # what a delimited file may use (Excel writes ";" where the decimal mark is ",")
+EXTENSION_DELIMITER = {"csv": ",", "tsv": "\t"}
+_NAMES = {",": "','", ";": "';'", "\t": "a tab", "|": "'|'"}
+_PLURALS = {",": "commas", ";": "semicolons", "\t": "tabs", "|": "pipes"}
+
+
+def header_counts(header: str) -> dict[str, int]:
+    """How often each of DELIMITERS stands in a header line outside double quotes (a quoted
+    column name may hold any of them: '"query; first"' or '"a, b"')."""
+    counts = dict.fromkeys(DELIMITERS, 0)
+    quoted = False
+    for char in header:
+        if char == '"':
+            quoted = not quoted  # a doubled quote inside a quoted name flips twice: still quoted
+        elif not quoted and char in counts:
+            counts[char] += 1
+    return counts
+
+
+def delimiter(text: str, fmt: str) -> str:
+    """The delimiter of a CSV or TSV text, from its header line: the one of DELIMITERS standing
+    most often there outside quotes, the extension's own on a tie or when none stands there. A
+    TSV header with a tab is tab-delimited whatever else it holds (its quotes are text)."""
+    header = text.split("\n", 1)[0].rstrip("\r")
+    own = EXTENSION_DELIMITER[fmt]
+    if fmt == "tsv" and "\t" in header:
+        return own
+    counts = header_counts(header)
+    best = max(DELIMITERS, key=lambda d: (counts[d], d == own))
+    return best if counts[best] else own
 
 
 def csv_delimiter(text: str) -> str:
-    """The delimiter of a ".csv" file: a comma, unless its header line holds no comma and one of
-    OTHER_DELIMITERS (Excel writes ";" where the decimal mark is a comma)."""
-    header = text.split("\n", 1)[0]
-    if "," in header:
-        return ","
-    counts = {d: header.count(d) for d in OTHER_DELIMITERS}
-    best = max(counts, key=counts.get)
-    return best if counts[best] else ","
+    """The delimiter of a ".csv" file (``delimiter(text, "csv")``)."""
+    return delimiter(text, "csv")
+
+
+def delimiter_note(text: str, fmt: str, file: str) -> str | None:
+    """One line when the file's delimiter is not its extension's: which one was found and how the
+    file was read (None when they agree)."""
+    sep, own = delimiter(text, fmt), EXTENSION_DELIMITER[fmt]
+    if sep == own:
+        return None
+    found = header_counts(text.split("\n", 1)[0].rstrip("\r"))[sep]
+    return (
+        f"{file}: its header is delimited by {_PLURALS[sep]} ({found} outside quotes), not by {_PLURALS[own]} as "
+        f".{fmt} says; read with {_PLURALS[sep]} as the delimiter, quotes respected"
+    )
 
 
 def _read_delimited(text: str, fmt: str, file: str) -> pd.DataFrame:
-    kwargs: dict[str, Any] = {"sep": "\t", "quoting": csv.QUOTE_NONE} if fmt == "tsv" else {"sep": csv_delimiter(text)}
+    sep = delimiter(text, fmt)
+    kwargs: dict[str, Any] = {"sep": sep}
+    if fmt == "tsv" and sep == "\t":
+        kwargs["quoting"] = csv.QUOTE_NONE
+    note = delimiter_note(text, fmt, file)
+    if note:
+        log.warning(note)
     try:
         # dtype=str and no NA parsing: "NA", "None", "null" are texts, ids keep leading zeros.
-        return pd.read_csv(io.StringIO(text), dtype=str, keep_default_na=False, **kwargs)
+        frame = pd.read_csv(io.StringIO(text), dtype=str, keep_default_na=False, **kwargs)
     except pd.errors.EmptyDataError:
         raise DataValidationError("the file is empty.", file=file) from None
     except pd.errors.ParserError as err:
         m = re.search(r"line (\d+)", str(err))
         row = int(m.group(1)) - 1 if m else None  # line 1 is the header
-        sep = "a tab" if kwargs["sep"] == "\t" else repr(kwargs["sep"])
+        shown = _NAMES[sep]
         hint = (
             " (a tab inside a text?)"
-            if fmt == "tsv"
-            else f" (delimiter {sep}; an unquoted {sep} or quote inside a text?)"
+            if kwargs.get("quoting") == csv.QUOTE_NONE
+            else f" (delimiter {shown}, found in the header; an unquoted {shown} or quote inside a text?)"
         )
         detail = str(err).strip().removeprefix("Error tokenizing data. C error: ")
         raise DataValidationError(f"malformed {fmt.upper()}: {detail}{hint}", file=file, row=row) from None
+    if note:
+        frame.attrs["note"] = note
+    return frame
 
 
 def _json_records(text: str, fmt: str, file: str) -> list[dict]:

@@ -25,6 +25,7 @@ from typing import Any
 
 from negviz.finetune.spec import FAMILIES, KEEP, LATE_INTERACTION, TRAIN_KINDS, FinetuneSpec
 from negviz.jobs import ProgressFile as JobProgressFile
+from negviz.options import MAX_ITEMS, bounded, range_words
 
 HELP = "fine-tune a bi-encoder or MaxSim model, measuring held-out accuracy and pair cosines per epoch"
 _DEFAULT = FinetuneSpec()
@@ -50,6 +51,27 @@ _HELP = {
 
 
 SAVE_LAYOUTS = ("transformers", "colbert")
+SHIPPED_SAMPLE = 1000  # queries of the shipped ExcluIR sample, and negation items of the shipped DEMETR
+MAX_BATCH = 4096  # texts per batch: more than any GPU here holds for these encoders
+# The range of every numeric option, checked where the argument is declared (negviz.options.bounded):
+# a value outside it exits 2 naming the option and the range. FinetuneSpec keeps its own
+# minimums for specs made in Python.
+RANGES: dict[str, dict[str, float]] = {
+    "heldout_fraction": {"gt": 0, "lt": 1},  # a share of the passages
+    "epochs": {"ge": 1, "le": 1000},  # NevIR's recipe: 5; an epoch takes minutes even on a GPU
+    "lr": {"gt": 0, "le": 1},  # NevIR: 2e-5; above 1 the weights diverge at once
+    "batch_size": {"ge": 2, "le": MAX_BATCH},  # in-batch negatives need company
+    "warmup_ratio": {"ge": 0, "le": 1},  # a share of the training steps
+    "scale": {"gt": 0, "le": 1000},  # MNRL's 1/temperature (20); far above, the softmax is a max
+    "seed": {"ge": 0, "le": 2**32 - 1},  # what numpy's generators take
+    "limit_train": {"ge": 1, "le": MAX_ITEMS},
+    "limit_heldout": {"ge": 1, "le": MAX_ITEMS},
+    "transfer": {"ge": 0, "le": SHIPPED_SAMPLE},  # ExcluIR queries of the shipped sample
+    "train_layers": {"ge": 0, "le": 128},  # more than any encoder has; the model's own count is checked on load
+    "demetr_sample": {"ge": 0, "le": SHIPPED_SAMPLE},  # DEMETR's negation items
+    "lora_rank": {"ge": 0, "le": 1024},  # at most an encoder's width: a higher rank adapts nothing more
+    "general": {"ge": 0, "le": SHIPPED_SAMPLE},  # questions of the shipped ExcluIR sample
+}
 
 
 def add_arguments(s: argparse.ArgumentParser) -> None:
@@ -61,17 +83,21 @@ def add_arguments(s: argparse.ArgumentParser) -> None:
         extra: dict[str, Any] = {"choices": FAMILIES} if f.name == "family" else {}
         if f.name == "train_kind":
             extra = {"choices": TRAIN_KINDS}
-        s.add_argument(
-            f"--{f.name.replace('_', '-')}",
-            type=kind,
-            default=default,
-            help=_HELP.get(f.name, "") + f" (default {default})",
-            **extra,
-        )
+        help = _HELP.get(f.name, "")
+        if kind in (int, float):  # a new numeric field needs its range in RANGES
+            help += f" ({range_words(kind, **RANGES[f.name])}, default {default})"
+            kind = bounded(kind, **RANGES[f.name])
+        else:
+            help += f" (default {default})"
+        s.add_argument(f"--{f.name.replace('_', '-')}", type=kind, default=default, help=help.strip(), **extra)
     s.add_argument("--save-dir", help="where checkpoints go (default: the user cache dir's checkpoints/)")
     s.add_argument("--keep", default="final", choices=KEEP, help="checkpoints kept after the run (default final)")
     s.add_argument("--device", help="cpu, cuda, ... (default: cuda if present, with mixed precision)")
-    s.add_argument("--eval-batch-size", type=int, help="batch size of the per-epoch measurements")
+    s.add_argument(
+        "--eval-batch-size",
+        type=bounded(int, ge=1, le=MAX_BATCH),
+        help=f"batch size of the per-epoch measurements (1 to {MAX_BATCH:,}; default: per device)",
+    )
     s.add_argument("--force", action="store_true", help="train again even if the store holds this run")
     s.add_argument("--export", metavar="DIR", help="also write the finished run as a portable run file into DIR")
     s.add_argument(
@@ -162,9 +188,12 @@ def _sigterm_interrupts() -> None:
 
 
 def run_command(args: argparse.Namespace) -> int:
+    from negviz.finetune.jobs import check_run_id
     from negviz.finetune.run import resumable, run_finetune
     from negviz.store import Store
 
+    if args.resume:
+        check_run_id(args.resume)  # before the store, or a file, is asked about it
     store = Store(args.db)
     spec, keep = resumable(store, args.resume) if args.resume else (spec_from_args(args), args.keep)
     if args.save_layout == "colbert" and spec.family != LATE_INTERACTION:
@@ -293,6 +322,8 @@ def jobs_command(args: argparse.Namespace) -> int:
     from negviz.finetune import jobs
     from negviz.store import Store
 
+    if args.jobs_command == "discard":
+        jobs.check_run_id(args.run_id)  # before the store, or a file, is asked about it
     store = Store(args.db)
     if args.jobs_command == "discard":
         jobs.discard(args.run_id, store)

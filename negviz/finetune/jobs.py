@@ -23,6 +23,7 @@ alive returns that run instead of training again; an interrupted run is not reus
 
 from __future__ import annotations
 
+import re
 import shutil
 import socket
 import sys
@@ -50,6 +51,30 @@ from negviz.jobs import (
 
 STARTING, RUNNING = "starting", "running"
 ALIVE = (STARTING, RUNNING)
+# What a run id given by a user may be before a file is named after it (<run_id>.job.json, ...):
+# a run id is 32 hex digits (uuid4().hex); letters, digits, - and _ up to 64 are let through to
+# the store, which says "no run ..." for the rest.
+RUN_ID_MAX = 64
+_RUN_ID = re.compile(r"[0-9A-Za-z_-]+")
+
+
+def check_run_id(run_id: str) -> str:
+    """``run_id`` when it can name a run and its job files, else ValueError (one line, the id cut
+    short): a path-like or over-long text would otherwise reach the file system as a file name."""
+    text = str(run_id)
+    if 0 < len(text) <= RUN_ID_MAX and _RUN_ID.fullmatch(text):
+        return text
+    shown = text if len(text) <= 20 else f"{text[:12]}…"
+    if not text:
+        why = "it is empty"
+    elif len(text) > RUN_ID_MAX:
+        why = f"it has {len(text):,} characters"
+    else:
+        why = "it holds characters other than letters, digits, - and _"
+    raise ValueError(
+        f"{shown!r} is not a run id ({why}): a run id is 32 hexadecimal digits; "
+        "list fine-tuning runs with `negviz jobs`, every run with `negviz runs`"
+    )
 
 
 @dataclass
@@ -152,7 +177,7 @@ def start(
 
 def cancel(run_id: str, jobs_dir: str | Path | None = None) -> None:
     """Ask the job to stop after its current step (its finished epochs stay stored)."""
-    path = job_paths(jobs_dir, run_id)["cancel"]
+    path = job_paths(jobs_dir, check_run_id(run_id))["cancel"]
     path.parent.mkdir(parents=True, exist_ok=True)
     path.touch()
 
@@ -162,7 +187,7 @@ def poll(run_id: str, store, jobs_dir: str | Path | None = None) -> JobStatus:
     a child this machine saw die failed."""
     from negviz.store import FAILED, RunNotFoundError, StoreError
 
-    paths = job_paths(jobs_dir, run_id)
+    paths = job_paths(jobs_dir, check_run_id(run_id))
     job, progress = read_json(paths["job.json"]), read_json(paths["progress.json"])
     cancel_requested = paths["cancel"].exists()
     try:

@@ -157,7 +157,53 @@ def _sqlite_problem(url: sa.URL, orig: BaseException) -> StoreAccessError | None
                 f"the disk holding the results store {location.path} is full ({shown} free): "
                 "free some space there, or choose another store with --db / NEGVIZ_DB_URL."
             )
+    if location.path is None:
+        return None
+    if code.startswith("SQLITE_CANTOPEN"):
+        return StoreAccessError(_cannot_open(location.path, orig))
+    if code == "SQLITE_NOTADB":
+        return StoreAccessError(_not_a_database(location.path))
     return None
+
+
+# Files a --db path may name by mistake: data files, which go to --dataset instead.
+_DATA_SUFFIXES = (".csv", ".tsv", ".tab", ".jsonl", ".ndjson", ".json", ".parquet", ".pq", ".txt", ".trec", ".run")
+
+
+def _cannot_open(path: Path, orig: BaseException) -> str:
+    """Why SQLite could not open (or create) the store's file: a folder given where a file
+    belongs, a new file in a folder that is read-only here, or a file this user may not read."""
+    other = "or choose another store with --db / NEGVIZ_DB_URL"
+    if path.is_dir():
+        return (
+            f"the results store {path} is a folder, not a database file: give a file in it, e.g. "
+            f"--db {path / 'results.sqlite'} (created if missing), {other}."
+        )
+    if not path.exists():
+        folder = path.parent
+        if not os.access(folder, os.W_OK | os.X_OK):
+            return (
+                f"the results store {path} does not exist and cannot be created: its folder {folder} is "
+                f"read-only here. Make that folder writable, {other} in a writable place."
+            )
+        return f"the results store {path} cannot be created ({_first_line(orig)}); {other}."
+    return (
+        f"the results store {path} cannot be opened ({_first_line(orig)}): let this user read the file "
+        f"and its folder, {other}."
+    )
+
+
+def _not_a_database(path: Path) -> str:
+    if path.suffix.lower() in _DATA_SUFFIXES:
+        return (
+            f"the results store {path} is a {path.suffix.lower()} file, not a SQLite database: a data file "
+            "is given with --dataset (or added with `negviz datasets add`); give --db / NEGVIZ_DB_URL a store "
+            "file (a new path creates one). The file was not changed."
+        )
+    return (
+        f"the results store {path} is not a SQLite database (file is not a database): give --db / "
+        "NEGVIZ_DB_URL a negviz store file, or a new path to create one. The file was not changed."
+    )
 
 
 def _first_line(exc: BaseException) -> str:

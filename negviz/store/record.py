@@ -40,7 +40,9 @@ class RunNotFoundError(StoreError, KeyError):
     """No run with that id; a KeyError too, so ``except KeyError`` works."""
 
     def __init__(self, run_id: str):
-        super().__init__(f"no run {run_id!r} in the store; list runs with Store.runs(status=None)")
+        super().__init__(
+            f"no run {run_id!r} in the store; list runs with `negviz runs` (fine-tuning runs not ended: `negviz jobs`)"
+        )
         self.run_id = run_id
 
     def __str__(self) -> str:  # KeyError would repr() the message

@@ -42,6 +42,32 @@ class Display:
     hide: tuple[str, ...] = ()
 
 
+# The "After" checkpoint (a folder path, a hub id or a model spec), checked before any file is
+# looked up under its name: a name the file system cannot hold is said as such, not as an OSError.
+CHECKPOINT_MAX_CHARS = 1024  # a folder path several levels deep, with a spec's options
+NAME_MAX_BYTES = 255  # one folder or file name (Linux, macOS and Windows alike)
+
+
+def checkpoint_problem(text: str) -> str | None:
+    """What makes ``text`` impossible as a checkpoint's path or spec, in one line; None if nothing."""
+    text = text.strip()
+    if len(text) > CHECKPOINT_MAX_CHARS:
+        return (
+            f"The checkpoint is {len(text):,} characters long; a path or model spec has at most "
+            f"{CHECKPOINT_MAX_CHARS:,}. Give the fine-tuned checkpoint's folder (e.g. "
+            "~/.cache/negviz/checkpoints/RUN_ID/final) or a hub id."
+        )
+    if any(ord(c) < 32 for c in text):
+        return "The checkpoint holds a control character (a line break?); give one folder path or hub id."
+    longest = max((len(part.encode()) for part in text.replace("\\", "/").split("/")), default=0)
+    if longest > NAME_MAX_BYTES:
+        return (
+            f"The checkpoint has a folder or file name of {longest:,} bytes; a name has at most "
+            f"{NAME_MAX_BYTES}. Give the fine-tuned checkpoint's folder or a hub id."
+        )
+    return None
+
+
 def draw(spec: str, caption: str, key: str, inputs: Inputs, display: Display) -> None:
     try:
         scorer = resources.scorer(spec)

@@ -18,6 +18,7 @@ from negviz.analyses.paircard import md_escape
 
 _REASONS = "_url_reasons"
 _CHECKED = "_url_checked_page"
+_ROUTED = "_url_routed"  # set while the router runs a page
 
 
 def number(key: str, lo: float | None = None, hi: float | None = None, integer: bool = False) -> None:
@@ -63,8 +64,16 @@ def text_input(where, label: str, value: str, key: str, max_chars: int, **kwargs
 
 
 def values() -> dict[str, list[str]]:
-    """The URL's values before any widget reads them."""
+    """The URL's values before any widget reads them (the router calls it, before the page)."""
+    st.session_state[_ROUTED] = True  # until report(), after the page
     return {key: st.query_params.get_all(key) for key in st.query_params}
+
+
+def routed() -> bool:
+    """Whether the router (app.py) runs this page: between its values() and report(). It draws the
+    store's page-level message (negviz.ui.outage) above every page; a page run on its own (a test's
+    AppTest) says it itself where it must."""
+    return bool(st.session_state.get(_ROUTED))
 
 
 def report(before: dict[str, list[str]], page: str, notice) -> None:
@@ -72,6 +81,7 @@ def report(before: dict[str, list[str]], page: str, notice) -> None:
     first drawn in this session (later reruns change values by the user's own clicks): a key
     that was in the URL, is gone, and whose widget does not hold that value (Streamlit also
     removes a value equal to the widget's default, which is no loss)."""
+    st.session_state.pop(_ROUTED, None)
     reasons = st.session_state.pop(_REASONS, None) or {}
     if st.session_state.get(_CHECKED) == page:
         return
