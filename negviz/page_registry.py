@@ -149,6 +149,7 @@ PAGES: tuple[PageEntry, ...] = (
         ("tab", "order", "project"),
     ),
     PageEntry("pages/evaluate.py", "evaluate", "Evaluate", ":material/play_circle:", "Run"),
+    PageEntry("pages/import_scores.py", "import-scores", "Import scores", ":material/input:", "Run"),
     PageEntry("pages/catalog.py", "catalog", "Models & data", ":material/database:", "Run"),
     PageEntry("pages/add_dataset.py", "add-dataset", "Add a dataset", ":material/upload_file:", "Run"),
 )

@@ -1,8 +1,9 @@
-"""Models & data: the model catalog (with offline availability) and the shipped datasets."""
+"""Models & data: the model catalog (with offline availability), the models analysed from their
+scores alone (imported files, Python objects) and the datasets."""
 
 import streamlit as st
 
-from negviz.ui import resources
+from negviz.ui import import_view, resources
 from negviz.ui.widgets import csv_download
 
 st.title("Models & data")
@@ -21,6 +22,8 @@ st.caption(
     "once "
     "(`negviz download NAME`), then run from the local cache."
 )
+
+import_view.scores_only_section()  # imported files, Python objects: scores only
 
 st.subheader("Datasets")
 ds = resources.datasets_table()

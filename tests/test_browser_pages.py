@@ -24,6 +24,7 @@ PAGES = {
     "/annotations": "Annotations",
     "/projects": "Annotation projects",  # no project yet: the creation form
     "/evaluate": "Evaluate a model",
+    "/import-scores?dataset=nevir": "Import scores",
     "/catalog": "Models & data",
     "/add-dataset": "Add a dataset",
     "/?dataset=excluir": "Overview",  # the root shows the Overview too

@@ -181,8 +181,9 @@ def test_every_problem_of_a_file_is_listed_with_counts_and_first_examples(store,
     with pytest.raises(DataValidationError) as err:
         import_bytes(store, body.encode(), "many.csv")
     text = " | ".join(str(p) for p in err.value.problems)
-    assert "1 rows have a score that is not a finite number" in text
-    assert "rows name items that are not in nevir (first: 'ghost-1'" in text
+    assert "1 row has a score that is not a finite number (first: row 5534: 'nan')" in text
+    assert "2 rows name items that are not in nevir (first: 'ghost-1', 'ghost-2')" in text
+    assert "have no score for every slot" not in text  # a bad score is said once, not again as missing
 
 
 def test_a_huge_file_is_refused_while_streaming_never_read_whole(store, tmp_path, monkeypatch):

@@ -41,7 +41,7 @@ def export_run(
     if fmt == "csv":
         if record.kind != EVAL:
             raise NegvizError(
-                f"run {run_id} is a {record.kind} run; --format csv writes a pairs-style evaluation's scores "
+                f"run {run_id} is {_a(record.kind)} run; --format csv writes a pairs-style evaluation's scores "
                 "(a corpus run: --format trec)"
             )
         if qrels or qrels_excluded:
@@ -49,7 +49,7 @@ def export_run(
         return [_write(Path(path), [score_csv(record.dataset_kind, scores)])]
     if record.kind != RETRIEVAL:
         raise NegvizError(
-            f"run {run_id} is a {record.kind} run; --format trec writes a corpus retrieval run "
+            f"run {run_id} is {_a(record.kind)} run; --format trec writes a corpus retrieval run "
             "(a pairs-style evaluation: --format csv)"
         )
     written = [_write(Path(path), trec.run_lines(hit_frame(scores), record.model_name))]
@@ -60,6 +60,10 @@ def export_run(
         if qrels_excluded:
             written.append(_write(Path(qrels_excluded), trec.qrels_lines((q, d, 1) for q, d in neg)))
     return written
+
+
+def _a(word: str) -> str:
+    return f"an {word}" if word[:1] in "aeiou" else f"a {word}"
 
 
 def score_csv(kind: str, scores: pd.DataFrame) -> str:

@@ -43,7 +43,7 @@ def check_model_name(name: str) -> str:
 
     text = (name or "").strip()
     if not text:
-        raise NegvizError("give the model a name (--name): what produced these scores, e.g. rank1-32b")
+        raise NegvizError("give the model a name: what produced these scores, e.g. rank1-32b")
     if len(text) > MAX_NAME or re.search(r"[\x00-\x1f\x7f\[\]@]", text):
         raise NegvizError(
             f"the model name must be one line of at most {MAX_NAME} characters without '@', '[' or ']' "
@@ -59,6 +59,8 @@ def check_model_name(name: str) -> str:
 
 
 def sha256_of(handle: IO[bytes]) -> str:
+    """sha256 of the whole file, read from its start; the handle is left at its start."""
+    handle.seek(0)
     digest = hashlib.sha256()
     for block in iter(lambda: handle.read(1 << 20), b""):
         digest.update(block)
@@ -119,7 +121,7 @@ def _check_url(url: str | None) -> str | None:
         return None
     if len(text) > 500 or not re.match(r"^(https?://|doi:|arxiv:)\S+$", text, re.I):
         raise NegvizError(
-            f"--source must be an http(s) URL, doi:... or arxiv:... of at most 500 characters (got {text[:40]!r})"
+            f"the source must be an http(s) URL, doi:... or arxiv:... of at most 500 characters (got {text[:40]!r})"
         )
     return text
 
@@ -195,7 +197,7 @@ def _import_trec(handle, file_name, ds, corpus_name, name, sha, url, allow_parti
     if missing and not allow_partial:
         raise DataValidationError(
             f"{len(missing):,} of {len(query_ids):,} queries of {ds.spec.name} have no line in the file (first: "
-            f"{', '.join(map(repr, missing[:3]))}); rank them, or import the rest with --allow-partial (the run "
+            f"{', '.join(map(repr, missing[:3]))}); rank them, or allow a partial file (--allow-partial; the run "
             "then says 'n of N queries'). Nothing was stored.",
             file=file_name,
         )

@@ -95,7 +95,15 @@ class Problems:
         kept += examples[: EXAMPLES - len(kept)]
 
     def first(self, kind: str) -> str:
-        return ", ".join(repr(e) for e in self.found.get(kind, []))
+        """The first examples; ids and texts quoted, row descriptions ("row 3: 'nan'") as they are."""
+        return ", ".join(e if kind in DESCRIBED else repr(e) for e in self.found.get(kind, []))
+
+
+DESCRIBED = {"score", "format"}  # problems whose examples already say where they are
+
+
+def rows_word(n: int, one: str = "row", many: str = "rows") -> str:
+    return f"{n:,} {one if n == 1 else many}"
 
 
 @dataclass
@@ -152,6 +160,7 @@ def read_scores(
         long = _by_id(raw, values, kind, dataset, item_list, problems)
     else:
         long = _by_text(raw, values, queries, docs, item_list, slot_list, problems)
+    flagged = set(long.loc[~np.isfinite(long["score"].to_numpy()), "item_id"])  # said once, as bad scores
     long = long[np.isfinite(long["score"].to_numpy())]
     dupes = long.duplicated(["item_id", "slot"], keep=False)
     problems.add("duplicate", long.loc[dupes, ["item_id", "slot"]].drop_duplicates().itertuples(index=False, name=None),
@@ -162,8 +171,9 @@ def read_scores(
     complete = set(per_item.index[per_item == n_slots])
     ids = list(dict.fromkeys(item_list))
     missing = [i for i in ids if i not in complete]
-    if missing and not allow_partial:
-        problems.add("missing", missing, len(missing))
+    unsaid = [i for i in missing if i not in flagged]  # an item with a bad score is said once, there
+    if unsaid and not allow_partial:
+        problems.add("missing", unsaid, len(unsaid))
     _raise(problems, name, dataset, layout, len(ids))
     kept = [i for i in ids if i in complete]
     if not kept:
@@ -268,14 +278,14 @@ def _by_text(raw, values, queries, docs, item_list, slot_list, problems: Problem
 
 
 MESSAGES = {
-    "score": "{n:,} rows have a score that is not a finite number (first: {first}); every score must be a number, "
+    "score": "{rows} a score that is not a finite number (first: {first}); every score must be a number, "
     "not NaN or infinite",
-    "id": "{n:,} rows name items that are not in {dataset} (first: {first}); item ids are the dataset's {id_column}",
-    "slot": "{n:,} rows name slots {dataset} does not have (first: {first}); its slots are {slots}",
-    "duplicate": "{n:,} items or text pairs are scored more than once (first: {first}); keep one row each",
+    "id": "{rows} items that are not in {dataset} (first: {first}); item ids are the dataset's {id_column}",
+    "slot": "{rows} slots {dataset} does not have (first: {first}); its slots are {slots}",
+    "duplicate": "{items} scored more than once (first: {first}); keep one row each",
     "missing": "{n:,} of {total:,} items of {dataset} have no score for every slot (first: {first}); score them, or "
-    "import the rest with --allow-partial (the run then says 'n of N items')",
-    "text": "{n:,} rows have a query and document that match no item of {dataset} exactly (first: {first}); "
+    "allow a partial file (--allow-partial; the run then says 'n of N items')",
+    "text": "{rows} a query and document that match no item of {dataset} exactly (first: {first}); "
     "texts must be the dataset's own, character for character",
 }
 
@@ -283,29 +293,28 @@ MESSAGES = {
 def _raise(problems: Problems, name: str, dataset, layout: str, total: int) -> None:
     if not problems.counts:
         return
-    from negviz.schema import ID_COLUMN
+    from negviz.schema import ID_COLUMN, PERTURBATION
 
-    slots = (
-        ", ".join(SLOTS[dataset.kind])
-        if layout == "id" and "slot" in problems.found.get("slot", [""])[0:1]
-        else ", ".join(f"{q}/{d}" for q, d in slot_names(dataset.kind))
-    )
-    errors = [
-        DataValidationError(
-            MESSAGES[kind].format(
-                n=count,
-                first=problems.first(kind),
-                dataset=dataset.spec.name,
-                total=total,
-                slots=slots,
-                id_column=ID_COLUMN.get(dataset.kind, "item_id")
-                + (" as <perturbation>:<item_id>" if dataset.kind == "perturbation" else ""),
-            )
-            + ". Nothing was stored.",
-            file=name,
-        )  # fmt: skip
-        for kind, count in problems.counts.items()
-    ]
+    pairs = ", ".join(f"{q}/{d}" for q, d in slot_names(dataset.kind))
+    slots = f"{pairs} (query_slot/doc_slot), or in a slot column {', '.join(SLOTS[dataset.kind])}"
+    id_column = ID_COLUMN.get(dataset.kind, "item_id")
+    if dataset.kind == PERTURBATION:
+        id_column += " as <perturbation>:<item_id>"
+    errors = []
+    for kind, count in problems.counts.items():
+        words = {
+            "n": count,
+            "rows": rows_word(count, "row has", "rows have")
+            if kind in ("score", "text")
+            else rows_word(count, "row names", "rows name"),
+            "items": rows_word(count, "item or text pair is", "items or text pairs are"),
+            "first": problems.first(kind),
+            "dataset": dataset.spec.name,
+            "total": total,
+            "slots": slots,
+            "id_column": id_column,
+        }
+        errors.append(DataValidationError(MESSAGES[kind].format(**words) + ". Nothing was stored.", file=name))
     raise DataValidationError.of(errors)
 
 

@@ -95,14 +95,14 @@ class _desc(str):
 
 
 MESSAGES = {
-    "format": "{n:,} lines do not have the six fields 'qid Q0 docid rank score tag' (first: {first})",
-    "score": "{n:,} lines have a score that is not a finite number (first: {first})",
-    "query": "{n:,} lines name queries that are not in the dataset (first: {first}); query ids are the dataset's "
-    "query_id",
-    "doc": "{n:,} lines name documents that are not in the corpus (first: {first}); doc ids are the corpus's doc_id",
+    "format": "{lines} not have the six fields 'qid Q0 docid rank score tag' (first: {first})",
+    "score": "{lines} a score that is not a finite number (first: {first})",
+    "query": "{lines} queries that are not in the dataset (first: {first}); query ids are the dataset's query_id",
+    "doc": "{lines} documents that are not in the corpus (first: {first}); doc ids are the corpus's doc_id",
     "duplicate": "{n:,} (query, document) pairs appear more than once (first: {first}); keep one line each",
     "depth": "{n:,} queries list more than " + f"{MAX_DEPTH:,}" + " documents (first: {first}); cut each list",
 }
+VERBS = {"format": ("does", "do"), "score": ("has", "have"), "query": ("names", "name"), "doc": ("names", "name")}
 
 
 def _raise(problems: Problems, name: str) -> None:
@@ -110,11 +110,18 @@ def _raise(problems: Problems, name: str) -> None:
         raise DataValidationError.of(
             [
                 DataValidationError(
-                    MESSAGES[kind].format(n=count, first=problems.first(kind)) + ". Nothing was stored.", file=name
+                    MESSAGES[kind].format(n=count, first=problems.first(kind), lines=_lines(kind, count))
+                    + ". Nothing was stored.",
+                    file=name,
                 )
                 for kind, count in problems.counts.items()
             ]
         )
+
+
+def _lines(kind: str, count: int) -> str:
+    one, many = VERBS.get(kind, ("is", "are"))
+    return f"{count:,} line {one}" if count == 1 else f"{count:,} lines {many}"
 
 
 # ---------------------------------------------------------------- writing

@@ -44,7 +44,7 @@ def unavailable_message(family: str, name: str) -> str:
     """Why a stored run's model cannot be run here, and what still works."""
     if family == IMPORTED:
         return (
-            f"{name!r}'s scores were imported from a file: the model itself is not available here, so "
+            f"The scores of {name!r} were imported from a file: the model itself is not available here, so "
             "attributions, MaxSim matrices, counterfactuals, the playground and search cannot run it. "
             "Everything computed from its stored scores (Overview, heatmap, error preference, inspector, "
             "report) works."

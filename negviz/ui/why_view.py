@@ -14,6 +14,8 @@ from negviz.analyses import attribution as A
 from negviz.analyses import layers as L
 from negviz.analyses.sensitivity import spec_label
 from negviz.charts.layers import layer_curves
+from negviz.scorers import scores_only
+from negviz.scorers.external import unavailable_message
 from negviz.ui import resources
 from negviz.ui.widgets import safe_md, show_error
 
@@ -57,6 +59,10 @@ def show(kind: str, runs: pd.DataFrame, item_id: str, row: Mapping, default_mode
     model = cols[0].selectbox(
         "Model to explain", models, key="why_model", index=models.index(default_model) if default_model in models else 0
     )
+    family = runs.loc[runs["model_name"] == model, "family"].iloc[0]
+    if scores_only(family):  # imported scores, a notebook's object: no model here to attribute with
+        st.info(safe_md(unavailable_message(family, model)), icon=":material/block:")
+        return
     contrasts = A.contrasts(kind, row)
     pick = cols[1].selectbox(
         "Score difference", range(len(contrasts)), key="why_contrast", format_func=lambda i: contrasts[i].label
@@ -126,7 +132,7 @@ def _layers(kind: str, row: Mapping, runs: pd.DataFrame, model: str, spec: str) 
     except Exception as exc:
         show_error(exc)
         return
-    others = [m for m in runs["model_name"] if m != model]
+    others = [m for m, f in zip(runs["model_name"], runs["family"]) if m != model and not scores_only(f)]
     also = st.multiselect(
         "Compare the curve with",
         others,
