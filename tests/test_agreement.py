@@ -172,3 +172,20 @@ def test_alpha_table_per_label_and_per_negation_type_with_missing_labels():
     assert row["pairable_items"] == 3 and row["alpha"] == pytest.approx(4 / 9)  # item 4: one label only
     assert out[(out["label"] == "negation_type") & (out["items"] == "sentential")].iloc[0]["pairable_items"] == 1
     assert pd.isna(out[(out["label"] == "validity") & (out["items"] == "all")].iloc[0]["alpha"])  # one category
+
+
+def test_alpha_on_fewer_than_ten_pairs_comes_with_a_warning():
+    from negviz.analyses.agreement import MIN_ITEMS, alpha_table, few_items_warning
+
+    def latest(n_items: int) -> pd.DataFrame:
+        rows = []
+        for i in range(n_items):
+            for who, kind in (("ana", "affixal"), ("ben", "affixal" if i % 3 else "implicit")):
+                rows.append({"item_id": f"p{i}", "annotator": who, "negation_type": kind, "validity": "valid",
+                             "query_ambiguous": False})  # fmt: skip
+        return pd.DataFrame(rows)
+
+    few = alpha_table(latest(2), ["ana", "ben"], labels=("negation_type",), n_boot=50)
+    text = few_items_warning(few)
+    assert text and f"fewer than {MIN_ITEMS} pairs" in text and "as few as 2" in text
+    assert few_items_warning(alpha_table(latest(30), ["ana", "ben"], labels=("negation_type",), n_boot=50)) is None

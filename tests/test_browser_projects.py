@@ -115,7 +115,12 @@ def test_a_project_end_to_end_with_three_annotators(tmp_path, browser):
             assert table.get_by_text(f"label: {who}").count() == 1
             assert table.get_by_text(f"{kind} · valid · query clear").count() == 1
         review = review.locator('[data-testid="stForm"]').filter(has_text="Deciding as rita")
+        # The decision starts empty: no type and no validity chosen for the reviewer.
+        assert review.get_by_role("radio", checked=True).count() == 0
+        review.get_by_role("button", name="Save decision").click()
+        rita.get_by_text("Choose the negation type and the pair's validity").wait_for(timeout=WAIT)
         choose_type(review, rita, "implicit")
+        review.get_by_text("valid", exact=True).first.click()
         review.get_by_role("button", name="Save decision").click()
         rita.get_by_text(f"Decision on {p1} saved (version 1) by rita.").wait_for(timeout=WAIT)
 

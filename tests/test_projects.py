@@ -204,6 +204,11 @@ def test_review_adjudication_and_agreement_with_it(store):
     assert diff.loc[one, "fields"] == "negation_type" and diff.loc[three, "fields"] == "validity"
     assert diff.loc[one, "label: ana"].startswith("affixal") and diff.loc[one, "label: ben"].startswith("implicit")
     assert P.review_queue(store, project) == [one, three]
+    # The reviewer reads each annotator's note beside their label (the default guidelines say so).
+    label(store, one, "ben", "implicit", note="'never' <b>hides</b> the cue")
+    diff = P.disagreements(store, project).set_index("item_id")
+    assert diff.loc[one, "label: ben"] == "implicit · valid · query clear · note: 'never' <b>hides</b> the cue"
+    assert diff.loc[one, "label: ana"] == "affixal · valid · query clear"
     assert P.adjudicate(store, project, one, "rita", ann.Label("implicit", note="the cue is lexical")) == 1
     assert P.review_queue(store, project) == [three]
     agree = agreement_with_adjudicated(store, project).set_index(["annotator", "label"])["agrees_with_adjudicated"]

@@ -103,6 +103,22 @@ def units_table(latest: pd.DataFrame, annotators: list[str], label: str) -> pd.D
     return table.map(lambda v: v if pd.isna(v) else str(v))
 
 
+MIN_ITEMS = 10  # below this, alpha and its bootstrap CI swing with a single label: say so beside them
+
+
+def few_items_warning(alphas: pd.DataFrame) -> str | None:
+    """A line to show beside an alpha table whose rows rest on fewer than MIN_ITEMS pairable items."""
+    few = alphas[(alphas["pairable_items"] < MIN_ITEMS) & alphas["alpha"].notna()]
+    if few.empty:
+        return None
+    least = int(few["pairable_items"].min())
+    return (
+        f"{len(few)} of these alphas rest on fewer than {MIN_ITEMS} pairs labelled by two or more annotators "
+        f"(as few as {least}): one label more or less moves them a lot, and their CIs are not to be trusted. "
+        "Label more pairs before reading agreement from them."
+    )
+
+
 def alpha_table(
     latest: pd.DataFrame, annotators: list[str], labels=LABELS, groups: pd.Series | None = None, n_boot: int = 1000
 ) -> pd.DataFrame:

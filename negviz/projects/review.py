@@ -67,8 +67,11 @@ def disagreements(store, project: Project) -> pd.DataFrame:
 
 
 def _describe(r) -> str:
+    """One annotator's label as the reviewer reads it, their note included (the guidelines tell the
+    reviewer to read it)."""
     ambiguous = "query ambiguous" if str(r.query_ambiguous).lower() == "true" else "query clear"
-    return f"{r.negation_type} · {r.validity} · {ambiguous}"
+    note = str(getattr(r, "note", "") or "").strip()
+    return f"{r.negation_type} · {r.validity} · {ambiguous}" + (f" · note: {note}" if note and note != "nan" else "")
 
 
 def awaiting(diff: pd.DataFrame) -> list[str]:

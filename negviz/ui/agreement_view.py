@@ -15,6 +15,8 @@ def alpha_section(dataset: str, latest: pd.DataFrame, who: list[str]) -> None:
     by_type = st.toggle("Krippendorff's alpha per negation type", key="alpha_by_type", bind="query-params")
     groups = inspector_data.automatic_types(dataset).set_index("item_id")["type"] if by_type else None
     alphas = agreement.alpha_table(latest, who, groups=groups)
+    if warning := agreement.few_items_warning(alphas):
+        st.warning(warning)
     st.dataframe(
         alphas,
         hide_index=True,

@@ -283,8 +283,7 @@ def _side_by_side(row: pd.Series) -> str:
 
 def _decision_form(store, project, reviewer, item) -> None:
     types = list(project.types)
-    labels = R.project_labels(store, project)
-    first = labels[labels["item_id"] == item]["negation_type"].mode()
+    # Nothing is chosen for the reviewer: a pre-filled form once stored a validity no annotator chose.
     with st.form(f"decide-{project.name}-{item}"):
         st.caption(
             f"Deciding as **{paircard.md_escape(reviewer)}**: stored as the adjudicated label (a new version each time)"
@@ -294,15 +293,18 @@ def _decision_form(store, project, reviewer, item) -> None:
             types,
             key=f"dtype_{item}",
             placeholder="choose",
-            index=types.index(first.iloc[0]) if len(first) and first.iloc[0] in types else None,
+            index=None,
         )
-        validity = st.radio("Pair validity", ann.VALIDITY, horizontal=True, key=f"dvalid_{item}")
+        validity = st.radio("Pair validity", ann.VALIDITY, horizontal=True, key=f"dvalid_{item}", index=None)
         ambiguous = st.checkbox("Query ambiguous", key=f"damb_{item}")
         note = st.text_area("Why", max_chars=ann.MAX_NOTE, key=f"dnote_{item}")
         go = st.form_submit_button(
             "Save decision", type="primary", icon=":material/gavel:", disabled=bool(cannot_save(store))
         )
     if go:
+        if kind is None or validity is None:
+            st.error("Choose the negation type and the pair's validity before saving the decision.")
+            return
         try:
             version = P.adjudicate(store, project, item, reviewer, ann.Label(kind, validity, bool(ambiguous), note))
         except (ann.AnnotationError, StoreError) as exc:
@@ -331,6 +333,8 @@ def progress_tab(store, project: P.Project) -> None:
             "undefined" if pd.isna(kind["alpha"]) else f"{kind['alpha']:.3f}",
             help="Nominal; every pair two or more annotators labelled counts.",
         )
+        if warning := agreement.few_items_warning(alphas):
+            st.warning(warning)
         st.markdown(f"**{agreement.KRIPPENDORFF}** per label (all annotators, missing labels allowed)")
         st.dataframe(alphas, hide_index=True, key="project_alpha", placeholder="undefined")
     agree = R.agreement_with_adjudicated(store, project)
