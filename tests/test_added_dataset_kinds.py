@@ -257,6 +257,9 @@ def test_pages_on_an_added_exclusion_set(excl_and_pert):
     assert any(p.startswith("myexcl: ") for p in shown["presets"]), shown["presets"]
     assert "**myexcl** · 0 labelled pairs" in shown["annotate"]
     assert "Reused the stored run" in shown["evaluated"] and "tfidf on myexcl:test, n=2" in shown["evaluated"]
+    # The answer is words and links to the pages that now show the run, not a JSON tree first.
+    assert "Right Rank" in shown["evaluated"] and "Open it: [Overview](overview?dataset=myexcl" in shown["evaluated"]
+    assert "[Pair inspector](inspector?" in shown["evaluated"]
 
 
 def test_pages_on_an_added_perturbation_set(excl_and_pert):

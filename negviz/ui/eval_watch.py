@@ -8,6 +8,7 @@ import streamlit as st
 
 from negviz import eval_jobs
 from negviz.ui import dataset_cache
+from negviz.ui.run_links import headline_text, links_markdown, result_links
 from negviz.ui.widgets import safe_md
 
 JOB, OUTCOME = "eval_job", "eval_outcome"
@@ -60,9 +61,15 @@ def show_outcome(job: eval_jobs.EvalJob) -> None:
         st.error(f"{safe_md(job.label)} failed: {safe_md(job.error)}", icon=":material/error:")
     else:
         r = job.result
+        verb = "Reused the stored run" if r["reused_stored_run"] else "Stored run"
+        headline = headline_text(r, int(r.get("n") or 0))
         st.success(
-            f"{'Reused the stored run' if r['reused_stored_run'] else 'Stored run'} {r['run_id']}: "
-            f"{safe_md(r['model'])} on {safe_md(r['dataset'])}:{safe_md(r['split'])}, n={r['n']}, "
-            f"{r['wall_seconds']:.1f}s on {r['device']}."
+            f"{verb} {r['run_id'][:8]}: {safe_md(r['model'])} on {safe_md(r['dataset'])}:{safe_md(r['split'])}, "
+            f"n={r['n']} · {safe_md(headline)} · {r['wall_seconds']:.1f}s on {r['device']}.",
+            icon=":material/check_circle:",
         )
-        st.json({k: v for k, v in r.items() if k not in ("model", "dataset", "split", "run_id")}, expanded=1)
+        dataset = str(r["dataset"])
+        kind = r.get("dataset_kind") or dataset_cache.dataset_view(dataset).kind
+        st.markdown(links_markdown(result_links(dataset, r["model"], r["run_id"], "eval", kind)))
+        with st.expander("Every number of the run (JSON)"):
+            st.json({k: v for k, v in r.items() if k not in ("model", "dataset", "split", "run_id")}, expanded=1)

@@ -12,14 +12,13 @@ import pandas as pd
 import streamlit as st
 
 from negviz import links
-from negviz.datasets.facts import metric_label
 from negviz.errors import DataValidationError, NegvizError
 from negviz.ui import dataset_cache, resources
+from negviz.ui.run_links import headline_text, links_markdown, result_links
 from negviz.ui.widgets import safe_md, show_error
 
 TYPES = ("csv", "tsv", "jsonl", "parquet", "trec", "run", "txt")  # what the uploader takes
 OUTCOME = "import_outcome"  # session state: the last stored import, shown after the rerun
-PERCENT = {"paired_accuracy", "right_rank", "detection_accuracy", "delta_r1", "delta_mrr10"}
 CLI = "negviz import-scores FILE --dataset NAME --name MODEL [--source URL] [--allow-partial]"
 
 
@@ -112,39 +111,11 @@ def import_bytes(
     return result
 
 
-def headline_text(summary: dict, n: int) -> str:
-    """ "paired accuracy 7.1% (n = 1,383 items)", or "... (100 of 1,383 items)" for a partial file."""
-    from negviz.summaries import headline
-
-    metric, value = headline(summary)
-    shown = "n/a" if value is None else f"{value:.1%}" if metric in PERCENT else f"{value:.3f}"
-    of = summary.get("items_of")
-    items = f"{n:,} of {int(of):,} items" if of else f"n = {n:,} items"
-    return f"{metric_label(metric)} {shown} ({items})"
-
-
 def outcome(result, dataset: str) -> dict:
     """What the page shows of a stored import: plain values and the links, built once."""
-    from negviz.page_registry import PIN_KEY, by_url_path
-    from negviz.store.record import EVAL
-
     record = result.record
     model, run_id = record.model_name, record.run_id
-    pin = {PIN_KEY: [run_id]}
-    heatmap = by_url_path("heatmap").kinds
-    if record.kind == EVAL:  # the overview ranks it among the others; the rest show it alone
-        shown = [
-            ("Overview", links.page("overview", dataset=dataset, **pin)),
-            ("Per-type heatmap", links.page("heatmap", dataset=dataset, models=[model], **pin)),
-            ("Pair inspector", links.page("inspector", dataset=dataset, models=[model], model=model, **pin)),
-        ]
-    else:  # a TREC run: its queries' ranks show under "Retrieval over a corpus"
-        shown = [
-            ("Overview", links.page("overview", dataset=dataset)),
-            ("Per-type heatmap", links.page("heatmap", dataset=dataset)),
-        ]
-    if heatmap is not None and record.dataset_kind not in heatmap:  # CANNOT: no verdicts to map
-        shown = [(title, url) for title, url in shown if title != "Per-type heatmap"]
+    shown = result_links(dataset, model, run_id, record.kind, record.dataset_kind)
     return {
         "dataset": dataset,
         "model": model,
@@ -204,7 +175,7 @@ def show_outcome(dataset: str) -> None:
     )
     if done["note"]:
         st.caption(safe_md(done["note"]))
-    st.markdown("Open it: " + " · ".join(f"[{title}]({url})" for title, url in done["links"]))
+    st.markdown(links_markdown(done["links"]))
     st.caption(safe_md(provenance(done["imported"])))
 
 

@@ -1,0 +1,53 @@
+"""A stored run as a person reads it after starting or importing it: its headline in words
+("paired accuracy 7.1% (n = 1,383 items)") and links to the pages that show it (the Evaluate and
+Import scores pages both end with these)."""
+
+from __future__ import annotations
+
+from negviz import links
+from negviz.datasets.facts import metric_label
+
+PERCENT = {"paired_accuracy", "right_rank", "detection_accuracy", "delta_r1", "delta_mrr10"}
+
+
+def headline_text(summary: dict, n: int) -> str:
+    """ "paired accuracy 7.1% (n = 1,383 items)", or "... (100 of 1,383 items)" for a partial file."""
+    from negviz.summaries import headline
+
+    metric, value = headline(summary)
+    shown = "n/a" if value is None else f"{value:.1%}" if metric in PERCENT else f"{value:.3f}"
+    of = summary.get("items_of")
+    items = f"{n:,} of {int(of):,} items" if of else f"n = {n:,} items"
+    return f"{metric_label(metric)} {shown} ({items})"
+
+
+def result_links(
+    dataset: str, model: str, run_id: str, run_kind: str, dataset_kind: str | None
+) -> list[tuple[str, str]]:
+    """(title, URL) of the pages that show a new run: the Overview (the run pinned), and for a
+    pairs-style evaluation the heatmap and the inspector with the model chosen; a corpus run's
+    queries show on the Overview and the heatmap's corpus section."""
+    from negviz.page_registry import PIN_KEY, by_url_path
+    from negviz.store.record import EVAL
+
+    pin = {PIN_KEY: [run_id]}
+    if run_kind == EVAL:  # the overview ranks it among the others; the rest show it alone
+        shown = [
+            ("Overview", links.page("overview", dataset=dataset, **pin)),
+            ("Per-type heatmap", links.page("heatmap", dataset=dataset, models=[model], **pin)),
+            ("Pair inspector", links.page("inspector", dataset=dataset, models=[model], model=model, **pin)),
+        ]
+    else:
+        shown = [
+            ("Overview", links.page("overview", dataset=dataset)),
+            ("Per-type heatmap", links.page("heatmap", dataset=dataset)),
+        ]
+    heatmap = by_url_path("heatmap").kinds
+    if heatmap is not None and dataset_kind not in heatmap:  # CANNOT: no verdicts to map
+        shown = [(title, url) for title, url in shown if title != "Per-type heatmap"]
+    return shown
+
+
+def links_markdown(shown: list[tuple[str, str]]) -> str:
+    """ "Open it: [Overview](...) · ..." (titles are ours, URLs built by negviz.links)."""
+    return "Open it: " + " · ".join(f"[{title}]({url})" for title, url in shown)
