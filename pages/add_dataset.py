@@ -9,7 +9,8 @@ from negviz.datasets.formats import FORMATS
 from negviz.datasets.userfile import format_columns, guess_mapping, max_file_bytes, read_columns
 from negviz.datasets.validate import DEFAULTS
 from negviz.errors import NegvizError
-from negviz.schema import COLUMNS, KIND_HELP, KINDS
+from negviz.schema import COLUMNS, KIND_HELP, KIND_TITLES, KINDS
+from negviz.text.words import counted
 from negviz.store import datasets as stored
 from negviz.ui import dataset_cache, resources
 from negviz.ui.widgets import show_error
@@ -85,7 +86,8 @@ if upload is not None:
             )
             st.dataframe(problems, hide_index=True, key="problems", use_container_width=True)
         else:
-            st.success(f"{len(frame):,} {kind} items pass every check.")
+            passes = "passes" if len(frame) == 1 else "pass"
+            st.success(f"{counted(len(frame), 'item')} ({KIND_TITLES[kind]}) {passes} every check.")
         with st.form("save"):
             c1, c2 = st.columns(2)
             if st.session_state.get("_name_of") != upload.name:  # a new file: its stem suggested

@@ -114,7 +114,7 @@ def test_each_kind_added_through_the_upload_form(app_env):
         "negation_type": "(none)",
     }
     at.selectbox(key="map-pairs-negation_type").select("category").run()
-    assert "4 pairs items pass every check." in texts(at)
+    assert "4 items (NevIR-style contrast pairs) pass every check." in texts(at)
     assert at.text_input(key="name").value == "labelled-pairs"  # the file's stem, made a name
     save(at, "mypairs")
     assert "Saved mypairs, 4 items." in texts(at)

@@ -37,7 +37,7 @@ def test_upload_save_evaluate_and_open_the_heatmap(app_server, browser, tmp_path
     page.screenshot(path=str(SHOTS / "add_dataset_malformed.png"), full_page=True)
 
     _upload(page, DATA / "pairs.csv")
-    page.get_by_text("3 pairs items pass every check").wait_for(timeout=60_000)
+    page.get_by_text("3 items (NevIR-style contrast pairs) pass every check").wait_for(timeout=60_000)
     name = page.get_by_role("textbox", name="Name")
     # the new file's stem replaces the last file's, once the rerun has replaced the old form
     deadline = time.monotonic() + 60

@@ -30,6 +30,7 @@ import pandas as pd
 
 from negviz.errors import DataValidationError
 from negviz.schema import KIND_TITLES, SLOTS
+from negviz.text.words import counted
 
 CHUNK_ROWS = 50_000
 ID_LAYOUT = ("item_id", "query_slot", "doc_slot", "score")
@@ -103,7 +104,7 @@ DESCRIBED = {"score", "format"}  # problems whose examples already say where the
 
 
 def rows_word(n: int, one: str = "row", many: str = "rows") -> str:
-    return f"{n:,} {one if n == 1 else many}"
+    return counted(n, one, many)
 
 
 @dataclass

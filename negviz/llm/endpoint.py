@@ -38,6 +38,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from negviz.errors import NegvizError
+from negviz.text.words import counted
 
 RESPONSES_NS = "endpoint-responses"
 RETRY_STATUS = {408, 409, 429, 500, 502, 503, 504}
@@ -253,7 +254,7 @@ class Endpoint:
                         raise EndpointError(self._hang_message(where, timed_out)) from None
                 elif last:
                     raise EndpointError(
-                        f"cannot reach {where} ({self._quote(str(reason))}) after {plural(self.attempts, 'attempt')}; "
+                        f"cannot reach {where} ({self._quote(str(reason))}) after {counted(self.attempts, 'attempt')}; "
                         "is the server running, and is base_url its address?"
                     ) from None
             delay = self.backoff * 2**attempt
@@ -266,7 +267,7 @@ class Endpoint:
     def _hang_message(self, where: str, timed_out: int) -> str:
         t = f"{self.timeout:g}"
         return (
-            f"{where} gave no answer within {t} s ({timed_out} of {plural(self.attempts, 'attempt')} timed "
+            f"{where} gave no answer within {t} s ({timed_out} of {counted(self.attempts, 'attempt')} timed "
             f"out): a request gives up after timeout x attempts = {t} s x {self.attempts} = "
             f"{self.bound_seconds:g} s (options timeout={t}, retries={self.retries}); no run was stored: if the "
             "server is only slow, raise timeout; if it hangs, restart it"
@@ -374,10 +375,6 @@ class Endpoint:
                 "to go on from here."
             )
         return [cached[k] for k in keys]
-
-
-def plural(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"
 
 
 def error_message(data: dict[str, Any]) -> str | None:
