@@ -66,10 +66,16 @@ if src == "dataset" and kind in (PAIRS, EXCLUSION):
     ids = frame[id_col].tolist()
     sample_name, sample_id = pg.SAMPLE_PAIR
     start = ids.index(sample_id) if dataset == sample_name and sample_id in ids else 0
+    first_query = dict(zip(ids, frame["q1" if kind == PAIRS else "query"].astype(str)))
+
+    def short(text: str, n: int = 70) -> str:  # the picker names each item by its query
+        return text if len(text) <= n else text[: n - 1] + "…"
+
     item = st.selectbox(
         "Pair" if kind == PAIRS else "Query",
         ids,
         index=start,
+        format_func=lambda i: f"{i} · {short(first_query.get(i, ''))}",
         key="pair",
         bind="query-params",
         help="NevIR opens on 1283-3: MiniLM is fooled by 'not' on q2, NegMiniLM is not.",
@@ -94,15 +100,20 @@ else:
         problem = dataset_kind_problem("maxsim", dataset)
         st.info(f"{problem} Pick one of those in the sidebar, or type below.")
     cols = st.columns(2)
+    labels = {
+        "tq": "Query",
+        "tq2": "Negated query (optional)",
+        "td1": "Document 1",
+        "td2": "Document 2",
+    }
     typed = {
         k: cols[i % 2].text_area(
-            k,
+            labels.get(k, k),
             TYPED[k],
             key=k,
             bind="query-params",
             height=90,
-            label_visibility="collapsed",
-            placeholder={"tq": "query", "tq2": "its negated twin (optional)"}.get(k, k),
+            placeholder={"tq": "a query", "tq2": "its negated twin"}.get(k, "a document"),
         )
         for i, k in enumerate(TYPED)
     }
