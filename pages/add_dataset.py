@@ -25,6 +25,13 @@ st.caption(
     "the results store so everyone on it can pick them in the sidebar. CSV, TSV, "
     "JSON Lines, JSON or Parquet; read as data only, checked like the shipped datasets."
 )
+if (away := resources.outage()) is not None:  # neither "none yet" nor a form that could only fail
+    st.warning(
+        f"Added datasets cannot be read now: the results database at {away.host} is not "
+        "reachable. They are kept there and show here again once it is back; nothing can be "
+        "added or removed meanwhile."
+    )
+    st.stop()
 
 upload = st.file_uploader(
     "Data file",
