@@ -314,3 +314,19 @@ def test_the_search_page_says_the_database_is_unreachable_and_still_searches(own
     finally:
         assert server("resume", state) == url
     run_until(at, lambda a: message not in texts(a), "recovery", timeout=60)
+
+
+def test_every_numeric_family_option_has_a_lower_and_an_upper_bound():
+    """A model family's numbers (k1, window, max_length, timeout ...) are range-checked where they
+    are declared, both ways: no option runs "until killed" or asks for a 10^9-token batch."""
+    from negviz.scorers import FAMILIES
+
+    unbounded = []
+    for entry in FAMILIES.entries():
+        for option in entry.load().declared_options:
+            if option.type in (int, float):
+                low = option.ge is not None or option.gt is not None
+                high = option.le is not None or option.lt is not None
+                if not (low and high):
+                    unbounded.append(f"{entry.name}.{option.name}")
+    assert unbounded == []

@@ -27,8 +27,8 @@ class LLMListwise(GenerativeScorer):
     keeps_text = True
     declared_options = (
         Option("backend", str, "transformers", "where the model runs", choices=BACKENDS),
-        Option("window", int, 20, "candidates per prompt (RankGPT: 20)", ge=2),
-        Option("step", int, 10, "how far the window slides (RankGPT: 10)", ge=1),
+        Option("window", int, 20, "candidates per prompt (RankGPT: 20)", ge=2, le=100),
+        Option("step", int, 10, "how far the window slides (RankGPT: 10)", ge=1, le=100),
         Option(
             "gguf_file", str, "", "transformers back end: the GGUF file in the model folder (default: the only one)"
         ),

@@ -57,7 +57,7 @@ class EncoderMaxSim(LateInteractionScorer):
         Option("similarity", str, "cosine", "token similarity inside MaxSim", choices=SIMILARITIES),
         Option("skip_special", bool, True, "leave special tokens ([CLS], [SEP]) out of MaxSim"),
         Option("mask_punctuation", bool, True, "leave document punctuation out of MaxSim"),
-        Option("max_length", int, 256, "tokens kept per text", ge=1),
+        Option("max_length", int, 256, "tokens kept per text", ge=1, le=8192),
     )
 
     def _load(self) -> tuple[Any, Any]:
