@@ -218,3 +218,15 @@ def test_readme_documents_every_layout_and_the_examples_ship():
     for example in ("nevir-scores.csv", "demetr-scores.csv", "excluir-scores.jsonl", "cannot-scores.csv"):
         assert (DATA_DIR / "examples" / example).is_file() and example in text
     assert Path(DATA_DIR / "examples" / "excluir-offline-bm25.trec").is_file()
+
+
+def test_an_encode_object_retrieves_over_the_offline_corpus_and_a_callable_reranks():
+    """corpus="offline": ExcluIR's protocol for a notebook's model (dense search for an encoder,
+    BM25's candidates re-ranked for a score function), with ExcluIR's corpus metrics."""
+    dense = negviz.evaluate(HashEncoder(), "excluir", corpus="offline", limit=10, top_k=10, progress=False)
+    assert dense.record.kind == "retrieval" and dense.record.dataset_name == "excluir@offline"
+    assert dense.metric == "right_rank" and dense.n == 10 and 0 <= dense.value <= 1
+    assert list(dense.items.columns) == ["item_id", "pos_rank", "neg_rank", "correct"]
+    assert dense.correct == int(dense.items["correct"].sum())
+    rerank = negviz.evaluate(tfidf_score, "excluir", corpus="offline", limit=5, top_k=10, progress=False)
+    assert rerank.record.options["retrieval"] == "rerank" and rerank.n == 5

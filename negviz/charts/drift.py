@@ -18,7 +18,7 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from negviz.charts.style import BASELINE_COLOR, FONT
-from negviz.finetune.views import PAIRED, measure
+from negviz.finetune.views import DEMETR, PAIRED, measure
 
 RUN_COLORS = ("#2563eb", "#ea580c", "#16a34a", "#7c3aed", "#db2777", "#0891b2", "#ca8a04", "#52525b")
 SHAPES = ("violin", "box")
@@ -265,33 +265,70 @@ def pair_trajectory(pair: pd.DataFrame, epoch: int, title: str = "", note: str =
     return fig
 
 
+def _axis_range(low: list[float], high: list[float], top: float | None = None) -> list[float]:
+    """A y range that holds every value and error bar (``low``..``high``) with a margin; a
+    percent axis (``top`` = 100) never starts below 0 nor ends far above 100."""
+    lo, hi = float(np.nanmin(low)), float(np.nanmax(high))
+    pad = max((hi - lo) * 0.1, (top or abs(hi) or 1.0) * 0.02)
+    lo, hi = lo - pad, hi + pad
+    if top is not None:
+        lo, hi = max(lo, 0.0), min(hi, top + pad)
+    return [lo, hi]
+
+
+def _legend_rows(names: list[str], width: int = 560) -> int:
+    """Rows a horizontal legend of ``names`` takes in a figure ``width`` px wide (about 7 px a
+    character at FONT's size, 40 px for the symbol and gap), so the figure leaves room for it."""
+    rows, used = 1, 0
+    for name in names:
+        w = 7 * len(name) + 40
+        if used and used + w > width:
+            rows, used = rows + 1, 0
+        used += w
+    return rows
+
+
 def tradeoff_figure(table: pd.DataFrame, notes: dict[str, str] | None = None) -> go.Figure:
-    """Gain on negation against loss elsewhere, epoch by epoch: left the run's negation measure,
-    right Recall@10 without negation (negviz.finetune.general, 95% CI) with BM25's own Recall@10
-    and the candidate pools' ceiling as reference lines. ``table``: views.tradeoff."""
+    """Gain on negation against loss elsewhere, epoch by epoch: the runs' negation measures, each on
+    its own axis (held-out paired accuracy in %, the DEMETR sensitivity ratio, a ratio, never on a
+    percent axis), and Recall@10 without negation (negviz.finetune.general, 95% CI, %) with BM25's
+    own Recall@10 and the candidate pools' ceiling as reference lines. ``table``: views.tradeoff.
+    The legend (one entry per run) and the runs' data lines sit under the plots."""
     from negviz.finetune.general import DEFINITION
 
+    by_label = {m.label: m for m in (PAIRED, DEMETR)}
+    labels = list(dict.fromkeys(table["negation measure"])) if len(table) else [PAIRED.label]
+    measures = [by_label.get(label, PAIRED) for label in labels]
+    cols = len(measures) + 1
+    names = {PAIRED.column: "held-out paired accuracy", DEMETR.column: "DEMETR negation sensitivity ratio"}
     fig = make_subplots(
         rows=1,
-        cols=2,
-        horizontal_spacing=0.12,
-        subplot_titles=("negation (held-out measure)", "retrieval without negation (R@10)"),
+        cols=cols,
+        horizontal_spacing=0.1 if cols == 2 else 0.08,
+        subplot_titles=[
+            *(f"negation: {names.get(m.column, m.label)}" for m in measures),
+            "retrieval without negation (R@10)",
+        ],
     )
+    col_of = {m.label: i + 1 for i, m in enumerate(measures)}
+    runs = list(dict.fromkeys(table["run"])) if len(table) else []
     for (run, ep), color in zip(table.groupby("run", sort=False), RUN_COLORS * 4):
         label = ep["negation measure"].iloc[0]
+        m = by_label.get(label, PAIRED)
+        scale, fmt, unit = (100, ".1f", "%") if m.percent else (1, ".3f", "")
         fig.add_trace(
             go.Scatter(
                 x=ep["epoch"],
-                y=ep["negation"],
+                y=ep["negation"] * scale,
                 mode="markers+lines",
                 name=run,
                 legendgroup=run,
                 marker=dict(color=color, size=9),
                 line=dict(color=color, width=2),
-                hovertemplate=f"{run}<br>epoch %{{x}}<br>{label} %{{y:.3f}}<extra></extra>",
+                hovertemplate=f"{run}<br>epoch %{{x}}<br>{names.get(m.column, label)} %{{y:{fmt}}}{unit}<extra></extra>",
             ),
             row=1,
-            col=1,
+            col=col_of[label],
         )
         fig.add_trace(
             go.Scatter(
@@ -314,39 +351,80 @@ def tradeoff_figure(table: pd.DataFrame, notes: dict[str, str] | None = None) ->
                 hovertemplate=f"{run}<br>epoch %{{x}}<br>R@10 %{{y:.1f}}%, n=%{{customdata[0]:.0f}}<extra></extra>",
             ),
             row=1,
-            col=2,
+            col=cols,
         )
     if len(table):
-        for value, text in ((table["bm25_recall10"].iloc[0], "BM25"), (table["pool_ceiling"].iloc[0], "pool ceiling")):
-            fig.add_hline(
-                y=value * 100,
-                line_dash="dash",
-                line_color=BASELINE_COLOR,
-                row=1,
-                col=2,
-                annotation_text=f"{text} {value:.1%}",
-                annotation_position="bottom right",
-            )
+        # each general sample has its own BM25 and pool ceiling: one line per distinct sample
+        refs = table.drop_duplicates(["bm25_recall10", "pool_ceiling", "general_n"])
+        several = len(refs) > 1
+        for i, r in enumerate(refs.itertuples(index=False)):
+            for value, text, where in (
+                (r.bm25_recall10, "BM25", "bottom right" if i % 2 == 0 else "bottom left"),
+                (r.pool_ceiling, "pool ceiling", "top right" if i % 2 == 0 else "top left"),
+            ):
+                fig.add_hline(
+                    y=value * 100,
+                    line_dash="dash" if i == 0 else "dot",
+                    line_color=BASELINE_COLOR,
+                    row=1,
+                    col=cols,
+                    annotation_text=f"{text} {value:.1%}" + (f" (n={r.general_n})" if several else ""),
+                    annotation_position=where,
+                    annotation_font=dict(size=11, color=BASELINE_COLOR),
+                )
     ticks = sorted(table["epoch"].unique()) if len(table) else [0]
-    for col in (1, 2):
+    for col in range(1, cols + 1):
         fig.update_xaxes(
             tickvals=ticks,
             ticktext=["0<br>before" if e == 0 else str(e) for e in ticks],
+            range=[min(ticks) - 0.3, max(ticks) + 0.3],
             title_text="epoch",
+            title_standoff=4,
             row=1,
             col=col,
         )
-    fig.update_yaxes(title_text=table["negation measure"].iloc[0] if len(table) else "", row=1, col=1)
-    fig.update_yaxes(title_text="Recall@10 (%)", row=1, col=2)
-    note = _notes(notes or {})
+    for m in measures:
+        part = table[table["negation measure"] == m.label]["negation"].astype(float)
+        if m.percent:
+            values = part * 100
+            rng = _axis_range([0.0, *values], list(values), top=100)
+            fig.update_yaxes(title_text=m.label, range=rng, row=1, col=col_of[m.label])
+        else:
+            rng = _axis_range([0.0, *part], list(part)) if len(part) else None
+            fig.update_yaxes(
+                title_text=names.get(m.column, m.label) + " (ratio)", range=rng, row=1, col=col_of[m.label]
+            )
+    if len(table):
+        low = [*(table["general_ci_low"] * 100), *(table["bm25_recall10"] * 100), *(table["pool_ceiling"] * 100)]
+        high = [*(table["general_ci_high"] * 100), *(table["bm25_recall10"] * 100), *(table["pool_ceiling"] * 100)]
+        fig.update_yaxes(range=_axis_range(low, high, top=100), row=1, col=cols)
+    fig.update_yaxes(title_text="Recall@10 (%)", row=1, col=cols)
+    subtitle = "<br>".join(textwrap.wrap(DEFINITION, 95))
+    sub_lines = subtitle.count("<br>") + 1
+    note = _notes(notes or {}, width=95)
     lines = note.count("<br>") + 1 if note else 0
+    legend_rows = _legend_rows(runs)
+    top = 40 + 17 * sub_lines + 30  # title, its subtitle, the subplot titles
+    below_axis = 62  # tick labels on two lines and the axis title
+    legend_h = 22 * legend_rows
+    bottom = below_axis + legend_h + 10 + 16 * lines + 10
+    plot_h = 320
     fig.update_layout(
-        title=dict(text=f"Does negation training cost ordinary retrieval?<br><sup>{DEFINITION}</sup>"),
+        title=dict(
+            text=f"Does negation training cost ordinary retrieval?<br><sup>{subtitle}</sup>",
+            x=0,
+            xref="paper",
+            y=1,
+            yref="container",
+            yanchor="top",
+            pad=dict(t=12),
+        ),
         font=FONT,
         template="plotly_white",
-        height=460 + 16 * lines,
-        margin=dict(l=10, r=20, t=110, b=70 + 16 * lines),
-        legend=dict(orientation="h", yanchor="bottom", y=1.12, xanchor="left", x=0),
+        height=top + plot_h + bottom,
+        margin=dict(l=10, r=20, t=top, b=bottom),
+        # under the epoch axes, never over the title or the subplot titles
+        legend=dict(orientation="h", yanchor="top", y=-below_axis / plot_h, xanchor="left", x=0),
     )
     if note:
         fig.add_annotation(
@@ -354,7 +432,8 @@ def tradeoff_figure(table: pd.DataFrame, notes: dict[str, str] | None = None) ->
             xref="paper",
             yref="paper",
             x=0,
-            y=-0.2 - 0.02 * lines,
+            y=0,
+            yshift=-(below_axis + legend_h + 10),
             showarrow=False,
             align="left",
             xanchor="left",

@@ -178,7 +178,8 @@ def item_frame(record, scores: pd.DataFrame, dataset) -> pd.DataFrame:
     from negviz.analyses.inspector import model_verdicts
     from negviz.outcomes import tie_rule
 
-    return model_verdicts(dataset.kind, dataset.frame, _wide(scores), tie_rule(record.options))
+    items = model_verdicts(dataset.kind, dataset.frame, _wide(scores), tie_rule(record.options))
+    return items[["item_id", *[c for c in items.columns if c != "item_id"]]]  # the id first, as downloads show it
 
 
 def renamed(record, name: str):

@@ -70,7 +70,8 @@ METHOD_OF_FAMILY = {
 def retriever_for(scorer, corpus: Corpus, method: str | None = None, **options: Any) -> "Retriever":
     """The retriever of a scorer's family over ``corpus`` (index built on first search);
     ``method`` overrides the family's (e.g. "faiss" for a bi-encoder)."""
-    method = method or METHOD_OF_FAMILY.get(scorer.family)
+    # A model object from a notebook (family "python") says itself how it retrieves.
+    method = method or METHOD_OF_FAMILY.get(scorer.family) or getattr(scorer, "retrieval_method", None)
     if method is None:
         raise ValueError(f"no corpus retrieval for the {scorer.family!r} family")
     return RETRIEVERS.get(method)(scorer, corpus, **options)

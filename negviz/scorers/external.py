@@ -150,6 +150,7 @@ class SentenceTransformerObject(BiEncoder):
     """A SentenceTransformer a caller already holds, encoded exactly as the bi-encoder family does."""
 
     family = PYTHON
+    retrieval_method = "dense"  # over a corpus: exact search over its document vectors
     declared_options = PythonModel.declared_options
 
     def __init__(self, obj: Any, spec: ModelSpec, cache=None, batch_size: int | None = None):
@@ -165,6 +166,7 @@ class CrossEncoderObject(CrossEncoderScorer):
     """A CrossEncoder a caller already holds: the relevance (or entailment) logit, never a sigmoid."""
 
     family = PYTHON
+    retrieval_method = "rerank"  # over a corpus: re-ranks BM25's top candidates
     declared_options = PythonModel.declared_options
 
     def __init__(self, obj: Any, spec: ModelSpec, cache=None, batch_size: int | None = None):
@@ -187,6 +189,7 @@ class EncoderObject(EmbeddingScorer):
     for the two roles when it has them, else ``encode`` for both."""
 
     family = PYTHON
+    retrieval_method = "dense"
     declared_options = PythonModel.declared_options
 
     def __init__(self, obj: Any, spec: ModelSpec, cache=None, batch_size: int | None = None):
@@ -234,6 +237,7 @@ class CallableScorer(Scorer):
     """A plain ``score(queries, documents) -> floats``, called with whole batches of unique pairs."""
 
     family = PYTHON
+    retrieval_method = "rerank"
     declared_options = PythonModel.declared_options
     checkpoint_every = None  # one call: the function may fit something on the whole call (TF-IDF)
 
