@@ -4,8 +4,8 @@ import pandas as pd
 import streamlit as st
 
 from negviz.charts.leaderboard import leaderboard_bars
-from negviz.analyses.beside_published import beside_published
-from negviz.analyses.leaderboard import comparable_published, leaderboard, published_rows
+from negviz.analyses.beside_published import beside_published, published_overlay, shown_beside
+from negviz.analyses.leaderboard import leaderboard, published_rows
 from negviz.datasets.facts import metric_baseline, metric_label
 from negviz.ui import pickers, resources
 from negviz.ui.dataset_cache import dataset_view
@@ -49,10 +49,16 @@ if board.empty:
 else:
     for metric in board["metric"].unique():
         part = board[board["metric"] == metric]
-        pub = comparable_published(resources.reference(), dataset, metric) if overlay else None
+        pub, missing = published_overlay(resources.reference(), dataset, metric)
         fig = leaderboard_bars(
-            part, metric, metric_baseline(metric), f"{metric_label(metric)} on {dataset}", pub
+            part,
+            metric,
+            metric_baseline(metric),
+            f"{metric_label(metric)} on {dataset}",
+            pub if overlay else None,
         )
+        if overlay and missing:  # the toggle is on: say why nothing is overlaid
+            st.caption(missing)
         st.plotly_chart(fig, key=f"bars-{metric}")
         figure_downloads(fig, f"negviz-{dataset}-{metric}", key=f"fig-{metric}")
     percent = board["metric"].map(metric_baseline).notna().all()  # success rates, shown in percent
@@ -117,23 +123,22 @@ if not beside.empty:
         "another format of them, or negviz's re-training with the paper's recipe): the "
         "difference with the run's 95% CI, and what differs between the two measurements."
     )
-    number = st.column_config.NumberColumn(format="%.3f")
-    numbers = (
-        "negviz",
-        "ci_low",
-        "ci_high",
-        "published",
-        "difference",
-        "diff_ci_low",
-        "diff_ci_high",
-    )
-    st.dataframe(
-        beside,
-        hide_index=True,
-        key="beside-published",
-        column_config={c: number for c in numbers}
-        | {"published_in_ci": st.column_config.CheckboxColumn("paper inside CI")},
-    )
+    for unit, shown in shown_beside(beside):
+        fmt = "%.1f" if unit == "%" else "%.3f"
+        st.dataframe(
+            shown,
+            hide_index=True,
+            key=f"beside-published-{'percent' if unit == '%' else unit}",
+            column_config={
+                c: st.column_config.NumberColumn(c, format=fmt)
+                for c in shown.columns
+                if c.endswith(f"({unit})")
+            }
+            | {
+                "protocol": st.column_config.TextColumn("protocol", width="large"),
+                "published_in_ci": st.column_config.CheckboxColumn("paper inside CI"),
+            },
+        )
     csv_download(beside, f"negviz-beside-published-{dataset}.csv", key="dl-beside")
 
 st.subheader("Published results")

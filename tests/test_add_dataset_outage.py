@@ -10,7 +10,7 @@ from streamlit.testing.v1 import AppTest
 
 from negviz.datasets import added
 from negviz.store import Store
-from tests.test_projects_outage import own_pg, run_until, server, texts  # noqa: F401  (own_pg: a fixture)
+from tests.test_store_outage import own_pg, run_until, server, texts  # noqa: F401  (own_pg: a fixture)
 
 ROOT = Path(__file__).resolve().parent.parent
 MAP = {"pair_id": "id", "q1": "query1", "d1": "doc1", "q2": "query2", "d2": "doc2"}

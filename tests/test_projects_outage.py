@@ -8,10 +8,6 @@ it is back, the stored project shows again."""
 
 from __future__ import annotations
 
-import os
-import subprocess
-import time
-import uuid
 from pathlib import Path
 
 import pytest
@@ -20,40 +16,9 @@ from streamlit.testing.v1 import AppTest
 from negviz import projects as P
 from negviz.datasets import load
 from negviz.store import Store
+from tests.test_store_outage import own_pg, run_until, server, texts  # noqa: F401  (own_pg: a fixture)
 
-ROOT = Path(__file__).resolve().parent.parent
-APP = str(ROOT / "app.py")
-SCRIPT = ROOT / "scripts" / "pg_test_server.sh"
-
-
-def server(command: str, state: str) -> str:
-    done = subprocess.run(
-        [str(SCRIPT), command], env={**os.environ, "NEGVIZ_PG_DIR": state}, capture_output=True, text=True, timeout=300
-    )
-    return done.stdout.strip()
-
-
-@pytest.fixture
-def own_pg(app_env, monkeypatch):
-    """A PostgreSQL server only this test uses (it is stopped and started), as the app's store."""
-    # Not under tmp_path: the server runs as the postgres user, who may not enter pytest's folders.
-    state = f"/tmp/negviz-pg-projects-outage-{os.getpid()}-{uuid.uuid4().hex[:8]}"
-    url = server("start", state)
-    try:
-        if not url:
-            if os.environ.get("NEGVIZ_REQUIRE_PG") == "1":
-                pytest.fail("no PostgreSQL server for the outage test and NEGVIZ_REQUIRE_PG=1")
-            pytest.skip("no PostgreSQL server: scripts/pg_test_server.sh start printed no URL")
-        monkeypatch.setenv("NEGVIZ_DB_URL", url)
-        yield url, state
-    finally:
-        server("stop", state)
-
-
-def texts(at: AppTest) -> str:
-    """The page's messages, markdown escapes removed."""
-    shown = [*at.warning, *at.error, *at.success, *at.info, *at.caption]
-    return "\n".join(str(p.value) for p in shown).replace("\\", "")
+APP = str(Path(__file__).resolve().parent.parent / "app.py")
 
 
 def projects_page() -> AppTest:
@@ -68,20 +33,8 @@ def offers_to_create(at: AppTest) -> bool:
     return any(b.label == "Create" for b in at.button) or any(t.key == "new_project_name" for t in at.text_input)
 
 
-def run_until(at: AppTest, done, what: str, timeout: float = 60) -> AppTest:
-    """Rerun (as the page's retry timer does in a browser) until ``done(at)``."""
-    deadline = time.time() + timeout
-    while True:
-        at.run()
-        assert not at.exception, [e.message for e in at.exception]
-        if done(at):
-            return at
-        assert time.time() < deadline, f"{what} did not happen in {timeout} s:\n{texts(at)}"
-        time.sleep(0.5)
-
-
 @pytest.mark.parametrize("with_project", [True, False], ids=["a stored project", "no project yet"])
-def test_the_projects_page_says_the_database_is_unreachable_and_offers_no_create_form(own_pg, with_project):
+def test_the_projects_page_says_the_database_is_unreachable_and_offers_no_create_form(own_pg, with_project):  # noqa: F811
     url, state = own_pg
     if with_project:
         with Store(url) as store:

@@ -148,3 +148,96 @@ def beside_published(runs: pd.DataFrame, reference: pd.DataFrame) -> pd.DataFram
             )
     out = pd.DataFrame(rows, columns=list(BESIDE_COLUMNS))
     return out.sort_values(["model", "dataset", "metric", "perturbation", "source"], ignore_index=True)
+
+
+# ---------------------------------------------------------------- display (the Overview page)
+# Metrics that are proportions (success rates, recall differences): shown in percent. Ratios
+# (DEMETR's sensitivity ratio) and correlations keep their own scale.
+PERCENT_METRICS = frozenset({"paired_accuracy", "right_rank", "delta_r1", "delta_mrr10", "recall10", "mrr10"})
+SHOWN_NUMBERS = ("negviz", "ci_low", "ci_high", "published", "difference", "diff_ci_low", "diff_ci_high")
+SHOWN_HEADERS = {
+    "negviz": "negviz",
+    "ci_low": "95% CI low",
+    "ci_high": "95% CI high",
+    "published": "published",
+    "difference": "difference",
+    "diff_ci_low": "difference CI low",
+    "diff_ci_high": "difference CI high",
+}
+# model, metric and protocol first: rows of one model differ by their protocol or metric
+SHOWN_ORDER = ("model", "metric", "protocol", "unit", "source", "perturbation", "published_in_ci")
+
+
+def metric_unit(metric: str) -> str:
+    """'%' for a proportion, 'ratio' for a sensitivity ratio, 'correlation' for a correlation."""
+    if metric in PERCENT_METRICS:
+        return "%"
+    if "ratio" in metric:
+        return "ratio"
+    return "correlation" if "rho" in metric or "spearman" in metric or "pearson" in metric else "value"
+
+
+def shown_beside(beside: pd.DataFrame) -> list[tuple[str, pd.DataFrame]]:
+    """The beside-the-papers frame as the Overview shows it: one (unit, frame) per unit, so each
+    column header carries its unit; proportions in percent (x100), like the leaderboard; model,
+    metric and protocol first so rows of one model are told apart at a glance."""
+    out = []
+    units = beside["metric"].map(metric_unit)
+    for unit in dict.fromkeys(units):
+        part = beside[units == unit].copy()
+        if unit == "%":
+            cols = [c for c in SHOWN_NUMBERS if c in part]
+            part[cols] = part[cols].astype(float) * 100
+        part = part.rename(columns={c: f"{h} ({unit})" for c, h in SHOWN_HEADERS.items()})
+        first = [c for c in SHOWN_ORDER if c in part]
+        part = part[first + [c for c in part.columns if c not in first]]
+        if "perturbation" in part and not (part["perturbation"].astype(str) != "").any():
+            part = part.drop(columns="perturbation")
+        out.append((unit, part.drop(columns=["unit"], errors="ignore").reset_index(drop=True)))
+    return out
+
+
+# Published rows that a leaderboard chart may overlay beyond leaderboard.COMPARABLE_TABLES: the
+# chart's metric -> (published metric, perturbation, tables measured with negviz's protocol).
+OVERLAY_TABLES = {
+    ("demetr", "sensitivity_ratio (negation)"): ("sensitivity_ratio", "critical_id8_negation", ("negbleurt_demetr",))
+}
+
+
+def published_overlay(reference: pd.DataFrame, dataset: str, metric: str) -> tuple[pd.DataFrame, str]:
+    """(published rows of ``metric`` on ``dataset`` measured as negviz measures it, for
+    charts.leaderboard_bars; a caption line when there are none, saying why)."""
+    from negviz.analyses.leaderboard import comparable_published
+    from negviz.datasets.facts import metric_label
+
+    rows = comparable_published(reference, dataset, metric)
+    if rows.empty and (dataset, metric) in OVERLAY_TABLES:
+        name, perturbation, tables = OVERLAY_TABLES[dataset, metric]
+        part = reference[
+            reference["table"].isin(tables)
+            & (reference["dataset"] == dataset)
+            & (reference["metric"] == name)
+            & (reference["perturbation"] == perturbation)
+            & (reference["category"] != "random")
+            & (reference["unit"].isin(["ratio", "fraction"]))
+        ]
+        rows = pd.DataFrame(
+            {
+                "model": part["model"],
+                "source": part["source"],
+                "value": part["value"].astype(float),
+                "category": part["category"],
+            }
+        ).reset_index(drop=True)
+    if not rows.empty:
+        return rows, ""
+    base = metric.split(" (")[0]
+    other = reference[(reference["dataset"] == dataset) & (reference["metric"] == base)]
+    line = f"No published numbers of {metric_label(metric)} to overlay on {dataset}"
+    if other.empty:
+        return rows, line + "."
+    sources = ", ".join(dict.fromkeys(other["source"]))
+    return rows, (
+        f"{line} with negviz's protocol: the papers' {metric_label(base)} ({sources}) was measured another way "
+        "(listed under Published results below)."
+    )

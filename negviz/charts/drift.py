@@ -299,12 +299,15 @@ def tradeoff_figure(table: pd.DataFrame, notes: dict[str, str] | None = None) ->
     by_label = {m.label: m for m in (PAIRED, DEMETR)}
     labels = list(dict.fromkeys(table["negation measure"])) if len(table) else [PAIRED.label]
     measures = [by_label.get(label, PAIRED) for label in labels]
-    cols = len(measures) + 1
+    panels = len(measures) + 1  # one row each, so every panel keeps the figure's full width
     names = {PAIRED.column: "held-out paired accuracy", DEMETR.column: "DEMETR negation sensitivity ratio"}
+    panel_h, gap = 210, 50
+    plot_h = panel_h * panels + gap * (panels - 1)
     fig = make_subplots(
-        rows=1,
-        cols=cols,
-        horizontal_spacing=0.1 if cols == 2 else 0.08,
+        rows=panels,
+        cols=1,
+        shared_xaxes=True,
+        vertical_spacing=gap / plot_h,
         subplot_titles=[
             *(f"negation: {names.get(m.column, m.label)}" for m in measures),
             "retrieval without negation (R@10)",
@@ -327,8 +330,8 @@ def tradeoff_figure(table: pd.DataFrame, notes: dict[str, str] | None = None) ->
                 line=dict(color=color, width=2),
                 hovertemplate=f"{run}<br>epoch %{{x}}<br>{names.get(m.column, label)} %{{y:{fmt}}}{unit}<extra></extra>",
             ),
-            row=1,
-            col=col_of[label],
+            row=col_of[label],
+            col=1,
         )
         fig.add_trace(
             go.Scatter(
@@ -350,8 +353,8 @@ def tradeoff_figure(table: pd.DataFrame, notes: dict[str, str] | None = None) ->
                 customdata=ep[["general_n"]].to_numpy(),
                 hovertemplate=f"{run}<br>epoch %{{x}}<br>R@10 %{{y:.1f}}%, n=%{{customdata[0]:.0f}}<extra></extra>",
             ),
-            row=1,
-            col=cols,
+            row=panels,
+            col=1,
         )
     if len(table):
         # each general sample has its own BM25 and pool ceiling: one line per distinct sample
@@ -366,49 +369,44 @@ def tradeoff_figure(table: pd.DataFrame, notes: dict[str, str] | None = None) ->
                     y=value * 100,
                     line_dash="dash" if i == 0 else "dot",
                     line_color=BASELINE_COLOR,
-                    row=1,
-                    col=cols,
+                    row=panels,
+                    col=1,
                     annotation_text=f"{text} {value:.1%}" + (f" (n={r.general_n})" if several else ""),
                     annotation_position=where,
                     annotation_font=dict(size=11, color=BASELINE_COLOR),
                 )
     ticks = sorted(table["epoch"].unique()) if len(table) else [0]
-    for col in range(1, cols + 1):
-        fig.update_xaxes(
-            tickvals=ticks,
-            ticktext=["0<br>before" if e == 0 else str(e) for e in ticks],
-            range=[min(ticks) - 0.3, max(ticks) + 0.3],
-            title_text="epoch",
-            title_standoff=4,
-            row=1,
-            col=col,
-        )
+    fig.update_xaxes(
+        tickvals=ticks,
+        ticktext=["0<br>before" if e == 0 else str(e) for e in ticks],
+        range=[min(ticks) - 0.3, max(ticks) + 0.3],
+    )
+    fig.update_xaxes(title_text="epoch", title_standoff=4, row=panels, col=1)
     for m in measures:
         part = table[table["negation measure"] == m.label]["negation"].astype(float)
         if m.percent:
             values = part * 100
             rng = _axis_range([0.0, *values], list(values), top=100)
-            fig.update_yaxes(title_text=m.label, range=rng, row=1, col=col_of[m.label])
+            fig.update_yaxes(title_text=m.label, range=rng, row=col_of[m.label], col=1)
         else:
             rng = _axis_range([0.0, *part], list(part)) if len(part) else None
             fig.update_yaxes(
-                title_text=names.get(m.column, m.label) + " (ratio)", range=rng, row=1, col=col_of[m.label]
+                title_text=names.get(m.column, m.label) + " (ratio)", range=rng, row=col_of[m.label], col=1
             )
     if len(table):
         low = [*(table["general_ci_low"] * 100), *(table["bm25_recall10"] * 100), *(table["pool_ceiling"] * 100)]
         high = [*(table["general_ci_high"] * 100), *(table["bm25_recall10"] * 100), *(table["pool_ceiling"] * 100)]
-        fig.update_yaxes(range=_axis_range(low, high, top=100), row=1, col=cols)
-    fig.update_yaxes(title_text="Recall@10 (%)", row=1, col=cols)
-    subtitle = "<br>".join(textwrap.wrap(DEFINITION, 95))
+        fig.update_yaxes(range=_axis_range(low, high, top=100), row=panels, col=1)
+    fig.update_yaxes(title_text="Recall@10 (%)", row=panels, col=1)
+    subtitle = "<br>".join(textwrap.wrap(DEFINITION, 80))
     sub_lines = subtitle.count("<br>") + 1
-    note = _notes(notes or {}, width=95)
+    note = _notes(notes or {}, width=80)
     lines = note.count("<br>") + 1 if note else 0
     legend_rows = _legend_rows(runs)
-    top = 40 + 17 * sub_lines + 30  # title, its subtitle, the subplot titles
+    top = 40 + 17 * sub_lines + 30  # title, its subtitle, the first subplot's title
     below_axis = 62  # tick labels on two lines and the axis title
     legend_h = 22 * legend_rows
     bottom = below_axis + legend_h + 10 + 16 * lines + 10
-    plot_h = 320
     fig.update_layout(
         title=dict(
             text=f"Does negation training cost ordinary retrieval?<br><sup>{subtitle}</sup>",

@@ -7,6 +7,9 @@ import plotly.graph_objects as go
 
 from negviz.charts.style import BASELINE_COLOR, FAMILY_COLORS, FONT
 
+PERCENT_METRICS = {"paired_accuracy", "right_rank"}  # success rates, drawn in percent
+PUBLISHED_NAME = "published (paper tables)"
+
 
 def leaderboard_bars(
     board: pd.DataFrame,
@@ -17,42 +20,53 @@ def leaderboard_bars(
 ) -> go.Figure:
     """Horizontal bars of one metric per model with 95% CI whiskers and the random baseline.
 
-    ``published`` (model, source, value) adds the papers' numbers of the same metric as
-    hollow grey bars labelled with their table, so they are never taken for negviz runs."""
+    One trace per model family, so the legend (under the plot) names every bar colour.
+    ``published`` (model, source, value, category) adds the papers' numbers of the same metric
+    as hollow grey bars labelled with their table, so they are never taken for negviz runs."""
     part = board[board["metric"] == metric].dropna(subset=["value"]).sort_values("value")
-    percent = metric in {"paired_accuracy", "right_rank"}
+    percent = metric in PERCENT_METRICS
     scale = 100.0 if percent else 1.0
-    x = part["value"] * scale
-    err_hi = (part["ci_high"] - part["value"]) * scale
-    err_lo = (part["value"] - part["ci_low"]) * scale
-    labels = [f"{m} (n={n})" for m, n in zip(part["model"], part["n"])]
-    fig = go.Figure(
-        go.Bar(
-            x=x,
-            y=labels,
-            orientation="h",
-            marker_color=[FAMILY_COLORS.get(f, "#3f3f46") for f in part["family"]],
-            error_x=dict(type="data", array=err_hi, arrayminus=err_lo, visible=True, color="#18181b"),
-            customdata=part[["family", "ci_low", "ci_high", "n"]].to_numpy(),
-            hovertemplate=(
-                "%{y}<br>%{x:.1f}"
-                + ("%" if percent else "")
-                + "<br>95% CI %{customdata[1]:.3f}-%{customdata[2]:.3f}<br>family %{customdata[0]}<extra></extra>"
-            ),
+    unit = "%" if percent else ""
+    fmt = ".1f" if percent else ".3f"
+    fig = go.Figure()
+    families = part["family"].fillna("other")
+    for family in dict.fromkeys(families):
+        rows = part[families == family]
+        fig.add_trace(
+            go.Bar(
+                x=rows["value"] * scale,
+                y=[f"{m} (n={n})" for m, n in zip(rows["model"], rows["n"])],
+                orientation="h",
+                name=family,
+                marker_color=FAMILY_COLORS.get(family, "#3f3f46"),
+                error_x=dict(
+                    type="data",
+                    array=(rows["ci_high"] - rows["value"]) * scale,
+                    arrayminus=(rows["value"] - rows["ci_low"]) * scale,
+                    visible=True,
+                    color="#18181b",
+                ),
+                customdata=pd.DataFrame(
+                    {"family": rows["family"], "lo": rows["ci_low"] * scale, "hi": rows["ci_high"] * scale}
+                ).to_numpy(),
+                hovertemplate=(
+                    f"%{{y}}<br>%{{x:{fmt}}}{unit}<br>95% CI %{{customdata[1]:{fmt}}}-%{{customdata[2]:{fmt}}}{unit}"
+                    "<br>family %{customdata[0]}<extra></extra>"
+                ),
+            )
         )
-    )
-    fig.data[0].name = "negviz runs"
     n_bars = len(part)
-    if published is not None and not published.empty:
+    has_published = published is not None and not published.empty
+    if has_published:
         pub = published.sort_values("value")
         fig.add_trace(
             go.Bar(
                 x=pub["value"] * scale,
                 y=[f"{m} ({cat}) · {src}" for m, cat, src in zip(pub["model"], pub["category"], pub["source"])],
                 orientation="h",
-                name="published",
+                name=PUBLISHED_NAME,
                 marker=dict(color="rgba(0,0,0,0)", line=dict(color="#a1a1aa", width=1.5)),
-                hovertemplate="%{y}<br>%{x:.1f}" + ("%" if percent else "") + " (published)<extra></extra>",
+                hovertemplate=f"%{{y}}<br>%{{x:{fmt}}}{unit} (published)<extra></extra>",
             )
         )
         n_bars += len(pub)
@@ -61,18 +75,31 @@ def leaderboard_bars(
             x=baseline * scale,
             line_dash="dash",
             line_color=BASELINE_COLOR,
-            annotation_text=f"random {baseline * scale:.0f}{'%' if percent else ''}",
+            annotation_text=f"random {baseline * scale:.0f}{unit}",
             annotation_position="top",
         )
+    plot_h = max(160, 30 * n_bars)
+    axis_h = 45  # tick labels and the axis title under the plot
+    legend_h = 60  # the legend's title and up to two rows of entries
+    top = 50 if title else 30
     fig.update_layout(
         title=title,
         font=FONT,
         xaxis_title=f"{metric.replace('_', ' ')}{' (%)' if percent else ''}",
         yaxis_title=None,
-        height=max(220, 60 + 30 * n_bars),
-        margin=dict(l=10, r=20, t=50 if title else 30, b=40),
-        showlegend=published is not None and not published.empty,
-        legend=dict(orientation="h", yanchor="bottom", y=1.0, xanchor="right", x=1.0),
+        height=top + plot_h + axis_h + legend_h,
+        margin=dict(l=10, r=20, t=top, b=axis_h + legend_h),
+        showlegend=True,
+        # under the x axis: never over the title or the baseline's label
+        legend=dict(
+            orientation="h",
+            yanchor="top",
+            y=-axis_h / plot_h,
+            xanchor="left",
+            x=0,
+            title_text="negviz runs by family:",
+            font=dict(size=12),
+        ),
         barmode="overlay",
         yaxis=dict(categoryorder="total ascending"),  # runs and published rows interleave by value
         template="plotly_white",
