@@ -64,6 +64,8 @@ else:
     percent = board["metric"].map(metric_baseline).notna().all()  # success rates, shown in percent
     fmt = "%.1f%%" if percent else "%.3f"
     shown = board.copy()
+    if shown["of_n"].isna().all():  # only partial imports have an N beside their n
+        shown = shown.drop(columns="of_n")
     if percent:
         shown[["value", "ci_low", "ci_high"]] = shown[["value", "ci_low", "ci_high"]] * 100
     st.dataframe(
@@ -135,7 +137,9 @@ if not beside.empty:
                 if c.endswith(f"({unit})")
             }
             | {
-                "protocol": st.column_config.TextColumn("protocol", width="large"),
+                "protocol": st.column_config.TextColumn(
+                    "protocol", width="medium", help="what differs between the two measurements"
+                ),
                 "published_in_ci": st.column_config.CheckboxColumn("paper inside CI"),
             },
         )

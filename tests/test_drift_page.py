@@ -188,15 +188,18 @@ def test_a_sentence_negation_run_draws_its_demetr_ratio_not_paired_accuracy():
     fig = cd.drift_figure(ep, cos, {"s": "CANNOT held-out"}, baseline=0.25)
     lower = [t for t in fig.data if t.type == "scatter" and t.yaxis == "y2"]
     assert np.allclose(lower[0].y, [0.09, 0.68]) and np.allclose(lower[0].error_y.array, [0.01, 0.04])
-    assert "DEMETR negation sensitivity ratio" in fig.layout.yaxis2.title.text
+    assert "sensitivity ratio" in fig.layout.yaxis2.title.text and "%" not in fig.layout.yaxis2.title.text
     assert "negation" in fig.layout.yaxis.title.text and "Sentence/negation" in fig.layout.title.text
     assert not any("random" in (a.text or "") for a in fig.layout.annotations), "no paired-accuracy chance line"
-    # beside a NevIR-pair run: each run keeps its own measure, the axis says so
+    # beside a NevIR-pair run: each measure on its own axis, paired accuracy in % above the ratio
     pairs, pcos, _ = frames(runs=("p",), n_epochs=2)
     mixed = cd.drift_figure(pd.concat([ep, pairs]), pd.concat([cos, pcos]), baseline=0.25)
-    lower = {t.name: t for t in mixed.data if t.type == "scatter" and t.yaxis == "y2"}
-    assert np.allclose(lower["s"].y, [0.09, 0.68]) and np.allclose(lower["p"].y, pairs["paired_accuracy"] * 100)
-    assert "held-out measure" in mixed.layout.yaxis2.title.text
+    lower = {(t.name, t.yaxis): t for t in mixed.data if t.type == "scatter" and t.yaxis in ("y2", "y3")}
+    assert set(lower) == {("p", "y2"), ("s", "y3")}
+    assert np.allclose(lower["s", "y3"].y, [0.09, 0.68])
+    assert np.allclose(lower["p", "y2"].y, pairs["paired_accuracy"] * 100)
+    assert "(%)" in mixed.layout.yaxis2.title.text and "ratio" in mixed.layout.yaxis3.title.text
+    assert "%" not in mixed.layout.yaxis3.title.text
     table = views.comparison(pd.DataFrame({"label": ["s"], "status": ["complete"], "device": ["cpu"]}), ep)
     row = table.iloc[0]
     assert (row["demetr_ratio_epoch0"], row["demetr_ratio_final"], row["final_ci"]) == (0.09, 0.68, "0.640-0.720")

@@ -164,8 +164,22 @@ SHOWN_HEADERS = {
     "diff_ci_low": "difference CI low",
     "diff_ci_high": "difference CI high",
 }
-# model, metric and protocol first: rows of one model differ by their protocol or metric
-SHOWN_ORDER = ("model", "metric", "protocol", "unit", "source", "perturbation", "published_in_ci")
+# model and protocol first, with the columns that tell one model's rows apart (DEMETR's
+# perturbation, the metric, the paper's table) where they vary; then the numbers
+SHOWN_ORDER = (
+    "model",
+    "perturbation",
+    "protocol",
+    "metric",
+    "source",
+    "negviz",
+    "published",
+    "difference",
+    "ci_low",
+    "ci_high",
+    "published_in_ci",
+)
+TELLS_APART = ("perturbation", "metric", "source")  # moved to the end where they do not vary
 
 
 def metric_unit(metric: str) -> str:
@@ -180,7 +194,7 @@ def metric_unit(metric: str) -> str:
 def shown_beside(beside: pd.DataFrame) -> list[tuple[str, pd.DataFrame]]:
     """The beside-the-papers frame as the Overview shows it: one (unit, frame) per unit, so each
     column header carries its unit; proportions in percent (x100), like the leaderboard; model,
-    metric and protocol first so rows of one model are told apart at a glance."""
+    protocol and what else varies first, so rows of one model are told apart at a glance."""
     out = []
     units = beside["metric"].map(metric_unit)
     for unit in dict.fromkeys(units):
@@ -188,12 +202,15 @@ def shown_beside(beside: pd.DataFrame) -> list[tuple[str, pd.DataFrame]]:
         if unit == "%":
             cols = [c for c in SHOWN_NUMBERS if c in part]
             part[cols] = part[cols].astype(float) * 100
-        part = part.rename(columns={c: f"{h} ({unit})" for c, h in SHOWN_HEADERS.items()})
-        first = [c for c in SHOWN_ORDER if c in part]
-        part = part[first + [c for c in part.columns if c not in first]]
-        if "perturbation" in part and not (part["perturbation"].astype(str) != "").any():
+        nums = [c for c in SHOWN_NUMBERS if c in part]
+        part[nums] = part[nums].astype(float).round(6) + 0.0  # no "-0.0" for a difference of nothing
+        if not (part["perturbation"].fillna("").astype(str) != "").any():
             part = part.drop(columns="perturbation")
-        out.append((unit, part.drop(columns=["unit"], errors="ignore").reset_index(drop=True)))
+        same = [c for c in TELLS_APART if c in part and part[c].nunique(dropna=False) <= 1]
+        first = [c for c in SHOWN_ORDER if c in part and c not in same]
+        part = part[first + [c for c in part.columns if c not in first]]
+        part = part.rename(columns={c: f"{h} ({unit})" for c, h in SHOWN_HEADERS.items()})
+        out.append((unit, part.reset_index(drop=True)))
     return out
 
 

@@ -40,6 +40,44 @@ def _notes(notes: dict[str, str], width: int = 135) -> str:
     return "<br>".join(part for line in lines for part in textwrap.wrap(line, width, subsequent_indent="   "))
 
 
+SUB_LINE, TITLE_H = 16, 30  # px of one subtitle line (12 px font) and of the title line
+
+
+def _heading(fig: go.Figure, title: str, subtitle: list[str], above: int) -> int:
+    """The title, and under it the subtitle's lines, placed in pixels above the plots (``above``
+    px left free for subplot titles), so neither meets a subplot title nor the legend; returns
+    the top margin they need."""
+    sub_h = SUB_LINE * len(subtitle)
+    lines = textwrap.wrap(title, 48) or [""]  # about 540 px at the title's 17 px (1,000 px page)
+    fig.update_layout(
+        title=dict(
+            text="<br>".join(lines),
+            x=0,
+            xref="paper",
+            xanchor="left",
+            y=1,
+            yref="paper",
+            yanchor="bottom",
+            pad=dict(b=above + sub_h + 6 + TITLE_H * (len(lines) - 1)),  # plotly anchors the first line
+        ),
+    )
+    if subtitle:
+        fig.add_annotation(
+            text="<br>".join(subtitle),
+            xref="paper",
+            yref="paper",
+            x=0,
+            y=1,
+            yshift=above,
+            xanchor="left",
+            yanchor="bottom",
+            showarrow=False,
+            align="left",
+            font=dict(size=12, color="#52525b"),
+        )
+    return above + sub_h + 6 + TITLE_H * len(lines) + 12
+
+
 def drift_figure(
     epochs: pd.DataFrame,
     cosines: pd.DataFrame,
@@ -63,7 +101,19 @@ def drift_figure(
     if title is None:
         title = only.title if only else "Held-out cosine and held-out measure across fine-tuning"
     offsets, width = _offsets(len(runs))
-    fig = make_subplots(rows=2, cols=1, shared_xaxes=True, row_heights=[0.6, 0.4], vertical_spacing=0.06)
+    # one axis per measure: paired accuracy (%) and the DEMETR ratio never share one
+    order = [m for m in (PAIRED, DEMETR) if m in kinds] or [PAIRED]
+    row_of = {m: 2 + i for i, m in enumerate(order)}
+    rows = 1 + len(order)
+    plot_h = 560 if rows == 2 else 760
+    fig = make_subplots(
+        rows=rows,
+        cols=1,
+        shared_xaxes=True,
+        row_heights=[0.6, 0.4] if rows == 2 else [0.46, 0.27, 0.27],
+        vertical_spacing=0.06 if rows == 2 else 0.05,
+    )
+    bars: dict = {m: ([], []) for m in order}  # every measure's error-bar ends, for its axis range
     for run, off, color in zip(runs, offsets, RUN_COLORS * 4):
         ep = epochs[epochs["run"] == run].sort_values("epoch")
         m = measures[run]
@@ -113,6 +163,8 @@ def drift_figure(
         )
         fmt, unit = (".1f", "%") if m.percent else (".3f", "")
         n = ep["demetr_n"] if m.column == "demetr_ratio" and "demetr_n" in ep else ep["n"]
+        bars[m][0].extend(low * scale)
+        bars[m][1].extend(high * scale)
         fig.add_trace(
             go.Scatter(
                 x=ep["epoch"] + off,
@@ -137,15 +189,15 @@ def drift_figure(
                     "n=%{customdata[2]:.0f}<extra></extra>"
                 ),
             ),
-            row=2,
+            row=row_of[m],
             col=1,
         )
-    if baseline is not None and only is PAIRED:  # paired accuracy's chance level (datasets.facts)
+    if baseline is not None and PAIRED in row_of:  # paired accuracy's chance level (datasets.facts)
         fig.add_hline(
             y=baseline * 100,
             line_dash="dash",
             line_color=BASELINE_COLOR,
-            row=2,
+            row=row_of[PAIRED],
             col=1,
             annotation_text=f"random {baseline:.0%}",
             annotation_position="bottom right",
@@ -153,30 +205,47 @@ def drift_figure(
     ticks = sorted(epochs["epoch"].unique()) if len(epochs) else [0]
     labels = ["0<br>before" if e == 0 else str(e) for e in ticks]
     fig.update_xaxes(
-        tickvals=ticks, ticktext=labels, range=[min(ticks) - 0.5, max(ticks) + 0.5], row=2, col=1, title_text="epoch"
+        tickvals=ticks, ticktext=labels, range=[min(ticks) - 0.5, max(ticks) + 0.5], row=rows, col=1, title_text="epoch"
     )
-    fig.update_xaxes(tickvals=ticks, ticktext=labels, row=1, col=1)
+    for row in range(1, rows):
+        fig.update_xaxes(tickvals=ticks, ticktext=labels, row=row, col=1)
     cos_title = (
         "pair cosine cos(E(d1), E(d2))"
         if only is PAIRED
-        else ("cos(E(sentence), E(negation))" if only else "held-out cosine (pair d1·d2 or sentence·negation)")
+        else ("cos(E(sentence), E(negation))" if only else "held-out cosine")
     )
     fig.update_yaxes(title_text=cos_title, row=1, col=1)
-    fig.update_yaxes(
-        title_text=only.label if only else "held-out measure (hover: which)", rangemode="tozero", row=2, col=1
-    )
-    note = _notes(notes)
+    for m in order:
+        low, high = bars[m]
+        if baseline is not None and m is PAIRED:
+            low, high = [*low, baseline * 100], [*high, baseline * 100]
+        fig.update_yaxes(
+            title_text="paired accuracy (%)" if m.percent else "sensitivity ratio (DEMETR)",
+            range=_axis_range(
+                [0.0, *low], [0.0, *high], top=100 if m.percent else None, floor=0.0 if m.percent else None
+            )
+            if low
+            else None,
+            row=row_of[m],
+            col=1,
+        )
+    note = _notes(notes, width=75)
     lines = note.count("<br>") + 1 if note else 0
-    what = "; ".join(f"{m.cosine} above {m.label.split(' (')[0]}" for m in kinds)
+    what = "; ".join(f"{m.cosine} above {m.label.split(' (')[0]}" for m in order)
+    sub = textwrap.wrap(f"per epoch: {what} (◆ mean ± 1 std, 95% CI); epoch 0 = before training", 75)
+    top = _heading(fig, title, sub, 8)  # the title and its subtitle, above the plots
+    below_axis = 62  # tick labels on two lines and the axis title
+    legend_h = 32 * _legend_rows(runs)
+    bottom = below_axis + legend_h + 10 + 16 * lines + 10
     fig.update_layout(
-        title=dict(text=f"{title}<br><sup>per epoch: {what} (◆ mean ± 1 std, 95% CI); epoch 0 = before training</sup>"),
         font=FONT,
         template="plotly_white",
-        height=780 + 16 * lines,
-        margin=dict(l=10, r=20, t=110, b=80 + 16 * lines),
+        height=top + plot_h + bottom,
+        margin=dict(l=10, r=20, t=top, b=bottom),
         violinmode="overlay",
         boxmode="overlay",
-        legend=dict(orientation="h", yanchor="bottom", y=1.01, xanchor="left", x=0),
+        # under the epoch axis, never over the title or its subtitle
+        legend=dict(orientation="h", yanchor="top", y=-below_axis / plot_h, xanchor="left", x=0),
     )
     if note:
         fig.add_annotation(
@@ -185,12 +254,12 @@ def drift_figure(
             yref="paper",
             x=0,
             y=0,
-            yshift=-75,
+            yshift=-(below_axis + legend_h + 10),
             yanchor="top",
             xanchor="left",
             showarrow=False,
             align="left",
-            font=dict(size=12, color="#52525b"),
+            font=dict(size=11, color="#52525b"),
         )
     return fig
 
@@ -265,23 +334,28 @@ def pair_trajectory(pair: pd.DataFrame, epoch: int, title: str = "", note: str =
     return fig
 
 
-def _axis_range(low: list[float], high: list[float], top: float | None = None) -> list[float]:
+def _axis_range(
+    low: list[float], high: list[float], top: float | None = None, floor: float | None = None
+) -> list[float]:
     """A y range that holds every value and error bar (``low``..``high``) with a margin; a
-    percent axis (``top`` = 100) never starts below 0 nor ends far above 100."""
+    percent axis (``top`` = 100) never starts below 0 nor ends far above 100, an axis with a
+    ``floor`` never below it."""
     lo, hi = float(np.nanmin(low)), float(np.nanmax(high))
     pad = max((hi - lo) * 0.1, (top or abs(hi) or 1.0) * 0.02)
     lo, hi = lo - pad, hi + pad
     if top is not None:
         lo, hi = max(lo, 0.0), min(hi, top + pad)
+    if floor is not None:
+        lo = max(lo, floor)
     return [lo, hi]
 
 
-def _legend_rows(names: list[str], width: int = 560) -> int:
+def _legend_rows(names: list[str], width: int = 500) -> int:
     """Rows a horizontal legend of ``names`` takes in a figure ``width`` px wide (about 7 px a
     character at FONT's size, 40 px for the symbol and gap), so the figure leaves room for it."""
     rows, used = 1, 0
     for name in names:
-        w = 7 * len(name) + 40
+        w = 8 * len(name) + 45
         if used and used + w > width:
             rows, used = rows + 1, 0
         used += w
@@ -387,36 +461,23 @@ def tradeoff_figure(table: pd.DataFrame, notes: dict[str, str] | None = None) ->
         if m.percent:
             values = part * 100
             rng = _axis_range([0.0, *values], list(values), top=100)
-            fig.update_yaxes(title_text=m.label, range=rng, row=col_of[m.label], col=1)
+            fig.update_yaxes(title_text="paired accuracy (%)", range=rng, row=col_of[m.label], col=1)
         else:
-            rng = _axis_range([0.0, *part], list(part)) if len(part) else None
-            fig.update_yaxes(
-                title_text=names.get(m.column, m.label) + " (ratio)", range=rng, row=col_of[m.label], col=1
-            )
+            rng = _axis_range([0.0, *part], list(part), floor=0.0 if (part >= 0).all() else None) if len(part) else None
+            fig.update_yaxes(title_text="sensitivity ratio", range=rng, row=col_of[m.label], col=1)
     if len(table):
         low = [*(table["general_ci_low"] * 100), *(table["bm25_recall10"] * 100), *(table["pool_ceiling"] * 100)]
         high = [*(table["general_ci_high"] * 100), *(table["bm25_recall10"] * 100), *(table["pool_ceiling"] * 100)]
         fig.update_yaxes(range=_axis_range(low, high, top=100), row=panels, col=1)
     fig.update_yaxes(title_text="Recall@10 (%)", row=panels, col=1)
-    subtitle = "<br>".join(textwrap.wrap(DEFINITION, 80))
-    sub_lines = subtitle.count("<br>") + 1
-    note = _notes(notes or {}, width=80)
+    note = _notes(notes or {}, width=75)
     lines = note.count("<br>") + 1 if note else 0
     legend_rows = _legend_rows(runs)
-    top = 40 + 17 * sub_lines + 30  # title, its subtitle, the first subplot's title
+    top = _heading(fig, "Does negation training cost ordinary retrieval?", textwrap.wrap(DEFINITION, 75), 30)
     below_axis = 62  # tick labels on two lines and the axis title
-    legend_h = 22 * legend_rows
+    legend_h = 32 * legend_rows
     bottom = below_axis + legend_h + 10 + 16 * lines + 10
     fig.update_layout(
-        title=dict(
-            text=f"Does negation training cost ordinary retrieval?<br><sup>{subtitle}</sup>",
-            x=0,
-            xref="paper",
-            y=1,
-            yref="container",
-            yanchor="top",
-            pad=dict(t=12),
-        ),
         font=FONT,
         template="plotly_white",
         height=top + plot_h + bottom,

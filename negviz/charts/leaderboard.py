@@ -79,8 +79,10 @@ def leaderboard_bars(
             annotation_position="top",
         )
     plot_h = max(160, 30 * n_bars)
-    axis_h = 45  # tick labels and the axis title under the plot
-    legend_h = 60  # the legend's title and up to two rows of entries
+    axis_h = 50  # tick labels and the axis title under the plot
+    names = [t.name for t in fig.data]
+    rows = max(1, -(-sum(7 * len(n) + 45 for n in names) // 460))  # entries wrap at ~500 px (1,000 px page)
+    legend_h = 22 + 24 * rows  # its title, then its rows
     top = 50 if title else 30
     fig.update_layout(
         title=title,
@@ -90,14 +92,16 @@ def leaderboard_bars(
         height=top + plot_h + axis_h + legend_h,
         margin=dict(l=10, r=20, t=top, b=axis_h + legend_h),
         showlegend=True,
-        # under the x axis: never over the title or the baseline's label
+        # at the figure's foot, under the x axis: never over the title or the baseline's label
         legend=dict(
             orientation="h",
-            yanchor="top",
-            y=-axis_h / plot_h,
-            xanchor="left",
+            xref="container",
+            yref="container",
             x=0,
-            title_text="negviz runs by family:",
+            y=0,
+            xanchor="left",
+            yanchor="bottom",
+            title=dict(text="negviz runs by family:", side="top left"),
             font=dict(size=12),
         ),
         barmode="overlay",
