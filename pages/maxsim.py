@@ -66,16 +66,10 @@ if src == "dataset" and kind in (PAIRS, EXCLUSION):
     ids = frame[id_col].tolist()
     sample_name, sample_id = pg.SAMPLE_PAIR
     start = ids.index(sample_id) if dataset == sample_name and sample_id in ids else 0
-    first_query = dict(zip(ids, frame["q1" if kind == PAIRS else "query"].astype(str)))
-
-    def short(text: str, n: int = 70) -> str:  # the picker names each item by its query
-        return text if len(text) <= n else text[: n - 1] + "…"
-
     item = st.selectbox(
         "Pair" if kind == PAIRS else "Query",
         ids,
         index=start,
-        format_func=lambda i: f"{i} · {short(first_query.get(i, ''))}",
         key="pair",
         bind="query-params",
         help="NevIR opens on 1283-3: MiniLM is fooled by 'not' on q2, NegMiniLM is not.",
@@ -88,7 +82,10 @@ if src == "dataset" and kind in (PAIRS, EXCLUSION):
             if "cue" in row
             else ""
         )
-        st.caption(f"{about}[open in the pair inspector]({links.inspector(dataset, item)})")
+        # The picker holds ids (its value is the URL's pair=); the pair's query says which it is.
+        st.caption(
+            f"q1: {md_escape(row['q1'])} · {about}[open in the pair inspector]({links.inspector(dataset, item)})"
+        )
     else:
         queries, docs, doc_names = (
             [row["query"]],

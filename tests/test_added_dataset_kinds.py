@@ -233,7 +233,7 @@ def walk(dataset: str) -> dict[str, str]:
         if page == "heatmap":
             shown["heatmap columns"] = at.selectbox(key="cell_column").options
         if page == "maxsim" and "pair" in [w.key for w in at.selectbox]:
-            shown["maxsim items"] = [o.split(" · ")[0] for o in at.selectbox(key="pair").options]
+            shown["maxsim items"] = at.selectbox(key="pair").options
         if page == "playground":
             shown["presets"] = [b.label for b in at.button if (b.key or "").startswith("preset-")]
         if page == "evaluate":  # the stored TF-IDF run is found again from the page's form
