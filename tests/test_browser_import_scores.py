@@ -47,6 +47,7 @@ def test_refuse_a_nan_then_import_and_open_the_heatmap_and_inspector(app_server,
     good.write_text(score_csv("pairs", scores), encoding="utf-8")
     lines = good.read_text(encoding="utf-8").splitlines()
     lines[3] = lines[3].rsplit(",", 1)[0] + ",NaN"
+    lines.append("<b>ghost</b>,q1,d1,0.5")  # an item nevir does not have, its id shown as text
     bad = tmp_path / "with-nan.csv"
     bad.write_text("\n".join(lines) + "\n", encoding="utf-8")
 
@@ -58,10 +59,10 @@ def test_refuse_a_nan_then_import_and_open_the_heatmap_and_inspector(app_server,
     problems = refused.locator("li")  # each problem a list item, shown as its text
     expect(problems).to_have_count(2)
     expect(problems.first).to_have_text(
-        "1 rows have a score that is not a finite number (first: \"row 3: 'NaN'\"); every score must be "
+        "1 row has a score that is not a finite number (first: row 3: 'NaN'); every score must be "
         "a number, not NaN or infinite."
     )
-    expect(problems.last).to_contain_text("1 of 1,383 items of nevir have no score for every slot")
+    expect(problems.last).to_contain_text("1 row names items that are not in nevir (first: '<b>ghost</b>')")
 
     _open(page, app_server + "/catalog", "Models & data")
     page.get_by_text("None stored yet").wait_for(timeout=WAIT)  # the refused file stored no run
@@ -95,7 +96,7 @@ def test_refuse_a_nan_then_import_and_open_the_heatmap_and_inspector(app_server,
     # MiniLM's verdict on 1230-2 (it prefers the edited d2 for both queries), moved scores and all
     card = page.get_by_text(re.compile(rf"^{NAME} · prefers_edited · margin -0\.0028$"))
     card.wait_for(timeout=WAIT)
-    page.get_by_text("scores were imported from a file", exact=False).wait_for(timeout=WAIT)
+    page.get_by_text("were imported from a file", exact=False).wait_for(timeout=WAIT)
     assert page.get_by_role("switch", name="Explain").count() == 0  # the Why panel offers nothing to run
     painted(page)
     assert page.locator(ERRORS).count() == 0
