@@ -81,50 +81,79 @@ labels = {k: TAXONOMY.label(k) for k in columns} if axis == "type" else {}
 title = f"{ctx.metric} by {at.AXES[axis]} · {ctx.name} {ctx.split}" + (
     f" · Δ to {reference}" if mode == "difference" else f" · ▾ below random ({ctx.baseline:.0%})"
 )
-fig = accuracy_heatmap(
-    cells,
-    rows,
-    columns,
-    metric=ctx.metric,
-    baseline=ctx.baseline,
-    title=title,
-    column_labels=labels,
-    min_n=int(min_n),
-    reference=reference if mode == "difference" else None,
-)
+warning = at.n_warning(cells, rows, labels, columns=columns)
+diff_ref = reference if mode == "difference" else None
 
-left, right = st.columns([3, 2])
-with left:
-    chart_items.apply_click(
-        "heatmap_chart",
-        {"cell_model": 0, "cell_column": 1},
-        {"cell_model": rows, "cell_column": columns},
+
+def heatmap(cols: list[str], part_title: str, note: str | None):
+    return accuracy_heatmap(
+        cells[cells["column"].isin(cols)],
+        rows,
+        cols,
+        metric=ctx.metric,
+        baseline=ctx.baseline,
+        title=part_title,
+        column_labels=labels,
+        min_n=int(min_n),
+        reference=diff_ref,
+        n_warning=note,
     )
-    st.plotly_chart(fig, key="heatmap_chart", on_select="rerun", selection_mode="points")
-with right:
-    dist = comparison = None
-    if "type" not in ctx.meta:
-        st.caption(
-            f"No negation types for {ctx.name} here (typing 35k perturbations takes a "
-            "while); "
-            f"`negviz taxonomy --dataset {ctx.name}` prints them."
-        )
+
+
+fig = heatmap(columns, title, warning)  # the whole figure: its download, sized to its content
+if warning:
+    st.warning(warning, icon=":material/warning:")
+# On the page the figure is sized to its content (cells fit their labels), at full width; more
+# columns than fit a narrow window are drawn as parts of PAGE_COLUMNS columns, one under another.
+PAGE_COLUMNS = 5
+parts = [columns[k : k + PAGE_COLUMNS] for k in range(0, len(columns), PAGE_COLUMNS)] or [[]]
+for k, cols in enumerate(parts):
+    key = "heatmap_chart" if k == 0 else f"heatmap_chart_{k + 1}"
+    chart_items.apply_click(
+        key, {"cell_model": 0, "cell_column": 1}, {"cell_model": rows, "cell_column": columns}
+    )
+    if len(parts) == 1:
+        part = fig
     else:
-        dist = type_distribution(ctx.meta.dropna(subset=["type"])[["type", "label_source"]])
-        comparison = at.distribution_vs_petcu(
-            dist, resources.reference(), ctx.name, f"{ctx.name} {ctx.split} (n={len(ctx.meta):,})"
+        where = (
+            f" · columns {k * PAGE_COLUMNS + 1}-{k * PAGE_COLUMNS + len(cols)} of {len(columns)}"
         )
-    if comparison is not None and comparison.empty:
-        st.caption("Petcu et al. report no type distribution for this dataset.")
-        st.dataframe(dist, hide_index=True, key="dist_table")
-    elif comparison is not None:
-        dfig = distribution_bars(comparison, f"Negation types · {ctx.name} vs Petcu et al.")
-        st.plotly_chart(dfig, key="dist_chart")
-        st.caption(
-            "Types of this dataset from its label source, grouped into the paper's "
-            "categories; the paper's "
-            "shares come from its GPT-4o-mini classifier on other splits (Sec. 6.2-6.3)."
-        )
+        note = at.n_warning(cells[cells["column"].isin(cols)], rows, labels, columns=cols)
+        part = heatmap(cols, title + where, note)
+    st.plotly_chart(part, key=key, on_select="rerun", selection_mode="points", width="content")
+st.caption(
+    f"Cells: {ctx.metric} in %, n = items in the cell; hover for the 95% CI. "
+    + (
+        f"Difference mode: percentage points to {safe_md(reference)} on the same items; "
+        "a superscript ns marks a difference whose 95% CI spans 0. "
+        if mode == "difference"
+        else f"▾ below random ({ctx.baseline:.0%}). "
+    )
+    + f"Grey: fewer than {int(min_n)} items, only n shown.",
+)
+dist = comparison = None
+if "type" not in ctx.meta:
+    st.caption(
+        f"No negation types for {ctx.name} here (typing 35k perturbations takes a "
+        "while); "
+        f"`negviz taxonomy --dataset {ctx.name}` prints them."
+    )
+else:
+    dist = type_distribution(ctx.meta.dropna(subset=["type"])[["type", "label_source"]])
+    comparison = at.distribution_vs_petcu(
+        dist, resources.reference(), ctx.name, f"{ctx.name} {ctx.split} (n={len(ctx.meta):,})"
+    )
+if comparison is not None and comparison.empty:
+    st.caption("Petcu et al. report no type distribution for this dataset.")
+    st.dataframe(dist, hide_index=True, key="dist_table")
+elif comparison is not None:
+    dfig = distribution_bars(comparison, f"Negation types · {ctx.name} vs Petcu et al.")
+    st.plotly_chart(dfig, key="dist_chart")
+    st.caption(
+        "Types of this dataset from its label source, grouped into the paper's "
+        "categories; the paper's "
+        "shares come from its GPT-4o-mini classifier on other splits (Sec. 6.2-6.3)."
+    )
 
 # Downloads at full width: in a half-width column the buttons would be cut off.
 st.caption("**Heatmap**: figure and cells")

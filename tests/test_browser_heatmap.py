@@ -63,3 +63,45 @@ def test_error_segment_click_lists_its_items(app_server, browser):
     assert rows[0]["link"].startswith("inspector?dataset=excluir&pair=excluir_")
     page.screenshot(path=str(ROOT / "test-results" / "errors.png"), full_page=True)
     page.close()
+
+
+# Boxes of the heatmap's parts, in CSS px: column width (the x axis over its columns), the
+# column-label and cell-text boxes, the model-label boxes and the figure.
+_MEASURE = """() => {
+  const plot = document.querySelector('.js-plotly-plot');
+  const fig = plot.getBoundingClientRect();
+  const axis = plot.querySelector('.nsewdrag').getBoundingClientRect();
+  const box = el => el.getBoundingClientRect();
+  const ticks = [...plot.querySelectorAll('.xaxislayer-above .xtick text')].map(box);
+  return {
+    figure: [fig.left, fig.width, fig.height],
+    axis: [axis.left, axis.width, axis.height],
+    columns: ticks.length,
+    labels: ticks.map(b => b.width),
+    cells: [...plot.querySelectorAll('.heatmaplayer text')].map(t => box(t).width),
+    names: [...plot.querySelectorAll('.yaxislayer-above .ytick text')].map(t => box(t).left),
+  };
+}"""
+
+
+def test_heatmap_is_sized_to_its_content_at_1400_and_1000_px(app_server, browser):
+    """Column labels and cell texts fit their columns, model names are not cut on the left, and
+    each model row is tall enough for two lines, at two browser widths, in both modes and with
+    ten cue-word columns (drawn in parts of five)."""
+    for width in (1400, 1000):
+        page = browser.new_page(viewport={"width": width, "height": 1400})
+        for mode in ("mode=accuracy", "mode=difference", "axis=cue"):
+            _open(page, app_server + f"/heatmap?dataset=nevir&{mode}", "Per-type accuracy")
+            page.locator(".js-plotly-plot .scatterlayer .point").first.wait_for(timeout=60_000)
+            settle(page, ".js-plotly-plot")
+            m = page.evaluate(_MEASURE)
+            rows = len(m["names"])
+            assert m["columns"] >= 4 and rows >= 4, m
+            column = m["axis"][1] / m["columns"]
+            assert column >= 60, (width, mode, m)  # not squeezed: room for "37.7% ▾" / "n=440"
+            assert max(m["labels"]) <= column, (width, mode, m)
+            assert max(m["cells"]) <= column - 4, (width, mode, m)
+            assert m["axis"][2] / rows >= 50 and m["figure"][2] >= 56 * rows, (width, mode, m)
+            assert min(m["names"]) >= m["figure"][0], (width, mode, m)  # no model name cut
+        page.get_by_text("Very different n: smollm2-135m").first.wait_for(timeout=30_000)
+        page.close()

@@ -137,7 +137,8 @@ def test_heatmap_figure_values_grey_cells_baseline_and_hover():
     assert np.isnan(z[0, 0]) and np.isnan(z[1, 0])  # n = 2 < 3: greyed, no colour
     assert z[0, 1] == 100.0 and z[1, 1] == 0.0
     assert np.array(grey.z, dtype=float)[1, 0] == 1
-    assert "min n 3" in main.text[1][0] and BELOW in main.text[1][1] and BELOW not in main.text[0][1]
+    assert main.text[1][0] == "n=2" and BELOW in main.text[1][1] and BELOW not in main.text[0][1]
+    assert "below min n 3" in points.customdata[2][6]  # the grey cell says why in its hover
     assert main.colorscale[1][0] == 0.25 and "random 25%" in main.colorbar.ticktext  # white at random
     assert points.customdata[3][:3] == ("A", "y", 3) or list(points.customdata[3][:3]) == ["A", "y", 3]
     assert "95% CI" in points.hovertemplate and "n = " in points.hovertemplate

@@ -115,6 +115,50 @@ def cell_table(
     return pd.DataFrame(rows, columns=list(CELL_COLUMNS))
 
 
+N_RATIO = 0.25  # a model's n in a column under this share of another's is "very different n"
+
+
+def n_imbalance(cells: pd.DataFrame, models: list[str] | None = None, ratio: float = N_RATIO) -> pd.DataFrame:
+    """Cells whose n is under ``ratio`` times the largest n of another shown model in the same
+    column (a 100-item run beside full runs): model, column, n, max_n, max_model."""
+    part = cells if models is None else cells[cells["model"].isin(models)]
+    rows = []
+    for column, col in part.groupby("column", sort=False):
+        n, model = col["n"].to_numpy(), col["model"].to_numpy()
+        top = int(np.argmax(n))
+        rows += [(m, column, int(k), int(n[top]), model[top]) for m, k in zip(model, n) if k < ratio * n[top]]
+    return pd.DataFrame(rows, columns=["model", "column", "n", "max_n", "max_model"])
+
+
+def n_warning(
+    cells: pd.DataFrame,
+    models: list[str] | None = None,
+    labels: dict[str, str] | None = None,
+    ratio: float = N_RATIO,
+    columns: list[str] | None = None,
+) -> str | None:
+    """One sentence naming the models scored on far fewer items per column than others, with their
+    n beside the others' (n_imbalance), or None when the shown models' n are comparable."""
+    few = n_imbalance(cells, models, ratio)
+    if few.empty:
+        return None
+    order = list(dict.fromkeys(models or few["model"]))
+    cols = list(columns or labels or dict.fromkeys(cells["column"]))
+    parts = []
+    for model in sorted(set(few["model"]), key=lambda m: order.index(m) if m in order else len(order)):
+        mine = few[few["model"] == model]
+        rank = mine["column"].map(lambda c: cols.index(c) if c in cols else len(cols))
+        mine = mine.iloc[np.argsort(rank.to_numpy(), kind="stable")]
+        name = [(labels or {}).get(c, c) for c in mine["column"]]
+        mine_n = ", ".join(f"{n:,} ({c})" for n, c in zip(mine["n"], name))
+        theirs = ", ".join(f"{n:,}" for n in mine["max_n"])
+        parts.append(f"{model} is scored on n = {mine_n} items, where another model has {theirs}")
+    return (
+        f"Very different n: {'; '.join(parts)}. Under {ratio:.0%} of the items, a cell's CI is far "
+        "wider: compare it with care."
+    )
+
+
 def model_order(outcomes: pd.DataFrame, by: str = "accuracy") -> list[str]:
     """Rows: best overall accuracy first, or by name."""
     if by == "name":

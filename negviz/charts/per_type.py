@@ -6,15 +6,18 @@ dataset and models in its title or hover, so an exported PNG stands on its own i
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from negviz.charts.style import BASELINE_COLOR, FONT
+from negviz.charts.style import BASELINE_COLOR, FONT, NOTE_COLOR
 
 GREY = "#d4d4d8"
 BELOW = "▾"  # marks a cell below the random baseline
+NS = "ns"  # marks a difference whose 95% CI spans 0 (a superscript after the value)
 # Diverging around the baseline: red = worse than random, blue = better.
 DIVERGING = [[0.0, "#b91c1c"], [0.5, "#f5f5f4"], [1.0, "#1d4ed8"]]
 CATEGORY_STYLE = {  # label, colour
@@ -27,17 +30,117 @@ CATEGORY_STYLE = {  # label, colour
 }
 MARGIN_COLORS = ("#2563eb", "#ea580c")
 
+# Heatmap sizing: plotly neither wraps labels nor sizes a figure to its content, so the builder
+# does both from character counts. CHAR_EM is a generous average glyph width (Helvetica, Arial and
+# Liberation Sans average ~0.45-0.5 em on mixed-case text, Inter a little more).
+CELL_FONT = 12  # px, cell text, column and model labels
+CHAR_EM = 0.55
+ROW_PX = 56  # per model row: two lines of cell text
+COL_MIN_CHARS, COL_MAX_CHARS = 9, 13  # per-column character budget (a longer word is hyphenated)
+CELL_CHARS = 9  # the widest cell text line: "-80.0 pp" + "ns", "37.7% ▾", "n=1,383"
+NAME_CHARS = 16  # model names are wrapped at hyphens to this many characters a line
+LINE_PX = 16  # one line of 12 px text
+NOTE_PX = 18  # one line of the footnote under the figure
+RIGHT_PX = 16
 
-def _wrap(label: str, width: int = 12) -> str:
-    """Break a long axis label into lines (plotly does not wrap)."""
-    lines, line = [], ""
+
+def char_px(size: int = CELL_FONT) -> float:
+    return size * CHAR_EM
+
+
+def _wrap(label: str, width: int = 12, hyphens: bool = True) -> str:
+    """Break a long label into lines of at most ``width`` characters (plotly does not wrap):
+    at spaces, then (with ``hyphens``) after hyphens; a word longer than a line is hyphenated."""
+    pieces = []
     for word in str(label).split():
-        if line and len(line) + 1 + len(word) > width:
+        if not hyphens:
+            pieces.append((word, False))
+            continue
+        parts = [p + "-" for p in word.split("-")[:-1]] + [word.split("-")[-1]]
+        for k, part in enumerate(p for p in parts if p):
+            while len(part) > width:  # an unbreakable word: hyphenate it
+                pieces.append((part[: width - 1] + "-", k > 0 or bool(pieces and pieces[-1][0].endswith("-"))))
+                part = part[width - 1 :]
+            pieces.append((part, k > 0))
+    lines, line = [], ""
+    for part, glued in pieces:  # glued: follows a hyphen, no space before it
+        joined = f"{line}{part}" if (glued or line.endswith("-")) else f"{line} {part}".strip()
+        if line and len(joined) > width:
             lines.append(line)
-            line = word
+            line = part
         else:
-            line = f"{line} {word}".strip()
+            line = joined
     return "<br>".join(lines + [line])
+
+
+@dataclass(frozen=True)
+class HeatmapSize:
+    """Pixel layout of a heatmap sized to its content (heatmap_size)."""
+
+    width: int
+    height: int
+    col_px: int  # width of one column (cell)
+    row_px: int
+    col_chars: int  # character budget of one line of a column label
+    left: int  # margins: model names, title, column labels + colour bar + notes
+    top: int
+    bottom: int
+    x_labels: list[str]  # wrapped with <br>
+    y_labels: list[str]
+    title: str
+
+
+def heatmap_size(rows: list[str], labels: list[str], title: str = "", n_notes: int = 0) -> HeatmapSize:
+    """Size a models x columns heatmap from its content: a column is as wide as its longest label
+    word (within COL_MIN_CHARS..COL_MAX_CHARS) and its widest cell text; labels are wrapped to
+    that budget, model names at hyphens; the height grows with the rows, label lines and notes."""
+    px = char_px()
+    words = [len(w) for label in labels for w in str(label).replace("-", "- ").split()] or [0]
+    col_chars = min(max(max(words), COL_MIN_CHARS, CELL_CHARS), COL_MAX_CHARS)
+    col_px = int(np.ceil(col_chars * px)) + 10
+    x_labels = [_wrap(label, col_chars) for label in labels]
+    y_labels = [_wrap(name, NAME_CHARS) for name in rows]
+    name_chars = max((len(line) for y in y_labels for line in y.split("<br>")), default=0)
+    left = int(np.ceil(name_chars * px)) + 16
+    label_lines = max((x.count("<br>") + 1 for x in x_labels), default=1)
+    plot_w = col_px * max(len(labels), 1)
+    width = max(left + plot_w + RIGHT_PX, 360)
+    title_chars = max(int((width - 10) / char_px(15)), 20)
+    title = _wrap(title, title_chars, hyphens=False)
+    top = 14 + 20 * (title.count("<br>") + 1) + 12
+    colorbar_px = 64  # horizontal bar, its ticks and title
+    bottom = 8 + LINE_PX * label_lines + 12 + colorbar_px + NOTE_PX * n_notes
+    height = int(top + ROW_PX * max(len(rows), 1) + bottom)
+    return HeatmapSize(
+        width=int(width),
+        height=height,
+        col_px=col_px,
+        row_px=ROW_PX,
+        col_chars=col_chars,
+        left=left,
+        top=int(top),
+        bottom=int(bottom),
+        x_labels=x_labels,
+        y_labels=y_labels,
+        title=title,
+    )
+
+
+def ci_spans_zero(low: float, high: float) -> bool:
+    """A difference whose 95% CI holds 0 is no clear difference (marked NS in the heatmap)."""
+    return bool(np.isfinite(low) and np.isfinite(high) and low <= 0.0 <= high)
+
+
+def heatmap_notes(min_n: int, grey: bool, reference: str | None, ns: bool, n_warning: str | None = None) -> list[str]:
+    """The footnote lines of a heatmap: what grey cells, the ns mark and very different n mean."""
+    notes = []
+    if grey:
+        notes.append(f"grey cell: fewer than {min_n} items (only n shown; too few to read)")
+    if reference is not None and ns:
+        notes.append(f"{NS}: the 95% CI of the difference spans 0 (no clear difference)")
+    if n_warning:
+        notes.append("⚠ " + n_warning)
+    return notes
 
 
 def category_label(category: str) -> str:
@@ -66,44 +169,65 @@ def accuracy_heatmap(
     column_labels: dict[str, str] | None = None,
     min_n: int = 0,
     reference: str | None = None,
+    n_warning: str | None = None,
 ) -> go.Figure:
-    """Models x columns of ``cells`` (per_type.cell_table). Accuracy cells are coloured
-    around the random baseline and marked ▾ below it; cells with n < min_n are grey and say so.
-    With ``reference`` the values are differences in percentage points to that model."""
-    labels = [_wrap((column_labels or {}).get(c, c)) for c in columns]
+    """Models x columns of ``cells`` (per_type.cell_table), sized to its content (heatmap_size).
+    Accuracy cells are coloured around the random baseline and marked ▾ below it; cells with
+    n < min_n are grey and show only their n. With ``reference`` the values are differences in
+    percentage points to that model, marked NS where their 95% CI spans 0. ``n_warning``
+    (per_type.n_warning) is printed under the figure, with the notes on grey cells and NS."""
+    names = [(column_labels or {}).get(c, c) for c in columns]
     table = cells.set_index(["model", "column"])
     shape = (len(rows), len(columns))
     z, grey = np.full(shape, np.nan), np.full(shape, np.nan)
     text = np.full(shape, "", dtype=object)
     custom = np.empty(shape, dtype=object)
+    any_ns = False
     for i, model in enumerate(rows):
         for j, column in enumerate(columns):
             if (model, column) not in table.index:
                 text[i, j] = "no items"
-                custom[i, j] = (model, column, 0, np.nan, np.nan, np.nan, "no items")
+                custom[i, j] = (model, column, 0, np.nan, np.nan, np.nan, "no items", names[j])
                 continue
             c = table.loc[(model, column)]
             v, lo, hi, n = c["value"] * 100, c["ci_low"] * 100, c["ci_high"] * 100, int(c["n"])
-            if not c["enough"]:
+            if n == 0:
+                text[i, j] = "no items"
+                note = "no shared items with the reference" if reference is not None else "no items"
+            elif not c["enough"]:
                 grey[i, j] = 1
-                text[i, j] = f"n={n}<br>&lt; min n {min_n}"
-                note = f"greyed: n={n} is under the minimum n {min_n}"
+                text[i, j] = f"n={n:,}"
+                note = f"grey: n={n:,} is below min n {min_n}, too few to read"
+            elif reference is not None and model == reference:
+                z[i, j] = 0.0
+                text[i, j] = f"reference<br>n={n:,}"
+                note = "the reference model"
             elif reference is not None:
                 z[i, j] = v
-                text[i, j] = f"{v:+.1f} pp<br>n={n}"
-                note = f"difference to {reference}"
+                spans = ci_spans_zero(lo, hi)
+                any_ns |= spans
+                text[i, j] = f"{v:+.1f} pp{f'<sup>{NS}</sup>' if spans else ''}<br>n={n:,}"
+                note = f"difference to {reference} on the same items" + (
+                    f"<br>{NS}: the 95% CI spans 0, no clear difference" if spans else ""
+                )
             else:
                 z[i, j] = v
                 below = baseline is not None and v < baseline * 100
-                text[i, j] = f"{v:.1f}%{' ' + BELOW if below else ''}<br>n={n}"
+                text[i, j] = f"{v:.1f}%{' ' + BELOW if below else ''}<br>n={n:,}"
                 note = f"below random ({baseline:.0%})" if below else ""
-            custom[i, j] = (model, column, n, v, lo, hi, note)
+            custom[i, j] = (model, column, n, v, lo, hi, note, names[j])
+    notes = heatmap_notes(min_n, bool(np.isfinite(grey).any()), reference, any_ns, n_warning)
+    size = heatmap_size(rows, names, title, 0)
+    # Notes wrap to the figure's width: size once more with their line count.
+    note_lines = [_wrap(note, max(int((size.width - 20) / char_px(12)), 30)) for note in notes]
+    size = heatmap_size(rows, names, title, sum(n.count("<br>") + 1 for n in note_lines))
+    labels, ylabels = size.x_labels, size.y_labels
     fig = go.Figure()
     fig.add_trace(
         go.Heatmap(
             z=grey,
             x=labels,
-            y=rows,
+            y=ylabels,
             colorscale=[[0, GREY], [1, GREY]],
             showscale=False,
             hoverinfo="skip",
@@ -113,15 +237,38 @@ def accuracy_heatmap(
         )
     )
     unit = "pp" if reference is not None else "%"
+    plot_w = size.width - size.left - RIGHT_PX
+    plot_h = size.height - size.top - size.bottom
+    notes_px = NOTE_PX * sum(note.count("<br>") + 1 for note in note_lines)
+    bar = dict(  # horizontal, under the column labels and above the notes: width is scarce
+        orientation="h",
+        thickness=12,
+        len=min(plot_w, 320),
+        lenmode="pixels",
+        xref="container",
+        x=size.left / size.width,
+        xanchor="left",
+        yref="container",
+        y=(notes_px + 12) / size.height,
+        yanchor="bottom",
+        ticks="outside",
+        tickfont=dict(size=CELL_FONT),
+        ticklabeloverflow="allow",  # the end labels stick out of the bar
+    )
     if reference is not None:
-        span = float(np.nanmax(np.abs(z))) if np.isfinite(z).any() else 1.0
+        span = float(np.nanmax(np.abs(z))) if np.isfinite(z).any() and np.nanmax(np.abs(z)) > 0 else 1.0
         zmin, zmax, zmid = -span, span, 0.0
-        colorbar = dict(title=dict(text="Δ pp", side="right"), ticksuffix=" pp")
+        colorbar = dict(
+            bar,
+            title=dict(text="difference (percentage points)", side="bottom", font=dict(size=13)),
+            ticksuffix=" pp",
+        )
     else:
         zmin, zmax, zmid = 0.0, 100.0, (baseline if baseline is not None else 0.5) * 100
-        ticks = sorted({0.0, 50.0, 100.0, zmid})
+        ticks = sorted({0.0, 50.0, 100.0, zmid} - ({50.0} if abs(zmid - 50) < 15 and zmid != 50 else set()))
         colorbar = dict(
-            title=dict(text="%", side="right"),
+            bar,
+            title=dict(text=f"{metric} (%)", side="bottom", font=dict(size=13)),
             tickvals=ticks,
             ticktext=[f"random {t:.0f}%" if t == zmid and baseline is not None else f"{t:.0f}%" for t in ticks],
         )
@@ -132,14 +279,14 @@ def accuracy_heatmap(
         go.Heatmap(
             z=z,
             x=labels,
-            y=rows,
+            y=ylabels,
             zmin=zmin,
             zmax=zmax,
             colorscale=scale,
             colorbar=colorbar,
             text=text,
             texttemplate="%{text}",
-            textfont=dict(size=12),
+            textfont=dict(size=CELL_FONT),
             hoverinfo="skip",
             name=metric,
             xgap=2,
@@ -148,10 +295,10 @@ def accuracy_heatmap(
     )
     # Invisible points on the cells carry the hover and make a cell clickable (plotly selects points).
     xs, ys, cd = [], [], []
-    for i, model in enumerate(rows):
-        for j, _ in enumerate(columns):
+    for i in range(len(rows)):
+        for j in range(len(columns)):
             xs.append(labels[j])
-            ys.append(model)
+            ys.append(ylabels[i])
             cd.append(list(custom[i, j]))
     value_name = f"Δ {metric}" if reference is not None else metric
     fig.add_trace(
@@ -162,22 +309,49 @@ def accuracy_heatmap(
             name="cells",
             showlegend=False,
             customdata=cd,
-            marker=dict(symbol="square", size=36, color="rgba(0,0,0,0)"),
+            marker=dict(symbol="square", size=min(size.col_px, size.row_px) - 8, color="rgba(0,0,0,0)"),
             hovertemplate=(
-                "<b>%{y}</b> · %{x}<br>"
+                "<b>%{customdata[0]}</b> · %{customdata[7]}<br>"
                 + value_name
                 + " %{customdata[3]:.1f} "
                 + unit
                 + "<br>95% CI %{customdata[4]:.1f} to %{customdata[5]:.1f} "
                 + unit
-                + "<br>n = %{customdata[2]}<br>%{customdata[6]}<extra></extra>"
+                + "<br>n = %{customdata[2]:,}<br>%{customdata[6]}<extra></extra>"
             ),
         )
     )
-    fig.update_yaxes(autorange="reversed", type="category", title=None)
-    fig.update_xaxes(type="category", side="bottom", title=None, tickangle=0)
+    # Fixed ranges: the hover markers would pad an autorange, leaving gaps around the cells.
+    fig.update_yaxes(range=[len(rows) - 0.5, -0.5], type="category", title=None, tickfont=dict(size=CELL_FONT))
+    fig.update_xaxes(
+        range=[-0.5, len(columns) - 0.5],
+        type="category",
+        side="bottom",
+        title=None,
+        tickangle=0,
+        tickfont=dict(size=CELL_FONT),
+    )
+    if note_lines:  # the legend of grey cells, the ns mark and very different n, under the bar
+        fig.add_annotation(
+            text="<br>".join(note_lines),
+            align="left",
+            showarrow=False,
+            xref="paper",
+            x=-size.left / plot_w,
+            xanchor="left",
+            yref="paper",
+            y=(notes_px + 4 - size.bottom) / plot_h,
+            yanchor="top",
+            font=dict(size=12, color=NOTE_COLOR),
+        )
     fig.update_layout(clickmode="event+select", dragmode=False)
-    return _layout(fig, title, height=max(300, 170 + 56 * len(rows)))
+    fig = _layout(fig, size.title, height=size.height)
+    fig.update_layout(
+        width=size.width,
+        margin=dict(l=size.left, r=RIGHT_PX, t=size.top, b=size.bottom, autoexpand=False),
+        title=dict(font=dict(size=15), y=1, yref="container", yanchor="top", pad=dict(t=12)),
+    )
+    return fig
 
 
 def distribution_bars(comparison: pd.DataFrame, title: str) -> go.Figure:
