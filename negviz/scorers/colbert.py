@@ -150,7 +150,9 @@ class ColBERT(LateInteractionScorer):
     # None = take the checkpoint's artifact.metadata value (filled in at construction).
     declared_options: ClassVar[tuple[Option, ...]] = (
         Option("similarity", str, None, "token similarity (default: the checkpoint's)", choices=SIMILARITIES),
-        Option("query_maxlen", int, None, "query length in tokens, [MASK]-padded (default: the checkpoint's)", ge=4, le=512),
+        Option(
+            "query_maxlen", int, None, "query length in tokens, [MASK]-padded (default: the checkpoint's)", ge=4, le=512
+        ),
         Option("doc_maxlen", int, None, "document length in tokens (default: the checkpoint's)", ge=4, le=512),
         Option("mask_punctuation", bool, None, "leave document punctuation out (default: the checkpoint's)"),
         Option("attend_to_mask_tokens", bool, None, "let queries attend to [MASK] padding (default: the checkpoint's)"),

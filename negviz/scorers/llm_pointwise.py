@@ -27,7 +27,9 @@ ENDPOINT_OPTIONS = (
     Option("api_model", str, "", "endpoint back end: the model name the server knows (default: the model's name)"),
     Option("api_key_env", str, "OPENAI_API_KEY", "endpoint back end: the environment variable holding the API key"),
     Option("concurrency", int, 4, "endpoint back end: requests in flight at once", ge=1, le=64),
-    Option("max_calls", int, 0, "endpoint back end: stop before more requests than this (0: no limit)", ge=0, le=10_000_000),
+    Option(
+        "max_calls", int, 0, "endpoint back end: stop before more requests than this (0: no limit)", ge=0, le=10_000_000
+    ),
     Option("dry_run", bool, False, "endpoint back end: only say how many requests the run would make"),
     Option(
         "timeout",
@@ -160,7 +162,9 @@ class LLMPointwise(GenerativeScorer):
     declared_options = (
         Option("template", str, "yes-no", "prompt template (negviz.llm.prompts)", choices=TEMPLATE_NAMES),
         Option("backend", str, "transformers", "where the model runs", choices=BACKENDS),
-        Option("max_reasoning_tokens", int, 256, "token budget of the reasoning (reasoning templates)", ge=1, le=32_768),
+        Option(
+            "max_reasoning_tokens", int, 256, "token budget of the reasoning (reasoning templates)", ge=1, le=32_768
+        ),
         Option(
             "gguf_file", str, "", "transformers back end: the GGUF file in the model folder (default: the only one)"
         ),

@@ -43,7 +43,9 @@ class SparseRep:
 
 class Splade(Scorer):
     family: ClassVar[str] = "splade"
-    declared_options: ClassVar[tuple[Option, ...]] = (Option("max_length", int, 512, "tokens kept per text", ge=1, le=8192),)
+    declared_options: ClassVar[tuple[Option, ...]] = (
+        Option("max_length", int, 512, "tokens kept per text", ge=1, le=8192),
+    )
     symmetric: ClassVar[bool] = True  # one encoder for both sides, then a dot product
     heavy: ClassVar[bool] = False
 
