@@ -20,7 +20,6 @@ into memory whole.
 
 from __future__ import annotations
 
-import io
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Iterator
@@ -175,7 +174,7 @@ def read_scores(
     unsaid = [i for i in missing if i not in flagged]  # an item with a bad score is said once, there
     if unsaid and not allow_partial:
         problems.add("missing", unsaid, len(unsaid))
-    _raise(problems, name, dataset, layout, len(ids))
+    _raise(problems, name, dataset, len(ids))
     kept = [i for i in ids if i in complete]
     if not kept:
         raise DataValidationError(f"no item of {dataset.spec.name} has a score for every slot.", file=name)
@@ -291,7 +290,7 @@ MESSAGES = {
 }
 
 
-def _raise(problems: Problems, name: str, dataset, layout: str, total: int) -> None:
+def _raise(problems: Problems, name: str, dataset, total: int) -> None:
     if not problems.counts:
         return
     from negviz.schema import ID_COLUMN, PERTURBATION
@@ -317,7 +316,3 @@ def _raise(problems: Problems, name: str, dataset, layout: str, total: int) -> N
         }
         errors.append(DataValidationError(MESSAGES[kind].format(**words) + ". Nothing was stored.", file=name))
     raise DataValidationError.of(errors)
-
-
-def open_bytes(data: bytes) -> IO[bytes]:
-    return io.BytesIO(data)
