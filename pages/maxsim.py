@@ -83,9 +83,8 @@ if src == "dataset" and kind in (PAIRS, EXCLUSION):
             else ""
         )
         # The picker holds ids (its value is the URL's pair=); the pair's query says which it is.
-        st.caption(
-            f"q1: {md_escape(row['q1'])} · {about}[open in the pair inspector]({links.inspector(dataset, item)})"
-        )
+        inspector = links.inspector(dataset, item)
+        st.caption(f"q1: {md_escape(row['q1'])} · {about}[open in the pair inspector]({inspector})")
     else:
         queries, docs, doc_names = (
             [row["query"]],
