@@ -114,11 +114,31 @@ def tiny_model_dir(tmp_path_factory) -> Callable[[str], Path | None]:
     return get
 
 
+@pytest.fixture(scope="session")
+def shipped_store_file(tmp_path_factory) -> Path:
+    """A SQLite store holding every shipped run with its item scores, built once per test run.
+    Page tests start from a copy: a fresh store would copy the shipped scores in again, in a
+    background thread that outlives its test and competes with the next ones for the CPU. The
+    first-start path itself (records at once, scores later) is tested in tests/test_store.py."""
+    from negviz.paths import DATA_DIR
+    from negviz.store import Store
+
+    path = tmp_path_factory.mktemp("shipped-store") / "results.sqlite"
+    store = Store(f"sqlite:///{path}")
+    try:
+        store.ensure_bundled(DATA_DIR / "runs", lazy=True)
+        store.load_pending()
+    finally:
+        store.close()  # the last connection's close checkpoints the WAL into the file copied
+    return path
+
+
 @pytest.fixture
-def app_env(tmp_path, monkeypatch) -> Path:
-    """The app's environment for one test: a fresh SQLite store and negviz cache in
-    ``tmp_path`` (returned), the Hub offline, no shared-server path setting, and no run list
-    cached from another test's store. Pages load the shipped runs into that store."""
+def app_env(tmp_path, monkeypatch, shipped_store_file) -> Path:
+    """The app's environment for one test: a SQLite store holding the shipped runs (a copy of
+    the one built for the test run) and a negviz cache in ``tmp_path`` (returned), the Hub
+    offline, no shared-server path setting, and no run list cached from another test's store."""
+    shutil.copyfile(shipped_store_file, tmp_path / "results.sqlite")
     monkeypatch.setenv("NEGVIZ_DB_URL", f"sqlite:///{tmp_path / 'results.sqlite'}")
     monkeypatch.setenv("NEGVIZ_CACHE_DIR", str(tmp_path / "cache"))
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
