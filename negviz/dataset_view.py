@@ -160,3 +160,21 @@ class DatasetView:
         from negviz.finetune.views import drift_frames
 
         return drift_frames(self.store, runs)
+
+    # ------------------------------------------------------------ across benchmarks
+    def board(self, catalog: pd.DataFrame | None = None) -> pd.DataFrame:
+        """Every model on every benchmark (negviz.analyses.board), from the whole store whatever
+        this view's dataset; a trained model's general-retrieval cell comes from the fine-tuning
+        run that made it (negviz.finetune.provenance)."""
+        from negviz.analyses.board import board_table
+        from negviz.catalog import load_catalog
+        from negviz.finetune.provenance import trained_runs
+
+        catalog = load_catalog() if catalog is None else catalog
+        runs = DatasetView(self.store).runs(kind=None)
+        finetune = runs[runs["kind"] == FINETUNE]
+
+        def made_by(model: str) -> list[str]:
+            return finetune[trained_runs(finetune, model, catalog)]["run_id"].tolist() if len(finetune) else []
+
+        return board_table(runs, catalog, made_by)

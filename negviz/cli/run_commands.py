@@ -1,4 +1,4 @@
-"""`negviz runs`, `import-runs`, `export-run`, `compare`: the stored runs."""
+"""`negviz runs`, `board`, `import-runs`, `export-run`, `compare`: the stored runs."""
 
 from __future__ import annotations
 
@@ -27,6 +27,21 @@ def cmd_runs(args: argparse.Namespace) -> int:
     table["metric"], table["value"] = metric, value
     table["shown"] = chosen_mask(df).map({True: "*", False: ""}).to_numpy()  # the run pages show for the model
     return emit(table, args.json)
+
+
+def cmd_board(args: argparse.Namespace) -> int:
+    from negviz.analyses.board import board_json, column_keys
+    from negviz.dataset_view import DatasetView
+    from negviz.store import Store
+
+    board = DatasetView(Store(args.db)).board()
+    if args.json:
+        print(dumps(board_json(board), indent=2))
+        return 0
+    if board.empty:
+        print("no stored runs", file=sys.stderr)
+        return 0
+    return emit(board[["model", "base", *column_keys()]], False)
 
 
 def cmd_import(args: argparse.Namespace) -> int:
@@ -114,6 +129,10 @@ def register(sub) -> None:
     s.add_argument("--dataset")
     s.add_argument("--json", action="store_true")
     s.set_defaults(func=cmd_runs)
+
+    s = sub.add_parser("board", help="every model on every benchmark: the run each page shows, value, 95% CI and n")
+    s.add_argument("--json", action="store_true", help="a list of rows: model, base, per benchmark value/ci/n")
+    s.set_defaults(func=cmd_board)
 
     s = sub.add_parser("import-runs", help="load run files (e.g. data/runs) into the store")
     s.add_argument("path")

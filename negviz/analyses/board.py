@@ -1,0 +1,253 @@
+"""The board across benchmarks: one row per model, one column per benchmark measure.
+
+Each cell is the number the benchmark's own page shows for the model: the run that stands for
+the model there (negviz.run_choice, the one policy), read by the function that page reads it
+with (summaries.headline / leaderboard.headline_ci for a run's headline, the corpus board's
+columns for retrieval over the offline corpus, a DEMETR run's per-perturbation ratio). So a
+board cell and the Overview of that dataset can never show two numbers for one model.
+
+The general-retrieval column is the drift page's measure (Recall@10 of HotpotQA's supporting
+passages, negviz.finetune.general): measured by fine-tuning runs, at epoch 0 for the model they
+start from and at their last epoch for the model they made.
+
+    board = board_table(DatasetView(store).runs(kind=None), catalog)
+    board[["model", "nevir", "nevir_ci_low", "nevir_ci_high", "nevir_n"]]
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable
+
+import pandas as pd
+
+from negviz import run_choice
+from negviz.analyses.leaderboard import headline_ci
+from negviz.summaries import headline
+
+Cell = tuple[float | None, float | None, float | None, int | None]  # value, ci low, ci high, n
+NEGATION, ANTONYM = "critical_id8_negation", "critical_id7_antonym"
+GENERAL = "general"
+
+
+@dataclass(frozen=True)
+class Column:
+    key: str  # the board's column name (and the prefix of its _ci_low, _ci_high, _n, _run_id)
+    dataset: str  # the store's dataset name of the runs it reads
+    kind: str  # the runs' kind: eval or retrieval
+    title: str  # for a person, with its unit
+    unit: str  # "%" (a proportion, shown x100), "pp" (a difference of proportions) or "ratio"/"score"
+    higher_is_better: bool
+    cell: Callable[[dict], Cell]  # a run's summary -> the cell
+    fill: str  # the command that fills an empty cell, {model} filled in
+
+    def command(self, model: str) -> str:
+        return self.fill.format(model=model)
+
+
+def _headline(summary: dict) -> Cell:
+    lo, hi = headline_ci(summary)
+    return headline(summary)[1], lo, hi, summary.get("n")
+
+
+def _corpus(metric: str) -> Callable[[dict], Cell]:
+    def cell(summary: dict) -> Cell:
+        lo, hi = (summary.get("ci95") or {}).get(metric) or (None, None)
+        return summary.get(metric), lo, hi, summary.get("n")
+
+    return cell
+
+
+def _perturbation(name: str) -> Callable[[dict], Cell]:
+    def cell(summary: dict) -> Cell:
+        for p in summary.get("perturbations", []):
+            if p["perturbation"] == name:
+                lo, hi = p.get("ratio_ci95") or (None, None)
+                return p.get("sensitivity_ratio"), lo, hi, p.get("n_ratio", p.get("n"))
+        return None, None, None, None
+
+    return cell
+
+
+EVAL_HINT = "negviz eval --model {model} --dataset "
+COLUMNS = (
+    Column("nevir", "nevir", "eval", "NevIR paired accuracy (%)", "%", True, _headline, EVAL_HINT + "nevir"),
+    Column("excluir", "excluir", "eval", "ExcluIR Right Rank, pairs (%)", "%", True, _headline, EVAL_HINT + "excluir"),
+    Column(
+        "excluir_delta_r1",
+        "excluir@offline",
+        "retrieval",
+        "ExcluIR offline corpus ΔR@1 (pp)",
+        "pp",
+        True,
+        _corpus("delta_r1"),
+        EVAL_HINT + "excluir --corpus offline",
+    ),
+    Column(
+        "excluir_delta_mrr10",
+        "excluir@offline",
+        "retrieval",
+        "ExcluIR offline corpus ΔMRR@10",
+        "score",
+        True,
+        _corpus("delta_mrr10"),
+        EVAL_HINT + "excluir --corpus offline",
+    ),
+    Column(
+        "demetr_negation",
+        "demetr",
+        "eval",
+        "DEMETR negation sensitivity (ratio)",
+        "ratio",
+        True,
+        _perturbation(NEGATION),
+        EVAL_HINT + "demetr",
+    ),
+    Column(
+        "demetr_antonym",
+        "demetr",
+        "eval",
+        "DEMETR antonym sensitivity (ratio)",
+        "ratio",
+        True,
+        _perturbation(ANTONYM),
+        EVAL_HINT + "demetr",
+    ),
+    Column(
+        "cannot",
+        "cannot",
+        "eval",
+        "CANNOT mean similarity of negated pairs (score)",
+        "score",
+        False,
+        _headline,
+        EVAL_HINT + "cannot",
+    ),
+)
+GENERAL_TITLE = "General retrieval: HotpotQA Recall@10 (%)"
+GENERAL_FILL = "negviz finetune --model {model} --general 30 (epoch 0 measures the starting model)"
+PARTS = ("", "_ci_low", "_ci_high", "_n", "_run_id")
+
+
+def column_keys() -> list[str]:
+    return [c.key for c in COLUMNS] + [GENERAL]
+
+
+def titles() -> dict[str, str]:
+    return {c.key: c.title for c in COLUMNS} | {GENERAL: GENERAL_TITLE}
+
+
+def units() -> dict[str, str]:
+    return {c.key: c.unit for c in COLUMNS} | {GENERAL: "%"}
+
+
+def board_table(runs: pd.DataFrame, catalog: pd.DataFrame | None = None, made_by=None) -> pd.DataFrame:
+    """One row per model with a run on any benchmark: per column its value, 95% CI, n and the
+    run id it came from (NaN where the model has no run there). ``runs``: Store.runs rows of
+    every kind and dataset; ``made_by(model) -> finetune run ids``: which fine-tuning runs made a
+    model (its last epoch then gives the model's general-retrieval cell); ``catalog``: family,
+    base model and training data per model."""
+    cells: dict[str, dict[str, Any]] = {}
+    for column in COLUMNS:
+        part = runs[(runs["dataset_name"] == column.dataset) & (runs["kind"] == column.kind)]
+        chosen = run_choice.choose_runs(part, kind=column.kind)
+        for r in chosen.itertuples(index=False):
+            value, lo, hi, n = column.cell(r.summary or {})
+            if value is None:
+                continue
+            cells.setdefault(r.model_name, {}).update(
+                {
+                    column.key: value,
+                    f"{column.key}_ci_low": lo,
+                    f"{column.key}_ci_high": hi,
+                    f"{column.key}_n": n,
+                    f"{column.key}_run_id": r.run_id,
+                }
+            )
+    for model, cell in general_cells(runs, made_by).items():
+        cells.setdefault(model, {}).update(cell)
+    board = pd.DataFrame([{"model": m, **c} for m, c in sorted(cells.items())])
+    columns = ["model"] + [f"{k}{p}" for k in column_keys() for p in PARTS]
+    board = board.reindex(columns=columns)
+    return _with_catalog(board, catalog)
+
+
+def general_cells(runs: pd.DataFrame, made_by=None) -> dict[str, dict[str, Any]]:
+    """The general-retrieval cell per model: the starting model's from epoch 0 of the
+    fine-tuning run with the most questions, a trained model's from the last epoch of the run that
+    made it (``made_by``)."""
+    ft = runs[(runs["kind"] == "finetune") & (runs["status"] == "complete")]
+    out: dict[str, dict[str, Any]] = {}
+
+    def cell(run, epoch: dict) -> dict[str, Any] | None:
+        if epoch.get("general_recall10") is None:
+            return None
+        return {
+            GENERAL: epoch["general_recall10"],
+            f"{GENERAL}_ci_low": epoch.get("general_recall10_ci_low"),
+            f"{GENERAL}_ci_high": epoch.get("general_recall10_ci_high"),
+            f"{GENERAL}_n": epoch.get("general_n"),
+            f"{GENERAL}_run_id": run.run_id,
+        }
+
+    for run in ft.itertuples(index=False):
+        epochs = (run.summary or {}).get("epochs") or []
+        first = next((e for e in epochs if e.get("epoch") == 0), None)
+        start = cell(run, first) if first else None
+        if start and (run.model_name not in out or start[f"{GENERAL}_n"] > out[run.model_name][f"{GENERAL}_n"]):
+            out[run.model_name] = start
+    if made_by is not None:
+        for model in set(runs["model_name"]) - set(ft["model_name"]):
+            for run in ft[ft["run_id"].isin(made_by(model))].itertuples(index=False):
+                epochs = (run.summary or {}).get("epochs") or []
+                last = max(epochs, key=lambda e: e.get("epoch", -1), default=None)
+                if last and (end := cell(run, last)):
+                    out[model] = end
+    return out
+
+
+def _with_catalog(board: pd.DataFrame, catalog: pd.DataFrame | None) -> pd.DataFrame:
+    """Family, base model and training data beside each model, so no cell is read as held-out
+    when the model was trained on that benchmark."""
+    from negviz.catalog import base_model
+
+    if catalog is None or board.empty:
+        return board.assign(family=None, base=None, trained_on=None)
+    rows = catalog.set_index("name")
+    info = {
+        m: (
+            rows.at[m, "family"] if m in rows.index else None,
+            base_model(m, catalog),
+            rows.at[m, "training_data"] if m in rows.index else None,
+        )
+        for m in board["model"]
+    }
+    board.insert(1, "family", board["model"].map(lambda m: info[m][0]))
+    board.insert(2, "base", board["model"].map(lambda m: info[m][1]))
+    board.insert(3, "trained_on", board["model"].map(lambda m: info[m][2]))
+    return board
+
+
+def board_json(board: pd.DataFrame) -> list[dict[str, Any]]:
+    """The board for scripts: per row ``model``, ``base`` where declared, and per benchmark
+    ``value``, ``ci_low``, ``ci_high``, ``n`` (fractions and ratios as stored, never x100)."""
+    from negviz.json_values import plain
+
+    out = []
+    for row in board.to_dict("records"):
+        item: dict[str, Any] = {"model": row["model"]}
+        if row.get("base"):
+            item["base"] = row["base"]
+        if row.get("trained_on"):
+            item["trained_on"] = row["trained_on"]
+        for key in column_keys():
+            if pd.notna(row.get(key)):
+                item[key] = {
+                    "value": row[key],
+                    "ci_low": row[f"{key}_ci_low"],
+                    "ci_high": row[f"{key}_ci_high"],
+                    "n": row[f"{key}_n"],
+                    "run_id": row[f"{key}_run_id"],
+                }
+        out.append(plain(item))
+    return out

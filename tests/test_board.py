@@ -1,0 +1,110 @@
+"""The board across benchmarks (negviz.analyses.board, DatasetView.board, `negviz board`): every cell
+is the number the dataset's own page shows for the model, over the shipped runs."""
+
+import json
+import shutil
+
+import pandas as pd
+import pytest
+
+from negviz.analyses.board import COLUMNS, GENERAL, board_json, board_table, column_keys
+from negviz.analyses.leaderboard import corpus_board, leaderboard
+from negviz.cli import main
+from negviz.dataset_view import DatasetView
+from negviz.store import Store
+
+
+@pytest.fixture(scope="module")
+def shipped(shipped_store_file, tmp_path_factory):
+    path = tmp_path_factory.mktemp("board") / "results.sqlite"
+    shutil.copyfile(shipped_store_file, path)
+    with Store(f"sqlite:///{path}") as store:
+        yield store
+
+
+@pytest.fixture(scope="module")
+def board(shipped):
+    return DatasetView(shipped).board()
+
+
+def test_every_headline_cell_is_the_overview_number(shipped, board):
+    """The Overview of each dataset: leaderboard() of the run each model is shown by."""
+    checked = 0
+    for column in (c for c in COLUMNS if c.kind == "eval" and c.key != "demetr_antonym"):
+        view = DatasetView(shipped, column.dataset)
+        overview = leaderboard(view.runs()[view.runs()["run_id"].isin(view.chosen()["run_id"])]).set_index("model")
+        cells = board.dropna(subset=[column.key]).set_index("model")
+        assert set(cells.index) == set(overview.index), column.key
+        for model, row in cells.iterrows():
+            shown = overview.loc[model]
+            assert row[column.key] == shown["value"], (column.key, model)
+            assert (row[f"{column.key}_ci_low"], row[f"{column.key}_ci_high"]) == (shown["ci_low"], shown["ci_high"])
+            assert row[f"{column.key}_run_id"] == shown["run_id"]
+            checked += 1
+    assert checked >= 40  # 12 models on NevIR, 11 on ExcluIR, 11 on DEMETR, 9 on CANNOT
+
+
+def test_corpus_and_antonym_cells_are_the_pages_numbers(shipped, board):
+    corpus = corpus_board(DatasetView(shipped, "excluir").retrieval_runs()).set_index("run_id")
+    rows = board.dropna(subset=["excluir_delta_r1"])
+    assert len(rows) >= 6
+    for row in rows.itertuples(index=False):
+        shown = corpus.loc[row.excluir_delta_r1_run_id]
+        assert (row.excluir_delta_r1, row.excluir_delta_mrr10) == (shown["delta_r1"], shown["delta_mrr10"])
+        assert row.excluir_delta_r1_ci_low == shown["delta_r1_ci_low"]
+    # DEMETR's antonym ratio: the perturbation's row of the run the sensitivity page shows.
+    minilm = board.set_index("model").loc["all-MiniLM-L6-v2"]
+    run = shipped.get_run(minilm["demetr_antonym_run_id"])
+    antonym = next(p for p in run.summary["perturbations"] if p["perturbation"] == "critical_id7_antonym")
+    assert minilm["demetr_antonym"] == antonym["sensitivity_ratio"]
+    assert [minilm["demetr_antonym_ci_low"], minilm["demetr_antonym_ci_high"]] == antonym["ratio_ci95"]
+    assert minilm["demetr_antonym_n"] == 1000 and run.n == 35000  # the full run, not the 2-perturbation one
+
+
+def test_general_retrieval_from_the_finetuning_runs(shipped, board):
+    """all-MiniLM-L6-v2: epoch 0 of the fine-tuning run that measured most questions; NegMiniLM:
+    the last epoch of the run that made it (data/models/negminilm/README.md: finetune 1ce4a3c7)."""
+    rows = board.set_index("model")
+    runs = DatasetView(shipped).finetune_runs()
+    made = runs[runs["run_id"].str.startswith("1ce4a3c7")].iloc[0]
+    last = max(made["summary"]["epochs"], key=lambda e: e["epoch"])
+    assert rows.loc["negminilm", GENERAL] == last["general_recall10"]
+    assert rows.loc["negminilm", f"{GENERAL}_run_id"] == made["run_id"]
+    starts = [
+        (next(e for e in r["epochs"] if e["epoch"] == 0))
+        for r in runs[runs["model_name"] == "all-MiniLM-L6-v2"]["summary"]
+    ]
+    widest = max(starts, key=lambda e: e["general_n"])
+    assert rows.loc["all-MiniLM-L6-v2", GENERAL] == widest["general_recall10"]
+    assert pd.isna(rows.loc["bm25", GENERAL])  # never measured: the cell stays empty
+
+
+def test_the_board_names_bases_and_training_data(board):
+    rows = board.set_index("model")
+    assert rows.loc["negminilm", "base"] == "all-MiniLM-L6-v2"
+    assert rows.loc["negmpnet-lora", "base"] == "all-mpnet-base-v2"
+    assert "CANNOT" in rows.loc["negminilm", "trained_on"]
+    assert rows.loc["smollm2-135m", "nevir_n"] == 100  # its stated sample, said by its n
+    assert pd.isna(rows.loc["smollm2-135m", "excluir"])
+
+
+def test_board_json_on_the_command_line(shipped, board, capsys):
+    assert main(["--db", str(shipped.engine.url), "board", "--json"]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    assert printed == board_json(board)
+    negminilm = next(r for r in printed if r["model"] == "negminilm")
+    assert negminilm["base"] == "all-MiniLM-L6-v2"
+    assert set(negminilm["nevir"]) == {"value", "ci_low", "ci_high", "n", "run_id"}
+    assert negminilm["nevir"]["n"] == 1383 and 0 < negminilm["nevir"]["value"] < 1  # a fraction, not %
+    assert "excluir_delta_r1" not in negminilm  # no run: no key, never a made-up number
+
+
+def test_an_empty_store_gives_an_empty_board(tmp_path):
+    with Store(f"sqlite:///{tmp_path / 'empty.sqlite'}") as store:
+        board = DatasetView(store).board()
+    assert board.empty and board_json(board) == []
+    assert list(board_table(store_runs_columns(), None).columns)[:2] == ["model", column_keys()[0]]
+
+
+def store_runs_columns() -> pd.DataFrame:
+    return pd.DataFrame(columns=["run_id", "model_name", "dataset_name", "kind", "status", "split", "n", "summary"])
