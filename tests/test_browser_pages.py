@@ -12,6 +12,7 @@ pytestmark = needs_browser
 # URL (path and query) -> the page's title; /overview comes first, as the first request of the server.
 PAGES = {
     "/overview?dataset=nevir": "Overview",
+    "/board?sort=NevIR": "Across benchmarks",
     "/heatmap?dataset=excluir": "Per-type accuracy",
     "/errors?dataset=nevir": "Error preference",
     "/sensitivity": "Perturbation sensitivity",

@@ -37,7 +37,7 @@ class Column:
     kind: str  # the runs' kind: eval or retrieval
     title: str  # for a person, with its unit
     unit: str  # "%" (a proportion, shown x100), "pp" (a difference of proportions) or "ratio"/"score"
-    higher_is_better: bool
+    higher_is_better: bool | None  # None: scales differ by model, so the column is not ranked
     cell: Callable[[dict], Cell]  # a run's summary -> the cell
     fill: str  # the command that fills an empty cell, {model} filled in
 
@@ -117,9 +117,9 @@ COLUMNS = (
         "cannot",
         "cannot",
         "eval",
-        "CANNOT mean similarity of negated pairs (score)",
+        "CANNOT mean similarity (score; scales differ by model, not ranked)",
         "score",
-        False,
+        None,
         _headline,
         EVAL_HINT + "cannot",
     ),
@@ -135,6 +135,18 @@ def column_keys() -> list[str]:
 
 def titles() -> dict[str, str]:
     return {c.key: c.title for c in COLUMNS} | {GENERAL: GENERAL_TITLE}
+
+
+SHORT = {  # a column's name in pickers and URLs (a bound widget keeps its shown value in the URL)
+    "nevir": "NevIR",
+    "excluir": "ExcluIR pairs",
+    "excluir_delta_r1": "ExcluIR ΔR@1",
+    "excluir_delta_mrr10": "ExcluIR ΔMRR@10",
+    "demetr_negation": "DEMETR negation",
+    "demetr_antonym": "DEMETR antonym",
+    "cannot": "CANNOT",
+    GENERAL: "General retrieval",
+}
 
 
 def units() -> dict[str, str]:
@@ -226,6 +238,76 @@ def _with_catalog(board: pd.DataFrame, catalog: pd.DataFrame | None) -> pd.DataF
     board.insert(2, "base", board["model"].map(lambda m: info[m][1]))
     board.insert(3, "trained_on", board["model"].map(lambda m: info[m][2]))
     return board
+
+
+# Published numbers measured as negviz measures the column (analyses.beside_published decides).
+PUBLISHED_METRICS = {"nevir": "paired_accuracy", "demetr_negation": "sensitivity_ratio (negation)"}
+
+
+def published_board(reference: pd.DataFrame) -> pd.DataFrame:
+    """The papers' rows of the board's columns (model, its sources, and the column values), to be
+    shown as marked rows; only columns whose published protocol is negviz's."""
+    from negviz.analyses.beside_published import published_overlay
+
+    rows: dict[str, dict[str, Any]] = {}  # by model: a model two papers measured is one point
+    by_key = {c.key: c for c in COLUMNS}
+    for key, metric in PUBLISHED_METRICS.items():
+        found, _ = published_overlay(reference, by_key[key].dataset, metric)
+        for r in found.itertuples(index=False):
+            row = rows.setdefault(r.model, {"model": r.model, "source": r.source})
+            if r.source not in row["source"]:
+                row["source"] += f"; {r.source}"
+            row[key] = r.value
+    return pd.DataFrame(list(rows.values()), columns=["model", "source", *PUBLISHED_METRICS])
+
+
+def rank_within_columns(board: pd.DataFrame) -> pd.DataFrame:
+    """Per ranked column, each model's place as a fraction: 1 the best, 0 the worst (NaN where
+    the model has no cell, and in columns whose scales differ by model)."""
+    out = pd.DataFrame(index=board.index)
+    for column in COLUMNS:
+        values = board[column.key].astype(float)
+        if column.higher_is_better is None or values.notna().sum() < 2:
+            out[column.key] = float("nan")
+            continue
+        out[column.key] = values.rank(ascending=column.higher_is_better, pct=True, method="average")
+    general = board[GENERAL].astype(float)
+    out[GENERAL] = general.rank(pct=True) if general.notna().sum() >= 2 else float("nan")
+    return out
+
+
+def sorted_board(board: pd.DataFrame, by: str | None) -> pd.DataFrame:
+    """The board ordered by one column, best first (missing cells last); by model name otherwise."""
+    column = next((c for c in COLUMNS if c.key == by), None)
+    if by == GENERAL or (column is not None and column.higher_is_better is not False):
+        return board.sort_values(by, ascending=False, na_position="last", kind="stable").reset_index(drop=True)
+    if column is not None:
+        return board.sort_values(by, ascending=True, na_position="last", kind="stable").reset_index(drop=True)
+    return board.sort_values("model", kind="stable").reset_index(drop=True)
+
+
+def shown_value(key: str, value: float | None) -> str:
+    """A cell's value in its column's unit, for a person."""
+    if value is None or pd.isna(value):
+        return "—"
+    unit = units()[key]
+    if unit == "%":
+        return f"{value * 100:.1f}%"
+    if unit == "pp":
+        return f"{value * 100:+.1f} pp"
+    return f"{value:.3f}"
+
+
+def missing_cells(board: pd.DataFrame) -> pd.DataFrame:
+    """Each empty cell with the command that fills it."""
+    by_key = {c.key: c for c in COLUMNS}
+    rows = []
+    for r in board.to_dict("records"):
+        for key in column_keys():
+            if pd.isna(r.get(key)):
+                fill = by_key[key].command(r["model"]) if key in by_key else GENERAL_FILL.format(model=r["model"])
+                rows.append({"model": r["model"], "benchmark": titles()[key], "command": fill})
+    return pd.DataFrame(rows, columns=["model", "benchmark", "command"])
 
 
 def board_json(board: pd.DataFrame) -> list[dict[str, Any]]:

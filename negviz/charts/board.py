@@ -1,0 +1,223 @@
+"""The board across benchmarks as figures: a table coloured by rank within each column, and the
+transfer scatter of any two columns. DataFrames in (negviz.analyses.board), plotly out."""
+
+from __future__ import annotations
+
+import textwrap
+
+import pandas as pd
+import plotly.graph_objects as go
+
+from negviz.analyses.board import column_keys, rank_within_columns, shown_value, titles, units
+from negviz.charts.style import FAMILY_COLORS, FONT, NOTE_COLOR
+
+ROW_PX, HEADER_PX, NAME_PX = 60, 100, 150
+PART = 3  # columns per figure: a part fits a 1,000 px window (540 px of content) with each cell's CI
+PLOT_PX = (540, 320)  # the scatter's plotting area, for placing point labels apart
+PUBLISHED_MARK = "◇ "
+
+
+def _wrap(text: str, width: int = 16) -> str:
+    return "<br>".join(textwrap.wrap(text, width))
+
+
+def _cell_text(row: dict, key: str) -> str:
+    value = row.get(key)
+    if value is None or pd.isna(value):
+        return "—"
+    text = shown_value(key, value)
+    lo, hi, n = row.get(f"{key}_ci_low"), row.get(f"{key}_ci_high"), row.get(f"{key}_n")
+    if lo is not None and pd.notna(lo):  # the CI without its unit, which the value shows
+        ci = "–".join(shown_value(key, v).removesuffix("%").removesuffix(" pp") for v in (lo, hi))
+        text += f"<br><span style='font-size:11px'>{ci}</span>"
+    if n is not None and pd.notna(n):
+        text += f"<br><span style='font-size:11px'>n={int(n):,}</span>"
+    return text
+
+
+def parts(keys: list[str]) -> list[list[str]]:
+    """The board's columns in figures of PART columns."""
+    return [keys[i : i + PART] for i in range(0, len(keys), PART)]
+
+
+def board_figure(
+    board: pd.DataFrame, published: pd.DataFrame | None = None, title: str = "", keys: list[str] | None = None
+) -> go.Figure:
+    """Models (rows, in the board's order) x benchmarks: each cell its value, 95% CI and n,
+    coloured by the model's rank within the column (columns whose scales differ are not
+    coloured); empty cells show "—" and their hover says which command fills them; published
+    rows follow, marked ◇ and uncoloured."""
+    keys = keys or column_keys()
+    ranks = rank_within_columns(board)
+    rows = board.to_dict("records")
+    names = [_wrap(r["model"], 20) for r in rows]
+    z = [[ranks.at[i, k] for k in keys] for i in ranks.index]
+    text = [[_cell_text(r, k) for k in keys] for r in rows]
+    hover = [
+        [
+            f"{r['model']} · {titles()[k]}<br>"
+            + (f"run {str(r.get(f'{k}_run_id'))[:8]}" if pd.notna(r.get(k)) else "no run: see the list of commands")
+            for k in keys
+        ]
+        for r in rows
+    ]
+    if published is not None and not published.empty:
+        for p in published.to_dict("records"):
+            names.append(_wrap(f"{PUBLISHED_MARK}{p['model']} ({p['source']})", 20))
+            z.append([float("nan")] * len(keys))
+            text.append([shown_value(k, p[k]) if k in p and pd.notna(p[k]) else "" for k in keys])
+            hover.append([f"published: {p['model']} · {p['source']}" for _ in keys])
+    header = [_wrap(titles()[k], 18) for k in keys]
+    fig = go.Figure(
+        go.Heatmap(
+            z=z,
+            x=header,
+            y=names,
+            text=text,
+            texttemplate="%{text}",
+            textfont=dict(size=13),
+            hovertext=hover,
+            hovertemplate="%{hovertext}<extra></extra>",
+            colorscale=[[0, "#fde68a"], [1, "#15803d"]],
+            zmin=0,
+            zmax=1,
+            xgap=2,
+            ygap=2,
+            colorbar=dict(  # below the cells, so the columns keep the figure's width
+                title=dict(text="rank in its column", side="top"),
+                orientation="h",
+                x=0,
+                xanchor="left",
+                y=-50 / (ROW_PX * len(names)),
+                yanchor="top",
+                tickvals=[0, 1],
+                ticktext=["last", "first"],
+                len=0.4,
+                thickness=12,
+            ),
+        )
+    )
+    height = HEADER_PX + 140 + ROW_PX * len(names)
+    fig.update_layout(
+        title=dict(text=title, x=0, font=dict(size=16)),
+        font=FONT,
+        height=height,
+        margin=dict(l=NAME_PX, r=10, t=HEADER_PX + (40 if title else 10), b=110),
+        plot_bgcolor="#f4f4f5",
+        xaxis=dict(side="top", tickangle=0, tickfont=dict(size=12)),
+        yaxis=dict(autorange="reversed", tickfont=dict(size=12)),
+    )
+    return fig
+
+
+POSITIONS = {  # plotly textposition -> the label box's offset from its point, in px (x, y up)
+    "top center": (0.0, 16.0),
+    "bottom center": (0.0, -16.0),
+    "middle right": (1.0, 0.0),
+    "middle left": (-1.0, 0.0),
+}
+
+
+def label_positions(xs: list[float], ys: list[float], labels: list[str]) -> list[str]:
+    """A textposition per point such that no two labels overlap (greedy, from an estimate of each
+    label's box: 8.5 px per character at 14 px, 18 px high); a label that fits nowhere is left to the hover
+    (position "none")."""
+    if not xs:
+        return []
+    span = lambda v: ((max(v) - min(v)) or 1.0) * 1.15  # noqa: E731  (plotly pads the range)
+    px = [(x - min(xs)) / span(xs) * PLOT_PX[0] for x in xs]
+    py = [(y - min(ys)) / span(ys) * PLOT_PX[1] for y in ys]
+    placed: list[tuple[float, float, float, float]] = [(x - 6, y - 6, x + 6, y + 6) for x, y in zip(px, py)]
+    chosen = []
+    for x, y, label in zip(px, py, labels):
+        width, height = 8.5 * len(label), 18.0
+        for position, (dx, dy) in POSITIONS.items():
+            cx = x + dx * (width / 2 + 8)
+            cy = y + dy
+            box = (cx - width / 2, cy - height / 2, cx + width / 2, cy + height / 2)
+            own = (x - 6, y - 6, x + 6, y + 6)
+            if not any(_overlaps(box, other) for other in placed if other != own):
+                placed.append(box)
+                chosen.append(position)
+                break
+        else:
+            chosen.append("none")
+    return chosen
+
+
+def _overlaps(a, b) -> bool:
+    return min(a[2], b[2]) > max(a[0], b[0]) and min(a[3], b[3]) > max(a[1], b[1])
+
+
+def transfer_scatter(
+    board: pd.DataFrame, x: str, y: str, published: pd.DataFrame | None = None, title: str = ""
+) -> go.Figure:
+    """One point per model with both cells, both 95% CIs as error bars, coloured by family (one
+    legend entry each); published points with both values as hollow diamonds."""
+    scale = {k: 100.0 if units()[k] in ("%", "pp") else 1.0 for k in column_keys()}
+    both = board.dropna(subset=[x, y])
+    pub = published.dropna(subset=[x, y]) if published is not None and {x, y} <= set(published.columns) else None
+    points = both[["model", x, y]]
+    if pub is not None and len(pub):
+        points = pd.concat([points, pub[["model", x, y]]], ignore_index=True)
+    where = dict(
+        zip(
+            range(len(points)),
+            label_positions(list(points[x] * scale[x]), list(points[y] * scale[y]), list(points["model"])),
+        )
+    )
+    position = pd.Series([where[i] for i in range(len(both))], index=both.index, dtype=object)
+    fig = go.Figure()
+    families = both["family"].fillna("other") if "family" in both else pd.Series("other", index=both.index)
+    for family in dict.fromkeys(families):
+        part = both[families == family]
+        fig.add_trace(
+            go.Scatter(
+                x=part[x] * scale[x],
+                y=part[y] * scale[y],
+                mode="markers+text",
+                text=[m if position[i] != "none" else "" for i, m in part["model"].items()],
+                textposition=[p if p != "none" else "top center" for p in position[part.index]],
+                customdata=part["model"],
+                name=family,
+                marker=dict(size=11, color=FAMILY_COLORS.get(family, "#3f3f46")),
+                error_x=dict(
+                    type="data",
+                    array=(part[f"{x}_ci_high"] - part[x]) * scale[x],
+                    arrayminus=(part[x] - part[f"{x}_ci_low"]) * scale[x],
+                    thickness=1,
+                ),
+                error_y=dict(
+                    type="data",
+                    array=(part[f"{y}_ci_high"] - part[y]) * scale[y],
+                    arrayminus=(part[y] - part[f"{y}_ci_low"]) * scale[y],
+                    thickness=1,
+                ),
+                hovertemplate="%{customdata}<br>x %{x:.3g}<br>y %{y:.3g}<extra>" + family + "</extra>",
+            )
+        )
+    if pub is not None and len(pub):
+        pub_positions = [where[len(both) + i] for i in range(len(pub))]
+        fig.add_trace(
+            go.Scatter(
+                x=pub[x] * scale[x],
+                y=pub[y] * scale[y],
+                mode="markers+text",
+                text=[m if p != "none" else "" for m, p in zip(pub["model"], pub_positions)],
+                textposition=[p if p != "none" else "top center" for p in pub_positions],
+                name="published (paper tables)",
+                marker=dict(size=12, symbol="diamond-open", color=NOTE_COLOR, line=dict(width=2)),
+                customdata=pub["model"] + " (" + pub["source"] + ")",
+                hovertemplate="%{customdata}<br>x %{x:.3g}<br>y %{y:.3g}<extra></extra>",
+            )
+        )
+    fig.update_layout(
+        title=dict(text=title, x=0),
+        font=FONT,
+        height=560,
+        margin=dict(l=80, r=30, t=60, b=110),
+        xaxis_title=titles()[x],
+        yaxis_title=titles()[y],
+        legend=dict(orientation="h", y=-0.2, x=0, title_text="family"),
+    )
+    return fig

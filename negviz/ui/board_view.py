@@ -1,0 +1,89 @@
+"""The board across benchmarks on a page: the board figure with its sort, downloads and empty
+cells, and the transfer scatter of any two columns (negviz.analyses.board, negviz.charts.board)."""
+
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+from negviz.analyses.board import (
+    SHORT,
+    board_json,
+    column_keys,
+    missing_cells,
+    published_board,
+    sorted_board,
+    titles,
+)
+from negviz.charts.board import board_figure, parts, transfer_scatter
+from negviz.ui import resources
+from negviz.ui.dataset_cache import dataset_view
+from negviz.ui.widgets import csv_download, figure_downloads
+
+
+@st.cache_data(show_spinner=False, ttl=5, max_entries=8)
+def _board(url: str) -> pd.DataFrame:  # noqa: ARG001  (the store's URL keys the cache)
+    return dataset_view().board(resources.catalog())
+
+
+def board() -> pd.DataFrame:
+    """The board of the configured store (cached for a few seconds: a run may land meanwhile)."""
+    return _board(resources.db_url())
+
+
+def board_section(frame: pd.DataFrame) -> None:
+    keys = column_keys()
+    left, right = st.columns([2, 1])
+    by = left.selectbox(
+        "Sort by",
+        ["model name", *(SHORT[k] for k in keys)],
+        key="sort",
+        bind="query-params",
+        help="Best first in the chosen column (lower CANNOT similarity first); empty cells last.",
+    )
+    published = right.toggle(
+        "Published (◇)",
+        value=True,
+        key="published",
+        bind="query-params",
+        help="The papers' numbers measured as negviz measures the column (NevIR Table 2, HedgeMPNet "
+        "Table 1, NegBLEURT Fig. 4), as marked rows below the models; never ranked.",
+    )
+    key = {SHORT[k]: k for k in keys}.get(by)
+    shown = sorted_board(frame, key)
+    pub = published_board(resources.reference()) if published else None
+    for i, part in enumerate(parts(keys)):
+        title = f"Every model on every benchmark · {len(shown)} models · part {i + 1} of {len(parts(keys))}"
+        fig = board_figure(shown, pub, title, part)
+        st.plotly_chart(fig, key=f"board-{i}", config={"displaylogo": False})
+        figure_downloads(fig, f"negviz-board-{i + 1}", key=f"board-fig-{i}")
+    csv_download(
+        shown, "negviz-board.csv", "Download the board (CSV: values as fractions, CIs, n, run ids)", key="board-csv"
+    )
+    empty = missing_cells(shown)
+    if len(empty):
+        with st.expander(f"Empty cells ({len(empty)}) and the command that fills each"):
+            st.dataframe(empty, hide_index=True, width="stretch")
+    st.caption("The same board for scripts: `negviz board --json` (" + f"{len(board_json(shown))} rows).")
+
+
+def transfer_section(frame: pd.DataFrame) -> None:
+    keys = column_keys()
+    st.subheader("Transfer: one benchmark against another")
+    left, right = st.columns(2)
+    names = [SHORT[k] for k in keys]
+    key = {SHORT[k]: k for k in keys}
+    x = key[left.selectbox("x axis", names, key="bx", bind="query-params")]
+    y = key[right.selectbox("y axis", names, index=1, key="by", bind="query-params")]
+    if x == y:
+        st.info("Choose two different benchmarks.")
+        return
+    pub = published_board(resources.reference())
+    fig = transfer_scatter(frame, x, y, pub, f"{titles()[x]} against {titles()[y]}")
+    both = int(frame[[x, y]].notna().all(axis=1).sum())
+    st.plotly_chart(fig, key="transfer", config={"displaylogo": False})
+    st.caption(
+        f"{both} models have both cells; whiskers are 95% CIs on both axes; hover a point for its "
+        "name where labels would overlap. Hollow diamonds: published numbers of both measures."
+    )
+    figure_downloads(fig, f"negviz-transfer-{x}-{y}", key="transfer-fig")

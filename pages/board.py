@@ -1,0 +1,21 @@
+"""Across benchmarks: every model on every benchmark, and whether what helps on one moves another."""
+
+import streamlit as st
+
+from negviz.ui import board_view
+
+st.title("Across benchmarks")
+st.caption(
+    "One row per model; each cell is the run the benchmark's own page shows for the model "
+    "(the most items on the evaluation split, newest among equals), with its 95% CI and n. "
+    "Colour: the model's rank within the column. A model trained on a benchmark is shown on its "
+    "held-out split there (its n says so)."
+)
+frame = board_view.board()
+if frame.empty:
+    st.info(
+        "No stored runs yet. Run one with `negviz eval --model all-MiniLM-L6-v2 --dataset nevir`."
+    )
+    st.stop()
+board_view.board_section(frame)
+board_view.transfer_section(frame)

@@ -1,0 +1,75 @@
+"""The Across-benchmarks page (AppTest, the shipped runs): the board figure shows each model's
+cell as the Overview does, the sort is a URL key, empty cells name their command, and the transfer
+scatter has one trace per family with both CIs."""
+
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+APP = str(Path(__file__).resolve().parent.parent / "app.py")
+
+
+@pytest.fixture
+def board_page(app_env):
+    def open_page(**params) -> AppTest:
+        app = AppTest.from_file(APP, default_timeout=240)
+        for key, value in params.items():
+            app.query_params[key] = value
+        app.run()
+        app.switch_page("pages/board.py").run()
+        assert not app.exception, [e.message for e in app.exception]
+        return app
+
+    return open_page
+
+
+def _figures(app):
+    import json
+
+    return {c.proto.id: json.loads(c.proto.spec) for c in app.get("plotly_chart")}
+
+
+def test_the_board_sorted_by_nevir_with_published_rows_and_commands(board_page):
+    from negviz.dataset_view import DatasetView
+    from negviz.store import Store
+
+    app = board_page(sort="NevIR")
+    assert app.title[0].value == "Across benchmarks"
+    assert app.selectbox(key="sort").value == "NevIR"
+    board, transfer = [f for f in _figures(app).values()]
+    heat = board["data"][0]
+    rows = heat["y"]
+    assert rows[0].startswith("negmpnet-lora") and rows[1].startswith("negminilm")  # 33.8%, 26.0%: best first
+    assert any(r.startswith("◇ ") for r in rows)  # published rows, marked
+    with Store() as store:  # the app's store: the number the Overview shows for NegMiniLM on NevIR
+        nevir = DatasetView(store, "nevir")
+        chosen = nevir.chosen(["negminilm"])
+    value = chosen["summary"].iloc[0]["paired_accuracy"]
+    assert heat["text"][1][0].startswith(f"{value * 100:.1f}%")
+    assert "n=1,383" in heat["text"][1][0]
+    assert "—" in [t for row in heat["text"][: len(rows)] for t in row]  # smollm2 has no ExcluIR run
+    expander = [e for e in app.expander if "Empty cells" in e.label]
+    assert expander, [e.label for e in app.expander]
+    commands = expander[0].dataframe[0].value
+    smollm = commands[(commands["model"] == "smollm2-135m") & commands["benchmark"].str.startswith("ExcluIR Right")]
+    assert smollm["command"].iloc[0] == "negviz eval --model smollm2-135m --dataset excluir"
+    families = {t["name"] for t in transfer["data"]}
+    assert {"bi-encoder", "maxsim", "cross-encoder", "bm25"} <= families
+    assert all(
+        t["error_x"]["array"] and t["error_y"]["array"]
+        for t in transfer["data"]
+        if t["name"] != "published (paper tables)"
+    )
+
+
+def test_the_transfer_axes_come_from_the_url(board_page):
+    app = board_page(bx="NevIR", by="DEMETR negation", published="false")
+    transfer = [f for f in _figures(app).values()][1]
+    assert transfer["layout"]["xaxis"]["title"]["text"] == "NevIR paired accuracy (%)"
+    assert transfer["layout"]["yaxis"]["title"]["text"] == "DEMETR negation sensitivity (ratio)"
+    board = [f for f in _figures(app).values()][0]
+    assert not any(r.startswith("◇ ") for r in board["data"][0]["y"])  # published rows off
+    # NegMPNet was published on both (HedgeMPNet Table 1, NegBLEURT Fig. 4): a hollow diamond
+    published = [t for t in transfer["data"] if t["name"] == "published (paper tables)"]
+    assert published and "NegMPNet" in published[0]["customdata"][0]
