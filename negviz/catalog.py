@@ -79,8 +79,9 @@ def catalog_row(name: str) -> dict[str, Any] | None:
 
 
 def base_model(name: str, catalog: pd.DataFrame | None = None) -> str | None:
-    """The catalog model of the same family that ``name`` was trained from (its ``base_model``
-    column, or training data that says "(X fine-tuned)"), when the catalog has it; else None.
+    """The catalog model that ``name`` was made from: its ``base_model`` column (declared: any
+    catalog model, e.g. a MaxSim variant's encoder), or a model of the same family its training
+    data names as "(X fine-tuned)"; else None.
     The one rule for "compare a trained model with its base" (report, `negviz eval`)."""
     import re
 
@@ -89,10 +90,11 @@ def base_model(name: str, catalog: pd.DataFrame | None = None) -> str | None:
     if rows.empty:
         return None
     row = rows.iloc[0]
-    base = str(row.get("base_model", "") or "").strip()
-    if not base:
-        found = re.search(r"\(([^()\s]+) fine-tuned\)", str(row.get("training_data", "")))
-        base = found.group(1) if found else ""
+    declared = str(row.get("base_model", "") or "").strip()
+    if declared:  # any catalog model, e.g. a MaxSim variant's encoder (another family, same weights)
+        return declared if declared != name and (catalog["name"] == declared).any() else None
+    found = re.search(r"\(([^()\s]+) fine-tuned\)", str(row.get("training_data", "")))
+    base = found.group(1) if found else ""
     same_family = catalog[(catalog["name"] == base) & (catalog["family"] == row["family"])]
     return base if base and base != name and not same_family.empty else None
 

@@ -178,3 +178,48 @@ class DatasetView:
             return finetune[trained_runs(finetune, model, catalog)]["run_id"].tolist() if len(finetune) else []
 
         return board_table(runs, catalog, made_by)
+
+    def fixes(self, catalog: pd.DataFrame | None = None) -> tuple[pd.DataFrame, dict[str, pd.DataFrame]]:
+        """Every model with a catalog base against that base on this dataset (verdict kinds only):
+        (one row per model: base, runs, accuracies, difference with its 95% CI, McNemar's p,
+        repaired and broken counts; per model its items with their change), the model's run
+        being the one every page shows and the base's the one negviz.against_base picks."""
+        from negviz.against_base import base_run_choice
+        from negviz.analyses import fixes
+        from negviz.catalog import base_model, load_catalog
+
+        catalog = load_catalog() if catalog is None else catalog
+        rows, items = [], {}
+        if not oc.has_verdicts(self.kind):
+            return pd.DataFrame(), items
+        for run in self.chosen().itertuples(index=False):
+            base = base_model(run.model_name, catalog)
+            if base is None:
+                continue
+            record = self.record(run.run_id)
+            chosen = base_run_choice(self.store, record, base)
+            if chosen.empty:
+                continue
+            base_id = str(chosen["run_id"].iloc[0])
+            base_record = self.record(base_id)
+            per_item = fixes.repairs(
+                self.kind,
+                self.scores(run.run_id),
+                oc.tie_rule(record.options),
+                self.scores(base_id),
+                oc.tie_rule(base_record.options),
+            )
+            if per_item.empty:
+                continue
+            items[run.model_name] = per_item
+            rows.append(
+                {
+                    "model": run.model_name,
+                    "base": base,
+                    "dataset": self.name,
+                    "run_id": run.run_id,
+                    "base_run_id": base_id,
+                }
+                | fixes.summary(per_item)
+            )
+        return pd.DataFrame(rows), items

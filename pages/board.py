@@ -19,3 +19,4 @@ if frame.empty:
     st.stop()
 board_view.board_section(frame)
 board_view.transfer_section(frame)
+board_view.fixes_section()

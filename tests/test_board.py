@@ -108,3 +108,59 @@ def test_an_empty_store_gives_an_empty_board(tmp_path):
 
 def store_runs_columns() -> pd.DataFrame:
     return pd.DataFrame(columns=["run_id", "model_name", "dataset_name", "kind", "status", "split", "n", "summary"])
+
+
+def test_negminilm_repairs_and_breaks_on_nevir_by_hand(shipped):
+    """Repaired (MiniLM wrong, NegMiniLM right) and broken pairs, counted from the two stored runs'
+    scores with NevIR's rule written out: a pair is right when s(q1,d1) > s(q1,d2) and
+    s(q2,d2) > s(q2,d1)."""
+    view = DatasetView(shipped, "nevir")
+    table, items = view.fixes()
+    row = table.set_index("model").loc["negminilm"]
+    assert row["base"] == "all-MiniLM-L6-v2" and row["dataset"] == "nevir"
+
+    def right(run_id):
+        w = shipped.scores_wide(run_id)
+        return (w["q1_d1"] > w["q1_d2"]) & (w["q2_d2"] > w["q2_d1"])
+
+    model, base = right(row["run_id"]), right(row["base_run_id"])
+    base = base.loc[model.index]
+    assert row["repaired"] == int((model & ~base).sum()) == 311
+    assert row["broken"] == int((~model & base).sum()) == 50
+    assert row["n"] == 1383 and abs(row["difference"] - (model.mean() - base.mean())) < 1e-12
+    assert row["difference_ci_low"] < row["difference"] < row["difference_ci_high"] and row["p_value"] < 1e-6
+    listed = items["negminilm"]
+    assert set(listed.loc[listed["change"] == "repaired", "item_id"]) == set(model[model & ~base].index)
+
+
+def test_maxsim_variants_have_their_encoders_as_base():
+    from negviz.catalog import base_model
+
+    assert base_model("maxsim-all-MiniLM-L6-v2") == "all-MiniLM-L6-v2"
+    assert base_model("maxsim-all-mpnet-base-v2") == "all-mpnet-base-v2"
+    assert base_model("all-MiniLM-L6-v2") is None and base_model("bm25") is None
+
+
+def test_repairs_concentrate_by_type():
+    from negviz.analyses.fixes import by_type, repairs, summary
+
+    wide = lambda rows: pd.DataFrame(rows, columns=["q1_d1", "q1_d2", "q2_d1", "q2_d2"], index=["a", "b", "c", "d"])  # noqa: E731
+    right, wrong = [2, 1, 1, 2], [1, 2, 1, 2]
+    base = wide([wrong, wrong, right, right])
+    model = wide([right, right, wrong, right])
+    items = repairs("pairs", model, "strict", base, "strict")
+    assert list(items["change"]) == ["repaired", "repaired", "broken", ""]
+    s = summary(items)
+    assert (s["repaired"], s["broken"], s["difference"]) == (2, 1, 0.25)
+    assert s["test"].startswith("exact") and s["p_value"] == 1.0  # 3 discordant pairs: 2 vs 1
+    types = by_type(
+        items, pd.DataFrame({"item_id": ["a", "b", "c", "d"], "type": ["affixal", "affixal", "implicit", "implicit"]})
+    )
+    assert types.iloc[0].to_dict() == {
+        "type": "affixal",
+        "items": 2,
+        "repaired": 2,
+        "broken": 0,
+        "share_of_repairs": 1.0,
+        "share_of_items": 0.5,
+    }

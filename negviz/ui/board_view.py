@@ -87,3 +87,86 @@ def transfer_section(frame: pd.DataFrame) -> None:
         "name where labels would overlap. Hollow diamonds: published numbers of both measures."
     )
     figure_downloads(fig, f"negviz-transfer-{x}-{y}", key="transfer-fig")
+
+
+@st.cache_data(show_spinner=False, ttl=5, max_entries=8)
+def _fixes(url: str, dataset: str):  # noqa: ARG001  (the store's URL keys the cache)
+    return dataset_view(dataset).fixes(resources.catalog())
+
+
+FIX_DATASETS = ("nevir", "excluir")  # the benchmarks with a right or wrong verdict per item
+
+
+def fixes_section() -> None:
+    from negviz import links
+    from negviz.analyses.fixes import BROKEN, REPAIRED, by_type
+
+    st.subheader("A fix against its base: pairs repaired and broken")
+    dataset = st.radio("Benchmark", FIX_DATASETS, key="fix_ds", bind="query-params", horizontal=True)
+    table, items = _fixes(resources.db_url(), dataset)
+    if table.empty:
+        st.info(f"No model with a catalog base has a stored run beside its base's on {dataset}.")
+        return
+    shown = pd.DataFrame(
+        {
+            "model": table["model"],
+            "base": table["base"],
+            "n": table["n"],
+            "base accuracy (%)": table["base_accuracy"] * 100,
+            "model accuracy (%)": table["model_accuracy"] * 100,
+            "difference (pp)": table["difference"] * 100,
+            "95% CI (pp)": [
+                f"{lo * 100:+.1f} to {hi * 100:+.1f}"
+                for lo, hi in zip(table["difference_ci_low"], table["difference_ci_high"])
+            ],
+            "McNemar p": table["p_value"],
+            "repaired": table[REPAIRED],
+            "broken": table[BROKEN],
+        }
+    )
+    st.dataframe(
+        shown,
+        hide_index=True,
+        column_config={
+            "base accuracy (%)": st.column_config.NumberColumn(format="%.1f"),
+            "model accuracy (%)": st.column_config.NumberColumn(format="%.1f"),
+            "difference (pp)": st.column_config.NumberColumn(format="%+.1f"),
+            "McNemar p": st.column_config.NumberColumn(format="%.2g"),
+        },
+        key="fixes",
+    )
+    left, right = st.columns([2, 1])
+    model = left.selectbox("List the pairs of", list(table["model"]), key="fix_model", bind="query-params")
+    change = right.radio("that it", [REPAIRED, BROKEN], key="fix_change", bind="query-params", horizontal=True)
+    listed = items[model][items[model]["change"] == change]
+    base = table.set_index("model").at[model, "base"]
+    st.caption(
+        f"{len(listed):,} pairs that {model} {change} against {base} on {dataset} "
+        f"({'its base was wrong, it is right' if change == REPAIRED else 'its base was right, it is wrong'}); "
+        "each opens in the pair inspector with both models."
+    )
+    frame = pd.DataFrame(
+        {
+            "pair": listed["item_id"],
+            "open": [links.inspector(dataset, i, models=[model, base]) for i in listed["item_id"]],
+        }
+    )
+    st.dataframe(
+        frame,
+        hide_index=True,
+        column_config={"open": st.column_config.LinkColumn("inspector", display_text="open pair")},
+        key="fix-items",
+    )
+    types = by_type(items[model], dataset_view(dataset).labels())
+    st.caption(
+        "Where the repairs concentrate: each negation type's share of the repairs beside its share of the pairs."
+    )
+    st.dataframe(
+        types,
+        hide_index=True,
+        column_config={
+            "share_of_repairs": st.column_config.NumberColumn("share of repairs", format="percent"),
+            "share_of_items": st.column_config.NumberColumn("share of pairs", format="percent"),
+        },
+        key="fix-types",
+    )
