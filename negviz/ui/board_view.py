@@ -18,7 +18,7 @@ from negviz.analyses.board import (
 from negviz.charts.board import board_figure, parts, transfer_scatter
 from negviz.ui import resources
 from negviz.ui.dataset_cache import dataset_view
-from negviz.ui.widgets import csv_download, figure_downloads
+from negviz.ui.widgets import csv_download, figure_downloads, safe_md
 
 
 @st.cache_data(show_spinner=False, ttl=5, max_entries=8)
@@ -94,7 +94,8 @@ def _fixes(url: str, dataset: str):  # noqa: ARG001  (the store's URL keys the c
     return dataset_view(dataset).fixes(resources.catalog())
 
 
-FIX_DATASETS = ("nevir", "excluir")  # the benchmarks with a right or wrong verdict per item
+FIX_DATASETS = ("nevir", "excluir")
+LISTED = 60  # pairs linked on the page; the CSV has them all  # the benchmarks with a right or wrong verdict per item
 
 
 def fixes_section() -> None:
@@ -145,17 +146,15 @@ def fixes_section() -> None:
         f"({'its base was wrong, it is right' if change == REPAIRED else 'its base was right, it is wrong'}); "
         "each opens in the pair inspector with both models."
     )
-    frame = pd.DataFrame(
-        {
-            "pair": listed["item_id"],
-            "open": [links.inspector(dataset, i, models=[model, base]) for i in listed["item_id"]],
-        }
+    shown_ids = listed["item_id"].head(LISTED)
+    st.markdown(
+        " · ".join(f"[{safe_md(i)}]({links.inspector(dataset, i, models=[model, base])})" for i in shown_ids) or "none",
     )
-    st.dataframe(
-        frame,
-        hide_index=True,
-        column_config={"open": st.column_config.LinkColumn("inspector", display_text="open pair")},
-        key="fix-items",
+    if len(listed) > LISTED:
+        st.caption(f"The first {LISTED} of {len(listed):,}; the CSV lists every one.")
+    frame = listed.assign(link=[links.inspector(dataset, i, models=[model, base]) for i in listed["item_id"]])
+    csv_download(
+        frame, f"negviz-{change}-{model}-vs-{base}-{dataset}.csv", f"Download the {change} pairs (CSV)", key="fix-csv"
     )
     types = by_type(items[model], dataset_view(dataset).labels())
     st.caption(
