@@ -79,9 +79,9 @@ def catalog_row(name: str) -> dict[str, Any] | None:
 
 
 def base_model(name: str, catalog: pd.DataFrame | None = None) -> str | None:
-    """The catalog model that ``name`` was made from: its ``base_model`` column (declared: any
-    catalog model, e.g. a MaxSim variant's encoder), or a model of the same family its training
-    data names as "(X fine-tuned)"; else None.
+    """The catalog model that ``name`` was made from (its ``base_model`` column, or training data
+    that says "(X fine-tuned)"): of the same family, or the same weights in another architecture
+    (a MaxSim variant's encoder); else None.
     The one rule for "compare a trained model with its base" (report, `negviz eval`)."""
     import re
 
@@ -90,13 +90,16 @@ def base_model(name: str, catalog: pd.DataFrame | None = None) -> str | None:
     if rows.empty:
         return None
     row = rows.iloc[0]
-    declared = str(row.get("base_model", "") or "").strip()
-    if declared:  # any catalog model, e.g. a MaxSim variant's encoder (another family, same weights)
-        return declared if declared != name and (catalog["name"] == declared).any() else None
-    found = re.search(r"\(([^()\s]+) fine-tuned\)", str(row.get("training_data", "")))
-    base = found.group(1) if found else ""
-    same_family = catalog[(catalog["name"] == base) & (catalog["family"] == row["family"])]
-    return base if base and base != name and not same_family.empty else None
+    base = str(row.get("base_model", "") or "").strip()
+    if not base:
+        found = re.search(r"\(([^()\s]+) fine-tuned\)", str(row.get("training_data", "")))
+        base = found.group(1) if found else ""
+    # Of the same family, or the same weights under another architecture (a MaxSim variant and
+    # its encoder); a base of another family and other weights is a mistake, not a comparison.
+    related = catalog[
+        (catalog["name"] == base) & ((catalog["family"] == row["family"]) | (catalog["hub_id"] == row["hub_id"]))
+    ]
+    return base if base and base != name and not related.empty else None
 
 
 # Where the original of a wheel-only export lives on the Hub (the catalog's hub id for these is
