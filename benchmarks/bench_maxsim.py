@@ -5,6 +5,9 @@ Measures, after one warm-up, the median of ``--repeat`` runs of
   explorer  alignment.explore(): 2 queries x 2 documents of 150 words, views, deltas (what the
             page computes on every change)
   figures   the heatmap pair and the delta bars built from those views
+  plain     the baseline: the model's own forward pass of the same query and document, one text
+            a pass, as a plain transformers script would (tokenizer + model, no negviz)
+and the ratio matrix / plain (tests/test_late_interaction.py counts the forward passes instead).
 Every repeat uses documents never seen before (a word is changed), so nothing is served from
 a cache. The model load is reported apart (once per process in the app).
 Usage: python benchmarks/bench_maxsim.py [--repeat 10] [--device cpu] [--json]
@@ -59,6 +62,16 @@ def median_ms(fn, repeat: int) -> tuple[float, float]:
     return statistics.median(wall), statistics.median(cpu)
 
 
+def plain_forward(scorer, query: str, doc: str) -> None:
+    """The baseline: the model's forward pass of both texts, nothing else."""
+    import torch
+
+    tokenizer, model = scorer.model
+    with torch.inference_mode():
+        for text in (query, doc):
+            model(**tokenizer([text], truncation=True, max_length=256, return_tensors="pt"))
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--repeat", type=int, default=10)
@@ -87,6 +100,7 @@ def main() -> None:
 
     tm = alignment.token_matrix(scorer, QUERY, plain[-2])
     matrix_ms, matrix_cpu = median_ms(lambda k: alignment.token_matrix(scorer, QUERY, plain[k]), n)
+    plain_ms, plain_cpu = median_ms(lambda k: plain_forward(scorer, QUERY, plain[k]), n)
     explore_ms, explore_cpu = median_ms(
         lambda k: alignment.explore(scorer, [QUERY, TWIN], [negated[k], f"{plain[k]} again"], gold_cue="not"), n
     )
@@ -110,7 +124,12 @@ def main() -> None:
         "explorer_ms": round(explore_ms, 1),
         "figures_ms": round(figures_ms, 1),
         "matrix_plus_figures_ms": round(matrix_ms + figures_ms, 1),
+        "plain_forward_ms": round(plain_ms, 1),
+        "matrix_to_plain_ratio": round(matrix_ms / plain_ms, 2),
+        "matrix_to_plain_cpu_ratio": round(matrix_cpu / plain_cpu, 2),
+        "load_average_1min_after": round(os.getloadavg()[0], 1),
         "matrix_cpu_ms": round(matrix_cpu, 1),
+        "plain_forward_cpu_ms": round(plain_cpu, 1),
         "explorer_cpu_ms": round(explore_cpu, 1),
         "figures_cpu_ms": round(figures_cpu, 1),
     }
@@ -122,12 +141,16 @@ def main() -> None:
         f"{result['cpu_count']} cores), {args.words}-word documents ({result['doc_tokens']} tokens), "
         f"median of {args.repeat}:"
     )
-    print(f"(1-minute load average {result['load_average_1min']})")
+    print(f"(1-minute load average {result['load_average_1min']} before, {result['load_average_1min_after']} after)")
     print("| step | wall ms | process CPU ms |\n|---|---|---|")
     print(f"| model load | {result['model_load_ms']:,} | |")
-    for key in ("matrix", "explorer", "figures"):
+    for key in ("matrix", "explorer", "figures", "plain_forward"):
         print(f"| {key} | {result[key + '_ms']:,} | {result[key + '_cpu_ms']:,} |")
     print(f"| matrix + figures | {result['matrix_plus_figures_ms']:,} | |")
+    print(
+        f"matrix / plain forward of the same two texts: {result['matrix_to_plain_ratio']} "
+        f"(process CPU: {result['matrix_to_plain_cpu_ratio']})"
+    )
 
 
 if __name__ == "__main__":

@@ -15,6 +15,12 @@ process per page: ``process_first_s`` is the first render of a new process (impo
 caches; process-level memos outside Streamlit's caches stay), ``warm_s`` the render after that. ``max_rss_mb`` is that process' peak memory, a stand-in for the server's.
 Run one benchmark at a time on a shared machine; the figures are wall-clock seconds.
 
+Saving a large run (``--save-run``, instead of the above): ``Store.save_run`` of a DEMETR-sized
+run, 35,000 items x 3 slots = 105,000 scores, against the plain baseline in the same process and
+store: one SQLAlchemy executemany of the same rows (dicts built beforehand) into a bare table of
+the same four columns, in one transaction. Alternating rounds; medians, their ratio and the load
+average before and after. tests/test_store.py checks the statements sent instead of the time.
+
 An older negviz can be measured with the same script: PYTHONPATH=/path/to/old/checkout.
 """
 
@@ -152,6 +158,69 @@ def page_times(url: str, pages: list[str]) -> list[dict]:
     return out
 
 
+def save_run_times(url: str, items: int = 35_000, rounds: int = 3) -> dict:
+    """Median seconds of Store.save_run of ``items`` x 3 scores and of the plain bulk insert."""
+    import numpy as np
+    import pandas as pd
+    import sqlalchemy as sa
+
+    from negviz.schema import DatasetSpec, ModelSpec
+    from negviz.store import RunRecord, Store
+
+    slots = ("candidate", "perturbed", "empty")
+    rng = np.random.default_rng(0)
+    scores = pd.DataFrame(
+        {
+            "item_id": np.repeat([f"{1000 + i}-2" for i in range(items)], len(slots)),
+            "slot": list(slots) * items,
+            "score": rng.normal(size=items * len(slots)),
+        }
+    )
+    model = ModelSpec.make("all-MiniLM-L6-v2", family="bi_encoder", revision="main", similarity="dot")
+    bare = sa.Table(
+        f"plain_insert_baseline_{os.getpid()}",
+        sa.MetaData(),
+        sa.Column("run_id", sa.String(64)),
+        sa.Column("item_id", sa.String(128)),
+        sa.Column("slot", sa.String(64)),
+        sa.Column("score", sa.Float),
+    )
+    load_before = os.getloadavg()[0]
+    saved, plain = [], []
+    with Store(url) as store:
+        bare.create(store.engine)
+        try:
+            for n in range(rounds):
+                record = RunRecord.from_specs(
+                    model,
+                    DatasetSpec.make("demetr", limit=items),
+                    spec_key=f"bench-save-{os.getpid()}-{n}",
+                    dataset_kind="pairs",
+                )
+                t0 = time.perf_counter()
+                run_id = store.save_run(record, scores)
+                saved.append(time.perf_counter() - t0)
+                rows = [{"run_id": run_id, **row} for row in scores.to_dict("records")]
+                t0 = time.perf_counter()
+                with store.engine.begin() as conn:
+                    conn.execute(bare.insert(), rows)
+                plain.append(time.perf_counter() - t0)
+                store.delete_run(run_id)
+        finally:
+            bare.drop(store.engine)
+    median = lambda xs: sorted(xs)[len(xs) // 2]  # noqa: E731
+    return {
+        "db": _short(url),
+        "scores": len(scores),
+        "rounds": rounds,
+        "save_run_s": round(median(saved), 3),
+        "plain_bulk_insert_s": round(median(plain), 3),
+        "ratio": round(median(saved) / median(plain), 2),
+        "load_before": round(load_before, 2),
+        "load_after": round(os.getloadavg()[0], 2),
+    }
+
+
 def _short(url: str) -> str:
     return "postgresql" if url.startswith("postgres") else "sqlite"
 
@@ -161,9 +230,13 @@ def main() -> int:
     ap.add_argument("--db", action="append", required=True, help="store URL (repeat for several)")
     ap.add_argument("--pages", default=",".join(PAGES), help="comma-separated pages ('' for none)")
     ap.add_argument("--no-calls", action="store_true", help="pages only")
+    ap.add_argument("--save-run", action="store_true", help="only save_run of 105,000 scores against a plain insert")
     args = ap.parse_args()
     pages = [p for p in args.pages.split(",") if p]
     for url in args.db:
+        if args.save_run:
+            print(json.dumps(save_run_times(url)), flush=True)
+            continue
         rows = [] if args.no_calls else store_calls(url)
         rows += page_times(url, pages)
         for row in rows:

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-import time
+from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
 
 from negviz.ui.eval_watch import JOB
+from tests.waiting import wait_for
 
 
 def click_run_and_wait(at: AppTest, timeout: float = 180) -> AppTest:
@@ -17,9 +18,26 @@ def click_run_and_wait(at: AppTest, timeout: float = 180) -> AppTest:
 
 
 def wait_for_evaluation(at: AppTest, timeout: float = 180) -> AppTest:
-    deadline = time.time() + timeout
-    while at.session_state[JOB] if JOB in at.session_state else False:
-        assert time.time() < deadline, "the evaluation did not end in time"
-        time.sleep(0.3)
+    def ended() -> bool:  # else rerun, as the page's refresh does
+        if not (at.session_state[JOB] if JOB in at.session_state else False):
+            return True
         at.run()
+        return False
+
+    wait_for(ended, "the evaluation to end", timeout)
     return at
+
+
+APP = str(Path(__file__).resolve().parent.parent / "app.py")
+
+
+def open_page(page: str, timeout: float = 240, **params) -> AppTest:
+    """The app (app.py, as the router runs it) switched to ``page`` ("pages/board.py") with URL
+    values ``params``, run to its end; fails on an exception shown on the page."""
+    app = AppTest.from_file(APP, default_timeout=timeout)
+    for key, value in params.items():
+        app.query_params[key] = value
+    app.run()
+    app.switch_page(page).run()
+    assert not app.exception, [e.message for e in app.exception]
+    return app

@@ -7,11 +7,12 @@ import shutil
 import socket
 import subprocess
 import sys
-import time
 import urllib.request
 from pathlib import Path
 
 import pytest
+
+from tests.waiting import wait_for
 
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
@@ -74,16 +75,20 @@ def serve(tmp: Path, db_url: str | None = None, name: str = "streamlit", port_in
         stderr=subprocess.STDOUT,  # a file: a full pipe would block the server
     )
     url = f"http://127.0.0.1:{port}"
-    deadline = time.time() + 90
-    while time.time() < deadline:
+
+    def healthy() -> bool:
         try:
-            if urllib.request.urlopen(url + "/_stcore/health", timeout=2).read() == b"ok":
-                break
-        except OSError:
-            time.sleep(0.5)  # polling a server that is not up yet: no condition to wait on
-    else:
+            return urllib.request.urlopen(url + "/_stcore/health", timeout=2).read() == b"ok"
+        except OSError:  # not up yet
+            return False
+
+    try:
+        wait_for(
+            healthy, f"server {name} to start", 90, every=0.5, detail=lambda: (tmp / f"{name}.log").read_text()[-2000:]
+        )
+    except BaseException:  # pytest's failure is a BaseException
         proc.kill()
-        pytest.fail(f"server {name} did not start: " + (tmp / f"{name}.log").read_text()[-2000:])
+        raise
     try:
         yield url
     finally:

@@ -2,26 +2,14 @@
 cell as the Overview does, the sort is a URL key, empty cells name their command, and the transfer
 scatter has one trace per family with both CIs."""
 
-from pathlib import Path
-
 import pytest
-from streamlit.testing.v1 import AppTest
 
-APP = str(Path(__file__).resolve().parent.parent / "app.py")
+from tests.apptest import open_page
 
 
 @pytest.fixture
 def board_page(app_env):
-    def open_page(**params) -> AppTest:
-        app = AppTest.from_file(APP, default_timeout=240)
-        for key, value in params.items():
-            app.query_params[key] = value
-        app.run()
-        app.switch_page("pages/board.py").run()
-        assert not app.exception, [e.message for e in app.exception]
-        return app
-
-    return open_page
+    return lambda **params: open_page("pages/board.py", **params)
 
 
 def _figures(app):

@@ -2,10 +2,10 @@
 save it, evaluate TF-IDF on it on the Evaluate page and open the heatmap on ?dataset=NAME."""
 
 import os
-import time
 from pathlib import Path
 
 from tests.browser import ROOT, needs_browser, painted
+from tests.waiting import wait_for
 
 pytestmark = needs_browser
 DATA = ROOT / "tests" / "data"
@@ -40,10 +40,7 @@ def test_upload_save_evaluate_and_open_the_heatmap(app_server, browser, tmp_path
     page.get_by_text("3 items (NevIR-style contrast pairs) pass every check").wait_for(timeout=60_000)
     name = page.get_by_role("textbox", name="Name")
     # the new file's stem replaces the last file's, once the rerun has replaced the old form
-    deadline = time.monotonic() + 60
-    while not (name.count() == 1 and name.input_value() == "pairs"):
-        assert time.monotonic() < deadline, [name.nth(i).input_value() for i in range(name.count())]
-        time.sleep(0.1)
+    wait_for(lambda: name.count() == 1 and name.input_value() == "pairs", "the new file's name in the form", 60)
     name.fill("browser-pairs")
     page.get_by_role("button", name="Save to the store").click()
     page.get_by_text("Saved browser-pairs, 3 items").wait_for(timeout=60_000)

@@ -6,7 +6,6 @@ and the page's Krippendorff's alpha equals a hand computation on the same labels
 from __future__ import annotations
 
 import re
-import time
 from collections import Counter
 from itertools import permutations
 
@@ -14,6 +13,7 @@ from negviz import projects as P
 from negviz.datasets import load
 from negviz.store import Store
 from tests.browser import needs_browser, painted, serve
+from tests.waiting import wait_for
 
 pytestmark = needs_browser
 WAIT = 90_000
@@ -57,6 +57,14 @@ def label_and_next(page, kind: str) -> str | None:
     if page.get_by_text("Your queue is empty").count():
         return None
     return shown_pair(page)
+
+
+def reloaded_shows(page, heading: str, locator) -> int:
+    """Reload ``page`` and count ``locator`` once its script has run (``heading`` shown, idle)."""
+    page.reload()
+    page.get_by_role("heading", name=heading).wait_for(timeout=WAIT)
+    painted(page, WAIT / 1000)
+    return locator.count()
 
 
 def hand_alpha(units: list[list[str]]) -> float:
@@ -139,12 +147,8 @@ def test_a_project_end_to_end_with_three_annotators(tmp_path, browser):
 
         # The heatmap types p1 by the adjudicated label and says so.
         rita.goto(f"{base}/heatmap?dataset=nevir", timeout=WAIT)
-        deadline = time.time() + 60  # type labels are cached for 30 s
         caption = rita.get_by_text(re.compile(r"type labels: .*adjudicated \(1\)"))
-        while not caption.count() and time.time() < deadline:
-            time.sleep(2)
-            rita.reload()
-            rita.get_by_role("heading", name="Per-type accuracy").wait_for(timeout=WAIT)
-        caption.first.wait_for(timeout=WAIT)
+        # Type labels are cached for 30 s: reload until the heatmap reads the decision.
+        wait_for(lambda: reloaded_shows(rita, "Per-type accuracy", caption), "the adjudicated label on the heatmap")
         for page in pages.values():
             assert page.locator('[data-testid="stException"]').count() == 0

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import re
 import threading
-import time
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
@@ -16,6 +15,7 @@ from playwright.sync_api import expect
 from negviz.store import Store
 from tests.browser import CHROMIUM, CHROMIUM_ARGS, needs_browser, serve
 from tests.pg import fresh_schema, pg_url  # noqa: F401  (fixture)
+from tests.waiting import wait_for
 
 pytestmark = needs_browser
 WAIT = 90_000
@@ -52,14 +52,9 @@ def label_and_next(page, pair: str, annotator: str, note: str) -> str:
     form.get_by_role("textbox", name="Note").fill(note)
     form.get_by_role("button", name="Save and next").click()
     page.get_by_text(re.compile(rf"Saved {re.escape(pair)} as version \d+ by {annotator}\.")).wait_for(timeout=WAIT)
-    heading = page.get_by_role("heading", name=re.compile(r"^NevIR · "))
-    deadline = time.time() + WAIT / 1000
-    while time.time() < deadline:
-        text = heading.first.inner_text(timeout=WAIT)
-        if not text.endswith(pair):
-            return text.split(" · ", 1)[1]
-        time.sleep(0.2)
-    raise AssertionError(f"the inspector never moved on from {pair}")
+    heading = page.get_by_role("heading", name=re.compile(r"^NevIR · ")).first
+    expect(heading).not_to_have_text(re.compile(rf"{re.escape(pair)}$"), timeout=WAIT)  # moved on
+    return heading.inner_text(timeout=WAIT).split(" · ", 1)[1]
 
 
 def tour(base: str, annotator: str, steps: int, errors: list, saved: list) -> None:
@@ -135,13 +130,15 @@ def test_two_replicas_on_one_postgres(pg_url, tmp_path, browser):  # noqa: F811
         assert len(new) == 1
         run_id = new["run_id"].iloc[0]  # the full shipped run stands for tfidf; pin the new one
         pinned = page.get_by_text(f"tfidf {run_id[:8]} (pinned)").first
-        deadline = time.time() + WAIT / 1000
-        while True:  # a server lists runs from a cache of 5 s: reload until it shows the new one
-            page.goto(b + f"/?dataset=nevir&run={run_id}", timeout=WAIT)  # the Overview is the main page
+
+        def overview_lists_it() -> bool:  # the Overview is the main page
+            page.goto(b + f"/?dataset=nevir&run={run_id}", timeout=WAIT)
             page.get_by_role("heading", name="Overview").wait_for(timeout=WAIT)
             expect(page.locator('[data-stale="true"]')).to_have_count(0, timeout=WAIT)  # the rerun is done
-            if pinned.is_visible() or time.time() > deadline:
-                break
+            return pinned.is_visible()
+
+        # A server lists runs from a cache of 5 s: reload until it shows the new one.
+        wait_for(overview_lists_it, "replica b to list the run evaluated through replica a", WAIT / 1000)
         expect(pinned).to_be_visible(timeout=WAIT)
         assert page.locator('[data-testid="stException"]').count() == 0
         page.context.close()

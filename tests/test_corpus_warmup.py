@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.waiting import wait_for
 
 ROOT = Path(__file__).resolve().parents[1]
 N_TEXTS = 300
@@ -72,7 +73,7 @@ def test_dense_build_reports_every_batch(tiny_model_dir, corpus_file, score_cach
 
 # ---------------------------------------------------------------- (b) built once, shared
 BUILD = """
-import json, os, sys, time
+import json, sys
 from pathlib import Path
 from negviz.cache import ScoreCache
 from negviz.catalog import load_scorer
@@ -80,17 +81,14 @@ from negviz.retrieval import index as ix
 from negviz.retrieval.corpus import load_corpus
 from negviz.schema import ModelSpec
 
-model, corpus_file, barrier, me, others = sys.argv[1:6]
+model, corpus_file, barrier, me = sys.argv[1:5]
 ix.ENCODE_CHUNK = 64  # several chunks, so concurrent builders interleave
 scorer = load_scorer(ModelSpec.make(model, family="bi-encoder"), device="cpu", cache=ScoreCache(),
                      batch_size=8)
 corpus = load_corpus(corpus_file)
 scorer.model  # loaded before the barrier: both processes then start encoding together
 Path(barrier, me).touch()
-deadline = time.monotonic() + 300
-while len(os.listdir(barrier)) < int(others) + 1:
-    assert time.monotonic() < deadline, "the other builder never started"
-    time.sleep(0.02)
+sys.stdin.readline()  # the parent says go once every builder is here
 retriever = ix.DenseRetriever(scorer, corpus).build()
 print(json.dumps({"encoded": scorer.encoded, "rows": retriever.matrix.shape[0],
                   "first": retriever.matrix[0].tolist()}))
@@ -110,16 +108,24 @@ def build_in_processes(n, model, corpus_file, cache_dir, barrier):
                 str(corpus_file),
                 str(barrier),
                 f"{barrier.name}-{i}",
-                str(n - 1),
             ],
             env=env,
             cwd=ROOT,
+            stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,
         )
         for i in range(n)
     ]
+
+    def arrived() -> bool:  # every builder has loaded its model (or one ended: reported below)
+        return len(list(barrier.iterdir())) == n or any(p.poll() is not None for p in procs)
+
+    wait_for(arrived, f"{n} builders with their model loaded", timeout=300)
+    for p in procs:
+        p.stdin.write("go\n")
+        p.stdin.flush()
     out = []
     for p in procs:
         stdout, stderr = p.communicate(timeout=500)

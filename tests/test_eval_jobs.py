@@ -6,8 +6,6 @@ following a job to its end."""
 
 from __future__ import annotations
 
-import time
-
 import pytest
 
 from negviz import eval_jobs, jobs
@@ -15,6 +13,7 @@ from negviz.errors import NegvizError
 from negviz.store import Store
 from tests.apptest import wait_for_evaluation
 from tests.pg import pg_url, store_url  # noqa: F401  (fixtures)
+from tests.waiting import wait_for
 
 TIMEOUT = 180
 
@@ -29,11 +28,7 @@ def env(tmp_path, monkeypatch):
 
 
 def wait_done(job_id, folder, timeout=TIMEOUT) -> eval_jobs.EvalJob:
-    deadline = time.time() + timeout
-    while not (job := eval_jobs.poll(job_id, folder)).done:
-        assert time.time() < deadline, f"job {job_id} still {job.state}: {job.line()}"
-        time.sleep(0.3)
-    return job
+    return wait_for(lambda: (job := eval_jobs.poll(job_id, folder)).done and job, f"job {job_id} to end", timeout)
 
 
 def test_a_job_stores_its_run_once_and_the_same_request_joins_it(env):
@@ -82,15 +77,16 @@ def test_cancel_ends_the_child_and_stores_nothing(env):
     store, folder = env
     job = eval_jobs.start("all-MiniLM-L6-v2", "nevir", "test", store=store, jobs_dir=folder)
     paths = jobs.job_paths(folder, job.job_id)
-    deadline = time.time() + TIMEOUT
-    while not paths["progress.json"].exists():  # the model is loaded and scoring has begun
-        assert time.time() < deadline and not eval_jobs.poll(job.job_id, folder).done
-        time.sleep(0.2)
+    wait_for(  # the model is loaded and scoring has begun (or the job ended, which fails below)
+        lambda: paths["progress.json"].exists() or eval_jobs.poll(job.job_id, folder).done, "scoring to begin"
+    )
     running = eval_jobs.poll(job.job_id, folder)
     assert running.state == eval_jobs.RUNNING and 0 <= running.fraction < 1 and "/" in running.line()
     eval_jobs.cancel(job.job_id, folder)
-    ended = wait_done(job.job_id, folder, timeout=30)
+    ended = wait_done(job.job_id, folder)
     assert ended.state == eval_jobs.CANCELLED
+    # Ended mid-way: its last progress record counts fewer texts than the run has.
+    assert ended.progress["done"] < ended.progress["total"], ended.progress
     assert store.runs().empty
 
 

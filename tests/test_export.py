@@ -87,7 +87,6 @@ def test_png_and_svg_bytes_with_paper_fonts():
 
 def test_a_hung_export_is_ended_and_tried_again():
     import threading
-    import time
 
     from negviz.charts.export import FigureExportError, with_deadline
 
@@ -100,11 +99,10 @@ def test_a_hung_export_is_ended_and_tried_again():
             raise RuntimeError("browser closed")
         return b"png"
 
-    start = time.perf_counter()
     assert with_deadline(export, seconds=0.5, on_timeout=lambda: (ended.append(1), release.set())) == b"png"
-    # The hung call was ended by the deadline, not by its own 30 s wait (a bound far from both
-    # 0.5 s and 30 s, so a loaded machine cannot flip it).
-    assert len(calls) == 2 and ended == [1] and time.perf_counter() - start < 20
+    # The hung call was ended by the deadline: on_timeout ran once, and released it. Ended by its
+    # own 30 s wait instead, it would have raised, with ended empty (no clock needed to tell).
+    assert len(calls) == 2 and ended == [1]
     with pytest.raises(ValueError, match="bad figure"):  # an error of the call itself is raised as is
         with_deadline(lambda: (_ for _ in ()).throw(ValueError("bad figure")), seconds=5)
     never = threading.Event()

@@ -8,7 +8,6 @@ from __future__ import annotations
 import json
 import multiprocessing
 import re
-import time
 from collections import Counter
 
 import pandas as pd
@@ -24,6 +23,9 @@ from negviz.projects.guidelines import safe_markdown
 from negviz.projects.review import agreement_with_adjudicated
 from negviz.store import Store
 from negviz.store import projects as rows
+from negviz.store.tables import now
+from tests.counting import statements
+from tests.waiting import wait_for
 
 NEVIR = load("nevir")
 
@@ -100,7 +102,7 @@ def test_skipping_releases_and_a_stale_claim_is_taken_over(store):
     project = new(store, overlap=1, size=2, claim_hours=1e-6)  # claims go stale after 3.6 ms
     first, second = project.items
     assert P.next_pair(store, project, "ana") == first
-    time.sleep(0.05)
+    wait_for(lambda: Q._stale(project, Q.holders(store, project).claims[first], set()), "ana's claim to go stale")
     assert P.next_pair(store, project, "ben") == first  # ana never labelled it: ben takes it over
     assert list(rows.claims(store.engine, "p", first)["annotator"]) == ["ben"]
     assert P.release(store, project, first, "ben")
@@ -142,7 +144,7 @@ def test_concurrent_queues_give_no_pair_more_than_its_overlap(store_url):
         p.start()
     got = dict(out.get(timeout=300) for _ in procs)
     for p in procs:
-        p.join(timeout=60)
+        p.join(timeout=300)  # a generous limit: a process exits slowly on a loaded machine
     assert [p.exitcode for p in procs] == [0] * 8
     per_pair = Counter(item for items in got.values() for item in items)
     with Store(store_url) as store:
@@ -213,7 +215,8 @@ def test_review_adjudication_and_agreement_with_it(store):
     assert P.review_queue(store, project) == [three]
     agree = agreement_with_adjudicated(store, project).set_index(["annotator", "label"])["agrees_with_adjudicated"]
     assert agree[("ana", "negation_type")] == 0 and agree[("ben", "negation_type")] == 1
-    time.sleep(0.01)
+    decided = rows.adjudication_rows(store.engine, project="p").set_index("item_id").at[one, "created_at"]
+    wait_for(lambda: pd.Timestamp(now()) > decided, "the clock to pass the decision's time")
     label(store, one, "ana", "sentential")  # a relabel after the decision: back in review
     assert P.review_queue(store, project) == [one, three]
     assert P.adjudicate(store, project, one, "rita", ann.Label("implicit")) == 2
@@ -340,12 +343,13 @@ def test_guidelines_render_without_html_scripts_or_images():
     assert "**bold** &amp; more" in safe
 
 
-def test_a_queue_step_with_10000_labels_in_the_store_is_fast(tmp_path):
-    """The issue's target is under 300 ms server-side (benchmarks/bench_projects.py measures it);
-    here, on a loaded CI machine, a bound 5x looser."""
-    with Store(tmp_path / "big.sqlite") as store:
-        project = new(store, name="big", overlap=8, size=None)  # all 1,383 pairs
-        people = [f"a{i}" for i in range(8)]  # 1,250 pairs full: the step scans past them
+def _queue_step_statements(path, labels: int) -> tuple[str, str, list[str]]:
+    """A project over all 1,383 NevIR pairs with overlap 8 whose first ``labels // 8`` pairs are
+    full (8 labels each): (the pair a new annotator is given, the pair expected, the SQL
+    statements of that step). A step by another new annotator comes first, to warm the caches."""
+    with Store(path) as store:
+        project = new(store, name="big", overlap=8, size=None)
+        full = labels // 8
         stamp = pd.Timestamp.now(tz="UTC").to_pydatetime()
         from negviz.store.label_rows import insert_versions
 
@@ -355,22 +359,32 @@ def test_a_queue_step_with_10000_labels_in_the_store_is_fast(tmp_path):
                 {
                     "dataset": "nevir",
                     "item_id": item,
-                    "annotator": who,
+                    "annotator": f"a{i}",
                     "version": 1,
                     "labels": {"negation_type": "affixal", "validity": "valid", "query_ambiguous": False},
                     "note": "",
                     "created_at": stamp,
                 }
-                for item in project.items[:1250]
-                for who in people
+                for item in project.items[:full]
+                for i in range(8)
             ],
         )
-        assert len(store.annotations("nevir")) == 10_000
-        P.next_pair(store, project, "new")  # warm
-        start = time.perf_counter()
-        item = P.next_pair(store, project, "newer")
-        took = time.perf_counter() - start
-        assert item == project.items[1250] and took < 1.5, f"{took:.3f} s"
+        assert len(store.annotations("nevir")) == labels
+        P.next_pair(store, project, "new")
+        with statements(store.engine) as sent:
+            item = P.next_pair(store, project, "newer")
+        return item, project.items[full], sent
+
+
+def test_a_queue_step_sends_as_many_statements_with_10000_labels_as_with_96(tmp_path):
+    """A step reads who holds what in one go and scans past the full pairs in memory: 10,000
+    labels in the store add no statement to it (a read per pair would add 1,238). Its time (the
+    issue's target: under 300 ms) is benchmarks/bench_projects.py's."""
+    item, expected, few = _queue_step_statements(tmp_path / "few.sqlite", 96)
+    assert item == expected
+    item, expected, many = _queue_step_statements(tmp_path / "many.sqlite", 10_000)
+    assert item == expected
+    assert 0 < len(many) == len(few) and many == few, "\n".join(many)
 
 
 def _decide(url: str, who: str, item: str, barrier, rounds: int) -> None:

@@ -9,19 +9,19 @@ import sqlite3
 import subprocess
 import sys
 import textwrap
-import time
 from pathlib import Path
 
 import numpy as np
 
 from negviz.cache import ScoreCache
 from negviz.paths import ROOT
+from tests.waiting import wait_for
 
 TEXTS = [f"text number {i}: the king did {'not ' * (i % 3)}win war {i % 17}" for i in range(600)]
 
 CHILD = textwrap.dedent(
     """
-    import sys, time
+    import sys, threading
     from negviz.cache import ScoreCache
     from negviz.catalog import load_scorer
     from negviz.schema import ModelSpec
@@ -32,11 +32,12 @@ CHILD = textwrap.dedent(
                          cache=ScoreCache(cache_path), batch_size=8)
     scorer.checkpoint_every = 32
 
-    def slow(done, total, desc):  # a slow machine: gives the parent time to kill mid-way
+    def stop_mid_way(done, total, desc):  # held here until the parent kills it, mid-way
         print(done, flush=True)
-        time.sleep(0.05)
+        if done > 64:  # two checkpoints of 32 are in the cache; the third is being encoded
+            threading.Event().wait()
 
-    scorer.embed(texts, progress=slow)
+    scorer.embed(texts, progress=stop_mid_way)
     print("finished", flush=True)
     """
 )
@@ -62,19 +63,16 @@ def test_a_killed_embedding_run_resumes_from_the_cache(tiny_model_dir, tmp_path)
         text=True,
     )
     try:
-        deadline = time.monotonic() + 120
-        while _stored_vectors(cache_path) < 64:  # two checkpoints written: kill it now, mid-way
-            assert child.poll() is None, f"the run ended before it could be killed: {child.stderr.read()}"
-            assert time.monotonic() < deadline, "no checkpoint reached the cache in 120 s"
-            time.sleep(0.05)
-        child.send_signal(signal.SIGKILL)
+        wait_for(lambda: _stored_vectors(cache_path) >= 64 or child.poll() is not None, "two checkpoints")
+        assert child.poll() is None, f"the run ended before it could be killed: {child.stderr.read()}"
+        child.send_signal(signal.SIGKILL)  # two checkpoints written: kill it now, mid-way
         child.wait(timeout=30)
     finally:
         if child.poll() is None:
             child.kill()
     assert child.returncode == -signal.SIGKILL
     kept = _stored_vectors(cache_path)
-    assert 64 <= kept < len(TEXTS) and kept % 32 == 0  # whole checkpoints only
+    assert kept == 64  # the two whole checkpoints, nothing of the batch under way
 
     from negviz.catalog import load_scorer
     from negviz.schema import ModelSpec
@@ -176,13 +174,18 @@ def test_cli_run_goes_on_with_a_garbage_cache(tmp_path):
 
 
 OPEN_AT_ONCE = """
-import sys, time
+import sys
+from pathlib import Path
 from negviz.cache import ScoreCache
-start = float(sys.argv[2])
-while time.time() < start:  # every process opens the new file at the same instant
-    pass
+Path(sys.argv[2]).touch()  # imported: ready
+sys.stdin.readline()  # every process opens the new file at the same instant, when the parent says go
 print(ScoreCache(sys.argv[1]).unwritable)
 """
+
+
+def _all_ready(folder: Path, procs: list[subprocess.Popen]) -> bool:
+    """Every process has written its ready file (or one has ended, which the test then reports)."""
+    return len(list(folder.glob("ready*"))) == len(procs) or any(p.poll() is not None for p in procs)
 
 
 def test_processes_opening_a_new_cache_at_once_all_write_to_it(tmp_path):
@@ -193,16 +196,22 @@ def test_processes_opening_a_new_cache_at_once_all_write_to_it(tmp_path):
     here fell back on an idle 2-core machine."""
     fell_back = []
     for trial in range(8):
-        start = time.time() + 2.0
-        path = tmp_path / f"t{trial}" / "scores.sqlite"
+        folder = tmp_path / f"t{trial}"
+        folder.mkdir()
+        path = folder / "scores.sqlite"
         procs = [
             subprocess.Popen(
-                [sys.executable, "-c", OPEN_AT_ONCE, str(path), str(start)],
+                [sys.executable, "-c", OPEN_AT_ONCE, str(path), str(folder / f"ready{i}")],
+                stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 text=True,
                 cwd=ROOT,
             )
-            for _ in range(6)
+            for i in range(6)
         ]
+        wait_for(lambda: _all_ready(folder, procs), "six processes ready to open the cache")
+        for p in procs:
+            p.stdin.write("go\n")
+            p.stdin.flush()
         fell_back += [out for p in procs if (out := p.communicate(timeout=120)[0].strip()) != "None"]
     assert fell_back == []

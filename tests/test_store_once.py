@@ -9,7 +9,6 @@ from __future__ import annotations
 import logging
 import shutil
 import threading
-import time
 from contextlib import contextmanager
 from dataclasses import replace
 from datetime import timedelta
@@ -28,6 +27,7 @@ from negviz.store import tables as t
 from negviz.store.frames import score_rows
 from tests.pg import pg_url, store, store_url  # noqa: F401  (fixtures)
 from tests.test_store import T0, make_record, make_scores, table_count
+from tests.waiting import wait_for
 
 DATA = Path(__file__).resolve().parent / "data"
 RUNS = Path(__file__).resolve().parent.parent / "data" / "runs"
@@ -87,15 +87,18 @@ def wait_until_blocked(url: str, other: dict) -> None:
     if not url.startswith("postgresql"):
         return
     engine = sa.create_engine(db.resolve_url(url))
-    deadline = time.monotonic() + WAIT
+    query = "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'"
     try:
         with engine.connect() as conn:
-            while time.monotonic() < deadline and other["thread"].is_alive():
-                query = "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'"
-                if conn.exec_driver_sql(query).scalar():
-                    return
+
+            def blocked_or_done() -> bool:
+                if not other["thread"].is_alive():
+                    return True
+                waiting = conn.exec_driver_sql(query).scalar()
                 conn.rollback()  # a fresh snapshot of pg_stat_activity
-                time.sleep(0.01)  # polling a condition, not waiting for work to finish
+                return bool(waiting)
+
+            wait_for(blocked_or_done, "the other writer to wait for the lock or finish", WAIT, every=0.01)
     finally:
         engine.dispose()
 

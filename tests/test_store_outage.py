@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 import subprocess
-import time
 import uuid
 from pathlib import Path
 
@@ -18,6 +17,7 @@ from streamlit.testing.v1 import AppTest
 
 from negviz.cli import main
 from negviz.store import Store
+from tests.waiting import wait_for
 
 ROOT = Path(__file__).resolve().parent.parent
 APP = str(ROOT / "app.py")
@@ -56,14 +56,14 @@ def texts(at: AppTest) -> str:
 
 def run_until(at: AppTest, done, what: str, timeout: float = 120) -> AppTest:
     """Rerun (as the page's retry timer does in a browser) until ``done(at)``."""
-    deadline = time.time() + timeout
-    while True:
+
+    def ran_and_done() -> bool:
         at.run()
         assert not at.exception, [e.message for e in at.exception]
-        if done(at):
-            return at
-        assert time.time() < deadline, f"{what} did not happen in {timeout} s:\n{texts(at)}"
-        time.sleep(0.5)
+        return done(at)
+
+    wait_for(ran_and_done, what, timeout, every=0.5, detail=lambda: texts(at))
+    return at
 
 
 def save_button(at: AppTest):

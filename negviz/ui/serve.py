@@ -57,7 +57,10 @@ def warm_up_when_listening() -> None:
 
     def wait_and_import() -> None:
         deadline = time.time() + 60
-        while time.time() < deadline and not _listening():
+        while not _listening():
+            if time.time() > deadline:  # warm up anyway; the log says why the first page waited
+                logging.getLogger("negviz").warning("warm-up: the server did not answer in 60 s")
+                break
             time.sleep(0.05)
         try:
             for name in WARM_MODULES:

@@ -1,0 +1,26 @@
+"""Counting the work a call does (SQL statements sent to a real engine), for tests that check a
+cost does not grow with the data instead of timing it (speeds are benchmarks/' business)."""
+
+from __future__ import annotations
+
+from contextlib import contextmanager
+from typing import Iterator
+
+import sqlalchemy as sa
+
+
+@contextmanager
+def statements(engine: sa.Engine) -> Iterator[list[str]]:
+    """The SQL statements ``engine`` sends to its driver inside the block, one entry per cursor
+    execute (an executemany of many rows is one). A PostgreSQL COPY goes through the driver's own
+    cursor and is not seen."""
+    sent: list[str] = []
+
+    def record(_conn, _cursor, statement, _parameters, _context, _executemany) -> None:
+        sent.append(statement)
+
+    sa.event.listen(engine, "before_cursor_execute", record)
+    try:
+        yield sent
+    finally:
+        sa.event.remove(engine, "before_cursor_execute", record)
