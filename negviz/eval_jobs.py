@@ -23,6 +23,7 @@ from typing import Any
 
 from negviz import jobs
 from negviz.jobs import CANCELLED, COMPLETE, FAILED, JobState
+from negviz.progress import progress_text
 
 RUNNING = "running"
 PREFIX = "eval-"  # job ids; the job files sit beside fine-tuning jobs' in the jobs folder
@@ -49,7 +50,7 @@ class EvalJob(JobState):
             return self.state
         if not p:
             return "starting (loading the model)"
-        return f"{p['desc']} {p['done']:,}/{p['total']:,} · {p.get('elapsed', 0):.0f} s"
+        return f"{progress_text(p['desc'], p['done'], p['total'], p.get('left'))} · {p.get('elapsed', 0):.0f} s"
 
 
 def start(

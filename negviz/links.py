@@ -5,6 +5,7 @@ under a path prefix; the query keys are the ones each page binds its widgets to.
 
     links.inspector("nevir", "1230-2")                 # 'inspector?dataset=nevir&pair=1230-2'
     links.maxsim("nevir", "1230-2", after="ckpt/dir")  # MaxSim explorer on a stored pair
+    links.explanation("nevir", "1230-2", "negminilm", "integrated gradients")  # the Why panel
     links.page("playground", pq="who is not ...")      # any page with its URL state
 """
 
@@ -34,6 +35,13 @@ def page(name: str, **params: Any) -> str:
 def inspector(dataset: str, item_id: str, **params: Any) -> str:
     """One item in the pair inspector."""
     return page("inspector", dataset=dataset, pair=item_id, **params)
+
+
+def explanation(dataset: str, item_id: str, model: str, method: str, contrast: str | None = None) -> str:
+    """One item's explanation in the inspector's Why panel, turned on: its model, method and score
+    difference as the panel shows them ("integrated gradients", "s(q2,d2) - s(q2,d1)";
+    negviz.analyses.attribution.METHOD_TITLES, Contrast.label)."""
+    return inspector(dataset, item_id, why_model=model, why_method=method, why_contrast=contrast, why_on="true")
 
 
 def maxsim(dataset: str, item_id: str, **params: Any) -> str:

@@ -46,6 +46,15 @@ COUNTERFACTUAL_KEYS = ("cf", "cf_on", "cf_old", "cf_new", "cf_text")  # negviz.u
 PAGES: tuple[PageEntry, ...] = (
     PageEntry("pages/overview.py", "overview", "Overview", ":material/leaderboard:", "Results"),
     PageEntry(
+        "pages/board.py",
+        "board",
+        "Across benchmarks",
+        ":material/table_chart:",
+        "Results",
+        None,  # every dataset at once, whatever the sidebar holds
+        ("bx", "by", "fix_change", "fix_ds", "fix_model", "published", "sort"),
+    ),
+    PageEntry(
         "pages/heatmap.py",
         "heatmap",
         "Per-type heatmap",
@@ -119,7 +128,7 @@ PAGES: tuple[PageEntry, ...] = (
         "Explore",
         None,
         ("annotated", "cue", "edit", "lean", "margin_max", "margin_min", "model", "pair", "queue", "sample")
-        + ("seed", "sort", "type", "verdict", "why_on"),
+        + ("seed", "sort", "type", "verdict", "why_contrast", "why_method", "why_model", "why_on"),
     ),
     PageEntry(
         "pages/search.py",

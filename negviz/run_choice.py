@@ -86,10 +86,25 @@ def alternatives(runs: pd.DataFrame, model: str, split: str | None = None) -> pd
 
 
 def run_label(row) -> str:
-    """A short, stable label of a run for pickers and captions: model · n items · date · id."""
+    """A short, stable label of a run for pickers and captions: name · family · n items · date · id."""
     when = pd.Timestamp(row["created_at"]).strftime("%Y-%m-%d %H:%M") if pd.notna(row["created_at"]) else "?"
     n = int(row["n"]) if pd.notna(row["n"]) else 0
-    return f"{row['model_name']} · {row.get('family') or '?'} · n={n:,} · {when} · {str(row['run_id'])[:8]}"
+    return f"{run_name(row)} · {row.get('family') or '?'} · n={n:,} · {when} · {str(row['run_id'])[:8]}"
+
+
+def run_name(row) -> str:
+    """What tells two runs of one model apart, in words: the model, its options as run (e.g. the
+    prompt template) and a limited run's item count, e.g. 'smollm2-135m (template=rank1) · first
+    25 items'. Store.runs rows; a row without the specs gives the model name alone."""
+    spec = row.get("model_spec") if isinstance(row.get("model_spec"), dict) else {}
+    options = ", ".join(f"{k}={v}" for k, v in sorted((spec.get("options") or {}).items()))
+    data = row.get("dataset_spec") if isinstance(row.get("dataset_spec"), dict) else {}
+    limit = data.get("limit")
+    return (
+        str(row["model_name"])
+        + (f" ({options})" if options else "")
+        + (f" · first {int(limit):,} items" if limit else "")
+    )
 
 
 def resolve_run(runs: pd.DataFrame, ref: str, dataset: str | None = None) -> str:

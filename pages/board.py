@@ -1,4 +1,4 @@
-"""Across benchmarks: every model on every benchmark, and whether what helps on one moves another."""
+"""Across benchmarks: every model on every benchmark, and whether what helps one moves another."""
 
 import streamlit as st
 

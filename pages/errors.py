@@ -6,7 +6,8 @@ from negviz.outcomes import CATEGORIES, MARGINS
 from negviz.analyses import per_type as at
 from negviz.charts.per_type import category_label, margin_distributions, preference_bars
 from negviz.taxonomy import TAXONOMY
-from negviz.ui import chart_items, lexical_view, pickers
+from negviz.text.words import counted
+from negviz.ui import chart_items, lexical_view, pickers, url_check
 from negviz.ui import types_data as td
 from negviz.ui.page_guard import require_dataset_kind
 from negviz.ui.widgets import csv_download, figure_downloads, safe_md
@@ -36,8 +37,8 @@ c1, c2, c3 = st.columns(3)
 type_options = [k for k in TAXONOMY.keys if k in set(ctx.meta.get("type", []))] + sorted(
     set(ctx.meta.get("type", [])) - set(TAXONOMY.keys)
 )
-types = c1.multiselect(
-    "Negation types", type_options, key="types", bind="query-params", placeholder="all types"
+types = url_check.titled_choice(  # titles on screen, ids in the URL
+    c1, "Negation types", type_options, "types", TAXONOMY.label, multi=True, placeholder="all types"
 )
 edit_options = sorted(ctx.meta["edit_type"].dropna().unique()) if "edit_type" in ctx.meta else []
 edits = c2.multiselect(
@@ -50,7 +51,7 @@ edits = c2.multiselect(
     help="CondaQA edit: scope (2) or affirmative (3)",
 )
 facet_options = ["none"] + [a for a in ("type", "edit_type") if a in ctx.meta]
-facet = c3.selectbox("Facet by", facet_options, key="facet", bind="query-params")
+facet = url_check.titled_choice(c3, "Facet by", facet_options, "facet", lambda a: at.AXES.get(a, a))
 
 keep = at.filter_items(ctx.meta, types, edits)
 outcomes = ctx.outcomes[ctx.outcomes["item_id"].isin(keep)]
@@ -58,17 +59,22 @@ if outcomes.empty:
     st.warning("No items match these filters.")
     st.stop()
 facets = None if facet == "none" else at.item_groups(facet, ctx.meta)
+if facet == "type":
+    facets = facets.map(TAXONOMY.label)
 prefs = at.preference_table(outcomes, ctx.kind, facets)
 order = at.model_order(outcomes, "accuracy")
 prefs = prefs.set_index("model").loc[[m for m in order if m in set(prefs["model"])]].reset_index()
-scope = " · ".join(x for x in (", ".join(types), ", ".join(edits)) if x) or "all items"
-n_items = outcomes["item_id"].nunique()
+type_titles = ", ".join(TAXONOMY.label(t) for t in types)
+scope = " · ".join(x for x in (type_titles, ", ".join(edits)) if x) or "all items"
+n_note = at.preference_n_note(prefs, facets is not None)  # never one n for runs of different n
 fig = preference_bars(
     prefs,
     categories,
-    f"Error preference · {ctx.name} {ctx.split} · {scope} (n = {n_items:,} items)",
+    f"Error preference · {ctx.name} {ctx.split} · {scope} ({n_note})",
     faceted=facets is not None,
 )
+if warning := at.preference_n_warning(prefs, order):
+    st.warning(warning, icon=":material/warning:")
 
 chart_items.apply_click(
     "pref_chart",
@@ -104,7 +110,7 @@ if model and category:
     items = at.cell_items(outcomes, None, ctx.meta, model, category=category)
     st.markdown(
         f"**{safe_md(model)}** · {category_label(category)}: {len(items):,} of "
-        f"{int((outcomes['model'] == model).sum()):,} items ({scope})"
+        f"{counted(int((outcomes['model'] == model).sum()), 'item')} ({scope})"
     )
     chart_items.items_table(
         items, ctx.name, "segment_items", f"negviz-segment-{ctx.name}-{model}-{category}"

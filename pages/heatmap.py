@@ -31,14 +31,13 @@ st.caption(
 
 axes = at.available_axes(ctx.kind, ctx.meta)
 c1, c2, c3, c4 = st.columns(4)
-axis = c1.selectbox(
+axis = url_check.titled_choice(  # names on screen, ids in the URL
+    c1,
     "Columns",
     axes,
-    key="axis",
-    bind="query-params",
-    help="type = negation taxonomy type; edit_type = CondaQA edit (scope / "
-    "affirmative); "
-    "cue = the k most frequent cue words; perturbation = DEMETR perturbation",
+    "axis",
+    lambda a: at.AXES.get(a, a),
+    help="CondaQA edit type: scope / affirmative; cue words: the k most frequent",
 )
 top_k = url_check.number_input(c2, "k (cue words)", "top_k", 3, 40, 10, disabled=axis != "cue")
 min_n = url_check.number_input(
@@ -183,12 +182,13 @@ c1, c2 = st.columns(2)
 model = c1.selectbox(
     "Model", rows, index=None, key="cell_model", bind="query-params", placeholder="pick a model"
 )
-column = c2.selectbox(
+column = url_check.titled_choice(
+    c2,
     "Column",
     columns,
+    "cell_column",
+    lambda c: labels.get(c, c),
     index=None,
-    key="cell_column",
-    bind="query-params",
     placeholder="pick a column",
 )
 if model and column:

@@ -7,6 +7,7 @@ from negviz import links, outcomes
 from negviz.analyses import lexical as X
 from negviz.analyses import inspector as F
 from negviz.analyses import paircard
+from negviz.taxonomy import TAXONOMY
 from negviz.ui import inspector_data, lexical_data, pickers, reasoning_view, resources, url_check
 from negviz.ui import why_view
 from negviz.ui.label_form import annotator_name, label_form
@@ -24,12 +25,13 @@ types = inspector_data.automatic_types(dataset)
 items = inspector_data.items(dataset, view.annotations(), annotator)
 
 with st.sidebar.expander("Filters", expanded=True):
-    ntype = st.selectbox(
+    ntype = url_check.titled_choice(  # titles on screen, ids in the URL
+        st,
         "Negation type",
         F.options(items, "negation_type"),
+        "type",
+        TAXONOMY.label,
         index=None,
-        key="type",
-        bind="query-params",
         placeholder="any",
         help="Gold cue type (NevIR) or detected cue type.",
     )
@@ -176,7 +178,7 @@ row = ds.frame.iloc[known.index(current)].to_dict()
 typed = types.set_index("item_id").loc[current]
 st.subheader(f"{ds.title} · {current}")
 st.caption(
-    f"Type **{typed['type']}** ({typed['label_source']}): "
+    f"Type **{TAXONOMY.label(typed['type'])}** ({typed['label_source']}): "
     f"{paircard.md_escape(typed['evidence'])}"
     + (f" · edit type {row['edit_type']}" if "edit_type" in row else "")
 )
@@ -206,7 +208,7 @@ with right:
         st.dataframe(matrix, key=f"matrix-{name}")
 
 with st.container(border=True):
-    why_view.show(ds.kind, runs, current, row, model)
+    why_view.show(ds.kind, runs, current, row, dataset)
 
 label_form(store, ds, dataset, current, annotator, next_id, pair_key="pair")
 

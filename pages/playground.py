@@ -8,6 +8,7 @@ from negviz import links
 from negviz.text import counterfactual as cf
 from negviz.analyses import playground as pg
 from negviz.charts.alignment import margin_bars
+from negviz.scorers import score_unit
 from negviz.ui import pickers, playground_data, resources
 from negviz.ui.dataset_cache import dataset_view
 from negviz.ui.page_guard import dataset_kind_problem
@@ -121,7 +122,7 @@ versions = {"original": (queries, docs)}
 if edit:
     versions = {"edited": cf.apply_to(queries, docs, target, edit), "original": (queries, docs)}
 
-tables, cosines = {}, []
+tables, cosines, units = {}, [], {}
 with st.spinner("Scoring…"):
     for version, (qs, ds) in versions.items():
         grids = {}
@@ -129,11 +130,12 @@ with st.spinner("Scoring…"):
             try:
                 scorer = resources.scorer(name)
                 grids[name] = pg.score_grid(scorer, qs, ds)
+                units[name] = score_unit(scorer.family, scorer.options)
                 if (cos := pg.doc_cosines(scorer, ds[:2])) is not None:
                     cosines.append(f"{name}, {version}: cos(d1, d2) = {cos[0, 1]:.3f}")
             except Exception as exc:  # one unavailable model must not hide the others
                 show_error(exc)
-        tables[version] = pg.results_table(grids, version)
+        tables[version] = pg.results_table(grids, version, units)
 
 panes = st.columns(len(tables))
 for pane, (version, table) in zip(panes, tables.items()):
@@ -145,7 +147,8 @@ for pane, (version, table) in zip(panes, tables.items()):
         hide_index=True,
         key=f"grid-{version}",
         column_config={
-            c: st.column_config.NumberColumn(format="%.3f") for c in ["margin", *names.values()]
+            **{c: st.column_config.NumberColumn(format="%.3f") for c in names.values()},
+            "margin": st.column_config.NumberColumn(format="%.4f", help="in the unit of its row"),
         },
     )
 if cosines:

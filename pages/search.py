@@ -9,7 +9,7 @@ from negviz.analyses import search as sa
 from negviz.text.worddiff import STYLE, text_block
 from negviz.ui import corpus_index, outage, resources, url_check
 from negviz.ui.dataset_cache import dataset_view
-from negviz.ui.widgets import ProgressBar, show_error
+from negviz.ui.widgets import show_error
 
 K = 10
 if not url_check.routed() and (away := resources.outage()) is not None:
@@ -32,7 +32,8 @@ model = c1.selectbox(
     names,
     key="model",
     bind="query-params",
-    help="Bi-encoders search exactly; BM25/TF-IDF through an index; late "
+    help="Bi-encoders search exactly (with compressed corpus vectors in data/corpus/vectors: "
+    "they pick 100 candidates, re-scored exactly); BM25/TF-IDF through an index; late "
     "interaction and cross-encoders re-rank BM25's top 10.",
 )
 corpus_name = c2.selectbox(
@@ -65,9 +66,8 @@ if not query:
 removal = sa.drop_exclusion(query)
 try:
     corpus = corpus_index.corpus(corpus_name)
-    bar = ProgressBar(f"Index of {corpus.size:,} documents for {model}")
-    retriever = corpus_index.index(model, corpus_name, bar)
-    bar.done()
+    label = f"Index of {corpus.size:,} documents for {model}"
+    retriever = corpus_index.index(model, corpus_name, label)
     rows, scores = retriever.search([removal.original, removal.edited], K)
 except Exception as exc:  # model not available offline, corpus missing: a message, the page runs on
     show_error(exc)

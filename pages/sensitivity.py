@@ -10,9 +10,9 @@ from negviz.ui import pickers, resources
 from negviz.ui import sensitivity_data as sd
 from negviz.ui import sensitivity_tabs
 from negviz.ui import chart_items
+from negviz.text.words import counted
 from negviz.ui.widgets import csv_download, figure_downloads, safe_md
 
-VALUE = {label: value for value, label in sv.VALUES.items()}
 ITEM_COLS = {
     "score_candidate": "t = m(ref, translation)",
     "score_perturbed": "h = m(ref, perturbed)",
@@ -38,32 +38,19 @@ for name, kind in zip(picked["name"], picked["kind"]):  # never silently DEMETR 
         f"This page draws DEMETR and CANNOT only, not {safe_md(name)} ({kind} items): see "
         f"{safe_md(name)} on the Per-type heatmap and Error preference pages."
     )
-models = pickers.current_models()
-runs = pickers.shown_runs("demetr")
-c1, c2, c3 = st.columns([2, 2, 2])
-value = VALUE[c1.radio("Values", list(VALUE), key="value", bind="query-params", horizontal=True)]
-checked = c2.toggle(
-    "Only items with pert_check",
-    key="checked",
-    bind="query-params",
-    help="DEMETR's pert_check = false marks items that were not really perturbed; "
-    "the published "
-    "scripts use all items.",
-)
-show_pub = c3.toggle(
-    "Published columns",
-    True,
-    key="published",
-    bind="query-params",
-    disabled=value != sv.RATIO,
-    help="NegBLEURT Fig. 4 (ratios only, all items): BLEURT20, NegBLEURT, "
-    "all-mpnet-base-v2, NegMPNet",
-)
+controls = st.container()  # DEMETR's runs and controls, above the tabs, drawn for its tabs only
 tabs = st.tabs(
     ["Heatmap", "Negation vs antonym", "Perturb your own sentence", "CANNOT"],
     key="view",
     bind="query-params",
 )
+if tabs[3].open:  # CANNOT has its own runs and controls: none of DEMETR's apply there
+    with tabs[3]:
+        sensitivity_tabs.cannot()
+    st.stop()
+with controls:
+    runs = pickers.shown_runs("demetr")
+    value, checked, show_pub = sensitivity_tabs.demetr_controls()
 tables = {r["model_name"]: sd.table(r, checked) for r in runs.to_dict("records")}
 published = sv.published_columns(resources.reference()) if show_pub else None
 matrix = sv.model_matrix(tables, published, value)
@@ -80,8 +67,7 @@ if tabs[0].open is not False:
     with tabs[0]:
         rows, cols = sv.matrix_axes(matrix)
         title = (
-            f"DEMETR {sv.VALUES[value]} · {len(tables)} stored run{'s' * (len(tables) != 1)} "
-            "· "
+            f"DEMETR {sv.VALUES[value]} · {counted(len(tables), 'stored run')} · "
             f"{'pert_check items only' if checked else 'all items'}"
             + (
                 "<br><sup>right of the dotted line: published (NegBLEURT Fig. 4), not run "
@@ -206,7 +192,3 @@ if tabs[1].open is not False:
 if tabs[2].open is not False:
     with tabs[2]:
         sensitivity_tabs.own_sentence(tables, runs)
-
-if tabs[3].open is not False:
-    with tabs[3]:
-        sensitivity_tabs.cannot()

@@ -249,7 +249,8 @@ def test_pages_on_an_added_exclusion_set(excl_and_pert):
     assert "**myexcl**" in shown["overview"] and "n = 2" in shown["overview"]
     assert "No stored runs" not in shown["overview"]
     assert "type labels: dataset_label (2)" in shown["heatmap"]  # its negation_type column
-    assert shown["heatmap columns"] == ["affixal", "exclusion"]  # taxonomy order, then the file's own
+    # taxonomy order (by its titles), then the file's own label as it is
+    assert shown["heatmap columns"] == ["Affixal", "exclusion"]
     assert "No stored runs" not in shown["errors"]
     assert "Type **exclusion** (dataset_label)" in shown["inspector"]
     assert "This page draws DEMETR and CANNOT only, not myexcl (exclusion items)" in shown["sensitivity"]
@@ -269,7 +270,7 @@ def test_pages_on_an_added_perturbation_set(excl_and_pert):
     assert "n = 6 items" in shown["heatmap"]
     assert shown["heatmap columns"] == ["antonym", "negation"]  # its perturbation column
     assert "No stored runs" not in shown["errors"]
-    assert "Type **none** (detected)" in shown["inspector"]
+    assert "Type **No negation found** (detected)" in shown["inspector"]
     # The pages that cannot apply to perturbation items say so.
     assert "This page draws DEMETR and CANNOT only, not mypert (perturbation items)" in shown["sensitivity"]
     assert (
@@ -376,7 +377,8 @@ def test_heatmap_of_added_pairs_uses_its_type_label_column(app_env):
     assert "type labels: dataset_label (4)" in shown and "detected" not in shown.split("type labels:")[1]
     assert at.selectbox(key="axis").value == "type"
     # The file's labels are the columns, in taxonomy order, its own label last.
-    assert at.selectbox(key="cell_column").options == ["sentential", "affixal", "antonym", "my-own-type"]
+    # (by their titles on screen; the file's own label as it is)
+    assert at.selectbox(key="cell_column").options == ["Sentential", "Affixal", "Contrasting antonyms", "my-own-type"]
     at.number_input(key="min_n").set_value(1)
     at.selectbox(key="cell_model").select("tfidf")
     at.selectbox(key="cell_column").select("my-own-type").run()

@@ -49,8 +49,12 @@ def test_filters_and_facets_narrow_the_items(app_env):
     assert not page.exception, [e.message for e in page.exception]
     items = page.dataframe[-1].value
     assert 0 < len(items) < all_ties
-    assert set(items["type"]) == {"implicit"} and set(items["edit_type"]) == {"scope (2)"}
-    assert "implicit · scope (2)" in page.markdown[-1].value
+    # the type's title on screen (the URL keeps its id: the multiselect selected "implicit")
+    assert set(items["type"]) == {"Implicit"} and set(items["edit_type"]) == {"scope (2)"}
+    assert "Implicit · scope (2)" in page.markdown[-1].value
+    # every type and facet a person picks is shown by its title, never a snake_case id
+    shown = page.multiselect(key="types").options + page.selectbox(key="facet").options
+    assert "Implicit" in shown and "CondaQA edit type" in shown and not [o for o in shown if "_" in o]
 
 
 @pytest.mark.parametrize("dataset", ["excluir", "cannot"])
@@ -61,3 +65,31 @@ def test_errors_page_on_other_datasets(app_env, dataset):
         assert page.info and "cannot holds CANNOT-style sentence pairs." in page.info[0].value
     else:
         assert "wrong document first" in page.caption[0].value
+
+
+def test_both_figures_list_the_models_in_one_order_with_their_own_n(app_env):
+    """The lexical figure follows the error figure's order (best accuracy first), names stay level,
+    each model's n is under its name, and the warning names the model with far fewer items."""
+    import json
+
+    page = open_page("pages/errors.py", facet="none")
+    assert not page.exception, [e.message for e in page.exception]
+    specs = [json.loads(c.proto.spec) for c in page.get("plotly_chart")]
+    prefs, lexical = specs[0], specs[1]
+    assert prefs["layout"]["yaxis"]["tickvals"] == lexical["layout"]["yaxis"]["tickvals"]
+    ticks = dict(zip(prefs["layout"]["yaxis"]["tickvals"], prefs["layout"]["yaxis"]["ticktext"]))
+    assert "n = 100 items" in ticks["smollm2-135m"] and "n = 1,383 items" in ticks["tfidf"]
+    assert "n = 1,383" not in prefs["layout"]["title"]["text"]  # no one n claimed for all
+    assert any("Very different n: smollm2-135m" in w.value for w in page.warning)
+    follows = next(d.value for d in page.dataframe if "follows BM25" in d.value.columns)
+    assert follows["model"].tolist() == prefs["layout"]["yaxis"]["tickvals"]  # the table too
+
+
+def test_type_facets_are_titled(app_env):
+    import json
+
+    page = open_page("pages/errors.py", facet="type")
+    assert not page.exception, [e.message for e in page.exception]
+    bars = json.loads(page.get("plotly_chart")[0].proto.spec)["data"]
+    facets = {f for t in bars for f in t["y"][0]}
+    assert "Sentential" in facets and not [f for f in facets if "_" in f or f.islower()]

@@ -175,9 +175,13 @@ def test_preference_bars_stack_every_category_with_counts():
 
 def test_margin_histograms_one_row_per_model_with_tie_line():
     fig = margin_distributions(outcomes_two_models(), oc.MARGINS["pairs"], "t", ["A", "B"])
-    assert len(fig.data) == 4 and fig.data[0].name == "s(q1,d1) - s(q1,d2)"
+    hists = [t for t in fig.data if t.type == "histogram"]
+    assert len(hists) == 4 and fig.data[0].name == "s(q1,d1) - s(q1,d2)"
     assert [s.x0 for s in fig.layout.shapes] == [0, 0]
-    assert "A (n=5)" in [a.text for a in fig.layout.annotations]
+    notes = [a.text for a in fig.layout.annotations]
+    assert notes[:2] == ["A · n = 5 items", "B · n = 5 items"]
+    # the tie line is named once, in the legend, never by a label drawn over each histogram
+    assert "tie" not in " ".join(notes) and any(t.name.startswith("tie") and t.line.dash == "dash" for t in fig.data)
 
 
 def test_distribution_bars_show_both_sources():
@@ -208,7 +212,7 @@ def test_heatmap_page_lists_the_pairs_of_a_cell(app_env):
     page.selectbox(key="cell_model").select("tfidf").run()
     page.selectbox(key="cell_column").select("affixal").run()
     items = page.dataframe[-1].value
-    assert len(items) == 676 and set(items["type"]) == {"affixal"}
+    assert len(items) == 676 and set(items["type"]) == {"Affixal"}  # the title; the URL keeps "affixal"
     assert items["link"].str.startswith("inspector?dataset=nevir&pair=").all()
     assert "tfidf" in page.markdown[-1].value and "n = 676" in page.markdown[-1].value
     page.selectbox(key="axis").select("edit_type").run()
@@ -245,7 +249,10 @@ def test_heatmap_page_on_a_demetr_run_has_perturbation_columns(app_env, tmp_path
         run=quick,
     )
     assert not page.exception, [e.message for e in page.exception]
-    assert page.selectbox(key="axis").options == ["perturbation"]
+    assert (
+        page.selectbox(key="axis").options == ["DEMETR perturbation"]
+        and page.selectbox(key="axis").value == "perturbation"
+    )
     assert "detection accuracy" in page.caption[0].value
     items = page.dataframe[-1].value
     assert len(items) == 5 and items["item_id"].str.startswith("critical_id8_negation:").all()

@@ -194,7 +194,8 @@ def test_filter_to_a_type_label_and_reload(db):
     at = open_page("pages/inspector.py", dataset="nevir")
     at.sidebar.selectbox(key="type").select("affixal").run()
     first = at.subheader[0].value.split(" · ")[1]
-    assert "Type **affixal**" in at.caption[1].value
+    assert "Type **Affixal**" in at.caption[1].value  # its title; the URL keeps type=affixal
+    assert at.query_params["type"] == "affixal"
     # saving without a name: a clear message, nothing written
     form_widget(at, "selectbox", "Negation type").select("affixal")
     button(at, "Save").click().run()

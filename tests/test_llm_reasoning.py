@@ -40,9 +40,10 @@ def test_reasoning_is_stored_per_item_and_query(rank1, store, tmp_path):
         with Store(f"sqlite:///{tmp_path / f'other-{lazy}.sqlite'}") as other:
             other.import_runs(file, lazy=lazy)
             if lazy:
-                assert other.item_texts(again.record.run_id).empty  # not copied in yet
-                other.load_pending()
+                assert other.pending_runs() == [again.record.run_id]  # the record only, so far
+            # A lazily imported run's texts are copied in, with its scores, on their first read.
             assert len(other.item_texts(again.record.run_id)) == 8
+            assert other.pending_runs() == []
 
 
 def test_a_template_without_reasoning_keeps_no_text(tiny_model_dir, store, tmp_path):

@@ -290,3 +290,36 @@ def test_the_why_section_holds_the_cue_influence_run_and_the_lexical_confound(tm
     assert table[("tfidf", X.WRONG)]["wrong or tie"] > table[("tfidf", X.RIGHT)]["wrong or tie"]
     page = out.read_text()
     assert "The lexical confound" in page and "tfidf: cue's share of |attribution| (occlusion)" in page
+
+
+def test_the_board_section_is_the_pages_board(built):
+    """The report's "Across benchmarks" rows are the page's board (negviz.analyses.board) for the
+    model and its comparisons, and its figures are in the HTML."""
+    from negviz.analyses.board import board_json
+    from negviz.dataset_view import DatasetView
+
+    url, out, data = built
+    with Store(url) as store:
+        board = DatasetView(store).board()
+    expected = board_json(board[board["model"].isin(["all-MiniLM-L6-v2", "tfidf"])].reset_index(drop=True))
+    assert data["board"]["rows"] == json.loads(json.dumps(expected))
+    assert {r["model"] for r in data["board"]["rows"]} == {"all-MiniLM-L6-v2", "tfidf"}
+    html = out.read_text()
+    assert "<section id='board'>" in html and all(f'id="fig-{f}"' in html for f in data["board"]["figures"])
+    assert data["board"]["fixes"] == []  # MiniLM has no catalog base
+
+
+def test_a_trained_model_reports_what_it_repaired_against_its_base(tmp_path):
+    from negviz.report.build import build_report
+
+    url = _store(tmp_path, ["nevir__negminilm.parquet", "nevir__all-MiniLM-L6-v2.parquet"])
+    with Store(url) as store:
+        rep = build_report(store, "negminilm", datasets=["nevir"], examples=0, maxsim=False)
+    (fix,) = rep.data["board"]["fixes"]
+    assert (fix["base"], fix["dataset"], fix["repaired"], fix["broken"], fix["n"]) == (
+        "all-MiniLM-L6-v2",
+        "nevir",
+        311,
+        50,
+        1383,
+    )

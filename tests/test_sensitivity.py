@@ -279,13 +279,19 @@ def test_heatmap_places_values_marks_tiny_and_published_and_carries_clicks():
     neg, ant = rows.index("critical_id8_negation"), rows.index("critical_id7_antonym")
     assert values.z[ant][0] == pytest.approx(0.5)
     assert values.text[neg][0].endswith(TINY_MARK)  # the .0005 denominator
-    assert values.text[neg][4] == "<i>0.65</i>"  # NegMPNet, published, italic
+    assert values.text[neg][4] == "<i>.65</i>"  # NegMPNet, published, italic, no leading zero
     empty = rows.index("base_id33_empty")
     assert np.isnan(values.z[empty][1]) and missing.z[empty][1] == 1.0 and values.text[empty][1] == "–"
     assert np.isnan(missing.z[ant][0])  # a cell with a value is not greyed
     assert len(cells.x) == len(rows) * len(cols)
     assert ["toy", "critical_id7_antonym", "run"] in [list(c) for c in cells.customdata]
-    assert "published" in fig.layout.xaxis.ticktext[2] and "published" not in fig.layout.xaxis.ticktext[1]
+    # published headers are italic and one group label names them, under the cells: a per-column
+    # "published" line was wider than a column and ran into its neighbours
+    heads = fig.layout.xaxis.ticktext
+    assert heads[2] == f"<i>{sv.PUBLISHED_MODELS[0]}</i>" and heads[1] == "toy"
+    assert not any("published" in h or "<br>" in h for h in heads) and fig.layout.xaxis.tickangle == -90
+    assert [a.text for a in fig.layout.annotations if "published" in a.text] == ["<i>published</i>"]
+    assert fig.layout.margin.t >= 11 * 0.5 * max(len(h) for h in heads)  # upright names fit above
     assert len(strip.z) == len(rows) and fig.layout.xaxis.side == "top"
 
 

@@ -115,3 +115,14 @@ def test_perturb_your_own_sentence_with_tfidf(page_env):
     assert not page.exception
     edits = items_table(page, "perturbed").set_index("perturbation")
     assert edits.loc["negation", "perturbed"] == "<b>Something</b> was opened."  # negation removed; text, not markup
+
+
+def test_the_cannot_tab_shows_only_its_own_controls(page_env):
+    """DEMETR's value radio, pert_check and published toggles and its runs belong to the DEMETR
+    tabs: the CANNOT tab draws its own pairs radio and runs only."""
+    demetr = open_page(view="Heatmap")
+    assert {"value"} <= {r.key for r in demetr.radio} and {"checked", "published"} <= {t.key for t in demetr.toggle}
+    page = open_page(view="CANNOT", cannot_pairs="negated")
+    assert [r.key for r in page.radio] == ["cannot_pairs"] and not page.toggle
+    assert not [e for e in page.expander if "largest complete run" in e.label]
+    assert items_table(page, "source")["pairs"].eq("negated").all()

@@ -29,7 +29,7 @@ from __future__ import annotations
 import copy
 import html
 from dataclasses import dataclass, field
-from typing import Mapping
+from typing import Callable, Mapping
 
 import numpy as np
 import pandas as pd
@@ -37,11 +37,13 @@ import pandas as pd
 from negviz import outcomes
 from negviz.analyses.paircard import DIFFED, cue_finder
 from negviz.schema import EXCLUSION, PAIRS, PERTURBATION, SENTENCE_PAIRS, SLOTS
-from negviz.scorers.base import Scorer
+from negviz.progress import stoppable
+from negviz.scorers.base import Progress, Scorer, no_progress
 from negviz.text.worddiff import CUE_CLASS, Span, diff_words, text_block, tokenize
 
 CUE_RULE = "marked cue words among or beside the changed words, else every changed word"
 
+StopCheck = Callable[[], bool]  # should_stop(): True ends the work at its next progress report
 ROLES = ("query", "good", "bad")
 TOKEN_COLUMNS = ("role", "column", "position", "token", "start", "end", "attribution", "is_cue")
 OCCLUSION = "occlusion"
@@ -169,12 +171,32 @@ def uncached(scorer: Scorer) -> Scorer:
     return clone
 
 
-def occlusion(scorer: Scorer, contrast: Contrast) -> Attribution:
-    """Remove each word in turn and re-score: attribution = margin - margin without the word."""
-    return occlusion_many(scorer, [contrast])[0]
+def occlusion(
+    scorer: Scorer, contrast: Contrast, progress: Progress = no_progress, should_stop: StopCheck | None = None
+) -> Attribution:
+    """Remove each word in turn and re-score: attribution = margin - margin without the word.
+    ``progress`` gets the scorer's own counts (pairs scored, texts encoded); ``should_stop`` is
+    asked at each of them and ends the work with negviz.progress.Cancelled."""
+    return occlusion_many(scorer, [contrast], progress, should_stop)[0]
 
 
-def occlusion_many(scorer: Scorer, items: list[Contrast]) -> list[Attribution]:
+def occlusion_pairs(contrast: Contrast, words: pd.DataFrame | None = None) -> list[tuple[str, str]]:
+    """The (query, document) pairs occlusion scores: the contrast's own, then each word's variant."""
+    words = word_table(contrast) if words is None else words
+    q, good, bad = (contrast.texts[r] for r in ROLES)
+    pairs = [(q, good)] + ([(q, bad)] if bad is not None else [])
+    for w in words.itertuples():
+        text = without(contrast.texts[w.role], w.start, w.end)
+        if w.role == "query":
+            pairs += [(text, good)] + ([(text, bad)] if bad is not None else [])
+        else:
+            pairs.append((q, text))
+    return pairs
+
+
+def occlusion_many(
+    scorer: Scorer, items: list[Contrast], progress: Progress = no_progress, should_stop: StopCheck | None = None
+) -> list[Attribution]:
     """``occlusion`` of several contrasts, every variant of all of them scored in one call."""
     plain = uncached(scorer)
     queries: list[str] = []
@@ -182,19 +204,12 @@ def occlusion_many(scorer: Scorer, items: list[Contrast]) -> list[Attribution]:
     plans = []
     for contrast in items:
         words = word_table(contrast)
-        q, good, bad = (contrast.texts[r] for r in ROLES)
         start = len(queries)
-        pairs = [(q, good)] + ([(q, bad)] if bad is not None else [])
-        for w in words.itertuples():
-            text = without(contrast.texts[w.role], w.start, w.end)
-            if w.role == "query":
-                pairs += [(text, good)] + ([(text, bad)] if bad is not None else [])
-            else:
-                pairs.append((q, text))
+        pairs = occlusion_pairs(contrast, words)
         queries += [p[0] for p in pairs]
         docs += [p[1] for p in pairs]
         plans.append((contrast, words, start))
-    scores = plain.score(queries, docs)
+    scores = plain.score(queries, docs, stoppable(progress, should_stop))
     out = []
     for contrast, words, start in plans:
         s = scores[start:]
@@ -218,6 +233,32 @@ def occlusion_many(scorer: Scorer, items: list[Contrast]) -> list[Attribution]:
     return out
 
 
+# ---------------------------------------------------------------- one contrast, any method
+# The methods' names (the CLI's --method, the inspector's URL): occlusion and the gradient ones.
+INTEGRATED_GRADIENTS, AT_INPUT = "integrated-gradients", "gradient-x-input"
+GRADIENT_METHODS = (INTEGRATED_GRADIENTS, AT_INPUT)
+METHODS = (OCCLUSION, *GRADIENT_METHODS)
+# What the inspector shows for each, and its URL holds (why_method=integrated+gradients).
+METHOD_TITLES = {OCCLUSION: "occlusion", INTEGRATED_GRADIENTS: "integrated gradients", AT_INPUT: "gradient x input"}
+
+
+def attribute(
+    scorer: Scorer,
+    contrast: Contrast,
+    method: str,
+    steps: int | None = None,
+    progress: Progress = no_progress,
+    should_stop: StopCheck | None = None,
+) -> Attribution:
+    """The contrast's attribution by ``method`` (occlusion, integrated-gradients,
+    gradient-x-input), reporting progress and stopping when asked as each method does."""
+    if method == OCCLUSION:
+        return occlusion(scorer, contrast, progress, should_stop)
+    if method not in GRADIENT_METHODS:
+        raise ValueError(f"unknown attribution method {method!r}; use {OCCLUSION} or {', '.join(GRADIENT_METHODS)}")
+    return integrated_gradients(scorer, contrast, steps, method == AT_INPUT, progress, should_stop)
+
+
 # ---------------------------------------------------------------- integrated gradients
 def supports_gradients(scorer: Scorer) -> bool:
     """Whether the scorer has a PyTorch encoder to differentiate (loads the model to find out)."""
@@ -227,12 +268,30 @@ def supports_gradients(scorer: Scorer) -> bool:
 GRADIENT_X_INPUT = "gradient x input"
 
 
+def planned_passes(method: str, contrast: Contrast, steps: int | None = None) -> int:
+    """What a method will score for this contrast, counted as ``Attribution.forward_passes``
+    counts it (the cost said before the work starts): occlusion's pairs, or one text per
+    integration step (gradient x input: one step; each a forward and a backward pass)."""
+    from negviz.scorers.introspect import IG_STEPS
+
+    if method == OCCLUSION:
+        return len(occlusion_pairs(contrast))
+    texts = sum(contrast.texts.get(r) is not None for r in ROLES)
+    return texts * (1 if method == AT_INPUT else int(steps or IG_STEPS))
+
+
 def integrated_gradients(
-    scorer: Scorer, contrast: Contrast, steps: int | None = None, at_input: bool = False
+    scorer: Scorer,
+    contrast: Contrast,
+    steps: int | None = None,
+    at_input: bool = False,
+    progress: Progress = no_progress,
+    should_stop: StopCheck | None = None,
 ) -> Attribution:
     """Integrated gradients of the contrast's margin (negviz.scorers.introspect), summed from word
     pieces to the words of ``word_table``; ``completeness`` holds F(x), F(x'), the sum and the gap.
-    ``at_input``: gradient x input (one pass, no completeness) instead."""
+    ``at_input``: gradient x input (one pass, no completeness) instead. ``progress`` counts
+    integration steps; ``should_stop`` is asked after each chunk of them (as for ``occlusion``)."""
     from negviz.scorers import introspect
 
     parts = scorer.encoder_parts()
@@ -243,12 +302,15 @@ def integrated_gradients(
         )
     steps = int(steps or introspect.IG_STEPS)
     texts = [contrast.texts[r] for r in ROLES]
+    report = stoppable(progress, should_stop)
     if isinstance(parts, introspect.JointParts):  # a cross-encoder: query and document in one sequence
         if at_input:
             raise ValueError("gradient x input is for bi-encoders; use integrated gradients for a cross-encoder")
-        pieces = introspect.integrated_gradients_joint(parts, texts[0], texts[1], texts[2], steps=steps)
+        pieces = introspect.integrated_gradients_joint(parts, texts[0], texts[1], texts[2], steps, progress=report)
     else:
-        pieces = introspect.integrated_gradients(parts, texts[0], texts[1], texts[2], steps=steps, at_input=at_input)
+        pieces = introspect.integrated_gradients(
+            parts, texts[0], texts[1], texts[2], steps=steps, at_input=at_input, progress=report
+        )
     return _from_pieces(contrast, pieces, at_input)
 
 

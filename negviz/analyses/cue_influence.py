@@ -26,10 +26,42 @@ from negviz.schema import SLOTS
 from negviz.scorers.base import Progress, no_progress
 
 ANALYSIS = "cue influence"  # options["analysis"]; runs of kind "attribution" also hold layer curves
-METHODS = ("occlusion", "integrated-gradients", "gradient-x-input")
-GRADIENT_METHODS = ("integrated-gradients", "gradient-x-input")
+METHODS, GRADIENT_METHODS = A.METHODS, A.GRADIENT_METHODS  # declared once, in negviz.analyses.attribution
 QUANTITIES = ("cue_share", "cue_attribution", "absolute", "gap")
 ITEMS_PER_CALL = 8  # occlusion: the variants of this many items go to the scorer together
+# The page's one unit for the cue's share, in its table, its bin list and its figure.
+UNIT = "% of |attribution|"
+SHARE = f"cue share ({UNIT})"
+NET = f"cue's net push ({UNIT})"  # signed: + towards the right document
+# by_group's proportion columns -> their headers in percent (the stored summary keeps fractions)
+PERCENT_HEADERS = {
+    "median cue share": f"median cue share ({UNIT})",
+    "ci_low": "95% CI low (%)",
+    "ci_high": "95% CI high (%)",
+    "mean cue share": f"mean cue share ({UNIT})",
+    "cue under 5%": "comparisons with the cue under 5% (% of comparisons)",
+}
+# Families with no learned weights to attribute: why they have no cue-influence run.
+NO_ATTRIBUTION = {
+    "bm25": "no learned weights: a word's pull is its BM25 term weight (IDF x saturated frequency); "
+    "the Error preference page's lexical confound shows where BM25 leans",
+    "tfidf": "no learned weights: a word's pull is its TF-IDF term weight; the Error preference page's "
+    "lexical confound shows where the word overlap leans",
+}
+# Shipped models without a shipped run, and why (measured on the 2-core CPU that made the runs):
+# occlusion re-scores a NevIR pair about 600 times (300 distinct texts), once per word left out.
+NOT_EXPLAINED = {
+    "smollm2-135m": "too slow to ship: occlusion re-scores about 600 prompts per NevIR pair, at 4.9 s a "
+    "prompt on a CPU (its shipped run) about 49 min a pair; no gradients through llama.cpp",
+    "maxsim-all-mpnet-base-v2": "too slow to ship: occlusion encodes about 300 texts per NevIR pair, at "
+    "0.26 s a text on a CPU (its shipped run) about 78 s a pair; MaxSim has no gradient method here",
+    "ms-marco-MiniLM-L-12-v2-int8": "not shipped yet: INT8 ONNX has no gradients, and occlusion scores "
+    "about 600 (query, document) pairs per NevIR pair (about 65 s a pair on a CPU)",
+    "bge-small-en-v1.5-int8": "not shipped yet: INT8 ONNX has no gradients, and occlusion encodes about "
+    "300 texts per NevIR pair (about 11 s a pair on a CPU)",
+    "maxsim-all-MiniLM-L6-v2": "not shipped yet: occlusion encodes about 300 texts per NevIR pair; MaxSim "
+    "has no gradient method here",
+}
 
 
 def check_method(method: str) -> None:
@@ -171,3 +203,78 @@ def summarize(kind: str, scores: pd.DataFrame, method: str, steps: int | None, t
     if types is not None and len(types):
         summary["by_type"] = by_group(with_types(frame, types), "type").to_dict("records")
     return summary
+
+
+# ---------------------------------------------------------------- in the page's unit
+def as_percent(share):
+    """A share (0 to 1; a number, array or Series) in percent: the one conversion to UNIT."""
+    return share * 100.0
+
+
+def in_percent(table: pd.DataFrame) -> pd.DataFrame:
+    """A by_group / group_table frame with its proportions in percent, under headers that say so."""
+    out = table.copy()
+    for column in PERCENT_HEADERS:
+        if column in out:
+            out[column] = as_percent(out[column])
+    return out.rename(columns=PERCENT_HEADERS)
+
+
+def bin_items(frame: pd.DataFrame) -> pd.DataFrame:
+    """The comparisons of one bin (rows of ``labelled_frame``) in percent of their |attribution|:
+    the cue's share and its signed sum (+: towards the right document), lowest share first; rows
+    where no word moved the score (no share) are left out."""
+    part = frame.dropna(subset=["cue_share"])
+    mass = part["absolute"].where(part["absolute"] > 0)
+    out = pd.DataFrame(
+        {
+            "item_id": part["item_id"],
+            "comparison": part["comparison"],
+            SHARE: as_percent(part["cue_share"]),
+            NET: as_percent(part["cue_attribution"] / mass),
+        }
+    )
+    for column in ("category", "type"):
+        if column in part:
+            out[column] = part[column]
+    return out.sort_values(SHARE, kind="stable").reset_index(drop=True)
+
+
+# ---------------------------------------------------------------- which models have a run
+COVERAGE_COLUMNS = ("model", "family", "method", "items", f"median cue share ({UNIT})", "why not")
+
+
+def coverage(
+    models: pd.DataFrame, runs: pd.DataFrame, dataset: str, total: int, reasons: dict[str, str] | None = None
+) -> pd.DataFrame:
+    """One row per cue-influence run of a model and one per model without any, with the reason.
+
+    ``models``: model_name, family (the models evaluated on the dataset); ``runs``: the dataset's
+    cue-influence runs (Store.runs rows: model_name, family, n, options, dataset_spec, summary);
+    ``total``: the dataset's items; ``reasons``: model name -> why it has no run, beside
+    NOT_EXPLAINED's; families without learned weights have NO_ATTRIBUTION's."""
+    reasons = {**NOT_EXPLAINED, **(reasons or {})}
+    rows = []
+    for r in runs.itertuples():
+        limit = (r.dataset_spec or {}).get("limit")
+        items = f"first {r.n:,} of {total:,}" if limit and r.n < total else f"all {r.n:,}"
+        median = (r.summary or {}).get("median_cue_share")
+        rows.append((r.model_name, r.family, (r.options or {}).get("method", "?"), items, _percent(median), ""))
+    have = set(runs["model_name"]) if len(runs) else set()
+    missing = models[~models["model_name"].isin(have)].drop_duplicates("model_name")
+    for r in missing.itertuples():
+        why = (
+            reasons.get(r.model_name)
+            or NO_ATTRIBUTION.get(r.family)
+            or (
+                f"no run on this dataset yet: `negviz explain --model {r.model_name} --dataset {dataset} "
+                "--method occlusion --limit 100` (occlusion works for every model)"
+            )
+        )
+        rows.append((r.model_name, r.family, "", "", float("nan"), why))
+    out = pd.DataFrame(rows, columns=list(COVERAGE_COLUMNS))
+    return out.sort_values(["model", "method"], key=lambda s: s.str.lower(), kind="stable").reset_index(drop=True)
+
+
+def _percent(value) -> float:
+    return as_percent(float(value)) if value is not None and np.isfinite(value) else float("nan")

@@ -216,6 +216,22 @@ def preference_table(outcomes: pd.DataFrame, kind: str, facet: pd.Series | None 
     return pd.DataFrame(rows, columns=["model", "facet", "category", "count", "share", "n"])
 
 
+def preference_n_warning(prefs: pd.DataFrame, models: list[str] | None = None) -> str | None:
+    """n_warning over the bars of preference_table (one n per model and facet): which models are
+    scored on far fewer items than others."""
+    cells = prefs.drop_duplicates(["model", "facet"]).rename(columns={"facet": "column"})
+    return n_warning(cells[["model", "column", "n"]], models, {"all": "all items"})
+
+
+def preference_n_note(prefs: pd.DataFrame, faceted: bool = False) -> str:
+    """What a preference figure's title may say of n: one n when every bar has it, else where
+    each bar's own n is shown (under the model's name, or on hover when faceted)."""
+    n = prefs.drop_duplicates(["model", "facet"])["n"]
+    if n.nunique() == 1:
+        return f"n = {int(n.iloc[0]):,} items each"
+    return "n per bar on hover" if faceted else "each model's n under its name"
+
+
 def filter_items(meta: pd.DataFrame, types: list[str] | None = None, edit_types: list[str] | None = None) -> set[str]:
     """Item ids whose type and edit type are among the chosen ones (empty choice = all)."""
     keep = pd.Series(True, index=meta.index)

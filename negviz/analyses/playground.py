@@ -135,8 +135,11 @@ def doc_cosines(scorer: Any, docs: Sequence[str]) -> np.ndarray | None:
     return vecs @ vecs.T
 
 
-def results_table(grids: dict[str, np.ndarray], version: str | None = None) -> pd.DataFrame:
-    """Long table of model x query with each document's score, margin and verdict."""
+def results_table(
+    grids: dict[str, np.ndarray], version: str | None = None, units: Mapping[str, str] | None = None
+) -> pd.DataFrame:
+    """Long table of model x query with each document's score, margin and verdict; with ``units``
+    (model -> what its score is, negviz.scorers.score_unit) the unit of its scores and margins."""
     rows = []
     for model, grid in grids.items():
         verdicts = grid_verdicts(grid)
@@ -144,6 +147,8 @@ def results_table(grids: dict[str, np.ndarray], version: str | None = None) -> p
             row = {"model": model, "query": v["query"]}
             row.update({f"d{j + 1}": grid[i, j] for j in range(grid.shape[1])})
             row.update({"margin": v["margin"], "correct": bool(v["correct"])})
+            if units is not None:
+                row["unit"] = units.get(model, "score")
             if version:
                 row["version"] = version
             rows.append(row)

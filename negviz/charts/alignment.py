@@ -226,39 +226,91 @@ def delta_bars(deltas: pd.DataFrame, title: str = "", labels: Sequence[str] = ("
     return fig
 
 
+RIGHT, WRONG = "#16a34a", CUE  # a query whose document is ranked first / not
+
+
 def margin_bars(table: pd.DataFrame, title: str = "") -> go.Figure:
-    """Playground: per model and query, s(q_i, its document) − the best other document.
-    Right of zero = the model ranks the intended document first. ``table`` has model, query,
-    margin, correct (and optionally version: 'original' / 'edited')."""
+    """Playground: per model and query, s(q_i, its document) − the best other document. One panel
+    per model, each on its own axis and titled with its score unit (scores of different models are
+    not comparable: a MiniLM margin of 0.01 would vanish beside SPLADE's −2); 0 in the middle of
+    each, right of it the model ranks the intended document first. ``table`` has model, query,
+    margin, correct (optionally unit, and version: 'original' / 'edited')."""
     versions = table["version"].unique().tolist() if "version" in table else [None]
-    fig = go.Figure()
-    for version in versions:
-        part = table if version is None else table[table["version"] == version]
+    pinned = len(versions) > 1  # an edited version beside the pinned original
+    models = list(dict.fromkeys(table["model"]))
+    units = table.groupby("model", sort=False)["unit"].first() if "unit" in table else pd.Series(dtype=str)
+    unit = {m: str(units.get(m, "score")) for m in models}
+    bars = len(versions) * table.groupby("model")["query"].nunique().max() if len(table) else 1
+    panel_px, gap_px = 24 + 20 * bars, 70  # bars, then the axis and the next panel's title
+    height = int(60 + len(models) * (panel_px + gap_px) + 70)  # an int: Streamlit ignores numpy heights
+    fig = make_subplots(
+        rows=max(len(models), 1),
+        cols=1,
+        subplot_titles=[f"<b>{esc(m)}</b> · score: {esc(unit[m])}" for m in models],
+        vertical_spacing=gap_px / height,
+    )
+    for r, model in enumerate(models, start=1):
+        mine = table[table["model"] == model]
+        for version in versions:
+            part = mine if version is None else mine[mine["version"] == version]
+            fig.add_trace(
+                go.Bar(
+                    x=part["margin"],
+                    y=[esc(q) for q in part["query"]],
+                    orientation="h",
+                    name=esc(version or "margin"),
+                    showlegend=False,
+                    marker=dict(
+                        color=[RIGHT if c else WRONG for c in part["correct"]],
+                        opacity=0.45 if pinned and version == "original" else 1.0,
+                        pattern_shape="/" if pinned and version == "original" else "",
+                    ),
+                    customdata=[[esc(model), esc(version or ""), esc(unit[model])]] * len(part),
+                    hovertemplate="<b>%{customdata[0]}</b> · %{y} %{customdata[1]}<br>margin %{x:+.4f} "
+                    "(%{customdata[2]})<extra></extra>",
+                ),
+                row=r,
+                col=1,
+            )
+        reach = float(mine["margin"].abs().max()) if len(mine) else 0.0
+        reach = reach * 1.15 if reach > 0 else 1.0  # 0 in the middle: the sign reads at a glance
+        fig.update_xaxes(
+            range=[-reach, reach],
+            zeroline=True,
+            zerolinecolor="#52525b",
+            zerolinewidth=1.5,
+            title=dict(text=f"margin ({esc(unit[model])})", font=dict(size=12), standoff=4),
+            row=r,
+            col=1,
+        )
+        fig.update_yaxes(autorange="reversed", type="category", row=r, col=1)
+    for note in fig.layout.annotations[: len(models)]:  # panel titles to the left
+        note.update(x=0, xanchor="left", font=dict(size=13))
+    # the colours (and the pinned original's hatching) named once, in the legend
+    keys = [(RIGHT, "", 1.0, "its document ranked first"), (WRONG, "", 1.0, "another document ranked first")]
+    if pinned and "original" in versions:
+        keys.append(("#a1a1aa", "/", 0.45, "original (pinned; plain bars: edited)"))
+    for colour, pattern, opacity, name in keys:
         fig.add_trace(
             go.Bar(
-                x=part["margin"],
-                y=[f"{esc(m)} · {esc(q)}" for m, q in zip(part["model"], part["query"])],
-                orientation="h",
-                name=esc(version or "margin"),
-                marker=dict(
-                    color=["#16a34a" if c else CUE for c in part["correct"]],
-                    opacity=0.45 if version == "original" else 1.0,
-                    pattern_shape="/" if version == "original" else "",
-                ),
-                hovertemplate="%{y}<br>margin %{x:+.3f}<extra>%{fullData.name}</extra>",
+                x=[None],
+                y=[None],
+                name=name,
+                marker=dict(color=colour, pattern_shape=pattern, opacity=opacity),
+                hoverinfo="skip",
             )
         )
-    fig.add_vline(x=0, line_color="#52525b", line_width=1)
-    n = len(table)
     fig.update_layout(
-        title=dict(text=esc(title) or "Margin of the intended document (green: ranked first, red: not)"),
+        title=dict(
+            text=esc(title) or "Margin of the intended document: s(q, its document) − the best other",
+            x=0,
+            xanchor="left",
+        ),
         barmode="group",
         font=FONT,
         template="plotly_white",
-        height=max(240, 80 + 26 * n),
-        xaxis_title="score(q, its document) − best other document (each model on its own scale)",
-        yaxis=dict(autorange="reversed"),
-        margin=dict(l=10, r=10, t=60, b=40),
-        showlegend=len(versions) > 1,
+        height=height,
+        margin=dict(l=10, r=10, t=60, b=70),
+        legend=dict(orientation="h", yref="container", yanchor="bottom", y=0, x=0),
     )
     return fig

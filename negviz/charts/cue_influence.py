@@ -7,6 +7,7 @@ from __future__ import annotations
 import pandas as pd
 import plotly.graph_objects as go
 
+from negviz.analyses.cue_influence import UNIT, as_percent
 from negviz.charts.style import FONT
 
 COLORS = ("#2563eb", "#ea580c", "#16a34a", "#7c3aed", "#db2777", "#0891b2", "#ca8a04", "#52525b")
@@ -22,7 +23,7 @@ def share_boxes(frame: pd.DataFrame, group: str, order: list[str], title: str, l
         fig.add_trace(
             go.Box(
                 x=x,
-                y=part["cue_share"],
+                y=as_percent(part["cue_share"]),
                 name=str(label),
                 marker_color=COLORS[i % len(COLORS)],
                 boxpoints="all",
@@ -31,8 +32,8 @@ def share_boxes(frame: pd.DataFrame, group: str, order: list[str], title: str, l
                 marker={"size": 3, "opacity": 0.45},
                 boxmean=False,
                 customdata=list(zip([label] * len(part), part[group], part["item_id"])),
-                hovertemplate="%{customdata[0]}<br>%{customdata[1]} · pair %{customdata[2]}<br>cue share %{y:.1%}"
-                "<extra></extra>",
+                hovertemplate="%{customdata[0]}<br>%{customdata[1]} · pair %{customdata[2]}"
+                "<br>cue share %{y:.1f}% of |attribution|<extra></extra>",
             )
         )
     fig.update_layout(
@@ -41,7 +42,7 @@ def share_boxes(frame: pd.DataFrame, group: str, order: list[str], title: str, l
         font=FONT,
         template="plotly_white",
         height=480,
-        yaxis={"title": "cue's share of |attribution|", "tickformat": ".0%", "rangemode": "tozero"},
+        yaxis={"title": f"cue's share ({UNIT})", "ticksuffix": "%", "rangemode": "tozero"},
         xaxis={"categoryorder": "array", "categoryarray": [labels.get(g, g) for g in order]},
         legend={"orientation": "h", "y": -0.25},
     )

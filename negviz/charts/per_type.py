@@ -13,7 +13,9 @@ import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
+from negviz.charts.alignment import esc
 from negviz.charts.style import BASELINE_COLOR, FONT, NOTE_COLOR
+from negviz.text.words import counted
 
 GREY = "#d4d4d8"
 BELOW = "▾"  # marks a cell below the random baseline
@@ -29,6 +31,7 @@ CATEGORY_STYLE = {  # label, colour
     "tie": ("tie", "#a1a1aa"),
 }
 MARGIN_COLORS = ("#2563eb", "#ea580c")
+TIE_NAME = "tie (margin 0): left of it the wrong document ranks first"
 
 # Heatmap sizing: plotly neither wraps labels nor sizes a figure to its content, so the builder
 # does both from character counts. CHAR_EM is a generous average glyph width (Helvetica, Arial and
@@ -415,16 +418,28 @@ def preference_bars(prefs: pd.DataFrame, categories: tuple[str, ...], title: str
                 + ": %{x:.1f}% (%{customdata[3]} of %{customdata[4]})<extra></extra>",
             )
         )
+    n_bars = len(order) * (len(facets) if faceted else 1)
+    height = max(260, 150 + 34 * n_bars + (12 * len(order) if not faceted else 0))
     fig.update_layout(
         barmode="stack",
-        legend=dict(orientation="h", yanchor="top", y=-0.12, x=0, traceorder="normal"),
+        # under the x axis title, in pixels: a fraction of the plot would slide into it
+        legend=dict(orientation="h", yanchor="top", y=-70 / max(height - 120, 1), x=0, traceorder="normal"),
         xaxis=dict(title="share of items (%)", range=[0, 100]),
         clickmode="event+select",
         dragmode=False,
     )
     fig.update_yaxes(autorange="reversed", title=None)
-    n_bars = len(order) * (len(facets) if faceted else 1)
-    return _layout(fig, title, height=max(260, 150 + 34 * n_bars))
+    if not faceted:  # each model's own n under its name: runs may cover different items
+        n = prefs.groupby("model", sort=False)["n"].first()
+        fig.update_yaxes(tickmode="array", tickvals=order, ticktext=[model_tick(m, int(n[m])) for m in order])
+    fig = _layout(fig, title, height=height)
+    fig.update_layout(margin=dict(b=100))
+    return fig
+
+
+def model_tick(model: str, n: int, unit: str = "item") -> str:
+    """A model's axis label with its own n under its name (escaped: a stored name is text)."""
+    return f"{esc(model)}<br><span style='font-size:11px'>n = {counted(n, unit)}</span>"
 
 
 def margin_distributions(
@@ -437,7 +452,7 @@ def margin_distributions(
     """Histograms of the margins per model (one row each: scores live on each model's own scale)
     with the tie line at 0: mass just left of it fails by a hair, far left by a mile."""
     models = models or list(dict.fromkeys(outcomes["model"]))
-    titles = [f"{m} (n={int((outcomes['model'] == m).sum())})" for m in models]
+    titles = [f"{esc(m)} · n = {counted(int((outcomes['model'] == m).sum()), 'item')}" for m in models]
     fig = make_subplots(rows=len(models), cols=1, subplot_titles=titles, vertical_spacing=0.25 / max(len(models), 1))
     for i, model in enumerate(models, start=1):
         part = outcomes[outcomes["model"] == model]
@@ -454,48 +469,22 @@ def margin_distributions(
                     showlegend=i == 1,
                     marker_color=MARGIN_COLORS[k],
                     opacity=0.6,
-                    hovertemplate=name + " in %{x}<br>%{y} items<extra>" + model + "</extra>",
+                    hovertemplate=name + " in %{x}<br>%{y} items<extra>" + esc(model) + "</extra>",
                 ),
                 row=i,
                 col=1,
             )
         fig.update_yaxes(title_text="items", row=i, col=1)
-    for note in fig.layout.annotations[: len(models)]:  # subplot titles to the left, clear of the tie label
+    for note in fig.layout.annotations[: len(models)]:  # subplot titles to the left
         note.update(x=0, xanchor="left", font=dict(size=13))
-    # The tie line in each row, added at once (add_vline per row costs ~50 ms of validation each).
+    # The tie line in each row, added at once (add_vline per row costs ~50 ms of validation each);
+    # named once in the legend, not beside each line, where a label would sit on the histogram's peak.
     axes = [("x", "y") if i == 1 else (f"x{i}", f"y{i}") for i in range(1, len(models) + 1)]
+    tie = dict(color=BASELINE_COLOR, dash="dash")
     fig.update_layout(
-        shapes=[
-            dict(
-                type="line",
-                x0=0,
-                x1=0,
-                xref=x,
-                y0=0,
-                y1=1,
-                yref=f"{y} domain",
-                line=dict(color=BASELINE_COLOR, dash="dash"),
-            )
-            for x, y in axes
-        ],
-        annotations=[
-            *fig.layout.annotations,
-            *(
-                dict(
-                    text="tie",
-                    x=0,
-                    xref=x,
-                    y=1,
-                    yref=f"{y} domain",
-                    xanchor="left",
-                    yanchor="top",
-                    showarrow=False,
-                    font=dict(color=BASELINE_COLOR),
-                )
-                for x, y in axes
-            ),
-        ],
+        shapes=[dict(type="line", x0=0, x1=0, xref=x, y0=0, y1=1, yref=f"{y} domain", line=tie) for x, y in axes]
     )
+    fig.add_trace(go.Scatter(x=[None], y=[None], mode="lines", line=tie, name=TIE_NAME, hoverinfo="skip"))
     fig.update_xaxes(title_text="margin (the model's own score scale)", row=len(models), col=1)
     height = 140 + 190 * len(models)
     fig.update_layout(barmode="overlay", legend=dict(orientation="h", yanchor="top", y=-70 / (height - 120), x=0))

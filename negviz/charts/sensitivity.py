@@ -18,7 +18,7 @@ import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from negviz.charts.style import FONT
+from negviz.charts.style import FONT, NOTE_COLOR
 from negviz.charts.alignment import esc
 from negviz.charts.per_type import DIVERGING, GREY
 from negviz.analyses.sensitivity import ACCURACY, RATIO, VALUES, severity_of, short_label
@@ -31,6 +31,7 @@ FOCUS_STYLE = {
     "other critical": ("#a1a1aa", "circle-open", 8),
 }
 MODEL_COLORS = ("#2563eb", "#16a34a", "#9333ea", "#ea580c", "#0891b2", "#be185d", "#65a30d", "#78716c")
+HEADER_FONT = 11  # px, the upright column headers
 TINY_MARK = "†"  # a cell with items whose denominator |t - e| is tiny
 
 
@@ -56,17 +57,11 @@ def _fmt(value: float, kind: str) -> str:
     return f"{value * 100:.0f}%" if kind == ACCURACY else f"{value:.2f}"
 
 
-def _wrap_name(name: str, width: int = 14) -> str:
-    """Break a model name at hyphens so column headers do not run into each other."""
-    parts, line = [], ""
-    for piece in str(name).split("-"):
-        chunk = piece if not line else f"-{piece}"
-        if line and len(line) + len(chunk) > width:
-            parts.append(line + "-")
-            line = piece
-        else:
-            line += chunk
-    return "<br>".join(esc(x) for x in parts + [line])
+def _cell_text(value: float, kind: str) -> str:
+    """A cell's value without the ratio's leading zero (".07", "−.10"): 16 columns leave ~20 px a
+    cell in a 1,000 px window (the hover keeps the full value)."""
+    text = _fmt(value, kind)
+    return text if kind == ACCURACY else text.replace("0.", ".", 1).replace("-", "−")
 
 
 def sensitivity_heatmap(
@@ -102,7 +97,7 @@ def sensitivity_heatmap(
             v = float(c["value"])
             z[i, j] = v
             mark = TINY_MARK if not published and (c["tiny_denominators"] or 0) > 0 else ""
-            text[i, j] = (f"<i>{_fmt(v, value)}</i>" if published else _fmt(v, value)) + mark
+            text[i, j] = (f"<i>{_cell_text(v, value)}</i>" if published else _cell_text(v, value)) + mark
             if published:
                 hover.append(
                     f"<b>{esc(model)}</b> · {esc(stem)}<br>sensitivity ratio {v:.2f} as printed<br>{esc(c['source'])}"
@@ -166,7 +161,7 @@ def sensitivity_heatmap(
             colorbar=colorbar,
             text=text,
             texttemplate="%{text}",
-            textfont=dict(size=11),
+            textfont=dict(size=10),
             hoverinfo="skip",
             xgap=2,
             ygap=1,
@@ -212,19 +207,19 @@ def sensitivity_heatmap(
             y1=len(rows) - 0.5,
             line=dict(color="#18181b", width=2, dash="dot"),
         )
-    width = max(5, min(14, 90 // max(1, len(columns))))  # narrower header lines as columns crowd in
-    ticktext = ["severity"] + [_wrap_name(m, width) + ("<br><i>published</i>" if p else "") for m, p in columns]
+    # Headers stand upright, one name a line: a page column is ~25-50 px wide (16 columns at
+    # 1,000-1,400 px), narrower than most model names, and upright names never run into each other.
+    ticktext = ["severity"] + [f"<i>{esc(m)}</i>" if p else esc(m) for m, p in columns]
     fig.update_xaxes(
         tickvals=[0] + xpos,
         ticktext=ticktext,
         side="top",
-        tickangle=0,
+        tickangle=-90,
         title=None,
         showgrid=False,
         zeroline=False,
         range=[-0.5, len(keys) + 0.5],
-        # a name without hyphens ("NegBLEURT") cannot wrap: a smaller font keeps crowded headers apart
-        tickfont=dict(size=10) if len(columns) > 12 else None,
+        tickfont=dict(size=HEADER_FONT),
     )
     fig.update_yaxes(
         tickvals=ypos,
@@ -234,15 +229,42 @@ def sensitivity_heatmap(
         showgrid=False,
         zeroline=False,
     )
+    if pub:  # one group label for the published columns, under the cells (not one per header)
+        for text, anchor in (("run here", "right"), ("published", "left")):
+            fig.add_annotation(
+                x=pub[0] + 0.5,
+                xanchor=anchor,
+                xshift=-4 if anchor == "right" else 4,
+                y=len(rows) - 0.5,
+                yanchor="top",
+                yshift=-2,
+                text=f"<i>{text}</i>" if anchor == "left" else text,
+                showarrow=False,
+                font=dict(size=11, color=NOTE_COLOR),
+            )
     fig.update_layout(clickmode="event+select", dragmode=False)
-    header_lines = max(t.count("<br>") + 1 for t in ticktext)
-    fig = _layout(fig, title, height=max(400, 200 + 22 * len(rows)) + 14 * header_lines)
+    header_px = int(max(len(str(m)) for m, _ in columns) * HEADER_FONT * 0.52) + 14 if columns else 20
+    title_px = 22 * (title.count("<br>") + 1) + 20
+    bottom_px = 80  # the group labels and the colour bar
+    height = title_px + header_px + 22 * len(rows) + bottom_px
+    fig = _layout(fig, title, height=height)
+    fig.data[2].colorbar.update(  # horizontal, under the cells: the columns keep the width
+        orientation="h",
+        thickness=12,
+        len=0.5,
+        xanchor="left",
+        x=0,
+        yref="container",
+        y=8 / height,
+        ypad=0,
+        yanchor="bottom",
+        title=dict(side="right"),
+    )
     # The headers sit between the title, pinned to the top, and the cells.
     fig.update_layout(
-        margin_t=fig.layout.margin.t + 14 * header_lines,
+        margin=dict(t=title_px + header_px, b=bottom_px, r=20),
         title=dict(yref="container", y=1, yanchor="top", pad=dict(t=12)),
     )
-    fig.update_layout(margin=dict(t=170))
     return fig
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 
-from negviz.progress import TqdmProgress
+from negviz.progress import Eta, TqdmProgress
 
 __all__ = ["ProgressTee", "TqdmProgress"]
 
@@ -16,11 +16,13 @@ class ProgressTee:
         from negviz.jobs import ProgressFile
 
         self.bar, self.file, self.start = bar, ProgressFile(path), time.perf_counter()
+        self.eta = Eta()  # the app's smoothed time left, computed here where every report is seen
 
     def __call__(self, done: int, total: int, desc: str) -> None:
         self.bar(done, total, desc)
+        left = self.eta.seconds(done, total)
         self.file(
-            {"done": done, "total": total, "desc": desc, "elapsed": time.perf_counter() - self.start},
+            {"done": done, "total": total, "desc": desc, "elapsed": time.perf_counter() - self.start, "left": left},
             stage=desc,
             last=done >= total,
         )

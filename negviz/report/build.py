@@ -22,15 +22,17 @@ import pandas as pd
 from negviz import outcomes as oc
 from negviz.dataset_view import DatasetView
 from negviz.json_values import plain
+from negviz.finetune.provenance import trained_runs
 from negviz.run_choice import POLICY, choose_runs
 from negviz.scorers import families_of_architecture
 
 FORMAT_VERSION = 1
 LEXICAL = ("tfidf", "bm25")
 EXAMPLES_PER_SIDE = 2  # worked examples per dataset: model right & comparison wrong, and the reverse
-SECTIONS = ("headline", "per_type", "errors", "why", "sensitivity", "drift", "examples", "provenance")
+SECTIONS = ("headline", "board", "per_type", "errors", "why", "sensitivity", "drift", "examples", "provenance")
 SECTION_TITLES = {
     "headline": "Headline results",
+    "board": "Across benchmarks",
     "per_type": "Per-type accuracy",
     "errors": "Error preference and margins",
     "why": "Why the cue is missed: attributions and the lexical confound",
@@ -149,10 +151,35 @@ def build_report(
         rep.data["datasets"][name] = _dataset_section(
             rep, DatasetView(store, name), model, against, catalog, reference, examples, maxsim, say
         )
+    say("across benchmarks")
+    rep.data["board"] = _board_section(rep, store, model, against, names, catalog)
     say("fine-tuning drift")
     rep.data["drift"] = _drift_section(rep, store, model, catalog)
     rep.data = plain(rep.data)
     return rep
+
+
+def _board_section(
+    rep: Report, store, model: str, against: list[str], names: list[str], catalog: pd.DataFrame
+) -> dict[str, Any]:
+    """The model and its comparisons on every benchmark (the page's board, negviz.analyses.board),
+    and, where the model has a catalog base, what it repaired and broke against it per benchmark."""
+    from negviz.analyses.board import board_json, column_keys
+    from negviz.charts.board import board_figure, parts
+
+    board = DatasetView(store).board(catalog)
+    rows = board[board["model"].isin([model, *against])].reset_index(drop=True)
+    figures = []
+    for i, part in enumerate(parts(column_keys())):
+        fig_id = f"board-{i + 1}"
+        rep.figures[fig_id] = board_figure(rows, None, f"{model} and its comparisons, part {i + 1}", part)
+        figures.append(fig_id)
+    fixes = []
+    for name in names:
+        table, _ = DatasetView(store, name).fixes(catalog)
+        if len(table):
+            fixes += table[table["model"] == model].to_dict("records")
+    return {"rows": board_json(rows), "figures": figures if len(rows) else [], "fixes": fixes}
 
 
 def _dataset_section(
@@ -346,9 +373,8 @@ def _errors(rep: Report, name: str, ds, outs: pd.DataFrame, order: list[str]) ->
     categories = oc.CATEGORIES[ds.kind]
     prefs = at.preference_table(outs, ds.kind)
     prefs = prefs.set_index("model").loc[[m for m in order if m in set(prefs["model"])]].reset_index()
-    n = outs["item_id"].nunique()
     rep.figures[f"errors-{name}"] = preference_bars(
-        prefs, categories, f"Error preference · {name} {ds.spec.split} (n = {n:,} items)"
+        prefs, categories, f"Error preference · {name} {ds.spec.split} ({at.preference_n_note(prefs)})"
     )
     rep.figures[f"margins-{name}"] = margin_distributions(outs, oc.MARGINS[ds.kind], f"Margins · {name}", order)
     return {
@@ -604,41 +630,6 @@ def _maxsim(
 
 
 # ---------------------------------------------------------------- fine-tuning
-def trained_runs(runs: pd.DataFrame, model: str, catalog: pd.DataFrame) -> pd.Series:
-    """Fine-tuning runs that made ``model``: its checkpoint is the model (by name, catalog hub id /
-    path, or run id), or its recipe (``options["finetune"]``) equals the spec that the model's
-    shipped delta.json records, on the keys both have (the checkpoint may have been anywhere)."""
-    from negviz.finetune.delta import META_FILE, read_meta
-    from negviz.paths import DATA_DIR
-    from negviz.scorers.loading import DELTAS
-
-    if runs.empty:
-        return pd.Series(dtype=bool)
-    names = {model}
-    row = catalog[catalog["name"] == model]
-    hub = row["hub_id"].iloc[0] if not row.empty else None
-    if hub:
-        names.add(hub)
-    names |= {n.rstrip("/") for n in names}
-    delta = DATA_DIR / DELTAS[hub][0] if hub in DELTAS else None
-    spec = read_meta(delta).get("spec") or {} if delta and (delta / META_FILE).is_file() else {}
-
-    def made(r) -> bool:
-        ckpt = str((r["summary"] or {}).get("checkpoint") or "").rstrip("/")
-        recipe = (r["options"] or {}).get("finetune") or {}
-        shared = set(spec) & set(recipe)
-        return (
-            bool(ckpt)
-            and (
-                ckpt in names
-                or any(n.endswith(ckpt) or ckpt.endswith(n) for n in names if "/" in n)
-                or r["run_id"] in model
-            )
-            or bool(shared)
-            and all(spec[k] == recipe[k] for k in shared)
-        )
-
-    return runs.apply(made, axis=1)
 
 
 def _drift_section(rep: Report, store, model: str, catalog: pd.DataFrame) -> dict[str, Any]:

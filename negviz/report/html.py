@@ -203,6 +203,43 @@ class _Page:
             out.append(self.figure(ds.get("headline_figure"), "Hollow grey bars: published numbers."))
         return "".join(out)
 
+    def board(self) -> str:
+        b = self.d.get("board") or {}
+        if not b.get("rows"):
+            return "<p class='muted'>No stored run of these models on any benchmark.</p>"
+        body = (
+            "<p class='muted'>Each cell: the run the benchmark's page shows for the model, its value, 95% CI and n; "
+            "colour: rank among the models shown here. The app's Across benchmarks page has every model.</p>"
+        )
+        body += "".join(self.figure(f) for f in b.get("figures", []))
+        if b.get("fixes"):
+            rows = [
+                {
+                    "dataset": f["dataset"],
+                    "base": f["base"],
+                    "n": f["n"],
+                    "difference": f"{f['difference'] * 100:+.1f} pp [{f['difference_ci_low'] * 100:+.1f}, "
+                    f"{f['difference_ci_high'] * 100:+.1f}]",
+                    "p": f"{f['p_value']:.2g}",
+                    "repaired": f["repaired"],
+                    "broken": f["broken"],
+                }
+                for f in b["fixes"]
+            ]
+            body += f"<h3>{esc(self.d['model'])} against its base</h3>" + table(
+                rows,
+                [
+                    ("dataset", "benchmark"),
+                    ("base", "base"),
+                    ("n", "n"),
+                    ("difference", "difference (95% CI)"),
+                    ("p", "McNemar p"),
+                    ("repaired", "pairs repaired"),
+                    ("broken", "pairs broken"),
+                ],
+            )
+        return body
+
     def per_type(self) -> str:
         out = []
         for ds in self.datasets(lambda d: d["random_baseline"] is not None):

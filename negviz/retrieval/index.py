@@ -15,6 +15,10 @@ corpus position (``metrics.top_k_indices``), whatever the family.
   (dot by default, as the NevIR code; cosine normalises both sides).
 - ``FaissRetriever`` (bi-encoders, on request: ``method="faiss"``): the same matrix in a FAISS
   flat inner-product index; tests check it returns what exact search returns.
+- ``CodesRetriever`` (bi-encoders with a shipped code file, interactive search only:
+  ``search_retriever``): the exact query vector against compressed document vectors
+  (negviz.retrieval.codes) picks the file's C candidates (100), which alone are encoded and re-scored
+  exactly, so a first search over the offline corpus encodes no corpus. Evaluations stay exact.
 - ``BM25Retriever``: bm25s (Lucene variant, the scorer's k1 and b) indexed once over the
   corpus, with the BM25 scorer's tokens (negation words kept).
 - ``TfIdfRetriever``: the NevIR TF-IDF protocol refits a vectorizer per (query, doc) pair and
@@ -48,6 +52,7 @@ CORPUS_CHUNK = 65536
 RETRIEVERS = Registry("retrieval method")
 RETRIEVERS.register("dense", "negviz.retrieval.index:DenseRetriever", title="exact dense search")
 RETRIEVERS.register("faiss", "negviz.retrieval.index:FaissRetriever", title="FAISS IndexFlatIP (exact)")
+RETRIEVERS.register("codes", "negviz.retrieval.index:CodesRetriever", title="shipped codes, top candidates re-scored")
 RETRIEVERS.register("bm25", "negviz.retrieval.index:BM25Retriever", title="BM25 index (bm25s)")
 RETRIEVERS.register("tfidf", "negviz.retrieval.index:TfIdfRetriever", title="TF-IDF index (corpus-fitted)")
 RETRIEVERS.register("splade", "negviz.retrieval.index:SpladeRetriever", title="SPLADE sparse dot product")
@@ -89,6 +94,26 @@ def merge_top_k(best_s, best_i, new_s, new_i, k: int) -> tuple[np.ndarray, np.nd
     return out_s, out_i
 
 
+def matrix_top_k(q_all: np.ndarray, matrix, k: int, progress: Progress = no_progress):
+    """(rows, scores) of the top k rows of ``matrix`` by dot product with each query vector:
+    ``QUERY_CHUNK`` queries x ``CORPUS_CHUNK`` rows at a time, with a running top k."""
+    rows_out = np.empty((len(q_all), k), dtype=np.int64)
+    scores_out = np.empty((len(q_all), k), dtype=np.float64)
+    n = matrix.shape[0]
+    for qs in range(0, len(q_all), QUERY_CHUNK):
+        q = q_all[qs : qs + QUERY_CHUNK]
+        best_s = np.empty((len(q), 0), dtype=np.float32)
+        best_i = np.empty((len(q), 0), dtype=np.int64)
+        for cs in range(0, n, CORPUS_CHUNK):
+            sims = q @ np.asarray(matrix[cs : cs + CORPUS_CHUNK]).T
+            local = top_k_indices(sims, k)
+            new_s = np.take_along_axis(sims, local, axis=1)
+            best_s, best_i = merge_top_k(best_s, best_i, new_s, local + cs, k)
+        rows_out[qs : qs + len(q)], scores_out[qs : qs + len(q)] = best_i, best_s
+        progress(min(qs + QUERY_CHUNK, len(q_all)), len(q_all), "dense search")
+    return rows_out, scores_out
+
+
 class Retriever:
     method = ""
 
@@ -96,6 +121,10 @@ class Retriever:
         self.scorer, self.corpus, self.options = scorer, corpus, options
         self._built = False
         self.build_seconds: float | None = None
+
+    @property
+    def built(self) -> bool:
+        return self._built
 
     def build(self, progress: Progress = no_progress) -> "Retriever":
         if not self._built:
@@ -145,9 +174,7 @@ class DenseRetriever(Retriever):
         for start in range(0, n, ENCODE_CHUNK):
             chunk = texts[start : start + ENCODE_CHUNK]
             with claim:
-                part = scorer.embed(chunk, "document", chunk_progress(progress, start, len(chunk), n))
-            if scorer.options.get("similarity") == "cosine":
-                part = part / np.maximum(np.linalg.norm(part, axis=1, keepdims=True), 1e-12)
+                part = self.document_vectors(chunk, chunk_progress(progress, start, len(chunk), n))
             if matrix is None:
                 matrix, done_path = self._matrix(name, n, part.shape[1])
             matrix[start : start + len(part)] = part
@@ -171,6 +198,12 @@ class DenseRetriever(Retriever):
         mine = path.with_name(f"{path.name}.{os.getpid()}.tmp")
         return np.lib.format.open_memmap(mine, mode="w+", dtype=np.float32, shape=(n, dim)), path
 
+    def document_vectors(self, texts: list[str], progress: Progress = no_progress) -> np.ndarray:
+        part = self.scorer.embed(texts, "document", progress)
+        if self.scorer.options.get("similarity") == "cosine":
+            part = part / np.maximum(np.linalg.norm(part, axis=1, keepdims=True), 1e-12)
+        return part
+
     def query_vectors(self, queries: list[str]) -> np.ndarray:
         q = self.scorer.embed(queries, "query")
         if self.scorer.options.get("similarity") == "cosine":
@@ -178,22 +211,7 @@ class DenseRetriever(Retriever):
         return q.astype(np.float32)
 
     def _search(self, queries: list[str], k: int, progress: Progress):
-        q_all = self.query_vectors(queries)
-        rows_out = np.empty((len(queries), k), dtype=np.int64)
-        scores_out = np.empty((len(queries), k), dtype=np.float64)
-        n = self.corpus.size
-        for qs in range(0, len(queries), QUERY_CHUNK):
-            q = q_all[qs : qs + QUERY_CHUNK]
-            best_s = np.empty((len(q), 0), dtype=np.float32)
-            best_i = np.empty((len(q), 0), dtype=np.int64)
-            for cs in range(0, n, CORPUS_CHUNK):
-                sims = q @ np.asarray(self.matrix[cs : cs + CORPUS_CHUNK]).T
-                local = top_k_indices(sims, k)
-                new_s = np.take_along_axis(sims, local, axis=1)
-                best_s, best_i = merge_top_k(best_s, best_i, new_s, local + cs, k)
-            rows_out[qs : qs + len(q)], scores_out[qs : qs + len(q)] = best_i, best_s
-            progress(min(qs + QUERY_CHUNK, len(queries)), len(queries), "dense search")
-        return rows_out, scores_out
+        return matrix_top_k(self.query_vectors(queries), self.matrix, k, progress)
 
     def score_all(self, query: str) -> np.ndarray:
         self.build()
@@ -222,6 +240,63 @@ class FaissRetriever(DenseRetriever):
             order = np.lexsort((rows[n], -scores[n]))
             rows[n], scores[n] = rows[n][order], scores[n][order]
         return rows.astype(np.int64), scores.astype(np.float64)
+
+
+class CodesRetriever(DenseRetriever):
+    """Two-stage search with the corpus's shipped codes (negviz.retrieval.codes): the exact query
+    vector against the decoded codes picks each query's top ``candidates`` documents, which are
+    encoded (through the ScoreCache) and re-scored exactly; their top k is returned, ties to the
+    lower corpus position. Equal to exact search whenever exact search's top k is among a query's
+    candidates; the rest of the corpus is never encoded."""
+
+    method = "codes"
+
+    def __init__(self, scorer, corpus: Corpus, codes=None, candidates: int | None = None, **options: Any):
+        from negviz.retrieval.codes import shipped_codes
+
+        codes = codes if codes is not None else shipped_codes(scorer, corpus)
+        if codes is None:
+            raise ValueError(
+                f"no code file matches {scorer.name} over corpus {corpus.name!r} "
+                "(build one with python scripts/build_corpus_codes.py)"
+            )
+        super().__init__(scorer, corpus, candidates=int(candidates or codes.candidates), **options)
+        self.codes = codes
+
+    def _build(self, progress: Progress) -> None:
+        self.approx = self.codes.decode()
+        progress(self.corpus.size, self.corpus.size, "reading the shipped codes")
+
+    def _search(self, queries: list[str], k: int, progress: Progress):
+        q = self.query_vectors(queries)
+        depth = min(self.corpus.size, max(k, int(self.options["candidates"])))
+        candidates, _ = matrix_top_k(q, self.approx, depth)
+        union = np.unique(candidates)  # queries sharing a candidate encode it once
+        texts = self.corpus.frame["text"].to_numpy()
+        vectors = self.document_vectors(texts[union].tolist(), progress)
+        where = np.searchsorted(union, candidates)
+        rows = np.empty((len(queries), k), dtype=np.int64)
+        scores = np.empty((len(queries), k), dtype=np.float64)
+        for n in range(len(queries)):  # each query among its own candidates: batch-independent
+            exact = vectors[where[n]] @ q[n]
+            order = np.lexsort((candidates[n], -exact))[:k]
+            rows[n], scores[n] = candidates[n][order], exact[order]
+        return rows, scores
+
+    def score_all(self, query: str) -> np.ndarray:
+        raise NotImplementedError("a two-stage search scores only its candidates")
+
+
+def search_retriever(scorer, corpus: Corpus) -> Retriever:
+    """The retriever of interactive search (the Search page): a bi-encoder with a matching code
+    file searches in two stages (``CodesRetriever``, encoding only the queries and their
+    candidates); anything else as ``retriever_for``. Evaluations stay exact (retriever_for)."""
+    from negviz.retrieval.codes import shipped_codes
+
+    codes = shipped_codes(scorer, corpus)
+    if codes is not None:
+        return CodesRetriever(scorer, corpus, codes=codes)
+    return retriever_for(scorer, corpus)
 
 
 class BM25Retriever(Retriever):

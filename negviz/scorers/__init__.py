@@ -13,6 +13,7 @@ FAMILIES = Registry("model family")
 FAMILIES.register(
     "bi-encoder",
     "negviz.scorers.bi_encoder:BiEncoder",
+    score="dot product",
     title="Bi-encoder",
     architecture="bi-encoder",
     supports=("embeddings",),
@@ -21,6 +22,7 @@ FAMILIES.register(
 FAMILIES.register(
     "cross-encoder",
     "negviz.scorers.cross_encoder:CrossEncoderScorer",
+    score="logit",
     title="Cross-encoder",
     architecture="cross-encoder",
     supports=(),
@@ -29,6 +31,7 @@ FAMILIES.register(
 FAMILIES.register(
     "monot5",
     "negviz.scorers.monot5:MonoT5",
+    score="log-odds of 'true'",
     title="MonoT5",
     architecture="cross-encoder",
     supports=(),
@@ -37,6 +40,7 @@ FAMILIES.register(
 FAMILIES.register(
     "llm-pointwise",
     "negviz.scorers.llm_pointwise:LLMPointwise",
+    score="log-odds of 'true'",
     title="Generative reranker (pointwise)",
     architecture="generative",
     supports=("reasoning",),
@@ -46,6 +50,7 @@ FAMILIES.register(
 FAMILIES.register(
     "llm-listwise",
     "negviz.scorers.llm_listwise:LLMListwise",
+    score="listwise rank score",
     title="Generative reranker (listwise)",
     architecture="generative",
     supports=("reasoning",),
@@ -55,6 +60,7 @@ FAMILIES.register(
 FAMILIES.register(
     "colbert",
     "negviz.scorers.colbert:ColBERT",
+    score="MaxSim: sum of token cosines",
     title="ColBERT",
     architecture="late-interaction",
     supports=("token_matrix",),
@@ -63,6 +69,7 @@ FAMILIES.register(
 FAMILIES.register(
     "maxsim",
     "negviz.scorers.maxsim:EncoderMaxSim",
+    score="MaxSim: sum of token cosines",
     title="MaxSim over encoder tokens",
     architecture="late-interaction",
     supports=("token_matrix",),
@@ -71,6 +78,7 @@ FAMILIES.register(
 FAMILIES.register(
     "splade",
     "negviz.scorers.splade:Splade",
+    score="sparse dot product",
     title="SPLADE",
     architecture="sparse",
     supports=(),
@@ -79,6 +87,7 @@ FAMILIES.register(
 FAMILIES.register(
     "tfidf",
     "negviz.scorers.tfidf:TfIdf",
+    score="TF-IDF cosine",
     title="TF-IDF (NevIR protocol)",
     architecture="sparse",
     supports=(),
@@ -87,6 +96,7 @@ FAMILIES.register(
 FAMILIES.register(
     "bm25",
     "negviz.scorers.bm25:BM25",
+    score="BM25 score",
     title="BM25",
     architecture="sparse",
     supports=(),
@@ -95,6 +105,7 @@ FAMILIES.register(
 FAMILIES.register(
     "python",
     "negviz.scorers.external:PythonModel",
+    score="the model's own score",
     title="Python object (negviz.evaluate)",
     architecture="external",
     supports=(),
@@ -105,6 +116,7 @@ FAMILIES.register(
 FAMILIES.register(
     "imported",
     "negviz.scorers.external:ImportedScores",
+    score="the imported score",
     title="Imported scores",
     architecture="external",
     supports=(),
@@ -112,6 +124,19 @@ FAMILIES.register(
     description="Scores computed elsewhere (a 7B reranker, a closed API, a TREC run file) and imported with "
     "`negviz import-scores`; the model itself is not here, its stored scores are analysed like any run.",
 )
+
+
+def score_unit(family: str | None, options: dict | None = None) -> str:
+    """What a family's score is (its unit, for an axis title): scores of different families, and of
+    one family under other options, live on different scales."""
+    options = options or {}
+    if family == "bi-encoder" and (options.get("similarity") == "cosine" or options.get("normalize")):
+        return "cosine"
+    if family == "maxsim" and options.get("similarity") == "l2":
+        return "MaxSim: sum of token −‖q−d‖²"
+    if family and family in FAMILIES:
+        return str(FAMILIES.entry(family).meta.get("score") or "score")
+    return "score"
 
 
 def scores_only(family: str | None) -> bool:

@@ -17,7 +17,10 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
+from negviz.scorers.base import Progress, no_progress
+
 IG_STEPS = 32
+STEPS_DESC = "integration steps"  # what integrated gradients' progress counts
 BASELINE = "zero input embedding for every word piece (special tokens and positions kept)"
 
 
@@ -116,6 +119,7 @@ def integrated_gradients(
     steps: int = IG_STEPS,
     chunk: int = 8,
     at_input: bool = False,
+    progress: Progress = no_progress,
 ) -> PieceAttribution:
     """IG of F = sim(E(query), E(good)) - sim(E(query), E(bad)) (just the first when bad is None)
     with respect to the input embeddings of all three texts; ``chunk`` steps per forward pass.
@@ -159,6 +163,7 @@ def integrated_gradients(
         grads += path.grad.view(len(a), *x.shape).sum(0)
         if at_input:
             at_x = float(values[0].detach())
+        progress(min(start + chunk, steps), steps, STEPS_DESC)
     if at_input:  # no path integral: F(x') is not needed
         ends = (at_x, float("nan"))
     else:
@@ -172,7 +177,13 @@ def integrated_gradients(
 
 
 def integrated_gradients_joint(
-    parts: JointParts, query: str, good: str, bad: str | None, steps: int = IG_STEPS, chunk: int = 8
+    parts: JointParts,
+    query: str,
+    good: str,
+    bad: str | None,
+    steps: int = IG_STEPS,
+    chunk: int = 8,
+    progress: Progress = no_progress,
 ) -> PieceAttribution:
     """IG of F = logit(query, good) - logit(query, bad) for a cross-encoder, over the input
     embeddings of both (query, document) sequences; a query piece's attribution is the sum of its
@@ -213,6 +224,7 @@ def integrated_gradients_joint(
         path.requires_grad_(True)
         margin(path).sum().backward()
         grads += path.grad.view(len(a), *x.shape).sum(0)
+        progress(min(start + chunk, steps), steps, STEPS_DESC)
     with torch.no_grad():
         ends = margin(torch.cat([x, baseline]))
     piece = ((x - baseline) * grads / steps).sum(-1).detach().cpu().numpy().astype(np.float64)

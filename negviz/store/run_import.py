@@ -34,9 +34,14 @@ class RunImport:
         return portable.write(path, self.get_run(run_id), self.scores(run_id), self.item_texts(run_id))
 
     def item_texts(self, run_id: str) -> pd.DataFrame:
-        """Text kept per item and slot (a generative reranker's reasoning); empty for most runs."""
+        """Text kept per item and slot (a generative reranker's reasoning); empty for most runs.
+        A lazily imported run's texts come in with its scores: copied in now, as scores() does."""
         from negviz.store import item_texts
 
+        with db.read(self._engine) as conn:
+            pending = self._pending(conn, run_id)
+        if pending:
+            self.load_pending(run_id)
         return item_texts.load(self._engine, run_id)
 
     def save_item_texts(self, run_id: str, texts: pd.DataFrame | None) -> int:

@@ -8,6 +8,7 @@ import pandas as pd
 import streamlit as st
 
 from negviz import links
+from negviz.taxonomy import TAXONOMY
 
 
 def apply_click(chart_key: str, targets: dict[str, int], options: dict[str, list]) -> None:
@@ -34,11 +35,12 @@ def items_table(items: pd.DataFrame, name: str, key: str, file_stem: str, model:
     verdict and its attributions turned on), with a CSV download."""
     from negviz.ui.widgets import csv_download
 
-    extra = {"model": model, "why_on": "true"} if model else {}
+    # the list's verdicts and the Why panel both of this model (the panel has its own URL key)
+    extra = {"model": model, "why_model": model, "why_on": "true"} if model else {}
     shown = items.assign(link=[links.inspector(name, i, **extra) for i in items["item_id"]])
     shown = shown[["link"] + [c for c in shown.columns if c != "link"]]
     st.dataframe(
-        shown,
+        type_titles(shown),  # the CSV keeps the type ids
         hide_index=True,
         key=key,
         column_config={
@@ -50,3 +52,8 @@ def items_table(items: pd.DataFrame, name: str, key: str, file_stem: str, model:
         },
     )
     csv_download(shown, f"{file_stem}.csv", label="Download these items (CSV)", key=f"dl-{key}")
+
+
+def type_titles(items: pd.DataFrame) -> pd.DataFrame:
+    """``items`` with its negation types as a person reads them (the taxonomy's titles)."""
+    return items.assign(type=items["type"].map(TAXONOMY.label, na_action="ignore")) if "type" in items else items

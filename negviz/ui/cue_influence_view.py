@@ -37,11 +37,13 @@ def shares(name: str, ds) -> None:
     stored, analysis = _stored(name)
     st.caption(
         "Token attributions over a whole dataset, reduced to one number per comparison: the share of "
-        "|attribution| that falls on the negation cue (the words of the negation edit). Occlusion removes each "
-        "word and re-scores (every model); integrated gradients and gradient × input differentiate a PyTorch "
-        "encoder. Runs are computed once with `negviz explain` and shared through the store."
+        "|attribution| that falls on the negation cue (the words of the negation edit), in percent of the "
+        "comparison's |attribution| throughout this page. Occlusion removes each word and re-scores (every "
+        "model); integrated gradients and gradient × input differentiate a PyTorch encoder. Runs are "
+        "computed once with `negviz explain` and shared through the store."
     )
     runs = stored[analysis == C.ANALYSIS] if len(stored) else stored
+    _coverage(name, ds, runs)
     if runs.empty:
         st.info(
             f"No cue-influence runs on {ds.title} yet. Compute one with "
@@ -78,15 +80,12 @@ def shares(name: str, ds) -> None:
     chart_items.apply_click("share_chart", {"bin_run": 0, "bin_group": 1}, {"bin_run": chosen, "bin_group": order})
     st.plotly_chart(fig, key="share_chart", on_select="rerun", selection_mode="points")
     figure_downloads(fig, f"negviz-cue-influence-{name}-{group}", key="share")
-    table = _group_table(frame, group)
+    table = C.in_percent(_group_table(frame, group))
     st.dataframe(
         table,
         hide_index=True,
         key="share_table",
-        column_config={
-            c: st.column_config.NumberColumn(format="percent")
-            for c in ("median cue share", "ci_low", "ci_high", "mean cue share", "cue under 5%")
-        },
+        column_config={c: st.column_config.NumberColumn(format="%.2f") for c in C.PERCENT_HEADERS.values()},
     )
     csv_download(
         table.assign(dataset=name, split=ds.spec.split),
@@ -118,18 +117,34 @@ def shares(name: str, ds) -> None:
     )
     if bin_run and bin_group:
         part = frame[(frame["label"] == bin_run) & (frame[group] == bin_group)]
-        silent = int(part["cue_share"].isna().sum())  # no word moved the score: no share to draw or list
-        part = part.dropna(subset=["cue_share"])
+        shown = C.bin_items(part)
+        silent = len(part) - len(shown)  # no word moved the score: no share to draw or list
         model = picked.loc[bin_run, "model_name"]
         st.markdown(
-            f"**{safe_md(bin_run)}** · {safe_md(labels.get(bin_group, bin_group))}: {len(part):,} "
-            f"comparisons, median cue share {part['cue_share'].median():.1%}"
+            f"**{safe_md(bin_run)}** · {safe_md(labels.get(bin_group, bin_group))}: {len(shown):,} "
+            f"comparisons, median cue share {shown[C.SHARE].median():.1f}{safe_md(C.UNIT)}"
             + (f" ({silent:,} more where no word moved the score)" if silent else "")
         )
-        shown = part[["item_id", "comparison", "cue_share", "cue_attribution", "margin", "category", "type"]]
-        chart_items.items_table(
-            shown.sort_values("cue_share"), name, "bin_items", f"negviz-cue-influence-{name}-{bin_group}", model=model
-        )
+        st.caption(f"Net push: the cue's signed attribution, {safe_md(C.UNIT)}; + is towards the right document.")
+        chart_items.items_table(shown, name, "bin_items", f"negviz-cue-influence-{name}-{bin_group}", model=model)
+
+
+def _coverage(name: str, ds, runs: pd.DataFrame) -> None:
+    """Every model evaluated on the dataset: its cue-influence runs, or why it has none."""
+    models = dataset_view(name).runs()
+    models = models[["model_name", "family"]] if len(models) else pd.DataFrame(columns=["model_name", "family"])
+    table = C.coverage(models, runs, name, len(ds.frame))
+    st.subheader("Every model evaluated here")
+    st.caption(
+        "Each model's cue-influence runs, or why it has none. Items: all pairs, or the first N in the "
+        "dataset's order where a model is too slow on a CPU for all of them (a stated sample)."
+    )
+    st.dataframe(
+        table,
+        hide_index=True,
+        key="coverage",
+        column_config={C.COVERAGE_COLUMNS[4]: st.column_config.NumberColumn(format="%.2f")},
+    )
 
 
 def fading(name: str, ds) -> None:

@@ -8,6 +8,7 @@ import streamlit as st
 from negviz import annotations as ann
 from negviz.analyses import paircard
 from negviz.store import StoreError
+from negviz.taxonomy import TAXONOMY
 from negviz.ui.widgets import safe_md
 
 
@@ -74,6 +75,7 @@ def label_form(store, ds, dataset: str, current: str, annotator: str, next_id: s
             "Negation type",
             choices,
             key=f"type_{form}",
+            format_func=TAXONOMY.label,  # its title; the stored label is the id
             placeholder="choose",
             index=choices.index(mine.negation_type) if mine.negation_type in choices else None,
         )

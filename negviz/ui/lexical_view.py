@@ -9,6 +9,7 @@ import streamlit as st
 
 from negviz.analyses import lexical as X
 from negviz.charts.lexical import confound_bars
+from negviz.text.words import counted
 from negviz.ui import lexical_data
 from negviz.ui import chart_items
 from negviz.ui.widgets import csv_download, safe_md
@@ -33,7 +34,9 @@ def show(ctx, outcomes: pd.DataFrame, order: list[str], scope: str) -> None:
         f"({scope})."
     )
     table, follows = _tables(comps)
-    lfig = confound_bars(table, f"Wrong or tied, by BM25's lean · {ctx.name} {ctx.split} · {scope}")
+    lfig = confound_bars(table, f"Wrong or tied, by BM25's lean · {ctx.name} {ctx.split} · {scope}", order)
+    rank = {m: k for k, m in enumerate(order)}  # the table in the figures' order too
+    follows = follows.sort_values("model", key=lambda s: s.map(rank), kind="stable")
     chart_items.apply_click(
         "lex_chart", {"lex_model": 0, "lex_lean": 1}, {"lex_model": order, "lex_lean": list(X.LEANS)}
     )
@@ -71,7 +74,7 @@ def show(ctx, outcomes: pd.DataFrame, order: list[str], scope: str) -> None:
         part = comps[(comps["model"] == lex_model) & (comps["lean"] == lex_lean)]
         part = part[["item_id", "comparison", "choice", "model_margin", "lexical_margin"]]
         st.markdown(
-            f"**{safe_md(lex_model)}** · BM25 leans {lex_lean}: {len(part):,} comparisons, "
+            f"**{safe_md(lex_model)}** · BM25 leans {lex_lean}: {counted(len(part), 'comparison')}, "
             f"{(part['choice'] != 'right').mean():.1%} wrong or tied"
         )
         chart_items.items_table(part, ctx.name, "lex_items", f"negviz-lexical-{ctx.name}-{lex_model}")

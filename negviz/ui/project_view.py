@@ -17,6 +17,7 @@ from negviz.projects.project import DEFAULT_GUIDELINES, check_label
 from negviz.projects.ranking import uncertainty_table
 from negviz.item_scoring import item_ids
 from negviz.store import StoreError, StoreUnavailableError
+from negviz.taxonomy import TAXONOMY
 from negviz.ui import inspector_data, resources
 from negviz.ui.label_form import cannot_save
 from negviz.ui.dataset_cache import dataset_view
@@ -138,6 +139,7 @@ def label_tab(store, project: P.Project, annotator: str) -> None:
     only_types = top[1].multiselect(
         "Only pairs of type",
         sorted(set(typed["type"])),
+        format_func=TAXONOMY.label,
         key="only_types",
         placeholder="any",
         help="The taxonomy's type of each pair (gold cue or detected); the queue skips the others.",

@@ -10,8 +10,10 @@ from typing import Mapping
 import pandas as pd
 import streamlit as st
 
-from negviz import outcomes
+from negviz import links, outcomes, run_choice
 from negviz.analyses import reasoning as R
+from negviz.analyses.paircard import md_escape
+from negviz.llm.prompts import TEMPLATES
 from negviz.schema import PAIRS
 from negviz.scorers import FAMILIES
 from negviz.ui import resources
@@ -43,10 +45,12 @@ def show(dataset: str, runs: pd.DataFrame, item_id: str, row: Mapping) -> None:
         texts, wide = _run_texts(url, run.run_id)
         mine = texts[texts["item_id"] == str(item_id)]
         if mine.empty or str(item_id) not in wide.index:
+            st.caption(_no_text_line(dataset, run._asdict(), item_id, len(texts)))
             continue
         rule = outcomes.tie_rule(run.options)
         verdicts = R.query_verdicts(wide.loc[[str(item_id)]], rule).iloc[0].to_dict()
-        with st.expander(f"Why: the reasoning of {run.model_name}", expanded=True, icon=":material/psychology:"):
+        name = md_escape(run_choice.run_name(run._asdict()))
+        with st.expander(f"Why: the reasoning of {name}", expanded=True, icon=":material/psychology:"):
             st.html(R.item_html(row, mine, verdicts))
             m = _mentions(url, dataset, run.run_id, rule)
             share = f" ({m['share_wrong_without_cue']:.0%})" if m["share_wrong_without_cue"] is not None else ""
@@ -55,3 +59,39 @@ def show(dataset: str, runs: pd.DataFrame, item_id: str, row: Mapping) -> None:
                 f"{m['wrong']:,} wrong verdicts{share} come with reasoning that never names the "
                 f"negation cue (right verdicts that never name it: {m['right_without_cue']:,})."
             )
+
+
+def _no_text_line(dataset: str, run: Mapping, item_id: str, kept: int) -> str:
+    """One line saying why a shown generative run has no reasoning here, and which other run of
+    the model has some for this pair (a link pinning it), so the reader is never left guessing."""
+    name = md_escape(run_choice.run_name(run))
+    if kept:
+        line = f"The run {name} stored reasoning for other pairs, not this one"
+    else:
+        line = f"The run {name} stored no reasoning texts{_template_note(run)}"
+    other = _run_with_text(dataset, str(run["model_name"]), str(run["run_id"]), str(item_id))
+    if other is None:
+        return line + "."
+    link = links.inspector(dataset, str(item_id), run=other["run_id"])
+    return f"{line}; {md_escape(run_choice.run_name(other))} has some for this pair: [show it]({link})"
+
+
+def _run_with_text(dataset: str, model: str, shown: str, item_id: str) -> dict | None:
+    """The best other complete run of ``model`` (the run policy's order) that kept text for
+    ``item_id``; None when there is none."""
+    url = resources.db_url()
+    for other in run_choice.alternatives(dataset_view(dataset).runs(), model).to_dict("records"):
+        if other["run_id"] != shown and other.get("family") in TEXT_FAMILIES:
+            texts, _ = _run_texts(url, other["run_id"])
+            if (texts["item_id"] == item_id).any():
+                return other
+    return None
+
+
+def _template_note(run: Mapping) -> str:
+    """Why a pointwise run kept no text: its prompt template asks for the answer alone."""
+    spec = run.get("model_spec") if isinstance(run.get("model_spec"), dict) else {}
+    template = (spec.get("options") or {}).get("template")
+    if template in TEMPLATES and not TEMPLATES[template].reasons:
+        return f" (its template, {md_escape(template)}, asks for the verdict without reasoning)"
+    return ""

@@ -18,6 +18,30 @@ REF = "After two years of work, the new bridge was opened to traffic on Monday."
 CAND = "The new bridge opened to traffic on Monday after two years of construction."
 
 
+def demetr_controls() -> tuple[str, bool, bool]:
+    """The DEMETR tabs' controls (value, pert_check items only, published columns), bound to the
+    URL; the CANNOT tab draws none of them."""
+    values = {label: value for value, label in sv.VALUES.items()}
+    value = values[st.radio("Values", list(values), key="value", bind="query-params", horizontal=True)]
+    c2, c3 = st.columns(2)  # two toggles a row: three columns cut their labels at 1,000 px
+    checked = c2.toggle(
+        "Only items with pert_check",
+        key="checked",
+        bind="query-params",
+        help="DEMETR's pert_check = false marks items that were not really perturbed; the published "
+        "scripts use all items.",
+    )
+    show_pub = c3.toggle(
+        "Published columns",
+        True,
+        key="published",
+        bind="query-params",
+        disabled=value != sv.RATIO,
+        help="NegBLEURT Fig. 4 (ratios only, all items): BLEURT20, NegBLEURT, all-mpnet-base-v2, NegMPNet",
+    )
+    return value, checked, show_pub
+
+
 def own_sentence(tables: dict[str, pd.DataFrame], runs: pd.DataFrame) -> None:
     """Perturb a typed translation; score it with each model's stored DEMETR spec."""
     c1, c2 = st.columns(2)

@@ -117,3 +117,26 @@ def _same(value, raw: str) -> bool:
         except ValueError:
             return False
     return str(value) == raw
+
+
+def titled_choice(where, label: str, options, key: str, title, multi: bool = False, **kwargs):
+    """``where.selectbox`` (``multi``: ``multiselect``) that shows each option by ``title(option)``
+    while the URL key ``key`` keeps the option itself (an id such as ``exclusion_exceptor``).
+    Streamlit 1.67 writes a bound widget's formatted label into the URL, which would turn
+    ?types=affixal into ?types=Affixal and break every link made before; so the widget is not
+    bound, and its value is read from the URL on its first draw and written back after each."""
+    options = list(options)
+    raw = st.query_params.get_all(key)
+    if key not in st.session_state and raw:
+        taken = [r for r in raw if r in options]
+        if multi or taken:
+            st.session_state[key] = taken if multi else taken[0]
+    widget = where.multiselect if multi else where.selectbox
+    value = widget(label, options, key=key, format_func=title, **kwargs)
+    index = kwargs.get("index", 0)
+    default = [] if multi else (options[index] if index is not None and options else None)
+    if value == default or value is None:  # as Streamlit does for a bound widget: a clean URL
+        st.query_params.pop(key, None)
+    else:
+        st.query_params[key] = list(value) if multi else value
+    return value

@@ -1,0 +1,99 @@
+"""The Cue influence page's one unit (percent of a comparison's |attribution|), checked by hand on
+a small frame, and the list of models with their run or the reason they have none."""
+
+import math
+
+import pandas as pd
+import pytest
+
+from negviz.analyses import cue_influence as C
+from negviz.charts.cue_influence import share_boxes
+
+
+def _frame() -> pd.DataFrame:
+    # cue_share = |cue| / sum |attribution|; cue_attribution is signed, in score units
+    return pd.DataFrame(
+        {
+            "item_id": ["a", "b", "c", "d"],
+            "comparison": ["margin1", "margin2", "margin1", "margin1"],
+            "cue_share": [0.25, 0.005, float("nan"), 0.5],
+            "cue_attribution": [-0.1, 0.001, 0.0, 0.02],
+            "absolute": [0.4, 0.2, 0.0, 0.04],
+            "category": ["correct", "correct", "correct", "tie"],
+            "type": ["affixal"] * 4,
+            "label": ["run"] * 4,
+        }
+    )
+
+
+def test_the_bin_list_is_in_percent_of_attribution_by_hand():
+    shown = C.bin_items(_frame()[lambda f: f["category"] == "correct"])
+    assert list(shown["item_id"]) == ["b", "a"]  # lowest share first; c moved nothing and is left out
+    assert list(shown[C.SHARE]) == pytest.approx([0.5, 25.0])  # 0.005 -> 0.5 %, 0.25 -> 25 %
+    assert list(shown[C.NET]) == pytest.approx([0.5, -25.0])  # 0.001 / 0.2, -0.1 / 0.4
+    assert C.UNIT in C.SHARE and C.UNIT in C.NET
+
+
+def test_the_table_is_in_percent_with_the_unit_in_every_header():
+    table = C.in_percent(C.group_table(_frame(), "category")).set_index("category")
+    # correct: shares 0.25 and 0.005 -> median 12.75 %, mean 12.75 %, one of two under 5 %
+    assert table.loc["correct", C.PERCENT_HEADERS["median cue share"]] == pytest.approx(12.75)
+    assert table.loc["correct", C.PERCENT_HEADERS["mean cue share"]] == pytest.approx(12.75)
+    assert table.loc["correct", C.PERCENT_HEADERS["cue under 5%"]] == pytest.approx(50.0)
+    assert table.loc["tie", C.PERCENT_HEADERS["median cue share"]] == pytest.approx(50.0)
+    assert table.loc["correct", "comparisons"] == 2  # a count stays a count
+    assert set(C.PERCENT_HEADERS.values()) <= set(table.columns)
+    assert all("%" in h for h in C.PERCENT_HEADERS.values())
+
+
+def test_the_figure_draws_the_same_percent():
+    fig = share_boxes(_frame(), "category", ["correct", "tie"], "t")
+    assert sorted(fig.data[0].y) == pytest.approx([0.5, 25.0, 50.0])
+    assert C.UNIT in fig.layout.yaxis.title.text and fig.layout.yaxis.ticksuffix == "%"
+    assert "%{y:.1f}% of |attribution|" in fig.data[0].hovertemplate
+
+
+def test_coverage_lists_a_run_a_sample_and_the_reasons():
+    models = pd.DataFrame(
+        {
+            "model_name": ["enc", "bm25", "maxsim-x", "llm", "enc"],
+            "family": ["bi-encoder", "bm25", "maxsim", "llm-pointwise", "bi-encoder"],
+        }
+    )
+    runs = pd.DataFrame(
+        [
+            ("enc", "bi-encoder", 1383, {"method": "gradient-x-input"}, {"limit": None}, {"median_cue_share": 0.0163}),
+            ("maxsim-x", "maxsim", 100, {"method": "occlusion"}, {"limit": 100}, {"median_cue_share": 0.2}),
+        ],
+        columns=["model_name", "family", "n", "options", "dataset_spec", "summary"],
+    )
+    table = C.coverage(models, runs, "nevir", 1383, {"llm": "too slow here"}).set_index("model")
+    median = C.COVERAGE_COLUMNS[4]
+    assert list(table.index) == ["bm25", "enc", "llm", "maxsim-x"]  # each model once, by name
+    assert table.loc["enc", median] == pytest.approx(1.63) and table.loc["enc", "items"] == "all 1,383"
+    assert table.loc["maxsim-x", "items"] == "first 100 of 1,383" and table.loc["maxsim-x", median] == 20.0
+    assert table.loc["bm25", "why not"] == C.NO_ATTRIBUTION["bm25"] and math.isnan(table.loc["bm25", median])
+    assert table.loc["llm", "why not"] == "too slow here"
+    assert C.UNIT in median
+
+
+def test_coverage_names_the_command_for_a_model_without_a_run():
+    models = pd.DataFrame({"model_name": ["enc"], "family": ["bi-encoder"]})
+    empty = pd.DataFrame(columns=["model_name", "family", "n", "options", "dataset_spec", "summary"])
+    row = C.coverage(models, empty, "excluir", 10).iloc[0]
+    assert "negviz explain --model enc --dataset excluir" in row["why not"] and row["method"] == ""
+
+
+def test_every_shipped_cue_influence_run_is_of_todays_cue_rule_and_says_its_sample():
+    from negviz.analyses.attribution import CUE_RULE
+    from negviz.paths import DATA_DIR
+    from negviz.store.portable import read_record
+
+    paths = sorted((DATA_DIR / "runs").glob("*-attribution-*.parquet"))
+    assert len(paths) >= 2
+    for path in paths:
+        record = read_record(path)
+        assert record.options["analysis"] == C.ANALYSIS and record.options["cue_rule"] == CUE_RULE, path.name
+        limit = record.dataset_spec.get("limit")
+        assert (f"-first{limit}__" in path.name) == bool(limit) and (record.n == limit if limit else True), path.name
+        assert path.name.endswith(f"__{record.model_name}.parquet"), path.name
