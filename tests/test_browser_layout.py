@@ -18,8 +18,14 @@ SLACK = 2  # px: anti-aliasing and sub-pixel layout
 _MEASURE = """() => {
   const rect = el => { const b = el.getBoundingClientRect(); return [b.left, b.top, b.right, b.bottom]; };
   const shown = el => { const b = el.getBoundingClientRect(); return b.width > 0 && b.height > 0; };
+  // A text's own box, turned as drawn (tick labels are often rotated): its four corners on screen.
+  const corners = t => {
+    const b = t.getBBox(), m = t.getScreenCTM();
+    return [[b.x, b.y], [b.x + b.width, b.y], [b.x + b.width, b.y + b.height], [b.x, b.y + b.height]]
+      .map(([x, y]) => { const q = new DOMPoint(x, y).matrixTransform(m); return [q.x, q.y]; });
+  };
   const texts = (root, sel) => [...root.querySelectorAll(sel)].filter(shown)
-      .map(t => ({text: t.textContent, box: rect(t)}));
+      .map(t => ({text: t.textContent, box: rect(t), corners: corners(t)}));
   const plotly = [...document.querySelectorAll('.js-plotly-plot')].filter(shown).map(plot => ({
     kind: 'plotly',
     title: plot.querySelector('.gtitle')?.textContent || '',
@@ -58,22 +64,43 @@ def _overlap(a, b) -> bool:
     return min(a[2], b[2]) - max(a[0], b[0]) > SLACK and min(a[3], b[3]) - max(a[1], b[1]) > SLACK
 
 
+def _turned_overlap(a, b) -> bool:
+    """Two drawn text boxes (four corners each, possibly rotated) overlap by more than the slack
+    along every separating axis (the separating axis theorem for convex quadrilaterals)."""
+    for poly in (a, b):
+        for i in range(4):
+            (x1, y1), (x2, y2) = poly[i], poly[(i + 1) % 4]
+            nx, ny = y1 - y2, x2 - x1
+            norm = (nx * nx + ny * ny) ** 0.5 or 1.0
+            pa = [(x * nx + y * ny) / norm for x, y in a]
+            pb = [(x * nx + y * ny) / norm for x, y in b]
+            if min(max(pa), max(pb)) - max(min(pa), min(pb)) <= SLACK:
+                return False
+    return True
+
+
 def layout_problems(measured: dict) -> list[str]:
     """What a person would see as clipped or overlapping, in words."""
     problems = []
     for i, fig in enumerate(measured["figures"]):
         name = f"{fig['kind']} figure {i + 1} {fig['title']!r}"
+        # A title of several lines reports a box taller than its lines (plotly's tspans): it is
+        # held to the figure's sides only.
         problems += [
             f"{name}: {t['text']!r} is cut by the figure's edge"
             for t in fig["all"]
             if not _inside(t["box"], fig["box"])
+            and (
+                t["text"] != fig["title"]
+                or not _inside([t["box"][0], 0, t["box"][2], 0], [fig["box"][0], 0, fig["box"][2], 0])
+            )
         ]
         for axis in fig["x"] + fig["y"]:
             problems += [
                 f"{name}: tick labels {a['text']!r} and {b['text']!r} overlap"
                 for j, a in enumerate(axis)
                 for b in axis[j + 1 :]
-                if _overlap(a["box"], b["box"])
+                if _turned_overlap(a["corners"], b["corners"])
             ]
         ticks_and_titles = [t for axis in fig["x"] + fig["y"] for t in axis] + fig["titles"]
         problems += [
@@ -90,6 +117,31 @@ def layout_problems(measured: dict) -> list[str]:
     return problems
 
 
+def _tick(text: str, box: list[float], angle: float = 0.0) -> dict:
+    """A tick label's box and its corners, turned by ``angle`` degrees about its right end (as
+    plotly anchors a rotated x tick label)."""
+    import math
+
+    left, top, right, bottom = box
+    c, s = math.cos(math.radians(angle)), math.sin(math.radians(angle))
+    turn = lambda x, y: [right + (x - right) * c - (y - bottom) * s, bottom + (x - right) * s + (y - bottom) * c]  # noqa: E731
+    return {
+        "text": text,
+        "box": box,
+        "corners": [turn(left, top), turn(right, top), turn(right, bottom), turn(left, bottom)],
+    }
+
+
+def test_rotated_tick_labels_overlap_only_when_their_glyph_boxes_do():
+    """Labels turned 45° next to each other have overlapping screen rectangles but not overlapping
+    text when their anchors are further apart than the text is high."""
+    apart = [_tick("reasonably", [0, 0, 70, 12], -45), _tick("well", [30, 0, 100, 12], -45)]
+    assert _overlap(apart[0]["box"], apart[1]["box"])  # the axis-aligned boxes would say so
+    assert not _turned_overlap(apart[0]["corners"], apart[1]["corners"])
+    close = [_tick("reasonably", [0, 0, 70, 12], -45), _tick("well", [6, 0, 76, 12], -45)]
+    assert _turned_overlap(close[0]["corners"], close[1]["corners"])
+
+
 def test_layout_measures_see_a_cut_label_and_an_overlap():
     """The checks themselves, on hand-made boxes: a label past the figure's right edge, two tick
     labels on top of each other, a legend over the x title, an input wider than its column."""
@@ -101,7 +153,7 @@ def test_layout_measures_see_a_cut_label_and_an_overlap():
             {"text": "inside", "box": [10, 10, 60, 20]},
             {"text": "bge-small-en-v1.5-int8", "box": [470, 280, 540, 292]},
         ],
-        "x": [[{"text": "a", "box": [100, 280, 140, 292]}, {"text": "b", "box": [130, 280, 170, 292]}]],
+        "x": [[_tick("a", [100, 280, 140, 292]), _tick("b", [130, 280, 170, 292])]],
         "y": [],
         "legend": [[300, 250, 420, 299]],
         "titles": [{"text": "model", "box": [320, 285, 360, 298]}],

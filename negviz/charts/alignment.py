@@ -15,7 +15,7 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from negviz.analyses.alignment import AlignmentView
-from negviz.charts.style import FONT
+from negviz.charts.style import FONT, wrap_segments
 
 CUE = "#dc2626"  # negation cue rows / columns
 EDIT = "#d97706"  # tokens changed by a counterfactual
@@ -50,6 +50,22 @@ def tick_label(label: str, kind: str, part: bool, cue: bool, edit: bool) -> str:
 
 def _ticks(axis) -> list[str]:
     return [tick_label(*t) for t in zip(axis.labels, axis.kinds, axis.part, axis.cue, axis.edit)]
+
+
+MIN_PLOT_PX = 600  # the matrices' width in a 1,000 px window: labels are thinned to fit it
+
+
+def labelled_columns(axis, width_px: float, font_px: int) -> list[int]:
+    """Which document tokens get a label: all when they fit side by side (upright, a font's
+    height each), else every k-th plus every negation cue and edit (their neighbours within k
+    give way); the hover names every cell's token either way."""
+    n = len(axis.labels)
+    step = max(1, int(np.ceil(n * (font_px + 2) / max(width_px, 1.0))))
+    if step == 1:
+        return list(range(n))
+    marked = [i for i in range(n) if axis.cue[i] or axis.edit[i]]
+    shown = {i for i in range(0, n, step) if all(abs(i - m) >= step for m in marked)}
+    return sorted(shown | set(marked))
 
 
 def alignment_heatmaps(views: Sequence[AlignmentView], titles: Sequence[str], title: str = "") -> go.Figure:
@@ -140,12 +156,15 @@ def alignment_heatmaps(views: Sequence[AlignmentView], titles: Sequence[str], ti
                 yref=yref,
                 line=dict(color=CUE, width=1.5),
             )
+        font = 10 if n_cols <= 60 else 8
+        shown = labelled_columns(view.cols, MIN_PLOT_PX * widths[k - 1] / sum(widths), font)
+        ticks = _ticks(view.cols)
         fig.update_xaxes(
             tickmode="array",
-            tickvals=list(range(n_cols)),
-            ticktext=_ticks(view.cols),
+            tickvals=shown,
+            ticktext=[ticks[i] for i in shown],
             tickangle=-90,
-            tickfont=dict(size=10 if n_cols <= 60 else 8),
+            tickfont=dict(size=font),
             showgrid=False,
             row=1,
             col=k,
@@ -160,13 +179,13 @@ def alignment_heatmaps(views: Sequence[AlignmentView], titles: Sequence[str], ti
         showgrid=False,
     )
     notes = list(dict.fromkeys(n for v in views for n in v.notes))
-    subtitle = "<br>".join([LEGEND] + [esc(n) for n in notes])
+    subtitle = "<br>".join([wrap_segments(LEGEND)] + [esc(n) for n in notes])
     fig.update_layout(
         title=dict(text=esc(title), subtitle=dict(text=subtitle, font=dict(size=11))),
         font=FONT,
         template="plotly_white",
         height=max(320, 190 + 22 * len(first.rows.labels)),
-        margin=dict(l=10, r=10, t=130 + 18 * len(notes), b=10),
+        margin=dict(l=10, r=10, t=130 + 18 * subtitle.count("<br>"), b=10),
     )
     return fig
 
@@ -207,7 +226,7 @@ def delta_bars(deltas: pd.DataFrame, title: str = "", labels: Sequence[str] = ("
         title=dict(
             text=esc(title) or f"Δ per query token: max sim to {d1} − max sim to {d2}",
             subtitle=dict(
-                text=(
+                text=wrap_segments(
                     f"Σ Δ over the drawn tokens = {total:+.3f} · <span style='color:{FAVOURS_D1}'>"
                     f"blue: closer to {d1}</span> · <span style='color:{FAVOURS_D2}'>orange: closer to "
                     f"{d2}</span> · grey: best match did not move (|Δ| < {eps:.3g})"
@@ -219,8 +238,8 @@ def delta_bars(deltas: pd.DataFrame, title: str = "", labels: Sequence[str] = ("
         yaxis_title="Δ max similarity",
         font=FONT,
         template="plotly_white",
-        height=340,
-        margin=dict(l=10, r=10, t=80, b=10),
+        height=360,
+        margin=dict(l=10, r=10, t=100, b=10),  # the title and a subtitle of two lines
         showlegend=False,
     )
     return fig

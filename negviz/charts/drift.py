@@ -34,8 +34,8 @@ def _offsets(n: int, span: float = 0.7) -> tuple[list[float], float]:
     return [(i - (n - 1) / 2) * width for i in range(n)], width
 
 
-def _notes(notes: dict[str, str], width: int = 135) -> str:
-    """The runs' data lines, wrapped so that an exported figure (1000 px) shows them whole."""
+def _notes(notes: dict[str, str], width: int = 75) -> str:
+    """The runs' data lines, wrapped so that a figure in a 1,000 px window shows them whole."""
     lines = [f"{label}: {note}" if len(notes) > 1 else note for label, note in notes.items()]
     return "<br>".join(part for line in lines for part in textwrap.wrap(line, width, subsequent_indent="   "))
 

@@ -35,7 +35,11 @@ def layer_curves(curves: pd.DataFrame, title: str) -> go.Figure:
                 col=col,
             )
     fig.update_layout(
-        title=title, font=FONT, template="plotly_white", height=420, legend={"orientation": "h", "y": -0.22}
+        title=title,
+        font=FONT,
+        template="plotly_white",
+        height=460,
+        legend={"orientation": "v", "y": -0.2, "yanchor": "top"},
     )
     fig.update_xaxes(dtick=1, title_text="layer (0 = embedding output)")
     fig.update_yaxes(title_text="cosine distance (1 − cos)", rangemode="tozero", col=1)

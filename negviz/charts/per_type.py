@@ -377,14 +377,18 @@ def distribution_bars(comparison: pd.DataFrame, title: str) -> go.Figure:
                 hovertemplate="%{y}: %{x:.1f}%<br>%{customdata[0]} of %{customdata[1]}<extra>" + source + "</extra>",
             )
         )
+    height = max(300, 120 + 40 * comparison["label"].nunique())
     fig.update_layout(
         barmode="group",
-        legend=dict(orientation="h", yanchor="top", y=-0.22, x=0),
+        # under the x axis title, in pixels: a fraction of the plot would slide into it
+        legend=dict(orientation="h", yanchor="top", y=-70 / max(height - 120, 1), x=0),
         xaxis_title="share of items (%)",
         yaxis=dict(autorange="reversed"),
     )
     fig.update_xaxes(range=[0, max(100.0, float(comparison["share"].max() * 110) if len(comparison) else 100.0)])
-    return _layout(fig, title, height=max(300, 120 + 40 * comparison["label"].nunique()))
+    fig = _layout(fig, title, height=height)
+    fig.update_layout(margin=dict(b=100))
+    return fig
 
 
 def preference_bars(prefs: pd.DataFrame, categories: tuple[str, ...], title: str, faceted: bool = False) -> go.Figure:

@@ -13,3 +13,19 @@ FAMILY_COLORS = {
     "tfidf": "#52525b",
     "bm25": "#a1a1aa",
 }
+
+
+def wrap_segments(html: str, width: int = 80, sep: str = " · ") -> str:
+    """A one-line plotly label of ``sep``-joined parts broken into lines of at most ``width``
+    visible characters, between parts (never inside a part's markup)."""
+    import re
+
+    lines, line, shown = [], [], 0
+    for part in html.split(sep):
+        visible = len(re.sub(r"<[^>]+>", "", part))
+        if line and shown + len(sep) + visible > width:
+            lines.append(sep.join(line))
+            line, shown = [], 0
+        shown += visible + (len(sep) if line else 0)
+        line.append(part)
+    return "<br>".join([*lines, sep.join(line)] if line else lines)
