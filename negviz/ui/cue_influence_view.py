@@ -139,11 +139,18 @@ def _coverage(name: str, ds, runs: pd.DataFrame) -> None:
         "Each model's cue-influence runs, or why it has none. Items: all pairs, or the first N in the "
         "dataset's order where a model is too slow on a CPU for all of them (a stated sample)."
     )
+    share = C.COVERAGE_COLUMNS[4]
+    table = table.assign(**{share: pd.to_numeric(table[share], errors="coerce")}).fillna({"why not": ""})
     st.dataframe(
         table,
         hide_index=True,
         key="coverage",
-        column_config={C.COVERAGE_COLUMNS[4]: st.column_config.NumberColumn(format="%.2f")},
+        column_config={  # sized to their texts: the reasons are whole sentences
+            "method": st.column_config.TextColumn(width="medium"),
+            "items": st.column_config.TextColumn(width="medium"),
+            share: st.column_config.NumberColumn(format="%.2f", width="small"),
+            "why not": st.column_config.TextColumn(width="large"),
+        },
     )
 
 
