@@ -8,16 +8,13 @@ run stored after the full run must not replace it on any page or in the CLI.
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
-from streamlit.testing.v1 import AppTest
 
 from negviz import outcomes
 from negviz.cli import main as cli
 from negviz.schema import DatasetSpec
-
-APP = str(Path(__file__).resolve().parent.parent / "app.py")
+from tests.apptest import open_page
 
 
 @pytest.fixture
@@ -29,16 +26,6 @@ def store_with_shipped_runs(app_env):
     store.ensure_bundled(BUNDLED_RUNS)
     yield store
     store.close()
-
-
-def open_page(page: str, **params) -> AppTest:
-    app = AppTest.from_file(APP, default_timeout=180)
-    for key, value in params.items():
-        app.query_params[key] = value
-    app.run()
-    app.switch_page(page).run()
-    assert not app.exception, [e.message for e in app.exception]
-    return app
 
 
 def runs_shown(app) -> str:

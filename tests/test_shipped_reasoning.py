@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import html
 import re
-from pathlib import Path
 
 import pytest
 
@@ -18,8 +17,8 @@ from negviz.datasets import load
 from negviz.paths import DATA_DIR
 from negviz.schema import PAIRS, SLOTS
 from negviz.store import Store, portable
+from tests.apptest import open_page
 
-APP = str(Path(__file__).resolve().parent.parent / "app.py")
 REASONING = DATA_DIR / "runs" / "nevir-first25-rank1__smollm2-135m.parquet"
 YES_NO = DATA_DIR / "runs" / "nevir-first100__smollm2-135m.parquet"
 NAME = "smollm2-135m (max_reasoning_tokens=128, template=rank1) · first 25 items"
@@ -66,15 +65,7 @@ def test_its_reasoning_gives_the_cue_count_something_to_count(smollm2_store):
 
 # ---------------------------------------------------------------- the inspector (AppTest)
 def _inspector(**params):
-    from streamlit.testing.v1 import AppTest
-
-    at = AppTest.from_file(APP, default_timeout=300)
-    for key, value in params.items():
-        at.query_params[key] = value
-    at.run()
-    at.switch_page("pages/inspector.py").run()
-    assert not at.exception, [e.message for e in at.exception]
-    return at
+    return open_page("pages/inspector.py", timeout=300, **params)
 
 
 def _first_pair_texts():

@@ -4,7 +4,6 @@ model, method and score difference are its own URL choices, with long work waiti
 
 from __future__ import annotations
 
-from pathlib import Path
 
 import pytest
 
@@ -13,8 +12,8 @@ from negviz.analyses import attribution as A
 from negviz.catalog import load_scorer
 from negviz.progress import MAX_SWING, Cancelled, Eta, duration_text, time_left
 from negviz.schema import PAIRS, ModelSpec
+from tests.apptest import open_page
 
-APP = str(Path(__file__).resolve().parent.parent / "app.py")
 SECOND = "s(q2,d2) - s(q2,d1)"  # NevIR's second score difference, as the panel and its URL name it
 
 
@@ -138,15 +137,7 @@ def test_a_cancel_request_stops_integrated_gradients_between_steps(bi_encoder):
 
 # ---------------------------------------------------------------- the panel (AppTest)
 def _open(**params):
-    from streamlit.testing.v1 import AppTest
-
-    at = AppTest.from_file(APP, default_timeout=300)
-    for key, value in params.items():
-        at.query_params[key] = value
-    at.run()
-    at.switch_page("pages/inspector.py").run()
-    assert not at.exception, [e.message for e in at.exception]
-    return at
+    return open_page("pages/inspector.py", timeout=300, **params)
 
 
 def _nevir_contrast(pair: str, name: str) -> A.Contrast:
