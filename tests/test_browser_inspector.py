@@ -26,8 +26,8 @@ def test_label_a_pair_and_see_it_after_reload(app_server, browser):
     form.get_by_text("Labelling as browser-tester").wait_for(timeout=WAIT)  # the rerun made a new form
     kind = form.get_by_role("combobox", name="Negation type")
     kind.click()
-    kind.press_sequentially("impl")  # typing opens and filters the options
-    page.get_by_role("option", name="implicit", exact=True).click()
+    kind.press_sequentially("Impl")  # typing opens and filters the options
+    page.get_by_role("option", name="Implicit", exact=True).click()
     form.get_by_role("radiogroup", name="Pair validity").get_by_text("unsure").click()
     form.get_by_role("textbox", name="Note").fill("<script>window.pwned = 1</script> scope is odd")
     form.get_by_role("button", name="Save", exact=True).click()
@@ -54,7 +54,7 @@ def test_label_a_pair_and_see_it_after_reload(app_server, browser):
     form = page.locator('[data-testid="stForm"]')
     form.get_by_text("Labelling as browser-tester").wait_for(timeout=WAIT)
     kind = form.get_by_role("combobox", name="Negation type")
-    page.wait_for_function("el => el.value === 'implicit'", arg=kind.element_handle(), timeout=WAIT)  # my label
+    page.wait_for_function("el => el.value === 'Implicit'", arg=kind.element_handle(), timeout=WAIT)  # my label
     # Streamlit may keep a stale copy of the form for a moment after a rerun: wait for the checked one.
     form.get_by_role("radio", name="unsure", checked=True).first.wait_for(timeout=WAIT)
     assert "scope is odd" in form.get_by_role("textbox", name="Note").input_value()

@@ -14,6 +14,7 @@ from negviz.datasets import load
 from negviz.store import Store
 from tests.browser import needs_browser, painted, serve
 from tests.waiting import wait_for
+from negviz.taxonomy import TAXONOMY
 
 pytestmark = needs_browser
 WAIT = 90_000
@@ -42,8 +43,9 @@ def start(context, base: str, who: str):
 def choose_type(scope, page, kind: str) -> None:
     box = scope.get_by_role("combobox", name="Negation type")
     box.click()
-    box.press_sequentially(kind[:5])  # typing opens and filters the options
-    page.get_by_role("option", name=kind, exact=True).click()
+    title = TAXONOMY.label(kind)  # the form shows titles and stores ids
+    box.press_sequentially(title[:5])  # typing opens and filters the options
+    page.get_by_role("option", name=title, exact=True).click()
 
 
 def label_and_next(page, kind: str) -> str | None:
@@ -116,7 +118,7 @@ def test_a_project_end_to_end_with_three_annotators(tmp_path, browser):
         rita.get_by_role("tab", name="Review").click()
         review = rita.get_by_role("tabpanel", name="Review")
         review.locator('[data-testid="stForm"]').filter(has_text="Deciding as rita").wait_for(timeout=WAIT)
-        review.get_by_text("1 pairs whose labels disagree · 1 awaiting review").wait_for(timeout=WAIT)
+        review.get_by_text("1 pair whose labels disagree · 1 awaiting review").wait_for(timeout=WAIT)
         table = review.locator('[data-testid="review-labels"]')
         table.wait_for(timeout=WAIT)
         for who, kind in (("ana", "affixal"), ("ben", "implicit")):  # side by side

@@ -23,7 +23,9 @@ def test_heatmap_click_lists_items_and_cannot_tab_opens(app_server, browser):
     plot = page.locator(".js-plotly-plot").first
     plot.locator(".scatterlayer .point").first.wait_for(timeout=90_000)
     ticks = plot.locator(".xtick text").evaluate_all("els => els.map(e => e.textContent)")  # SVG text
-    assert any("NegMPNet" in t for t in ticks) and sum("published" in t for t in ticks) == 4, ticks
+    assert {"BLEURT20", "NegBLEURT", "NegMPNet"} <= set(ticks), ticks  # the paper's columns, at the right
+    notes = plot.locator(".annotation-text").evaluate_all("els => els.map(e => e.textContent)")
+    assert "run here" in notes and "published" in notes, notes  # one label each side of the dotted line
     settle(page, ".js-plotly-plot")
     click_point(page, plot.locator(".scatterlayer .point").first)  # row codemix, first stored run
     href = wait_for_url(page, "sens_pert=critical_id4_codemix")

@@ -18,6 +18,7 @@ from negviz.projects.ranking import uncertainty_table
 from negviz.item_scoring import item_ids
 from negviz.store import StoreError, StoreUnavailableError
 from negviz.taxonomy import TAXONOMY
+from negviz.text.words import counted
 from negviz.ui import inspector_data, resources
 from negviz.ui.label_form import cannot_save
 from negviz.ui.dataset_cache import dataset_view
@@ -204,6 +205,7 @@ def _label_form(store, project, annotator, item, skipped) -> None:
             "Negation type",
             types,
             index=types.index(mine.negation_type) if mine.negation_type in types else None,
+            format_func=TAXONOMY.label,  # its title; the stored label is the id
             placeholder="choose",
             key=f"ptype_{form}",
         )
@@ -254,7 +256,7 @@ def review_tab(store, project: P.Project, reviewer: str) -> None:
     diff = P.disagreements(store, project)
     todo = R.awaiting(diff)
     st.caption(
-        f"{len(diff):,} pairs whose labels disagree · {len(todo):,} awaiting review · a pair "
+        f"{counted(len(diff), 'pair')} whose labels disagree · {len(todo):,} awaiting review · a pair "
         f"disagrees when two or more annotators' latest labels differ in {', '.join(R.REVIEWED)}"
     )
     if diff.empty:
@@ -294,6 +296,7 @@ def _decision_form(store, project, reviewer, item) -> None:
             "Negation type",
             types,
             key=f"dtype_{item}",
+            format_func=TAXONOMY.label,  # its title; the stored label is the id
             placeholder="choose",
             index=None,
         )
