@@ -84,6 +84,10 @@ def show(kind: str, runs: pd.DataFrame, item_id: str, row: Mapping, dataset: str
     pick = cols[1].selectbox("Score difference", list(contrasts), key="why_contrast", bind="query-params")
     title = cols[2].selectbox("Method", list(methods), key="why_method", bind="query-params", help=METHOD_HELP)
     method = methods[title]
+    # Imported scores or a notebook's object: nothing here to attribute with, so no Explain toggle.
+    if scores_only(families[model]):
+        st.info(safe_md(unavailable_message(families[model], model)), icon=":material/block:")
+        return
     on = cols[3].toggle(
         "Explain",
         key="why_on",
@@ -91,9 +95,6 @@ def show(kind: str, runs: pd.DataFrame, item_id: str, row: Mapping, dataset: str
         help="Computes the attributions of this pair; the cost is said first, and work estimated over "
         f"{EXPLICIT_AFTER:.0f} s starts only when you click Start. Cached afterwards.",
     )
-    if scores_only(families[model]):  # imported scores, a notebook's object: no model here to attribute with
-        st.info(safe_md(unavailable_message(families[model], model)), icon=":material/block:")
-        return
     if not on:
         st.caption("Turn on *Explain* to see which words move this model's score difference.")
         return
