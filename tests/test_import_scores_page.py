@@ -16,6 +16,7 @@ from negviz.errors import DataValidationError, NegvizError
 from negviz.external.exporting import score_csv
 from negviz.store import Store
 from negviz.store.portable import read_scores
+from tests.apptest import open_page
 
 ROOT = Path(__file__).resolve().parent.parent
 APP = str(ROOT / "app.py")
@@ -30,16 +31,6 @@ def score_bytes(shift: float = -1.0, keep_items: int | None = None) -> bytes:
     if keep_items is not None:
         scores = scores[scores["item_id"].isin(scores["item_id"].unique()[:keep_items])]
     return score_csv("pairs", scores).encode()
-
-
-def open_page(page: str, **params) -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=180)
-    for key, value in params.items():
-        at.query_params[key] = value
-    at.run()
-    at.switch_page(page).run()
-    assert not at.exception, [e.message for e in at.exception]
-    return at
 
 
 def imported_runs(db: str):

@@ -1,10 +1,7 @@
 """The inspector's item list (verdicts, filters, order) and the inspector and annotations pages (AppTest)."""
 
-from pathlib import Path
-
 import pandas as pd
 import pytest
-from streamlit.testing.v1 import AppTest
 
 from negviz import annotations as ann
 from negviz.analyses import inspector as F
@@ -12,8 +9,7 @@ from negviz.analyses import paircard
 from negviz.datasets import load
 from negviz.schema import EXCLUSION, PAIRS
 from negviz.store import Store
-
-APP = str(Path(__file__).resolve().parent.parent / "app.py")
+from tests.apptest import open_page
 
 
 # ---------------------------------------------------------------- verdicts, filters, order
@@ -148,16 +144,6 @@ def db(tmp_path, monkeypatch):
 
     dataset_cache.clear_runs()  # stores are cached per database URL; run lists per URL too
     return url
-
-
-def open_page(page: str, **params) -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=120)
-    for key, value in params.items():
-        at.query_params[key] = value
-    at.run()
-    at.switch_page(page).run()
-    assert not at.exception, [e.message for e in at.exception]
-    return at
 
 
 def table_with(at, column):

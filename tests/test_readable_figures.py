@@ -13,19 +13,10 @@ from negviz.charts.per_type import preference_bars
 from negviz.scorers import score_unit
 from negviz.taxonomy import TAXONOMY
 from negviz.ui.chart_items import type_titles
-
-# Five NevIR-style pairs; model "full" scores all five, model "short" only the first.
-WIDE = pd.DataFrame(
-    {
-        "q1_d1": [0.9, 0.9, 0.1, 0.1, 0.5],
-        "q1_d2": [0.1, 0.1, 0.9, 0.9, 0.5],
-        "q2_d1": [0.1, 0.9, 0.1, 0.9, 0.1],
-        "q2_d2": [0.9, 0.1, 0.9, 0.1, 0.9],
-    },
-    index=pd.Index(["p1", "p2", "p3", "p4", "p5"], name="item_id"),
-)
+from tests.test_heatmap import WIDE
 
 
+# The heatmap tests' five NevIR-style pairs; model "full" scores all five, model "short" only the first.
 def _outcomes():
     return oc.run_outcomes("pairs", {"full": ("ra", WIDE, "strict"), "short": ("rb", WIDE.iloc[:1], "strict")})
 
