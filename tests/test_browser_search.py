@@ -4,7 +4,7 @@ overlap and MaxSim links (BM25 over the offline corpus: an index built in second
 from pathlib import Path
 from urllib.parse import parse_qs, urlparse
 
-from tests.browser import needs_browser
+from tests.browser import needs_browser, painted
 
 pytestmark = needs_browser
 SHOT = Path("/tmp/corpus/search.png")
@@ -17,6 +17,7 @@ def test_search_url_shows_results_marks_and_links(app_server, browser):
     page.goto(app_server + "/search?model=bm25&corpus=offline&qid=excluir_31", timeout=60_000)
     page.get_by_role("heading", name="Search").wait_for(timeout=90_000)
     page.locator('[data-testid="search-hit-1"]').nth(9).wait_for(timeout=240_000)  # ten per list
+    painted(page, timeout=240)  # a rerun (the URL losing its default values) redraws the metrics
     assert page.locator('[data-testid="search-hit-0"]').count() == 10
     assert page.get_by_text("Shared results (of 10)").count() == 1
     assert page.get_by_text("positive (d+)").count() >= 1  # BM25 finds aTelecine's paragraph
@@ -31,5 +32,6 @@ def test_search_url_shows_results_marks_and_links(app_server, browser):
     # A typed query from the URL alone, exclusion removed by undoing the negation.
     page.goto(app_server + "/search?model=bm25&corpus=offline&q=films+not+directed+by+Spielberg", timeout=60_000)
     page.locator('[data-testid="search-hit-1"]').nth(9).wait_for(timeout=120_000)
+    painted(page, timeout=120)
     assert page.get_by_text("films directed by Spielberg").count() >= 1
     page.close()
