@@ -39,10 +39,13 @@ browser:
 	  else echo "chromium not found and cannot be installed: browser tests will skip"; fi; \
 	fi
 
-# The formatter and the linter (ruff, configured in pyproject.toml): part of `make test`.
+# The formatter and the linter (ruff, configured in pyproject.toml), the layers (import-linter,
+# .importlinter) and no import cycle between files: part of `make test`.
 lint: venv
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/lint-imports --no-cache
+	$(PY) scripts/import_cycles.py
 
 format: venv
 	$(VENV)/bin/ruff format .

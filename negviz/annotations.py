@@ -27,6 +27,9 @@ from negviz.datasets import Dataset
 from negviz.errors import NegvizError
 from negviz.item_scoring import item_ids
 from negviz.schema import TEXT_COLUMNS
+from negviz.store import projects as project_rows
+from negviz.taxonomy.types import TYPES
+from negviz.text.csv_cells import csv_bytes, unneutralise_cell
 
 VALIDITY = ("valid", "invalid", "unsure")
 OTHER = "other"
@@ -85,9 +88,7 @@ class Label:
 
 def type_options() -> list[str]:
     """Negation types an annotator may choose: the taxonomy's list, then "other"."""
-    from negviz import taxonomy
-
-    keys = [getattr(t, "key", t) for t in taxonomy.TYPES]
+    keys = [getattr(t, "key", t) for t in TYPES]
     return [*keys, OTHER] if OTHER not in keys else keys
 
 
@@ -175,6 +176,12 @@ def current_label(store, dataset: str, item_id: str, annotator: str | None) -> t
     return Label.from_labels(r["labels"], r["note"]), int(r["version"])
 
 
+def adjudicated(store, dataset: str) -> pd.DataFrame:
+    """The reviewers' newest decision per pair of a dataset, across its projects, flat: the gold
+    label where annotators disagreed."""
+    return flatten(project_rows.newest_decisions(store.engine, dataset))
+
+
 def history(store, dataset: str, item_id: str) -> pd.DataFrame:
     """Every version of every annotator's label of one pair, newest first."""
     frame = flatten(store.annotations(dataset, item_id=str(item_id), latest=False))
@@ -228,8 +235,6 @@ ADJUDICATED_PREFIX = "adjudicated_"
 def _adjudicated_columns(store, dataset: str) -> pd.DataFrame:
     """Per pair, the reviewer's decision (negviz.projects.review) as adjudicated_* columns, the gold
     label of a pair whose annotators disagreed; empty columns where no one decided."""
-    from negviz.projects.review import adjudicated
-
     decided = adjudicated(store, dataset)
     cols = {c: ADJUDICATED_PREFIX + c for c in LABEL_COLUMNS} | {"reviewer": ADJUDICATED_PREFIX + "by"}
     if decided.empty:
@@ -239,8 +244,6 @@ def _adjudicated_columns(store, dataset: str) -> pd.DataFrame:
 
 def to_bytes(frame: pd.DataFrame, fmt: str) -> bytes:
     if fmt == "csv":
-        from negviz.charts.export import csv_bytes
-
         return csv_bytes(frame)  # formula-like cells neutralised (read_export undoes it)
     if fmt == "jsonl":
         records = frame.astype(object).where(frame.notna(), None).to_dict(orient="records")
@@ -270,8 +273,6 @@ def read_export(data: bytes, filename: str) -> pd.DataFrame:
             frame = pd.read_csv(io.StringIO(text), dtype=str, keep_default_na=False)
         except (pd.errors.ParserError, pd.errors.EmptyDataError) as exc:
             raise AnnotationError(f"{filename} is not a readable CSV file: {exc}") from exc
-        from negviz.charts.export import unneutralise_cell
-
         frame = frame.map(unneutralise_cell)  # the quote to_bytes put before formula-like cells
     elif fmt == "jsonl":
         rows = []

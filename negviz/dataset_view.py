@@ -139,8 +139,8 @@ class DatasetView:
         return annotations.export_frame(self.store, self.dataset, all_versions)
 
     def adjudicated(self) -> pd.DataFrame:
-        """The reviewers' newest decision per pair (negviz.projects.review.adjudicated)."""
-        from negviz.projects.review import adjudicated
+        """The reviewers' newest decision per pair (negviz.annotations.adjudicated)."""
+        from negviz.annotations import adjudicated
 
         return adjudicated(self.store, self.name)
 

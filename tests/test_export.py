@@ -8,7 +8,8 @@ import pandas as pd
 import plotly.graph_objects as go
 import pytest
 
-from negviz.charts.export import csv_bytes, figure_bytes
+from negviz.charts.export import figure_bytes
+from negviz.text.csv_cells import csv_bytes
 
 needs_chromium = pytest.mark.skipif(
     shutil.which("chromium") is None, reason="kaleido needs a Chromium (make test installs it)"

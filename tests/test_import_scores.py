@@ -251,7 +251,7 @@ def test_a_partial_file_is_stored_with_allow_partial_and_says_n_of_N(store, mini
 
 def test_a_formula_in_the_model_name_stays_text_in_csv_downloads(store, minilm_csv):
     from negviz.analyses.leaderboard import leaderboard
-    from negviz.charts.export import csv_bytes
+    from negviz.text.csv_cells import csv_bytes
 
     name = '=HYPERLINK("http://evil.example","click")'
     import_bytes(store, minilm_csv, "f.csv", name=name)

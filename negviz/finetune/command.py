@@ -104,7 +104,7 @@ def add_arguments(s: argparse.ArgumentParser) -> None:
         "--ship-delta",
         metavar="DIR",
         help="write the final checkpoint's changed tensors as a delta "
-        "over the base model into DIR (negviz.finetune.delta; e.g. data/models/negminilm)",
+        "over the base model into DIR (negviz.scorers.delta; e.g. data/models/negminilm)",
     )
     s.add_argument(
         "--save-layout",
@@ -287,7 +287,7 @@ def run_command(args: argparse.Namespace) -> int:
 
 def _ship_delta(out: str, result, run, spec: FinetuneSpec) -> None:
     """The final checkpoint as a delta over the starting model (its provenance inside)."""
-    from negviz.finetune.delta import save_delta
+    from negviz.scorers.delta import save_delta
     from negviz.finetune.run import plan
 
     if not result.checkpoint:

@@ -5,7 +5,7 @@ frozen and the layer computes ``x W^T + b + scale * (dropout(x) A^T) B^T`` with 
 random) and B (out x rank, zeros), so training starts from the base model exactly. A checkpoint
 is saved with ``merged``: W + scale * (B @ A) written in place of each wrapped layer, so it is a
 plain sentence-transformers folder that any family loads. The factors themselves (``factors``)
-are what negviz ships (negviz.finetune.delta), and ``merge_weight`` is the one formula both the
+are what negviz ships (negviz.scorers.delta), and ``merge_weight`` is the one formula both the
 saved checkpoint and the shipped model are put together with, so the two are the same tensors.
 """
 
@@ -15,13 +15,8 @@ import contextlib
 import math
 from typing import Iterator
 
-SCALE = 2.0  # lora_alpha / rank with alpha = 2 * rank, the common choice
-LORA_FILE = "lora.safetensors"  # the factors, beside a saved checkpoint
-
-
-def merge_weight(weight, a, b, scale: float = SCALE):
-    """W + scale * (B @ A), in float32."""
-    return (weight.float() + scale * (b.float() @ a.float())).to(weight.dtype)
+from negviz.scorers.delta import LORA_FILE, merge_weight  # noqa: F401  (LORA_FILE: for train.py)
+from negviz.scorers.delta import LORA_SCALE as SCALE
 
 
 def _lora_linear_class():

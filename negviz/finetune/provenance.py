@@ -10,7 +10,7 @@ def trained_runs(runs: pd.DataFrame, model: str, catalog: pd.DataFrame) -> pd.Se
     """Fine-tuning runs that made ``model``: its checkpoint is the model (by name, catalog hub id /
     path, or run id), or its recipe (``options["finetune"]``) equals the spec that the model's
     shipped delta.json records, on the keys both have (the checkpoint may have been anywhere)."""
-    from negviz.finetune.delta import META_FILE, read_meta
+    from negviz.scorers.delta import META_FILE, read_meta
     from negviz.paths import DATA_DIR
     from negviz.scorers.loading import DELTAS
 

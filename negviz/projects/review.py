@@ -30,15 +30,12 @@ def project_labels(store, project: Project) -> pd.DataFrame:
 def adjudications(store, project: Project | None = None, dataset: str | None = None) -> pd.DataFrame:
     """The newest decision per pair, flat, with reviewer and time (of a project, or of a dataset
     across its projects: the newest decision on a pair wins)."""
-    frame = rows.adjudication_rows(store.engine, project=project.name if project else None, dataset=dataset)
-    flat = ann.flatten(frame)
     if project is None:
-        flat = flat.sort_values("created_at").drop_duplicates("item_id", keep="last")
-    return flat.reset_index(drop=True)
+        return ann.adjudicated(store, dataset)
+    return ann.flatten(rows.adjudication_rows(store.engine, project=project.name)).reset_index(drop=True)
 
 
-def adjudicated(store, dataset: str) -> pd.DataFrame:
-    return adjudications(store, dataset=dataset)
+adjudicated = ann.adjudicated  # a dataset's newest decision per pair (the rule lives in annotations)
 
 
 def disagreements(store, project: Project) -> pd.DataFrame:

@@ -35,7 +35,7 @@ def local_revision(path: Path) -> str:
 
 
 # Catalog pseudo-ids of models trained by negviz and shipped as a delta over a bundled base
-# (negviz.finetune.delta): the folder in data/models/ and the base's hub id.
+# (negviz.scorers.delta): the folder in data/models/ and the base's hub id.
 DELTAS = {
     "negviz/negminilm": ("models/negminilm", "sentence-transformers/all-MiniLM-L6-v2"),
     "negviz/negmpnet": ("models/negmpnet", "sentence-transformers/all-mpnet-base-v2"),
@@ -44,7 +44,7 @@ DELTAS = {
 
 def _delta(name: str) -> ModelSource:
     from negviz.cache import default_cache_dir
-    from negviz.finetune.delta import META_FILE, assemble, read_meta
+    from negviz.scorers.delta import META_FILE, assemble, read_meta
     from negviz.paths import DATA_DIR
 
     folder, base_id = DELTAS[name]

@@ -55,9 +55,9 @@ def label_pairs(
     if store is not None and annotations is None and source in ("auto", ANNOTATOR):
         annotations = store.annotations(dataset=ds.spec.name)
     if store is not None and adjudicated is None and source in ("auto", ADJUDICATED):
-        from negviz.projects.review import adjudicated as stored_decisions
+        from negviz.store.projects import newest_decisions
 
-        adjudicated = stored_decisions(store, ds.spec.name)
+        adjudicated = newest_decisions(store.engine, ds.spec.name)
     if source == ANNOTATOR:
         return _from_annotations(annotations)
     if source == ADJUDICATED:
@@ -195,20 +195,21 @@ def _from_annotations(annotations: pd.DataFrame | None) -> pd.DataFrame:
 
 
 def _from_adjudicated(decisions: pd.DataFrame | None) -> pd.DataFrame:
-    """The newest reviewer's decision per item (negviz.projects.review.adjudicated's flat frame)."""
+    """The newest reviewer's decision per item, from the store's rows (negviz.store.projects
+    .newest_decisions: the type is in each row's labels)."""
     if decisions is None or decisions.empty:
         return pd.DataFrame(columns=list(LABEL_COLUMNS))
     rows = [
         (
             str(r.item_id),
-            r.negation_type,
+            (r.labels or {}).get(ANNOTATION_KEY),
             "",
             ADJUDICATED,
             f"adjudicated by {r.reviewer} ({r.project}, version {int(r.version)})",
             "",
         )
         for r in decisions.itertuples()
-        if r.negation_type
+        if (r.labels or {}).get(ANNOTATION_KEY)
     ]
     return pd.DataFrame(rows, columns=list(LABEL_COLUMNS))
 

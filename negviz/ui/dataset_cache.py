@@ -161,3 +161,14 @@ def _finetune_runs(url: str, name: str | None, status: str | None) -> pd.DataFra
 @st.cache_data(show_spinner=False, max_entries=64)
 def _complete_frames(url: str, run_id: str, label: str):
     return _plain().drift_frames(pd.DataFrame([{"run_id": run_id, "label": label}]))
+
+
+def warm_up(dataset: str = "nevir") -> None:
+    """What the first page reads, read once for the process (negviz.ui.serve calls it as the
+    server starts): the store with the shipped runs recorded, the dataset and model tables, the
+    published numbers, and the default dataset's runs."""
+    resources.store()
+    resources.datasets_table()
+    resources.catalog()
+    resources.reference()
+    dataset_view(dataset).runs()

@@ -104,19 +104,6 @@ def _load_pending_in_background(s) -> None:
     threading.Thread(target=load, name="negviz-load-shipped-runs", daemon=True).start()
 
 
-def warm_up(dataset: str = "nevir") -> None:
-    """What the first page reads, read once for the process (negviz.ui.serve calls it as the
-    server starts): the store with the shipped runs recorded, the dataset and model tables, the
-    published numbers, and the default dataset's runs."""
-    from negviz.ui.dataset_cache import dataset_view
-
-    store()
-    datasets_table()
-    catalog()
-    reference()
-    dataset_view(dataset).runs()
-
-
 def available_offline(hub_id: str) -> bool:
     """Whether a model loads without network (short TTL: a download may land meanwhile)."""
     return _available_offline(hub_id)

@@ -50,7 +50,7 @@ def _listening() -> bool:
 
 
 def warm_up_when_listening() -> None:
-    """Import the first page's modules and read its data (negviz.ui.resources.warm_up) in a
+    """Import the first page's modules and read its data (negviz.ui.dataset_cache.warm_up) in a
     thread once the server listens: the browser spends its first second loading Streamlit's
     scripts, and the first script run then finds them done. (Started earlier, this competes
     with the server's own start for the GIL.)"""
@@ -65,7 +65,7 @@ def warm_up_when_listening() -> None:
         try:
             for name in WARM_MODULES:
                 importlib.import_module(name)
-            importlib.import_module("negviz.ui.resources").warm_up()
+            importlib.import_module("negviz.ui.dataset_cache").warm_up()
         except Exception:  # noqa: BLE001  the first page meets the same problem and reports it
             logging.getLogger("negviz").warning("warm-up failed", exc_info=True)
 

@@ -13,7 +13,7 @@ __all__ = ["csv_download", "figure_downloads", "ProgressBar", "show_error", "saf
 
 
 def csv_download(df: pd.DataFrame, file_name: str, label: str = "Download CSV", key: str | None = None) -> None:
-    from negviz.charts.export import csv_bytes
+    from negviz.text.csv_cells import csv_bytes
 
     st.download_button(
         label,

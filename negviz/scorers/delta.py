@@ -3,7 +3,7 @@
 Two kinds: the changed tensors themselves (kind ``tensors``), or, for a model trained with LoRA
 adapters (FinetuneSpec.lora_rank; the checkpoint holds lora.safetensors beside its merged
 weights), the adapters' factors (kind ``lora``), merged into the base by the same formula the
-checkpoint was saved with (negviz.finetune.lora.merge_weight).
+checkpoint was saved with (``merge_weight`` below, which negviz.finetune.lora trains with).
 
 Fine-tuning only the top layers (FinetuneSpec.train_layers) changes a few tensors; ``save_delta``
 writes exactly the tensors that differ from the base (safetensors, bit for bit) plus
@@ -22,6 +22,14 @@ from pathlib import Path
 from typing import Any
 
 DELTA_FILE, META_FILE, WEIGHTS = "delta.safetensors", "delta.json", "model.safetensors"
+LORA_FILE = "lora.safetensors"  # a LoRA checkpoint's factors, beside its merged weights
+LORA_SCALE = 2.0  # lora_alpha / rank with alpha = 2 * rank, the common choice
+
+
+def merge_weight(weight, a, b, scale: float = LORA_SCALE):
+    """W + scale * (B @ A), in float32: the one formula a LoRA checkpoint is saved with and a
+    shipped adapter is put back together with, so the two are the same tensors."""
+    return (weight.float() + scale * (b.float() @ a.float())).to(weight.dtype)
 
 
 def _sha256(path: Path) -> str:
@@ -37,8 +45,6 @@ def save_delta(trained: str | Path, base: str | Path, out: str | Path, meta: dic
     model.safetensors, tensor names of the trained one all in the base) into ``out``."""
     import torch
     from safetensors.torch import load_file
-
-    from negviz.finetune.lora import LORA_FILE
 
     out = Path(out)
     if (Path(trained) / LORA_FILE).is_file():
@@ -103,8 +109,6 @@ def merged_tensors(base: dict, delta: dict, kind: str) -> dict:
         return delta
     if kind != "lora":
         raise ValueError(f"unknown delta kind {kind!r}: this negviz reads 'tensors' and 'lora' deltas")
-    from negviz.finetune.lora import merge_weight
-
     names = sorted({k.rsplit(".", 1)[0] for k in delta})
     missing = [n for n in names if n not in base]
     if missing:
