@@ -50,6 +50,7 @@ MARGINS = {
     SENTENCE_PAIRS: (None, None),
 }
 COLUMNS = ("item_id", "correct", "category", "margin1", "margin2", "margin")
+QUERY_VERDICTS = ("c1", "c2")  # a pair's two queries, each judged under the run's tie rule
 
 
 def has_verdicts(kind: str) -> bool:
@@ -113,11 +114,13 @@ def item_outcomes(kind: str, wide: pd.DataFrame, rule: str = metrics.STRICT) -> 
 
 
 def run_outcomes(kind: str, runs: Mapping[str, tuple[str, pd.DataFrame, str]]) -> pd.DataFrame:
-    """Outcomes of several runs, long, with ``model`` and ``run_id``: model -> (run_id, wide, tie rule)."""
+    """Outcomes of several runs, long, with ``model`` and ``run_id``: model -> (run_id, wide, tie
+    rule); for pairs also each query's own verdict under its run's tie rule (c1, c2)."""
     parts = [
         item_outcomes(kind, wide, rule).assign(model=model, run_id=run_id)
         for model, (run_id, wide, rule) in runs.items()
     ]
+    columns = ["model", "run_id", *COLUMNS, *(QUERY_VERDICTS if kind == PAIRS else ())]
     if not parts:
-        return pd.DataFrame(columns=["model", "run_id", *COLUMNS])
-    return pd.concat(parts, ignore_index=True)[["model", "run_id", *COLUMNS]]
+        return pd.DataFrame(columns=columns)
+    return pd.concat(parts, ignore_index=True)[columns]

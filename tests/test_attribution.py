@@ -196,6 +196,12 @@ def test_the_lexical_measure_on_hand_built_pairs():
     assert table.loc[X.WRONG, "wrong or tie"] == 1 and table.loc[X.NEITHER, "wrong or tie"] == 1  # a tie is not right
     follows = X.follows_lexicon(comps).iloc[0]
     assert follows["n"] == 3 and follows["follows BM25"] == 1.0
+    # Each query is judged as its run judges it: under MTEB's tie rule b's tie on q2 is right.
+    mteb = verdicts.assign(c1=[True, False], c2=[True, True])
+    choices = X.comparisons(mteb, lex.reset_index()).set_index(["item_id", "comparison"])["choice"]
+    assert choices[("b", "margin2")] == "right" and choices[("b", "margin1")] == "wrong"
+    strict = X.comparisons(verdicts.assign(c1=[True, False], c2=[True, False]), lex.reset_index())
+    assert strict.set_index(["item_id", "comparison"])["choice"][("b", "margin2")] == "tie"
 
 
 def test_shaded_text_is_escaped():

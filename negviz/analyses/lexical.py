@@ -46,7 +46,8 @@ def lean(margin: pd.Series | np.ndarray) -> np.ndarray:
 
 def comparisons(verdicts: pd.DataFrame, lexical: pd.DataFrame) -> pd.DataFrame:
     """One row per model, item and comparison (a NevIR pair has two): the model's margin, BM25's
-    margin and lean, and the model's choice (right / wrong / tie)."""
+    margin and lean, and the model's choice (right / wrong / tie), right as the run's verdict
+    says (negviz.outcomes: under MTEB's tie rule a tie on q2 is right)."""
     names = [c for c in ("margin1", "margin2") if c in lexical]
     model = verdicts.melt(
         id_vars=["model", "item_id"], value_vars=names, var_name="comparison", value_name="model_margin"
@@ -55,7 +56,15 @@ def comparisons(verdicts: pd.DataFrame, lexical: pd.DataFrame) -> pd.DataFrame:
     out = model.merge(lex, on=["item_id", "comparison"], how="inner").dropna(subset=["model_margin"])
     out["lean"] = lean(out["lexical_margin"])
     m = out["model_margin"].to_numpy(dtype=np.float64)
-    out["choice"] = np.where(m > 0, "right", np.where(m < 0, "wrong", "tie"))
+    right = m > 0
+    judged = dict(zip(("margin1", "margin2"), outcomes.QUERY_VERDICTS))
+    if set(judged.values()) <= set(verdicts.columns):  # each query's verdict under the run's tie rule
+        said = verdicts.melt(id_vars=["model", "item_id"], value_vars=list(judged.values()), value_name="right")
+        said["comparison"] = said["variable"].map({v: k for k, v in judged.items()})
+        keys = out[["model", "item_id", "comparison"]]
+        right = keys.merge(said, on=["model", "item_id", "comparison"], how="left")["right"].fillna(False)
+        right = right.to_numpy(dtype=bool)
+    out["choice"] = np.where(right, "right", np.where(m == 0, "tie", "wrong"))
     return out
 
 
