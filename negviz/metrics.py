@@ -26,6 +26,7 @@ ERROR_CATEGORIES = (PREFERS_ORIGINAL, PREFERS_EDITED, REVERSED, TIE)
 
 N_BOOT = 1000
 SEED = 0
+BOOTSTRAP_NOTE = f"seeded bootstrap over items, {N_BOOT:,} resamples"  # how every 95% CI is made
 
 
 # ---------------------------------------------------------------- bootstrap and tests

@@ -3,6 +3,7 @@
 import pandas as pd
 import streamlit as st
 
+from negviz import metrics
 from negviz.charts.leaderboard import leaderboard_bars
 from negviz.analyses.beside_published import beside_published, published_overlay, shown_beside
 from negviz.analyses.leaderboard import leaderboard, published_rows
@@ -76,7 +77,7 @@ else:
                 "value", format=fmt, help="The run's metric (see 'metric')"
             ),
             "ci_low": st.column_config.NumberColumn(
-                "95% CI low", format=fmt, help="seeded bootstrap, 1,000 resamples"
+                "95% CI low", format=fmt, help=metrics.BOOTSTRAP_NOTE
             ),
             "ci_high": st.column_config.NumberColumn("95% CI high", format=fmt),
             "params_m": st.column_config.NumberColumn("params (M)", format="%.0f"),

@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 
+from negviz import metrics
 from negviz.report import figures as rf
 from negviz.report.build import SECTION_TITLES, Report, build_report
 
@@ -122,8 +123,8 @@ class _Page:
             pct = ds["random_baseline"] is not None
             base = f" · random {ds['random_baseline']:.0%}" if pct else ""
             out.append(
-                f"<p class='note'>Metric: <b>{esc(ds['metric_label'])}</b>{esc(base)}; 95% CI: seeded "
-                "bootstrap, 1,000 resamples.</p>"
+                f"<p class='note'>Metric: <b>{esc(ds['metric_label'])}</b>{esc(base)}; 95% CI: "
+                f"{esc(metrics.BOOTSTRAP_NOTE)}.</p>"
             )
             cols = [
                 ("model", "model"),

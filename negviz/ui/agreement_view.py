@@ -6,6 +6,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
+from negviz import metrics
 from negviz.analyses import agreement
 from negviz.ui import inspector_data
 
@@ -29,8 +30,6 @@ def alpha_section(dataset: str, latest: pd.DataFrame, who: list[str]) -> None:
                 help="Missing labels allowed: every pair two or more of the chosen annotators labelled counts.",
             ),
             "ci_low": st.column_config.NumberColumn("95% CI low", format="%.3f"),
-            "ci_high": st.column_config.NumberColumn(
-                "95% CI high", format="%.3f", help="Bootstrap over pairs, 1,000 resamples."
-            ),
+            "ci_high": st.column_config.NumberColumn("95% CI high", format="%.3f", help=metrics.BOOTSTRAP_NOTE + "."),
         },
     )
