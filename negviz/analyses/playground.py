@@ -16,9 +16,10 @@ import pandas as pd
 
 from negviz import metrics, outcomes
 from negviz.schema import EXCLUSION, PAIRS
+from negviz.scorers import LATE_INTERACTION as LATE_INTERACTION_ARCH
 from negviz.scorers import families_of_architecture
 
-LATE_INTERACTION = families_of_architecture("late-interaction")  # maxsim, colbert
+LATE_INTERACTION = families_of_architecture(LATE_INTERACTION_ARCH)  # maxsim, colbert
 DEFAULT_MODELS = (
     "all-MiniLM-L6-v2",
     "negminilm",

@@ -10,8 +10,10 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, fields, replace
 from typing import Any, Mapping
 
+from negviz.scorers import LATE_INTERACTION
+
 # Families that can be fine-tuned, and the scorer family that reads their checkpoints.
-BI_ENCODER, LATE_INTERACTION = "bi-encoder", "late-interaction"
+BI_ENCODER = "bi-encoder"
 FAMILIES = (BI_ENCODER, LATE_INTERACTION)
 EVAL_FAMILY = {BI_ENCODER: "bi-encoder", LATE_INTERACTION: "maxsim"}
 

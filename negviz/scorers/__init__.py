@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from negviz.registry import Registry
 
+LATE_INTERACTION = "late-interaction"  # the architecture of MaxSim families (a token matrix)
 FAMILIES = Registry("model family")
 FAMILIES.register(
     "bi-encoder",
@@ -62,7 +63,7 @@ FAMILIES.register(
     "negviz.scorers.colbert:ColBERT",
     score="MaxSim: sum of token cosines",
     title="ColBERT",
-    architecture="late-interaction",
+    architecture=LATE_INTERACTION,
     supports=("token_matrix",),
     description="ColBERT checkpoints (BERT + linear projection, [Q]/[D] markers, [MASK]-padded queries, MaxSim).",
 )
@@ -71,7 +72,7 @@ FAMILIES.register(
     "negviz.scorers.maxsim:EncoderMaxSim",
     score="MaxSim: sum of token cosines",
     title="MaxSim over encoder tokens",
-    architecture="late-interaction",
+    architecture=LATE_INTERACTION,
     supports=("token_matrix",),
     description="MaxSim over the contextual token embeddings of any transformer encoder (no projection).",
 )
