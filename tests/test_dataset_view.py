@@ -1,0 +1,96 @@
+"""DatasetView, the one read path of the pages, the report and the CLI, over a copy of the shipped
+runs: each read against a hand computation from the stored scores, and each read memoised (the
+second read sends no SQL)."""
+
+import shutil
+
+import numpy as np
+import pytest
+
+from negviz import annotations as ann
+from negviz import projects as P
+from negviz.dataset_view import DatasetView
+from negviz.datasets import load
+from negviz.store import Store
+from negviz.taxonomy.labels import ADJUDICATED, GOLD_CUE
+from tests.counting import statements
+
+
+@pytest.fixture(scope="module")
+def shipped(shipped_store_file, tmp_path_factory):
+    path = tmp_path_factory.mktemp("view") / "results.sqlite"
+    shutil.copyfile(shipped_store_file, path)
+    with Store(f"sqlite:///{path}") as store:
+        yield store
+
+
+def test_runs_are_the_stores_and_read_once(shipped):
+    view = DatasetView(shipped, "nevir")
+    runs = view.runs()
+    assert set(runs["dataset_name"]) == {"nevir"} and set(runs["kind"]) == {"eval"}
+    assert {"bm25", "tfidf", "all-MiniLM-L6-v2"} <= set(runs["model_name"])
+    assert list(runs["run_id"]) == list(shipped.runs(dataset="nevir", kind="eval", status="complete")["run_id"])
+    with statements(shipped.engine) as sent:
+        again = view.runs()
+    assert again is runs and sent == []
+
+
+def test_chosen_outcomes_equal_a_hand_computation_from_the_scores(shipped):
+    view = DatasetView(shipped, "nevir")
+    chosen = view.chosen(["bm25"])
+    assert len(chosen) == 1 and chosen["model_name"].iloc[0] == "bm25"
+    run_id = chosen["run_id"].iloc[0]
+    wide = view.scores(run_id)
+    with statements(shipped.engine) as sent:
+        assert view.scores(run_id) is wide
+    assert sent == []
+    # NevIR's strict rule by hand: both queries rank their own document strictly first.
+    by_hand = (wide["q1_d1"] > wide["q1_d2"]) & (wide["q2_d2"] > wide["q2_d1"])
+    verdicts = view.outcomes(chosen).set_index("item_id")
+    assert len(verdicts) == 1383 and set(verdicts["model"]) == {"bm25"}
+    assert (verdicts["correct"] == by_hand.loc[verdicts.index].to_numpy()).all()
+    assert int(verdicts["correct"].sum()) == int(by_hand.sum())
+    np.testing.assert_allclose(verdicts["margin1"], (wide["q1_d1"] - wide["q1_d2"]).loc[verdicts.index])
+
+
+def test_an_empty_choice_gives_empty_outcomes_with_the_columns(shipped):
+    view = DatasetView(shipped, "nevir")
+    empty = view.outcomes(view.chosen(["no-such-model"]))
+    assert empty.empty and {"model", "run_id", "item_id", "correct", "margin"} <= set(empty.columns)
+
+
+def test_retrieval_runs_are_those_whose_queries_are_the_dataset(shipped):
+    runs = DatasetView(shipped, "excluir").retrieval_runs()
+    assert len(runs) and set(runs["dataset_name"]) == {"excluir@offline"}
+    assert DatasetView(shipped, "nevir").retrieval_runs().empty
+    assert len(DatasetView(shipped).retrieval_runs()) == len(runs)  # the whole store: every corpus run
+
+
+def test_labels_annotations_and_adjudications_read_through_the_view(tmp_path):
+    with Store(f"sqlite:///{tmp_path / 'labels.sqlite'}") as store:
+        ds = load("nevir")
+        item = str(ds.frame["pair_id"].iloc[0])
+        view = DatasetView(store, "nevir")
+        gold = view.labels().set_index("item_id")
+        assert len(gold) == 1383 and gold.loc[item, "label_source"] == GOLD_CUE
+        project = P.create(store, "p", ds, "owner", overlap=2, sample=5)
+        item = project.items[0]
+        ann.save(store, ds, item, "ana", ann.Label("affixal"))
+        ann.save(store, ds, item, "ben", ann.Label("sentential"))
+        P.adjudicate(store, project, item, "rita", ann.Label("implicit"))
+        fresh = DatasetView(store, "nevir")  # reads are memoised per view: a new view sees new labels
+        assert sorted(fresh.annotations()["annotator"]) == ["ana", "ben"]
+        decided = fresh.adjudicated()
+        assert decided["item_id"].tolist() == [item] and decided["negation_type"].iloc[0] == "implicit"
+        typed = fresh.labels().set_index("item_id")
+        assert typed.loc[item, "type"] == "implicit" and typed.loc[item, "label_source"] == ADJUDICATED
+        assert len(fresh.annotation_history(item)) == 2
+        exported = fresh.annotation_export()
+        assert (exported["adjudicated_negation_type"].dropna() == "implicit").all()
+
+
+def test_a_whole_store_view_lists_every_finetuning_run_with_a_label(shipped):
+    runs = DatasetView(shipped).finetune_runs()
+    assert len(runs) >= 3 and runs["label"].map(bool).all()
+    held_out_on_nevir = DatasetView(shipped, "finetune:nevir-heldout").finetune_runs()
+    assert set(held_out_on_nevir["run_id"]) <= set(runs["run_id"]) and len(held_out_on_nevir) >= 1
