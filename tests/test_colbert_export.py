@@ -109,6 +109,8 @@ def test_cli_save_layout_colbert(tmp_path, capsys):
         str(tmp_path / "ckpt"),
         "--save-layout",
         "colbert",
+        "--general",
+        "0",  # the layout is the point here; the retrieval figure is tested in test_lora_general
         "--json",
     ]
     assert main(args) == 0
