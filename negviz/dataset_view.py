@@ -113,6 +113,26 @@ class DatasetView:
         """One run's verdicts (a stored run never changes: the pages cache these by run id)."""
         return oc.run_outcomes(self.kind, {model: (run_id, self.scores(run_id), tie_rule)})
 
+    def lexical_margins(self) -> tuple[pd.DataFrame, str, str | None]:
+        """BM25's margins per item for the lexical confound (negviz.analyses.lexical): from the
+        stored BM25 run that stands for the model here, else scored now with negviz's BM25
+        (seconds). Returns (item_id, margin1[, margin2]), where they come from, the run id or None.
+        The page and the report both read this, so they never disagree on whether there is one."""
+        from negviz.analyses import lexical
+
+        chosen = self.chosen([lexical.LEXICAL_MODEL])
+        if len(chosen):
+            run_id = str(chosen.iloc[0]["run_id"])
+            margins = lexical.lexical_margins(self.kind, self.dataset.frame, self.scores(run_id))
+            return margins, f"the stored BM25 run {run_id[:8]}", run_id
+        from negviz.catalog import load_scorer
+        from negviz.item_scoring import score_dataset, wide_scores
+
+        ds = self.dataset
+        scores = score_dataset(ds.kind, ds.frame, load_scorer(lexical.LEXICAL_MODEL))
+        wide = wide_scores(ds.kind, ds.frame, scores).set_index("item_id")
+        return lexical.lexical_margins(ds.kind, ds.frame, wide), lexical.SCORED_NOW, None
+
     # ------------------------------------------------------------ labels
     def labels(self, source: str = "auto") -> pd.DataFrame:
         """One negation type per item (negviz.taxonomy.label_pairs, annotations and adjudications included)."""

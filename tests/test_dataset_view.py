@@ -5,10 +5,12 @@ second read sends no SQL)."""
 import shutil
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from negviz import annotations as ann
 from negviz import projects as P
+from negviz.analyses import lexical as X
 from negviz.dataset_view import DatasetView
 from negviz.datasets import load
 from negviz.store import Store
@@ -94,3 +96,13 @@ def test_a_whole_store_view_lists_every_finetuning_run_with_a_label(shipped):
     assert len(runs) >= 3 and runs["label"].map(bool).all()
     held_out_on_nevir = DatasetView(shipped, "finetune:nevir-heldout").finetune_runs()
     assert set(held_out_on_nevir["run_id"]) <= set(runs["run_id"]) and len(held_out_on_nevir) >= 1
+
+
+def test_lexical_margins_come_from_the_stored_bm25_run_else_bm25_now(shipped, tmp_path):
+    stored, source, run_id = DatasetView(shipped, "nevir").lexical_margins()
+    assert run_id and source == f"the stored BM25 run {run_id[:8]}" and len(stored) == 1383
+    with Store(f"sqlite:///{tmp_path / 'empty.sqlite'}") as empty:
+        now, source_now, none = DatasetView(empty, "nevir").lexical_margins()
+    assert none is None and source_now == X.SCORED_NOW
+    # The same BM25 either way, so the page and the report read one set of margins.
+    pd.testing.assert_frame_equal(now.set_index("item_id").sort_index(), stored.set_index("item_id").sort_index())

@@ -25,6 +25,7 @@ from negviz.analyses.inspector import model_verdicts
 LEXICAL_MODEL = "bm25"
 RIGHT, WRONG, NEITHER = "towards the right document", "towards the wrong document", "neither (tie)"
 LEANS = (RIGHT, WRONG, NEITHER)
+SCORED_NOW = "BM25 scored now (no stored BM25 run on this dataset)"
 MEASURE = (
     "BM25's own margin on the same comparison (negviz bm25: Lucene variant, the dataset's documents as "
     "collection, negation words kept)"

@@ -389,12 +389,12 @@ def _errors(rep: Report, name: str, ds, outs: pd.DataFrame, order: list[str]) ->
 
 def _why(view: DatasetView, outs: pd.DataFrame, order: list[str]) -> dict[str, Any]:
     """Each model's stored cue-influence run (the run policy of negviz.run_choice, kind
-    "attribution") and the lexical confound against BM25's stored run, when there is one."""
+    "attribution") and the lexical confound against BM25 (DatasetView.lexical_margins, as on the page)."""
     from negviz.analyses import lexical as X
     from negviz.analyses.cue_influence import ANALYSIS as CUE_INFLUENCE
     from negviz.store.record import ATTRIBUTION
 
-    name, ds = view.name, view.dataset
+    name = view.name
     out: dict[str, Any] = {
         "attribution": [],
         "lexical": None,
@@ -422,18 +422,15 @@ def _why(view: DatasetView, outs: pd.DataFrame, order: list[str]) -> dict[str, A
                 }
             )
         )
-    bm25 = view.chosen([X.LEXICAL_MODEL])
-    if len(bm25):
-        lexical = X.lexical_margins(ds.kind, ds.frame, view.scores(bm25.iloc[0]["run_id"]))
-        comps = X.comparisons(outs, lexical)
-        out["lexical"] = {
-            "measure": X.MEASURE,
-            "bm25_run": bm25.iloc[0]["run_id"],
-            "table": plain(X.confound_table(comps)),
-            "follows": plain(X.follows_lexicon(comps)),
-        }
-    else:
-        out["lexical_command"] = eval_command(X.LEXICAL_MODEL, name)
+    lexical, source, bm25_run = view.lexical_margins()  # the page's rule: a stored run, else scored now
+    comps = X.comparisons(outs, lexical)
+    out["lexical"] = {
+        "measure": X.MEASURE,
+        "source": source,
+        "bm25_run": bm25_run,
+        "table": plain(X.confound_table(comps)),
+        "follows": plain(X.follows_lexicon(comps)),
+    }
     return out
 
 

@@ -364,8 +364,8 @@ class _Page:
         lex = why.get("lexical")
         if lex:
             out.append(
-                f"<h4>The lexical confound</h4><p class='note'>{esc(lex['measure'])}; BM25 run "
-                f"{esc(lex['bm25_run'])}. Share of comparisons wrong or tied, by where BM25 leans.</p>"
+                f"<h4>The lexical confound</h4><p class='note'>{esc(lex['measure'])}; here "
+                f"{esc(lex['source'])}. Share of comparisons wrong or tied, by where BM25 leans.</p>"
             )
             out.append(
                 table(
@@ -393,11 +393,6 @@ class _Page:
                     ],
                     {"follows BM25", "ci_low", "ci_high"},
                 )
-            )
-        elif why.get("lexical_command"):
-            out.append(
-                f"<div class='missing'>No BM25 run for the lexical confound: "
-                f"<code>{esc(why['lexical_command'])}</code>.</div>"
             )
         return "".join(out)
 
