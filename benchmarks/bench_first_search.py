@@ -13,7 +13,10 @@ search. Prints JSON.
   (``quantise``, as the build script does), to show why the shipped width and count were chosen.
 - first search: a new process with an empty ScoreCache (a fresh install): seconds from the start
   of the work (imports included) to the first query's top 10, and the texts it encoded
-  (scorer.encoded); then the next queries. Exact search's first search on an empty cache encodes
+  (scorer.encoded); then the next queries. Its plain baseline, in the same run: another new
+  process that only loads the model and encodes the texts the first search encoded (the query and
+  its candidates), through the same scorer with nothing of the corpus, codes or search: the floor a
+  first search cannot go under. Exact search's first search on an empty cache encodes
   the whole corpus: its seconds are the build time, measured by scripts/build_corpus_codes.py (or
   ``--exact-cold``, which encodes the corpus again in a fresh cache: minutes).
 """
@@ -42,7 +45,7 @@ from negviz.catalog import load_scorer
 from negviz.datasets import load
 from negviz.retrieval.corpus import load_corpus
 from negviz.retrieval.index import search_retriever
-model, n = sys.argv[1], int(sys.argv[2])
+model, n, texts_out = sys.argv[1], int(sys.argv[2]), sys.argv[3]
 queries = load("excluir").frame["query"].tolist()[:n]
 scorer = load_scorer(model, device="cpu", cache=ScoreCache())
 retriever = search_retriever(scorer, load_corpus("offline"))
@@ -53,7 +56,25 @@ for q in queries:
     times.append(time.perf_counter() - t0)
     encoded.append(scorer.encoded - before)
     t0 = time.perf_counter()
+# The first query's encoded texts (query, then its candidates), for the plain baseline.
+from negviz.retrieval.index import matrix_top_k
+cand, _ = matrix_top_k(retriever.query_vectors(queries[:1]), retriever.approx, retriever.options["candidates"])
+docs = retriever.corpus.frame["text"].to_numpy()[cand[0]].tolist()
+json.dump([queries[0], *docs], open(texts_out, "w"))
 print(json.dumps({"method": retriever.method, "seconds": times, "encoded": encoded}))
+"""
+
+PLAIN = """
+import json, sys, time
+t0 = time.perf_counter()
+from negviz.cache import ScoreCache
+from negviz.catalog import load_scorer
+model, texts_in = sys.argv[1], sys.argv[2]
+texts = json.load(open(texts_in))
+scorer = load_scorer(model, device="cpu", cache=ScoreCache())
+scorer.embed(texts[:1], "query")
+scorer.embed(texts[1:], "document")
+print(json.dumps({"seconds": time.perf_counter() - t0, "encoded": scorer.encoded}))
 """
 
 
@@ -112,15 +133,28 @@ def measure_model(name: str, args, corpus, queries) -> dict:
     return out
 
 
-def first_search(name: str, n: int) -> dict:
+def fresh_process(script: str, *argv: str) -> dict:
+    """``script`` in a new process with an empty ScoreCache (a fresh install); its JSON line."""
     with tempfile.TemporaryDirectory() as tmp:
         env = {**os.environ, "NEGVIZ_CACHE_DIR": tmp, "HF_HUB_OFFLINE": "1", "PYTHONPATH": str(ROOT)}
         t = time.perf_counter()
-        done = subprocess.run([sys.executable, "-c", FIRST, name, str(n)], env=env, capture_output=True,
+        done = subprocess.run([sys.executable, "-c", script, *argv], env=env, capture_output=True,
                               text=True, check=True, cwd=ROOT)  # fmt: skip
         result = json.loads(done.stdout.strip().splitlines()[-1])
         result["process_s"] = round(time.perf_counter() - t, 2)
+        return result
+
+
+def first_search(name: str, n: int) -> dict:
+    """The first ``n`` queries' search, then the plain baseline of the first one (same texts)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        texts = f"{tmp}/texts.json"
+        result = fresh_process(FIRST, name, str(n), texts)
         result["seconds"] = [round(s, 2) for s in result["seconds"]]
+        plain = fresh_process(PLAIN, name, texts)
+        result["plain_first"] = {"seconds": round(plain["seconds"], 2), "encoded": plain["encoded"]}
+        result["first_over_plain"] = round(result["seconds"][0] / plain["seconds"], 2)
+        result["load"] = os.getloadavg()
         return result
 
 

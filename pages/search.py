@@ -32,8 +32,8 @@ model = c1.selectbox(
     names,
     key="model",
     bind="query-params",
-    help="Bi-encoders search exactly (with compressed corpus vectors in data/corpus/vectors: "
-    "they pick 100 candidates, re-scored exactly); BM25/TF-IDF through an index; late "
+    help="Bi-encoders search exactly (MiniLM and bge-small with compressed corpus vectors: "
+    "they pick 100 or 200 candidates, re-scored exactly); BM25/TF-IDF through an index; late "
     "interaction and cross-encoders re-rank BM25's top 10.",
 )
 corpus_name = c2.selectbox(

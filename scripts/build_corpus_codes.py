@@ -3,7 +3,9 @@ the Search page's first search with that bi-encoder encodes only the query and a
 candidates instead of the corpus (negviz.retrieval.codes; data/SOURCES.md).
 
     python scripts/build_corpus_codes.py [--models all-MiniLM-L6-v2 bge-small-en-v1.5-int8]
-        [--corpus offline] [--bits 2] [--candidates 100] [--cache PATH] [--out FOLDER]
+        [--corpus offline] [--bits N] [--candidates C] [--cache PATH] [--out FOLDER]
+
+Bits and candidates default to the shipped file's (negviz.retrieval.codes.SHIPPED), else 2 and 100.
 
 The vectors are the exact search's own (negviz.retrieval.index.DenseRetriever: the scorer's
 ``embed`` through the ScoreCache), so a run that finds them cached encodes nothing; ``--cache``
@@ -21,17 +23,15 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-from negviz.retrieval.codes import DEFAULT_BITS, DEFAULT_CANDIDATES, build_codes, code_path, save_codes  # noqa: E402
-
-MODELS = ("all-MiniLM-L6-v2", "bge-small-en-v1.5-int8")
+from negviz.retrieval.codes import DEFAULT_BITS, DEFAULT_CANDIDATES, SHIPPED, build_codes, code_path, save_codes  # noqa: E402
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--models", nargs="+", default=list(MODELS))
+    ap.add_argument("--models", nargs="+", default=list(SHIPPED))
     ap.add_argument("--corpus", default="offline")
-    ap.add_argument("--bits", type=int, default=DEFAULT_BITS)
-    ap.add_argument("--candidates", type=int, default=DEFAULT_CANDIDATES)
+    ap.add_argument("--bits", type=int, help="bits per dimension (1, 2, 4 or 8)")
+    ap.add_argument("--candidates", type=int, help="documents re-scored exactly per query")
     ap.add_argument("--cache", help="ScoreCache file (default: $NEGVIZ_CACHE_DIR/scores.sqlite)")
     ap.add_argument("--out", type=Path, default=None, help="folder (default: data/corpus/vectors)")
     args = ap.parse_args()
@@ -48,9 +48,11 @@ def main() -> None:
         progress = TqdmProgress()
         retriever = DenseRetriever(scorer, corpus).build(progress)
         progress.close()
-        codes = build_codes(np.asarray(retriever.matrix), scorer, corpus, args.bits, args.candidates)
+        bits, candidates = SHIPPED.get(name, (DEFAULT_BITS, DEFAULT_CANDIDATES))
+        bits, candidates = args.bits or bits, args.candidates or candidates
+        codes = build_codes(np.asarray(retriever.matrix), scorer, corpus, bits, candidates)
         path = save_codes(codes, code_path(corpus.name, scorer.name, args.out))
-        print(f"{path}: {corpus.size:,} x {codes.meta['dim']} at {args.bits} bit, "
+        print(f"{path}: {corpus.size:,} x {codes.meta['dim']} at {bits} bit, C = {candidates}, "
               f"{path.stat().st_size:,} bytes, {scorer.encoded:,} texts encoded")  # fmt: skip
 
 

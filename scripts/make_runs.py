@@ -39,6 +39,8 @@ EXPLAINED = [
     ("gradient-x-input", None, ["all-MiniLM-L6-v2", "negminilm"]),
     ("gradient-x-input", 20, ["all-mpnet-base-v2", "negmpnet-lora"]),
     ("occlusion", 5, ["splade-tiny"]),  # about 600 scorings per pair; no gradient method for SPLADE
+    # No gradients through INT8 ONNX or MaxSim here: occlusion, about 300 texts encoded per pair.
+    ("occlusion", 20, ["bge-small-en-v1.5-int8", "maxsim-all-MiniLM-L6-v2"]),
 ]
 
 

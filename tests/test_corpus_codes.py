@@ -1,6 +1,7 @@
 """Shipped corpus codes (negviz.retrieval.codes): the first bi-encoder search over the offline
 corpus encodes only the query and its candidates, the two-stage result equals exact search,
-and a code file of another corpus or model is ignored with a message. Real offline MiniLM."""
+and a code file of another corpus or model is ignored with a message. Real offline MiniLM and
+bge-small (INT8 ONNX), the two bi-encoders whose code files are shipped."""
 
 import dataclasses
 import logging
@@ -13,6 +14,7 @@ from negviz.retrieval import codes as cc
 from negviz.retrieval.corpus import load_corpus, offline_corpus
 
 MODEL = "all-MiniLM-L6-v2"
+SHIPPED_MODELS = tuple(cc.SHIPPED)  # MiniLM and bge-small: their files are in data/corpus/vectors
 EXCLUIR = pd.read_parquet(cc.DATA_DIR / "excluir" / "sample.parquet").head(20)
 QUERIES = EXCLUIR["query"].head(4).tolist() + [
     "films not directed by Steven Spielberg",
@@ -86,18 +88,21 @@ def test_two_stage_search_equals_exact_search(subset, tmp_path):
         np.testing.assert_allclose(got_scores[n], scores[n], rtol=1e-4, atol=1e-5)
 
 
-def test_first_search_over_the_offline_corpus_encodes_only_query_and_candidates(score_cache, tmp_path, monkeypatch):
+@pytest.mark.parametrize("model", SHIPPED_MODELS)
+def test_first_search_over_the_offline_corpus_encodes_only_query_and_candidates(
+    model, score_cache, tmp_path, monkeypatch
+):
     from negviz.analyses.search import DEFAULT_QUERY
     from negviz.catalog import load_scorer
     from negviz.retrieval.index import CodesRetriever, DenseRetriever, retriever_for, search_retriever
 
     corpus = offline_corpus()
-    scorer = load_scorer(MODEL, cache=score_cache)  # empty: nothing of the corpus cached
+    scorer = load_scorer(model, cache=score_cache)  # empty: nothing of the corpus cached
     # What is encoded does not depend on what the codes say: codes of stand-in vectors, tied to
     # this corpus and model as the shipped file is (that file's own test is below).
     vectors = np.random.default_rng(2).standard_normal((corpus.size, 384)).astype(np.float32)
     monkeypatch.setattr(cc, "CODES_DIR", tmp_path)
-    cc.save_codes(cc.build_codes(vectors, scorer, corpus, candidates=50), cc.code_path("offline", MODEL))
+    cc.save_codes(cc.build_codes(vectors, scorer, corpus, candidates=50), cc.code_path("offline", model))
     retriever = search_retriever(scorer, corpus)
     assert isinstance(retriever, CodesRetriever)
     retriever.build()
@@ -109,22 +114,20 @@ def test_first_search_over_the_offline_corpus_encodes_only_query_and_candidates(
     assert type(retriever_for(scorer, corpus)) is DenseRetriever
 
 
-SHIPPED = cc.code_path("offline", MODEL)
-
-
-@pytest.mark.skipif(not SHIPPED.is_file(), reason="built by scripts/build_corpus_codes.py")
-def test_the_shipped_codes_match_the_corpus_and_find_the_positive(score_cache):
+@pytest.mark.parametrize("model", SHIPPED_MODELS)
+def test_the_shipped_codes_match_the_corpus_and_find_the_positive(model, score_cache):
     from negviz.analyses.search import DEFAULT_QUERY
     from negviz.catalog import load_scorer
     from negviz.retrieval.index import CodesRetriever, search_retriever
 
     corpus = offline_corpus()
-    scorer = load_scorer(MODEL, cache=score_cache)
+    scorer = load_scorer(model, cache=score_cache)
     retriever = search_retriever(scorer, corpus)  # None of the stale-file warnings: it matches
-    assert isinstance(retriever, CodesRetriever) and retriever.codes.bits == cc.DEFAULT_BITS
-    assert retriever.options["candidates"] == cc.DEFAULT_CANDIDATES
+    bits, candidates = cc.SHIPPED[model]
+    assert isinstance(retriever, CodesRetriever) and retriever.codes.bits == bits
+    assert retriever.options["candidates"] == candidates
     rows, _ = retriever.search([DEFAULT_QUERY], 10)
-    assert scorer.encoded <= 1 + cc.DEFAULT_CANDIDATES
+    assert scorer.encoded <= 1 + candidates  # the query and its candidates, of 42,871 documents
     assert "2013" in [corpus.ids[i] for i in rows[0]]  # d+ of excluir_2538: Selena Gomez's paragraph
 
 

@@ -165,3 +165,18 @@ def test_default_query_is_answered_by_the_offline_corpus():
     top10 = [corpus.ids[i] for i in rows[0]]
     assert str(row.pos_corpus_index) in top10
     assert "sa.DEFAULT_QUERY" in (ROOT / "pages" / "search.py").read_text()  # the page's default
+
+
+# ---------------------------------------------------------------- (d) no warm-up with shipped codes
+@pytest.mark.parametrize("model", ["all-MiniLM-L6-v2", "bge-small-en-v1.5-int8"])  # codes.SHIPPED
+def test_a_shipped_code_file_leaves_nothing_to_warm_up(model, score_cache):
+    """The Search page's index for the two bi-encoders with a code file is built by reading it:
+    no model loaded and no text encoded until a query comes (negviz.ui.corpus_index)."""
+    from negviz.catalog import load_scorer
+    from negviz.retrieval.corpus import offline_corpus
+    from negviz.retrieval.index import CodesRetriever, search_retriever
+
+    scorer = load_scorer(model, cache=score_cache)
+    retriever = search_retriever(scorer, offline_corpus()).build()
+    assert isinstance(retriever, CodesRetriever) and retriever.approx.shape[0] == 42_871
+    assert scorer.encoded == 0 and not scorer.loaded

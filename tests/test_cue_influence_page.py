@@ -9,6 +9,7 @@ import pytest
 
 from negviz.analyses import cue_influence as C
 from negviz.analyses import lexical as X
+from negviz.analyses.paircard import md_escape
 from negviz.explain import run_cue_influence, run_layer_curves
 from negviz.schema import DatasetSpec
 from negviz.store import Store
@@ -117,3 +118,7 @@ def test_every_model_on_nevir_has_its_cue_influence_or_a_reason(app_env):
         assert "no learned weights" in by_model.loc[lexical, "why not"]
     sample = table[table["items"].str.startswith("first")]
     assert sample["items"].str.endswith(" of 1,383").all()  # a sample says it is one
+    # Above the table, one line names the models without a run and why, grouped by reason.
+    line = next(m.value for m in page.markdown if m.value.startswith(md_escape("No cue-influence run:")))
+    assert all(md_escape(model) in line for model in shipped - explained)
+    assert md_escape("(no learned weights)") in line and md_escape("(too slow to ship)") in line

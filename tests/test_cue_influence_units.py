@@ -97,3 +97,30 @@ def test_every_shipped_cue_influence_run_is_of_todays_cue_rule_and_says_its_samp
         limit = record.dataset_spec.get("limit")
         assert (f"-first{limit}__" in path.name) == bool(limit) and (record.n == limit if limit else True), path.name
         assert path.name.endswith(f"__{record.model_name}.parquet"), path.name
+
+
+def test_one_line_names_the_models_without_a_run_and_why():
+    models = pd.DataFrame(
+        {
+            "model_name": ["enc", "bm25", "smollm2-135m", "tfidf", "other"],
+            "family": ["bi-encoder", "bm25", "llm", "tfidf", "bi-encoder"],
+        }
+    )
+    runs = pd.DataFrame(
+        {
+            "model_name": ["enc"],
+            "family": ["bi-encoder"],
+            "n": [20],
+            "options": [{"method": "occlusion"}],
+            "dataset_spec": [{"limit": 20}],
+            "summary": [{"median_cue_share": 0.2}],
+        }
+    )
+    table = C.coverage(models, runs, "nevir", 1383)
+    line = C.without_run_line(table)
+    assert line.startswith("No cue-influence run: bm25, tfidf (no learned weights); ")
+    assert "smollm2-135m (too slow to ship)" in line and "other (no run on this dataset yet)" in line
+    groups = line.removeprefix("No cue-influence run: ").split(";")
+    named = {m.strip() for g in groups for m in g.split("(")[0].split(",")}
+    assert named == {"bm25", "tfidf", "smollm2-135m", "other"}  # not "enc", which has its run
+    assert C.without_run_line(C.coverage(models.head(1), runs, "nevir", 1383)) == ""

@@ -50,17 +50,15 @@ NO_ATTRIBUTION = {
 }
 # Shipped models without a shipped run, and why (measured on the 2-core CPU that made the runs):
 # occlusion re-scores a NevIR pair about 600 times (300 distinct texts), once per word left out.
+# A run over more than about 15 minutes on that CPU is not shipped; its estimate is the reason.
 NOT_EXPLAINED = {
     "smollm2-135m": "too slow to ship: occlusion re-scores about 600 prompts per NevIR pair, at 4.9 s a "
     "prompt on a CPU (its shipped run) about 49 min a pair; no gradients through llama.cpp",
     "maxsim-all-mpnet-base-v2": "too slow to ship: occlusion encodes about 300 texts per NevIR pair, at "
-    "0.26 s a text on a CPU (its shipped run) about 78 s a pair; MaxSim has no gradient method here",
-    "ms-marco-MiniLM-L-12-v2-int8": "not shipped yet: INT8 ONNX has no gradients, and occlusion scores "
-    "about 600 (query, document) pairs per NevIR pair (about 65 s a pair on a CPU)",
-    "bge-small-en-v1.5-int8": "not shipped yet: INT8 ONNX has no gradients, and occlusion encodes about "
-    "300 texts per NevIR pair (about 11 s a pair on a CPU)",
-    "maxsim-all-MiniLM-L6-v2": "not shipped yet: occlusion encodes about 300 texts per NevIR pair; MaxSim "
-    "has no gradient method here",
+    "0.26 s a text on a CPU (its shipped run) about 78 s a pair, 26 min for the first 20; MaxSim has "
+    "no gradient method here",
+    "ms-marco-MiniLM-L-12-v2-int8": "too slow to ship: INT8 ONNX has no gradients, and occlusion scores "
+    "about 600 (query, document) pairs per NevIR pair, about 65 s a pair on a CPU, 22 min for the first 20",
 }
 
 
@@ -274,6 +272,20 @@ def coverage(
         rows.append((r.model_name, r.family, "", "", float("nan"), why))
     out = pd.DataFrame(rows, columns=list(COVERAGE_COLUMNS))
     return out.sort_values(["model", "method"], key=lambda s: s.str.lower(), kind="stable").reset_index(drop=True)
+
+
+def without_run_line(table: pd.DataFrame) -> str:
+    """One line naming the models of a coverage table that have no run, grouped by the short
+    reason (a reason's words before its first colon): "No cue-influence run: bm25, tfidf (no
+    learned weights); ...". Empty when every model has a run."""
+    missing = table[table["why not"].fillna("").str.len() > 0]
+    if missing.empty:
+        return ""
+    groups: dict[str, list[str]] = {}
+    for model, why in zip(missing["model"], missing["why not"]):
+        groups.setdefault(why.split(":")[0].strip(), []).append(model)
+    parts = [f"{', '.join(models)} ({reason})" for reason, models in groups.items()]
+    return "No cue-influence run: " + "; ".join(parts) + ". Each one's reason, with its cost, is below."
 
 
 def _percent(value) -> float:

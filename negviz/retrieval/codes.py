@@ -31,9 +31,12 @@ from negviz.paths import DATA_DIR
 CODES_DIR = DATA_DIR / "corpus" / "vectors"
 FORMAT = "negviz-corpus-codes/1"
 # 2 bits (96 bytes per 384-dim passage, 4.1 MB for the offline corpus) with 100 candidates gave
-# exact search's top 10 for all 1,000 ExcluIR queries; 1 bit needed 500 (benchmarks/README.md).
+# MiniLM's exact top 10 for all 1,000 ExcluIR queries; 1 bit needed 500 (benchmarks/README.md).
 DEFAULT_BITS = 2
 DEFAULT_CANDIDATES = 100
+# The shipped files' (bits, candidates): the narrowest measured to give exact search's top 10 on
+# all 1,000 ExcluIR queries. bge-small's vectors need more: 2 bits with 100 gave 980 of 1,000.
+SHIPPED = {"all-MiniLM-L6-v2": (2, 100), "bge-small-en-v1.5-int8": (4, 200)}
 log = logging.getLogger(__name__)
 
 

@@ -141,6 +141,8 @@ def _coverage(name: str, ds, runs: pd.DataFrame) -> None:
     )
     share = C.COVERAGE_COLUMNS[4]
     table = table.assign(**{share: pd.to_numeric(table[share], errors="coerce")}).fillna({"why not": ""})
+    if line := C.without_run_line(table):
+        st.markdown(safe_md(line))
     st.dataframe(
         table,
         hide_index=True,
