@@ -1,10 +1,10 @@
 """A trained model beside the model it was trained from, on one dataset (what `negviz eval`
 prints after a run of e.g. NegMiniLM, and what a researcher checks first: did training help?).
 
-The base is the catalog's (negviz.catalog.base_model); its run is the one every page shows for
-it (negviz.run_choice). Pair and exclusion runs are compared item by item on the items both
-scored (negviz.analyses.compare: McNemar); DEMETR runs perturbation by perturbation (the
-sensitivity ratio of each, and their quotient).
+The base is the catalog's, else the one a fine-tuned checkpoint records (negviz.catalog.run_base);
+its run is the one every page shows for it (negviz.run_choice). Pair and exclusion runs are
+compared item by item on the items both scored (negviz.analyses.compare: McNemar); DEMETR runs
+perturbation by perturbation (the sensitivity ratio of each, and their quotient).
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from negviz import run_choice
-from negviz.catalog import base_model
+from negviz.catalog import eval_command, run_base
 from negviz.outcomes import has_verdicts
 from negviz.schema import PERTURBATION
 from negviz.summaries import headline
@@ -21,7 +21,7 @@ from negviz.summaries import headline
 def against_base(store, record) -> dict[str, Any] | None:
     """The comparison of a stored run (RunRecord) with its base model's run on the same dataset;
     None when the catalog names no base. Without a stored base run: what to run instead."""
-    base = base_model(record.model_name)
+    base = run_base(record.model_name, record.summary)
     if base is None:
         return None
     chosen = base_run_choice(store, record, base)
@@ -32,7 +32,7 @@ def against_base(store, record) -> dict[str, Any] | None:
             "model": base,
             "run_id": None,
             "message": f"no stored run of {base} on {record.dataset_name}: run "
-            f"`negviz eval --model {base} --dataset {record.dataset_name}` first",
+            f"`{eval_command(base, record.dataset_name)}` first",
         }
     base_run = store.get_run(str(chosen["run_id"].iloc[0]))
     metric, value = headline(base_run.summary)

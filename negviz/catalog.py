@@ -55,6 +55,59 @@ def evaluation_split(model: str, dataset: str) -> str | None:
     return TRAINED_ON.get(model, {}).get(dataset)
 
 
+def eval_command(model: str, dataset: str, options: str = "") -> str:
+    """The `negviz eval` command that stores ``model``'s run on ``dataset`` (on its evaluation split
+    where it was trained on part of the dataset): the one hint every empty cell, report and
+    message gives. ``options``: more flags, e.g. "--corpus offline"."""
+    split = evaluation_split(model, dataset)
+    command = f"negviz eval --model {model} --dataset {dataset}" + (f" --split {split}" if split else "")
+    return f"{command} {options}" if options else command
+
+
+# A checkpoint made by `negviz finetune` carries this file (finetune.train.write_provenance): the
+# run, epoch, spec and base model that made it.
+TRAINING_FILE = "negviz_finetune.json"
+# The shipped dataset each `negviz finetune --train` source draws its training pairs from.
+TRAINING_SOURCES = {"nevir-split": "nevir", "nevir-train": "nevir", "cannot": "cannot"}
+
+
+def checkpoint_training(path: str | Path) -> dict[str, Any] | None:
+    """What a fine-tuned checkpoint folder was trained on (None for any other model): the
+    fine-tuning run and epoch, the base model, the training source and the shipped dataset it drew
+    from, in the words of the run's note. An evaluation of the checkpoint records it in its summary
+    (``summary["trained"]``), so no cell is read as held-out when the model saw that data."""
+    import json
+
+    if not str(path or ""):
+        return None
+    file = Path(str(path)).expanduser() / TRAINING_FILE
+    if not file.is_file():
+        return None
+    made = json.loads(file.read_text())
+    spec = made.get("spec") or {}
+    source = str(spec.get("train") or "")
+    return {
+        "finetune_run_id": made.get("run_id"),
+        "epoch": made.get("epoch"),
+        "base_model": made.get("base_model") or spec.get("model"),
+        "source": source,
+        "datasets": [TRAINING_SOURCES[source]] if source in TRAINING_SOURCES else [],
+        "note": made.get("note") or "",
+        "spec": spec,  # the recipe: a run of the same recipe and seed stands in when this one is not stored
+    }
+
+
+def recorded_training(summary: dict | None) -> dict[str, Any]:
+    """The training a run's model records (checkpoint_training at evaluation time), else {}."""
+    return (summary or {}).get("trained") or {}
+
+
+def run_base(name: str, summary: dict | None, catalog: pd.DataFrame | None = None) -> str | None:
+    """The base of a run's model: the catalog's (base_model), else the model its recorded
+    fine-tuning started from (a checkpoint outside the catalog)."""
+    return base_model(name, catalog) or recorded_training(summary).get("base_model")
+
+
 @functools.lru_cache(maxsize=1)
 def load_catalog() -> pd.DataFrame:
     df = pd.read_csv(CATALOG_FILE, dtype=str, keep_default_na=False)

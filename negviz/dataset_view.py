@@ -206,14 +206,14 @@ class DatasetView:
         being the one every page shows and the base's the one negviz.against_base picks."""
         from negviz.against_base import base_run_choice
         from negviz.analyses import fixes
-        from negviz.catalog import base_model, load_catalog
+        from negviz.catalog import load_catalog, run_base
 
         catalog = load_catalog() if catalog is None else catalog
         rows, items = [], {}
         if not oc.has_verdicts(self.kind):
             return pd.DataFrame(), items
         for run in self.chosen().itertuples(index=False):
-            base = base_model(run.model_name, catalog)
+            base = run_base(run.model_name, run.summary, catalog)
             if base is None:
                 continue
             record = self.record(run.run_id)

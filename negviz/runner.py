@@ -15,7 +15,7 @@ import pandas as pd
 
 from negviz import __version__
 from negviz.cache import ScoreCache
-from negviz.catalog import ResolvedModel, load_scorer, resolve_model
+from negviz.catalog import ResolvedModel, checkpoint_training, load_scorer, resolve_model
 from negviz.datasets import load as load_dataset
 from negviz.datasets.added import content_hash
 from negviz.item_scoring import score_dataset
@@ -141,6 +141,8 @@ def scored_record(
 
     if scorer.weight_format:
         summary["model_format"] = scorer.weight_format
+    if trained := checkpoint_training(scorer.source):  # a `negviz finetune` checkpoint: what it saw
+        summary["trained"] = trained
     if hasattr(scorer, "run_provenance"):
         summary["generation"] = scorer.run_provenance()
     return RunRecord(

@@ -83,7 +83,7 @@ def test_eval_of_negminilm_reports_its_base(tmp_path, monkeypatch, capsys):
 
 def test_a_model_trained_on_part_of_a_dataset_is_evaluated_on_its_held_out_split_only(tmp_path, monkeypatch, capsys):
     from negviz.catalog import evaluation_split
-    from negviz.report.build import eval_command
+    from negviz.catalog import eval_command
 
     monkeypatch.setenv("NEGVIZ_CACHE_DIR", str(tmp_path / "cache"))
     assert evaluation_split("negminilm", "cannot") == evaluation_split("maxsim-negminilm", "cannot") == "heldout"

@@ -30,10 +30,14 @@ def board(shipped):
 def test_every_headline_cell_is_the_overview_number(shipped, board):
     """The Overview of each dataset: leaderboard() of the run each model is shown by."""
     checked = 0
+    # A NevIR-split checkpoint's NevIR cell is its fine-tuning run's held-out split, never on the
+    # Overview (test_the_nevir_split_checkpoint_is_a_row_with_its_base_and_held_out_cell).
+    finetune = set(DatasetView(shipped).finetune_runs()["run_id"])
     for column in (c for c in COLUMNS if c.kind == "eval" and c.key != "demetr_antonym"):
         view = DatasetView(shipped, column.dataset)
         overview = leaderboard(view.runs()[view.runs()["run_id"].isin(view.chosen()["run_id"])]).set_index("model")
-        cells = board.dropna(subset=[column.key]).set_index("model")
+        cells = board.dropna(subset=[column.key])
+        cells = cells[~cells[f"{column.key}_run_id"].isin(finetune)].set_index("model")
         assert set(cells.index) == set(overview.index), column.key
         for model, row in cells.iterrows():
             shown = overview.loc[model]
@@ -86,6 +90,23 @@ def test_the_board_names_bases_and_training_data(board):
     assert "CANNOT" in rows.loc["negminilm", "trained_on"]
     assert rows.loc["smollm2-135m", "nevir_n"] == 100  # its stated sample, said by its n
     assert pd.isna(rows.loc["smollm2-135m", "excluir"])
+
+
+def test_the_nevir_split_checkpoint_is_a_row_with_its_base_and_held_out_cell(shipped, board):
+    """The re-created checkpoint of finetune a47ee981's recipe (epoch 1), evaluated on the other
+    benchmarks: its base, its training, and a NevIR cell from the held-out split only."""
+    checkpoints = board[board["trained_on"].fillna("").str.startswith("nevir-split")]
+    assert len(checkpoints) >= 1
+    row = checkpoints.iloc[0]
+    assert row["base"] == "all-MiniLM-L6-v2" and row["trained_sets"] == ["nevir"]
+    made = DatasetView(shipped).finetune_runs().set_index("run_id").loc[row["nevir_run_id"]]
+    assert made["options"]["data"]["split"] == "passage-disjoint"
+    epoch = shipped.get_run(row["excluir_run_id"]).summary["trained"]["epoch"]
+    held_out = next(e for e in made["summary"]["epochs"] if e["epoch"] == epoch)
+    assert (row["nevir"], row["nevir_n"]) == (held_out["paired_accuracy"], 412)  # not the 1,383 test pairs
+    assert row["excluir_n"] == 1000 and row["demetr_negation_n"] == 1000 and pd.notna(row["cannot"])
+    table, _ = DatasetView(shipped, "excluir").fixes()
+    assert table.set_index("model").at[row["model"], "base"] == "all-MiniLM-L6-v2"
 
 
 def test_board_json_on_the_command_line(shipped, board, capsys):

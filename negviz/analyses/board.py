@@ -23,6 +23,8 @@ import pandas as pd
 
 from negviz import run_choice
 from negviz.analyses.leaderboard import headline_ci
+from negviz.catalog import eval_command
+from negviz.schema import queries_dataset
 from negviz.summaries import headline
 
 Cell = tuple[float | None, float | None, float | None, int | None]  # value, ci low, ci high, n
@@ -39,10 +41,10 @@ class Column:
     unit: str  # "%" (a proportion, shown x100), "pp" (a difference of proportions) or "ratio"/"score"
     higher_is_better: bool | None  # None: scales differ by model, so the column is not ranked
     cell: Callable[[dict], Cell]  # a run's summary -> the cell
-    fill: str  # the command that fills an empty cell, {model} filled in
+    fill: str  # the `negviz eval` flags besides model and dataset that fill an empty cell
 
     def command(self, model: str) -> str:
-        return self.fill.format(model=model)
+        return eval_command(model, queries_dataset(self.dataset), self.fill)
 
 
 def _headline(summary: dict) -> Cell:
@@ -69,10 +71,9 @@ def _perturbation(name: str) -> Callable[[dict], Cell]:
     return cell
 
 
-EVAL_HINT = "negviz eval --model {model} --dataset "
 COLUMNS = (
-    Column("nevir", "nevir", "eval", "NevIR paired accuracy (%)", "%", True, _headline, EVAL_HINT + "nevir"),
-    Column("excluir", "excluir", "eval", "ExcluIR Right Rank, pairs (%)", "%", True, _headline, EVAL_HINT + "excluir"),
+    Column("nevir", "nevir", "eval", "NevIR paired accuracy (%)", "%", True, _headline, ""),
+    Column("excluir", "excluir", "eval", "ExcluIR Right Rank, pairs (%)", "%", True, _headline, ""),
     Column(
         "excluir_delta_r1",
         "excluir@offline",
@@ -81,7 +82,7 @@ COLUMNS = (
         "pp",
         True,
         _corpus("delta_r1"),
-        EVAL_HINT + "excluir --corpus offline",
+        "--corpus offline",
     ),
     Column(
         "excluir_delta_mrr10",
@@ -91,7 +92,7 @@ COLUMNS = (
         "score",
         True,
         _corpus("delta_mrr10"),
-        EVAL_HINT + "excluir --corpus offline",
+        "--corpus offline",
     ),
     Column(
         "demetr_negation",
@@ -101,7 +102,7 @@ COLUMNS = (
         "ratio",
         True,
         _perturbation(NEGATION),
-        EVAL_HINT + "demetr",
+        "",
     ),
     Column(
         "demetr_antonym",
@@ -111,7 +112,7 @@ COLUMNS = (
         "ratio",
         True,
         _perturbation(ANTONYM),
-        EVAL_HINT + "demetr",
+        "",
     ),
     Column(
         "cannot",
@@ -121,11 +122,14 @@ COLUMNS = (
         "score",
         None,
         _headline,
-        EVAL_HINT + "cannot",
+        "",
     ),
 )
 GENERAL_TITLE = "General retrieval: HotpotQA Recall@10 (%)"
 GENERAL_FILL = "negviz finetune --model {model} --general 30 (epoch 0 measures the starting model)"
+GENERAL_NOT_MEASURED = (
+    "no command yet: the figure is measured by `negviz finetune` (epoch 0), which trains PyTorch bi-encoders only"
+)
 PARTS = ("", "_ci_low", "_ci_high", "_n", "_run_id")
 
 
@@ -167,6 +171,11 @@ def board_table(runs: pd.DataFrame, catalog: pd.DataFrame | None = None, made_by
             value, lo, hi, n = column.cell(r.summary or {})
             if value is None:
                 continue
+            if fmt := (r.summary or {}).get("model_format"):
+                cells.setdefault(r.model_name, {})["model_format"] = fmt  # INT8 ONNX: no fine-tuning
+            if limit := (r.dataset_spec if isinstance(getattr(r, "dataset_spec", None), dict) else {}).get("limit"):
+                samples = cells.setdefault(r.model_name, {}).setdefault("samples", {})
+                samples[SHORT[column.key]] = int(limit)  # a stated sample (its first N items), not the benchmark
             cells.setdefault(r.model_name, {}).update(
                 {
                     column.key: value,
@@ -178,10 +187,68 @@ def board_table(runs: pd.DataFrame, catalog: pd.DataFrame | None = None, made_by
             )
     for model, cell in general_cells(runs, made_by).items():
         cells.setdefault(model, {}).update(cell)
+    for model, cell in heldout_cells(runs).items():
+        cells.setdefault(model, {}).update(cell)
     board = pd.DataFrame([{"model": m, **c} for m, c in sorted(cells.items())])
-    columns = ["model"] + [f"{k}{p}" for k in column_keys() for p in PARTS]
+    columns = ["model"] + [f"{k}{p}" for k in column_keys() for p in PARTS] + ["samples", "model_format"]
     board = board.reindex(columns=columns)
-    return _with_catalog(board, catalog)
+    return _with_catalog(board, catalog, runs)
+
+
+def recorded(runs: pd.DataFrame) -> dict[str, dict[str, Any]]:
+    """Per model, the training its evaluation runs record (a `negviz finetune` checkpoint outside
+    the catalog: negviz.catalog.checkpoint_training); models without one are left out."""
+    from negviz.catalog import recorded_training
+
+    out: dict[str, dict[str, Any]] = {}
+    for r in runs[runs["kind"] != "finetune"].itertuples(index=False):
+        if trained := recorded_training(r.summary if isinstance(r.summary, dict) else None):
+            out.setdefault(r.model_name, trained)
+    return out
+
+
+def heldout_cells(runs: pd.DataFrame) -> dict[str, dict[str, Any]]:
+    """A `negviz finetune` checkpoint outside the catalog has two cells from the fine-tuning run
+    that made it, at the checkpoint's epoch: NevIR from the held-out split when it trained on part
+    of NevIR (``--train nevir-split``: never the test pairs it trained on), and general retrieval.
+    That run is the one its evaluations record, else the complete run of the same recipe and seed
+    (options["finetune"] equal to the recorded spec: a re-run of a shipped run)."""
+    ft = runs[(runs["kind"] == "finetune") & (runs["status"] == "complete")]
+    out: dict[str, dict[str, Any]] = {}
+    for model, trained in recorded(runs).items():
+        made = _making_run(ft, trained)
+        if made is None:
+            continue
+        epoch = next((e for e in made.summary.get("epochs") or [] if e.get("epoch") == trained.get("epoch")), None)
+        if not epoch:
+            continue
+        cell = {}
+        if "nevir" in trained.get("datasets", []) and epoch.get("paired_accuracy") is not None:
+            cell |= _epoch_cell("nevir", made.run_id, epoch, "paired_accuracy", "ci_low", "ci_high", "n")
+        if epoch.get("general_recall10") is not None:
+            parts = ("general_recall10", "general_recall10_ci_low", "general_recall10_ci_high", "general_n")
+            cell |= _epoch_cell(GENERAL, made.run_id, epoch, *parts)
+        out[model] = cell
+    return out
+
+
+def _making_run(ft: pd.DataFrame, trained: dict[str, Any]):
+    by_id = ft[ft["run_id"] == trained.get("finetune_run_id")]
+    same = (
+        ft[[(o or {}).get("finetune") == trained.get("spec") for o in ft["options"]]] if trained.get("spec") else ft[:0]
+    )
+    found = by_id if len(by_id) else same.sort_values("created_at", ascending=False)
+    return next(found.itertuples(index=False), None)
+
+
+def _epoch_cell(key: str, run_id: str, epoch: dict, value: str, lo: str, hi: str, n: str) -> dict[str, Any]:
+    return {
+        key: epoch[value],
+        f"{key}_ci_low": epoch.get(lo),
+        f"{key}_ci_high": epoch.get(hi),
+        f"{key}_n": epoch.get(n),
+        f"{key}_run_id": run_id,
+    }
 
 
 def general_cells(runs: pd.DataFrame, made_by=None) -> dict[str, dict[str, Any]]:
@@ -218,26 +285,51 @@ def general_cells(runs: pd.DataFrame, made_by=None) -> dict[str, dict[str, Any]]
     return out
 
 
-def _with_catalog(board: pd.DataFrame, catalog: pd.DataFrame | None) -> pd.DataFrame:
-    """Family, base model and training data beside each model, so no cell is read as held-out
-    when the model was trained on that benchmark."""
-    from negviz.catalog import base_model
+def _with_catalog(board: pd.DataFrame, catalog: pd.DataFrame | None, runs: pd.DataFrame | None = None) -> pd.DataFrame:
+    """Family, base model and training data beside each model, and ``trained_sets``: the board
+    columns whose benchmark the model trained on part of (those cells are its held-out split), so
+    no cell is read as held-out data it never saw when it saw that benchmark's data. A checkpoint
+    outside the catalog has them from the training its runs record."""
+    from negviz.catalog import TRAINED_ON, run_base
 
-    if catalog is None or board.empty:
-        return board.assign(family=None, base=None, trained_on=None)
-    rows = catalog.set_index("name")
-    info = {
-        m: (
-            rows.at[m, "family"] if m in rows.index else None,
-            base_model(m, catalog),
-            rows.at[m, "training_data"] if m in rows.index else None,
+    if board.empty:
+        return board.assign(family=None, base=None, trained_on=None, trained_sets=None)
+    rows = catalog.set_index("name") if catalog is not None else pd.DataFrame()
+    made = recorded(runs) if runs is not None and not runs.empty else {}
+    families = _families(runs)
+    info = {}
+    for m in board["model"]:
+        listed = m in rows.index
+        trained = made.get(m, {})
+        datasets = set(TRAINED_ON.get(m, {})) | set(trained.get("datasets", []))
+        info[m] = (
+            rows.at[m, "family"] if listed else families.get(m),
+            run_base(m, {"trained": trained}, catalog),
+            rows.at[m, "training_data"] if listed else _trained_text(trained),
+            [c.key for c in COLUMNS if c.dataset in datasets],
         )
-        for m in board["model"]
-    }
     board.insert(1, "family", board["model"].map(lambda m: info[m][0]))
     board.insert(2, "base", board["model"].map(lambda m: info[m][1]))
     board.insert(3, "trained_on", board["model"].map(lambda m: info[m][2]))
+    board.insert(4, "trained_sets", board["model"].map(lambda m: info[m][3]))
     return board
+
+
+def _families(runs: pd.DataFrame | None) -> dict[str, str]:
+    if runs is None or runs.empty or "family" not in runs:
+        return {}
+    return dict(zip(runs["model_name"], runs["family"]))
+
+
+def _trained_text(trained: dict[str, Any]) -> str | None:
+    """A recorded training in words: source, base, the fine-tuning run and epoch, and its note."""
+    if not trained:
+        return None
+    run = str(trained.get("finetune_run_id") or "")[:8]
+    return (
+        f"{trained.get('source') or 'a training file'}: {trained.get('base_model')} fine-tuned by negviz "
+        f"(finetune run {run}, epoch {trained.get('epoch')}); {trained.get('note') or ''}"
+    ).rstrip("; ")
 
 
 # Published numbers measured as negviz measures the column (analyses.beside_published decides).
@@ -305,9 +397,17 @@ def missing_cells(board: pd.DataFrame) -> pd.DataFrame:
     for r in board.to_dict("records"):
         for key in column_keys():
             if pd.isna(r.get(key)):
-                fill = by_key[key].command(r["model"]) if key in by_key else GENERAL_FILL.format(model=r["model"])
+                fill = by_key[key].command(r["model"]) if key in by_key else general_fill(r)
                 rows.append({"model": r["model"], "benchmark": titles()[key], "command": fill})
     return pd.DataFrame(rows, columns=["model", "benchmark", "command"])
+
+
+def general_fill(row: dict) -> str:
+    """What fills a model's general-retrieval cell: only `negviz finetune` measures it (epoch 0 is
+    the starting model), and it trains PyTorch bi-encoders only."""
+    if row.get("family") == "bi-encoder" and "ONNX" not in str(row.get("model_format") or ""):
+        return GENERAL_FILL.format(model=row["model"])
+    return GENERAL_NOT_MEASURED
 
 
 def board_json(board: pd.DataFrame) -> list[dict[str, Any]]:
@@ -322,6 +422,10 @@ def board_json(board: pd.DataFrame) -> list[dict[str, Any]]:
             item["base"] = row["base"]
         if row.get("trained_on"):
             item["trained_on"] = row["trained_on"]
+        if isinstance(row.get("trained_sets"), list) and row["trained_sets"]:
+            item["held_out_split"] = row["trained_sets"]  # cells over the part of its training set it never saw
+        if isinstance(row.get("samples"), dict):
+            item["samples"] = row["samples"]  # benchmark -> the first N items its run scored
         for key in column_keys():
             if pd.notna(row.get(key)):
                 item[key] = {

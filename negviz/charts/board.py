@@ -30,9 +30,31 @@ def _cell_text(row: dict, key: str) -> str:
     if lo is not None and pd.notna(lo):  # the CI without its unit, which the value shows
         ci = "–".join(shown_value(key, v).removesuffix("%").removesuffix(" pp") for v in (lo, hi))
         text += f"<br><span style='font-size:11px'>{ci}</span>"
+    held_out = " · held-out†" if key in _trained_sets(row) else ""  # the model trained on this benchmark's data
     if n is not None and pd.notna(n):
-        text += f"<br><span style='font-size:11px'>n={int(n):,}</span>"
+        text += f"<br><span style='font-size:11px'>n={int(n):,}{held_out}</span>"
     return text
+
+
+def _trained_sets(row: dict) -> list[str]:
+    sets = row.get("trained_sets")
+    return list(sets) if isinstance(sets, (list, tuple)) else []
+
+
+def _row_name(row: dict) -> str:
+    """The model's name, and under it which benchmarks it trained on part of (its cells there are
+    the held-out split, marked †)."""
+    name = _wrap(row["model"], 20)
+    trained = sorted({DATASET_NAMES.get(k.split("_")[0], k) for k in _trained_sets(row)})
+    if trained:
+        name += f"<br><span style='font-size:10px'>† trained on {', '.join(trained)}</span>"
+    samples = row.get("samples") if isinstance(row.get("samples"), dict) else {}
+    for benchmark, limit in samples.items():  # a stated sample, never read as the whole benchmark
+        name += f"<br><span style='font-size:10px'>{benchmark}: first {limit:,} only</span>"
+    return name
+
+
+DATASET_NAMES = {"nevir": "NevIR", "excluir": "ExcluIR", "demetr": "DEMETR", "cannot": "CANNOT"}
 
 
 def parts(keys: list[str]) -> list[list[str]]:
@@ -50,7 +72,7 @@ def board_figure(
     keys = keys or column_keys()
     ranks = rank_within_columns(board)
     rows = board.to_dict("records")
-    names = [_wrap(r["model"], 20) for r in rows]
+    names = [_row_name(r) for r in rows]
     z = [[ranks.at[i, k] for k in keys] for i in ranks.index]
     text = [[_cell_text(r, k) for k in keys] for r in rows]
     hover = [

@@ -20,6 +20,7 @@ import numpy as np
 import pandas as pd
 
 from negviz import outcomes as oc
+from negviz.catalog import eval_command
 from negviz.dataset_view import DatasetView
 from negviz.json_values import plain
 from negviz.finetune.provenance import trained_runs
@@ -67,13 +68,6 @@ def default_against(model: str, catalog: pd.DataFrame | None = None) -> tuple[li
         family = catalog.loc[catalog["name"] == model, "family"].iloc[0]
         return [base], f"the catalog's base model of {model} ({family})"
     return [m for m in LEXICAL if m != model], "the lexical baselines (the catalog names no base model)"
-
-
-def eval_command(model: str, dataset: str) -> str:
-    from negviz.catalog import evaluation_split
-
-    split = evaluation_split(model, dataset)
-    return f"negviz eval --model {model} --dataset {dataset}" + (f" --split {split}" if split else "")
 
 
 def provenance(run: Mapping[str, Any], catalog: pd.DataFrame) -> dict[str, Any]:

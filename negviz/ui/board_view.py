@@ -57,6 +57,12 @@ def board_section(frame: pd.DataFrame) -> None:
         fig = board_figure(shown, pub, title, part)
         st.plotly_chart(fig, key=f"board-{i}", config={"displaylogo": False})
         figure_downloads(fig, f"negviz-board-{i + 1}", key=f"board-fig-{i}")
+    st.caption(
+        "† under a model's name: the benchmarks it was trained on part of; its cells there (n · "
+        "held-out†) are over the split it never saw (a NevIR-split checkpoint: the passage-disjoint "
+        "held-out pairs its fine-tuning run measured), never over the data it trained on. "
+        '"first N only": the model\'s run is a stated sample of that benchmark.'
+    )
     csv_download(
         shown, "negviz-board.csv", "Download the board (CSV: values as fractions, CIs, n, run ids)", key="board-csv"
     )

@@ -8,6 +8,7 @@ import pandas as pd
 import streamlit as st
 
 from negviz.analyses import sensitivity as sv
+from negviz.catalog import eval_command
 from negviz.charts.sensitivity import cannot_chart, own_sentence_chart
 from negviz.text import perturb
 from negviz.ui import pickers, resources
@@ -103,7 +104,7 @@ def cannot() -> None:
         help="negated: a sentence and its negation (CANNOT label 1); paraphrase: label 0 (sem_anto_neg only)",
     )
     if cruns.empty:
-        st.info("No stored CANNOT runs yet: `negviz eval --model all-MiniLM-L6-v2 --dataset cannot`.")
+        st.info(f"No stored CANNOT runs yet: `{eval_command('all-MiniLM-L6-v2', 'cannot')}`.")
         return
     dist = sd.cannot_distribution(cruns, pairs)
     cfig = cannot_chart(
