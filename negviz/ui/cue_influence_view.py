@@ -147,13 +147,18 @@ def _coverage(name: str, ds, runs: pd.DataFrame) -> None:
         table,
         hide_index=True,
         key="coverage",
-        column_config={  # sized to their texts: the reasons are whole sentences
+        column_order=[c for c in table.columns if c != "why not"],  # the reasons: sentences, listed below
+        column_config={
             "method": st.column_config.TextColumn(width="medium"),
             "items": st.column_config.TextColumn(width="medium"),
             share: st.column_config.NumberColumn(format="%.2f", width="small"),
-            "why not": st.column_config.TextColumn(width="large"),
         },
     )
+    reasons = table[table["why not"].str.len() > 0]
+    if len(reasons):
+        st.markdown(
+            "\n".join(f"- **{safe_md(m)}**: {safe_md(w)}" for m, w in zip(reasons["model"], reasons["why not"]))
+        )
 
 
 def fading(name: str, ds) -> None:
