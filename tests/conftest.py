@@ -133,6 +133,18 @@ def shipped_store_file(tmp_path_factory) -> Path:
     return path
 
 
+@pytest.fixture(scope="module")
+def shipped_store(shipped_store_file, tmp_path_factory):
+    """A test module's own copy of the shipped-runs store, open (reads only, or writes that the
+    module's tests expect to see)."""
+    from negviz.store import Store
+
+    path = tmp_path_factory.mktemp("shipped-copy") / "results.sqlite"
+    shutil.copyfile(shipped_store_file, path)
+    with Store(f"sqlite:///{path}") as store:
+        yield store
+
+
 @pytest.fixture
 def app_env(tmp_path, monkeypatch, shipped_store_file) -> Path:
     """The app's environment for one test: a SQLite store holding the shipped runs (a copy of

@@ -2,7 +2,6 @@
 is the number the dataset's own page shows for the model, over the shipped runs."""
 
 import json
-import shutil
 
 import pandas as pd
 import pytest
@@ -15,26 +14,18 @@ from negviz.store import Store
 
 
 @pytest.fixture(scope="module")
-def shipped(shipped_store_file, tmp_path_factory):
-    path = tmp_path_factory.mktemp("board") / "results.sqlite"
-    shutil.copyfile(shipped_store_file, path)
-    with Store(f"sqlite:///{path}") as store:
-        yield store
+def board(shipped_store):
+    return DatasetView(shipped_store).board()
 
 
-@pytest.fixture(scope="module")
-def board(shipped):
-    return DatasetView(shipped).board()
-
-
-def test_every_headline_cell_is_the_overview_number(shipped, board):
+def test_every_headline_cell_is_the_overview_number(shipped_store, board):
     """The Overview of each dataset: leaderboard() of the run each model is shown by."""
     checked = 0
     # A NevIR-split checkpoint's NevIR cell is its fine-tuning run's held-out split, never on the
     # Overview (test_the_nevir_split_checkpoint_is_a_row_with_its_base_and_held_out_cell).
-    finetune = set(DatasetView(shipped).finetune_runs()["run_id"])
+    finetune = set(DatasetView(shipped_store).finetune_runs()["run_id"])
     for column in (c for c in COLUMNS if c.kind == "eval" and c.key != "demetr_antonym"):
-        view = DatasetView(shipped, column.dataset)
+        view = DatasetView(shipped_store, column.dataset)
         overview = leaderboard(view.runs()[view.runs()["run_id"].isin(view.chosen()["run_id"])]).set_index("model")
         cells = board.dropna(subset=[column.key])
         cells = cells[~cells[f"{column.key}_run_id"].isin(finetune)].set_index("model")
@@ -48,8 +39,8 @@ def test_every_headline_cell_is_the_overview_number(shipped, board):
     assert checked >= 40  # 12 models on NevIR, 11 on ExcluIR, 11 on DEMETR, 9 on CANNOT
 
 
-def test_corpus_and_antonym_cells_are_the_pages_numbers(shipped, board):
-    corpus = corpus_board(DatasetView(shipped, "excluir").retrieval_runs()).set_index("run_id")
+def test_corpus_and_antonym_cells_are_the_pages_numbers(shipped_store, board):
+    corpus = corpus_board(DatasetView(shipped_store, "excluir").retrieval_runs()).set_index("run_id")
     rows = board.dropna(subset=["excluir_delta_r1"])
     assert len(rows) >= 6
     for row in rows.itertuples(index=False):
@@ -58,18 +49,18 @@ def test_corpus_and_antonym_cells_are_the_pages_numbers(shipped, board):
         assert row.excluir_delta_r1_ci_low == shown["delta_r1_ci_low"]
     # DEMETR's antonym ratio: the perturbation's row of the run the sensitivity page shows.
     minilm = board.set_index("model").loc["all-MiniLM-L6-v2"]
-    run = shipped.get_run(minilm["demetr_antonym_run_id"])
+    run = shipped_store.get_run(minilm["demetr_antonym_run_id"])
     antonym = next(p for p in run.summary["perturbations"] if p["perturbation"] == "critical_id7_antonym")
     assert minilm["demetr_antonym"] == antonym["sensitivity_ratio"]
     assert [minilm["demetr_antonym_ci_low"], minilm["demetr_antonym_ci_high"]] == antonym["ratio_ci95"]
     assert minilm["demetr_antonym_n"] == 1000 and run.n == 35000  # the full run, not the 2-perturbation one
 
 
-def test_general_retrieval_from_the_finetuning_runs(shipped, board):
+def test_general_retrieval_from_the_finetuning_runs(shipped_store, board):
     """all-MiniLM-L6-v2: epoch 0 of the fine-tuning run that measured most questions; NegMiniLM:
     the last epoch of the run that made it (data/models/negminilm/README.md: finetune 1ce4a3c7)."""
     rows = board.set_index("model")
-    runs = DatasetView(shipped).finetune_runs()
+    runs = DatasetView(shipped_store).finetune_runs()
     made = runs[runs["run_id"].str.startswith("1ce4a3c7")].iloc[0]
     last = max(made["summary"]["epochs"], key=lambda e: e["epoch"])
     assert rows.loc["negminilm", GENERAL] == last["general_recall10"]
@@ -92,25 +83,25 @@ def test_the_board_names_bases_and_training_data(board):
     assert pd.isna(rows.loc["smollm2-135m", "excluir"])
 
 
-def test_the_nevir_split_checkpoint_is_a_row_with_its_base_and_held_out_cell(shipped, board):
+def test_the_nevir_split_checkpoint_is_a_row_with_its_base_and_held_out_cell(shipped_store, board):
     """The re-created checkpoint of finetune a47ee981's recipe (epoch 1), evaluated on the other
     benchmarks: its base, its training, and a NevIR cell from the held-out split only."""
     checkpoints = board[board["trained_on"].fillna("").str.startswith("nevir-split")]
     assert len(checkpoints) >= 1
     row = checkpoints.iloc[0]
     assert row["base"] == "all-MiniLM-L6-v2" and row["trained_sets"] == ["nevir"]
-    made = DatasetView(shipped).finetune_runs().set_index("run_id").loc[row["nevir_run_id"]]
+    made = DatasetView(shipped_store).finetune_runs().set_index("run_id").loc[row["nevir_run_id"]]
     assert made["options"]["data"]["split"] == "passage-disjoint"
-    epoch = shipped.get_run(row["excluir_run_id"]).summary["trained"]["epoch"]
+    epoch = shipped_store.get_run(row["excluir_run_id"]).summary["trained"]["epoch"]
     held_out = next(e for e in made["summary"]["epochs"] if e["epoch"] == epoch)
     assert (row["nevir"], row["nevir_n"]) == (held_out["paired_accuracy"], 412)  # not the 1,383 test pairs
     assert row["excluir_n"] == 1000 and row["demetr_negation_n"] == 1000 and pd.notna(row["cannot"])
-    table, _ = DatasetView(shipped, "excluir").fixes()
+    table, _ = DatasetView(shipped_store, "excluir").fixes()
     assert table.set_index("model").at[row["model"], "base"] == "all-MiniLM-L6-v2"
 
 
-def test_board_json_on_the_command_line(shipped, board, capsys):
-    assert main(["--db", str(shipped.engine.url), "board", "--json"]) == 0
+def test_board_json_on_the_command_line(shipped_store, board, capsys):
+    assert main(["--db", str(shipped_store.engine.url), "board", "--json"]) == 0
     printed = json.loads(capsys.readouterr().out)
     assert printed == board_json(board)
     negminilm = next(r for r in printed if r["model"] == "negminilm")
@@ -131,17 +122,17 @@ def store_runs_columns() -> pd.DataFrame:
     return pd.DataFrame(columns=["run_id", "model_name", "dataset_name", "kind", "status", "split", "n", "summary"])
 
 
-def test_negminilm_repairs_and_breaks_on_nevir_by_hand(shipped):
+def test_negminilm_repairs_and_breaks_on_nevir_by_hand(shipped_store):
     """Repaired (MiniLM wrong, NegMiniLM right) and broken pairs, counted from the two stored runs'
     scores with NevIR's rule written out: a pair is right when s(q1,d1) > s(q1,d2) and
     s(q2,d2) > s(q2,d1)."""
-    view = DatasetView(shipped, "nevir")
+    view = DatasetView(shipped_store, "nevir")
     table, items = view.fixes()
     row = table.set_index("model").loc["negminilm"]
     assert row["base"] == "all-MiniLM-L6-v2" and row["dataset"] == "nevir"
 
     def right(run_id):
-        w = shipped.scores_wide(run_id)
+        w = shipped_store.scores_wide(run_id)
         return (w["q1_d1"] > w["q1_d2"]) & (w["q2_d2"] > w["q2_d1"])
 
     model, base = right(row["run_id"]), right(row["base_run_id"])

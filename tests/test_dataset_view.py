@@ -2,11 +2,8 @@
 runs: each read against a hand computation from the stored scores, and each read memoised (the
 second read sends no SQL)."""
 
-import shutil
-
 import numpy as np
 import pandas as pd
-import pytest
 
 from negviz import annotations as ann
 from negviz import projects as P
@@ -18,32 +15,24 @@ from negviz.taxonomy.labels import ADJUDICATED, GOLD_CUE
 from tests.counting import statements
 
 
-@pytest.fixture(scope="module")
-def shipped(shipped_store_file, tmp_path_factory):
-    path = tmp_path_factory.mktemp("view") / "results.sqlite"
-    shutil.copyfile(shipped_store_file, path)
-    with Store(f"sqlite:///{path}") as store:
-        yield store
-
-
-def test_runs_are_the_stores_and_read_once(shipped):
-    view = DatasetView(shipped, "nevir")
+def test_runs_are_the_stores_and_read_once(shipped_store):
+    view = DatasetView(shipped_store, "nevir")
     runs = view.runs()
     assert set(runs["dataset_name"]) == {"nevir"} and set(runs["kind"]) == {"eval"}
     assert {"bm25", "tfidf", "all-MiniLM-L6-v2"} <= set(runs["model_name"])
-    assert list(runs["run_id"]) == list(shipped.runs(dataset="nevir", kind="eval", status="complete")["run_id"])
-    with statements(shipped.engine) as sent:
+    assert list(runs["run_id"]) == list(shipped_store.runs(dataset="nevir", kind="eval", status="complete")["run_id"])
+    with statements(shipped_store.engine) as sent:
         again = view.runs()
     assert again is runs and sent == []
 
 
-def test_chosen_outcomes_equal_a_hand_computation_from_the_scores(shipped):
-    view = DatasetView(shipped, "nevir")
+def test_chosen_outcomes_equal_a_hand_computation_from_the_scores(shipped_store):
+    view = DatasetView(shipped_store, "nevir")
     chosen = view.chosen(["bm25"])
     assert len(chosen) == 1 and chosen["model_name"].iloc[0] == "bm25"
     run_id = chosen["run_id"].iloc[0]
     wide = view.scores(run_id)
-    with statements(shipped.engine) as sent:
+    with statements(shipped_store.engine) as sent:
         assert view.scores(run_id) is wide
     assert sent == []
     # NevIR's strict rule by hand: both queries rank their own document strictly first.
@@ -55,17 +44,17 @@ def test_chosen_outcomes_equal_a_hand_computation_from_the_scores(shipped):
     np.testing.assert_allclose(verdicts["margin1"], (wide["q1_d1"] - wide["q1_d2"]).loc[verdicts.index])
 
 
-def test_an_empty_choice_gives_empty_outcomes_with_the_columns(shipped):
-    view = DatasetView(shipped, "nevir")
+def test_an_empty_choice_gives_empty_outcomes_with_the_columns(shipped_store):
+    view = DatasetView(shipped_store, "nevir")
     empty = view.outcomes(view.chosen(["no-such-model"]))
     assert empty.empty and {"model", "run_id", "item_id", "correct", "margin"} <= set(empty.columns)
 
 
-def test_retrieval_runs_are_those_whose_queries_are_the_dataset(shipped):
-    runs = DatasetView(shipped, "excluir").retrieval_runs()
+def test_retrieval_runs_are_those_whose_queries_are_the_dataset(shipped_store):
+    runs = DatasetView(shipped_store, "excluir").retrieval_runs()
     assert len(runs) and set(runs["dataset_name"]) == {"excluir@offline"}
-    assert DatasetView(shipped, "nevir").retrieval_runs().empty
-    assert len(DatasetView(shipped).retrieval_runs()) == len(runs)  # the whole store: every corpus run
+    assert DatasetView(shipped_store, "nevir").retrieval_runs().empty
+    assert len(DatasetView(shipped_store).retrieval_runs()) == len(runs)  # the whole store: every corpus run
 
 
 def test_labels_annotations_and_adjudications_read_through_the_view(tmp_path):
@@ -91,15 +80,15 @@ def test_labels_annotations_and_adjudications_read_through_the_view(tmp_path):
         assert (exported["adjudicated_negation_type"].dropna() == "implicit").all()
 
 
-def test_a_whole_store_view_lists_every_finetuning_run_with_a_label(shipped):
-    runs = DatasetView(shipped).finetune_runs()
+def test_a_whole_store_view_lists_every_finetuning_run_with_a_label(shipped_store):
+    runs = DatasetView(shipped_store).finetune_runs()
     assert len(runs) >= 3 and runs["label"].map(bool).all()
-    held_out_on_nevir = DatasetView(shipped, "finetune:nevir-heldout").finetune_runs()
+    held_out_on_nevir = DatasetView(shipped_store, "finetune:nevir-heldout").finetune_runs()
     assert set(held_out_on_nevir["run_id"]) <= set(runs["run_id"]) and len(held_out_on_nevir) >= 1
 
 
-def test_lexical_margins_come_from_the_stored_bm25_run_else_bm25_now(shipped, tmp_path):
-    stored, source, run_id = DatasetView(shipped, "nevir").lexical_margins()
+def test_lexical_margins_come_from_the_stored_bm25_run_else_bm25_now(shipped_store, tmp_path):
+    stored, source, run_id = DatasetView(shipped_store, "nevir").lexical_margins()
     assert run_id and source == f"the stored BM25 run {run_id[:8]}" and len(stored) == 1383
     with Store(f"sqlite:///{tmp_path / 'empty.sqlite'}") as empty:
         now, source_now, none = DatasetView(empty, "nevir").lexical_margins()
