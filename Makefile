@@ -57,7 +57,8 @@ test: venv browser lint
 	scripts/pg_test_server.sh stop >/dev/null 2>&1; exit $$rc
 
 # The inner loop: unit, contract and store tests (SQLite; PostgreSQL too when
-# NEGVIZ_TEST_PG_URL is set), no browser, no page tests, no full-dataset model runs.
+# NEGVIZ_TEST_PG_URL is set); the slow directories (browser, pages, concurrency, models,
+# report) are left out by their markers (tests/README.md).
 test-fast: venv
 	HF_HUB_OFFLINE=1 $(PY) -m pytest -m "not browser and not slow" $(PYTEST_ARGS)
 

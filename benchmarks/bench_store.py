@@ -19,7 +19,7 @@ Saving a large run (``--save-run``, instead of the above): ``Store.save_run`` of
 run, 35,000 items x 3 slots = 105,000 scores, against the plain baseline in the same process and
 store: one SQLAlchemy executemany of the same rows (dicts built beforehand) into a bare table of
 the same four columns, in one transaction. Alternating rounds; medians, their ratio and the load
-average before and after. tests/test_store.py checks the statements sent instead of the time.
+average before and after. tests/store/test_store.py checks the statements sent instead of the time.
 
 An older negviz can be measured with the same script: PYTHONPATH=/path/to/old/checkout.
 """

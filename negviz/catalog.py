@@ -68,7 +68,7 @@ def eval_command(model: str, dataset: str, options: str = "") -> str:
 # run, epoch, spec and base model that made it.
 TRAINING_FILE = "negviz_finetune.json"
 # The shipped dataset each `negviz finetune --train` source draws its training pairs from.
-TRAINING_SOURCES = {"nevir-split": "nevir", "nevir-train": "nevir", "cannot": "cannot"}
+TRAINING_SOURCES = {"nevir-split": "nevir", "nevir-train": "nevir", "cannot": "cannot", "excluir-split": "excluir"}
 
 
 def checkpoint_training(path: str | Path) -> dict[str, Any] | None:

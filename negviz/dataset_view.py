@@ -133,6 +133,25 @@ class DatasetView:
         wide = wide_scores(ds.kind, ds.frame, scores).set_index("item_id")
         return lexical.lexical_margins(ds.kind, ds.frame, wide), lexical.SCORED_NOW, None
 
+    def item_meta(self):
+        """negviz.analyses.per_type.item_meta of the dataset with its type labels, the per-type
+        heatmap's and error preference's columns (DEMETR's 35k items take ~13 s to type by
+        detection: its axis is the perturbation, so perturbation items go untyped)."""
+        from negviz.analyses import per_type
+        from negviz.schema import PERTURBATION
+
+        ds = self.dataset
+        return per_type.item_meta(ds.kind, ds.frame, None if ds.kind == PERTURBATION else self.labels())
+
+    def perturbation_table(self, run) -> pd.DataFrame:
+        """A stored run's perturbation table over all items (negviz.analyses.sensitivity.run_table)."""
+        from negviz.analyses import sensitivity as sv
+
+        def compute() -> pd.DataFrame:
+            return sv.perturbation_table(sv.item_table(self.dataset.frame, self.scores(run["run_id"])), False)
+
+        return sv.run_table(run, False, compute)
+
     # ------------------------------------------------------------ labels
     def labels(self, source: str = "auto") -> pd.DataFrame:
         """One negation type per item (negviz.taxonomy.label_pairs, annotations and adjudications included)."""

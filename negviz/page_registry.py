@@ -4,7 +4,7 @@ kinds it draws and the URL keys its widgets bind.
 ``app.py`` builds its navigation from ``PAGES`` (in this order), ``negviz.links`` builds links to
 them (and refuses a key the page does not bind), the pages' kind guards say why a dataset does
 not apply (``kind_problem``), and the router names URL values no widget of the page takes.
-tests/test_page_registry.py fails when a file in pages/ has no entry or an entry no file, and
+tests/architecture/test_page_registry.py fails when a file in pages/ has no entry or an entry no file, and
 when a page binds a URL key its entry does not list (or lists one nothing binds).
 The library never imports streamlit: app.py turns entries into ``st.Page`` objects.
 """

@@ -141,6 +141,8 @@ def scored_record(
 
     if scorer.weight_format:
         summary["model_format"] = scorer.weight_format
+    if scorer.loaded and str(scorer.device).startswith("cuda"):
+        summary["precision"] = "fp16" if getattr(scorer, "half_precision", False) else "fp32"
     if trained := checkpoint_training(scorer.source):  # a `negviz finetune` checkpoint: what it saw
         summary["trained"] = trained
     if hasattr(scorer, "run_provenance"):
@@ -227,6 +229,8 @@ def evaluate_scorer(
     ``negviz.evaluate`` (objects a notebook holds), so one model gets one set of verdicts."""
     start = time.perf_counter() if start is None else start
     options = {"tie_rule": tie_rule, "checked_only": checked_only}
+    if getattr(scorer, "half_precision", False):  # objects a notebook passes may not be Scorers
+        options["precision"] = "fp16"  # an fp16 run is stored apart from the fp32 run of its spec
     key = run_key(scorer.spec, scorer.revision_id, ds.spec, options)
     if store is not None and not force:
         existing = store.find_run(key)

@@ -6,6 +6,7 @@ from pathlib import Path
 import streamlit as st
 
 from negviz import links
+from negviz.analyses import paircard
 from negviz.charts import drift as cd
 from negviz import finetune as ft
 from negviz.finetune import views
@@ -128,17 +129,10 @@ m3.metric("Sentence" if sentences else "Pair", pair)
 if card["table"] is not None:
     st.dataframe(card["table"], hide_index=True, key="card")
 row = training_pair(card_run["dataset_spec"], pair)
-if row is None:
+if row is None or paircard.kind_of(row) is None:
     st.caption("The pair's texts are not available (its dataset file is not on this machine).")
-else:
-    texts = (
-        (("sentence", "sentence1", "negation", "sentence2"),)
-        if sentences
-        else (("q1", "q1", "d1", "d1"), ("q2", "q2", "d2", "d2"))
-    )
-    for col, (name, text, sub, subtext) in zip(st.columns(len(texts)), texts):
-        col.markdown(f"**{name}** {safe_md(row[text])}")
-        col.caption(f"{sub}: {safe_md(row[subtext])}")
+else:  # NevIR pairs, ExcluIR triplets or CANNOT sentences: drawn as the inspector draws them
+    st.html(paircard.card_html(paircard.kind_of(row), row))
 traj = cd.pair_trajectory(card["trajectory"], epoch, f"Pair {pair}", notes[card_label])
 st.plotly_chart(traj, key="traj")
 figure_downloads(traj, f"pair-{pair}", key="traj")

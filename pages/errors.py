@@ -61,9 +61,8 @@ if outcomes.empty:
 facets = None if facet == "none" else at.item_groups(facet, ctx.meta)
 if facet == "type":
     facets = facets.map(TAXONOMY.label)
-prefs = at.preference_table(outcomes, ctx.kind, facets)
 order = at.model_order(outcomes, "accuracy")
-prefs = prefs.set_index("model").loc[[m for m in order if m in set(prefs["model"])]].reset_index()
+prefs = at.ordered_preference(outcomes, ctx.kind, order, facets)  # the report's too
 type_titles = ", ".join(TAXONOMY.label(t) for t in types)
 scope = " · ".join(x for x in (type_titles, ", ".join(edits)) if x) or "all items"
 n_note = at.preference_n_note(prefs, facets is not None)  # never one n for runs of different n
@@ -126,3 +125,9 @@ st.caption(
 mfig = margin_distributions(outcomes, names, f"Margins · {ctx.name} {ctx.split} · {scope}", order)
 st.plotly_chart(mfig, key="margin_chart")
 figure_downloads(mfig, f"negviz-margins-{ctx.name}", key="margins")
+csv_download(  # n, mean, quartiles, share < 0 and ties per margin: the report's margin table
+    at.margin_table(outcomes, ctx.kind).assign(dataset=ctx.name, split=ctx.split, filter=scope),
+    f"negviz-margins-{ctx.name}.csv",
+    label="Download margin statistics (CSV)",
+    key="dl-margins",
+)

@@ -4,7 +4,7 @@ import streamlit as st
 
 from negviz.analyses import per_type as at
 from negviz.charts.per_type import accuracy_heatmap, distribution_bars
-from negviz.taxonomy import TAXONOMY, type_distribution
+from negviz.taxonomy import type_distribution
 from negviz.ui import chart_items, pickers, resources, url_check
 from negviz.ui import types_data as td
 from negviz.ui.page_guard import require_dataset_kind
@@ -72,16 +72,16 @@ col_sort = c3.selectbox(
     help="natural = taxonomy / frequency order; n = most items first; hardest = lowest mean first",
 )
 
-groups = at.item_groups(axis, ctx.meta, int(top_k))
-cells = at.cell_table(ctx.outcomes, groups, int(min_n), reference if mode == "difference" else None)
+diff_ref = reference if mode == "difference" else None
+pt = at.per_type_cells(  # the report draws the same cells
+    ctx.outcomes, ctx.meta, ctx.kind, axis, int(top_k), int(min_n), diff_ref, col_sort
+)
+groups, cells, columns, labels = pt.groups, pt.cells, pt.columns, pt.column_labels
 rows = at.model_order(ctx.outcomes, row_sort)
-columns = at.sort_columns(cells, at.column_order(axis, groups), col_sort)
-labels = {k: TAXONOMY.label(k) for k in columns} if axis == "type" else {}
 title = f"{ctx.metric} by {at.AXES[axis]} · {ctx.name} {ctx.split}" + (
     f" · Δ to {reference}" if mode == "difference" else f" · ▾ below random ({ctx.baseline:.0%})"
 )
 warning = at.n_warning(cells, rows, labels, columns=columns)
-diff_ref = reference if mode == "difference" else None
 
 
 def heatmap(cols: list[str], part_title: str, note: str | None):

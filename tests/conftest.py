@@ -24,13 +24,33 @@ os.environ["NEGVIZ_CACHE_DIR"] = _SESSION_CACHE  # the user's real cache stays u
 os.environ.setdefault("ARROW_DEFAULT_MEMORY_POOL", "system")
 
 
+# A test's tier is the directory it lives in (tests/README.md): `make test-fast`
+# (-m "not browser and not slow") keeps to the unit, contract and store tests.
+TESTS_DIR = Path(__file__).resolve().parent
+BROWSER_DIRS = {"browser"}  # Playwright in Chromium
+SLOW_DIRS = BROWSER_DIRS | {
+    "pages",  # the whole app in AppTest over a copy of the shipped runs
+    "concurrency",  # several processes at once on one store or cache (races, a killed child)
+    "models",  # real model weights over whole datasets or many items
+    "report",  # whole reports built, their figures exported to SVG through kaleido
+}
+
+
+def tier_of(path: Path) -> str:
+    """The directory under tests/ that holds a test file ("" for one outside them)."""
+    path = Path(path).resolve()
+    if not path.is_relative_to(TESTS_DIR):
+        return ""
+    parts = path.relative_to(TESTS_DIR).parts
+    return parts[0] if len(parts) > 1 else ""
+
+
 def pytest_collection_modifyitems(config, items):  # noqa: ARG001
-    """Page tests run the whole app in AppTest (torch import, shipped runs, live models): they
-    are ``slow``, like tests that run a real model over many items, so `make test-fast`
-    (-m "not browser and not slow") keeps to the unit, contract and store tests."""
     for item in items:
-        module = item.path.name
-        if module == "test_app.py" or module.endswith("_page.py") or "app_env" in getattr(item, "fixturenames", ()):
+        tier = tier_of(item.path)
+        if tier in BROWSER_DIRS:
+            item.add_marker(pytest.mark.browser)
+        if tier in SLOW_DIRS:
             item.add_marker(pytest.mark.slow)
 
 
@@ -39,32 +59,32 @@ def pytest_unconfigure(config):  # noqa: ARG001
 
 
 def _late(builder: str) -> Callable[[Path], Path]:
-    """A builder from tests/tiny/late.py, looked up when used (skips while it does not exist)."""
+    """A builder from tests/support/tiny/late.py, looked up when used (skips while it does not exist)."""
 
     def build(path: Path) -> Path:
-        late = pytest.importorskip("tests.tiny.late")
+        late = pytest.importorskip("tests.support.tiny.late")
         if not hasattr(late, builder):
-            pytest.skip(f"tests.tiny.late.{builder} does not exist yet")
+            pytest.skip(f"tests.support.tiny.late.{builder} does not exist yet")
         return getattr(late, builder)(path)
 
     return build
 
 
 def _bert(path: Path) -> Path:
-    from tests.tiny.bert import build_tiny_bert
+    from tests.support.tiny.bert import build_tiny_bert
 
     return build_tiny_bert(path)
 
 
 def _sentence_transformer(path: Path) -> Path:
-    from tests.tiny.bert import build_tiny_sentence_transformer
+    from tests.support.tiny.bert import build_tiny_sentence_transformer
 
     return build_tiny_sentence_transformer(path)
 
 
 def _cross(num_labels: int) -> Callable[[Path], Path]:
     def build(path: Path) -> Path:
-        from tests.tiny.cross import build_tiny_cross_encoder
+        from tests.support.tiny.cross import build_tiny_cross_encoder
 
         return build_tiny_cross_encoder(path, num_labels=num_labels)
 
@@ -72,13 +92,13 @@ def _cross(num_labels: int) -> Callable[[Path], Path]:
 
 
 def _t5(path: Path) -> Path:
-    from tests.tiny.t5 import build_tiny_t5
+    from tests.support.tiny.t5 import build_tiny_t5
 
     return build_tiny_t5(path)
 
 
 def _causal(path: Path) -> Path:
-    from tests.tiny.causal import build_tiny_causal_lm
+    from tests.support.tiny.causal import build_tiny_causal_lm
 
     return build_tiny_causal_lm(path)
 
@@ -119,7 +139,7 @@ def shipped_store_file(tmp_path_factory) -> Path:
     """A SQLite store holding every shipped run with its item scores, built once per test run.
     Page tests start from a copy: a fresh store would copy the shipped scores in again, in a
     background thread that outlives its test and competes with the next ones for the CPU. The
-    first-start path itself (records at once, scores later) is tested in tests/test_store.py."""
+    first-start path itself (records at once, scores later) is tested in tests/store/test_store.py."""
     from negviz.paths import DATA_DIR
     from negviz.store import Store
 
@@ -171,8 +191,8 @@ def score_cache(tmp_path):
 
 
 # Fixtures shared across test modules: the results store on both backends, and the browser.
-from tests.browser import app_server, browser  # noqa: E402,F401
-from tests.pg import pg_url, store, store_url  # noqa: E402,F401
+from tests.support.browser import app_server, browser  # noqa: E402,F401
+from tests.support.pg import pg_url, store, store_url  # noqa: E402,F401
 
 
 def pytest_sessionfinish(session, exitstatus):  # noqa: ARG001

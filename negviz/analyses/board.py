@@ -130,6 +130,13 @@ GENERAL_FILL = "negviz finetune --model {model} --general 30 (epoch 0 measures t
 GENERAL_NOT_MEASURED = (
     "no command yet: the figure is measured by `negviz finetune` (epoch 0), which trains PyTorch bi-encoders only"
 )
+GENERAL_NOT_HELD_OUT = (
+    "not held out: general retrieval's questions are the ExcluIR sample's first ones, whose passages "
+    "this model trained on (--train excluir-split)"
+)
+# The shipped dataset whose items general retrieval asks (finetune.general: the ExcluIR sample's
+# question0 over its gold passages): a model trained on it has no held-out general cell.
+GENERAL_DRAWS_ON = "excluir"
 PARTS = ("", "_ci_low", "_ci_high", "_n", "_run_id")
 
 
@@ -189,6 +196,10 @@ def board_table(runs: pd.DataFrame, catalog: pd.DataFrame | None = None, made_by
         cells.setdefault(model, {}).update(cell)
     for model, cell in heldout_cells(runs).items():
         cells.setdefault(model, {}).update(cell)
+    for model, trained in recorded(runs).items():
+        if GENERAL_DRAWS_ON in trained.get("datasets", []):  # its general questions were trained on
+            for part in PARTS:
+                cells.get(model, {}).pop(f"{GENERAL}{part}", None)
     board = pd.DataFrame([{"model": m, **c} for m, c in sorted(cells.items())])
     columns = ["model"] + [f"{k}{p}" for k in column_keys() for p in PARTS] + ["samples", "model_format"]
     board = board.reindex(columns=columns)
@@ -210,7 +221,9 @@ def recorded(runs: pd.DataFrame) -> dict[str, dict[str, Any]]:
 def heldout_cells(runs: pd.DataFrame) -> dict[str, dict[str, Any]]:
     """A `negviz finetune` checkpoint outside the catalog has two cells from the fine-tuning run
     that made it, at the checkpoint's epoch: NevIR from the held-out split when it trained on part
-    of NevIR (``--train nevir-split``: never the test pairs it trained on), and general retrieval.
+    of NevIR (``--train nevir-split``: never the test pairs it trained on), ExcluIR Right Rank of
+    the held-out queries when it trained on part of ExcluIR (``--train excluir-split``), and
+    general retrieval.
     That run is the one its evaluations record, else the complete run of the same recipe and seed
     (options["finetune"] equal to the recorded spec: a re-run of a shipped run)."""
     ft = runs[(runs["kind"] == "finetune") & (runs["status"] == "complete")]
@@ -225,6 +238,9 @@ def heldout_cells(runs: pd.DataFrame) -> dict[str, dict[str, Any]]:
         cell = {}
         if "nevir" in trained.get("datasets", []) and epoch.get("paired_accuracy") is not None:
             cell |= _epoch_cell("nevir", made.run_id, epoch, "paired_accuracy", "ci_low", "ci_high", "n")
+        if "excluir" in trained.get("datasets", []) and epoch.get("right_rank") is not None:
+            parts = ("right_rank", "right_rank_ci_low", "right_rank_ci_high", "right_rank_n")
+            cell |= _epoch_cell("excluir", made.run_id, epoch, *parts)  # its held-out queries only
         if epoch.get("general_recall10") is not None:
             parts = ("general_recall10", "general_recall10_ci_low", "general_recall10_ci_high", "general_n")
             cell |= _epoch_cell(GENERAL, made.run_id, epoch, *parts)
@@ -405,6 +421,8 @@ def missing_cells(board: pd.DataFrame) -> pd.DataFrame:
 def general_fill(row: dict) -> str:
     """What fills a model's general-retrieval cell: only `negviz finetune` measures it (epoch 0 is
     the starting model), and it trains PyTorch bi-encoders only."""
+    if GENERAL_DRAWS_ON in (row.get("trained_sets") or []):
+        return GENERAL_NOT_HELD_OUT
     if row.get("family") == "bi-encoder" and "ONNX" not in str(row.get("model_format") or ""):
         return GENERAL_FILL.format(model=row["model"])
     return GENERAL_NOT_MEASURED

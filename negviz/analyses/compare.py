@@ -44,3 +44,31 @@ def compare(a, wide_a: pd.DataFrame, b, wide_b: pd.DataFrame) -> dict:
         "tie_rule_b": rule_b,
         **test,
     }
+
+
+def verdict_disagreements(outs: pd.DataFrame, model: str, other: str, per_side: int) -> pd.DataFrame:
+    """Items where ``model`` and ``other`` disagree (outcomes frames of both), most first: each run's
+    margin as a percentile of its own margins (the models' score scales differ), ranked by the
+    difference of the two; ``per_side`` items where the model is right and the other wrong, then
+    the reverse, with ``side`` naming which."""
+    a = outs[outs["model"] == model].set_index("item_id")
+    b = outs[outs["model"] == other].set_index("item_id")
+    shared = a.index.intersection(b.index)
+    a, b = a.loc[shared], b.loc[shared]
+    pa, pb = a["margin"].rank(pct=True), b["margin"].rank(pct=True)
+    table = pd.DataFrame(
+        {
+            "item_id": shared,
+            "model_correct": a["correct"].astype(bool).to_numpy(),
+            "other_correct": b["correct"].astype(bool).to_numpy(),
+            "model_margin": a["margin"].to_numpy(),
+            "other_margin": b["margin"].to_numpy(),
+            "percentile_difference": (pa - pb).to_numpy(),
+        }
+    )
+    wins = table[table["model_correct"] & ~table["other_correct"]].nlargest(per_side, "percentile_difference")
+    losses = table[~table["model_correct"] & table["other_correct"]].nsmallest(per_side, "percentile_difference")
+    return pd.concat(
+        [wins.assign(side=f"{model} right, {other} wrong"), losses.assign(side=f"{model} wrong, {other} right")],
+        ignore_index=True,
+    )

@@ -57,6 +57,8 @@ NOT_EXPLAINED = {
     "maxsim-all-mpnet-base-v2": "too slow to ship: occlusion encodes about 300 texts per NevIR pair, at "
     "0.26 s a text on a CPU (its shipped run) about 78 s a pair, 26 min for the first 20; MaxSim has "
     "no gradient method here",
+    "minilm-excluir-split": "its weights are not shipped: a checkpoint fine-tuned on a lent GPU "
+    "(`negviz finetune --train excluir-split`, 88 MB); attributions need the model itself",
     "ms-marco-MiniLM-L-12-v2-int8": "too slow to ship: INT8 ONNX has no gradients, and occlusion scores "
     "about 600 (query, document) pairs per NevIR pair, about 65 s a pair on a CPU, 22 min for the first 20",
 }

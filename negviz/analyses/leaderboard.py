@@ -126,6 +126,18 @@ def published_rows(reference: pd.DataFrame, dataset: str) -> pd.DataFrame:
 # with stored runs. ExcluIR's published Right Rank is not here: it comes from top-10
 # retrieval over the full corpus, negviz ranks each query's two documents.
 COMPARABLE_TABLES = {("nevir", "paired_accuracy"): ("nevir_table2", "hedgempnet_table1")}
+# Why no published number stands beside a dataset's runs, where the reason is more than "none".
+NOT_COMPARABLE = {
+    ("excluir", "right_rank"): (
+        "ExcluIR's published Right Rank comes from top-10 retrieval over the full corpus; negviz ranks "
+        "each query's two documents, so no published number is comparable."
+    )
+}
+
+
+def published_note(dataset: str, metric: str) -> str:
+    """The sentence shown where a dataset has no comparable published rows (comparable_published)."""
+    return NOT_COMPARABLE.get((dataset, metric), "No published numbers of this metric and protocol.")
 
 
 def comparable_published(reference: pd.DataFrame, dataset: str, metric: str) -> pd.DataFrame:

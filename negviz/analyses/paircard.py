@@ -65,6 +65,12 @@ def cue_finder(row: Mapping) -> CueFinder:
     return taxonomy_cues
 
 
+def kind_of(row: Mapping) -> str | None:
+    """The item kind whose text columns ``row`` holds (e.g. a fine-tuning run's held-out item:
+    NevIR pairs, ExcluIR triplets, CANNOT sentences), None when no kind's columns are all there."""
+    return next((k for k, groups in TEXTS.items() if all(c in row for g in groups for c in g)), None)
+
+
 def card_html(kind: str, row: Mapping, cues: CueFinder | None = None) -> str:
     """All texts of one item as HTML, each changed stretch highlighted and each cue underlined.
 

@@ -7,16 +7,21 @@ Pure functions over DataFrames; the heatmap and error pages only place their res
     groups = item_groups("type", meta)                      # item_id -> column of the heatmap
     cells = cell_table(outcomes, groups, min_n=MIN_N)        # model x column: n, value, 95% CI
     prefs = preference_table(outcomes)                      # model x category: count, share
+
+The page and the report draw the same results: ``per_type_cells`` (a heatmap's cells, columns and
+labels), ``ordered_preference`` (error preference in a given model order) and ``margin_table``.
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
 from negviz import metrics
 from negviz.item_scoring import item_ids
-from negviz.outcomes import CATEGORIES
+from negviz.outcomes import CATEGORIES, MARGINS
 from negviz.schema import PERTURBATION
 from negviz.taxonomy import TAXONOMY
 
@@ -113,6 +118,42 @@ def cell_table(
         lo, hi = metrics.bootstrap_ci(values, seed=seed)
         rows.append((model, column, n, float(values.mean()) if n else float("nan"), lo, hi, n >= min_n))
     return pd.DataFrame(rows, columns=list(CELL_COLUMNS))
+
+
+@dataclass
+class PerTypeCells:
+    """One heatmap: ``cells`` (CELL_COLUMNS: model x column, n, value = accuracy or the difference
+    to ``reference`` on shared items, 95% CI, enough = n >= min_n), its columns in order with their
+    labels (taxonomy titles on the type axis), and ``groups`` (item_id -> column)."""
+
+    axis: str
+    axis_label: str
+    groups: pd.Series
+    cells: pd.DataFrame
+    columns: list[str]
+    column_labels: dict[str, str]
+    min_n: int
+    reference: str | None
+
+
+def per_type_cells(
+    outcomes: pd.DataFrame,
+    meta: pd.DataFrame,
+    kind: str,
+    axis: str | None = None,
+    top_k: int = 10,
+    min_n: int = MIN_N,
+    reference: str | None = None,
+    column_sort: str = "natural",
+) -> PerTypeCells:
+    """The heatmap of the per-type page and the report: ``axis`` defaults to the dataset's first
+    available one."""
+    axis = axis or available_axes(kind, meta)[0]
+    groups = item_groups(axis, meta, top_k)
+    cells = cell_table(outcomes, groups, min_n, reference)
+    columns = sort_columns(cells, column_order(axis, groups), column_sort)
+    labels = {k: TAXONOMY.label(k) for k in columns} if axis == "type" else {}
+    return PerTypeCells(axis, AXES[axis], groups, cells, columns, labels, min_n, reference)
 
 
 N_RATIO = 0.25  # a model's n in a column under this share of another's is "very different n"
@@ -214,6 +255,36 @@ def preference_table(outcomes: pd.DataFrame, kind: str, facet: pd.Series | None 
         for cat in CATEGORIES[kind]:
             rows.append((model, fac, cat, int(counts.get(cat, 0)), counts.get(cat, 0) / n, n))
     return pd.DataFrame(rows, columns=["model", "facet", "category", "count", "share", "n"])
+
+
+def ordered_preference(
+    outcomes: pd.DataFrame, kind: str, order: list[str], facet: pd.Series | None = None
+) -> pd.DataFrame:
+    """preference_table with its models in ``order`` (the page: best first; the report: the model,
+    then its comparisons)."""
+    prefs = preference_table(outcomes, kind, facet)
+    return prefs.set_index("model").loc[[m for m in order if m in set(prefs["model"])]].reset_index()
+
+
+MARGIN_COLUMNS = ("model", "margin", "n", "mean", "q25", "median", "q75", "share_negative", "ties")
+
+
+def margin_table(outcomes: pd.DataFrame, kind: str) -> pd.DataFrame:
+    """Per model and margin (negviz.outcomes.MARGINS' names): n of finite margins, mean, quartiles,
+    the share below 0 (the wrong text ranked first) and exact ties; MARGIN_COLUMNS."""
+    rows = []
+    for model, part in outcomes.groupby("model", sort=False):
+        for col, label in zip(("margin1", "margin2"), MARGINS[kind]):
+            if label is None:
+                continue
+            v = part[col].to_numpy(dtype=np.float64)
+            v = v[np.isfinite(v)]
+            if not len(v):
+                continue
+            q1, med, q3 = np.percentile(v, [25, 50, 75])
+            share = float((v < 0).mean())
+            rows.append((model, label, len(v), v.mean(), q1, med, q3, share, int((v == 0).sum())))
+    return pd.DataFrame(rows, columns=list(MARGIN_COLUMNS))
 
 
 def preference_n_warning(prefs: pd.DataFrame, models: list[str] | None = None) -> str | None:

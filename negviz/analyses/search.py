@@ -41,7 +41,7 @@ INCLUSIVE = "including"
 POSITIVE, EXCLUDED = "positive (d+)", "excluded (d−)"
 # The page's default typed query: ExcluIR's excluir_2538, whose documents are in the offline
 # corpus (d+ "Selena Gomez" ranks first under BM25, the excluded d− "Spring Breakers" in the
-# top 10 too: tests/test_search_analysis.py).
+# top 10 too: tests/analyses/test_search.py).
 DEFAULT_QUERY = "What other movies has Selena Gomez been in besides Spring Breakers?"
 
 

@@ -21,7 +21,7 @@ denominator is not zero; |t - e| < metrics.TINY_DENOMINATOR flags an item as uns
 from __future__ import annotations
 
 import re
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 import numpy as np
 import pandas as pd
@@ -204,6 +204,14 @@ def stored_table(run: Mapping[str, Any], checked_only: bool = False) -> pd.DataF
     if summary.get("perturbations") and bool(summary.get("checked_only")) == checked_only:
         return summary_table(summary)
     return None
+
+
+def run_table(run: Mapping[str, Any], checked_only: bool, compute: Callable[[], pd.DataFrame]) -> pd.DataFrame:
+    """A stored run's perturbation table, the one rule of the page and the report: its stored
+    summary (stored_table), else ``compute()`` (perturbation_table of its item scores; the caller
+    reads the scores, the page through its cache)."""
+    stored = stored_table(run, checked_only)
+    return stored if stored is not None else compute()
 
 
 # ---------------------------------------------------------------- model x perturbation matrix

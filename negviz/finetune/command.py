@@ -34,7 +34,9 @@ _HELP = {
     "family": "bi-encoder (MultipleNegativesRankingLoss) or late-interaction (MaxSim over token vectors)",
     "train": "auto (NevIR train from the Hub when reachable, else nevir-split), nevir-split (offline: "
     "passage-disjoint split of the shipped NevIR test), nevir-train, cannot (sentence/negation "
-    "pairs of the shipped CANNOT files), or a pairs or triplet file (see --train-kind)",
+    "pairs of the shipped CANNOT files), excluir-split (offline: query-disjoint split of the "
+    "shipped ExcluIR sample as query/document/excluded-document triplets), or a pairs or triplet "
+    "file (see --train-kind)",
     "heldout": "held-out pairs: a pairs file or nevir (default: the split's held-out part)",
     "columns": "column mapping of a user file, e.g. pair_id=id,q1=query1,...",
     "heldout_fraction": "share of passages held out when a source is split",
@@ -245,6 +247,9 @@ def run_command(args: argparse.Namespace) -> int:
         "cos_std",
         "mean_margin",
         "triplet_accuracy",
+        "right_rank",
+        "right_rank_ci_low",
+        "right_rank_ci_high",
         "demetr_ratio",
         "demetr_detection",
         "general_recall10",

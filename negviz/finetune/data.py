@@ -16,6 +16,9 @@ Sentence data gives (anchor, positive, negative) triplets instead of pairs (``Tr
   so the positive is the sentence itself, encoded a second time under dropout (SimCSE-style),
   and its negation is the hard negative: the loss pulls a sentence to itself and pushes its
   negation (and the batch's other sentences) away. The provenance records this.
+- ``excluir-split``: offline. The shipped ExcluIR sample as (query, document to retrieve,
+  excluded document) triplets, split by query (seeded); held-out triplets sharing a text with
+  training are dropped. Held out: Right Rank of the held-out queries.
 - a triplet file (``train_kind="triplets"``; the HedgeTriple layout): columns anchor, positive,
   negative (or a mapping, e.g. ``anchor=premise,positive=hypothesis,negative=contradiction``),
   CSV/TSV/JSONL/Parquet, validated as datasets are; split by anchor, seeded.
@@ -32,7 +35,7 @@ import numpy as np
 import pandas as pd
 
 from negviz.errors import DataValidationError, NegvizError
-from negviz.finetune.spec import AUTO, CANNOT, NEVIR_SPLIT, NEVIR_TRAIN, FinetuneSpec
+from negviz.finetune.spec import AUTO, CANNOT, EXCLUIR_SPLIT, NEVIR_SPLIT, NEVIR_TRAIN, FinetuneSpec
 from negviz.schema import EXCLUSION, PAIRS, DatasetSpec
 
 GROUP_COLUMN = "passage_id"
@@ -165,15 +168,58 @@ def cannot_triplets(frame: pd.DataFrame) -> pd.DataFrame:
     )
 
 
+def excluir_triplets(frame: pd.DataFrame) -> pd.DataFrame:
+    """ExcluIR rows -> triplets (query, the document to retrieve, the document it excludes)."""
+    return pd.DataFrame(
+        {
+            "item_id": frame["query_id"].astype(str).to_numpy(),
+            "anchor": frame["query"].to_numpy(),
+            "positive": frame["pos_doc"].to_numpy(),
+            "negative": frame["neg_doc"].to_numpy(),
+        }
+    )
+
+
+def _excluir_split(spec: FinetuneSpec) -> tuple[pd.DataFrame, pd.DataFrame, int]:
+    """(train, held-out, dropped): the shipped ExcluIR sample split by query, seeded; a held-out
+    triplet whose document or excluded document was trained on is dropped (ExcluIR queries
+    share documents), so no held-out text was seen in training."""
+    from negviz.datasets import load
+
+    triplets = excluir_triplets(load(DatasetSpec.make("excluir")).frame)
+    grouped = triplets.assign(passage_id=triplets["item_id"], pair_id=triplets["item_id"])
+    train, heldout = (
+        f.drop(columns=["passage_id", "pair_id"]) for f in group_split(grouped, spec.heldout_fraction, spec.seed)
+    )
+    seen = set(train["anchor"]) | set(train["positive"]) | set(train["negative"])
+    leaked = (heldout["positive"].isin(seen) | heldout["negative"].isin(seen) | heldout["anchor"].isin(seen)).to_numpy()
+    return train, heldout[~leaked].reset_index(drop=True), int(leaked.sum())
+
+
 def _triplet_data(spec: FinetuneSpec, source: str) -> TrainingData:
     from negviz.datasets import load
 
-    if source == CANNOT:
+    dropped = 0
+    if source == EXCLUIR_SPLIT:
+        train, heldout, dropped = _excluir_split(spec)
+        held_spec = DatasetSpec.make("excluir")
+        pct = f"{round(100 * (1 - spec.heldout_fraction))}/{round(100 * spec.heldout_fraction)}"
+        what = f"offline split: ExcluIR sample, query-disjoint {pct}, seed {spec.seed}"
+        prov: dict[str, Any] = {
+            "source": EXCLUIR_SPLIT,
+            "split": "query-disjoint",
+            "heldout_fraction": spec.heldout_fraction,
+            "heldout_name": "excluir-heldout",
+            "positive": "the document to retrieve (pos_doc)",
+            "hard_negative": "the document the query excludes (neg_doc)",
+            "dropped_heldout_triplets": dropped,
+        }
+    elif source == CANNOT:
         train = cannot_triplets(load(DatasetSpec.make("cannot", "train")).frame)
         held_spec = DatasetSpec.make("cannot", "heldout")
         heldout = cannot_triplets(load(held_spec).frame)
         what = "CANNOT per-source files, negated pairs; held out: the dataset's seeded 'heldout' part (by sentence1)"
-        prov: dict[str, Any] = {
+        prov = {
             "source": CANNOT,
             "split": "cannot heldout (seeded by sentence1)",
             "heldout_name": "cannot-heldout",
@@ -209,6 +255,8 @@ def _triplet_data(spec: FinetuneSpec, source: str) -> TrainingData:
     ]
     prov.update(n_train=len(train), n_heldout=len(heldout), loss="MultipleNegativesRankingLoss with hard negatives")
     note = f"{what}, n_train={len(train):,}{of[0]}, n_heldout={len(heldout):,}{of[1]}"
+    if dropped:
+        note += f" ({dropped} held-out triplets sharing a text with training dropped)"
     return TrainingData(
         train.reset_index(drop=True), heldout.reset_index(drop=True), source, note, prov, held_spec, TRIPLETS
     )
@@ -216,7 +264,7 @@ def _triplet_data(spec: FinetuneSpec, source: str) -> TrainingData:
 
 def load_training_data(spec: FinetuneSpec) -> TrainingData:
     source = resolve_source(spec.train)
-    if source == CANNOT or spec.train_kind == TRIPLETS:
+    if source in (CANNOT, EXCLUIR_SPLIT) or spec.train_kind == TRIPLETS:
         return _triplet_data(spec, source)
     pct = f"{round(100 * (1 - spec.heldout_fraction))}/{round(100 * spec.heldout_fraction)}"
     prov: dict[str, Any] = {"source": source}

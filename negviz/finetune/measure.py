@@ -62,6 +62,23 @@ def demetr_sample(n: int) -> pd.DataFrame | None:
     return load(DatasetSpec.make("demetr", limit=int(n), perturbations=DEMETR_PERTURBATION)).frame
 
 
+# Triplet columns as the exclusion kind's (query, document to retrieve, excluded document).
+_EXCLUSION_COLUMNS = {"item_id": "query_id", "anchor": "query", "positive": "pos_doc", "negative": "neg_doc"}
+
+
+def right_rank(scorer, frame: pd.DataFrame, progress=no_progress) -> dict[str, Any]:
+    """ExcluIR Right Rank (with its CI and n) of exclusion rows (query_id, query, pos_doc,
+    neg_doc) through the scorer's own exclusion path, as `negviz eval --dataset excluir` scores."""
+    ex = score_dataset(EXCLUSION, frame, scorer, progress).pivot(index="item_id", columns="slot", values="score")
+    rr = metrics.right_rank_summary(ex["pos"], ex["neg"])
+    return {
+        "right_rank": rr["right_rank"],
+        "right_rank_ci_low": rr["ci95"][0],
+        "right_rank_ci_high": rr["ci95"][1],
+        "right_rank_n": rr["n"],
+    }
+
+
 def measure_sentences(
     scorer,
     heldout: pd.DataFrame,
@@ -94,6 +111,8 @@ def measure_sentences(
         "cos_q05": float(np.quantile(cos, 0.05)),
         "cos_q95": float(np.quantile(cos, 0.95)),
     }
+    if not self_positive:  # query/document/excluded-document triplets (ExcluIR): its Right Rank too
+        out.update(right_rank(scorer, heldout.rename(columns=_EXCLUSION_COLUMNS), progress))
     if demetr is not None and len(demetr):
         wide = wide_scores(PERTURBATION, demetr, score_dataset(PERTURBATION, demetr, scorer, progress))
         d = metrics.demetr_summary(wide["candidate"], wide["perturbed"], wide["empty"], demetr["checked"])
@@ -148,14 +167,7 @@ def measure(
         "cos_q95": float(np.quantile(cos, 0.95)),
     }
     if transfer is not None and len(transfer):
-        ex = score_dataset(EXCLUSION, transfer, scorer, progress).pivot(index="item_id", columns="slot", values="score")
-        rr = metrics.right_rank_summary(ex["pos"], ex["neg"])
-        out.update(
-            right_rank=rr["right_rank"],
-            right_rank_ci_low=rr["ci95"][0],
-            right_rank_ci_high=rr["ci95"][1],
-            right_rank_n=rr["n"],
-        )
+        out.update(right_rank(scorer, transfer, progress))
     out["eval_seconds"] = time.perf_counter() - start
     values = {
         **dict(zip(PAIR_SLOTS, s)),

@@ -239,6 +239,7 @@ def run_finetune(
                 time.perf_counter() - start,
                 None,
                 "".join(traceback.format_exception_only(exc)).strip() + "\n" + traceback.format_exc()[-1500:],
+                precision=_precision(device),
             )
             raise
         status, error = CANCELLED, None if isinstance(exc, Cancelled) else "interrupted"
@@ -248,7 +249,17 @@ def run_finetune(
             shutil.rmtree(run_dir, ignore_errors=True)
     final_ckpt = str(saved[-1]) if saved and keep != "none" and saved[-1].is_dir() else None  # also when cancelled
     summary, status = _finish(
-        store, run_id, rows, items, p, status, time.perf_counter() - start, final_ckpt, error, replace=force
+        store,
+        run_id,
+        rows,
+        items,
+        p,
+        status,
+        time.perf_counter() - start,
+        final_ckpt,
+        error,
+        replace=force,
+        precision=_precision(device),
     )
     return FinetuneResult(run_id, status, False, history.epochs(store, run_id), summary, summary.get("checkpoint"))
 
@@ -398,8 +409,25 @@ def _transfer_frame(n: int) -> pd.DataFrame | None:
     return load(DatasetSpec.make("excluir", limit=int(n))).frame
 
 
+def _precision(device: str) -> str | None:
+    """The precision of the per-epoch measurements on CUDA (negviz.device), else None."""
+    from negviz.device import half_precision
+
+    return ("fp16" if half_precision(device) else "fp32") if str(device).startswith("cuda") else None
+
+
 def _finish(
-    store, run_id, rows, items, p: Plan, status, wall, checkpoint, error, replace: bool = False
+    store,
+    run_id,
+    rows,
+    items,
+    p: Plan,
+    status,
+    wall,
+    checkpoint,
+    error,
+    replace: bool = False,
+    precision: str | None = None,
 ) -> tuple[dict[str, Any], str]:
     """Store the run's end; returns (summary, the status stored). A spec is stored once: a
     forced run (``replace``) replaces the spec's complete run; otherwise, when another job of
@@ -407,6 +435,8 @@ def _finish(
     from negviz.store import CANCELLED, DuplicateRunError
 
     summary = history.run_summary(pd.DataFrame(rows), p.data.note, checkpoint)
+    if precision:
+        summary["precision"] = precision  # of the per-epoch measurements (training itself: mixed bf16/fp16)
     scores = history.items_as_scores(pd.concat(items, ignore_index=True)) if items else None
     try:
         store.finish_run(

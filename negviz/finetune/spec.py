@@ -22,7 +22,9 @@ AUTO = "auto"  # NevIR train from the Hub when reachable, else the offline split
 NEVIR_SPLIT = "nevir-split"  # offline: shipped NevIR test split into passage-disjoint parts
 NEVIR_TRAIN = "nevir-train"  # NevIR train (Hub); held out: the shipped NevIR test
 CANNOT = "cannot"  # offline: the shipped CANNOT files' sentence/negation pairs (train part; held out: heldout)
-SOURCES = (AUTO, NEVIR_SPLIT, NEVIR_TRAIN, CANNOT)
+# offline: the shipped ExcluIR sample as (query, document, excluded document) triplets, split by query
+EXCLUIR_SPLIT = "excluir-split"
+SOURCES = (AUTO, NEVIR_SPLIT, NEVIR_TRAIN, CANNOT, EXCLUIR_SPLIT)
 TRAIN_KINDS = ("pairs", "triplets")  # what a training file holds: NevIR pairs or (anchor, positive, negative)
 KEEP = ("none", "final", "all")  # which checkpoints stay on disk after the run
 

@@ -49,14 +49,15 @@ class LocalLM:
     def __init__(self, source: str, device: str, template: Template | None, gguf: str = "", name: str = ""):
         from transformers import AutoModelForCausalLM, AutoTokenizer
 
-        from negviz.device import inference_dtype
+        from negviz.device import LARGE_MODEL_PRECISION, inference_dtype
 
         self.template, self.device = template, device
         try:
             file = gguf_file(source, gguf)
             kw: dict[str, Any] = {"gguf_file": file} if file else {}
             self.tokenizer = AutoTokenizer.from_pretrained(source, **kw)
-            model = AutoModelForCausalLM.from_pretrained(source, dtype=inference_dtype(device), **kw)
+            dtype = inference_dtype(device, LARGE_MODEL_PRECISION)
+            model = AutoModelForCausalLM.from_pretrained(source, dtype=dtype, **kw)
         except (OSError, ValueError, ImportError) as exc:
             raise ModelUnavailableError(f"cannot load {name or source!r} as a causal language model: {exc}") from exc
         if self.tokenizer.pad_token_id is None:

@@ -16,7 +16,6 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any, Callable, Iterable, Mapping
 
-import numpy as np
 import pandas as pd
 
 from negviz import outcomes as oc
@@ -276,88 +275,50 @@ def _headline_figure(rep: Report, name: str, board: pd.DataFrame, metric: str, r
 
 
 def _per_type(rep: Report, view: DatasetView, outs: pd.DataFrame, order: list[str]) -> dict[str, Any]:
+    """The heatmap page's cells (per_type.per_type_cells) on its default axis, and per comparison
+    the difference of the model to it on the same items."""
     from negviz.analyses import per_type as at
     from negviz.charts.per_type import accuracy_heatmap
-    from negviz.schema import PERTURBATION
-    from negviz.taxonomy import TAXONOMY
 
     name, ds, f = view.name, view.dataset, view.facts
-    labels = None if ds.kind == PERTURBATION else view.labels()
-    meta = at.item_meta(ds.kind, ds.frame, labels)
-    axis = at.available_axes(ds.kind, meta)[0]
-    groups = at.item_groups(axis, meta)
-    cells = at.cell_table(outs, groups, at.MIN_N)
-    columns = at.sort_columns(cells, at.column_order(axis, groups), "natural")
-    col_labels = {k: TAXONOMY.label(k) for k in columns} if axis == "type" else {}
+    meta = view.item_meta()
+    pt = at.per_type_cells(outs, meta, ds.kind)
     metric = f.item_metric_label
-    title = f"{metric} by {at.AXES[axis]} · {name} {ds.spec.split} · ▾ below random ({f.random_baseline:.0%})"
-    rep.figures[f"per_type-{name}"] = accuracy_heatmap(
-        cells,
-        order,
-        columns,
-        metric=metric,
-        baseline=f.random_baseline,
-        title=title,
-        column_labels=col_labels,
-        min_n=at.MIN_N,
-    )
+
+    def heatmap(cells: pd.DataFrame, rows: list[str], title: str, reference: str | None = None):
+        return accuracy_heatmap(
+            cells,
+            rows,
+            pt.columns,
+            metric=metric,
+            baseline=f.random_baseline,
+            title=title,
+            column_labels=pt.column_labels,
+            min_n=pt.min_n,
+            reference=reference,
+        )
+
+    title = f"{metric} by {pt.axis_label} · {name} {ds.spec.split} · ▾ below random ({f.random_baseline:.0%})"
+    rep.figures[f"per_type-{name}"] = heatmap(pt.cells, order, title)
     out = {
-        "axis": axis,
-        "axis_label": at.AXES[axis],
-        "min_n": at.MIN_N,
-        "columns": columns,
-        "column_labels": col_labels,
-        "cells": plain(cells),
+        "axis": pt.axis,
+        "axis_label": pt.axis_label,
+        "min_n": pt.min_n,
+        "columns": pt.columns,
+        "column_labels": pt.column_labels,
+        "cells": plain(pt.cells),
         "figure": f"per_type-{name}",
         "differences": [],
     }
     model = order[0]
     for ref in order[1:]:
-        pair = outs[outs["model"].isin([model, ref])]
-        diff = at.cell_table(pair, groups, at.MIN_N, reference=ref)
+        diff = at.per_type_cells(outs, meta, ds.kind, pt.axis, reference=ref).cells
         diff = diff[diff["model"] == model]
         fig_id = f"per_type-{name}-diff-{order.index(ref)}"
-        rep.figures[fig_id] = accuracy_heatmap(
-            diff,
-            [model],
-            columns,
-            metric=metric,
-            baseline=f.random_baseline,
-            title=f"{metric} difference to {ref} (percentage points, same items) · {name}",
-            column_labels=col_labels,
-            min_n=at.MIN_N,
-            reference=ref,
-        )
+        diff_title = f"{metric} difference to {ref} (percentage points, same items) · {name}"
+        rep.figures[fig_id] = heatmap(diff, [model], diff_title, ref)
         out["differences"].append({"reference": ref, "cells": plain(diff), "figure": fig_id})
     return out
-
-
-def margin_stats(outs: pd.DataFrame, kind: str) -> pd.DataFrame:
-    """Per model and margin: n, mean, quartiles, share < 0 and exact ties (of oc.item_outcomes' margins)."""
-    rows = []
-    for model, part in outs.groupby("model", sort=False):
-        for col, label in zip(("margin1", "margin2"), oc.MARGINS[kind]):
-            if label is None:
-                continue
-            v = part[col].to_numpy(dtype=np.float64)
-            v = v[np.isfinite(v)]
-            if not len(v):
-                continue
-            q1, med, q3 = np.percentile(v, [25, 50, 75])
-            rows.append(
-                {
-                    "model": model,
-                    "margin": label,
-                    "n": len(v),
-                    "mean": v.mean(),
-                    "q25": q1,
-                    "median": med,
-                    "q75": q3,
-                    "share_negative": float((v < 0).mean()),
-                    "ties": int((v == 0).sum()),
-                }
-            )
-    return pd.DataFrame(rows)
 
 
 def _errors(rep: Report, name: str, ds, outs: pd.DataFrame, order: list[str]) -> dict[str, Any]:
@@ -365,8 +326,7 @@ def _errors(rep: Report, name: str, ds, outs: pd.DataFrame, order: list[str]) ->
     from negviz.charts.per_type import category_label, margin_distributions, preference_bars
 
     categories = oc.CATEGORIES[ds.kind]
-    prefs = at.preference_table(outs, ds.kind)
-    prefs = prefs.set_index("model").loc[[m for m in order if m in set(prefs["model"])]].reset_index()
+    prefs = at.ordered_preference(outs, ds.kind, order)  # the error page's table, in the report's order
     rep.figures[f"errors-{name}"] = preference_bars(
         prefs, categories, f"Error preference · {name} {ds.spec.split} ({at.preference_n_note(prefs)})"
     )
@@ -375,7 +335,7 @@ def _errors(rep: Report, name: str, ds, outs: pd.DataFrame, order: list[str]) ->
         "categories": list(categories),
         "category_labels": {c: category_label(c) for c in categories},
         "preference": plain(prefs.drop(columns=["facet"])),
-        "margins": plain(margin_stats(outs, ds.kind)),
+        "margins": plain(at.margin_table(outs, ds.kind)),
         "margin_definitions": [m for m in oc.MARGINS[ds.kind] if m],
         "figures": [f"errors-{name}", f"margins-{name}"],
     }
@@ -432,15 +392,7 @@ def _sensitivity(rep: Report, view: DatasetView, records: list[dict], reference)
     from negviz.analyses import sensitivity as sv
     from negviz.charts.sensitivity import sensitivity_heatmap
 
-    def table(run: Mapping) -> pd.DataFrame:  # the run's stored table, else from its item scores
-        stored = sv.stored_table(run, False)
-        return (
-            stored
-            if stored is not None
-            else sv.perturbation_table(sv.item_table(view.dataset.frame, view.scores(run["run_id"])), False)
-        )
-
-    tables = {r["model_name"]: table(r) for r in records}
+    tables = {r["model_name"]: view.perturbation_table(r) for r in records}
     published = sv.published_columns(reference)
     matrix = sv.model_matrix(tables, published, sv.RATIO)
     rows, cols = sv.matrix_axes(matrix)
@@ -478,33 +430,6 @@ def _sensitivity(rep: Report, view: DatasetView, records: list[dict], reference)
 
 
 # ---------------------------------------------------------------- worked examples
-def disagreements(outs: pd.DataFrame, model: str, other: str, per_side: int) -> pd.DataFrame:
-    """Items where ``model`` and ``other`` disagree, most first: each run's margin as a percentile
-    of its own margins (the models' score scales differ), ranked by the difference of the two;
-    ``per_side`` items where the model is right and the other wrong, then the reverse."""
-    a = outs[outs["model"] == model].set_index("item_id")
-    b = outs[outs["model"] == other].set_index("item_id")
-    shared = a.index.intersection(b.index)
-    a, b = a.loc[shared], b.loc[shared]
-    pa, pb = a["margin"].rank(pct=True), b["margin"].rank(pct=True)
-    table = pd.DataFrame(
-        {
-            "item_id": shared,
-            "model_correct": a["correct"].astype(bool).to_numpy(),
-            "other_correct": b["correct"].astype(bool).to_numpy(),
-            "model_margin": a["margin"].to_numpy(),
-            "other_margin": b["margin"].to_numpy(),
-            "percentile_difference": (pa - pb).to_numpy(),
-        }
-    )
-    wins = table[table["model_correct"] & ~table["other_correct"]].nlargest(per_side, "percentile_difference")
-    losses = table[~table["model_correct"] & table["other_correct"]].nsmallest(per_side, "percentile_difference")
-    return pd.concat(
-        [wins.assign(side=f"{model} right, {other} wrong"), losses.assign(side=f"{model} wrong, {other} right")],
-        ignore_index=True,
-    )
-
-
 def _examples(
     rep: Report,
     name: str,
@@ -517,10 +442,11 @@ def _examples(
     maxsim: bool,
 ) -> dict[str, Any]:
     from negviz.analyses import paircard
+    from negviz.analyses.compare import verdict_disagreements
     from negviz.item_scoring import item_ids
 
     model, other = order[0], order[1]
-    picked = disagreements(outs, model, other, per_side)
+    picked = verdict_disagreements(outs, model, other, per_side)
     ids = item_ids(ds.kind, ds.frame).astype(str)
     position = {i: k for k, i in enumerate(ids)}
     families = {r["model_name"]: r.get("family") for r in records}

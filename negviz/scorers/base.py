@@ -12,6 +12,8 @@ checkpoint instead of from zero. ``encoded`` counts the texts/pairs the model ac
 
 from __future__ import annotations
 
+import os
+
 from abc import ABC, abstractmethod
 from typing import Any, Callable, ClassVar, Sequence
 
@@ -60,6 +62,8 @@ class Scorer(ABC):
     # Texts/pairs per cache write (rounded up to whole batches); None: one write at the end, for
     # families whose scoring is cheap or needs the whole call at once (TF-IDF, BM25).
     checkpoint_every: ClassVar[int | None] = 1024
+    # Inference precision on CUDA unless $NEGVIZ_PRECISION says otherwise (negviz.device).
+    cuda_precision: ClassVar[str] = "fp32"
 
     def __init__(
         self,
@@ -108,7 +112,19 @@ class Scorer(ABC):
 
     def _namespace(self, *option_names: str) -> str:
         opts = {k: self.options[k] for k in option_names if k in self.options}
+        if self.half_precision:
+            opts["precision"] = "fp16"  # fp16 vectors and scores never stand in for fp32 ones
         return spec_hash({"family": self.family, "model": self.spec.name, "revision": self.revision_id, **opts})
+
+    @property
+    def half_precision(self) -> bool:
+        """Whether this scorer's model runs in fp16 on CUDA (device.half_precision, with the
+        family's ``cuda_precision`` as the default)."""
+        if self.cuda_precision == "fp32" and not os.environ.get("NEGVIZ_PRECISION"):
+            return False  # fp32 unless asked: no device lookup (nor torch import) needed
+        from negviz.device import half_precision
+
+        return half_precision(self.device, self.cuda_precision)
 
     @property
     def score_namespace(self) -> str:

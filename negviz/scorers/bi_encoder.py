@@ -59,7 +59,10 @@ class BiEncoder(EmbeddingScorer):
                 f"{self.name!r} is a sentence-transformers model, which pools as its own "
                 "config says; the option pooling applies to ONNX exports only"
             )
+        import torch
         from sentence_transformers import SentenceTransformer
+
+        from negviz.device import inference_dtype
 
         try:
             model = SentenceTransformer(
@@ -67,7 +70,7 @@ class BiEncoder(EmbeddingScorer):
             )
         except (OSError, ValueError) as exc:
             raise ModelUnavailableError(f"cannot load {self.name!r} as a sentence-transformers model: {exc}") from exc
-        if self.device.startswith("cuda"):
+        if inference_dtype(self.device) == torch.float16:
             model.half()  # inference only: half the memory, twice the speed
         model.eval()
         return model

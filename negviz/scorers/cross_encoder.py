@@ -69,6 +69,8 @@ class CrossEncoderScorer(Scorer):
         import torch
         from sentence_transformers import CrossEncoder
 
+        from negviz.device import inference_dtype
+
         try:
             model = CrossEncoder(
                 self.source, device=self.device, trust_remote_code=bool(self.options["trust_remote_code"])
@@ -76,7 +78,7 @@ class CrossEncoderScorer(Scorer):
             label = pick_label(model.config.id2label, model.num_labels, self.options["label"])
         except (OSError, ValueError) as exc:
             raise ModelUnavailableError(f"cannot load {self.name!r} as a cross-encoder: {exc}") from exc
-        if self.device.startswith("cuda"):
+        if inference_dtype(self.device) == torch.float16:
             model.half()
         model.eval()
         return model, label, torch.nn.Identity()

@@ -10,10 +10,11 @@ the answer's top log-probabilities are read from the response). A template that 
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Any, ClassVar, Sequence
 
 import numpy as np
 
+from negviz.device import LARGE_MODEL_PRECISION
 from negviz.llm.prompts import TEMPLATE_NAMES, TEMPLATES, Template, true_log_prob
 from negviz.options import Option
 from negviz.schema import text_hash
@@ -55,6 +56,8 @@ ENDPOINT_OPTIONS = (
 
 class GenerativeScorer(Scorer):
     """What both generative families share: back end choice, endpoint client, usage figures."""
+
+    cuda_precision: ClassVar[str] = LARGE_MODEL_PRECISION  # a 7B-32B model in fp32 fits no GPU
 
     heavy = True
     checkpoint_every = 32  # seconds of work per pair on a CPU: a killed run keeps what it finished

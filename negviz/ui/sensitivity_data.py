@@ -40,8 +40,7 @@ def _cell_items(url: str, run_id: str, perturbation: str, checked_only: bool, sh
 def table(run: Mapping[str, Any], checked_only: bool = False) -> pd.DataFrame:
     """A stored run's perturbation table: its stored summary when made with the same
     ``checked_only`` (what the CLI printed), else recomputed from its item scores."""
-    stored = sv.stored_table(run, checked_only)
-    return stored if stored is not None else _table(resources.db_url(), run["run_id"], checked_only)
+    return sv.run_table(run, checked_only, lambda: _table(resources.db_url(), run["run_id"], checked_only))
 
 
 @st.cache_data(show_spinner=False, max_entries=64)

@@ -8,9 +8,7 @@ from dataclasses import dataclass
 import pandas as pd
 
 from negviz import outcomes
-from negviz.analyses import per_type as at
 from negviz.datasets import DatasetFacts
-from negviz.schema import PERTURBATION
 from negviz.ui.dataset_cache import dataset_view
 
 
@@ -47,6 +45,5 @@ def context(name: str, runs: pd.DataFrame) -> TypesContext | None:
     ds = view.dataset
     if not outcomes.has_verdicts(ds.kind):
         return None
-    # DEMETR: 35k items take ~13 s to type by detection; its column axis is the perturbation.
-    meta = at.item_meta(ds.kind, ds.frame, None if ds.kind == PERTURBATION else view.labels())
+    meta = view.item_meta()
     return TypesContext(name, ds.kind, ds.title, ds.spec.split, view.facts, runs, view.outcomes(runs), meta)

@@ -33,7 +33,7 @@ def number(key: str, lo: float | None = None, hi: float | None = None, integer: 
 def _drop(key: str) -> None:
     # Streamlit seeds a bound widget from the URL as first loaded, not from st.query_params (and
     # refuses `del` of a bound key): drop the value from both, as Streamlit does itself for a
-    # value its widget rejects. Private API of streamlit==1.67 (pinned); tests/test_url_values.py
+    # value its widget rejects. Private API of streamlit==1.67 (pinned); tests/pages/test_url_values_page.py
     # fails if it changes.
     from streamlit.runtime.state.session_state_proxy import get_session_state
 

@@ -1,0 +1,254 @@
+"""Guards of the architecture: the library never imports streamlit; registries stay lazy."""
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def imported_modules(path: Path) -> set[str]:
+    tree = ast.parse(path.read_text())
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names |= {a.name.split(".")[0] for a in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            names.add(node.module.split(".")[0])
+    return names
+
+
+def test_library_never_imports_streamlit():
+    offenders = [
+        str(p.relative_to(ROOT))
+        for p in (ROOT / "negviz").rglob("*.py")
+        if "ui" not in p.relative_to(ROOT / "negviz").parts and "streamlit" in imported_modules(p)
+    ]
+    assert offenders == []
+
+
+def test_importing_registries_and_cli_does_not_import_torch():
+    code = (
+        "import sys, negviz.scorers, negviz.datasets, negviz.cli, negviz.metrics, negviz.catalog;"
+        "print('torch' in sys.modules, 'transformers' in sys.modules)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert out.stdout.split() == ["False", "False"], out.stderr
+
+
+# ---------------------------------------------------------------- caching lives in negviz/ui only
+# Memoised readers of files shipped inside the package (data/, the bundled tokenizer): the value
+# is a function of files that never change while the process runs, so no cache can go stale.
+# Everything else, above all anything derived from the store, is cached in negviz/ui with
+# st.cache_data / st.cache_resource, keyed by store URL and run ids.
+SHIPPED_FILE_READERS = {
+    "negviz/catalog.py": {"load_catalog"},
+    "negviz/published.py": {"_load"},
+    "negviz/datasets/shipped.py": {"_read"},
+    "negviz/runner.py": {"code_version"},  # git HEAD of the running code
+    "negviz/finetune/general.py": {"general_pool"},  # the shipped candidate pools
+    "negviz/scorers/wheels.py": {"_sha256"},  # an installed weight file, keyed by its size and mtime
+    "negviz/text/perturb.py": {"taxonomy_antonyms", "demetr_antonyms"},
+    "negviz/taxonomy/cues.py": {"explain_cue"},
+    "negviz/taxonomy/lexicon.py": {
+        "phrases",
+        "cue_types",
+        "quantifiers",
+        "antonyms",
+        "affixes",
+        "affixal_exceptions",
+        "words",
+    },
+}
+# The lead's rewrite of the inspector's data path moves these to negviz/ui.
+PENDING: dict[str, set[str]] = {}
+# Module-level mutable state that is not a cache of results.
+NOT_CACHES = {("negviz/jobs.py", "_PROCS")}  # the training processes this server started
+
+
+def _library_modules():
+    for path in sorted((ROOT / "negviz").rglob("*.py")):
+        rel = path.relative_to(ROOT).as_posix()
+        if not rel.startswith("negviz/ui/"):
+            yield rel, ast.parse(path.read_text())
+
+
+def _is_memo(decorator: ast.expr) -> bool:
+    node = decorator.func if isinstance(decorator, ast.Call) else decorator
+    name = node.attr if isinstance(node, ast.Attribute) else getattr(node, "id", "")
+    return name in ("lru_cache", "cache")
+
+
+def test_no_result_caches_outside_negviz_ui():
+    memoised, state = [], []
+    for rel, tree in _library_modules():
+        allowed = SHIPPED_FILE_READERS.get(rel, set()) | PENDING.get(rel, set())
+        for node in ast.walk(tree):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                if any(_is_memo(d) for d in node.decorator_list) and node.name not in allowed:
+                    memoised.append(f"{rel}:{node.name}")
+        for node in tree.body:  # module level: an empty dict / OrderedDict filled at run time
+            if isinstance(node, ast.ClassDef) and "lru" in node.name.lower():
+                state.append(f"{rel}:{node.name}")
+            target, value = None, None
+            if isinstance(node, ast.Assign) and len(node.targets) == 1:
+                target, value = node.targets[0], node.value
+            elif isinstance(node, ast.AnnAssign):
+                target, value = node.target, node.value
+            if not isinstance(target, ast.Name) or value is None:
+                continue
+            empty_dict = isinstance(value, ast.Dict) and not value.keys
+            made = (
+                isinstance(value, ast.Call)
+                and getattr(value.func, "id", getattr(value.func, "attr", ""))
+                in ("dict", "OrderedDict", "defaultdict", "WeakValueDictionary")
+                and not value.keywords
+            )
+            if (empty_dict or made) and (rel, target.id) not in NOT_CACHES:
+                state.append(f"{rel}:{target.id}")
+    assert memoised == [], "cache these in negviz/ui (st.cache_data / st.cache_resource)"
+    assert state == [], "module-level caches belong in negviz/ui"
+
+
+def test_analyses_charts_and_text_take_frames_not_a_store():
+    """The pure layers never read the store: the ui (or the CLI) reads it and passes frames."""
+    pending: set[str] = set()
+    offenders = []
+    for layer in ("analyses", "charts", "text"):
+        for path in sorted((ROOT / "negviz" / layer).rglob("*.py")):
+            rel = path.relative_to(ROOT).as_posix()
+            tree = ast.parse(path.read_text())
+            if any(m.startswith("negviz.store") for m in _full_imports(tree)):
+                offenders.append(f"{rel} imports negviz.store")
+            for node in ast.walk(tree):
+                if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    params = [a.arg for a in node.args.args + node.args.kwonlyargs]
+                    if "store" in params and f"{rel}:{node.name}" not in pending:
+                        offenders.append(f"{rel}:{node.name} takes a store")
+    assert offenders == []
+
+
+def _full_imports(tree: ast.AST) -> set[str]:
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names |= {a.name for a in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            names.add(node.module)
+    return names
+
+
+def test_pages_stay_thin():
+    """Pages place widgets; logic lives in negviz: each page (and the router) at most 110 statements
+    (statements, not lines: the formatter decides how many lines a call takes), no line over 100
+    characters (pages/ruff.toml gives the formatter that width)."""
+    files = sorted((ROOT / "pages").glob("*.py")) + [ROOT / "app.py"]
+    statements = {f.name: sum(isinstance(n, ast.stmt) for n in ast.walk(ast.parse(f.read_text()))) for f in files}
+    too_long = [f"{name}: {n} statements" for name, n in statements.items() if n > 110]
+    too_wide = [
+        f"{f.name}:{i}" for f in files for i, line in enumerate(f.read_text().splitlines(), 1) if len(line) > 100
+    ]
+    assert too_long == [] and too_wide == []
+
+
+STORE_READS = (
+    "runs",
+    "scores",
+    "scores_wide",
+    "scores_many",
+    "scores_wide_many",
+    "get_run",
+    "annotations",
+    "item_texts",
+)
+# Library readers that take a store and read runs, scores or labels: the top of the stack asks a
+# DatasetView instead (writers, such as annotations.save or projects.create, take the store).
+STORE_READERS = {
+    ("annotations", "latest"),
+    ("annotations", "history"),
+    ("annotations", "export_frame"),
+    ("ann", "latest"),
+    ("ann", "history"),
+    ("ann", "export_frame"),
+    ("ft", "finetune_runs"),
+    ("views", "drift_frames"),
+    ("history", "epochs"),
+    ("history", "items"),
+}
+
+
+def _store_reads(path: Path) -> list[str]:
+    """Store reads in a file: ``store.runs(...)``, ``self.store.get_run(...)``,
+    ``resources.store().scores_wide(...)``, and calls of the library's store readers."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text())):
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)):
+            continue
+        owner, attr = node.func.value, node.func.attr
+        if isinstance(owner, ast.Call):  # resources.store().runs(...)
+            owner = owner.func
+        name = owner.attr if isinstance(owner, ast.Attribute) else getattr(owner, "id", "")
+        if (name == "store" and attr in STORE_READS) or (name, attr) in STORE_READERS:
+            found.append(f"{path.name}:{node.lineno} {name}.{attr}")
+    return found
+
+
+def test_the_top_of_the_stack_reads_through_the_dataset_view(tmp_path):
+    """One read path: pages, negviz/ui, the report and the CLI ask negviz.dataset_view.DatasetView
+    (in the ui, through the one cached accessor negviz.ui.dataset_cache.dataset_view) for a
+    dataset's runs, scores, verdicts, labels, annotations and fine-tuning history."""
+    files = [
+        *(ROOT / "pages").glob("*.py"),
+        ROOT / "app.py",
+        *(ROOT / "negviz" / "ui").rglob("*.py"),
+        *(ROOT / "negviz" / "report").rglob("*.py"),
+        *(ROOT / "negviz" / "cli").rglob("*.py"),
+    ]
+    offenders = [hit for p in files for hit in _store_reads(p)]
+    assert offenders == []
+    # the check itself finds such calls
+    page = tmp_path / "page.py"
+    page.write_text(
+        "latest = ann.latest(store, 'nevir')\nwide = resources.store().scores_wide(run)\n"
+        "frames = views.drift_frames(store, runs)\nview = dataset_view('nevir').runs()\n"
+    )
+    assert _store_reads(page) == ["page.py:1 ann.latest", "page.py:2 store.scores_wide", "page.py:3 views.drift_frames"]
+
+
+def test_the_ui_reads_datasets_through_one_cached_accessor():
+    """negviz.ui.dataset_cache is the only ui module that makes a DatasetView or loads a dataset."""
+    offenders = []
+    for path in [*(ROOT / "pages").glob("*.py"), *(ROOT / "negviz" / "ui").rglob("*.py")]:
+        if path.name == "dataset_cache.py":
+            continue
+        tree = ast.parse(path.read_text())
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call):
+                name = getattr(node.func, "id", getattr(node.func, "attr", ""))
+                if name == "DatasetView" or getattr(node.func, "id", "") == "load":
+                    offenders.append(f"{path.relative_to(ROOT)}:{node.lineno} {name}")
+    assert offenders == []
+
+
+def test_the_readme_layout_names_what_is_in_the_tree():
+    """Every module and folder the README's Layout block names under negviz/ exists, and every
+    top-level module and package of negviz/ is named there."""
+    import re
+
+    readme = (ROOT / "README.md").read_text()
+    block = readme.split("## Layout", 1)[1].split("```", 2)[1]
+    named = set()
+    for line in block.splitlines():
+        m = re.match(r"^  ([\w./, ]+?)\s{2,}", line)  # "  name.py   what it is" (two-space indent: negviz/)
+        if m:
+            named |= {n.strip().rstrip("/") for n in m.group(1).split(",") if n.strip()}
+    package = ROOT / "negviz"
+    missing = [n for n in named if not (package / n).exists()]
+    present = {p.name for p in package.iterdir() if p.suffix == ".py" or (p / "__init__.py").is_file()}
+    unnamed = sorted(
+        p.removesuffix(".py")
+        for p in present - {"__init__.py", "__main__.py"}
+        if p not in named and p.removesuffix(".py") not in named
+    )
+    assert missing == [] and unnamed == [], (missing, unnamed)

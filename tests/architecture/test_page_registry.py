@@ -1,0 +1,114 @@
+"""One page registry (negviz.page_registry): every file in pages/ has exactly one entry, app.py's
+navigation and negviz.links read it, and a link to each page is built from it."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+from negviz import links
+from negviz.page_registry import HOME, PAGES, SECTIONS, SIDEBAR_KEYS, by_url_path, kind_problem, url_paths
+from negviz.schema import EXCLUSION, PAIRS, PERTURBATION, SENTENCE_PAIRS
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_every_page_file_has_one_entry_and_every_entry_a_file():
+    files = sorted(f"pages/{p.name}" for p in (ROOT / "pages").glob("*.py"))
+    assert sorted(p.file for p in PAGES) == files
+    assert len(set(url_paths())) == len(PAGES) and {p.section for p in PAGES} <= set(SECTIONS)
+    assert HOME.url_path == "overview"
+
+
+def test_links_know_every_page():
+    assert links.PAGES == url_paths()
+    for path in url_paths():  # search was missing from the copy links kept before
+        assert links.page(path, dataset="nevir") == f"{path}?dataset=nevir"
+    with pytest.raises(ValueError, match="unknown page"):
+        links.page("nowhere")
+    assert by_url_path("search").title == "Search"
+
+
+def test_app_builds_its_navigation_from_the_registry():
+    app = (ROOT / "app.py").read_text()
+    assert "page_registry" in app and 'st.Page("pages/' not in app  # no second list of pages
+
+
+# ---------------------------------------------------------------- the URL keys each page binds
+def _bound_keys(path: Path) -> tuple[set[str], set[str]]:
+    """(keys a file binds to the URL as literals, every string literal in it): widgets with
+    bind="query-params" and url_check.number_input / text_input (their key argument)."""
+    tree = ast.parse(path.read_text())
+    keys = set()
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        kw = {k.arg: k.value for k in node.keywords}
+        func = node.func
+        checked = (
+            isinstance(func, ast.Attribute)
+            and getattr(func.value, "id", "") == "url_check"
+            and func.attr in ("number_input", "text_input")
+        )
+        bound = checked or (isinstance(kw.get("bind"), ast.Constant) and kw["bind"].value == "query-params")
+        key = kw.get("key")
+        if checked and key is None:
+            key = node.args[2 if func.attr == "number_input" else 3]
+        if bound and isinstance(key, ast.Constant):
+            keys.add(key.value)
+    strings = {n.value for n in ast.walk(tree) if isinstance(n, ast.Constant) and isinstance(n.value, str)}
+    return keys, strings
+
+
+def _ui_modules(path: Path) -> set[Path]:
+    """negviz/ui modules a file imports, followed through the ui modules they import."""
+    seen, todo = set(), [path]
+    while todo:
+        p = todo.pop()
+        if p in seen:
+            continue
+        seen.add(p)
+        for node in ast.walk(ast.parse(p.read_text())):
+            if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("negviz.ui"):
+                names = [f"{node.module}.{a.name}" for a in node.names] if node.module == "negviz.ui" else [node.module]
+                todo += [f for n in names if (f := ROOT / (n.replace(".", "/") + ".py")).is_file()]
+    return seen
+
+
+def test_each_entry_lists_the_url_keys_its_page_binds():
+    """A key a page binds but its entry lacks would be called "no such setting" by the router and
+    refused by links; a key listed that nothing binds is a stale entry."""
+    problems = []
+    for entry in PAGES:
+        files = _ui_modules(ROOT / entry.file)
+        literal = set().union(*(_bound_keys(f)[0] for f in files)) - set(SIDEBAR_KEYS)
+        strings = set().union(*(_bound_keys(f)[1] for f in files))
+        # keys built in a loop (the typed texts of maxsim and playground) appear as literals
+        if missing := literal - set(entry.url_keys):
+            problems.append(f"{entry.url_path} binds {sorted(missing)} but its entry lacks them")
+        if stale := set(entry.url_keys) - strings:
+            problems.append(f"{entry.url_path} lists {sorted(stale)}, which nothing of it names")
+    assert problems == []
+    # the check finds a page that binds a key: the heatmap's minimum cell size
+    assert "min_n" in _bound_keys(ROOT / "pages/heatmap.py")[0]
+
+
+def test_links_refuse_a_key_the_page_does_not_bind():
+    assert links.inspector("nevir", "1-1", model="tfidf", why_on="true").startswith("inspector?")
+    with pytest.raises(ValueError, match="binds no URL key paircard"):
+        links.page("inspector", paircard="1-1")
+    assert by_url_path("maxsim").takes("dataset") and not by_url_path("overview").takes("pair")
+
+
+def test_the_kind_guard_words_come_from_the_registry():
+    heatmap, maxsim = by_url_path("heatmap"), by_url_path("maxsim")
+    assert kind_problem(heatmap, "nevir", PAIRS) is None and kind_problem(by_url_path("inspector"), "x", "any") is None
+    assert kind_problem(heatmap, "cannot", SENTENCE_PAIRS) == (
+        "Per-type heatmap draws NevIR-style contrast pairs, ExcluIR-style exclusion queries, DEMETR-style "
+        "perturbations; cannot holds CANNOT-style sentence pairs."
+    )
+    assert maxsim.kinds == (PAIRS, EXCLUSION) and "demetr holds DEMETR-style perturbations" in kind_problem(
+        maxsim, "demetr", PERTURBATION
+    )

@@ -1,0 +1,51 @@
+"""The test suite's own layout (tests/README.md): every test file lives in the directory of what it
+tests, each such directory is a package named in the README's map, and a test's tier (the
+``browser`` and ``slow`` markers) comes from its directory alone."""
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+from tests.conftest import BROWSER_DIRS, SLOW_DIRS
+
+TESTS = Path(__file__).resolve().parents[1]
+NOT_TESTS = {"support", "data", "__pycache__"}
+
+
+def tier_directories() -> list[Path]:
+    return sorted(d for d in TESTS.iterdir() if d.is_dir() and d.name not in NOT_TESTS)
+
+
+def test_every_test_file_lives_in_a_directory_of_its_tier():
+    assert sorted(p.name for p in TESTS.glob("test_*.py")) == []
+    assert not list((TESTS / "support").rglob("test_*.py")), "support/ holds helpers, not tests"
+    for folder in tier_directories():
+        assert (folder / "__init__.py").exists(), f"{folder.name}/ is not a package"
+        assert list(folder.glob("test_*.py")), f"{folder.name}/ holds no test file"
+
+
+def test_the_readme_maps_every_directory_and_names_the_slow_ones():
+    readme = (TESTS / "README.md").read_text()
+    mapped = set(re.findall(r"`([a-z_]+)/`", readme))
+    assert {d.name for d in tier_directories()} <= mapped
+    for name in SLOW_DIRS:
+        row = next(line for line in readme.splitlines() if line.startswith(f"| `{name}/`"))
+        assert row.rstrip(" |").endswith("slow"), row
+
+
+def test_the_markers_come_from_the_directory():
+    """`make test-fast`'s selection, collected: a page test and a browser test are left out by their
+    directory, a unit test in core/ is kept (none of the three carries a marker of its own)."""
+    files = ["tests/pages/test_board_page.py", "tests/browser/test_board.py", "tests/core/test_outcomes.py"]
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider"]
+        + ["-m", "not browser and not slow", *files],
+        cwd=TESTS.parent,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    kept = {line.split("::")[0] for line in done.stdout.splitlines() if "::" in line}
+    assert kept == {"tests/core/test_outcomes.py"}, done.stdout + done.stderr
+    assert BROWSER_DIRS <= SLOW_DIRS, "a browser test is slow too"

@@ -1,0 +1,63 @@
+"""Real browser, fresh server: every page opens from its own URL with typical parameters, shows
+its title, no error box and no "Page not found" (the first request of the server included)."""
+
+import re
+
+import pytest
+
+from negviz.page_registry import url_paths
+from tests.support.browser import needs_browser, running_app
+
+pytestmark = needs_browser
+# URL (path and query) -> the page's title; /overview comes first, as the first request of the server.
+PAGES = {
+    "/overview?dataset=nevir": "Overview",
+    "/board?sort=NevIR": "Across benchmarks",
+    "/heatmap?dataset=excluir": "Per-type accuracy",
+    "/errors?dataset=nevir": "Error preference",
+    "/sensitivity": "Perturbation sensitivity",
+    "/drift": "Fine-tuning drift",
+    "/cue-influence?dataset=nevir&axis=negation+type": "Cue influence",
+    "/maxsim?dataset=nevir&pair=1230-2": "MaxSim explorer",
+    "/playground": "Playground",
+    "/inspector?dataset=nevir&pair=1230-2": "Pair inspector",
+    "/search?qid=excluir_31": "Search",  # BM25 over the offline corpus by default
+    "/annotations": "Annotations",
+    "/projects": "Annotation projects",  # no project yet: the creation form
+    "/evaluate": "Evaluate a model",
+    "/import-scores?dataset=nevir": "Import scores",
+    "/catalog": "Models & data",
+    "/add-dataset": "Add a dataset",
+    "/?dataset=excluir": "Overview",  # the root shows the Overview too
+}
+DEFAULTS = {"dataset=nevir", "pair=1230-2"}  # a widget at its default value (the first pair) leaves the URL
+ERRORS = '[data-testid="stException"], [data-testid="stAlertContentError"]'
+
+
+@pytest.fixture(scope="module")
+def fresh_server(tmp_path_factory):
+    """A server of its own: this module's first request is its first request."""
+    yield from running_app(tmp_path_factory, "fresh")
+
+
+def test_every_page_opens_from_its_url_on_a_fresh_server(fresh_server, browser):
+    app_paths = set(url_paths())
+    assert app_paths == {re.match(r"/([\w-]*)", u).group(1) for u in PAGES} - {""}, "a page of app.py is not visited"
+    page = browser.new_page(viewport={"width": 1400, "height": 1200})
+    for url, title in PAGES.items():
+        page.goto(fresh_server + url, timeout=60_000)
+        page.get_by_role("heading", name=title, exact=True).wait_for(timeout=120_000)
+        # the page's script has run to its end
+        page.locator('[data-testid="stApp"][data-test-script-state="notRunning"]').wait_for(timeout=180_000)
+        page.locator('[data-testid="stSidebar"]').get_by_text("Dataset", exact=True).first.wait_for(
+            timeout=60_000
+        )  # app.py ran
+        assert page.get_by_text("Page not found").count() == 0, url
+        errors = page.locator(ERRORS)
+        assert errors.count() == 0, (url, errors.all_inner_texts())
+        assert page.evaluate("location.pathname") == url.split("?")[0], url
+        query = url.partition("?")[2]  # bound widgets keep non-default values in the URL
+        for param in filter(None, query.split("&")):
+            if param not in DEFAULTS:
+                assert param in page.evaluate("location.search"), (url, page.evaluate("location.href"))
+    page.close()

@@ -1,0 +1,158 @@
+"""Jobs whose process died without ending them (negviz.jobs.is_alive, the one liveness rule):
+a `negviz finetune` started from a shell and killed with SIGKILL after storing epoch 0 is
+reported interrupted once its heartbeat is older than the timeout, and not before; discard
+deletes it and nothing else; resume trains it again under its id; the same spec started again
+trains anew. On SQLite and PostgreSQL, with real child processes on a tiny model. The same rule
+for an evaluation job of another replica, and the drift page's text and buttons.
+The drift page's side (AppTest): tests/pages/test_drift_resume_page.py.
+The killed `negviz finetune` itself: tests/concurrency/test_killed_finetune.py."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+from datetime import datetime, timedelta, timezone
+
+import pytest
+
+from negviz import cli, eval_jobs, jobs
+from negviz import finetune as ft
+from negviz.paths import ROOT
+from negviz.store import RunNotFoundError, RunRecord
+from tests.support.pg import pg_url, store, store_url  # noqa: F401  (fixtures)
+from tests.support.waiting import wait_for
+
+STALE_ENV = "NEGVIZ_JOB_STALE_SECONDS"  # the liveness timeout (jobs.STALE_ENV)
+APP = str(ROOT / "app.py")
+
+
+def spec(model, seed: int) -> ft.FinetuneSpec:  # long: killed long before it could end
+    return ft.FinetuneSpec(
+        str(model), train="nevir-split", limit_heldout=4, limit_train=40, batch_size=4, epochs=100, seed=seed, general=2
+    )
+
+
+def stored_epochs(store, run_id) -> list[int]:
+    try:
+        return store.epochs(run_id)["epoch"].tolist()
+    except RunNotFoundError:  # the child has not registered its run yet
+        return []
+
+
+def shell_finetune(s: ft.FinetuneSpec, url: str, run_id: str, tmp) -> subprocess.Popen:
+    """`negviz finetune` as someone runs it from a shell: no job file anywhere."""
+    env = {**os.environ, "NEGVIZ_DB_URL": url, "OMP_NUM_THREADS": "1", "PYTHONPATH": str(ROOT)}
+    cmd = [
+        sys.executable,
+        "-m",
+        "negviz",
+        "finetune",
+        *s.cli_args(),
+        "--run-id",
+        run_id,
+        "--quiet",
+        "--save-dir",
+        str(tmp / "ckpt"),
+    ]
+    return subprocess.Popen(cmd, env=env, cwd=tmp, stdout=subprocess.DEVNULL, stderr=open(tmp / f"{run_id}.log", "wb"))
+
+
+def test_the_liveness_rule_on_both_sides_of_the_timeout(monkeypatch):
+    monkeypatch.delenv(STALE_ENV, raising=False)
+    t, limit = 1_000_000.0, jobs.STALE_AFTER
+    assert jobs.is_alive(None, t, now=t + limit - 1) and not jobs.is_alive(None, t, now=t + limit + 1)
+    assert not jobs.is_alive(None, None, now=t), "a job that never gave a sign of life is not alive"
+    # Where this machine sees the process, that decides, whatever the heartbeat says.
+    assert jobs.is_alive(True, t, now=t + 10 * limit) and not jobs.is_alive(False, t, now=t)
+    assert jobs.beat_every() == limit / jobs.BEATS and STALE_ENV == jobs.STALE_ENV
+    monkeypatch.setenv(STALE_ENV, "30")
+    assert jobs.is_alive(None, t, now=t + 29) and not jobs.is_alive(None, t, now=t + 31)
+    monkeypatch.setenv(STALE_ENV, "soon")
+    with pytest.raises(ValueError, match="NEGVIZ_JOB_STALE_SECONDS='soon' is not a number of seconds"):
+        jobs.stale_after()
+
+
+def test_the_store_discards_or_hands_over_only_a_silent_run(store):
+    def record():
+        return RunRecord(spec_key="k", kind="finetune", model_name="m", dataset_name="finetune:x")
+
+    run_id = store.start_run(record())
+    store.add_epoch(run_id, 0, {"cos_mean": 0.9})
+    now = datetime.now(timezone.utc)
+    past, future = now - timedelta(minutes=5), now + timedelta(seconds=5)  # the cut-off on either side of its beat
+    assert store.beat(run_id) and not store.beat(run_id, owner="another-host:1")
+    assert not store.discard_run(run_id, past) and not store.claim_run(run_id, past, owner="another-host:1")
+    assert store.claim_run(run_id, future, owner="another-host:1"), "silent: another process takes it over"
+    assert store.epochs(run_id).empty, "to train it again from epoch 0"
+    assert not store.beat(run_id), "its first owner has lost it (and stops)"
+    assert not store.claim_run(run_id, past, owner="a-third-host:1"), "the new owner's beat is fresh"
+    assert store.discard_run(run_id, datetime.now(timezone.utc) + timedelta(seconds=5))
+    with pytest.raises(RunNotFoundError):
+        store.get_run(run_id)
+    # An ended run is neither discarded nor taken over; its heartbeat goes when it ends.
+    ended = store.start_run(record())
+    store.finish_run(ended, status="cancelled")
+    assert store.last_beats([ended]) == {} and not store.discard_run(ended, future)
+    assert not store.claim_run(ended, future) and store.get_run(ended).status == "cancelled"
+
+
+def test_the_cli_says_what_is_wrong_with_a_resume_or_discard(store, capsys):
+    url = jobs.store_url(store)
+    assert cli.main(["--db", url, "jobs", "discard", "no-such-run"]) == 2
+    assert "no run 'no-such-run' in the store" in capsys.readouterr().err
+    alive = store.start_run(
+        RunRecord(
+            spec_key="k",
+            kind="finetune",
+            model_name="m",
+            dataset_name="finetune:x",
+            options={"finetune": {"epochs": 2}},
+        )
+    )
+    assert cli.main(["--db", url, "jobs", "discard", alive]) == 2
+    assert (
+        f"run {alive[:8]} is running (cancel it first); only an interrupted run can be discarded"
+        in capsys.readouterr().err
+    )
+    assert cli.main(["--db", url, "jobs", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == [
+        {"run_id": alive, "state": "running", "progress": "running elsewhere; 0 of 3 measurements stored"}
+    ]
+    assert cli.main(["--db", url, "finetune", "--resume", "no-such-run"]) == 2
+    assert "no run 'no-such-run' in the store" in capsys.readouterr().err
+    store.get_run(alive)  # still there
+
+
+def test_an_evaluation_of_another_replica_lives_by_its_heartbeat(tmp_path, monkeypatch):
+    """A job record of another host (a jobs folder shared by replicas): this machine cannot see
+    its process, so its heartbeat file decides; killed, it is reported failed, not running."""
+    monkeypatch.delenv(STALE_ENV, raising=False)
+    monkeypatch.setenv("NEGVIZ_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    url, folder = f"sqlite:///{tmp_path / 'runs.sqlite'}", tmp_path / "jobs"
+    starter = (
+        "import sys; from negviz import eval_jobs; from negviz.store import Store; "
+        "print(eval_jobs.start('all-MiniLM-L6-v2', 'nevir', 'test', store=Store(sys.argv[1]), "
+        "jobs_dir=sys.argv[2]).job_id)"
+    )
+    env = {**os.environ, STALE_ENV: "3", "PYTHONPATH": str(ROOT)}  # the child beats every 0.5 s
+    job_id = subprocess.run(
+        [sys.executable, "-c", starter, url, str(folder)], env=env, check=True, capture_output=True, text=True
+    ).stdout.strip()
+    paths = jobs.job_paths(folder, job_id)
+    record = json.loads(paths["job.json"].read_text())
+    try:
+        jobs.write_json(paths["job.json"], {**record, "host": "another-replica"})
+        assert eval_jobs.poll(job_id, folder).state == "running", "just started: alive"
+        wait_for(lambda: (folder / f"{job_id}.beat").exists(), "the child's first heartbeat")
+        assert eval_jobs.poll(job_id, folder).state == "running"
+        assert [j.job_id for j in eval_jobs.running(folder)] == [job_id]
+    finally:
+        os.kill(record["pid"], signal.SIGKILL)  # the child this test started
+    monkeypatch.setenv(STALE_ENV, "1")
+    failed = wait_for(lambda: (j := eval_jobs.poll(job_id, folder)).done and j, "the silent job's end", timeout=60)
+    assert failed.state == "failed" and "no sign of life" in failed.error and "another-replica" in failed.error
+    assert eval_jobs.running(folder) == []

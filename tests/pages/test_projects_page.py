@@ -1,0 +1,73 @@
+"""The Annotation projects page (AppTest): a project made through its form, a bad name refused with
+a message, labelling through the queue, and the tabs' progress and review without errors."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from streamlit.testing.v1 import AppTest
+
+from negviz import projects as P
+from negviz.store import Store
+
+APP = str(Path(__file__).resolve().parents[2] / "app.py")
+
+
+def open_projects(**params) -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=120)
+    for key, value in params.items():
+        at.query_params[key] = value
+    at.run()
+    at.switch_page("pages/projects.py").run()
+    assert not at.exception, [e.message for e in at.exception]
+    return at
+
+
+def create(at: AppTest, name: str) -> AppTest:
+    at.text_input(key="new_project_name").input(name)
+    at.number_input(key="new_project_size").set_value(4)
+    next(b for b in at.button if b.label == "Create").click().run()
+    return at
+
+
+def test_make_a_project_and_label_its_queue(app_env):
+    at = open_projects()
+    assert any("No annotation project" in i.value for i in at.info)
+    at.sidebar.text_input(key="annotator").input("ana").run()
+    create(at, "bad name!")
+    assert any("project name" in e.value for e in at.error) and not at.exception
+    create(at, "types-1")
+    assert not at.exception and any("created with 4 pairs" in s.value for s in at.success)
+    url = f"sqlite:///{app_env / 'results.sqlite'}"
+    with Store(url) as store:
+        project = P.get(store, "types-1")
+    assert project.owner == "ana" and project.overlap == 2
+    at.button(key="start_labelling").click().run()
+    assert [h.value for h in at.subheader] == [f"types-1 · {project.items[0]}"]
+    next(s for s in at.selectbox if s.label == "Negation type").select("affixal")
+    next(b for b in at.button if b.label == "Save and next").click().run()
+    assert not at.exception and [h.value for h in at.subheader] == [f"types-1 · {project.items[1]}"]
+    with Store(url) as store:
+        assert store.annotations("nevir", annotator="ana")["item_id"].tolist() == [project.items[0]]
+    for tab in ("Review", "Progress & agreement", "Set up"):
+        at.query_params["tab"] = tab
+        at.run()
+        assert not at.exception, (tab, [e.message for e in at.exception])
+
+
+def test_the_uncertainty_queue_serves_the_models_closest_call_first(app_env):
+    from negviz.datasets import load
+    from negviz.dataset_view import DatasetView
+    from negviz.projects.ranking import uncertainty_ids
+
+    url = f"sqlite:///{app_env / 'results.sqlite'}"
+    with Store(url) as store:
+        P.create(store, "unsure", load("nevir"), "ana", overlap=1, sample=30)
+    at = open_projects(project="unsure", order="uncertainty")
+    at.sidebar.text_input(key="annotator").input("ben").run()
+    at.button(key="start_labelling").click().run()
+    assert not at.exception, [e.message for e in at.exception]
+    with Store(url) as store:  # the page loaded the shipped runs into the store
+        first = uncertainty_ids(DatasetView(store, "nevir"), P.get(store, "unsure"))[0]
+        assert len(store.runs(dataset="nevir")) > 3
+    assert [h.value for h in at.subheader] == [f"unsure · {first}"]

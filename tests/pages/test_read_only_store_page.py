@@ -1,0 +1,27 @@
+"""Pages (AppTest) on a read-only store show its runs and say labels cannot be saved."""
+
+from __future__ import annotations
+
+from tests.store.test_locations import ROOT
+
+
+def test_pages_on_a_read_only_store_show_its_runs_and_say_labels_cannot_be_saved(app_env, monkeypatch):
+    from streamlit.testing.v1 import AppTest
+
+    from negviz.store import Store
+
+    db = app_env / "viewer.sqlite"
+    with Store(db) as made:
+        made.ensure_bundled()  # a store that holds the shipped runs, scores included
+    monkeypatch.setenv("NEGVIZ_DB_URL", f"sqlite:///file:{db}?mode=ro&uri=true")
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=300)
+    at.query_params["dataset"] = "nevir"
+    at.run()
+    assert not at.exception, [e.message for e in at.exception]
+    assert at.get("plotly_chart"), "the overview draws the stored runs"
+    at.switch_page("pages/inspector.py").run()
+    assert not at.exception, [e.message for e in at.exception]
+    notice = " ".join(w.value for w in at.warning).replace("\\", "")
+    assert "Labels cannot be saved now: the results store" in notice and "viewer.sqlite" in notice
+    assert "is read-only here" in notice
+    assert all(b.disabled for b in at.button if b.label in ("Save", "Save and next"))

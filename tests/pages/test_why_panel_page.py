@@ -1,0 +1,74 @@
+"""The inspector's Why panel (AppTest): the model, method and score difference its URL names, and long
+work waiting for Start."""
+
+from __future__ import annotations
+
+from negviz import links
+from negviz.analyses import attribution as A
+from negviz.catalog import load_scorer
+from negviz.schema import PAIRS
+from tests.analyses.test_why_panel import SECOND
+from tests.support.apptest import open_page
+
+
+def _open(**params):
+    return open_page("pages/inspector.py", timeout=300, **params)
+
+
+def _nevir_contrast(pair: str, name: str) -> A.Contrast:
+    from negviz.datasets import load
+
+    frame = load("nevir").frame
+    row = frame[frame["pair_id"] == pair].iloc[0].to_dict()
+    return next(c for c in A.contrasts(PAIRS, row) if c.name == name)
+
+
+def test_the_panel_explains_the_model_its_url_names_not_the_filter_model(app_env):
+    from negviz.ui import why_view
+
+    why_view._memory.clear()
+    at = _open(
+        dataset="nevir",
+        pair="1230-2",
+        model="all-MiniLM-L6-v2",  # the list's filter model
+        why_model="tfidf",
+        why_method="occlusion",
+        why_contrast=SECOND,
+        why_on="true",
+    )
+    assert at.sidebar.selectbox(key="model").value == "all-MiniLM-L6-v2"
+    picked = {s.key: s.value for s in at.selectbox if s.key in ("why_model", "why_method", "why_contrast")}
+    assert picked == {"why_model": "tfidf", "why_method": "occlusion", "why_contrast": SECOND}
+    expected = A.occlusion(load_scorer("tfidf"), _nevir_contrast("1230-2", "margin2"))
+    metrics = {m.label: m.value for m in at.metric}
+    assert metrics[SECOND] == f"{expected.margin:+.4f}"
+    assert metrics["Scored passes"] == f"{expected.forward_passes:,}"
+    captions = " ".join(c.value for c in at.caption)
+    assert "tfidf, occlusion: a word's value" in captions  # the explanation's own caption names its model
+    assert links.explanation("nevir", "1230-2", "tfidf", "occlusion", SECOND) in captions  # its link
+
+    at.selectbox(key="why_model").select("bm25").run()  # another choice: explained at once
+    expected = A.occlusion(load_scorer("bm25"), _nevir_contrast("1230-2", "margin2"))
+    assert {m.label: m.value for m in at.metric}[SECOND] == f"{expected.margin:+.4f}"
+    assert "why_model=bm25" in " ".join(c.value for c in at.caption)
+
+
+def test_the_panel_defaults_to_a_quick_model_and_long_work_waits_for_start(app_env, monkeypatch):
+    from negviz.ui import why_view
+
+    why_view._memory.clear()
+    at = _open(dataset="nevir", pair="1230-2", model="smollm2-135m")
+    chosen = at.selectbox(key="why_model").value
+    assert chosen != "smollm2-135m" and not at.metric  # not the filter's LLM; nothing computed while off
+
+    monkeypatch.setattr(why_view, "EXPLICIT_AFTER", 0.0)  # every explanation is long now
+    at.selectbox(key="why_model").select("tfidf")
+    at.toggle(key="why_on").set_value(True).run()
+    assert not at.metric  # the cost is said, nothing runs
+    passes = A.planned_passes("occlusion", _nevir_contrast("1230-2", "margin1"))
+    cost = at.info[0].value
+    assert (
+        f"scores {passes:,} (query, document) pairs" in cost and "estimated from" in cost and "on this machine" in cost
+    )
+    next(b for b in at.button if b.label == "Start").click().run()
+    assert {m.label: m.value for m in at.metric}["Scored passes"] == f"{passes:,}"

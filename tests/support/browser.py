@@ -1,0 +1,176 @@
+"""Real-browser fixtures: the app served by streamlit on a free port with a throwaway
+store, and headless Debian Chromium driven by Playwright. One server per test session."""
+
+import contextlib
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from tests.support.waiting import wait_for
+
+ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+# Without these flags Chromium tries Google's hosts at start, which this network refuses.
+CHROMIUM_ARGS = [
+    "--headless=new",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+# Browser test modules set: pytestmark = needs_browser
+needs_browser = [
+    pytest.mark.browser,
+    pytest.mark.skipif(CHROMIUM is None, reason="Debian chromium is not installed (make test installs it as root)"),
+]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@contextlib.contextmanager
+def serve(tmp: Path, db_url: str | None = None, name: str = "streamlit", port_in_env: bool = False):
+    """A fresh app server (``python -m negviz.ui.serve``, as `make run` starts it) over ``db_url``
+    (default: a throwaway SQLite store in ``tmp``); yields its base URL. The environment, PYTHONPATH
+    included, is passed on, so the server imports this checkout's code; its log is tmp/<name>.log.
+    ``port_in_env``: the port is given as STREAMLIT_SERVER_PORT, not on the command line."""
+    log = open(tmp / f"{name}.log", "wb")
+    port = free_port()
+    env = {
+        **os.environ,
+        "NEGVIZ_DB_URL": db_url or f"sqlite:///{tmp / 'results.sqlite'}",
+        "NEGVIZ_CACHE_DIR": str(tmp / f"{name}-cache"),
+        "HF_HUB_OFFLINE": "1",
+    }
+    port_args = ["--server.port", str(port)]
+    if port_in_env:
+        env["STREAMLIT_SERVER_PORT"], port_args = str(port), []
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "negviz.ui.serve",
+            "--server.headless",
+            "true",
+            *port_args,
+            "--server.address",
+            "127.0.0.1",
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,  # a file: a full pipe would block the server
+    )
+    url = f"http://127.0.0.1:{port}"
+
+    def healthy() -> bool:
+        try:
+            return urllib.request.urlopen(url + "/_stcore/health", timeout=2).read() == b"ok"
+        except OSError:  # not up yet
+            return False
+
+    try:
+        wait_for(
+            healthy, f"server {name} to start", 90, every=0.5, detail=lambda: (tmp / f"{name}.log").read_text()[-2000:]
+        )
+    except BaseException:  # pytest's failure is a BaseException
+        proc.kill()
+        raise
+    try:
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(timeout=15)
+        log.close()
+
+
+def running_app(tmp_path_factory, name: str = "app"):
+    """For a fixture: ``yield from running_app(...)`` gives the base URL of a fresh server."""
+    if CHROMIUM is None:
+        pytest.skip("Debian chromium is not installed")
+    with serve(tmp_path_factory.mktemp(name)) as url:
+        yield url
+
+
+@pytest.fixture(scope="session")
+def app_server(tmp_path_factory):
+    """Base URL of a running app (bundled runs loaded into a fresh SQLite store)."""
+    yield from running_app(tmp_path_factory)
+
+
+@pytest.fixture(scope="session")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+# ---------------------------------------------------------------- page helpers
+def wait_for_url(page, fragment: str, timeout: float = 60) -> str:
+    """The page's URL once it contains ``fragment`` (page.url misses history.replaceState)."""
+    try:
+        page.wait_for_function("f => location.href.includes(f)", arg=fragment, timeout=timeout * 1000)
+    except Exception as exc:  # playwright's TimeoutError: say which URL we were on
+        raise AssertionError(f"{fragment!r} never appeared in {page.evaluate('location.href')}") from exc
+    return page.evaluate("location.href")
+
+
+def settle(page, selector: str, timeout: float = 60) -> None:
+    """Wait until the first element matching ``selector`` keeps its box for two animation
+    frames (a plotly chart reaches its final width after the page lays out)."""
+    page.wait_for_function(
+        """sel => new Promise(done => {
+            const box = () => JSON.stringify(document.querySelector(sel)?.getBoundingClientRect());
+            const first = box();
+            requestAnimationFrame(() => requestAnimationFrame(() => done(first !== "undefined" && box() === first)));
+        })""",
+        arg=selector,
+        timeout=timeout * 1000,
+    )
+
+
+def painted(page, timeout: float = 60) -> None:
+    """Wait until the app is idle (no script running, nothing stale) and two animation frames
+    have been drawn since: the data grids paint their cells into a canvas then, which no
+    element announces (for screenshots)."""
+    page.locator('[data-testid="stApp"][data-test-script-state="notRunning"]').wait_for(timeout=timeout * 1000)
+    page.wait_for_function("() => !document.querySelector('[data-stale=\"true\"]')", timeout=timeout * 1000)
+    page.evaluate("() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))")
+
+
+def click_point(page, point) -> None:
+    """Click the centre of a plotly point (a heatmap cell marker or a bar segment): hover it
+    first, as plotly picks the clicked point from the last hover, and click once the hover
+    label shows."""
+    box = point.bounding_box()
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    page.mouse.move(x, y)
+    page.locator(".hoverlayer .hovertext").first.wait_for(timeout=30_000)
+    page.mouse.click(x, y)
+
+
+def download(page, button: str) -> bytes:
+    """Bytes of a Streamlit download (not plotly's own modebar PNG button)."""
+    with page.expect_download(timeout=180_000) as info:  # kaleido starts a Chromium: slow on a busy machine
+        page.locator('[data-testid="stDownloadButton"]').filter(has_text=button).first.click()
+    return open(info.value.path(), "rb").read()
