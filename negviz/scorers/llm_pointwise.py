@@ -67,6 +67,11 @@ class GenerativeScorer(Scorer):
     def needs_files(cls, options: dict[str, Any]) -> bool:
         return options.get("backend", "transformers") != "endpoint"
 
+    @property
+    def half_precision(self) -> bool:
+        """An endpoint runs elsewhere, at its server's precision: never this machine's fp16."""
+        return self.needs_files(self.options) and super().half_precision
+
     @classmethod
     def check_options(cls, options: dict[str, Any]) -> dict[str, Any]:
         """As for every family, and a base_url with user info (``http://user:key@host/v1``) is

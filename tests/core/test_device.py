@@ -51,3 +51,6 @@ def test_a_local_llm_is_half_on_cuda_by_default(monkeypatch):
     assert not scorer.half_precision
     scorer._device = "cuda"
     assert scorer.half_precision  # without the variable: LARGE_MODEL_PRECISION
+    endpoint = load_scorer(resolve_model(ModelSpec.parse("smollm2-135m[backend=endpoint]")), device="cpu")
+    endpoint._device = "cuda"
+    assert not endpoint.half_precision  # it runs on its server, not on this GPU
