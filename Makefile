@@ -50,17 +50,21 @@ lint: venv
 format: venv
 	$(VENV)/bin/ruff format .
 
+# Two pytest workers on a 2-core machine (one per core, -n auto), each test file kept on one worker
+# (--dist loadfile) so a module's fixtures are built once; `make test XDIST=` runs in one process.
+XDIST ?= -n auto --dist loadfile
+
 test: venv browser lint
 	@pg_url=$$(scripts/pg_test_server.sh start); \
 	echo "PostgreSQL for the store tests: $${pg_url:-none}"; \
-	NEGVIZ_TEST_PG_URL="$$pg_url" HF_HUB_OFFLINE=1 $(PY) -m pytest $(PYTEST_ARGS); rc=$$?; \
+	NEGVIZ_TEST_PG_URL="$$pg_url" HF_HUB_OFFLINE=1 $(PY) -m pytest $(XDIST) $(PYTEST_ARGS); rc=$$?; \
 	scripts/pg_test_server.sh stop >/dev/null 2>&1; exit $$rc
 
 # The inner loop: unit, contract and store tests (SQLite; PostgreSQL too when
 # NEGVIZ_TEST_PG_URL is set); the slow directories (browser, pages, concurrency, models,
 # report) are left out by their markers (tests/README.md).
 test-fast: venv
-	HF_HUB_OFFLINE=1 $(PY) -m pytest -m "not browser and not slow" $(PYTEST_ARGS)
+	HF_HUB_OFFLINE=1 $(PY) -m pytest -m "not browser and not slow" $(XDIST) $(PYTEST_ARGS)
 
 # Re-create the shipped precomputed runs (data/runs) with the CLI, offline models only.
 data-runs: venv

@@ -7,7 +7,7 @@ Measures, after one warm-up, the median of ``--repeat`` runs of
   figures   the heatmap pair and the delta bars built from those views
   plain     the baseline: the model's own forward pass of the same query and document, one text
             a pass, as a plain transformers script would (tokenizer + model, no negviz)
-and the ratio matrix / plain (tests/scorers/test_late_interaction.py counts the forward passes instead).
+and the ratio matrix / plain (tests/scorers/test_maxsim.py counts the forward passes instead).
 Every repeat uses documents never seen before (a word is changed), so nothing is served from
 a cache. The model load is reported apart (once per process in the app).
 Usage: python benchmarks/bench_maxsim.py [--repeat 10] [--device cpu] [--json]

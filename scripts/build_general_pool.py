@@ -1,7 +1,7 @@
 """Write data/corpus/general_pool.parquet: BM25's top 30 over the offline corpus for each of the
 shipped ExcluIR sample's original questions (question0), the fixed candidate pools of the
 per-epoch retrieval figure without negation (negviz.finetune.general). Model-independent, so it
-is computed once here instead of in every fine-tuning run; tests/finetune/test_lora_general.py checks
+is computed once here instead of in every fine-tuning run; tests/finetune/test_general.py checks
 it against BM25 run live. Usage: python scripts/build_general_pool.py
 """
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import sys
 import tempfile
 from pathlib import Path
 from typing import Callable
@@ -134,23 +135,50 @@ def tiny_model_dir(tmp_path_factory) -> Callable[[str], Path | None]:
     return get
 
 
+def run_shared_dir(tmp_path_factory) -> Path:
+    """A folder shared by every process of this test run: the xdist workers' temporary folders
+    sit side by side under one run folder (a run without workers has its own)."""
+    base = tmp_path_factory.getbasetemp()
+    return base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+
+
+def built_once(tmp_path_factory, name: str, build: Callable[[Path], None]) -> Path:
+    """``run folder/name``, built by ``build(folder)`` by the first process of the run that
+    asks; the others wait on a file lock, then use what it built."""
+    from filelock import FileLock
+
+    shared = run_shared_dir(tmp_path_factory)
+    done = shared / name
+    with FileLock(str(shared / f"{name}.lock")):
+        if not done.exists():
+            partial = shared / f"{name}.partial"
+            shutil.rmtree(partial, ignore_errors=True)
+            partial.mkdir()
+            build(partial)
+            partial.rename(done)  # whole or absent: a process killed mid-build leaves no half store
+    return done
+
+
 @pytest.fixture(scope="session")
 def shipped_store_file(tmp_path_factory) -> Path:
-    """A SQLite store holding every shipped run with its item scores, built once per test run.
-    Page tests start from a copy: a fresh store would copy the shipped scores in again, in a
-    background thread that outlives its test and competes with the next ones for the CPU. The
-    first-start path itself (records at once, scores later) is tested in tests/store/test_store.py."""
-    from negviz.paths import DATA_DIR
-    from negviz.store import Store
+    """A SQLite store holding every shipped run with its item scores, built once per test run
+    (shared by the xdist workers). Page tests start from a copy: a fresh store would copy the
+    shipped scores in again, in a background thread that outlives its test and competes with the
+    next ones for the CPU. The first-start path itself (records at once, scores later) is tested
+    in tests/store/test_store.py."""
 
-    path = tmp_path_factory.mktemp("shipped-store") / "results.sqlite"
-    store = Store(f"sqlite:///{path}")
-    try:
-        store.ensure_bundled(DATA_DIR / "runs", lazy=True)
-        store.load_pending()
-    finally:
-        store.close()  # the last connection's close checkpoints the WAL into the file copied
-    return path
+    def build(folder: Path) -> None:
+        from negviz.paths import DATA_DIR
+        from negviz.store import Store
+
+        store = Store(f"sqlite:///{folder / 'results.sqlite'}")
+        try:
+            store.ensure_bundled(DATA_DIR / "runs", lazy=True)
+            store.load_pending()
+        finally:
+            store.close()  # the last connection's close checkpoints the WAL into the file copied
+
+    return built_once(tmp_path_factory, "shipped-store", build) / "results.sqlite"
 
 
 @pytest.fixture(scope="module")
@@ -179,6 +207,17 @@ def app_env(tmp_path, monkeypatch, shipped_store_file) -> Path:
 
     dataset_cache.clear_runs()
     return tmp_path
+
+
+@pytest.fixture(autouse=True)
+def _main_module_restored():
+    """Put back the process's __main__ after each test: Streamlit's AppTest leaves its script as
+    __main__, and a process a later test spawns in this worker would re-run that script (a
+    spawned child imports its parent's __main__ from its file)."""
+    main = sys.modules.get("__main__")
+    yield
+    if main is not None and sys.modules.get("__main__") is not main:
+        sys.modules["__main__"] = main
 
 
 @pytest.fixture

@@ -1,11 +1,10 @@
-"""Why a model misses the cue (issue "token attributions"): occlusion against a hand computation,
-integrated gradients' completeness on MiniLM, the per-layer curve against a direct computation
-with transformers, the lexical measure on hand-built pairs, and cue-influence runs in the store.
+"""Why a model misses the cue (issue "token attributions", negviz.analyses.attribution): occlusion
+against a hand computation, integrated gradients' completeness, and cue-influence and layer-curve
+runs in the store (`negviz explain`: tests/cli/test_explain_command.py). The layer curves alone: test_layers.py; the lexical measure: test_lexical.py.
 The runs with the real MiniLM and NegMiniLM weights: tests/models/test_attribution.py."""
 
 from __future__ import annotations
 
-import json
 import math
 from collections import Counter
 
@@ -14,12 +13,10 @@ import pandas as pd
 import pytest
 
 from negviz.analyses import attribution as A
-from negviz.analyses import cue_influence as C
 from negviz.analyses import layers as L
-from negviz.analyses import lexical as X
 from negviz.catalog import load_scorer
 from negviz.datasets import load
-from negviz.explain import run_cue_influence, run_layer_curves
+from negviz.explain import run_layer_curves
 from negviz.schema import PAIRS
 
 IDF_ONCE = math.log(3 / 2) + 1  # smooth idf of a term in one of the pair's two texts
@@ -117,154 +114,11 @@ def test_gradients_and_layers_of_a_model_without_a_pytorch_encoder_are_refused_c
         L.cue_fade(load_scorer("bm25"), "a b", "a not b")
 
 
-def test_the_layer_curve_equals_a_direct_computation_on_two_sentences():
-    import torch
-    from transformers import AutoModel, AutoTokenizer
-
-    from negviz.scorers.maxsim import transformer_folder
-
-    a, b = "The cat is on the mat.", "The cat is not on the mat."
-    scorer = load_scorer("all-MiniLM-L6-v2")
-    curve = L.cue_fade(scorer, a, b)
-    folder = transformer_folder(scorer.source)
-    tok, model = AutoTokenizer.from_pretrained(folder), AutoModel.from_pretrained(folder).eval()
-    with torch.no_grad():
-        ha = model(**tok(a, return_tensors="pt"), output_hidden_states=True).hidden_states
-        hb = model(**tok(b, return_tensors="pt"), output_hidden_states=True).hidden_states
-    ids_a, ids_b = tok(a)["input_ids"], tok(b)["input_ids"]
-    cue = next(i for i, (x, y) in enumerate(zip(ids_a, ids_b)) if x != y)
-    assert tok.convert_ids_to_tokens(ids_b)[cue] == "not"
-    assert len(curve) == model.config.num_hidden_layers + 1
-    for layer in range(len(curve)):
-        xa, xb = ha[layer][0].numpy(), hb[layer][0].numpy()
-        pa, pb = xa[1:-1].mean(0), xb[1:-1].mean(0)  # [CLS] and [SEP] left out
-        pooled = 1 - pa @ pb / (np.linalg.norm(pa) * np.linalg.norm(pb))
-        at_cue = 1 - xa[cue] @ xb[cue] / (np.linalg.norm(xa[cue]) * np.linalg.norm(xb[cue]))
-        assert curve.loc[layer, "pooled_distance"] == pytest.approx(pooled, abs=1e-5)
-        assert curve.loc[layer, "cue_distance"] == pytest.approx(at_cue, abs=1e-5)
-
-
-def test_training_changes_the_top_layers_of_negminilm_only():
-    """NegMiniLM is MiniLM with its top layers trained: the curves agree below and part above."""
-    a, b = "The cat is on the mat.", "The cat is not on the mat."
-    base = L.cue_fade(load_scorer("all-MiniLM-L6-v2"), a, b)
-    trained = L.cue_fade(load_scorer("negminilm"), a, b)
-    assert np.allclose(base.loc[:4, "pooled_distance"], trained.loc[:4, "pooled_distance"], atol=1e-5)
-    assert trained.iloc[-1]["pooled_distance"] > 3 * base.iloc[-1]["pooled_distance"]
-
-
-def test_the_lexical_measure_on_hand_built_pairs():
-    frame = pd.DataFrame(
-        {
-            "pair_id": ["a", "b"],
-            "q1": ["red apple pie", "blue sky"],
-            "d1": ["red apple pie recipe", "grey clouds today"],
-            "q2": ["green pear tart", "dark night"],
-            "d2": ["green pear tart recipe", "blue sky above"],
-        }
-    )
-    bm25 = load_scorer("bm25")
-    from negviz.item_scoring import score_dataset, wide_scores
-
-    wide = wide_scores(PAIRS, frame, score_dataset(PAIRS, frame, bm25)).set_index("item_id")
-    lex = X.lexical_margins(PAIRS, frame, wide).set_index("item_id")
-    assert lex.loc["a", "margin1"] > 0 and lex.loc["a", "margin2"] > 0  # each query shares words with its own doc
-    assert lex.loc["b", "margin1"] < 0 and lex.loc["b", "margin2"] == 0  # q1 "blue sky" matches d2 only
-    assert lex.loc["a", "margin1"] == pytest.approx(wide.loc["a", "q1_d1"] - wide.loc["a", "q1_d2"])
-    leans = X.item_lean(lex.reset_index()).set_index("item_id")["lexical_lean"]
-    assert leans.to_dict() == {"a": X.RIGHT, "b": X.WRONG}
-    verdicts = pd.DataFrame({"model": "m", "item_id": ["a", "b"], "margin1": [0.5, -0.2], "margin2": [0.1, 0.0]})
-    comps = X.comparisons(verdicts, lex.reset_index())
-    table = X.confound_table(comps).set_index("lexical lean")
-    assert table.loc[X.RIGHT, "n"] == 2 and table.loc[X.RIGHT, "wrong or tie"] == 0
-    assert table.loc[X.WRONG, "wrong or tie"] == 1 and table.loc[X.NEITHER, "wrong or tie"] == 1  # a tie is not right
-    follows = X.follows_lexicon(comps).iloc[0]
-    assert follows["n"] == 3 and follows["follows BM25"] == 1.0
-    # Each query is judged as its run judges it: under MTEB's tie rule b's tie on q2 is right.
-    mteb = verdicts.assign(c1=[True, False], c2=[True, True])
-    choices = X.comparisons(mteb, lex.reset_index()).set_index(["item_id", "comparison"])["choice"]
-    assert choices[("b", "margin2")] == "right" and choices[("b", "margin1")] == "wrong"
-    strict = X.comparisons(verdicts.assign(c1=[True, False], c2=[True, False]), lex.reset_index())
-    assert strict.set_index(["item_id", "comparison"])["choice"][("b", "margin2")] == "tie"
-
-
 def test_shaded_text_is_escaped():
     att = A.occlusion(load_scorer("tfidf"), _contrast("<b>cats</b> chase", "<script>cats</script> chase", "dogs"))
     html = A.shaded_html(att)
     assert "<script" not in html and "</b> chase" not in html and "&lt;" in html
     assert html.count('class="nv-att') == len(att.tokens) + 2  # each word once, and the legend's two
-
-
-def test_a_cue_influence_run_is_stored_once_and_gives_verdicts_by_the_one_rule(tmp_path):
-    from negviz import outcomes
-    from negviz.item_scoring import score_dataset, wide_scores
-    from negviz.schema import DatasetSpec
-    from negviz.store import Store
-
-    store = Store(f"sqlite:///{tmp_path / 's.sqlite'}")
-    spec = DatasetSpec(name="nevir", limit=5)
-    first = run_cue_influence("tfidf", spec, store=store, method="occlusion")
-    again = run_cue_influence("tfidf", spec, store=store, method="occlusion")
-    assert not first.reused and again.reused and again.record.run_id == first.record.run_id
-    assert store.runs(kind="attribution")["run_id"].tolist() == [first.record.run_id]
-    assert store.runs(kind="eval").empty  # pages that read evaluations never see it
-    frame = C.influence_frame(PAIRS, store.scores_wide(first.record.run_id))
-    ds = load(spec)
-    wide = wide_scores(PAIRS, ds.frame, score_dataset(PAIRS, ds.frame, load_scorer("tfidf"))).set_index("item_id")
-    expected = outcomes.item_outcomes(PAIRS, wide).set_index("item_id")["category"]
-    assert (frame["category"] == frame["item_id"].map(expected)).all() and len(frame) == 10
-    # every stored share is the occlusion of that comparison, recomputed here
-    row = ds.frame.iloc[0].to_dict()
-    att = A.occlusion(load_scorer("tfidf"), A.contrasts(PAIRS, row)[0])
-    got = frame[(frame["item_id"] == row["pair_id"]) & (frame["comparison"] == "margin1")]["cue_share"].iloc[0]
-    assert (math.isnan(got) and math.isnan(att.cue_share)) or got == pytest.approx(att.cue_share)
-    s = first.record.summary
-    assert s["method"] == "occlusion" and s["n_comparisons"] == 10 and "by_verdict" in s and "by_type" in s
-
-
-def test_negviz_explain_prints_one_json_object(tmp_path, capsys):
-    from negviz.cli import main
-
-    assert (
-        main(
-            [
-                "--db",
-                f"sqlite:///{tmp_path / 's.sqlite'}",
-                "explain",
-                "--model",
-                "tfidf",
-                "--dataset",
-                "nevir",
-                "--limit",
-                "3",
-                "--json",
-                "--quiet",
-            ]
-        )
-        == 0
-    )
-    out = json.loads(capsys.readouterr().out)
-    assert out["n"] == 3 and out["options"]["method"] == "occlusion" and out["summary"]["n_comparisons"] == 6
-    assert (
-        main(
-            [
-                "--db",
-                f"sqlite:///{tmp_path / 's.sqlite'}",
-                "explain",
-                "--model",
-                "tfidf",
-                "--dataset",
-                "nevir",
-                "--method",
-                "integrated-gradients",
-                "--limit",
-                "1",
-                "--quiet",
-            ]
-        )
-        == 2
-    )
-    assert "use --method occlusion" in capsys.readouterr().err
 
 
 def test_layer_curves_over_a_dataset_are_stored_and_read_back(tmp_path):

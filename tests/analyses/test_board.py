@@ -151,28 +151,3 @@ def test_maxsim_variants_have_their_encoders_as_base():
     assert base_model("maxsim-all-MiniLM-L6-v2") == "all-MiniLM-L6-v2"
     assert base_model("maxsim-all-mpnet-base-v2") == "all-mpnet-base-v2"
     assert base_model("all-MiniLM-L6-v2") is None and base_model("bm25") is None
-
-
-def test_repairs_concentrate_by_type():
-    from negviz.analyses.fixes import by_type, repairs, summary
-
-    wide = lambda rows: pd.DataFrame(rows, columns=["q1_d1", "q1_d2", "q2_d1", "q2_d2"], index=["a", "b", "c", "d"])  # noqa: E731
-    right, wrong = [2, 1, 1, 2], [1, 2, 1, 2]
-    base = wide([wrong, wrong, right, right])
-    model = wide([right, right, wrong, right])
-    items = repairs("pairs", model, "strict", base, "strict")
-    assert list(items["change"]) == ["repaired", "repaired", "broken", ""]
-    s = summary(items)
-    assert (s["repaired"], s["broken"], s["difference"]) == (2, 1, 0.25)
-    assert s["test"].startswith("exact") and s["p_value"] == 1.0  # 3 discordant pairs: 2 vs 1
-    types = by_type(
-        items, pd.DataFrame({"item_id": ["a", "b", "c", "d"], "type": ["affixal", "affixal", "implicit", "implicit"]})
-    )
-    assert types.iloc[0].to_dict() == {
-        "type": "affixal",
-        "items": 2,
-        "repaired": 2,
-        "broken": 0,
-        "share_of_repairs": 1.0,
-        "share_of_items": 0.5,
-    }

@@ -1,5 +1,5 @@
 """The Cue influence page's one unit (percent of a comparison's |attribution|), checked by hand on
-a small frame, and the list of models with their run or the reason they have none."""
+a small frame (its figure: tests/charts/test_cue_influence.py), and the list of models with their run or the reason they have none."""
 
 import math
 
@@ -7,7 +7,6 @@ import pandas as pd
 import pytest
 
 from negviz.analyses import cue_influence as C
-from negviz.charts.cue_influence import share_boxes
 
 
 def _frame() -> pd.DataFrame:
@@ -44,13 +43,6 @@ def test_the_table_is_in_percent_with_the_unit_in_every_header():
     assert table.loc["correct", "comparisons"] == 2  # a count stays a count
     assert set(C.PERCENT_HEADERS.values()) <= set(table.columns)
     assert all("%" in h for h in C.PERCENT_HEADERS.values())
-
-
-def test_the_figure_draws_the_same_percent():
-    fig = share_boxes(_frame(), "category", ["correct", "tie"], "t")
-    assert sorted(fig.data[0].y) == pytest.approx([0.5, 25.0, 50.0])
-    assert C.UNIT in fig.layout.yaxis.title.text and fig.layout.yaxis.ticksuffix == "%"
-    assert "%{y:.1f}% of |attribution|" in fig.data[0].hovertemplate
 
 
 def test_coverage_lists_a_run_a_sample_and_the_reasons():

@@ -1,4 +1,4 @@
-"""Leaderboard tables and the figure builder, tested directly (AppTest cannot see charts).
+"""Leaderboard tables, tested directly (the figure builder: tests/charts/test_leaderboard.py).
 The pages (AppTest): tests/pages/test_overview_page.py.
 """
 
@@ -6,7 +6,6 @@ import pandas as pd
 import pytest
 
 from negviz.analyses.leaderboard import comparable_published, leaderboard, published_rows
-from negviz.charts.leaderboard import PUBLISHED_NAME, leaderboard_bars
 from negviz.published import load_reference
 from negviz.run_choice import choose_runs
 
@@ -58,19 +57,6 @@ def test_leaderboard_rows_carry_metric_ci_n_and_ties():
     assert row["params_m"] == 22.7 and row["tie_rule"] == "strict"
     chosen = choose_runs(fake_runs().assign(status="complete", kind="eval"))
     assert board[board["run_id"].isin(chosen["run_id"])]["run_id"].tolist() == ["b", "c"]
-
-
-def test_leaderboard_bars_values_labels_baseline_and_published_overlay():
-    board = leaderboard(fake_runs())
-    pub = pd.DataFrame({"model": ["TF-IDF"], "source": ["NevIR Table 2"], "value": [0.02], "category": ["sparse"]})
-    fig = leaderboard_bars(board[board["run_id"].isin(["b", "c"])], "paired_accuracy", 0.25, "t", pub)
-    tfidf, bi, published = fig.data  # one trace per family (a legend entry each), then the papers
-    assert (tfidf.name, bi.name) == ("tfidf", "bi-encoder") and fig.layout.showlegend
-    assert list(tfidf.x) == pytest.approx([2.0]) and list(bi.x) == pytest.approx([20.0])  # percent
-    assert list(tfidf.y) == ["tfidf (n=10)"] and list(bi.y) == ["m1 (n=10)"]
-    assert list(tfidf.error_x.array) == pytest.approx([1.0]) and list(bi.error_x.array) == pytest.approx([5.0])
-    assert list(published.y) == ["TF-IDF (sparse) · NevIR Table 2"] and published.name == PUBLISHED_NAME
-    assert fig.layout.shapes[0].x0 == 25.0  # the random baseline
 
 
 def test_comparable_published_only_same_protocol():

@@ -49,3 +49,24 @@ def test_the_markers_come_from_the_directory():
     kept = {line.split("::")[0] for line in done.stdout.splitlines() if "::" in line}
     assert kept == {"tests/core/test_outcomes.py"}, done.stdout + done.stderr
     assert BROWSER_DIRS <= SLOW_DIRS, "a browser test is slow too"
+
+
+def test_every_module_with_logic_has_a_test_file_of_its_name():
+    """The tests of negviz/<package>/<module>.py are in tests/<package>/test_<module>.py, and those
+    of a top-level negviz/<module>.py in tests/core/ (a module that only re-exports or holds
+    constants needs none)."""
+    import ast
+
+    negviz = TESTS.parent / "negviz"
+    missing = []
+    for module in sorted(negviz.rglob("*.py")):
+        if module.name in ("__init__.py", "__main__.py"):
+            continue
+        tree = ast.parse(module.read_text())
+        if not any(isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) for n in tree.body):
+            continue
+        parts = module.relative_to(negviz).parts
+        folder = "core" if len(parts) == 1 else parts[0]
+        if not (TESTS / folder / f"test_{module.stem}.py").exists():
+            missing.append(f"{module.relative_to(TESTS.parent)} -> tests/{folder}/test_{module.stem}.py")
+    assert missing == [], "modules without their test file:\n" + "\n".join(missing)

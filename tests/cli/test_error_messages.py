@@ -8,8 +8,7 @@
    before the file system sees them; "no run" names the CLI, not a Python call.
 5. Numeric options have a range, checked where they are declared: `explain --steps 100000000`
    exits 2 naming the option and the range.
-6. A ;-delimited CSV whose header quotes a comma is read; a .tsv using ; is read with ; and
-   the delimiter is named.
+6. (the delimiter of a CSV or TSV: tests/datasets/test_formats.py)
 
 Case 3 and the MaxSim checkpoint run pages: tests/pages/test_search_outage.py and
 tests/pages/test_maxsim_after_value_page.py."""
@@ -17,9 +16,6 @@ tests/pages/test_maxsim_after_value_page.py."""
 from __future__ import annotations
 
 import argparse
-import csv
-import io
-import logging
 import os
 import subprocess
 from pathlib import Path
@@ -27,8 +23,6 @@ from pathlib import Path
 import pytest
 
 from negviz import cli
-from negviz.datasets import load_file
-from negviz.datasets.formats import read_frame
 from negviz.finetune import jobs as ft_jobs
 from negviz.jobs import store_url as full_url
 from negviz.store import RunNotFoundError
@@ -220,60 +214,6 @@ def test_every_numeric_option_has_a_range_checked_where_declared(command, capsys
         "taxonomy": {"--limit"},
     }.get(command)
     assert set(checked) >= (expected or {"--epochs", "--lr", "--batch-size", "--general", "--demetr-sample"})
-
-
-# ---------------------------------------------------------------- 6. the delimiter of a CSV or TSV
-def rows(delimiter: str, header: str | None = None) -> str:
-    """tests/data/pairs.csv written with ``delimiter`` (texts quoted where they hold it), under
-    ``header`` (default: its own header line, delimited alike)."""
-    out = io.StringIO()
-    records = list(csv.reader(PAIRS.open(newline="")))
-    csv.writer(out, delimiter=delimiter, lineterminator="\n").writerows(records[1:])
-    return (header or delimiter.join(records[0])) + "\n" + out.getvalue()
-
-
-def same_pairs(ds) -> bool:
-    cols = ["pair_id", "q1", "d1", "q2", "d2"]
-    return ds.frame[cols].equals(load_file(PAIRS, kind="pairs", columns=PAIRS_MAP).frame[cols])
-
-
-def test_a_semicolon_csv_whose_header_quotes_a_comma_is_read(tmp_path):
-    path = tmp_path / "pairs.csv"
-    path.write_text(rows(";", 'id;query1;doc1;query2;doc2;"note, free text"'))
-    assert "Ann plays chess, and Bob does not." in path.read_text()  # commas in texts, unquoted
-    ds = load_file(path, kind="pairs", columns=PAIRS_MAP)
-    assert same_pairs(ds)
-    assert ds.frame.loc[0, "d1"] == "Ann plays chess, and Bob does not."
-    # Read with commas (as the header's comma made it), a text with three commas broke the row.
-    text = 'id;q;"note, free text"\np1;Who plays chess?;Ann, Bob, Cy, and Di\n'.encode()
-    frame = read_frame(text, "csv", "f.csv")
-    assert (
-        list(frame.columns) == ["id", "q", "note, free text"]
-        and frame.loc[0, "note, free text"] == "Ann, Bob, Cy, and Di"
-    )
-
-
-def test_a_tsv_using_semicolons_is_read_with_them_and_says_so(tmp_path, caplog):
-    path = tmp_path / "pairs.tsv"
-    path.write_text(rows(";"))
-    with caplog.at_level(logging.WARNING, logger="negviz.datasets.formats"):
-        ds = load_file(path, kind="pairs", columns=PAIRS_MAP)
-    assert same_pairs(ds)
-    notes = [r.getMessage() for r in caplog.records if r.name == "negviz.datasets.formats"]
-    assert notes == [
-        f"{path}: its header is delimited by semicolons (5 outside quotes), not by tabs as .tsv says; "
-        "read with semicolons as the delimiter, quotes respected"
-    ]
-
-
-def test_a_tsv_with_tabs_is_read_as_before(tmp_path, caplog):
-    path = tmp_path / "pairs.tsv"
-    records = csv.reader(PAIRS.open(newline=""))
-    path.write_text("".join("\t".join(r) + "\n" for r in records))  # TSV: no quoting, a quote is text
-    with caplog.at_level(logging.WARNING, logger="negviz.datasets.formats"):
-        ds = load_file(path, kind="pairs", columns=PAIRS_MAP)
-    assert same_pairs(ds)
-    assert not [r for r in caplog.records if r.name == "negviz.datasets.formats"]
 
 
 def test_every_numeric_family_option_has_a_lower_and_an_upper_bound():

@@ -9,7 +9,7 @@ from negviz import annotations as ann
 from negviz import projects as P
 from negviz.store import Store
 from negviz.store import projects as rows
-from tests.projects.test_projects import NEVIR, _take_and_label
+from tests.support.projects import NEVIR, take_and_label
 
 
 def test_concurrent_queues_give_no_pair_more_than_its_overlap(store_url):
@@ -19,9 +19,7 @@ def test_concurrent_queues_give_no_pair_more_than_its_overlap(store_url):
         P.create(store, "race", NEVIR, "owner", overlap=2, sample=12)
     ctx = multiprocessing.get_context("spawn")
     barrier, out = ctx.Barrier(8), ctx.Queue()
-    procs = [
-        ctx.Process(target=_take_and_label, args=(store_url, f"a{i}", barrier, out), daemon=True) for i in range(8)
-    ]
+    procs = [ctx.Process(target=take_and_label, args=(store_url, f"a{i}", barrier, out), daemon=True) for i in range(8)]
     for p in procs:
         p.start()
     got = dict(out.get(timeout=300) for _ in procs)

@@ -7,7 +7,7 @@ import multiprocessing
 from negviz import projects as P
 from negviz.store import Store
 from negviz.store import projects as rows
-from tests.projects.test_projects import NEVIR, _decide
+from tests.support.projects import NEVIR, decide
 
 
 def test_concurrent_reviewers_lose_and_duplicate_no_decision(store_url):
@@ -17,7 +17,7 @@ def test_concurrent_reviewers_lose_and_duplicate_no_decision(store_url):
     item = project.items[0]
     ctx = multiprocessing.get_context("spawn")
     barrier = ctx.Barrier(4)
-    procs = [ctx.Process(target=_decide, args=(store_url, f"r{i}", item, barrier, 5), daemon=True) for i in range(4)]
+    procs = [ctx.Process(target=decide, args=(store_url, f"r{i}", item, barrier, 5), daemon=True) for i in range(4)]
     for p in procs:
         p.start()
     for p in procs:

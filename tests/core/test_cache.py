@@ -150,3 +150,14 @@ print(ScoreCache(sys.argv[1]).unwritable)
 def _all_ready(folder: Path, procs: list[subprocess.Popen]) -> bool:
     """Every process has written its ready file (or one has ended, which the test then reports)."""
     return len(list(folder.glob("ready*"))) == len(procs) or any(p.poll() is not None for p in procs)
+
+
+def test_cache_round_trip(tmp_path):
+    cache = ScoreCache(tmp_path / "c.sqlite")
+    cache.put_vectors("ns", {"a": np.array([1.0, 2.0], dtype=np.float32)})
+    cache.put_scores("ns", {"p": 0.5})
+    assert cache.get_vectors("ns", ["a", "b"])["a"].tolist() == [1.0, 2.0]
+    assert cache.get_scores("ns", ["p", "q"]) == {"p": 0.5}
+    assert cache.get_scores("other", ["p"]) == {}
+    again = ScoreCache(tmp_path / "c.sqlite")  # another process would see the same
+    assert again.get_scores("ns", ["p"]) == {"p": 0.5}

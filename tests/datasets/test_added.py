@@ -10,7 +10,6 @@ import sqlalchemy as sa
 from negviz.cli import main
 from negviz.datasets import facts, list_datasets, load
 from negviz.datasets.added import DatasetNameError, add_dataset
-from negviz.datasets.userfile import guess_mapping
 from negviz.errors import DataValidationError
 from negviz.registry import UnknownNameError
 from negviz.store import Store, StoreError
@@ -226,18 +225,6 @@ def test_old_store_without_the_table_gets_it(tmp_path):
     assert stored.listing(store).empty
     add_dataset(store, "mypairs", (DATA / "pairs.csv").read_bytes(), "pairs.csv", "pairs", PAIRS_MAP)
     assert stored.get(Store(url), "mypairs").n == 3
-
-
-def test_column_guesses():
-    assert guess_mapping(["id", "query1", "doc1", "query2", "doc2", "note"], "pairs") == {
-        "pair_id": "id",
-        "q1": "query1",
-        "d1": "doc1",
-        "q2": "query2",
-        "d2": "doc2",
-    }
-    guess = guess_mapping(["id", "first", "second", "label"], "sentence_pairs")
-    assert guess["sentence1"] == "first" and guess["label"] == "label" and guess["source"] is None
 
 
 def test_a_hub_dataset_offline_is_a_clear_message_and_nothing_is_stored(tmp_path, capsys, monkeypatch):

@@ -1,6 +1,7 @@
-"""Sentence/negation and triplet fine-tuning (CANNOT, triplet files) and the NegMiniLM delta:
-the CANNOT training layout, triplet-file errors, and a tiny model trained 2 steps, shipped as a
-delta over its base and put back together with exactly the trained weights."""
+"""The NegMiniLM delta, across training and shipping: a tiny model trained 2 steps on a triplet
+file, shipped as a delta over its base (negviz.scorers.delta) and put back together with exactly
+the trained weights, and the shipped NegMiniLM loading offline. (CANNOT and triplet-file data:
+test_data.py.)"""
 
 from __future__ import annotations
 
@@ -8,82 +9,12 @@ import json
 
 import numpy as np
 import pandas as pd
-import pytest
 
 from negviz import finetune as ft
 from negviz.datasets import load
-from negviz.errors import DataValidationError
-from negviz.finetune import data as fd
 from negviz.scorers.delta import assemble, read_meta, save_delta
-from negviz.schema import DatasetSpec
 from negviz.store import Store
-
-CANNOT_ROWS = pd.DataFrame(
-    {
-        "pair_id": ["a:1", "a:2", "a:3", "b:1"],
-        "sentence1": ["You're not fat.", "You're not fat.", "You're not fat.", "It rains."],
-        "sentence2": ["You're fat.", "You're thin.", "You're not thin.", "It does not rain."],
-        "label": [1, 0, 1, 1],
-        "source": ["sem_anto_neg"] * 3 + ["glue_diagnostic"],
-    }
-)
-
-
-def test_cannot_triplets_pair_each_sentence_with_itself_and_its_negation():
-    t = fd.cannot_triplets(CANNOT_ROWS)
-    assert t["item_id"].tolist() == ["a:1", "a:3", "b:1"]  # paraphrases (label 0) are not negatives
-    assert (t["anchor"] == t["positive"]).all()
-    assert t["negative"].tolist() == ["You're fat.", "You're not thin.", "It does not rain."]
-
-
-def test_cannot_heldout_split_is_seeded_and_sentence_disjoint():
-    train, held = (load(DatasetSpec.make("cannot", part)).frame for part in ("train", "heldout"))
-    assert len(train) + len(held) == 25948 and 0.08 < len(held) / 25948 < 0.12
-    assert not set(train["sentence1"]) & set(held["sentence1"])
-    again = load(DatasetSpec.make("cannot", "heldout")).frame
-    assert again["pair_id"].tolist() == held["pair_id"].tolist()
-
-
-def test_cannot_training_data_records_what_the_positive_is():
-    data = fd.load_training_data(ft.FinetuneSpec(train="cannot", limit_train=20, limit_heldout=5))
-    assert data.kind == fd.TRIPLETS and len(data.train) == 20 and len(data.heldout) == 5
-    assert "dropout" in data.provenance["positive"] and "negation" in data.provenance["hard_negative"]
-    assert data.heldout_spec.split == "heldout" and "seeded sample 20" in data.note
-    assert not set(data.train["anchor"]) & set(load(DatasetSpec.make("cannot", "heldout")).frame["sentence1"])
-
-
-def _triplets(tmp_path, frame: pd.DataFrame, name="t.csv"):
-    path = tmp_path / name
-    frame.to_csv(path, index=False)
-    return str(path)
-
-
-def test_triplet_files_map_columns_and_fail_clearly(tmp_path):
-    good = pd.DataFrame(
-        {
-            "premise": ["a b", "c d", "e f"],
-            "hyp": ["a b c", "c d e", "e f g"],
-            "contra": ["not a b", "not c d", "not e f"],
-        }
-    )
-    path = _triplets(tmp_path, good)
-    frame, _ = fd.load_triplet_file(path, "anchor=premise,positive=hyp,negative=contra")
-    assert frame[["item_id", "anchor", "negative"]].values.tolist()[0] == ["1", "a b", "not a b"]
-    with pytest.raises(DataValidationError, match="'anchor'.*Did you mean"):
-        fd.load_triplet_file(
-            _triplets(
-                tmp_path,
-                good.rename(columns={"premise": "anchr"})
-                .assign(positive=good["hyp"], negative=good["contra"])
-                .drop(columns=["hyp", "contra"]),
-                "bad.csv",
-            )
-        )
-    empty = good.assign(contra=["not a b", "", "not e f"])
-    with pytest.raises(DataValidationError, match=r"row 2"):
-        fd.load_triplet_file(_triplets(tmp_path, empty, "empty.csv"), "anchor=premise,positive=hyp,negative=contra")
-    with pytest.raises(DataValidationError, match="a triplet file maps"):
-        fd.load_triplet_file(path, "anchor=premise,query=hyp")
+from tests.finetune.test_data import _triplets
 
 
 def test_a_tiny_model_trained_two_steps_comes_back_from_its_delta(tiny_model_dir, tmp_path):

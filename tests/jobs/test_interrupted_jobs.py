@@ -60,21 +60,6 @@ def shell_finetune(s: ft.FinetuneSpec, url: str, run_id: str, tmp) -> subprocess
     return subprocess.Popen(cmd, env=env, cwd=tmp, stdout=subprocess.DEVNULL, stderr=open(tmp / f"{run_id}.log", "wb"))
 
 
-def test_the_liveness_rule_on_both_sides_of_the_timeout(monkeypatch):
-    monkeypatch.delenv(STALE_ENV, raising=False)
-    t, limit = 1_000_000.0, jobs.STALE_AFTER
-    assert jobs.is_alive(None, t, now=t + limit - 1) and not jobs.is_alive(None, t, now=t + limit + 1)
-    assert not jobs.is_alive(None, None, now=t), "a job that never gave a sign of life is not alive"
-    # Where this machine sees the process, that decides, whatever the heartbeat says.
-    assert jobs.is_alive(True, t, now=t + 10 * limit) and not jobs.is_alive(False, t, now=t)
-    assert jobs.beat_every() == limit / jobs.BEATS and STALE_ENV == jobs.STALE_ENV
-    monkeypatch.setenv(STALE_ENV, "30")
-    assert jobs.is_alive(None, t, now=t + 29) and not jobs.is_alive(None, t, now=t + 31)
-    monkeypatch.setenv(STALE_ENV, "soon")
-    with pytest.raises(ValueError, match="NEGVIZ_JOB_STALE_SECONDS='soon' is not a number of seconds"):
-        jobs.stale_after()
-
-
 def test_the_store_discards_or_hands_over_only_a_silent_run(store):
     def record():
         return RunRecord(spec_key="k", kind="finetune", model_name="m", dataset_name="finetune:x")

@@ -110,7 +110,7 @@ def test_cli_save_layout_colbert(tmp_path, capsys):
         "--save-layout",
         "colbert",
         "--general",
-        "0",  # the layout is the point here; the retrieval figure is tested in test_lora_general
+        "0",  # the layout is the point here; the retrieval figure is tested in tests/finetune/test_general.py
         "--json",
     ]
     assert main(args) == 0

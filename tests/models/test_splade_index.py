@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from negviz.retrieval import rank_metrics as rm
-from tests.retrieval.test_retrieval import small_corpus  # noqa: F401  (fixtures)
+from tests.retrieval.test_index import small_corpus  # noqa: F401  (fixtures)
 
 
 def test_splade_index_is_the_scorers_sparse_dot_product_over_the_corpus(small_corpus, score_cache):

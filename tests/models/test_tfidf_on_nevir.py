@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.scorers.test_families import (
+from tests.scorers.test_tfidf import (
     ROOT,
     tfidf,  # noqa: F401  (fixtures)
 )

@@ -8,7 +8,7 @@ import os
 from streamlit.testing.v1 import AppTest
 
 from negviz.cli import main
-from tests.cli.test_input_guards import APP, PAIRS, PAIRS_MAP
+from tests.cli.test_error_messages import APP, PAIRS, PAIRS_MAP
 
 
 def test_an_over_long_search_query_from_a_link_is_said_to_be_cut(app_env):

@@ -15,7 +15,7 @@ from negviz import projects as P
 from negviz.datasets import load
 from negviz.store import Store
 from negviz.ui import resources
-from tests.projects.test_import_checks import counts, edited, exported  # noqa: F401  (fixture)
+from tests.projects.test_transfer import counts, edited, exported  # noqa: F401  (fixture)
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
 

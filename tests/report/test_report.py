@@ -11,7 +11,7 @@ import pytest
 
 from negviz.cli import main
 from negviz.paths import DATA_DIR
-from negviz.report.build import SECTIONS, SECTION_TITLES, default_against
+from negviz.report.build import SECTION_TITLES, SECTIONS
 from negviz.store import Store
 from tests.support.browser import CHROMIUM  # the browser fixture comes from conftest (one per session)
 
@@ -180,12 +180,6 @@ def test_missing_runs_name_their_command_and_text_is_escaped(tmp_path):
     assert "negviz eval --model all-MiniLM-L12-v2 --dataset demetr" in page
     assert "negviz eval --model tfidf --dataset demetr" not in page
     assert not data["drift"].get("figure")  # MiniLM's fine-tuning run is not in this store
-
-
-def test_default_comparisons():
-    assert default_against("all-MiniLM-L6-v2")[0] == ["tfidf", "bm25"]
-    assert default_against("NegMPNet")[0] == ["all-mpnet-base-v2"]
-    assert default_against("tfidf")[0] == ["bm25"]
 
 
 @pytest.mark.browser

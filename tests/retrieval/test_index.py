@@ -1,8 +1,10 @@
-"""The Search page's corpus warm-up: per-batch progress with the time left, corpus vectors built
-once and shared across processes (concurrent builders take turns), a default query the offline
-corpus answers. Encoding uses the tiny bi-encoder over a few hundred texts.
+"""negviz.retrieval.index: the Search page's corpus warm-up (per-batch progress with the time left,
+corpus vectors built once and shared across processes, concurrent builders taking turns, a
+default query the offline corpus answers; the tiny bi-encoder over a few hundred texts), and the
+indexes over a small corpus: dense exact search chunk-invariant and cached, FAISS equal to it,
+BM25 and TF-IDF finding a document by its own words, MaxSim re-ranking BM25's first stage.
 Processes sharing the vectors: tests/concurrency/test_corpus_vectors.py; the whole-corpus build:
-tests/models/test_index_build.py."""
+tests/models/test_index_build.py; the SPLADE index with real weights: tests/models/test_splade_index.py."""
 
 import json
 import os
@@ -10,8 +12,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
+import pandas as pd
 import pytest
 
+from negviz.retrieval import rank_metrics as rm
+from negviz.retrieval.corpus import load_corpus, offline_corpus
 from tests.support.waiting import wait_for
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -26,31 +32,6 @@ def corpus_file(tmp_path_factory) -> Path:
     path = tmp_path_factory.mktemp("corpus") / "small.parquet"
     offline_corpus().frame.head(N_TEXTS).to_parquet(path, index=False)
     return path
-
-
-# ---------------------------------------------------------------- (a) progress and time left
-def test_time_left_is_the_rate_so_far_extrapolated():
-    from negviz.progress import eta_text, progress_text, time_left
-
-    assert time_left(1024, 42871, 4.4) == pytest.approx(41847 * 4.4 / 1024)
-    assert time_left(0, 100, 5.0) is None  # no rate yet
-    assert time_left(500, 1000, 10.0, done_at_start=400) == pytest.approx(50.0)  # cached part left out
-    assert time_left(100, 100, 3.0) == 0.0
-    assert eta_text(None) == "" and eta_text(30) == "less than a minute left"
-    assert eta_text(179.8) == "about 3 min left" and eta_text(3 * 3600 + 300) == "about 3 h 05 min left"
-    text = progress_text("encoding", 1024, 42871, time_left(1024, 42871, 4.4))
-    assert text == "encoding 1,024/42,871 · about 3 min left"
-    assert progress_text("encoding", 42871, 42871, 0.0) == "encoding 42,871/42,871"
-
-
-def test_eta_starts_counting_at_its_first_report():
-    from negviz.progress import Eta
-
-    now = [100.0]
-    eta = Eta(clock=lambda: now[0])
-    assert eta.text("encoding", 200, 1200) == "encoding 200/1,200"  # first report: no rate yet
-    now[0] += 60.0
-    assert eta.text("encoding", 300, 1200) == "encoding 300/1,200 · about 9 min left"
 
 
 # ---------------------------------------------------------------- (b) built once, shared
@@ -146,3 +127,81 @@ def test_a_shipped_code_file_leaves_nothing_to_warm_up(model, score_cache):
     retriever = search_retriever(scorer, offline_corpus()).build()
     assert isinstance(retriever, CodesRetriever) and retriever.approx.shape[0] == 42_871
     assert scorer.encoded == 0 and not scorer.loaded
+
+
+# ---------------------------------------------------------------- indexes with real models
+
+
+@pytest.fixture(scope="module")
+def small_corpus(tmp_path_factory):
+    """The first 40 ExcluIR queries' documents (ids = corpus index) + 300 CANNOT distractors."""
+    full = offline_corpus().frame
+    ex = pd.read_parquet(offline_corpus.__globals__["DATA_DIR"] / "excluir/sample.parquet").head(40)
+    ids = set(map(str, ex["pos_corpus_index"])) | set(map(str, ex["neg_corpus_index"]))
+    part = pd.concat([full[full["doc_id"].isin(ids)], full[full["doc_id"].str.startswith("cannot-")].head(300)])
+    path = tmp_path_factory.mktemp("corpus") / "small.parquet"
+    part.to_parquet(path, index=False)
+    return load_corpus(str(path))
+
+
+def test_dense_exact_search_is_chunk_invariant_and_cached(small_corpus, score_cache, monkeypatch):
+    from negviz.catalog import load_scorer
+    from negviz.retrieval import index as ix
+
+    queries = ["films not directed by Steven Spielberg", "a band, excluding its founder's career"]
+    scorer = load_scorer("all-MiniLM-L6-v2", cache=score_cache)
+    whole = ix.DenseRetriever(scorer, small_corpus)
+    rows, scores = whole.search(queries, 15)
+    brute = (scorer.embed(queries, "query") @ whole.matrix.T).astype(np.float64)
+    assert rows.tolist() == rm.top_k_indices(brute, 15).tolist()
+    monkeypatch.setattr(ix, "CORPUS_CHUNK", 37)  # many corpus chunks, two query chunks
+    monkeypatch.setattr(ix, "QUERY_CHUNK", 1)
+    chunked_rows, chunked_scores = ix.DenseRetriever(scorer, small_corpus).search(queries, 15)
+    assert chunked_rows.tolist() == rows.tolist()
+    np.testing.assert_allclose(chunked_scores, scores, rtol=1e-6)
+    # Scores are the scorer's own pair scores (dot product) for the retrieved documents.
+    pair = scorer.score([queries[0]] * 15, [small_corpus.texts[i] for i in rows[0]])
+    np.testing.assert_allclose(scores[0], pair, rtol=1e-5)
+    # Every corpus vector is in the ScoreCache: a fresh scorer builds the index without a model.
+    again = load_scorer("all-MiniLM-L6-v2", cache=score_cache)
+    ix.DenseRetriever(again, small_corpus).build()
+    assert not again.loaded
+
+
+def test_faiss_equals_exact_search(small_corpus, score_cache):
+    from negviz.catalog import load_scorer
+    from negviz.retrieval.index import retriever_for
+
+    pytest.importorskip("faiss")
+    scorer = load_scorer("all-MiniLM-L6-v2", cache=score_cache)
+    queries = pd.read_parquet(offline_corpus.__globals__["DATA_DIR"] / "excluir/sample.parquet")["query"][:40]
+    exact_rows, exact_scores = retriever_for(scorer, small_corpus).search(queries, 20)
+    faiss_rows, faiss_scores = retriever_for(scorer, small_corpus, method="faiss").search(queries, 20)
+    np.testing.assert_allclose(faiss_scores, exact_scores, rtol=1e-5, atol=1e-6)
+    assert (faiss_rows == exact_rows).mean() > 0.99  # only float-noise near-ties may swap
+
+
+def test_lexical_indexes_find_a_document_by_its_own_words(small_corpus):
+    from negviz.catalog import load_scorer
+    from negviz.retrieval.index import retriever_for
+
+    target = 5
+    text = small_corpus.texts[target]
+    for name in ("bm25", "tfidf"):
+        rows, scores = retriever_for(load_scorer(name), small_corpus).search([text], 3)
+        assert rows[0][0] == target, name
+        assert scores[0][0] > scores[0][1], name
+
+
+def test_maxsim_reranks_the_bm25_first_stage(small_corpus, score_cache):
+    from negviz.catalog import load_scorer
+    from negviz.retrieval.index import BM25Retriever, retriever_for
+
+    q = ["What is aTelecine's role in the entertainment industry, excluding Sasha Grey's career?"]
+    scorer = load_scorer("maxsim-all-MiniLM-L6-v2", cache=score_cache)
+    rr = retriever_for(scorer, small_corpus, depth=10)
+    rows, scores = rr.search(q, 5)
+    first, _ = BM25Retriever(load_scorer("bm25"), small_corpus).search(q, 10)
+    assert set(rows[0]) <= set(first[0])  # re-ranked candidates come from the first stage
+    assert list(scores[0]) == sorted(scores[0], reverse=True)
+    np.testing.assert_allclose(scores[0], scorer.score(q * 5, [small_corpus.texts[i] for i in rows[0]]))

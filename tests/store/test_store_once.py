@@ -26,7 +26,7 @@ from negviz.store import datasets as stored
 from negviz.store import tables as t
 from negviz.store.frames import score_rows
 from tests.support.pg import pg_url, store, store_url  # noqa: F401  (fixtures)
-from tests.store.test_store import T0, make_record, make_scores, table_count
+from tests.store.test_run_table import T0, make_record, make_scores, table_count
 from tests.support.waiting import wait_for
 
 DATA = Path(__file__).resolve().parents[1] / "data"

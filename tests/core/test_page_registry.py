@@ -1,0 +1,36 @@
+"""negviz.page_registry: finding a page by its URL path, which URL keys a page takes, and why a
+dataset's kind does not apply to a page. The registry against pages/ and app.py:
+tests/architecture/test_page_registry.py."""
+
+import pytest
+
+from negviz.page_registry import HOME, PAGES, SIDEBAR_KEYS, PageEntry, by_url_path, kind_problem, url_paths
+from negviz.schema import EXCLUSION, PAIRS, SENTENCE_PAIRS
+
+
+def test_by_url_path_finds_each_page_and_serves_home_at_the_root():
+    assert url_paths() == tuple(p.url_path for p in PAGES) and len(set(url_paths())) == len(PAGES)
+    assert all(by_url_path(p.url_path) is p for p in PAGES)
+    assert by_url_path("") is HOME and by_url_path("root") is HOME
+    with pytest.raises(ValueError, match="unknown page 'nope'; pages: overview, "):
+        by_url_path("nope")
+
+
+def test_a_page_takes_the_sidebar_keys_and_its_own():
+    page = PageEntry("pages/x.py", "x", "X", ":material/star:", "Explore", (PAIRS,), ("pair",))
+    assert all(page.takes(k) for k in SIDEBAR_KEYS) and page.takes("pair") and not page.takes("sort")
+
+
+def test_kind_problem_says_what_the_page_draws_and_what_the_dataset_holds():
+    page = PageEntry("pages/x.py", "x", "Pair view", ":material/star:", "Explore", (PAIRS, EXCLUSION))
+    assert kind_problem(page, "nevir", PAIRS) is None
+    assert kind_problem(page, "cannot", SENTENCE_PAIRS) == (
+        "Pair view draws NevIR-style contrast pairs, ExcluIR-style exclusion queries; "
+        "cannot holds CANNOT-style sentence pairs."
+    )
+    assert (
+        kind_problem(page, "mine", "odd")
+        == "Pair view draws NevIR-style contrast pairs, ExcluIR-style exclusion queries; mine holds odd."
+    )
+    anything = PageEntry("pages/y.py", "y", "Y", ":material/star:", "Run")  # kinds None: any dataset
+    assert kind_problem(anything, "cannot", SENTENCE_PAIRS) is None

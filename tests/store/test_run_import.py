@@ -1,0 +1,62 @@
+"""negviz.store.run_import: portable run files exported and imported (at once or lazily, the
+scores copied on first read) and the texts a run kept per item, on SQLite and PostgreSQL (see
+tests/support/pg.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+from negviz.errors import DataValidationError
+from negviz.store import Store
+from negviz.store import tables as t
+from tests.store.test_run_table import make_record, make_scores, table_count
+from tests.support.pg import pg_url, store, store_url  # noqa: F401  (fixtures)
+
+
+def test_export_import_is_idempotent(store, tmp_path):
+    scores = make_scores(30, slots=("pos", "neg"))
+    run_id = store.save_run(make_record(summary={"rr": 0.62}, wall_seconds=1.5), scores)
+    before = store.get_run(run_id)
+    bundle = tmp_path / "runs"
+    bundle.mkdir()
+    path = store.export_run(run_id, bundle)
+    assert path == bundle / f"{run_id}.parquet"
+
+    assert store.import_runs(bundle) == [] and store.ensure_bundled(bundle) == []  # already there
+    store.delete_run(run_id)
+    assert store.ensure_bundled(bundle) == [run_id]
+    assert store.get_run(run_id) == before
+    assert store.scores(run_id)["score"].tolist() == scores.sort_values(["item_id", "slot"])["score"].tolist()
+    assert store.import_runs(path) == []
+    assert len(store.runs()) == 1
+    assert store.ensure_bundled(tmp_path / "missing") == []
+    (bundle / "junk.parquet").write_text("not parquet")
+    with pytest.raises(DataValidationError, match="junk.parquet"):
+        store.import_runs(bundle)
+
+
+def test_lazy_import_lists_at_once_and_copies_scores_once(store, tmp_path):
+    scores = make_scores(40, slots=("pos", "neg"))
+    run_a = store.save_run(make_record("ka", summary={"rr": 0.5}), scores)
+    run_b = store.save_run(make_record("kb", dataset="excluir"), make_scores(10, seed=1))
+    bundle = tmp_path / "runs"
+    bundle.mkdir()
+    for rid in (run_a, run_b):
+        store.export_run(rid, bundle)
+        store.delete_run(rid)
+
+    assert sorted(store.ensure_bundled(bundle, lazy=True)) == sorted([run_a, run_b])
+    assert store.ensure_bundled(bundle, lazy=True) == []  # records already there
+    assert sorted(store.pending_runs()) == sorted([run_a, run_b])
+    assert set(store.runs()["run_id"]) == {run_a, run_b}  # listed with summaries before any score is copied
+    assert store.get_run(run_a).summary == {"rr": 0.5} and table_count(store, t.item_scores) == 0
+
+    # The first read of a pending run copies its scores in; the other stays pending.
+    assert store.scores(run_a)["score"].tolist() == scores.sort_values(["item_id", "slot"])["score"].tolist()
+    assert store.pending_runs() == [run_b] and table_count(store, t.item_scores) == 80
+    assert store.load_pending(run_a) == 0  # already copied: nothing done twice
+    with Store(store.engine.url.render_as_string(hide_password=False)) as other:  # a second store on it
+        assert other.load_pending() == 1
+    assert store.load_pending() == 0 and store.pending_runs() == []
+    assert table_count(store, t.item_scores) == 100 and len(store.scores_wide(run_b)) == 10
+    store.delete_run(run_b)  # the pending row (gone already) would cascade too

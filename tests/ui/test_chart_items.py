@@ -1,0 +1,73 @@
+"""negviz.ui.chart_items: a chart click copied into the cell pickers once, and the items behind a
+cell listed with links to the pair inspector and type titles (in AppTest, over a few hand-made items)."""
+
+import pandas as pd
+from streamlit.testing.v1 import AppTest
+
+from negviz.taxonomy import TAXONOMY
+from negviz.ui.chart_items import type_titles
+
+
+def test_item_tables_show_type_titles_and_keep_ids_elsewhere():
+    items = pd.DataFrame({"item_id": ["a", "b", "c"], "type": ["exclusion_exceptor", "none", None]})
+    shown = type_titles(items)
+    assert shown["type"].tolist()[:2] == ["Exclusion: exceptor", TAXONOMY.label("none")]
+    assert pd.isna(shown["type"].iloc[2]) and items["type"].iloc[0] == "exclusion_exceptor"  # a copy
+    assert not any("_" in t for t in shown["type"].dropna())
+
+
+def test_type_titles_leave_a_table_without_types_as_it_is():
+    items = pd.DataFrame({"item_id": ["a"]})
+    assert type_titles(items) is items
+
+
+def _clicked(custom):
+    import streamlit as st
+
+    from negviz.ui.chart_items import apply_click
+
+    if custom is not None:  # what st.plotly_chart leaves in session state after a click
+        st.session_state["chart"] = {"selection": {"points": [{"customdata": custom}]}}
+    apply_click("chart", {"model": 0, "lean": 1}, {"model": ["bm25", "tfidf"], "lean": ["right", "wrong"]})
+
+
+def test_apply_click_copies_the_clicked_cell_into_the_pickers():
+    at = AppTest.from_function(_clicked, args=(["tfidf", "wrong"],), default_timeout=30).run()
+    assert at.session_state["model"] == "tfidf" and at.session_state["lean"] == "wrong"
+
+
+def test_apply_click_ignores_a_value_the_picker_does_not_offer():
+    at = AppTest.from_function(_clicked, args=(["no-such-model", "right"],), default_timeout=30).run()
+    assert "model" not in at.session_state and at.session_state["lean"] == "right"
+
+
+def test_apply_click_applies_each_click_once_so_the_pickers_stay_usable():
+    at = AppTest.from_function(_clicked, args=(["bm25", "right"],), default_timeout=30).run()
+    at.session_state["model"] = "tfidf"  # the reader picks another model after the click
+    at.run()  # the same click still in the chart's state: not applied again
+    assert at.session_state["model"] == "tfidf"
+
+
+def _items(model):
+    import pandas as pd
+
+    from negviz.ui.chart_items import items_table
+
+    items = pd.DataFrame({"item_id": ["7-1", "9-2"], "type": ["affixal", "exclusion_exceptor"], "margin1": [0.5, -1.0]})
+    items_table(items, "nevir", "cell", "negviz-cell", model=model)
+
+
+def test_items_table_links_each_item_to_the_inspector_and_shows_type_titles():
+    at = AppTest.from_function(_items, args=(None,), default_timeout=30).run()
+    frame = at.dataframe[0].value
+    assert list(frame.columns) == ["link", "item_id", "type", "margin1"]  # the link first
+    assert list(frame["link"]) == ["inspector?dataset=nevir&pair=7-1", "inspector?dataset=nevir&pair=9-2"]
+    assert list(frame["type"]) == [TAXONOMY.label("affixal"), "Exclusion: exceptor"]
+    assert [b.proto.label for b in at.get("download_button")] == ["Download these items (CSV)"]
+
+
+def test_items_table_with_a_model_turns_its_why_panel_on():
+    at = AppTest.from_function(_items, args=("bm25",), default_timeout=30).run()
+    assert at.dataframe[0].value["link"].iloc[0] == (
+        "inspector?dataset=nevir&pair=7-1&model=bm25&why_model=bm25&why_on=true"
+    )

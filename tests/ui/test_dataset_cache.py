@@ -1,0 +1,57 @@
+"""negviz.ui.dataset_cache: the pages' one cached read path over a copy of the shipped runs
+(app_env): a read is answered from the cache the second time (no SQL), the run lists until
+``clear_runs``; a shipped dataset's content key; a fine-tuning run's held-out pair from its spec."""
+
+from negviz.schema import DatasetSpec
+from negviz.ui import dataset_cache, resources
+from negviz.ui.dataset_cache import content_key, dataset_view, training_pair
+from tests.support.counting import statements
+
+
+def test_a_runs_scores_are_read_once_then_served_from_the_cache(app_env):
+    runs = dataset_view("nevir").runs()
+    run_id = runs.loc[runs["model_name"] == "bm25", "run_id"].iloc[0]
+    first = dataset_view("nevir").scores(run_id)
+    with statements(resources.store().engine) as sent:
+        again = dataset_view("nevir").scores(run_id)  # a new view, as each page render makes
+    assert sent == [] and again.equals(first) and len(first) == 1383
+
+
+def test_the_run_list_is_cached_until_clear_runs(app_env):
+    runs = dataset_view("nevir").runs()
+    with statements(resources.store().engine) as sent:  # back to back: well inside the list's 5 s
+        dataset_view("nevir").runs()
+    assert sent == []
+    run_id = runs.loc[runs["model_name"] == "bm25", "run_id"].iloc[0]
+    resources.store().delete_run(run_id)
+    dataset_cache.clear_runs()  # what a page calls after it stored or removed a run
+    assert run_id not in set(dataset_view("nevir").runs()["run_id"])
+
+
+def test_a_shipped_dataset_has_an_empty_content_key_and_its_facts(app_env):
+    assert content_key("nevir") == "" and content_key("no-such-dataset") == ""
+    view = dataset_view("nevir")
+    assert view.kind == "pairs" and view.facts.metric == "paired_accuracy"
+    assert len(view.dataset.frame) == 1383
+
+
+def test_training_pair_reads_the_pair_from_the_runs_dataset_spec():
+    spec = DatasetSpec.make("nevir", "test").to_dict()
+    pair = training_pair(spec, "1230-2")
+    assert pair["q1"] == "Who had no love for the violin?" and pair["cue"] == "not"
+
+
+def test_training_pair_is_none_for_a_missing_pair_or_an_unreadable_dataset():
+    assert training_pair(DatasetSpec.make("nevir", "test").to_dict(), "no-such-pair") is None
+    assert training_pair(DatasetSpec.make("/no/such/file.csv", "test").to_dict(), "1") is None
+
+
+def test_drift_frames_of_complete_runs_equal_the_librarys(app_env):
+    from negviz.dataset_view import DatasetView
+
+    runs = dataset_view().finetune_runs()  # no name: the whole store, as the drift page reads it
+    assert len(runs) == 4 and runs["label"].notna().all()
+    epochs, cosines, tables = dataset_view().drift_frames(runs)
+    plain_epochs, plain_cosines, plain_tables = DatasetView(resources.store()).drift_frames(runs)
+    assert len(epochs) == len(plain_epochs) > 0 and sorted(epochs["run"]) == sorted(plain_epochs["run"])
+    assert len(cosines) == len(plain_cosines) and set(tables) == set(plain_tables)

@@ -1,0 +1,83 @@
+"""negviz.ui.widgets: the shared widgets drawn in AppTest (error box with the visitor's text
+escaped, progress bar, CSV download button)."""
+
+from streamlit.testing.v1 import AppTest
+
+from negviz.ui.widgets import safe_md
+
+
+def _error_box(text):
+    from negviz.ui.widgets import show_error
+
+    show_error(ValueError(text))
+
+
+def test_show_error_names_the_error_and_escapes_the_users_text():
+    text = "[click](http://evil.example) <b>bold</b>"
+    at = AppTest.from_function(_error_box, args=(text,), default_timeout=30).run()
+    assert [e.value for e in at.error] == [f"ValueError: {safe_md(text)}"]
+    shown = at.error[0].value
+    assert "](http" not in shown and "<b>" not in shown  # no link, no tag
+
+
+def _progress(steps, finish):
+    from negviz.ui.widgets import ProgressBar
+
+    bar = ProgressBar("Scoring")
+    for done, total in steps:
+        bar(done, total, "items")
+    if finish:
+        bar.done()
+
+
+def test_progress_bar_shows_the_fraction_done_with_its_counts():
+    at = AppTest.from_function(_progress, args=([(1, 4), (3, 4)], False), default_timeout=30).run()
+    (bar,) = at.get("progress")
+    assert bar.proto.value == 75 and bar.proto.text.startswith("Scoring: items 3/4")  # then the time left
+
+
+def test_progress_bar_of_an_empty_total_is_full_and_done_removes_it():
+    at = AppTest.from_function(_progress, args=([(0, 0)], False), default_timeout=30).run()
+    assert at.get("progress")[0].proto.value == 100  # nothing to do: done, not a division by zero
+    at = AppTest.from_function(_progress, args=([(2, 4)], True), default_timeout=30).run()
+    assert list(at.get("progress")) == []
+
+
+def _download():
+    import pandas as pd
+
+    from negviz.ui.widgets import csv_download
+
+    csv_download(pd.DataFrame({"a": [1, 2]}), "items.csv", label="Download these items (CSV)")
+    csv_download(pd.DataFrame({"b": [3]}), "other.csv")
+
+
+def test_csv_download_draws_one_button_per_file_with_its_label():
+    at = AppTest.from_function(_download, default_timeout=30).run()
+    buttons = at.get("download_button")
+    assert [b.proto.label for b in buttons] == ["Download these items (CSV)", "Download CSV"]
+    assert [b.proto.url.endswith(".csv") for b in buttons] == [True, True]
+    assert "dl-items.csv" in buttons[0].proto.id  # the default key comes from the file name
+
+
+def _path(value):
+    import streamlit as st
+
+    from negviz.paths import PathNotAllowedError
+    from negviz.ui.widgets import user_path
+
+    try:
+        st.session_state["path"] = user_path(value)
+    except PathNotAllowedError as exc:
+        st.session_state["path"] = f"refused: {exc}"
+
+
+def test_user_path_passes_names_and_paths_inside_the_allowed_folders_only(monkeypatch, tmp_path):
+    monkeypatch.setenv("NEGVIZ_DATA_DIRS", str(tmp_path / "shared"))
+    at = AppTest.from_function(_path, args=("all-MiniLM-L6-v2",), default_timeout=30).run()
+    assert at.session_state["path"] == "all-MiniLM-L6-v2"  # a catalog name is no path
+    inside = str(tmp_path / "shared" / "scores.csv")
+    at = AppTest.from_function(_path, args=(inside,), default_timeout=30).run()
+    assert at.session_state["path"] == inside
+    at = AppTest.from_function(_path, args=(str(tmp_path / "shared" / ".." / "x.csv"),), default_timeout=30).run()
+    assert at.session_state["path"].startswith("refused: ")  # `..` out of the folder
