@@ -123,13 +123,21 @@ TINY_BUILDERS: dict[str, Callable[[Path], Path] | None] = {
 @pytest.fixture(scope="session")
 def tiny_model_dir(tmp_path_factory) -> Callable[[str], Path | None]:
     """``tiny_model_dir(name)``: the folder of a tiny checkpoint, built on first request only
-    (so a run that needs no torch model builds none) and shared by the whole session."""
+    (so a run that needs no torch model builds none) and shared by the whole test run."""
     built: dict[str, Path | None] = {}
+
+    def build(builder: Callable[[Path], Path], folder: Path) -> None:
+        made = builder(folder / "model")
+        (folder / "entry").write_text(str(made.relative_to(folder)))  # the checkpoint's folder
 
     def get(name: str) -> Path | None:
         if name not in built:
             builder = TINY_BUILDERS[name]
-            built[name] = builder(tmp_path_factory.mktemp(name) / "model") if builder else None
+            if builder is None:
+                built[name] = None
+            else:  # one build per test run, shared by the xdist workers
+                folder = built_once(tmp_path_factory, f"tiny-{name}", lambda f: build(builder, f))
+                built[name] = folder / (folder / "entry").read_text()
         return built[name]
 
     return get

@@ -98,7 +98,7 @@ def pair_cosine(query_tokens: list[str], doc_tokens: list[str]) -> float:
     - idf = log(3 / (df + 1)) + 1: 1.0 for shared terms, log(1.5) + 1 for the others;
     - each row divided by the square root of its sequential sum of squares;
     - the dot product summed sequentially over the query row's entries (scipy's csr matmul).
-    tests/scorers/test_families.py checks this against TfidfVectorizer. An empty vocabulary (the
+    tests/scorers/test_tfidf.py checks this against TfidfVectorizer. An empty vocabulary (the
     NevIR code would raise) and no shared term both score 0.
     """
     q_counts, d_counts = Counter(query_tokens), Counter(doc_tokens)  # first-occurrence order

@@ -35,6 +35,8 @@ def test_cli_finetune_json(tiny_model_dir, tmp_path, capsys):
         "none",
         "--transfer",
         "3",
+        "--general",
+        "2",
         "--json",
         "--export",
         str(tmp_path),
