@@ -284,7 +284,10 @@ def test_the_report_of_an_imported_model_names_its_file(tmp_path, minilm_csv, ca
     store.import_runs(RUNS / "nevir__tfidf.parquet")
     import_bytes(store, minilm_csv, "from-cluster.csv", name="cluster-model", source_url="https://example.org/paper")
     out = tmp_path / "report.html"
-    assert cli(["--db", db, "report", "--model", "cluster-model", "--out", str(out), "--figures", "plotly", "--no-maxsim"]) == 0
+    assert (
+        cli(["--db", db, "report", "--model", "cluster-model", "--out", str(out), "--figures", "plotly", "--no-maxsim"])
+        == 0
+    )
     page = out.read_text()
     assert "scores from from-cluster.csv (sha256 " in page and "https://example.org/paper" in page
 
