@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from negviz import annotations as ann
 from negviz import projects as P
-from negviz.store import Store
 from tests.support.projects import NEVIR, label, new
 
 
@@ -26,12 +25,3 @@ def test_the_adjudicated_label_is_the_gold_type(store):
     exported = ann.export_frame(store, NEVIR).set_index("item_id")
     assert set(exported.loc[item, "adjudicated_negation_type"]) == {"antonym"}
     assert set(exported.loc[item, "adjudicated_by"]) == {"rita"}
-
-
-def _decide(url: str, who: str, item: str, barrier, rounds: int) -> None:
-    store = Store(url)
-    project = P.get(store, "review-race")
-    barrier.wait()
-    for n in range(rounds):
-        P.adjudicate(store, project, item, who, ann.Label("implicit", note=f"{who} {n}"))
-    store.close()
