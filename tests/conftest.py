@@ -195,10 +195,11 @@ def shipped_store(shipped_store_file, tmp_path_factory):
     module's tests expect to see)."""
     from negviz.store import Store
 
-    path = tmp_path_factory.mktemp("shipped-copy") / "results.sqlite"
-    shutil.copyfile(shipped_store_file, path)
-    with Store(f"sqlite:///{path}") as store:
+    folder = tmp_path_factory.mktemp("shipped-copy")
+    shutil.copyfile(shipped_store_file, folder / "results.sqlite")
+    with Store(f"sqlite:///{folder / 'results.sqlite'}") as store:
         yield store
+    shutil.rmtree(folder, ignore_errors=True)  # 181 MB a module: the disk is shared
 
 
 @pytest.fixture
