@@ -32,6 +32,7 @@ BROWSER_DIRS = {"browser"}  # Playwright in Chromium
 SLOW_DIRS = BROWSER_DIRS | {
     "pages",  # the whole app in AppTest over a copy of the shipped runs
     "concurrency",  # several processes at once on one store or cache (races, a killed child)
+    "processes",  # negviz in a child process as a user runs it: CLI exits, jobs, kills, mounts
     "models",  # real model weights over whole datasets or many items
     "report",  # whole reports built, their figures exported to SVG through kaleido
 }

@@ -130,7 +130,7 @@ def register(sub) -> None:
     s.add_argument("--json", action="store_true")
     s.set_defaults(func=cmd_runs)
 
-    s = sub.add_parser("board", help="every model on every benchmark: the run each page shows, value, 95% CI and n")
+    s = sub.add_parser("board", help="every model on every benchmark: the run each page shows, value, 95%% CI and n")
     s.add_argument("--json", action="store_true", help="a list of rows: model, base, per benchmark value/ci/n")
     s.set_defaults(func=cmd_board)
 

@@ -78,14 +78,10 @@ def test_presets_are_failures_of_every_model():
     assert pg.nevir_presets(frame, {"m": tie_q2}, rules={"m": "mteb"}) == []
 
 
-def test_stored_presets_from_the_bundled_runs(tmp_path):
-    from negviz.paths import DATA_DIR
-    from negviz.store import Store
-
+def test_stored_presets_from_the_bundled_runs(shipped_store):
     from negviz.datasets import load
 
-    store = Store(f"sqlite:///{tmp_path / 'r.sqlite'}")
-    store.ensure_bundled(DATA_DIR / "runs")
+    store = shipped_store  # every shipped run with its scores
     wide = {}
     for dataset in pg.PRESET_PICKERS:
         runs = store.runs(dataset=dataset, kind="eval")  # newest first; not the attribution runs

@@ -1,17 +1,10 @@
-"""Figure export to PNG and SVG through kaleido and the local Chromium."""
+"""negviz.charts.export: CSV downloads neutralised against formulas, a hung export ended and tried
+again. PNG and SVG bytes through kaleido and Chromium: tests/report/test_figure_export.py."""
 
 import io
-import shutil
 
 import pandas as pd
-import plotly.graph_objects as go
 import pytest
-
-from negviz.charts.export import figure_bytes
-
-needs_chromium = pytest.mark.skipif(
-    shutil.which("chromium") is None, reason="kaleido needs a Chromium (make test installs it)"
-)
 
 
 def test_annotation_csv_export_is_neutralised_and_reimports(tmp_path):
@@ -41,18 +34,6 @@ def test_annotation_csv_export_is_neutralised_and_reimports(tmp_path):
             got = ann.latest(other, "nevir").set_index("item_id")
             assert got.at["1230-2", "annotator"] == "@ana" and got.at["1230-2", "note"].startswith("=HYPERLINK(")
             assert got.at["994-2", "annotator"] == "-bo" and got.at["994-2", "note"] == "=cmd|' /C calc'!A0"
-
-
-@needs_chromium
-def test_png_and_svg_bytes_with_paper_fonts():
-    fig = go.Figure(go.Bar(x=[1, 2], y=["a", "b"], orientation="h"))
-    png = figure_bytes(fig, "png")
-    svg = figure_bytes(fig, "svg").decode()
-    assert png[:8] == b"\x89PNG\r\n\x1a\n"
-    assert svg.startswith("<svg") and "font-size: 16px" in svg
-    assert fig.layout.font.size is None, "the on-screen figure is left untouched"
-    with pytest.raises(ValueError, match="png or svg"):
-        figure_bytes(fig, "gif")
 
 
 def test_a_hung_export_is_ended_and_tried_again():

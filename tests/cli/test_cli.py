@@ -41,3 +41,26 @@ def test_every_json_output_is_json_only(env, capsys):
     assert main(["models", "--json"]) == 0
     text = capsys.readouterr().out
     assert "NaN" not in text and json.loads(text)
+
+
+def test_every_help_text_prints(capsys):
+    """`negviz --help` and every subcommand's --help print and exit 0 (argparse formats help
+    texts with %: a bare "95% CI" in one of them made `negviz --help` a traceback)."""
+    import argparse
+
+    from negviz.cli import build_parser
+
+    def commands(parser, path=()):
+        yield path
+        for action in parser._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                for name, sub in action.choices.items():
+                    yield from commands(sub, (*path, name))
+
+    paths = list(commands(build_parser()))
+    assert ("board",) in paths and ("datasets", "add") in paths and len(paths) >= 19
+    for path in paths:
+        with pytest.raises(SystemExit) as done:
+            main([*path, "--help"])
+        assert done.value.code == 0, path
+        assert "usage: negviz" in capsys.readouterr().out, path

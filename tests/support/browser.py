@@ -101,18 +101,25 @@ def serve(tmp: Path, db_url: str | None = None, name: str = "streamlit", port_in
         log.close()
 
 
-def running_app(tmp_path_factory, name: str = "app"):
-    """For a fixture: ``yield from running_app(...)`` gives the base URL of a fresh server."""
+def running_app(tmp_path_factory, name: str = "app", store_file: Path | None = None):
+    """For a fixture: ``yield from running_app(...)`` gives the base URL of a fresh server, over a
+    copy of ``store_file`` if given, else over a new SQLite store (the server records the shipped
+    runs in it and copies their scores in a background thread)."""
     if CHROMIUM is None:
         pytest.skip("Debian chromium is not installed")
-    with serve(tmp_path_factory.mktemp(name)) as url:
+    tmp = tmp_path_factory.mktemp(name)
+    if store_file is not None:
+        shutil.copyfile(store_file, tmp / "results.sqlite")
+    with serve(tmp) as url:
         yield url
 
 
 @pytest.fixture(scope="session")
-def app_server(tmp_path_factory):
-    """Base URL of a running app (bundled runs loaded into a fresh SQLite store)."""
-    yield from running_app(tmp_path_factory)
+def app_server(tmp_path_factory, shipped_store_file):
+    """Base URL of a running app over a copy of the run's shipped store (every shipped run and its
+    scores: no copy of them competes with the pages for the CPU). tests/browser/test_pages.py
+    starts a server on a new store instead."""
+    yield from running_app(tmp_path_factory, store_file=shipped_store_file)
 
 
 @pytest.fixture(scope="session")
