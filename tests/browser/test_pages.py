@@ -1,5 +1,7 @@
 """Real browser, fresh server: every page opens from its own URL with typical parameters, shows
-its title, no error box and no "Page not found" (the first request of the server included)."""
+its title, no error box and no "Page not found" (the first request of the server included); on
+the same pass, at 1,400 px, nothing is clipped or overlapping (tests/browser/test_layout.py's
+measures; 1,000 px there)."""
 
 import re
 
@@ -7,6 +9,7 @@ import pytest
 
 from negviz.page_registry import url_paths
 from tests.support.browser import needs_browser, running_app
+from tests.support.layout import measure_page
 
 pytestmark = needs_browser
 # URL (path and query) -> the page's title; /overview comes first, as the first request of the server.
@@ -44,6 +47,7 @@ def test_every_page_opens_from_its_url_on_a_fresh_server(fresh_server, browser):
     app_paths = set(url_paths())
     assert app_paths == {re.match(r"/([\w-]*)", u).group(1) for u in PAGES} - {""}, "a page of app.py is not visited"
     page = browser.new_page(viewport={"width": 1400, "height": 1200})
+    laid_out = {}
     for url, title in PAGES.items():
         page.goto(fresh_server + url, timeout=60_000)
         page.get_by_role("heading", name=title, exact=True).wait_for(timeout=120_000)
@@ -60,4 +64,8 @@ def test_every_page_opens_from_its_url_on_a_fresh_server(fresh_server, browser):
         for param in filter(None, query.split("&")):
             if param not in DEFAULTS:
                 assert param in page.evaluate("location.search"), (url, page.evaluate("location.href"))
+        if not url.startswith("/?"):  # the Overview again, through the root
+            laid_out[url] = measure_page(page, url, 1400)
     page.close()
+    found = [f"{url}: {p}" for url, problems in laid_out.items() for p in problems]
+    assert not found, "at 1400 px:\n" + "\n".join(found)
