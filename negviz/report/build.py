@@ -24,7 +24,7 @@ from negviz.dataset_view import DatasetView
 from negviz.json_values import plain
 from negviz.finetune.provenance import trained_runs
 from negviz.run_choice import POLICY, choose_runs
-from negviz.scorers import families_of_architecture
+from negviz.scorers import LATE_INTERACTION, families_of_architecture
 
 FORMAT_VERSION = 1
 LEXICAL = ("tfidf", "bm25")
@@ -468,7 +468,7 @@ def _examples(
         item = {**plain(ex), "card": card_id, "scores": scores, "verdicts": verdicts, "maxsim": []}
         if ds.kind in paircard.MAXSIM_KINDS:
             for m in (model, other):
-                if families.get(m) in families_of_architecture("late-interaction"):
+                if families.get(m) in families_of_architecture(LATE_INTERACTION):
                     item["maxsim"].append(
                         _maxsim(
                             rep, ds.kind, row, m, specs[m], outs, ex["item_id"], f"maxsim-{name}-{k}-{m}", maxsim, notes
