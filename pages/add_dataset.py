@@ -6,17 +6,14 @@ import streamlit as st
 from negviz import links
 from negviz.datasets import added
 from negviz.datasets.formats import FORMATS
-from negviz.datasets.userfile import format_columns, guess_mapping, max_file_bytes, read_columns
-from negviz.datasets.validate import DEFAULTS
+from negviz.datasets.userfile import format_columns, max_file_bytes, read_columns
 from negviz.errors import NegvizError
-from negviz.schema import COLUMNS, KIND_HELP, KIND_TITLES, KINDS
+from negviz.schema import KIND_HELP, KIND_TITLES, KINDS
 from negviz.text.words import counted
-from negviz.store import datasets as stored
-from negviz.ui import dataset_cache, resources
+from negviz.ui import resources
+from negviz.ui.added_datasets import added_datasets_section
+from negviz.ui.column_mapping import column_mapping
 from negviz.ui.widgets import show_error
-
-NONE = "(none)"
-LABEL = "negation_type"  # a column of type labels: the heatmap's columns when present
 
 store = resources.store()
 st.title("Add a dataset")
@@ -65,24 +62,7 @@ if upload is not None:
         )
         st.caption(KIND_HELP[kind])
         present = [str(c) for c in raw.columns]
-        guess = guess_mapping(present, kind)
-        st.markdown(
-            "**Columns**: which of your columns holds each needed one (pre-filled by name)."
-        )
-        defaults = DEFAULTS.get(kind, {})
-        mapping = {}
-        cols = st.columns(4)
-        for i, target in enumerate([*COLUMNS[kind], LABEL]):
-            optional = target in defaults or target == LABEL
-            options = ([NONE] if optional or guess.get(target) is None else []) + present
-            fallback = target if target in present else None
-            pick = guess.get(target) or fallback
-            label = target + (f" (default {defaults[target]!r})" if target in defaults else "")
-            label = "type label (optional)" if target == LABEL else label
-            index = options.index(pick) if pick in options else 0
-            chosen = cols[i % 4].selectbox(label, options, index=index, key=f"map-{kind}-{target}")
-            if chosen != NONE:
-                mapping[target] = chosen
+        mapping = column_mapping(present, kind)
         st.markdown("**Preview** (first rows, your column names)")
         st.dataframe(raw.head(5), hide_index=True, key="preview")
         frame, problems = added.check_upload(data, upload.name, kind, mapping)
@@ -140,40 +120,4 @@ if upload is not None:
         if "saved_message" in st.session_state:
             st.success(st.session_state.pop("saved_message"))
 
-st.subheader("Added datasets")
-listing = stored.listing(store)
-if listing.empty:
-    st.caption("None yet.")
-else:
-    st.dataframe(
-        listing,
-        hide_index=True,
-        key="added",
-        column_config={"sha256": st.column_config.TextColumn("sha256", width="small")},
-    )
-    c1, c2 = st.columns(2)
-    gone = c1.selectbox(
-        "Remove",
-        listing["name"].tolist(),
-        key="remove_name",
-        index=None,
-        placeholder="pick an added dataset",
-    )
-    if gone:
-        used = stored.runs_using(store, gone)
-        c2.warning(f"{used} stored run(s) use {gone}. Removing it keeps them unless ticked below.")
-        drop_runs = c2.checkbox(
-            f"Also delete those {used} run(s)", key="drop_runs", disabled=used == 0
-        )
-        if c2.button(
-            f"Yes, remove {gone}", key="confirm_remove", icon=":material/delete:", type="primary"
-        ):
-            used = stored.remove(store, gone, delete_runs=drop_runs)  # counted as it removes
-            resources.clear_datasets()
-            dataset_cache.clear_runs()
-            done = "deleted" if drop_runs else "kept"
-            st.session_state["removed_message"] = f"Removed {gone}; {used} run(s) {done}."
-            del st.session_state["remove_name"]
-            st.rerun()  # the sidebar's dataset picker no longer lists it
-if "removed_message" in st.session_state:
-    st.success(st.session_state.pop("removed_message"))
+added_datasets_section(store)

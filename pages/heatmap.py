@@ -3,9 +3,7 @@
 import streamlit as st
 
 from negviz.analyses import per_type as at
-from negviz.charts.per_type import accuracy_heatmap, distribution_bars
-from negviz.taxonomy import type_distribution
-from negviz.ui import chart_items, pickers, resources, url_check
+from negviz.ui import chart_items, heatmap_view, pickers, url_check
 from negviz.ui import types_data as td
 from negviz.ui.page_guard import require_dataset_kind
 from negviz.ui.corpus_results import corpus_section
@@ -78,81 +76,8 @@ pt = at.per_type_cells(  # the report draws the same cells
 )
 groups, cells, columns, labels = pt.groups, pt.cells, pt.columns, pt.column_labels
 rows = at.model_order(ctx.outcomes, row_sort)
-title = f"{ctx.metric} by {at.AXES[axis]} · {ctx.name} {ctx.split}" + (
-    f" · Δ to {reference}" if mode == "difference" else f" · ▾ below random ({ctx.baseline:.0%})"
-)
-warning = at.n_warning(cells, rows, labels, columns=columns)
-
-
-def heatmap(cols: list[str], part_title: str, note: str | None):
-    return accuracy_heatmap(
-        cells[cells["column"].isin(cols)],
-        rows,
-        cols,
-        metric=ctx.metric,
-        baseline=ctx.baseline,
-        title=part_title,
-        column_labels=labels,
-        min_n=int(min_n),
-        reference=diff_ref,
-        n_warning=note,
-    )
-
-
-fig = heatmap(columns, title, warning)  # the whole figure: its download, sized to its content
-if warning:
-    st.warning(warning, icon=":material/warning:")
-# On the page the figure is sized to its content (cells fit their labels), at full width; more
-# columns than fit a narrow window are drawn as parts of PAGE_COLUMNS columns, one under another.
-PAGE_COLUMNS = 5
-parts = [columns[k : k + PAGE_COLUMNS] for k in range(0, len(columns), PAGE_COLUMNS)] or [[]]
-for k, cols in enumerate(parts):
-    key = "heatmap_chart" if k == 0 else f"heatmap_chart_{k + 1}"
-    chart_items.apply_click(
-        key, {"cell_model": 0, "cell_column": 1}, {"cell_model": rows, "cell_column": columns}
-    )
-    if len(parts) == 1:
-        part = fig
-    else:
-        where = (
-            f" · columns {k * PAGE_COLUMNS + 1}-{k * PAGE_COLUMNS + len(cols)} of {len(columns)}"
-        )
-        note = at.n_warning(cells[cells["column"].isin(cols)], rows, labels, columns=cols)
-        part = heatmap(cols, title + where, note)
-    st.plotly_chart(part, key=key, on_select="rerun", selection_mode="points", width="content")
-st.caption(
-    f"Cells: {ctx.metric} in %, n = items in the cell; hover for the 95% CI. "
-    + (
-        f"Difference mode: percentage points to {safe_md(reference)} on the same items; "
-        "a superscript ns marks a difference whose 95% CI spans 0. "
-        if mode == "difference"
-        else f"▾ below random ({ctx.baseline:.0%}). "
-    )
-    + f"Grey: fewer than {int(min_n)} items, only n shown.",
-)
-dist = comparison = None
-if "type" not in ctx.meta:
-    st.caption(
-        f"No negation types for {ctx.name} here (typing 35k perturbations takes a "
-        "while); "
-        f"`negviz taxonomy --dataset {ctx.name}` prints them."
-    )
-else:
-    dist = type_distribution(ctx.meta.dropna(subset=["type"])[["type", "label_source"]])
-    comparison = at.distribution_vs_petcu(
-        dist, resources.reference(), ctx.name, f"{ctx.name} {ctx.split} (n={len(ctx.meta):,})"
-    )
-if comparison is not None and comparison.empty:
-    st.caption("Petcu et al. report no type distribution for this dataset.")
-    st.dataframe(dist, hide_index=True, key="dist_table")
-elif comparison is not None:
-    dfig = distribution_bars(comparison, f"Negation types · {ctx.name} vs Petcu et al.")
-    st.plotly_chart(dfig, key="dist_chart")
-    st.caption(
-        "Types of this dataset from its label source, grouped into the paper's "
-        "categories; the paper's "
-        "shares come from its GPT-4o-mini classifier on other splits (Sec. 6.2-6.3)."
-    )
+fig = heatmap_view.heatmap_charts(ctx, pt, rows)  # the whole figure: its download
+types = heatmap_view.type_distribution_section(ctx)
 
 # Downloads at full width: in a half-width column the buttons would be cut off.
 st.caption("**Heatmap**: figure and cells")
@@ -163,16 +88,7 @@ csv_download(
     label="Download cells (CSV)",
     key="dl-cells",
 )
-if dist is not None:
-    st.caption("**Type distribution**: figure and counts")
-    if not comparison.empty:
-        figure_downloads(dfig, f"negviz-types-{ctx.name}", key="dist")
-    csv_download(
-        dist,
-        f"negviz-types-{ctx.name}.csv",
-        label="Download type distribution (CSV)",
-        key="dl-dist",
-    )
+heatmap_view.type_distribution_downloads(ctx.name, types)
 
 corpus_section(ctx.name, "heatmap")  # ExcluIR: the same queries retrieved over a corpus
 
@@ -195,9 +111,8 @@ if model and column:
     items = at.cell_items(ctx.outcomes, groups, ctx.meta, model, column)
     acc = items["correct"].mean() if len(items) else float("nan")
     st.markdown(
-        f"**{safe_md(model)}** · {labels.get(column, column)}: {ctx.metric} {acc:.1%} "
-        f"on n "
-        f"= {len(items):,} items"
+        f"**{safe_md(model)}** · {safe_md(labels.get(column, column))}: {ctx.metric} "
+        f"{acc:.1%} on n = {len(items):,} items"
     )
     chart_items.items_table(
         items, ctx.name, "cell_items", f"negviz-cell-{ctx.name}-{model}-{column}"

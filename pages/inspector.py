@@ -2,13 +2,11 @@
 
 import streamlit as st
 
-from negviz import annotations as ann
-from negviz import links, outcomes
-from negviz.analyses import lexical as X
+from negviz import links
 from negviz.analyses import inspector as F
 from negviz.analyses import paircard
 from negviz.taxonomy import TAXONOMY
-from negviz.ui import inspector_data, lexical_data, pickers, reasoning_view, resources, url_check
+from negviz.ui import inspector_data, inspector_filters, pickers, reasoning_view, resources
 from negviz.ui import why_view
 from negviz.ui.label_form import annotator_name, label_form
 from negviz.ui.dataset_cache import dataset_view
@@ -24,107 +22,8 @@ annotator = annotator_name()
 types = inspector_data.automatic_types(dataset)
 items = inspector_data.items(dataset, view.annotations(), annotator)
 
-with st.sidebar.expander("Filters", expanded=True):
-    ntype = url_check.titled_choice(  # titles on screen, ids in the URL
-        st,
-        "Negation type",
-        F.options(items, "negation_type"),
-        "type",
-        TAXONOMY.label,
-        index=None,
-        placeholder="any",
-        help="Gold cue type (NevIR) or detected cue type.",
-    )
-    cue = st.selectbox(
-        "Cue word",
-        F.options(items, "cue"),
-        index=None,
-        key="cue",
-        bind="query-params",
-        placeholder="any",
-    )
-    edit = (
-        st.selectbox(
-            "Edit type",
-            ["2", "3"],
-            index=None,
-            key="edit",
-            bind="query-params",
-            placeholder="any",
-            help="CondaQA edit: 2 = scope of the negation changed, 3 = negation undone.",
-        )
-        if "edit_type" in ds.frame
-        else None
-    )
-    model = st.selectbox(
-        "Model (for verdict, margin and sort)",
-        sorted(set(verdicts["model"])),
-        index=0 if len(verdicts) else None,
-        key="model",
-        bind="query-params",
-    )
-    verdict = st.selectbox(
-        "Verdict / error category", F.verdict_options(ds.kind), key="verdict", bind="query-params"
-    )
-    low, high = st.columns(2)
-    margin_min = url_check.number_input(low, "Margin ≥", "margin_min", value=None, format="%.4f")
-    margin_max = url_check.number_input(
-        high,
-        "Margin ≤",
-        "margin_max",
-        value=None,
-        format="%.4f",
-        help="Pairs: min of the two query margins (< 0 = failed); else pos - neg.",
-    )
-    lean = st.selectbox(
-        "BM25 leans",
-        list(X.LEANS),
-        index=None,
-        key="lean",
-        bind="query-params",
-        placeholder="any",
-        disabled=not outcomes.has_verdicts(ds.kind),
-        help="The lexical confound: which document BM25 prefers for the query "
-        "(pairs: 'wrong' if it does for either query).",
-    )
-    annotated = st.selectbox("Annotated", F.ANNOTATED, key="annotated", bind="query-params")
-    sort = st.selectbox("Sort by", F.SORTS, key="sort", bind="query-params")
-    queue = st.toggle("Queue: my unlabelled pairs", key="queue", bind="query-params")
-    if queue:
-        size = url_check.number_input(
-            st,
-            "Random sample of",
-            "sample",
-            1,
-            value=None,
-            step=10,
-            help="The same pairs for every annotator with this size and seed.",
-        )
-        seed = url_check.number_input(st, "Seed", "seed", 0, value=0, step=1)
-
-if lean and outcomes.has_verdicts(ds.kind):  # BM25's lean per item, for the filter
-    items = items.merge(X.item_lean(lexical_data.margins(dataset)[0]), on="item_id", how="left")
-lean = lean if outcomes.has_verdicts(ds.kind) else None
-filters = F.Filters(
-    ntype,
-    cue,
-    int(edit) if edit else None,
-    model,
-    verdict,
-    margin_min,
-    margin_max,
-    F.ANY if queue else annotated,
-    sort,
-    lean,
-)
-ids = F.filter_items(items, verdicts, filters)
-if queue:  # the sample ignores who labelled what, so every annotator draws the same pairs
-    ids = ann.queue(ann.sample_ids(ids, size, int(seed)), set(items.loc[items["mine"], "item_id"]))
-    if not annotator:
-        st.warning(
-            "Queue mode serves the pairs *you* have not labelled: enter your annotator name "
-            "in the sidebar."
-        )
+filters, queue = inspector_filters.sidebar(ds, items, verdicts)
+ids, items = inspector_filters.listed_ids(dataset, items, verdicts, filters, queue, annotator)
 
 
 def go(item_id):
@@ -223,7 +122,7 @@ else:
 listed = "Queue" if queue else "Filtered pairs"
 with st.expander(f"{listed} ({len(ids):,}): click a row to open it"):
     st.dataframe(
-        F.listing(items, verdicts, ids, model),
+        F.listing(items, verdicts, ids, filters.model),
         hide_index=True,
         key="pair_list",
         on_select=lambda: pick(ids),

@@ -3,24 +3,14 @@ ExcluIR query, typed text or a one-click counterfactual; the URL holds the whole
 
 import streamlit as st
 
-from negviz import links
-from negviz.analyses.paircard import md_escape
 from negviz.analyses import playground as pg
-from negviz.schema import EXCLUSION, ID_COLUMN, PAIRS, ModelSpec
+from negviz.schema import ModelSpec
 from negviz.text import counterfactual as cf
-from negviz.ui import maxsim_view, pickers, playground_data
-from negviz.ui.dataset_cache import dataset_view
-from negviz.ui.page_guard import dataset_kind_problem
+from negviz.ui import maxsim_inputs, maxsim_view, pickers, playground_data
 from negviz.ui.counterfactual_editor import counterfactual_editor
 from negviz.ui.widgets import safe_md, show_error, user_path
 
-TYPED = {
-    "tq": pg.SAMPLE["q1"],
-    "tq2": pg.SAMPLE["q2"],
-    "td1": pg.SAMPLE["d1"],
-    "td2": pg.SAMPLE["d2"],
-}
-LIMIT = pg.TEXT_LIMIT  # the model truncates further (noted below)
+LIMIT = maxsim_inputs.LIMIT  # the model truncates further (noted below)
 
 dataset = pickers.current_dataset()
 st.title("MaxSim explorer")
@@ -58,69 +48,10 @@ src = top[2].radio(
     help="A NevIR pair or ExcluIR query from the sidebar's dataset, or your own text.",
 )
 
-gold, doc_names, item = None, ["d1", "d2"], None
-kind = dataset_view(dataset).kind
-if src == "dataset" and kind in (PAIRS, EXCLUSION):
-    frame = dataset_view(dataset).dataset.frame
-    id_col = ID_COLUMN[kind]
-    ids = frame[id_col].tolist()
-    sample_name, sample_id = pg.SAMPLE_PAIR
-    start = ids.index(sample_id) if dataset == sample_name and sample_id in ids else 0
-    item = st.selectbox(
-        "Pair" if kind == PAIRS else "Query",
-        ids,
-        index=start,
-        key="pair",
-        bind="query-params",
-        help="NevIR opens on 1283-3: MiniLM is fooled by 'not' on q2, NegMiniLM is not.",
-    )
-    row = frame.set_index(id_col).loc[item]
-    if kind == PAIRS:
-        queries, docs, gold = [row["q1"], row["q2"]], [row["d1"], row["d2"]], row.get("cue")
-        about = (
-            f"Gold cue **{md_escape(row['cue'])}** · edit type {md_escape(row.get('edit_type'))} · "
-            if "cue" in row
-            else ""
-        )
-        # The picker holds ids (its value is the URL's pair=); the pair's query says which it is.
-        inspector = links.inspector(dataset, item)
-        st.caption(f"q1: {md_escape(row['q1'])} · {about}[open in the pair inspector]({inspector})")
-    else:
-        queries, docs, doc_names = (
-            [row["query"]],
-            [row["pos_doc"], row["neg_doc"]],
-            ["positive", "excluded"],
-        )
-else:
-    if src == "dataset":
-        problem = dataset_kind_problem("maxsim", dataset)
-        st.info(f"{problem} Pick one of those in the sidebar, or type below.")
-    cols = st.columns(2)
-    labels = {
-        "tq": "Query",
-        "tq2": "Negated query (optional)",
-        "td1": "Document 1",
-        "td2": "Document 2",
-    }
-    typed = {
-        k: cols[i % 2].text_area(
-            labels.get(k, k),
-            TYPED[k],
-            key=k,
-            bind="query-params",
-            height=90,
-            placeholder={"tq": "a query", "tq2": "its negated twin"}.get(k, "a document"),
-        )
-        for i, k in enumerate(TYPED)
-    }
-    clipped = {k: pg.clip(v, LIMIT) for k, v in typed.items()}
-    if any(c for _, c in clipped.values()):
-        st.warning(f"Texts longer than {LIMIT:,} characters were cut to that length.")
-    queries = [t for k in ("tq", "tq2") if (t := clipped[k][0].strip())]
-    docs = [clipped["td1"][0], clipped["td2"][0]]
-    if not queries or not all(d.strip() for d in docs):
-        st.info("Type a query and two documents.")
-        st.stop()
+texts = maxsim_inputs.pick_texts(dataset, src)
+if texts is None:  # a typed query or document is still empty
+    st.stop()
+queries, docs, doc_names, gold = texts.queries, texts.docs, texts.doc_names, texts.gold
 slots = [f"q{i + 1}" for i in range(len(queries))]
 shown = (
     0

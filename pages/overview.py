@@ -3,16 +3,15 @@
 import pandas as pd
 import streamlit as st
 
-from negviz import metrics
 from negviz.charts.leaderboard import leaderboard_bars
 from negviz.analyses.beside_published import beside_published, published_overlay, shown_beside
 from negviz.analyses.leaderboard import leaderboard, published_rows
 from negviz.datasets.facts import metric_baseline, metric_label
-from negviz.ui import pickers, resources
+from negviz.ui import overview_view, pickers, resources
 from negviz.ui.dataset_cache import dataset_view
 from negviz.ui.corpus_results import corpus_section
 from negviz.ui.report_download import report_button
-from negviz.ui.widgets import csv_download, figure_downloads, safe_md
+from negviz.ui.widgets import csv_download, figure_downloads
 
 dataset = pickers.current_dataset()
 view = dataset_view(dataset)
@@ -62,55 +61,10 @@ else:
             st.caption(missing)
         st.plotly_chart(fig, key=f"bars-{metric}")
         figure_downloads(fig, f"negviz-{dataset}-{metric}", key=f"fig-{metric}")
-    percent = board["metric"].map(metric_baseline).notna().all()  # success rates, shown in percent
-    fmt = "%.1f%%" if percent else "%.3f"
-    shown = board.copy()
-    if shown["of_n"].isna().all():  # only partial imports have an N beside their n
-        shown = shown.drop(columns="of_n")
-    if percent:
-        shown[["value", "ci_low", "ci_high"]] = shown[["value", "ci_low", "ci_high"]] * 100
-    st.dataframe(
-        shown,
-        hide_index=True,
-        column_config={
-            "value": st.column_config.NumberColumn(
-                "value", format=fmt, help="The run's metric (see 'metric')"
-            ),
-            "ci_low": st.column_config.NumberColumn(
-                "95% CI low", format=fmt, help=metrics.BOOTSTRAP_NOTE
-            ),
-            "ci_high": st.column_config.NumberColumn("95% CI high", format=fmt),
-            "params_m": st.column_config.NumberColumn("params (M)", format="%.0f"),
-            "wall_seconds": st.column_config.NumberColumn("wall (s)", format="%.1f"),
-            "ties": st.column_config.NumberColumn("ties", help="items with an exact score tie"),
-            "of_n": st.column_config.NumberColumn(
-                "of N", help="a partial import scored n of the dataset's N items"
-            ),
-        },
-        key="leaderboard",
-    )
+    overview_view.leaderboard_table(board)
     csv_download(board, f"negviz-leaderboard-{dataset}.csv", key="dl-board")
     report_button(sorted(board["model"].unique()))
-    # right/wrong per item: McNemar applies
-    binary = board[board["metric"].map(metric_baseline).notna()]
-    if len(binary) >= 2:
-        with st.expander("Compare two runs (McNemar's test on the items they share)"):
-            label = dict(zip(binary["run_id"], binary["model"] + " · " + binary["run_id"].str[:8]))
-            col_a, col_b = st.columns(2)
-            run_a = col_a.selectbox("Run A", list(label), format_func=label.get, key="cmp_a")
-            run_b = col_b.selectbox(
-                "Run B", list(label), index=1, format_func=label.get, key="cmp_b"
-            )
-            if run_a != run_b:
-                c = view.compare(run_a, run_b)
-                st.markdown(
-                    f"**{safe_md(c['model_a'])}** {c['accuracy_a']:.1%} vs "
-                    f"**{safe_md(c['model_b'])}** "
-                    f"{c['accuracy_b']:.1%} "
-                    f"on {c['n_shared']:,} shared items: A right & B wrong = {c['b']}, A wrong & B "
-                    f"right = {c['c']}, "
-                    f"p = {c['p_value']:.3g} ({c['method']})."
-                )
+    overview_view.compare_two_runs(view, board)
 
 corpus_section(dataset, "overview")
 

@@ -9,9 +9,7 @@ from negviz.text import counterfactual as cf
 from negviz.analyses import playground as pg
 from negviz.charts.alignment import margin_bars
 from negviz.scorers import score_unit
-from negviz.ui import pickers, playground_data, resources
-from negviz.ui.dataset_cache import dataset_view
-from negviz.ui.page_guard import dataset_kind_problem
+from negviz.ui import playground_data, playground_presets, resources
 from negviz.ui.counterfactual_editor import counterfactual_editor
 from negviz.ui.widgets import csv_download, figure_downloads, show_error
 
@@ -23,13 +21,6 @@ TEXTS = {
     "pd3": "",
 }
 LIMIT = pg.TEXT_LIMIT
-
-
-def use_preset(p: pg.Preset) -> None:
-    q2 = p.queries[1] if len(p.queries) > 1 else ""
-    st.session_state.update(
-        pq=p.queries[0], pq2=q2, pd1=p.docs[0], pd2=p.docs[1], pd3="", cf="none"
-    )
 
 
 def negate_query() -> None:
@@ -45,30 +36,7 @@ st.caption(
     "strictly above every other. Each model scores on its own scale."
 )
 
-with st.expander(
-    "Presets: pairs the stored runs of MiniLM (bi-encoder and MaxSim) get wrong", expanded=True
-):
-    picked = None
-    try:
-        picked = dataset_view(pickers.current_dataset()).dataset
-        presets = playground_data.presets(added=(picked.spec.name, picked.kind))
-    except Exception as exc:  # an empty or unreachable store: the playground still works
-        presets = []
-        show_error(exc)
-    cols = st.columns(3)
-    for i, p in enumerate(presets):
-        cols[i % 3].button(
-            p.label,
-            key=f"preset-{p.key}",
-            on_click=use_preset,
-            args=(p,),
-            help=p.why,
-            use_container_width=True,
-        )
-    if not presets:
-        st.caption("No stored NevIR/ExcluIR runs of MiniLM yet: run them on the Evaluate page.")
-    if picked is not None and (problem := dataset_kind_problem("playground", picked.spec.name)):
-        st.caption(f"{problem} Presets come from datasets of those kinds only.")
+playground_presets.preset_buttons()
 
 left, right = st.columns(2)
 texts = {}

@@ -8,17 +8,10 @@ from negviz.analyses import sensitivity as sv
 from negviz.charts.sensitivity import focus_chart, sensitivity_heatmap
 from negviz.ui import pickers, resources
 from negviz.ui import sensitivity_data as sd
-from negviz.ui import sensitivity_tabs
+from negviz.ui import sensitivity_cell, sensitivity_tabs
 from negviz.ui import chart_items
 from negviz.text.words import counted
 from negviz.ui.widgets import csv_download, figure_downloads, safe_md
-
-ITEM_COLS = {
-    "score_candidate": "t = m(ref, translation)",
-    "score_perturbed": "h = m(ref, perturbed)",
-    "score_empty": 'e = m(ref, ".")',
-    "ratio": "(t − h) / (t − e)",
-}
 
 st.title("Perturbation sensitivity")
 st.caption(
@@ -93,83 +86,7 @@ if tabs[0].open is not False:
         csv_download(
             matrix, f"negviz-demetr-{value}.csv", label="Download cells (CSV)", key="dl-matrix"
         )
-        st.subheader("Items behind a cell")
-        st.caption("Click a cell, or pick its model and perturbation here.")
-        c1, c2, c3 = st.columns(3)
-        model = c1.selectbox(
-            "Model",
-            run_models,
-            index=None,
-            key="sens_model",
-            bind="query-params",
-            placeholder="pick a model",
-        )
-        pert = c2.selectbox(
-            "Perturbation",
-            rows,
-            index=None,
-            key="sens_pert",
-            bind="query-params",
-            placeholder="pick a perturbation",
-        )
-        show = c3.selectbox(
-            "Show",
-            list(sv.ITEM_FILTERS),
-            key="sens_show",
-            bind="query-params",
-            help="missed: t ≤ h; tiny denominator: |t − e| < 0.001; not checked: pert_check false",
-        )
-        if model and pert:
-            run = runs[runs["model_name"] == model].iloc[0]
-            items = sd.cell_items(run["run_id"], pert, checked, show)
-            cell = tables[model].set_index("perturbation").loc[pert]
-            name = model.replace("`", "'")  # a stored name: shown as code, never markup
-            st.markdown(
-                f"`{name}` · `{pert}`: ratio {cell['sensitivity_ratio']:.3f}, detection "
-                "accuracy "
-                f"{cell['detection_accuracy']:.1%} · n = {int(cell['n'])}, pert_check "
-                f"{int(cell['checked'])}, "
-                f"tiny denominators {int(cell['tiny_denominators'])} · showing "
-                f"{len(items):,} ({show})"
-            )
-            shown = items[
-                [
-                    "id",
-                    "reference",
-                    "candidate",
-                    "perturbed",
-                    "score_candidate",
-                    "score_perturbed",
-                    "score_empty",
-                    "ratio",
-                    "detected",
-                    "checked",
-                    "tiny_denominator",
-                ]
-            ]
-            st.dataframe(
-                shown,
-                hide_index=True,
-                key="cell_items",
-                column_config={
-                    **{
-                        c: st.column_config.TextColumn(
-                            c if c != "candidate" else "translation", width="medium"
-                        )
-                        for c in ("reference", "candidate", "perturbed")
-                    },
-                    **{
-                        k: st.column_config.NumberColumn(v, format="%.4f")
-                        for k, v in ITEM_COLS.items()
-                    },
-                },
-            )
-            csv_download(
-                items,
-                f"negviz-demetr-{model}-{pert}.csv",
-                label="Download these items (CSV)",
-                key="dl-items",
-            )
+        sensitivity_cell.cell_items_section(runs, tables, rows, checked)
 
 if tabs[1].open is not False:
     with tabs[1]:

@@ -140,12 +140,11 @@ def _full_imports(tree: ast.AST) -> set[str]:
 
 
 def test_pages_stay_thin():
-    """Pages place widgets; logic lives in negviz: each page (and the router) at most 110 statements
-    (statements, not lines: the formatter decides how many lines a call takes), no line over 100
-    characters (pages/ruff.toml gives the formatter that width)."""
+    """Pages place widgets; logic lives in negviz: each page (and the router) at most 150 lines as
+    formatted (`make lint` checks the formatting, so a file's lines are the formatter's), no line
+    over 100 characters (pages/ruff.toml gives the formatter that width)."""
     files = sorted((ROOT / "pages").glob("*.py")) + [ROOT / "app.py"]
-    statements = {f.name: sum(isinstance(n, ast.stmt) for n in ast.walk(ast.parse(f.read_text()))) for f in files}
-    too_long = [f"{name}: {n} statements" for name, n in statements.items() if n > 110]
+    too_long = [f"{f.name}: {n} lines" for f in files if (n := len(f.read_text().splitlines())) > 150]
     too_wide = [
         f"{f.name}:{i}" for f in files for i, line in enumerate(f.read_text().splitlines(), 1) if len(line) > 100
     ]

@@ -1,0 +1,76 @@
+"""negviz.ui.overview_view: the Overview's leaderboard table (success rates in percent, the "of N"
+column only for partial imports) and McNemar's comparison of two runs, in AppTest over a copy of the
+shipped runs (app_env)."""
+
+import json
+
+from streamlit.testing.v1 import AppTest
+
+
+def _table(dataset):
+    import streamlit as st
+
+    from negviz.analyses.leaderboard import leaderboard
+    from negviz.ui import resources
+    from negviz.ui.dataset_cache import dataset_view
+    from negviz.ui.overview_view import leaderboard_table
+
+    board = leaderboard(dataset_view(dataset).runs(), resources.catalog())
+    st.session_state["board"] = board
+    leaderboard_table(board)
+
+
+def test_leaderboard_table_shows_success_rates_in_percent(app_env):
+    at = AppTest.from_function(_table, args=("nevir",), default_timeout=120).run()
+    assert not at.exception, [e.message for e in at.exception]
+    board = at.session_state["board"]
+    (table,) = at.dataframe
+    columns = json.loads(table.proto.columns)  # the column settings drawn with it
+    assert columns["ci_low"]["label"] == "95% CI low" and columns["value"]["type_config"]["format"] == "%.1f%%"
+    shown = table.value
+    assert list(shown["model"]) == list(board["model"]) and {"bm25", "tfidf"} <= set(shown["model"])
+    for column in ("value", "ci_low", "ci_high"):  # paired accuracy: a success rate, in percent
+        assert (shown[column] - board[column] * 100).abs().max() < 1e-9
+    assert board["of_n"].isna().all() and "of_n" not in shown.columns  # no partial import here
+
+
+def test_leaderboard_table_keeps_other_metrics_as_they_are(app_env):
+    at = AppTest.from_function(_table, args=("cannot",), default_timeout=120).run()
+    assert not at.exception, [e.message for e in at.exception]
+    board, shown = at.session_state["board"], at.dataframe[0].value
+    assert len(board) > 0
+    assert (shown["value"] - board["value"]).abs().max() < 1e-12  # a similarity: not scaled
+    assert json.loads(at.dataframe[0].proto.columns)["value"]["type_config"]["format"] == "%.3f"
+
+
+def _compare(dataset):
+    import streamlit as st
+
+    from negviz.analyses.leaderboard import leaderboard
+    from negviz.ui import resources
+    from negviz.ui.dataset_cache import dataset_view
+    from negviz.ui.overview_view import compare_two_runs
+
+    view = dataset_view(dataset)
+    st.session_state["compared"] = compare_two_runs(view, leaderboard(view.runs(), resources.catalog()))
+
+
+def test_compare_two_runs_says_mcnemars_test_on_the_shared_items(app_env):
+    at = AppTest.from_function(_compare, args=("nevir",), default_timeout=120).run()
+    assert not at.exception, [e.message for e in at.exception]
+    assert at.expander[0].label == "Compare two runs (McNemar's test on the items they share)"
+    run_a, run_b = at.selectbox(key="cmp_a"), at.selectbox(key="cmp_b")
+    assert run_a.value != run_b.value and run_a.options == run_b.options
+    c = at.session_state["compared"]
+    assert c["n_shared"] == 1383 and 0 <= c["p_value"] <= 1
+    (said,) = at.markdown
+    assert f"on {c['n_shared']:,} shared items: A right & B wrong = {c['b']}" in said.value
+    assert said.value.endswith(f"p = {c['p_value']:.3g} ({c['method']}).")
+    run_b.set_value(run_a.value).run()  # the same run twice: nothing to compare
+    assert at.session_state["compared"] is None and list(at.markdown) == []
+
+
+def test_compare_two_runs_needs_two_runs_with_a_verdict_per_item(app_env):
+    at = AppTest.from_function(_compare, args=("cannot",), default_timeout=120).run()
+    assert not at.exception, [e.message for e in at.exception]
+    assert at.session_state["compared"] is None and list(at.expander) == [] and list(at.selectbox) == []
