@@ -3,6 +3,7 @@
 import streamlit as st
 
 from negviz.ui import board_view
+from negviz.ui.widgets import no_runs_yet
 
 st.title("Across benchmarks")
 st.caption(
@@ -13,9 +14,7 @@ st.caption(
 )
 frame = board_view.board()
 if frame.empty:
-    st.info(
-        "No stored runs yet. Run one with `negviz eval --model all-MiniLM-L6-v2 --dataset nevir`."
-    )
+    st.info(no_runs_yet("nevir", "any benchmark"))
     st.stop()
 board_view.board_section(frame)
 board_view.transfer_section(frame)

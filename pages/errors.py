@@ -10,17 +10,14 @@ from negviz.text.words import counted
 from negviz.ui import chart_items, lexical_view, pickers, url_check
 from negviz.ui import types_data as td
 from negviz.ui.page_guard import require_dataset_kind
-from negviz.ui.widgets import csv_download, figure_downloads, safe_md
+from negviz.ui.widgets import csv_download, figure_downloads, no_runs_yet, safe_md
 
 st.title("Error preference")
 name = pickers.current_dataset()
 require_dataset_kind("errors", name)
 ctx = td.context(name, pickers.shown_runs(name))
 if ctx.outcomes.empty:
-    st.info(
-        f"No stored runs on {safe_md(ctx.name)} yet. Run one on the Evaluate page or with "
-        f"`negviz eval --model all-MiniLM-L6-v2 --dataset {ctx.name}`."
-    )
+    st.info(no_runs_yet(ctx.name))
     st.stop()
 categories = CATEGORIES[ctx.kind]
 st.caption(

@@ -11,7 +11,7 @@ from negviz.ui import overview_view, pickers, resources
 from negviz.ui.dataset_cache import dataset_view
 from negviz.ui.corpus_results import corpus_section
 from negviz.ui.report_download import report_button
-from negviz.ui.widgets import csv_download, figure_downloads
+from negviz.ui.widgets import csv_download, figure_downloads, no_runs_yet
 
 dataset = pickers.current_dataset()
 view = dataset_view(dataset)
@@ -42,10 +42,7 @@ if not show_all:
 
 st.subheader("Stored runs")
 if board.empty:
-    st.info(
-        "No stored runs for this dataset yet. Run one on the Evaluate page or with "
-        f"`negviz eval --model all-MiniLM-L6-v2 --dataset {dataset}`."
-    )
+    st.info(no_runs_yet(dataset))
 else:
     for metric in board["metric"].unique():
         part = board[board["metric"] == metric]

@@ -11,7 +11,7 @@ from negviz.ui import sensitivity_data as sd
 from negviz.ui import sensitivity_cell, sensitivity_tabs
 from negviz.ui import chart_items
 from negviz.text.words import counted
-from negviz.ui.widgets import csv_download, figure_downloads, safe_md
+from negviz.ui.widgets import csv_download, figure_downloads, no_runs_yet, safe_md
 
 st.title("Perturbation sensitivity")
 st.caption(
@@ -48,11 +48,7 @@ tables = {r["model_name"]: sd.table(r, checked) for r in runs.to_dict("records")
 published = sv.published_columns(resources.reference()) if show_pub else None
 matrix = sv.model_matrix(tables, published, value)
 if runs.empty:
-    tabs[0].info(
-        "No stored DEMETR runs yet: `negviz eval --model all-MiniLM-L6-v2 --dataset "
-        "demetr` (or the Evaluate "
-        "page) makes one; the published columns are shown alone."
-    )
+    tabs[0].info(no_runs_yet("demetr", "DEMETR") + " The published columns are shown alone.")
 with st.expander(f"Runs used ({len(runs)}): the largest complete run per model"):
     st.dataframe(sv.runs_table(runs), hide_index=True, key="runs_table")
 

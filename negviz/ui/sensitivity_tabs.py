@@ -8,12 +8,11 @@ import pandas as pd
 import streamlit as st
 
 from negviz.analyses import sensitivity as sv
-from negviz.catalog import eval_command
 from negviz.charts.sensitivity import cannot_chart, own_sentence_chart
 from negviz.text import perturb
 from negviz.ui import pickers, resources
 from negviz.ui import sensitivity_data as sd
-from negviz.ui.widgets import csv_download, figure_downloads, safe_md, show_error
+from negviz.ui.widgets import csv_download, figure_downloads, no_runs_yet, safe_md, show_error
 
 REF = "After two years of work, the new bridge was opened to traffic on Monday."
 CAND = "The new bridge opened to traffic on Monday after two years of construction."
@@ -104,7 +103,7 @@ def cannot() -> None:
         help="negated: a sentence and its negation (CANNOT label 1); paraphrase: label 0 (sem_anto_neg only)",
     )
     if cruns.empty:
-        st.info(f"No stored CANNOT runs yet: `{eval_command('all-MiniLM-L6-v2', 'cannot')}`.")
+        st.info(no_runs_yet("cannot", "CANNOT"))
         return
     dist = sd.cannot_distribution(cruns, pairs)
     cfig = cannot_chart(

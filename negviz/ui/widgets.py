@@ -8,8 +8,20 @@ import pandas as pd
 import streamlit as st
 
 from negviz.analyses.paircard import md_escape as safe_md  # the one escaping rule, also used by the library
+from negviz.catalog import eval_command
 
-__all__ = ["csv_download", "figure_downloads", "ProgressBar", "show_error", "safe_md", "user_path"]
+__all__ = ["csv_download", "figure_downloads", "ProgressBar", "show_error", "safe_md", "user_path", "no_runs_yet"]
+
+STARTER_MODEL = "all-MiniLM-L6-v2"  # what an empty page suggests running: small, shipped, offline
+
+
+def no_runs_yet(dataset: str, title: str | None = None) -> str:
+    """What an empty page says (markdown): no stored run on ``dataset`` yet (shown as ``title``,
+    escaped; default its name), and the Evaluate page or the `negviz eval` command that stores one."""
+    return (
+        f"No stored runs on {safe_md(title or dataset)} yet. Run one on the Evaluate page or with "
+        f"`{eval_command(STARTER_MODEL, dataset)}`."
+    )
 
 
 def csv_download(df: pd.DataFrame, file_name: str, label: str = "Download CSV", key: str | None = None) -> None:

@@ -81,3 +81,16 @@ def test_user_path_passes_names_and_paths_inside_the_allowed_folders_only(monkey
     assert at.session_state["path"] == inside
     at = AppTest.from_function(_path, args=(str(tmp_path / "shared" / ".." / "x.csv"),), default_timeout=30).run()
     assert at.session_state["path"].startswith("refused: ")  # `..` out of the folder
+
+
+def test_no_runs_yet_names_the_dataset_escaped_and_the_command_that_stores_a_run():
+    from negviz.catalog import eval_command
+    from negviz.ui.widgets import STARTER_MODEL, no_runs_yet
+
+    assert no_runs_yet("nevir") == (
+        "No stored runs on nevir yet. Run one on the Evaluate page or with "
+        "`negviz eval --model all-MiniLM-L6-v2 --dataset nevir`."
+    )
+    shown = no_runs_yet("my[set]", "**mine**")  # a user's dataset title stays text
+    assert f"on {safe_md('**mine**')} yet" in shown and "**mine**" not in shown
+    assert shown.endswith(f"`{eval_command(STARTER_MODEL, 'my[set]')}`.")
