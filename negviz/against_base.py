@@ -14,7 +14,7 @@ from typing import Any
 from negviz import run_choice
 from negviz.catalog import eval_command, run_base
 from negviz.outcomes import has_verdicts
-from negviz.schema import PERTURBATION
+from negviz.kinds import kind_of
 from negviz.summaries import headline
 
 
@@ -44,7 +44,7 @@ def against_base(store, record) -> dict[str, Any] | None:
         "metric": metric,
         metric: value,
     }
-    if record.dataset_kind == PERTURBATION:
+    if kind_of(record.dataset_kind).typed_by:  # DEMETR: the ratio per perturbation
         out["perturbations"] = ratio_table(record.summary, base_run.summary)
     elif has_verdicts(record.dataset_kind):
         from negviz.analyses.compare import compare

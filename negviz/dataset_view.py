@@ -136,12 +136,12 @@ class DatasetView:
     def item_meta(self):
         """negviz.analyses.per_type.item_meta of the dataset with its type labels, the per-type
         heatmap's and error preference's columns (DEMETR's 35k items take ~13 s to type by
-        detection: its axis is the perturbation, so perturbation items go untyped)."""
+        detection: its axis is the perturbation, so items a column types go unlabelled)."""
         from negviz.analyses import per_type
-        from negviz.schema import PERTURBATION
+        from negviz.kinds import kind_of
 
         ds = self.dataset
-        return per_type.item_meta(ds.kind, ds.frame, None if ds.kind == PERTURBATION else self.labels())
+        return per_type.item_meta(ds.kind, ds.frame, None if kind_of(ds.kind).typed_by else self.labels())
 
     def perturbation_table(self, run) -> pd.DataFrame:
         """A stored run's perturbation table over all items (negviz.analyses.sensitivity.run_table)."""

@@ -9,17 +9,14 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from negviz.schema import PERTURBATION, SLOTS
+from negviz.kinds import kind_of
+from negviz.schema import SLOTS
 from negviz.scorers.base import Progress, Scorer, no_progress
 
 
 def item_ids(kind: str, frame: pd.DataFrame) -> pd.Series:
     """The score-frame item id of each row (DEMETR ids repeat across perturbations)."""
-    if kind == PERTURBATION:
-        return frame["perturbation"].astype(str) + ":" + frame["item_id"].astype(str)
-    from negviz.schema import ID_COLUMN
-
-    return frame[ID_COLUMN[kind]].astype(str)
+    return kind_of(kind).item_ids(frame)
 
 
 def scoring_inputs(kind: str, frame: pd.DataFrame) -> tuple[list[str], list[str], list[str], list[str]]:

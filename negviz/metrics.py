@@ -92,9 +92,49 @@ def mcnemar(correct_a, correct_b) -> dict:
     }
 
 
-# Chance level of each per-item success rate (a random ranker): NevIR needs both queries right
-# (1/2 x 1/2), ExcluIR and DEMETR one binary choice. The dataset registry reads these.
-RANDOM_BASELINE = {"paired_accuracy": 0.25, "right_rank": 0.5, "detection_accuracy": 0.5}
+# ---------------------------------------------------------------- the metrics, one definition each
+@dataclass(frozen=True)
+class Metric:
+    """A metric as a value (as ir_measures' measures are): its name in summaries, how a person
+    reads it, its chance level, which way is better, how ties count and how its CI is made."""
+
+    name: str
+    label: str
+    chance: float | None = None  # a random ranker's expected value; None where there is no single one
+    higher_is_better: bool = True
+    tie_rule: str | None = None  # how a tie counts (STRICT: a failure); None: not a verdict rate
+    n_boot: int = N_BOOT  # resamples of its seeded percentile-bootstrap 95% CI
+
+    @property
+    def is_rate(self) -> bool:
+        """A share of items judged right (drawn in percent, beside its chance level)."""
+        return self.chance is not None
+
+
+# NevIR needs both queries right (1/2 x 1/2 by chance), ExcluIR and DEMETR one binary choice.
+METRICS: dict[str, Metric] = {
+    m.name: m
+    for m in (
+        Metric("paired_accuracy", "paired accuracy", chance=0.25, tie_rule=STRICT),
+        Metric("right_rank", "Right Rank", chance=0.5, tie_rule=STRICT),
+        Metric("detection_accuracy", "detection accuracy", chance=0.5, tie_rule=STRICT),
+        Metric("sensitivity_ratio", "sensitivity ratio"),
+        # CANNOT: a negation-aware model scores a sentence and its negation as unlike
+        Metric("mean_similarity", "mean similarity", higher_is_better=False),
+        # ExcluIR over a corpus: metric(d+) - metric(d-) on the top-10 list
+        Metric("delta_r1", "ΔR@1"),
+        Metric("delta_mrr10", "ΔMRR@10"),
+    )
+}
+
+
+def metric(name: str) -> Metric:
+    """The metric called ``name``; a name negviz does not define (an imported summary's) reads as
+    itself, with no chance level."""
+    return METRICS.get(name) or Metric(name, str(name).replace("_", " "))
+
+
+RANDOM_BASELINE = {m.name: m.chance for m in METRICS.values() if m.chance is not None}
 
 
 # ---------------------------------------------------------------- NevIR paired accuracy

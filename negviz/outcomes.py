@@ -18,39 +18,22 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-import numpy as np
 import pandas as pd
 
 from negviz import metrics
-from negviz.schema import EXCLUSION, PAIRS, PERTURBATION, SENTENCE_PAIRS
+from negviz.kinds import OUTCOME_COLUMNS, WRONG, KindTable, kind_of  # noqa: F401  (WRONG: here as before)
+from negviz.schema import PAIRS
 
 CORRECT = metrics.CORRECT
 TIE = metrics.TIE
-WRONG = "wrong"  # ExcluIR: the excluded document ranked first; DEMETR: the perturbed one scored higher
-# Outcome categories per dataset kind, success first (NevIR Fig. 4 for pairs).
-CATEGORIES: dict[str, tuple[str, ...]] = {
-    PAIRS: (CORRECT, metrics.PREFERS_ORIGINAL, metrics.PREFERS_EDITED, metrics.REVERSED, TIE),
-    EXCLUSION: (CORRECT, WRONG, TIE),
-    PERTURBATION: (CORRECT, WRONG, TIE),
-    SENTENCE_PAIRS: (),
-}
-# The slots each margin subtracts, (should win, should lose), in MARGINS' order; CANNOT-style
-# pairs have one similarity and nothing to lose against.
-MARGIN_SLOTS: dict[str, tuple[tuple[str, str | None], ...]] = {
-    PAIRS: (("q1_d1", "q1_d2"), ("q2_d2", "q2_d1")),
-    EXCLUSION: (("pos", "neg"),),
-    PERTURBATION: (("candidate", "perturbed"),),
-    SENTENCE_PAIRS: (("sim", None),),
-}
-# What each margin is, per kind (margin2 exists only for pairs).
-MARGINS = {
-    PAIRS: ("s(q1,d1) - s(q1,d2)", "s(q2,d2) - s(q2,d1)"),
-    EXCLUSION: ("s(q,pos) - s(q,neg)", None),
-    PERTURBATION: ("s(ref,candidate) - s(ref,perturbed)", None),
-    SENTENCE_PAIRS: (None, None),
-}
-COLUMNS = ("item_id", "correct", "category", "margin1", "margin2", "margin")
-QUERY_VERDICTS = ("c1", "c2")  # a pair's two queries, each judged under the run's tie rule
+# The registry's per-kind facts (negviz.kinds), read when used; a kind that is not scored
+# (a corpus) is in none of them.
+CATEGORIES = KindTable(lambda k: k.categories if k.summary_of else None)  # success first (NevIR Fig. 4)
+# The slots each margin subtracts, (should win, should lose), in MARGINS' order.
+MARGIN_SLOTS = KindTable(lambda k: k.margin_slots or None)
+MARGINS = KindTable(lambda k: k.margin_labels if k.summary_of else None)  # what each margin is
+COLUMNS = OUTCOME_COLUMNS
+QUERY_VERDICTS = kind_of(PAIRS).query_verdicts  # a pair's two queries, each judged under the run's tie rule
 
 
 def has_verdicts(kind: str) -> bool:
@@ -69,48 +52,7 @@ def tie_rule(options: Mapping[str, Any] | None) -> str:
 
 def item_outcomes(kind: str, wide: pd.DataFrame, rule: str = metrics.STRICT) -> pd.DataFrame:
     """One row per item of one run (``wide``: Store.scores_wide, items as index, slots as columns)."""
-    ids = wide.index.astype(str)
-    if kind == PAIRS:
-        v = metrics.pair_verdicts(wide["q1_d1"], wide["q1_d2"], wide["q2_d1"], wide["q2_d2"], rule)
-        m1, m2 = v["margin1"].to_numpy(), v["margin2"].to_numpy()
-        return pd.DataFrame(
-            {
-                "item_id": ids,
-                "correct": v["correct"].to_numpy(),
-                "category": v["category"].to_numpy(),
-                "margin1": m1,
-                "margin2": m2,
-                "margin": np.minimum(m1, m2),
-                "c1": v["c1"].to_numpy(),
-                "c2": v["c2"].to_numpy(),
-            }
-        )  # each query's own verdict
-    if kind in (EXCLUSION, PERTURBATION):
-        ((good, bad),) = MARGIN_SLOTS[kind]
-        margin = (wide[good] - wide[bad]).to_numpy(dtype=np.float64)
-        category = np.where(margin > 0, CORRECT, np.where(margin == 0, TIE, WRONG))
-        return pd.DataFrame(
-            {
-                "item_id": ids,
-                "correct": margin > 0,
-                "category": category,
-                "margin1": margin,
-                "margin2": np.nan,
-                "margin": margin,
-            }
-        )
-    if kind == SENTENCE_PAIRS:
-        return pd.DataFrame(
-            {
-                "item_id": ids,
-                "correct": pd.array([pd.NA] * len(ids), dtype="boolean"),
-                "category": "",
-                "margin1": np.nan,
-                "margin2": np.nan,
-                "margin": np.nan,
-            }
-        )
-    raise ValueError(f"unknown dataset kind {kind!r}")
+    return kind_of(kind).outcomes(wide, rule)
 
 
 def run_outcomes(kind: str, runs: Mapping[str, tuple[str, pd.DataFrame, str]]) -> pd.DataFrame:
@@ -120,7 +62,7 @@ def run_outcomes(kind: str, runs: Mapping[str, tuple[str, pd.DataFrame, str]]) -
         item_outcomes(kind, wide, rule).assign(model=model, run_id=run_id)
         for model, (run_id, wide, rule) in runs.items()
     ]
-    columns = ["model", "run_id", *COLUMNS, *(QUERY_VERDICTS if kind == PAIRS else ())]
+    columns = ["model", "run_id", *COLUMNS, *kind_of(kind).query_verdicts]
     if not parts:
         return pd.DataFrame(columns=columns)
     return pd.concat(parts, ignore_index=True)[columns]

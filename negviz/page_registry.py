@@ -13,8 +13,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from negviz.outcomes import has_verdicts
-from negviz.schema import EXCLUSION, KIND_TITLES, KINDS, PAIRS
+from typing import Sequence
+
+from negviz.kinds import KindNames
+from negviz.schema import EXCLUSION, KIND_TITLES, PAIRS
 
 SECTIONS = ("Results", "Explore", "Run")  # sidebar groups, by what a user came to do
 
@@ -23,8 +25,8 @@ SECTIONS = ("Results", "Explore", "Run")  # sidebar groups, by what a user came 
 DATASET_KEY, MODELS_KEY, PIN_KEY = "dataset", "models", "run"
 SIDEBAR_KEYS = (DATASET_KEY, MODELS_KEY, PIN_KEY)
 
-VERDICT_KINDS = tuple(k for k in KINDS if has_verdicts(k))  # items that are right or wrong
-QUERY_KINDS = (PAIRS, EXCLUSION)  # items with a query and documents to score live
+VERDICT_KINDS = KindNames(lambda k: k.has_verdicts)  # items that are right or wrong (any registered kind)
+QUERY_KINDS = (PAIRS, EXCLUSION)  # items whose query and documents the explorers can pick
 
 
 @dataclass(frozen=True)
@@ -34,7 +36,7 @@ class PageEntry:
     title: str  # in the sidebar
     icon: str
     section: str
-    kinds: tuple[str, ...] | None = None  # the sidebar dataset's kinds it draws (None: any)
+    kinds: Sequence[str] | None = None  # the sidebar dataset's kinds it draws (None: any)
     url_keys: tuple[str, ...] = ()  # what its widgets bind, besides SIDEBAR_KEYS
 
     def takes(self, key: str) -> bool:

@@ -23,7 +23,8 @@ from negviz.metrics import STRICT
 from negviz.paths import ROOT
 from negviz.device import check_batch_size, requested_device
 from negviz.errors import NegvizError
-from negviz.schema import PERTURBATION, SENTENCE_PAIRS, DatasetSpec, ModelSpec, spec_hash
+from negviz.kinds import KindNames, kind_of
+from negviz.schema import DatasetSpec, ModelSpec, spec_hash
 from negviz.scorers.base import Progress, no_progress
 from negviz.summaries import summarize
 
@@ -47,7 +48,7 @@ def code_version() -> str:
 # use cosine there, as the NegBLEURT paper does; retrieval datasets keep the NevIR dot product.
 # Applied only when neither the user nor the catalog sets a similarity, and written into the
 # model spec, so the stored run's provenance and key say which similarity was used.
-SIMILARITY_KINDS = (PERTURBATION, SENTENCE_PAIRS)
+SIMILARITY_KINDS = KindNames(lambda k: k.sentence_similarity)
 METRIC_SIMILARITY = {"bi-encoder": "cosine"}
 
 
@@ -190,7 +191,7 @@ def run_eval(
     check_batch_size(batch_size)
     resolved = checked_model(model, dataset)  # once
     ds = load_dataset(dataset, store=datasets_from if datasets_from is not None else store)
-    if checked_only and ds.kind != PERTURBATION:
+    if checked_only and "checked" not in kind_of(ds.kind).columns:
         raise NegvizError(
             f"--checked-only applies to perturbation datasets (DEMETR) only, not to {ds.spec.name!r} "
             f"({ds.kind}); drop it"

@@ -14,27 +14,24 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping
 
 from negviz.errors import NegvizError, OptionError
+from negviz.kinds import (  # noqa: F401  (the kind names, here as before)
+    CORPUS,
+    EMPTY_CANDIDATE,
+    EXCLUSION,
+    PAIRS,
+    PERTURBATION,
+    SENTENCE_PAIRS,
+    SEVERITIES,
+    KindNames,
+    KindTable,
+    kind_of,
+)
 
 # ---------------------------------------------------------------- dataset kinds
-PAIRS = "pairs"  # NevIR-style contrast pairs: q1 answered by d1 only, q2 by d2 only
-EXCLUSION = "exclusion"  # ExcluIR-style: one query, a positive and an excluded document
-PERTURBATION = "perturbation"  # DEMETR-style: reference, candidate and perturbed candidate
-SENTENCE_PAIRS = "sentence_pairs"  # CANNOT-style: a sentence and its negation/paraphrase
-CORPUS = "corpus"  # a document collection to retrieve from (doc_id, text, optional title); no slots
-KINDS = (PAIRS, EXCLUSION, PERTURBATION, SENTENCE_PAIRS, CORPUS)
-KIND_TITLES = {  # what a user calls items of each kind (messages, pickers)
-    PAIRS: "NevIR-style contrast pairs",
-    EXCLUSION: "ExcluIR-style exclusion queries",
-    PERTURBATION: "DEMETR-style perturbations",
-    SENTENCE_PAIRS: "CANNOT-style sentence pairs",
-    CORPUS: "a document corpus",
-}
-KIND_HELP = {  # each kind with its columns (the Add-a-dataset page)
-    PAIRS: "NevIR-style contrast pairs q1, d1, q2, d2",
-    EXCLUSION: "ExcluIR-style query, pos_doc, neg_doc",
-    PERTURBATION: "DEMETR-style reference, candidate, perturbed",
-    SENTENCE_PAIRS: "CANNOT-style sentence1, sentence2, label (1 = negation)",
-}
+# Each kind is one registered object (negviz.kinds); these tables read the registry when used.
+KINDS = KindNames()
+KIND_TITLES = KindTable(lambda k: k.title)  # what a user calls items of each kind (messages, pickers)
+KIND_HELP = KindTable(lambda k: k.help)  # each kind with its columns (the Add-a-dataset page)
 
 # A retrieval run over a corpus is stored under the dataset name "<queries>@<corpus>" (e.g.
 # excluir@offline); its "@" is this separator alone, never parsed by ModelSpec, whose "@" is a
@@ -52,59 +49,20 @@ def queries_dataset(dataset_name: str) -> str:
     return str(dataset_name).split(CORPUS_RUN_SEP, 1)[0]
 
 
-# Required columns per kind; loaders may add metadata columns after these.
-COLUMNS: dict[str, tuple[str, ...]] = {
-    PAIRS: ("pair_id", "q1", "d1", "q2", "d2"),
-    EXCLUSION: ("query_id", "query", "pos_doc", "neg_doc"),
-    PERTURBATION: ("item_id", "perturbation", "severity", "reference", "candidate", "perturbed", "checked"),
-    SENTENCE_PAIRS: ("pair_id", "sentence1", "sentence2", "label", "source"),
-    CORPUS: ("doc_id", "text"),
-}
-# The id column of each kind (unique within a dataset, or within a perturbation for DEMETR).
-ID_COLUMN = {
-    PAIRS: "pair_id",
-    EXCLUSION: "query_id",
-    PERTURBATION: "item_id",
-    SENTENCE_PAIRS: "pair_id",
-    CORPUS: "doc_id",
-}
-# Columns that hold text a model reads (must be non-empty strings).
-TEXT_COLUMNS = {
-    PAIRS: ("q1", "d1", "q2", "d2"),
-    EXCLUSION: ("query", "pos_doc", "neg_doc"),
-    PERTURBATION: ("reference", "candidate", "perturbed"),
-    SENTENCE_PAIRS: ("sentence1", "sentence2"),
-    CORPUS: ("text",),
-}
-
-# DEMETR's empty baseline: m(reference, ".") (base_id33_empty uses "." as the translation).
-EMPTY_CANDIDATE = "."
-
-# What gets scored per item: slot name -> (query column, document column).
-# A column name starting with "=" is a literal text instead of a column.
-SLOTS: dict[str, dict[str, tuple[str, str]]] = {
-    PAIRS: {"q1_d1": ("q1", "d1"), "q1_d2": ("q1", "d2"), "q2_d1": ("q2", "d1"), "q2_d2": ("q2", "d2")},
-    EXCLUSION: {"pos": ("query", "pos_doc"), "neg": ("query", "neg_doc")},
-    PERTURBATION: {
-        "candidate": ("reference", "candidate"),
-        "perturbed": ("reference", "perturbed"),
-        "empty": ("reference", "=" + EMPTY_CANDIDATE),
-    },
-    SENTENCE_PAIRS: {"sim": ("sentence1", "sentence2")},
-}
+COLUMNS = KindTable(lambda k: k.columns)  # required columns; loaders may add metadata after these
+ID_COLUMN = KindTable(lambda k: k.id_column)  # unique within a dataset (DEMETR: within a perturbation)
+TEXT_COLUMNS = KindTable(lambda k: k.text_columns)  # texts a model reads (non-empty strings)
+# What gets scored per item: slot name -> (query column, document column); a column name
+# starting with "=" is a literal text instead of a column.
+SLOTS = KindTable(lambda k: dict(k.slots) or None)
 
 # Long per-item score frames (what the store holds): one row per item and slot.
 SCORE_COLUMNS = ("item_id", "slot", "score")
 
-# DEMETR severities, in the order the NegBLEURT paper draws them.
-SEVERITIES = ("critical", "major", "minor", "base")
-
 
 def item_key(kind: str, frame_row: Mapping[str, Any]) -> str:
     """The item id used in score frames; DEMETR ids repeat across perturbations."""
-    if kind == PERTURBATION:
-        return f"{frame_row['perturbation']}:{frame_row['item_id']}"
-    return str(frame_row[ID_COLUMN[kind]])
+    return kind_of(kind).item_key(frame_row)
 
 
 # ---------------------------------------------------------------- specs

@@ -58,7 +58,10 @@ if upload is not None:
         st.dataframe(problems, hide_index=True, key="read_problems")
     if raw is not None:
         kind = st.selectbox(
-            "Kind", KINDS, key="kind", help="; ".join(f"{k}: {v}" for k, v in KIND_HELP.items())
+            "Kind",
+            list(KINDS),
+            key="kind",
+            help="; ".join(f"{k}: {v}" for k, v in KIND_HELP.items()),
         )
         st.caption(KIND_HELP[kind])
         present = [str(c) for c in raw.columns]

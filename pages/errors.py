@@ -2,6 +2,7 @@
 
 import streamlit as st
 
+from negviz.kinds import kind_of
 from negviz.outcomes import CATEGORIES, MARGINS
 from negviz.analyses import per_type as at
 from negviz.charts.per_type import category_label, margin_distributions, preference_bars
@@ -20,14 +21,11 @@ if ctx.outcomes.empty:
     st.info(no_runs_yet(ctx.name))
     st.stop()
 categories = CATEGORIES[ctx.kind]
+note = kind_of(ctx.kind).category_note
 st.caption(
     f"**{ctx.title}** · split {ctx.split} · every item gets one verdict: "
     + ", ".join(category_label(c) for c in categories)
-    + (
-        " (d1 = the original CondaQA passage, d2 = the edited one; a tie on either query is a tie)."
-        if ctx.kind == "pairs"
-        else "."
-    )
+    + (f" ({note})." if note else ".")
 )
 
 c1, c2, c3 = st.columns(3)

@@ -35,7 +35,8 @@ import numpy as np
 import pandas as pd
 
 from negviz import outcomes
-from negviz.analyses.paircard import DIFFED, cue_finder
+from negviz import kinds
+from negviz.analyses.paircard import cue_finder
 from negviz.schema import EXCLUSION, PAIRS, PERTURBATION, SENTENCE_PAIRS, SLOTS
 from negviz.progress import stoppable
 from negviz.scorers.base import Progress, Scorer, no_progress
@@ -105,7 +106,7 @@ def contrasts(kind: str, row: Mapping) -> list[Contrast]:
 def _cue_spans(kind: str, row: Mapping, columns: Mapping[str, str | None], texts: Mapping[str, str | None]) -> dict:
     marked = cue_finder(row)
     changed: dict[str, list[Span]] = {}
-    if texts["bad"] is not None and DIFFED[kind]:
+    if texts["bad"] is not None and kinds.kind_of(kind).diffed:
         changed["good"], changed["bad"] = diff_words(texts["good"], texts["bad"])
     twin = _QUERY_TWIN.get(kind, {}).get(columns["query"])
     if twin:

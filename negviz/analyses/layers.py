@@ -21,7 +21,7 @@ from typing import Sequence
 import numpy as np
 import pandas as pd
 
-from negviz.analyses.paircard import DIFFED, TEXTS
+from negviz.kinds import kind_of
 from negviz.scorers.base import Progress, Scorer, no_progress
 
 CURVE_COLUMNS = ("layer", "pooled_distance", "cue_distance")
@@ -84,9 +84,10 @@ def _parts(scorer: Scorer):
 
 def twins(kind: str) -> list[tuple[str, str]]:
     """The column pairs of a kind that differ by an edit (NevIR: d1/d2 and q1/q2)."""
-    if not DIFFED[kind]:
+    spec = kind_of(kind)
+    if not spec.diffed:
         return []
-    return [tuple(group) for group in reversed(TEXTS[kind]) if len(group) == 2]
+    return [tuple(group) for group in reversed(spec.card_groups) if len(group) == 2]
 
 
 def dataset_curves(

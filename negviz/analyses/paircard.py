@@ -1,9 +1,9 @@
 """The pieces of one item's card in the inspector: its texts as escaped HTML with the diff and
 the cue marked, each model's score matrix and verdict, and the links to other views.
 
-Which texts a kind shows, and which two are diffed, is data (TEXTS), so every dataset kind
-gets a card: NevIR q1/q2 and d1/d2, DEMETR candidate/perturbed, CANNOT sentence1/sentence2;
-ExcluIR's documents are different passages, so only cues are marked there.
+Which texts a kind shows, and which two are diffed, is the kind's (negviz.kinds: text_groups,
+diffed), so every dataset kind gets a card: NevIR q1/q2 and d1/d2, DEMETR candidate/perturbed,
+CANNOT sentence1/sentence2; ExcluIR's documents are different passages, so only cues are marked.
 """
 
 from __future__ import annotations
@@ -14,40 +14,11 @@ from typing import Callable, Mapping
 import pandas as pd
 
 from negviz.text.worddiff import STYLE, Span, cue_spans, diff_words, render_html, text_block
-from negviz.schema import EXCLUSION, PAIRS, PERTURBATION, SENTENCE_PAIRS, SLOTS
+from negviz import kinds
+from negviz.page_registry import QUERY_KINDS
+from negviz.schema import SLOTS
 
-# Groups of text columns: a group of two is diffed against each other.
-TEXTS: dict[str, tuple[tuple[str, ...], ...]] = {
-    PAIRS: (("q1", "q2"), ("d1", "d2")),
-    EXCLUSION: (("query",), ("pos_doc", "neg_doc")),
-    PERTURBATION: (("reference",), ("candidate", "perturbed")),
-    SENTENCE_PAIRS: (("sentence1", "sentence2"),),
-}
-DIFFED = {PAIRS: True, EXCLUSION: False, PERTURBATION: True, SENTENCE_PAIRS: True}
-TITLES = {
-    "q1": "q1",
-    "q2": "q2",
-    "d1": "d1",
-    "d2": "d2",
-    "query": "query",
-    "pos_doc": "positive document",
-    "neg_doc": "excluded document",
-    "reference": "reference",
-    "candidate": "candidate (correct translation)",
-    "perturbed": "perturbed translation",
-    "sentence1": "sentence 1",
-    "sentence2": "sentence 2",
-}
 CueFinder = Callable[[str], list[Span]]
-
-
-def _title(kind: str, column: str, row: Mapping) -> str:
-    title = TITLES.get(column, column)
-    if kind == PAIRS and column == "d1" and bool(row.get("d1_is_original", False)):
-        title += " (original)"
-    if kind == PAIRS and column == "d2" and bool(row.get("d2_is_edited", False)):
-        title += " (edited)"
-    return title
 
 
 def taxonomy_cues(text: str) -> list[Span]:
@@ -68,7 +39,8 @@ def cue_finder(row: Mapping) -> CueFinder:
 def kind_of(row: Mapping) -> str | None:
     """The item kind whose text columns ``row`` holds (e.g. a fine-tuning run's held-out item:
     NevIR pairs, ExcluIR triplets, CANNOT sentences), None when no kind's columns are all there."""
-    return next((k for k, groups in TEXTS.items() if all(c in row for g in groups for c in g)), None)
+    scored = (k for k in kinds.registered() if k.slots)
+    return next((k.name for k in scored if all(c in row for c in k.text_columns)), None)
 
 
 def card_html(kind: str, row: Mapping, cues: CueFinder | None = None) -> str:
@@ -76,15 +48,16 @@ def card_html(kind: str, row: Mapping, cues: CueFinder | None = None) -> str:
 
     Every piece of text is html.escape'd (render_html); only our own tags remain."""
     cues = cues or cue_finder(row)
+    spec = kinds.kind_of(kind)
     blocks = [STYLE]
-    for group in TEXTS[kind]:
+    for group in spec.card_groups:
         texts = [str(row[c]) for c in group]
-        if len(group) == 2 and DIFFED[kind]:
+        if len(group) == 2 and spec.diffed:
             changed = diff_words(*texts)
         else:
             changed = tuple([] for _ in group)
         for column, text, spans in zip(group, texts, changed):
-            blocks.append(text_block(_title(kind, column, row), render_html(text, spans, cues(text))))
+            blocks.append(text_block(spec.column_title(column, row), render_html(text, spans, cues(text))))
     legend = (
         '<p class="nv-text" style="opacity:.7;font-size:.85em">'
         '<span class="nv-diff">changed words</span> · <span class="nv-cue">negation cue</span></p>'
@@ -103,20 +76,11 @@ def score_matrix(kind: str, scores: Mapping[str, float]) -> pd.DataFrame:
     return pd.DataFrame(rows).T
 
 
-VERDICT_COLUMNS = {
-    PAIRS: ["model", "category", "c1", "c2", "margin1", "margin2"],
-    EXCLUSION: ["model", "category", "margin"],
-    PERTURBATION: ["model", "category", "margin"],
-    SENTENCE_PAIRS: ["model"],
-}
-
-
 def extra_fields(kind: str, row: Mapping) -> pd.DataFrame:
     """The item's other columns (a dataset's own metadata: label, source, free columns), as text,
     for the inspector; the texts and the id are on the card already."""
-    from negviz.schema import ID_COLUMN, TEXT_COLUMNS
-
-    skip = set(TEXT_COLUMNS[kind]) | {ID_COLUMN[kind]}
+    spec = kinds.kind_of(kind)
+    skip = set(spec.text_columns) | {spec.id_column}
     items = [(str(k), str(v)) for k, v in row.items() if k not in skip and v is not None and str(v) != "nan"]
     return pd.DataFrame(items, columns=["field", "value"])
 
@@ -128,7 +92,8 @@ def verdict_rows(kind: str, verdicts: pd.DataFrame, item_id: str, with_scores: b
     """Per model, the verdict of one item (from inspector.verdict_table); the scores themselves
     are in score_matrix, or here as one column per slot when ``with_scores``."""
     part = verdicts[verdicts["item_id"] == item_id]
-    cols = [c for c in VERDICT_COLUMNS[kind] + (list(SLOTS[kind]) if with_scores else []) if c in part]
+    spec = kinds.kind_of(kind)
+    cols = [c for c in (*spec.verdict_table_columns, *(spec.slots if with_scores else ())) if c in part]
     return part[cols].reset_index(drop=True)
 
 
@@ -154,4 +119,4 @@ def model_cards(kind: str, verdicts: pd.DataFrame, item_id: str) -> list[tuple[s
     return cards
 
 
-MAXSIM_KINDS = (PAIRS, EXCLUSION)  # the kinds the MaxSim explorer draws
+MAXSIM_KINDS = QUERY_KINDS  # the kinds the MaxSim explorer draws (its page's entry)

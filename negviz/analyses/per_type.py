@@ -22,7 +22,7 @@ import pandas as pd
 from negviz import metrics
 from negviz.item_scoring import item_ids
 from negviz.outcomes import CATEGORIES, MARGINS
-from negviz.schema import PERTURBATION
+from negviz.kinds import kind_of
 from negviz.taxonomy import TAXONOMY
 
 AXES = {
@@ -47,8 +47,9 @@ def item_meta(kind: str, frame: pd.DataFrame, labels: pd.DataFrame | None = None
         meta["edit_type"] = edit.to_numpy()
     if "cue" in frame:  # the gold cue wins over a detected one
         meta["cue"] = frame["cue"].astype(str).str.lower().to_numpy()
-    if kind == PERTURBATION:
-        meta["perturbation"] = frame["perturbation"].to_numpy()
+    typed_by = kind_of(kind).typed_by
+    if typed_by:  # DEMETR's perturbation
+        meta[typed_by] = frame[typed_by].to_numpy()
     return meta
 
 
@@ -58,7 +59,7 @@ def available_axes(kind: str, meta: pd.DataFrame) -> list[str]:
         "type": "type" in meta,
         "edit_type": "edit_type" in meta,
         "cue": "cue" in meta and meta["cue"].fillna("").ne("").any(),
-        "perturbation": kind == PERTURBATION,
+        "perturbation": kind_of(kind).typed_by == "perturbation",
     }
     return [a for a in AXES if have[a]]
 

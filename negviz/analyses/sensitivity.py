@@ -148,7 +148,7 @@ def item_table(frame: pd.DataFrame, wide: pd.DataFrame) -> pd.DataFrame:
 
 
 def perturbation_table(items: pd.DataFrame, checked_only: bool = False, seed: int = metrics.SEED) -> pd.DataFrame:
-    """Per perturbation, exactly as summaries.perturbation_summary: n, checked, detection accuracy
+    """Per perturbation, exactly as a stored run's summary (negviz.kinds.perturbation_summary): n, checked, detection accuracy
     and sensitivity ratio with seeded 95% CIs, and the counts of tiny and zero denominators."""
     rows = []
     for stem, part in items.groupby("perturbation", sort=False):

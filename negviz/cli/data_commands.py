@@ -11,6 +11,7 @@ from negviz.cli.output import emit
 from negviz.errors import NegvizError
 from negviz.json_values import dumps
 from negviz.options import MAX_ITEMS, bounded
+from negviz.schema import KIND_HELP
 
 
 def cmd_models(args: argparse.Namespace) -> int:
@@ -152,7 +153,7 @@ def register(sub) -> None:
     a = dsub.add_parser("add", help="validate a file and keep it in the results store under NAME")
     a.add_argument("name", help="the dataset's name (letters, digits, _ - .), e.g. mypairs")
     a.add_argument("file", help="CSV, TSV, JSONL, JSON or Parquet file, or a Hub dataset hf:OWNER/NAME[:SPLIT]")
-    a.add_argument("--kind", required=True, help="pairs, exclusion, perturbation or sentence_pairs")
+    a.add_argument("--kind", required=True, help=", ".join(KIND_HELP))
     a.add_argument("--columns", help="column mapping NEEDED=YOURS,..., e.g. pair_id=id,q1=query1")
     a.add_argument("--format", help="file format when the extension does not say it")
     a.add_argument("--description", help="what the dataset is (shown on the pages as plain text)")

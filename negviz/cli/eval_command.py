@@ -8,10 +8,12 @@ from typing import Any
 
 import pandas as pd
 
+from negviz import metrics
 from negviz.cli.progress import ProgressTee, TqdmProgress
 from negviz.errors import NegvizError
 from negviz.json_values import dumps
 from negviz.options import bounded
+from negviz.schema import KIND_HELP
 
 
 def cmd_eval(args: argparse.Namespace) -> int:
@@ -187,9 +189,9 @@ def register(sub) -> None:
         metavar="KEY=VALUE",
         help="family option, e.g. k1=1.2 or similarity=cosine; typed and range-checked, the same as NAME[k1=1.2]",
     )
-    s.add_argument("--kind", help="dataset kind of a user file: pairs, exclusion, perturbation, sentence_pairs")
+    s.add_argument("--kind", help="dataset kind of a user file: " + ", ".join(KIND_HELP))
     s.add_argument("--columns", help="column mapping of a user file, e.g. pair_id=id,q1=query1,...")
-    s.add_argument("--tie-rule", default="strict", choices=["strict", "mteb"])
+    s.add_argument("--tie-rule", default=metrics.STRICT, choices=metrics.TIE_RULES)
     s.add_argument("--checked-only", action="store_true", help="DEMETR: keep only items with pert_check")
     s.add_argument(
         "--dataset-option",

@@ -10,7 +10,8 @@ import pandas as pd
 
 from negviz.errors import NegvizError
 from negviz.options import Option, coerce_options
-from negviz.schema import PERTURBATION, DatasetSpec, check_limit
+from negviz.kinds import kind_of
+from negviz.schema import DatasetSpec, check_limit
 
 
 @dataclass
@@ -59,13 +60,14 @@ def choose(what: str, wanted: list[str], known: Iterable[str]) -> list[str]:
 
 
 def apply_limit(frame: pd.DataFrame, kind: str, limit: int | None) -> pd.DataFrame:
-    """First ``limit`` items in file order; for perturbation sets, the first ``limit`` item
-    ids of every perturbation (so the same items are compared across perturbations)."""
+    """First ``limit`` items in file order; for a kind limited by a group (perturbation sets),
+    the first ``limit`` item ids of every group (so the same items are compared across them)."""
     limit = check_limit(limit)
     if limit is None:
         return frame
-    if kind != PERTURBATION:
+    group = kind_of(kind).limit_by
+    if group is None:
         return frame.head(limit).reset_index(drop=True)
-    # (perturbation, item_id) is unique, so a row's rank within its perturbation is its item's.
-    rank = frame.groupby("perturbation", sort=False).cumcount()
+    # (group, id) is unique, so a row's rank within its group is its item's.
+    rank = frame.groupby(group, sort=False).cumcount()
     return frame[rank < limit].reset_index(drop=True)

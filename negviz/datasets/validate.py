@@ -14,13 +14,11 @@ from typing import Any
 import pandas as pd
 
 from negviz.errors import DataValidationError
-from negviz.schema import COLUMNS, ID_COLUMN, KINDS, PERTURBATION, SENTENCE_PAIRS, TEXT_COLUMNS
+from negviz.kinds import KindTable, kind_of
+from negviz.schema import COLUMNS, KINDS, TEXT_COLUMNS
 
 # Columns a user file may leave out, with the value they get.
-DEFAULTS: dict[str, dict[str, Any]] = {
-    PERTURBATION: {"severity": "unknown", "checked": True},
-    SENTENCE_PAIRS: {"source": "user"},
-}
+DEFAULTS = KindTable(lambda k: dict(k.defaults))  # columns a user file may leave out, with their value
 _TRUE = {"true", "1", "yes", "y", "t"}
 _FALSE = {"false", "0", "no", "n", "f"}
 
@@ -74,18 +72,15 @@ def validate(frame: pd.DataFrame, kind: str, file: str | None = None) -> pd.Data
     frame = frame.reset_index(drop=True)
     for column in TEXT_COLUMNS[kind]:
         frame[column] = _text_column(frame[column], column, file, found)
-    id_col = ID_COLUMN[kind]
-    frame[id_col] = _id_column(frame[id_col], id_col, file, found, keep_int=kind == PERTURBATION)
-    if kind == PERTURBATION:
-        frame["perturbation"] = _text_column(frame["perturbation"], "perturbation", file, found)
-        frame["severity"] = frame["severity"].astype(str)
-        frame["checked"] = _bool_column(frame["checked"], "checked", file, found)
-        _check_unique(frame, ["perturbation", id_col], file, found)
-    else:
-        _check_unique(frame, [id_col], file, found)
-    if kind == SENTENCE_PAIRS:
-        frame["label"] = _int_column(frame["label"], "label", file, found)
-        frame["source"] = frame["source"].astype(str)
+    spec = kind_of(kind)
+    id_col = spec.id_column
+    frame[id_col] = _id_column(frame[id_col], id_col, file, found, keep_int=spec.int_ids)
+    for column, typed in spec.column_types.items():
+        if typed == "str":
+            frame[column] = frame[column].astype(str)
+        else:
+            frame[column] = _TYPED[typed](frame[column], column, file, found)
+    _check_unique(frame, list(spec.keys), file, found)
     if found:
         found.sort(key=lambda e: (e.row or 0, list(frame.columns).index(e.column) if e.column in frame else 0))
         raise DataValidationError.of(found)
@@ -183,3 +178,7 @@ def _int_column(series: pd.Series, column: str, file: str | None, found: list) -
         found.append(DataValidationError(f"{series.iat[bad]!r} is not an integer label.", file=file, row=bad + 1,
                                          column=column))  # fmt: skip
     return series if parsed.isna().any() else parsed.astype("int64")
+
+
+# How a kind's column_types are read (a "str" column is only made text).
+_TYPED = {"text": _text_column, "bool": _bool_column, "int": _int_column}

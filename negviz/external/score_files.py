@@ -293,13 +293,12 @@ MESSAGES = {
 def _raise(problems: Problems, name: str, dataset, total: int) -> None:
     if not problems.counts:
         return
-    from negviz.schema import ID_COLUMN, PERTURBATION
+    from negviz.kinds import kind_of
 
     pairs = ", ".join(f"{q}/{d}" for q, d in slot_names(dataset.kind))
     slots = f"{pairs} (query_slot/doc_slot), or in a slot column {', '.join(SLOTS[dataset.kind])}"
-    id_column = ID_COLUMN.get(dataset.kind, "item_id")
-    if dataset.kind == PERTURBATION:
-        id_column += " as <perturbation>:<item_id>"
+    keys = kind_of(dataset.kind).keys
+    id_column = keys[-1] + (f" as <{'>:<'.join(keys)}>" if len(keys) > 1 else "")  # DEMETR: perturbation:item_id
     errors = []
     for kind, count in problems.counts.items():
         words = {

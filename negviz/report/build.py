@@ -22,6 +22,7 @@ from negviz import outcomes as oc
 from negviz.catalog import eval_command
 from negviz.dataset_view import DatasetView
 from negviz.json_values import plain
+from negviz.kinds import kind_of
 from negviz.finetune.provenance import trained_runs
 from negviz.run_choice import POLICY, choose_runs
 from negviz.scorers import LATE_INTERACTION, families_of_architecture
@@ -163,7 +164,7 @@ def _board_section(
     board = DatasetView(store).board(catalog)
     rows = board[board["model"].isin([model, *against])].reset_index(drop=True)
     figures = []
-    for i, part in enumerate(parts(column_keys())):
+    for i, part in enumerate(parts(column_keys()) if len(rows) else ()):  # none on a store of added data only
         fig_id = f"board-{i + 1}"
         rep.figures[fig_id] = board_figure(rows, None, f"{model} and its comparisons, part {i + 1}", part)
         figures.append(fig_id)
@@ -172,7 +173,7 @@ def _board_section(
         table, _ = DatasetView(store, name).fixes(catalog)
         if len(table):
             fixes += table[table["model"] == model].to_dict("records")
-    return {"rows": board_json(rows), "figures": figures if len(rows) else [], "fixes": fixes}
+    return {"rows": board_json(rows), "figures": figures, "fixes": fixes}
 
 
 def _dataset_section(
@@ -246,12 +247,13 @@ def _dataset_section(
     stored = {m: view.record(out["run_ids"][m]) for m in order}
     out["mcnemar"] = [plain(compare(stored[model], wide[model], stored[m], wide[m])) for m in order[1:]]
     outs = view.outcomes(chosen)
-    if ds.kind != "perturbation":  # DEMETR's columns are its perturbations: the sensitivity section
+    typed_by = kind_of(ds.kind).typed_by  # DEMETR's columns are its perturbations: the sensitivity section
+    if not typed_by:
         say(f"{name}: per-type cells")
         out["per_type"] = _per_type(rep, view, outs, order)
     out["errors"] = _errors(rep, name, ds, outs, order)
     out["why"] = _why(view, outs, order)
-    if ds.kind == "perturbation":
+    if typed_by:
         out["sensitivity"] = _sensitivity(rep, view, records, reference)
     if len(order) > 1:
         say(f"{name}: worked examples")

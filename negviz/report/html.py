@@ -21,7 +21,7 @@ from negviz import metrics
 from negviz.analyses.leaderboard import published_note
 from negviz.report import figures as rf
 from negviz.report.build import SECTION_TITLES, Report, build_report
-from negviz.schema import PERTURBATION
+from negviz.kinds import KindNames, kind_of
 
 
 def fmt_value(value: Any, percent: bool = False) -> str:
@@ -121,7 +121,7 @@ def perturbation_datasets() -> list[tuple[str, str]]:
     from negviz.datasets import list_datasets
 
     table = list_datasets()
-    part = table[table["kind"] == PERTURBATION]
+    part = table[table["kind"].map(lambda k: bool(kind_of(k).typed_by))]  # DEMETR's perturbations
     return list(zip(part["name"], part["title"]))
 
 
@@ -138,7 +138,7 @@ def _environment() -> jinja2.Environment:
     env.tests["num"] = is_number
     env.globals.update(
         bootstrap_note=metrics.BOOTSTRAP_NOTE,
-        perturbation=PERTURBATION,
+        typed_kinds=KindNames(lambda k: k.typed_by is not None),  # DEMETR's: the sensitivity section
         published_note=published_note,
         preference_rows=preference_rows,
         fix_rows=fix_rows,

@@ -6,8 +6,8 @@ import re
 
 import pandas as pd
 
-from negviz.schema import EXCLUSION, ID_COLUMN, PAIRS, PERTURBATION, SENTENCE_PAIRS, item_key
-from negviz.taxonomy.cues import detect, detect_one, explain_cue
+from negviz.kinds import KindTable, kind_of
+from negviz.taxonomy.cues import Detection, detect, detect_one, explain_cue
 from negviz.taxonomy.types import NONE, TAXONOMY, Taxonomy
 
 GOLD_CUE = "gold_cue"  # NevIR: CondaQA's original cue word, typed by type_of_cue
@@ -21,12 +21,9 @@ ANNOTATION_KEY = "negation_type"
 CUE_COLUMN = "cue"
 LABEL_COLUMN = "negation_type"
 
-# Which two texts ``detect`` compares for each dataset kind, in order of preference.
-_DETECT_TEXTS = {
-    PAIRS: (("q1", "q2"), ("d1", "d2")),
-    PERTURBATION: (("candidate", "perturbed"),),
-    SENTENCE_PAIRS: (("sentence1", "sentence2"),),
-}
+# Which two texts ``detect`` compares for each dataset kind, in order of preference (the kind's
+# detect_texts; a kind with detect_alone, ExcluIR, has its cue in one text).
+_DETECT_TEXTS = KindTable(lambda k: k.detect_texts or None)
 
 
 def label_pairs(
@@ -88,9 +85,7 @@ def label_pairs(
 
 
 def _ids(kind: str, frame: pd.DataFrame) -> list[str]:
-    if kind == PERTURBATION:
-        return [item_key(kind, r) for r in frame[["perturbation", "item_id"]].to_dict(orient="records")]
-    return frame[ID_COLUMN[kind]].astype(str).tolist()
+    return kind_of(kind).item_ids(frame).tolist()
 
 
 def _from_gold_cues(kind: str, frame: pd.DataFrame) -> pd.DataFrame:
@@ -122,12 +117,13 @@ def _from_column(kind: str, frame: pd.DataFrame, column: str) -> pd.DataFrame:
 
 def _detected(kind: str, frame: pd.DataFrame) -> pd.DataFrame:
     rows = []
+    alone = kind_of(kind).detect_alone
     for item_id, (_, row) in zip(_ids(kind, frame), frame.iterrows()):
-        if kind == EXCLUSION:
-            d = detect_one(row["query"], "query")
+        if alone:
+            d = detect_one(row[alone], alone)
         else:
-            d = None
-            for a, b in _DETECT_TEXTS[kind]:
+            d = Detection(NONE, "", "", "this kind of dataset names no texts to compare")
+            for a, b in _DETECT_TEXTS.get(kind, ()):
                 d = detect(str(row[a]), str(row[b]), (a, b))
                 if d.type != NONE:
                     break

@@ -13,7 +13,8 @@ import streamlit as st
 from negviz import links
 from negviz.analyses import playground as pg
 from negviz.analyses.paircard import md_escape
-from negviz.schema import EXCLUSION, ID_COLUMN, PAIRS
+from negviz.page_registry import QUERY_KINDS
+from negviz.schema import ID_COLUMN, PAIRS
 from negviz.ui.dataset_cache import dataset_view
 from negviz.ui.page_guard import dataset_kind_problem
 
@@ -47,7 +48,7 @@ def pick_texts(dataset: str, src: str) -> Texts | None:
     """The texts of the picked item when ``src`` is "dataset" and ``dataset`` holds NevIR pairs or
     ExcluIR queries; typed texts otherwise (saying why when the dataset was asked for). None while
     a typed query or document is empty."""
-    if src == "dataset" and dataset_view(dataset).kind in (PAIRS, EXCLUSION):
+    if src == "dataset" and dataset_view(dataset).kind in QUERY_KINDS:
         return dataset_texts(dataset)
     if src == "dataset":
         problem = dataset_kind_problem("maxsim", dataset)

@@ -108,14 +108,14 @@ def _choice(url: str, dataset: str, models: tuple, pins: tuple, families: tuple,
     """(number of models with runs, the runs shown, labels of every run that may be pinned, the
     families among them); cached
     like the run list it reads, so a rerun (a P/N step) pays for none of it."""
-    from negviz.datasets.facts import LOWER_IS_BETTER
+    from negviz.datasets.facts import lower_is_better
 
     view = dataset_view(dataset)
     runs = view.runs()
     every = view.chosen(models, pins)
     chosen = run_choice.filter_models(every, families, name)
     if not models and len(every) > TOP_DEFAULT:
-        chosen = run_choice.top_models(chosen, top, view.facts.metric in LOWER_IS_BETTER)
+        chosen = run_choice.top_models(chosen, top, lower_is_better(view.facts.metric))
     options = run_choice.ranked(runs)
     if models:
         options = options[options["model_name"].isin(models)]

@@ -9,7 +9,7 @@ from negviz import metrics
 from negviz.analyses import sensitivity as sv
 from negviz.published import load_reference
 from negviz.schema import DatasetSpec, ModelSpec
-from negviz.summaries import perturbation_summary
+from negviz.kinds import PERTURBATION, kind_of
 from negviz.text import perturb
 
 # Two perturbations x 3 items. Scores t = m(ref, mt), h = m(ref, pert), e = m(ref, ".") by hand:
@@ -60,7 +60,7 @@ def test_perturbation_table_by_hand_and_checked_only():
     assert only.loc["critical_id8_negation", "n"] == 2
     assert only.loc["critical_id8_negation", "sensitivity_ratio"] == pytest.approx((0.5 + 200) / 2)
     # the same numbers as the run summary the CLI prints
-    summary = perturbation_summary(FRAME, WIDE.reset_index(), checked_only=False)
+    summary = kind_of(PERTURBATION).summarize(FRAME, WIDE.reset_index(), "strict", checked_only=False)
     stored = sv.summary_table(summary).set_index("perturbation")
     for col in ("n", "checked", "detection_accuracy", "sensitivity_ratio", "tiny_denominators"):
         assert stored[col].tolist() == table.loc[stored.index, col].tolist()

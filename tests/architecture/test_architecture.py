@@ -64,7 +64,10 @@ SHIPPED_FILE_READERS = {
 # The lead's rewrite of the inspector's data path moves these to negviz/ui.
 PENDING: dict[str, set[str]] = {}
 # Module-level mutable state that is not a cache of results.
-NOT_CACHES = {("negviz/jobs.py", "_PROCS")}  # the training processes this server started
+NOT_CACHES = {
+    ("negviz/jobs.py", "_PROCS"),  # the training processes this server started
+    ("negviz/kinds.py", "_REGISTRY"),  # the registered dataset kinds
+}
 
 
 def _library_modules():
