@@ -84,6 +84,7 @@ class DatasetKind:
     title_flags: Mapping[str, tuple[str, str]] = field(default_factory=dict)
     verdict_columns: tuple[str, ...] = ()  # per model in the inspector; default: category and margin
     category_note: str = ""  # what the error page adds to the list of categories
+    label_fields: tuple[str, ...] = ("negation_type", "validity")  # what an annotator says of an item
     outcomes_of: Outcomes | None = None
     summary_of: Summary | None = None
 
@@ -351,6 +352,7 @@ register(
         item_metric="paired_accuracy",
         detect_texts=(("q1", "q2"), ("d1", "d2")),
         query_verdicts=("c1", "c2"),
+        label_fields=("negation_type", "validity", "query_ambiguous"),
         text_groups=(("q1", "q2"), ("d1", "d2")),
         diffed=True,
         title_flags={"d1": ("d1_is_original", " (original)"), "d2": ("d2_is_edited", " (edited)")},
@@ -373,6 +375,7 @@ register(
         margin_slots=(("pos", "neg"),),
         margin_labels=("s(q,pos) - s(q,neg)", None),
         detect_alone="query",  # the exclusion is in the query
+        label_fields=("negation_type", "validity", "query_ambiguous"),
         # two different passages: cues are marked, nothing is diffed
         text_groups=(("query",), ("pos_doc", "neg_doc")),
         column_titles={"pos_doc": "positive document", "neg_doc": "excluded document"},

@@ -7,6 +7,7 @@ import streamlit as st
 
 from negviz import annotations as ann
 from negviz.analyses import paircard
+from negviz.kinds import kind_of
 from negviz.store import StoreError
 from negviz.taxonomy import TAXONOMY
 from negviz.ui.widgets import safe_md
@@ -26,6 +27,11 @@ def annotator_name() -> str:
     )
 
 
+def asks_ambiguity(kind: str) -> bool:
+    """Whether items of this kind have a query an annotator may call ambiguous (the kind's label fields)."""
+    return "query_ambiguous" in kind_of(kind).label_fields
+
+
 def cannot_save(store) -> str | None:
     """Why labels cannot be saved to ``store`` now (its database is away, it is read-only), else None."""
     from negviz.store.shipped import ShippedStore
@@ -43,7 +49,7 @@ def label_form(store, ds, dataset: str, current: str, annotator: str, next_id: s
 
     def save(item_id, form, before, advance_to):
         s = st.session_state
-        label = ann.Label(s[f"type_{form}"], s[f"valid_{form}"], bool(s[f"amb_{form}"]), s[f"note_{form}"] or "")
+        label = ann.Label(s[f"type_{form}"], s[f"valid_{form}"], bool(s.get(f"amb_{form}")), s[f"note_{form}"] or "")
         try:
             version = ann.save(store, ds, item_id, s.get("annotator", ""), label)
         except (ann.AnnotationError, StoreError) as exc:  # StoreError: the store went away, is full, ...
@@ -82,7 +88,8 @@ def label_form(store, ds, dataset: str, current: str, annotator: str, next_id: s
         st.radio(
             "Pair validity", ann.VALIDITY, index=ann.VALIDITY.index(mine.validity), horizontal=True, key=f"valid_{form}"
         )
-        st.checkbox("Query ambiguous", value=mine.query_ambiguous, key=f"amb_{form}")
+        if asks_ambiguity(ds.kind):
+            st.checkbox("Query ambiguous", value=mine.query_ambiguous, key=f"amb_{form}")
         st.text_area("Note", value=mine.note, max_chars=ann.MAX_NOTE, key=f"note_{form}")
         a, b = st.columns(2)
         a.form_submit_button(

@@ -20,7 +20,7 @@ from negviz.store import StoreError, StoreUnavailableError
 from negviz.taxonomy import TAXONOMY
 from negviz.text.words import counted
 from negviz.ui import inspector_data, resources
-from negviz.ui.label_form import cannot_save
+from negviz.ui.label_form import asks_ambiguity, cannot_save
 from negviz.ui.dataset_cache import dataset_view
 from negviz.ui.widgets import safe_md, show_error
 
@@ -226,7 +226,9 @@ def _label_form(store, project, annotator, item, skipped) -> None:
             horizontal=True,
             key=f"pvalid_{form}",
         )
-        ambiguous = st.checkbox("Query ambiguous", value=mine.query_ambiguous, key=f"pamb_{form}")
+        ambiguous = asks_ambiguity(ds.kind) and st.checkbox(
+            "Query ambiguous", value=mine.query_ambiguous, key=f"pamb_{form}"
+        )
         note = st.text_area("Note", value=mine.note, max_chars=ann.MAX_NOTE, key=f"pnote_{form}")
         a, b = st.columns(2)
         save = a.form_submit_button(
@@ -301,7 +303,9 @@ def _decision_form(store, project, reviewer, item) -> None:
             index=None,
         )
         validity = st.radio("Pair validity", ann.VALIDITY, horizontal=True, key=f"dvalid_{item}", index=None)
-        ambiguous = st.checkbox("Query ambiguous", key=f"damb_{item}")
+        ambiguous = asks_ambiguity(dataset_view(project.dataset).kind) and st.checkbox(
+            "Query ambiguous", key=f"damb_{item}"
+        )
         note = st.text_area("Why", max_chars=ann.MAX_NOTE, key=f"dnote_{item}")
         go = st.form_submit_button(
             "Save decision", type="primary", icon=":material/gavel:", disabled=bool(cannot_save(store))

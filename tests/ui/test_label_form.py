@@ -7,6 +7,7 @@ from streamlit.testing.v1 import AppTest
 
 from negviz import annotations as ann
 from negviz.datasets import load
+from negviz.schema import DatasetSpec
 from negviz.store import Store
 from negviz.store.shipped import ShippedStore
 from negviz.ui.label_form import cannot_save
@@ -84,3 +85,28 @@ def test_a_read_only_store_turns_both_buttons_off_and_says_why(sqlite_store, tmp
         assert (
             warning.value.startswith("Labels cannot be saved now: the results store") and "read\\-only" in warning.value
         )
+
+
+def _form_on(store, ds, item):
+    import streamlit as st
+
+    from negviz.ui.label_form import label_form
+
+    st.session_state["annotator"] = "ana"
+    label_form(store, ds, ds.spec.name, item, "ana", None, "pair")
+
+
+def test_the_form_asks_about_the_query_only_where_items_have_one(sqlite_store):
+    """The kind's label fields: NevIR's pairs have queries to call ambiguous, CANNOT's sentence
+    pairs do not, so their form has no such box and saves the label without it."""
+    assert [c.label for c in _app(sqlite_store).checkbox] == ["Query ambiguous"]
+    cannot = load(DatasetSpec.make("cannot", limit=2))
+    item = str(cannot.frame["pair_id"].iloc[0])
+    at = AppTest.from_function(_form_on, args=(sqlite_store, cannot, item), default_timeout=30).run()
+    assert not at.exception and len(at.checkbox) == 0
+    at.selectbox[0].set_value("affixal")
+    at.button[0].click().run()  # Save
+    assert ann.current_label(sqlite_store, cannot.spec.name, item, "ana") == (
+        ann.Label("affixal", "valid", False, ""),
+        1,
+    )
