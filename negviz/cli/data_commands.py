@@ -82,13 +82,15 @@ def cmd_datasets_add(args: argparse.Namespace) -> int:
 
 
 def cmd_datasets_remove(args: argparse.Namespace) -> int:
+    from negviz.dataset_view import DatasetView
     from negviz.store import Store
     from negviz.store import datasets as stored
 
     store = Store(args.db)
-    if stored.get(store, args.name) is None:
+    view = DatasetView(store)
+    if view.added_record(args.name) is None:
         raise NegvizError(f"no added dataset named {args.name!r} in {store.url}; see `negviz datasets`")
-    used = stored.runs_using(store, args.name)
+    used = view.runs_using(args.name)
     if not args.yes:
         print(
             f"{args.name} is used by {used} stored run(s); run again with --yes to remove it "

@@ -72,15 +72,26 @@ EPOCH_COLUMNS = (
 def drift_frames(store, runs: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame, dict[str, pd.DataFrame]]:
     """For the runs (rows of finetune_runs, with ``label``): epoch metrics with a ``run`` column,
     pair cosines (run, epoch, item_id, cos), and each run's per-pair table (items_wide)."""
-    epochs, cosines, wide = [], [], {}
-    for run in runs.itertuples(index=False):
-        ep = history.epochs(store, run.run_id)
-        if ep.empty:
-            continue
-        epochs.append(ep.assign(run=run.label))
-        w = history.items_wide(history.items(store, run.run_id))
-        wide[run.label] = w
-        cosines.append(w[["epoch", "item_id", "cos"]].assign(run=run.label))
+    return combined_frames([run_frames(store, run.run_id, run.label) for run in runs.itertuples(index=False)])
+
+
+RunFrames = tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame] | None
+
+
+def run_frames(store, run_id: str, label: str) -> RunFrames:
+    """One run's (epochs, cosines, per-pair table), labelled ``label``; None before its first epoch."""
+    ep = history.epochs(store, run_id)
+    if ep.empty:
+        return None
+    w = history.items_wide(history.items(store, run_id))
+    return ep.assign(run=label), w[["epoch", "item_id", "cos"]].assign(run=label), w
+
+
+def combined_frames(parts: list[RunFrames]) -> tuple[pd.DataFrame, pd.DataFrame, dict[str, pd.DataFrame]]:
+    """drift_frames' three results from each run's run_frames, in order."""
+    parts = [p for p in parts if p is not None]
+    epochs, cosines = [p[0] for p in parts], [p[1] for p in parts]
+    wide = {str(p[0]["run"].iloc[0]): p[2] for p in parts}
     ep = pd.concat(epochs, ignore_index=True) if epochs else pd.DataFrame(columns=list(EPOCH_COLUMNS))
     ep = ep[[c for c in EPOCH_COLUMNS if c in ep.columns] + [c for c in ep.columns if c not in EPOCH_COLUMNS]]
     cos = pd.concat(cosines, ignore_index=True) if cosines else pd.DataFrame(columns=["run", "epoch", "item_id", "cos"])

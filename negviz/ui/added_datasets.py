@@ -15,7 +15,7 @@ def added_datasets_section(store) -> None:
     """The added datasets of ``store`` as a table, a picker of one to remove (key remove_name), the
     runs it would take along, and the confirming button (key confirm_remove)."""
     st.subheader("Added datasets")
-    listing = stored.listing(store)
+    listing = dataset_cache.dataset_view(store=store).added_datasets()
     if listing.empty:
         st.caption("None yet.")
     else:
@@ -41,7 +41,7 @@ def added_datasets_section(store) -> None:
 
 def _confirm_removal(store, gone: str, column) -> None:
     """In ``column``: how many runs use ``gone``, whether to delete them too, and the button."""
-    used = stored.runs_using(store, gone)
+    used = dataset_cache.dataset_view(store=store).runs_using(gone)
     column.warning(f"{used} stored run(s) use {gone}. Removing it keeps them unless ticked below.")
     drop_runs = column.checkbox(f"Also delete those {used} run(s)", key="drop_runs", disabled=used == 0)
     if column.button(f"Yes, remove {gone}", key="confirm_remove", icon=":material/delete:", type="primary"):

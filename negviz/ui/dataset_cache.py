@@ -14,19 +14,21 @@ runs; type labels half a minute, as annotators relabel pairs while the app runs.
 
 from __future__ import annotations
 
-from functools import cached_property
+from typing import Any, Callable
 
 import pandas as pd
 import streamlit as st
 
-from negviz.dataset_view import DatasetView
-from negviz.store.record import COMPLETE, EVAL
+from negviz.dataset_view import READS, DatasetView
 from negviz.ui import resources
 
 
-def dataset_view(name: str | None = None) -> "CachedDatasetView":
-    """The dataset's view (no name: the whole store), every read cached."""
-    return CachedDatasetView(name)
+def dataset_view(name: str | None = None, store=None) -> DatasetView:
+    """The dataset's view (no name: the whole store) in the app's store, or in ``store`` (the one a
+    form writes to), every read kept by PageCache under that store's URL."""
+    if store is None:
+        return DatasetView(resources.store(), name, PageCache(resources.db_url()))
+    return DatasetView(store, name, PageCache(str(store.url)))
 
 
 def content_key(name: str) -> str:
@@ -38,59 +40,20 @@ def content_key(name: str) -> str:
     return str(sha.iloc[0]) if len(sha) else ""
 
 
-def _plain(name: str | None = None) -> DatasetView:
-    return DatasetView(resources.store(), name)
+class PageCache:
+    """A DatasetView's reads kept for every session of this server, keyed by the store's URL and
+    kept as long as negviz.dataset_view.READS says each stays true (annotations: never kept)."""
 
+    def __init__(self, url: str):
+        self.url = url
 
-class CachedDatasetView(DatasetView):
-    def __init__(self, name: str | None = None):
-        super().__init__(resources.store(), name)
-        self.url = resources.db_url()
-
-    @cached_property
-    def dataset(self):
-        return _dataset(self.url, self.name, content_key(self.name))
-
-    @cached_property
-    def facts(self):
-        return _facts(self.url, self.name, content_key(self.name))
-
-    def runs(self, kind: str | None = EVAL, status: str | None = COMPLETE) -> pd.DataFrame:
-        return _runs(self.url, self.name, kind, status)
-
-    def retrieval_runs(self) -> pd.DataFrame:
-        return _retrieval_runs(self.url, self.name)
-
-    def scores(self, run_id: str) -> pd.DataFrame:
-        return _scores(self.url, run_id)
-
-    def run_outcomes(self, run_id: str, model: str, tie_rule: str) -> pd.DataFrame:
-        return _outcomes(self.url, self.name, self.kind, run_id, model, tie_rule)
-
-    def labels(self, source: str = "auto") -> pd.DataFrame:
-        return _labels(self.url, self.name, content_key(self.name), source)
-
-    def finetune_runs(self, status: str | None = None) -> pd.DataFrame:
-        return _finetune_runs(self.url, self.name, status)
-
-    def drift_frames(self, runs: pd.DataFrame):
-        """Complete runs' frames come from the cache; a running run's are read now (a new epoch
-        may have landed)."""
-        plain = _plain(self.name)
-        parts = [
-            _complete_frames(self.url, r.run_id, r.label)
-            if r.status == COMPLETE
-            else plain.drift_frames(pd.DataFrame([{"run_id": r.run_id, "label": r.label}]))
-            for r in runs.itertuples(index=False)
-        ]
-        empty = plain.drift_frames(runs.iloc[:0])
-        epochs = [p[0] for p in parts if len(p[0])]
-        cosines = [p[1] for p in parts if len(p[1])]
-        return (
-            pd.concat(epochs, ignore_index=True) if epochs else empty[0],
-            pd.concat(cosines, ignore_index=True) if cosines else empty[1],
-            {k: v for p in parts for k, v in p[2].items()},
-        )
+    def get(self, what: str, key: tuple, compute: Callable[[], Any]) -> Any:
+        life = READS[what]
+        if life == "never":
+            return compute()
+        if life in ("content", "labels"):  # key[0] is the dataset's name
+            key = (*key, content_key(key[0]) if key[0] else "")
+        return _KEEP[life](self.url, what, key, compute)
 
 
 def training_pair(dataset_spec: dict, pair: str) -> pd.Series | None:
@@ -109,58 +72,53 @@ def training_pair(dataset_spec: dict, pair: str) -> pd.Series | None:
 
 
 def clear_runs() -> None:
-    """Forget cached run lists (after this session stored a new run)."""
-    _runs.clear()
-    _retrieval_runs.clear()
-    _finetune_runs.clear()
+    """Forget kept run lists and records (after this session stored or removed a run)."""
+    _seconds.clear()
+    _moment.clear()
 
 
-# ---------------------------------------------------------------- the caches behind the view
-@st.cache_resource(show_spinner=False, max_entries=6)
-def _dataset(url: str, name: str, content: str):
-    return _plain(name).dataset
+# ---------------------------------------------------------------- the caches behind PageCache
+# ``_compute`` is left out of each key (Streamlit hashes no argument whose name starts with "_").
+@st.cache_resource(show_spinner=False, max_entries=24)  # the datasets themselves: shared, not copied
+def _by_content(url: str, what: str, key: tuple, _compute: Callable[[], Any]) -> Any:
+    return _compute()
 
 
-@st.cache_resource(show_spinner=False, max_entries=16)
-def _facts(url: str, name: str, content: str):
-    return _plain(name).facts
+@st.cache_data(show_spinner=False, ttl=30, max_entries=64)
+def _half_a_minute(url: str, what: str, key: tuple, _compute: Callable[[], Any]) -> Any:
+    return _compute()
 
 
-@st.cache_data(show_spinner=False, ttl=5, max_entries=64)
-def _runs(url: str, name: str | None, kind: str | None, status: str | None) -> pd.DataFrame:
-    return _plain(name).runs(kind, status)
+@st.cache_data(show_spinner=False, ttl=5, max_entries=256)
+def _seconds(url: str, what: str, key: tuple, _compute: Callable[[], Any]) -> Any:
+    return _compute()
 
 
-@st.cache_data(show_spinner=False, ttl=5, max_entries=16)
-def _retrieval_runs(url: str, name: str | None) -> pd.DataFrame:
-    return _plain(name).retrieval_runs()
+@st.cache_data(show_spinner=False, ttl=2, max_entries=16)
+def _moment(url: str, what: str, key: tuple, _compute: Callable[[], Any]) -> Any:
+    return _compute()
 
 
-@st.cache_data(show_spinner=False, max_entries=32)
-def _scores(url: str, run_id: str) -> pd.DataFrame:
-    return _plain().scores(run_id)
-
-
-# Room for every model of a big store (80+ per dataset): with fewer entries than models, a page
-# drawing them all evicts each run before its next use and every render re-reads all runs.
-@st.cache_data(show_spinner=False, max_entries=512)
-def _outcomes(url: str, name: str, kind: str, run_id: str, model: str, tie_rule: str) -> pd.DataFrame:
-    return DatasetView.run_outcomes(dataset_view(name), run_id, model, tie_rule)
-
-
-@st.cache_data(show_spinner=False, ttl=30, max_entries=32)
-def _labels(url: str, name: str, content: str, source: str) -> pd.DataFrame:
-    return DatasetView.labels(dataset_view(name), source)
-
-
-@st.cache_data(show_spinner=False, ttl=2, max_entries=8)
-def _finetune_runs(url: str, name: str | None, status: str | None) -> pd.DataFrame:
-    return _plain(name).finetune_runs(status)
+# Room for every run of a big store (80+ models per dataset, each with scores and verdicts): with
+# fewer entries than runs, a page drawing them all evicts each before its next use.
+@st.cache_data(show_spinner=False, max_entries=2048)
+def _forever(url: str, what: str, key: tuple, _compute: Callable[[], Any]) -> Any:
+    return _compute()
 
 
 @st.cache_data(show_spinner=False, max_entries=64)
-def _complete_frames(url: str, run_id: str, label: str):
-    return _plain().drift_frames(pd.DataFrame([{"run_id": run_id, "label": label}]))
+def _scores(url: str, what: str, key: tuple, _compute: Callable[[], Any]) -> Any:
+    return _compute()
+
+
+_KEEP = {
+    "scores": _scores,
+    "content": _by_content,
+    "labels": _half_a_minute,
+    "seconds": _seconds,
+    "moment": _moment,
+    "forever": _forever,
+}
 
 
 def warm_up(dataset: str = "nevir") -> None:

@@ -37,16 +37,10 @@ def items(name: str, annotations: pd.DataFrame, annotator: str) -> pd.DataFrame:
     return F.with_annotations(_base_items(resources.db_url(), name, content_key(name)), annotations, annotator)
 
 
-@st.cache_data(show_spinner=False, max_entries=64)
-def _run_verdicts(url: str, name: str, run_id: str, tie_rule: str) -> pd.DataFrame:
-    view = dataset_view(name)
-    ds, wide = view.dataset, view.scores(run_id)
-    return F.model_verdicts(ds.kind, ds.frame, wide, tie_rule)
-
-
 @st.cache_data(show_spinner=False, max_entries=16)
 def _verdicts(url: str, name: str, runs: tuple[tuple[str, str, str], ...]) -> pd.DataFrame:
-    return F.stack_verdicts({model: _run_verdicts(url, name, run_id, rule) for run_id, model, rule in runs})
+    view = dataset_view(name)  # each run's verdicts are the view's, kept by run id
+    return F.stack_verdicts({model: view.item_verdicts(run_id, rule) for run_id, model, rule in runs})
 
 
 def verdicts(name: str, runs: pd.DataFrame) -> pd.DataFrame:

@@ -8,6 +8,7 @@ import streamlit as st
 from negviz import annotations as ann
 from negviz.analyses import paircard
 from negviz.kinds import kind_of
+from negviz.ui.dataset_cache import dataset_view
 from negviz.store import StoreError
 from negviz.taxonomy import TAXONOMY
 from negviz.ui.widgets import safe_md
@@ -64,7 +65,7 @@ def label_form(store, ds, dataset: str, current: str, annotator: str, next_id: s
         s[pair_key] = advance_to or item_id  # pin the pair, so a shrinking queue does not move it
 
     st.subheader("Label this pair")
-    mine, version = ann.current_label(store, dataset, current, annotator)
+    mine, version = dataset_view(dataset, store).current_label(current, annotator)
     mine = mine or ann.Label(None)
     form = f"{current}|{annotator}|{version}"  # new widgets, prefilled, for each pair, name and save
     choices = ann.type_options()

@@ -10,11 +10,11 @@ from negviz import annotations as ann
 from negviz import projects as P
 from negviz.analyses import agreement, paircard
 from negviz.analyses.uncertainty import RULE as UNCERTAINTY_RULE
-from negviz.projects import queue as Q
 from negviz.projects import review as R
 from negviz.projects.guidelines import safe_markdown
 from negviz.projects.project import DEFAULT_GUIDELINES, check_label
 from negviz.projects.ranking import uncertainty_table
+from negviz.projects.view import ProjectView
 from negviz.item_scoring import item_ids
 from negviz.store import StoreError, StoreUnavailableError
 from negviz.taxonomy import TAXONOMY
@@ -29,6 +29,12 @@ NEXT_PROJECT = "project_next"
 MESSAGE = "project_message"  # the pair this annotator is labelling, pinned until it is saved or skipped
 
 
+def project_reads(store=None) -> ProjectView:
+    """The projects' reads in ``store`` (default: the app's), through the pages' read model
+    (negviz.projects.view)."""
+    return ProjectView(dataset_view(store=store))
+
+
 def readable_projects(store) -> list[P.Project] | None:
     """The store's projects; None, having said so, when its database is not reachable: nothing
     could be read, so the page must neither say there is no project nor offer to create one."""
@@ -38,7 +44,7 @@ def readable_projects(store) -> list[P.Project] | None:
         unreachable(store.host)
         return None
     try:
-        return P.all_projects(store)
+        return project_reads(store).projects()
     except StoreUnavailableError as exc:  # it went away since
         resources.note(exc)  # the next rerun gets the stand-in, and the retry banner
         unreachable(exc.host)
@@ -87,7 +93,7 @@ def message() -> None:
 
 @st.cache_data(show_spinner="Ordering the pairs by the stored models' uncertainty…", max_entries=32)
 def _uncertainty(url: str, project: str, dataset: str, run_ids: tuple[str, ...]) -> pd.DataFrame:
-    return uncertainty_table(dataset_view(dataset), P.get(resources.store(), project))
+    return uncertainty_table(dataset_view(dataset), project_reads().project(project))
 
 
 def uncertainty(project: P.Project) -> pd.DataFrame:
@@ -154,7 +160,7 @@ def label_tab(store, project: P.Project, annotator: str) -> None:
     if item is None:
         st.success("Your queue is empty: every pair of this project has its labels, or yours.")
         return
-    done = Q.progress(store, project)
+    done = project_reads(store).progress(project)
     mine = done[done["annotator"] == annotator]
     top[3].caption(f"{int(mine['labelled'].sum()) if len(mine) else 0} labelled by you")
     st.subheader(f"{project.name} · {item}")
@@ -192,7 +198,7 @@ def _current(store, project, annotator, order, skipped, only) -> str | None:
 
 def _label_form(store, project, annotator, item, skipped) -> None:
     ds = dataset_view(project.dataset).dataset
-    mine, version = ann.current_label(store, project.dataset, item, annotator)
+    mine, version = dataset_view(project.dataset, store).current_label(item, annotator)
     mine = mine or ann.Label(None)
     refusal = cannot_save(store)
     if refusal:
@@ -255,7 +261,7 @@ def _label_form(store, project, annotator, item, skipped) -> None:
 
 # ---------------------------------------------------------------- review
 def review_tab(store, project: P.Project, reviewer: str) -> None:
-    diff = P.disagreements(store, project)
+    diff = project_reads(store).disagreements(project)
     todo = R.awaiting(diff)
     st.caption(
         f"{counted(len(diff), 'pair')} whose labels disagree · {len(todo):,} awaiting review · a pair "
@@ -325,14 +331,14 @@ def _decision_form(store, project, reviewer, item) -> None:
 
 # ---------------------------------------------------------------- progress and agreement
 def progress_tab(store, project: P.Project) -> None:
-    whole = Q.project_progress(store, project)
+    whole = project_reads(store).project_progress(project)
     a, b, c = st.columns(3)
     a.metric("Pairs with all their labels", f"{whole['complete_pairs']:,} / {whole['pairs']:,}")
     b.metric("Labels", f"{whole['labels']:,} / {whole['needed']:,}", help=f"overlap {project.overlap}")
-    c.metric("Awaiting review", f"{len(R.review_queue(store, project)):,}")
+    c.metric("Awaiting review", f"{len(project_reads(store).review_queue(project)):,}")
     st.markdown("**Per annotator**")
-    st.dataframe(Q.progress(store, project), hide_index=True, key="progress_table")
-    labels = R.project_labels(store, project)
+    st.dataframe(project_reads(store).progress(project), hide_index=True, key="progress_table")
+    labels = project_reads(store).labels(project)
     who = sorted(set(labels["annotator"]))
     if len(who) >= 2:
         alphas = agreement.alpha_table(labels, who)
@@ -346,7 +352,7 @@ def progress_tab(store, project: P.Project) -> None:
             st.warning(warning)
         st.markdown(f"**{agreement.KRIPPENDORFF}** per label (all annotators, missing labels allowed)")
         st.dataframe(alphas, hide_index=True, key="project_alpha", placeholder="undefined")
-    agree = R.agreement_with_adjudicated(store, project)
+    agree = project_reads(store).agreement_with_adjudicated(project)
     if len(agree):
         st.markdown("**Agreement with the adjudicated labels**")
         st.dataframe(

@@ -95,3 +95,41 @@ def test_lexical_margins_come_from_the_stored_bm25_run_else_bm25_now(shipped_sto
     assert none is None and source_now == X.SCORED_NOW
     # The same BM25 either way, so the page and the report read one set of margins.
     pd.testing.assert_frame_equal(now.set_index("item_id").sort_index(), stored.set_index("item_id").sort_index())
+
+
+class Recording:
+    """A ReadCache that keeps nothing and records what the view asked it for."""
+
+    def __init__(self):
+        self.asked: list[tuple[str, tuple]] = []
+
+    def get(self, what, key, compute):
+        self.asked.append((what, key))
+        return compute()
+
+
+def test_every_read_goes_through_the_cache_under_the_view(shipped_store):
+    """Caching by composition: the view asks its cache for each read (the pages pass one shared by
+    every session), so no read goes around it; READS says how long each is true."""
+    from negviz.dataset_view import READS
+
+    cache = Recording()
+    view = DatasetView(shipped_store, "nevir", cache)
+    run = view.chosen(["bm25"]).iloc[0]
+    view.outcomes(view.chosen(["bm25"]))
+    view.record(run["run_id"])
+    view.item_verdicts(run["run_id"], "strict")
+    view.annotations()
+    view.whole_store().finetune_runs()
+    asked = {what for what, _ in cache.asked}
+    assert asked == {"dataset", "runs", "scores", "outcomes", "record", "verdicts", "annotations", "finetune_runs"}
+    assert asked <= set(READS) and ("runs", ("nevir", "eval", "complete")) in cache.asked
+    # the default cache keeps a read for the view's life, annotations excepted
+    memo = DatasetView(shipped_store, "nevir")
+    memo.record(run["run_id"])
+    with statements(shipped_store.engine) as sent:
+        memo.record(run["run_id"])
+    assert sent == []
+    with statements(shipped_store.engine) as sent:
+        memo.annotations()
+    assert sent != []

@@ -1,0 +1,57 @@
+"""Annotation projects as readers see them, on top of negviz.dataset_view.DatasetView: every read
+goes through the dataset view's store and cache, so the projects page reads the way every other
+page does. Projects change while people label, so these reads are kept by no cache (READS:
+"annotations").
+
+    pv = ProjectView(DatasetView(store))
+    pv.projects()                            # every project of the store
+    pv.progress(project), pv.review_queue(project), pv.disagreements(project)
+
+Writers (create, claim, save a label, adjudicate) take the store itself (negviz.projects).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import pandas as pd
+
+from negviz.dataset_view import DatasetView
+from negviz.projects import project as P
+from negviz.projects import queue as Q
+from negviz.projects import review as R
+
+
+class ProjectView:
+    def __init__(self, view: DatasetView):
+        self.view = view
+        self.store = view.store
+
+    def _read(self, key: tuple, compute: Callable[[], Any]) -> Any:
+        return self.view.cache.get("annotations", ("project", *key), compute)
+
+    def projects(self) -> list[P.Project]:
+        return self._read(("all",), lambda: P.all_projects(self.store))
+
+    def project(self, name: str) -> P.Project:
+        return self._read(("get", name), lambda: P.get(self.store, name))
+
+    def progress(self, project: P.Project) -> pd.DataFrame:
+        """Per annotator: claimed, labelled, left (negviz.projects.queue.progress)."""
+        return self._read(("progress", project.name), lambda: Q.progress(self.store, project))
+
+    def project_progress(self, project: P.Project) -> dict:
+        return self._read(("whole", project.name), lambda: Q.project_progress(self.store, project))
+
+    def labels(self, project: P.Project) -> pd.DataFrame:
+        """Every annotator's latest label of the project's pairs (negviz.projects.review)."""
+        return self._read(("labels", project.name), lambda: R.project_labels(self.store, project))
+
+    def disagreements(self, project: P.Project) -> pd.DataFrame:
+        return self._read(("disagreements", project.name), lambda: R.disagreements(self.store, project))
+
+    def review_queue(self, project: P.Project) -> list[str]:
+        return self._read(("review", project.name), lambda: R.review_queue(self.store, project))
+
+    def agreement_with_adjudicated(self, project: P.Project) -> pd.DataFrame:
+        return self._read(("agreement", project.name), lambda: R.agreement_with_adjudicated(self.store, project))
