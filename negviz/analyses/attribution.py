@@ -37,7 +37,7 @@ import pandas as pd
 from negviz import outcomes
 from negviz import kinds
 from negviz.analyses.paircard import cue_finder
-from negviz.schema import EXCLUSION, PAIRS, PERTURBATION, SENTENCE_PAIRS, SLOTS
+from negviz.schema import SLOTS
 from negviz.progress import stoppable
 from negviz.scorers.base import Progress, Scorer, no_progress
 from negviz.text.worddiff import CUE_CLASS, Span, diff_words, text_block, tokenize
@@ -48,8 +48,14 @@ StopCheck = Callable[[], bool]  # should_stop(): True ends the work at its next 
 ROLES = ("query", "good", "bad")
 TOKEN_COLUMNS = ("role", "column", "position", "token", "start", "end", "attribution", "is_cue")
 OCCLUSION = "occlusion"
+
+
 # Which texts are diffed to find the edit: the query's twin (NevIR pairs only) and the documents.
-_QUERY_TWIN = {PAIRS: {"q1": "q2", "q2": "q1"}}
+def _twin(spec: kinds.DatasetKind, column: str) -> str | None:
+    """The text ``column`` is diffed against on an item card (NevIR: q1's is q2), if any."""
+    if not spec.diffed:
+        return None
+    return next((g[1 - g.index(column)] for g in spec.card_groups if len(g) == 2 and column in g), None)
 
 
 @dataclass(frozen=True)
@@ -105,14 +111,15 @@ def contrasts(kind: str, row: Mapping) -> list[Contrast]:
 
 def _cue_spans(kind: str, row: Mapping, columns: Mapping[str, str | None], texts: Mapping[str, str | None]) -> dict:
     marked = cue_finder(row)
+    spec = kinds.kind_of(kind)
     changed: dict[str, list[Span]] = {}
-    if texts["bad"] is not None and kinds.kind_of(kind).diffed:
+    if texts["bad"] is not None and spec.diffed:
         changed["good"], changed["bad"] = diff_words(texts["good"], texts["bad"])
-    twin = _QUERY_TWIN.get(kind, {}).get(columns["query"])
+    twin = _twin(spec, columns["query"])
     if twin:
-        changed["query"] = diff_words(texts["query"], str(row[twin]))[0]
-    if kind == SENTENCE_PAIRS:  # sentence vs its negation or paraphrase: the edit is in both
-        changed["query"], changed["good"] = diff_words(texts["query"], texts["good"])
+        changed["query"], other = diff_words(texts["query"], str(row[twin]))
+        if twin == columns["good"]:  # CANNOT: a sentence and its negation or paraphrase, the edit in both
+            changed["good"] = other
     out = {}
     for role, text in texts.items():
         if text is None:
@@ -121,8 +128,8 @@ def _cue_spans(kind: str, row: Mapping, columns: Mapping[str, str | None], texts
         if role in changed:  # the edit: changed words the cue marks or touches, else all changed words
             inside = tuple(c for c in cues if any(_overlaps(s, c) or _touches(s, c, text) for s in changed[role]))
             out[role] = inside if inside else tuple(changed[role])
-        elif kind in (EXCLUSION, PERTURBATION) and role == "query":
-            out[role] = tuple(cues) if kind == EXCLUSION else ()  # ExcluIR: the exclusion in the query
+        elif role == "query" and spec.detect_alone == columns["query"]:
+            out[role] = tuple(cues)  # ExcluIR: the exclusion is in the query
         else:
             out[role] = ()
     return out
