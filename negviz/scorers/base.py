@@ -64,6 +64,9 @@ class Scorer(ABC):
     checkpoint_every: ClassVar[int | None] = 1024
     # Inference precision on CUDA unless $NEGVIZ_PRECISION says otherwise (negviz.device).
     cuda_precision: ClassVar[str] = "fp32"
+    # A family that runs no tensors (TF-IDF, BM25) is on the CPU whatever the machine has: its
+    # device is "cpu" without asking CUDA, so evaluating it never imports torch (2-4 s).
+    cpu_only: ClassVar[bool] = False
 
     def __init__(
         self,
@@ -137,7 +140,7 @@ class Scorer(ABC):
         if self._device is None:
             from negviz.device import pick_device
 
-            self._device = pick_device()
+            self._device = "cpu" if self.cpu_only else pick_device()
         return self._device
 
     @property

@@ -55,6 +55,7 @@ class BM25(Scorer):
     """Okapi BM25 (Lucene idf and tf), collection = the unique documents of the call."""
 
     family = "bm25"
+    cpu_only = True
     checkpoint_every = None  # needs the whole collection of the call: one cache write at the end
     declared_options = (
         Option("k1", float, 1.5, "term-frequency saturation", gt=0, le=10),

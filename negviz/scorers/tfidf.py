@@ -63,6 +63,7 @@ class TfIdf(Scorer):
 
     family = "tfidf"
     symmetric = True
+    cpu_only = True
     checkpoint_every = None  # microseconds a pair: one cache write at the end
 
     def _load(self):

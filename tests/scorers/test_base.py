@@ -89,3 +89,25 @@ def test_score_refuses_misaligned_lists_and_an_unknown_option():
     assert make().score([], []).shape == (0,)
     with pytest.raises(ValueError, match="colour"):
         make(colour="red")
+
+
+def test_lexical_families_run_on_the_cpu_without_importing_torch(tmp_path):
+    """TF-IDF and BM25 run no tensors: their device is the CPU without asking CUDA, so an
+    evaluation of them (`negviz eval --model bm25`) never pays torch's import."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "from negviz.runner import run_eval\n"
+        "from negviz.cache import ScoreCache\n"
+        "from negviz.schema import DatasetSpec\n"
+        f"cache = ScoreCache({str(tmp_path / 'c.sqlite')!r})\n"
+        "for model in ('tfidf', 'bm25'):\n"
+        "    run = run_eval(model, DatasetSpec.make('nevir', limit=3), cache=cache)\n"
+        "    print(model, run.record.device)\n"
+        "print('torch' in sys.modules)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.split() == ["tfidf", "cpu", "bm25", "cpu", "False"]
