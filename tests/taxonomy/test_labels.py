@@ -4,6 +4,7 @@ detection, DEMETR's shipped detection) and the distribution of the types."""
 import json
 
 import pandas as pd
+import pytest
 
 from negviz.taxonomy import TAXONOMY, label_pairs, type_distribution
 from negviz.taxonomy.labels import distribution_summary, taxonomy_for
@@ -71,31 +72,33 @@ def test_cli_prints_the_distribution_as_json(tmp_path, monkeypatch, capsys):
     assert sum(t["count"] for t in out["types"]) == 1383
 
 
-def test_demetr_detection_ships_and_equals_live_detection(monkeypatch):
-    """DEMETR's 35,000 items are typed from the shipped detection (scripts/build_detected_types.py)
-    instead of 13-20 s of detection on a page open; it equals live detection, and an item whose
-    texts changed is detected live."""
+@pytest.mark.parametrize(("name", "items"), [("demetr", 35_000), ("cannot", 25_948)])
+def test_shipped_detection_equals_live_detection(monkeypatch, name, items):
+    """DEMETR's 35,000 items and CANNOT's 25,948 pairs are typed from the shipped detection
+    (scripts/build_detected_types.py) instead of 10-20 s of detection on a page open; it equals
+    live detection, and an item whose texts changed is detected live."""
     from negviz.datasets import load
+    from negviz.kinds import kind_of
     from negviz.taxonomy import labels as labels_module
     from negviz.taxonomy.labels import _detected, label_pairs, shipped_detection
 
-    ds = load("demetr")
+    ds = load(name)
     frame = ds.frame.reset_index(drop=True)
 
     def no_live_detection(*_):
-        raise AssertionError("DEMETR was detected live")
+        raise AssertionError(f"{name} was detected live")
 
     with monkeypatch.context() as m:
         m.setattr(labels_module, "_detected", no_live_detection)
         labels = label_pairs(ds)
-    assert len(labels) == 35_000 and set(labels["label_source"]) == {"detected"}
+    assert len(labels) == items and set(labels["label_source"]) == {"detected"}
     sample = frame.sample(300, random_state=0).reset_index(drop=True)
     live = _detected(ds.kind, sample)
-    shipped = shipped_detection("demetr", ds.kind, sample)
+    shipped = shipped_detection(name, ds.kind, sample)
     pd.testing.assert_frame_equal(shipped.reset_index(drop=True), live.reset_index(drop=True), check_dtype=False)
     changed = sample.copy()
-    changed.loc[0, "perturbed"] = "It is not what it was."
-    assert shipped_detection("demetr", ds.kind, changed) is None, "other texts: detected live"
+    changed.loc[0, kind_of(ds.kind).detect_texts[0][1]] = "It is not what it was."
+    assert shipped_detection(name, ds.kind, changed) is None, "other texts: detected live"
     assert shipped_detection("nevir", ds.kind, sample) is None
 
 
