@@ -82,14 +82,44 @@ def krippendorff_alpha(units: pd.DataFrame) -> float:
     return float(1.0 - (n - 1) * observed / expected)
 
 
+def _unit_coincidences(units: pd.DataFrame) -> np.ndarray:
+    """Each unit's coincidence matrix o (krippendorff_alpha's, one unit alone), flattened: units x
+    (categories x categories). A resample's o is the sum of its units' rows."""
+    categories = sorted({str(v) for v in units.stack().dropna()})
+    at = {c: i for i, c in enumerate(categories)}
+    out = np.zeros((len(units), len(categories) ** 2))
+    for u, values in enumerate(units.itertuples(index=False)):
+        codes = np.bincount([at[str(v)] for v in values if not pd.isna(v)], minlength=len(categories))
+        m = codes.sum()
+        if m >= 2:  # o_ck += n_c (n_k - [c == k]) / (m - 1): every ordered pair of values in the unit
+            out[u] = ((np.outer(codes, codes) - np.diag(codes)) / (m - 1)).ravel()
+    return out
+
+
+def _alphas(o: np.ndarray) -> np.ndarray:
+    """Nominal alpha of each row of ``o`` (flattened coincidence matrices), NaN where undefined."""
+    k = int(round(np.sqrt(o.shape[1])))
+    o = o.reshape(len(o), k, k)
+    n_c = o.sum(axis=2)
+    n = n_c.sum(axis=1)
+    expected = n**2 - (n_c**2).sum(axis=1)  # sum over c != k of n_c n_k
+    observed = n - np.trace(o, axis1=1, axis2=2)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        alpha = 1.0 - (n - 1) * observed / expected
+    return np.where((n < 2) | (expected <= 1e-12), np.nan, alpha)
+
+
 def alpha_ci(units: pd.DataFrame, n_boot: int = 1000, seed: int = 0) -> tuple[float, float]:
-    """Bootstrap 95% CI of nominal alpha, resampling units (items) with replacement."""
+    """Bootstrap 95% CI of nominal alpha, resampling units (items) with replacement: each
+    resample's coincidence matrix is its units' matrices summed (one product for all resamples)."""
     pairable = units[units.notna().sum(axis=1) >= 2]
     if len(pairable) < 2:
         return float("nan"), float("nan")
     rng = np.random.default_rng(seed)
-    stats = [krippendorff_alpha(pairable.iloc[rng.integers(0, len(pairable), len(pairable))]) for _ in range(n_boot)]
-    stats = np.array([v for v in stats if np.isfinite(v)])
+    picks = rng.integers(0, len(pairable), (n_boot, len(pairable)))
+    weights = np.stack([np.bincount(p, minlength=len(pairable)) for p in picks])
+    stats = _alphas(weights @ _unit_coincidences(pairable))
+    stats = stats[np.isfinite(stats)]
     if not len(stats):
         return float("nan"), float("nan")
     return float(np.quantile(stats, 0.025)), float(np.quantile(stats, 0.975))
