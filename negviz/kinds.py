@@ -307,9 +307,15 @@ def perturbation_summary(
     # The frame's text columns share the slot names, so the scores join under other names.
     slot_scores = wide[["candidate", "perturbed", "empty"]].add_prefix("score_")
     joined = frame.reset_index(drop=True).join(slot_scores)
+    resamples = metrics.Resamples()  # one draw per number of items, shared by the perturbations
     for name, part in joined.groupby("perturbation", sort=False):
         s = metrics.demetr_summary(
-            part["score_candidate"], part["score_perturbed"], part["score_empty"], part["checked"], checked_only
+            part["score_candidate"],
+            part["score_perturbed"],
+            part["score_empty"],
+            part["checked"],
+            checked_only,
+            resamples=resamples,
         )
         rows.append({"perturbation": name, "severity": part["severity"].iloc[0], **s})
     order = {sev: i for i, sev in enumerate(SEVERITIES)}

@@ -30,14 +30,40 @@ BOOTSTRAP_NOTE = f"seeded bootstrap over items, {N_BOOT:,} resamples"  # how eve
 
 
 # ---------------------------------------------------------------- bootstrap and tests
-def bootstrap_ci(values, statistic=np.mean, n_boot: int = N_BOOT, seed: int = SEED, level: float = 0.95):
-    """Percentile bootstrap CI of ``statistic`` over items (rows of ``values``), seeded."""
+class Resamples:
+    """The seeded bootstrap's resampled indices, drawn once per number of items. bootstrap_ci
+    draws the same indices for the same n, n_boot and seed, so CIs over samples of one size (a
+    heatmap's models on one column, DEMETR's perturbations of 1,000 items each) can share one
+    draw: the same CIs, without drawing n_boot x n integers again for each."""
+
+    def __init__(self, n_boot: int = N_BOOT, seed: int = SEED):
+        self.n_boot, self.seed = n_boot, seed
+        self._drawn: dict[int, np.ndarray] = {}
+
+    def indices(self, n: int) -> np.ndarray:
+        if n not in self._drawn:
+            self._drawn[n] = np.random.default_rng(self.seed).integers(0, n, size=(self.n_boot, n))
+        return self._drawn[n]
+
+
+def bootstrap_ci(
+    values,
+    statistic=np.mean,
+    n_boot: int = N_BOOT,
+    seed: int = SEED,
+    level: float = 0.95,
+    resamples: Resamples | None = None,
+):
+    """Percentile bootstrap CI of ``statistic`` over items (rows of ``values``), seeded;
+    ``resamples`` (of this n_boot and seed) shares its draws with other CIs."""
     values = np.asarray(values, dtype=np.float64)
     n = len(values)
     if n == 0:
         return (float("nan"), float("nan"))
-    rng = np.random.default_rng(seed)
-    idx = rng.integers(0, n, size=(n_boot, n))
+    if resamples is not None and (resamples.n_boot, resamples.seed) == (n_boot, seed):
+        idx = resamples.indices(n)
+    else:
+        idx = np.random.default_rng(seed).integers(0, n, size=(n_boot, n))
     if statistic is np.mean:
         stats = values[idx].mean(axis=1)  # vectorised fast path
     else:
@@ -262,7 +288,9 @@ def demetr_items(t, h, e) -> DemetrItems:
     return DemetrItems(detected=t > h, ratio=ratio, tiny=np.abs(denom) < TINY_DENOMINATOR)
 
 
-def demetr_summary(t, h, e, checked=None, checked_only: bool = False, seed: int = SEED) -> dict:
+def demetr_summary(
+    t, h, e, checked=None, checked_only: bool = False, seed: int = SEED, resamples: Resamples | None = None
+) -> dict:
     """Detection accuracy mean(t > h) and sensitivity ratio mean((t-h)/(t-e)) (REFERENCE.md).
 
     Uses all items, as the published scripts do, unless ``checked_only``; ``checked`` is
@@ -280,9 +308,9 @@ def demetr_summary(t, h, e, checked=None, checked_only: bool = False, seed: int 
         "checked": int(checked.sum()),
         "checked_only": checked_only,
         "detection_accuracy": float(items.detected.mean()) if n else float("nan"),
-        "detection_ci95": list(bootstrap_ci(items.detected, seed=seed)),
+        "detection_ci95": list(bootstrap_ci(items.detected, seed=seed, resamples=resamples)),
         "sensitivity_ratio": float(ratios.mean()) if len(ratios) else float("nan"),
-        "ratio_ci95": list(bootstrap_ci(ratios, seed=seed)),
+        "ratio_ci95": list(bootstrap_ci(ratios, seed=seed, resamples=resamples)),
         "n_ratio": int(len(ratios)),
         "tiny_denominators": int(items.tiny.sum()),
         "zero_denominators": int(n - len(ratios)),

@@ -109,6 +109,7 @@ def cell_table(
         if ref.empty:
             raise ValueError(f"no outcomes of the reference model {reference!r}")
     rows = []
+    resamples = metrics.Resamples(seed=seed)  # every model has a column's n items: one draw per n
     for (model, column), part in joined.groupby(["model", "column"], sort=False):
         values = part["correct"].to_numpy(dtype=np.float64)
         if ref is not None:
@@ -116,7 +117,7 @@ def cell_table(
             theirs = ref.loc[shared["item_id"]].to_numpy(dtype=np.float64)
             values = shared["correct"].to_numpy(dtype=np.float64) - theirs
         n = len(values)
-        lo, hi = metrics.bootstrap_ci(values, seed=seed)
+        lo, hi = metrics.bootstrap_ci(values, seed=seed, resamples=resamples)
         rows.append((model, column, n, float(values.mean()) if n else float("nan"), lo, hi, n >= min_n))
     return pd.DataFrame(rows, columns=list(CELL_COLUMNS))
 

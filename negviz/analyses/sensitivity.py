@@ -151,6 +151,7 @@ def perturbation_table(items: pd.DataFrame, checked_only: bool = False, seed: in
     """Per perturbation, exactly as a stored run's summary (negviz.kinds.perturbation_summary): n, checked, detection accuracy
     and sensitivity ratio with seeded 95% CIs, and the counts of tiny and zero denominators."""
     rows = []
+    resamples = metrics.Resamples(seed=seed)  # DEMETR's perturbations have 1,000 items each: one draw
     for stem, part in items.groupby("perturbation", sort=False):
         s = metrics.demetr_summary(
             part["score_candidate"],
@@ -159,6 +160,7 @@ def perturbation_table(items: pd.DataFrame, checked_only: bool = False, seed: in
             part["checked"],
             checked_only,
             seed=seed,
+            resamples=resamples,
         )
         rows.append({"perturbation": stem, "severity": part["severity"].iloc[0], **s})
     return _order(pd.DataFrame(rows))

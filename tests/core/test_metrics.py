@@ -136,3 +136,13 @@ def test_mcnemar_by_hand():
     assert r["statistic"] == pytest.approx((abs(40 - 10) - 1) ** 2 / 50)
     assert r["method"].startswith("chi2")
     assert m.mcnemar([1, 0], [1, 0])["p_value"] == 1.0
+
+
+def test_shared_resamples_give_the_same_cis_and_draw_once_per_size():
+    rng = np.random.default_rng(3)
+    samples = [rng.random(50), rng.random(50), (rng.random(80) > 0.5).astype(float)]
+    shared = m.Resamples()
+    assert [m.bootstrap_ci(s, resamples=shared) for s in samples] == [m.bootstrap_ci(s) for s in samples]
+    assert sorted(shared._drawn) == [50, 80]  # one draw per number of items
+    other_seed = m.Resamples(seed=1)  # a draw of another seed is not used for seed 0
+    assert m.bootstrap_ci(samples[0], resamples=other_seed) == m.bootstrap_ci(samples[0])
