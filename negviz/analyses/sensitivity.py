@@ -119,9 +119,10 @@ def item_table(frame: pd.DataFrame, wide: pd.DataFrame) -> pd.DataFrame:
     texts, the three scores, the margin t - h, the denominator t - e, the item's ratio and flags.
     ``wide``: scores indexed by item id with candidate / perturbed / empty columns."""
     ids = item_ids(PERTURBATION, frame)
-    keep = ids.isin(wide.index).to_numpy()
+    rows = wide.index.get_indexer(ids)  # a hash lookup: Series.isin on arrow strings took 25x longer
+    keep = rows >= 0
     part = frame.loc[keep].reset_index(drop=True)
-    scores = wide.loc[ids[keep].tolist()]
+    scores = wide.iloc[rows[keep]]
     t, h, e = (scores[c].to_numpy(dtype=np.float64) for c in ("candidate", "perturbed", "empty"))
     it = metrics.demetr_items(t, h, e)
     return pd.DataFrame(
@@ -323,7 +324,8 @@ def focus_summary(focus: pd.DataFrame) -> pd.DataFrame:
 def cannot_items(frame: pd.DataFrame, wide: pd.DataFrame) -> pd.DataFrame:
     """CANNOT pairs of one run: pair_id, source, label (1 = negated, CANNOT's raw label), texts, similarity."""
     ids = item_ids(SENTENCE_PAIRS, frame)
-    keep = ids.isin(wide.index).to_numpy()
+    rows = wide.index.get_indexer(ids)  # as in item_table
+    keep = rows >= 0
     part = frame.loc[keep].reset_index(drop=True)
     return pd.DataFrame(
         {
@@ -332,7 +334,7 @@ def cannot_items(frame: pd.DataFrame, wide: pd.DataFrame) -> pd.DataFrame:
             "label": part["label"].to_numpy(),
             "sentence1": part["sentence1"].to_numpy(),
             "sentence2": part["sentence2"].to_numpy(),
-            "similarity": wide.loc[ids[keep].tolist(), "sim"].to_numpy(dtype=np.float64),
+            "similarity": wide["sim"].to_numpy(dtype=np.float64)[rows[keep]],
         }
     )
 
