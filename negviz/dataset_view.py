@@ -337,8 +337,11 @@ class DatasetView:
 
         return board_table(runs, catalog, made_by)
 
-    def fixes(self, catalog: pd.DataFrame | None = None) -> tuple[pd.DataFrame, dict[str, pd.DataFrame]]:
-        """Every model with a catalog base against that base on this dataset (verdict kinds only):
+    def fixes(
+        self, catalog: pd.DataFrame | None = None, models: Iterable[str] | None = None
+    ) -> tuple[pd.DataFrame, dict[str, pd.DataFrame]]:
+        """Every model (of ``models``, default all) with a catalog base against that base on this
+        dataset (verdict kinds only):
         (one row per model: base, runs, accuracies, difference with its 95% CI, McNemar's p,
         repaired and broken counts; per model its items with their change), the model's run
         being the one every page shows and the base's the one negviz.against_base picks."""
@@ -350,7 +353,7 @@ class DatasetView:
         rows, items = [], {}
         if not oc.has_verdicts(self.kind):
             return pd.DataFrame(), items
-        for run in self.chosen().itertuples(index=False):
+        for run in self.chosen(models).itertuples(index=False):
             base = run_base(run.model_name, run.summary, catalog)
             if base is None:
                 continue

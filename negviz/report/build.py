@@ -170,7 +170,7 @@ def _board_section(
         figures.append(fig_id)
     fixes = []
     for name in names:
-        table, _ = DatasetView(store, name).fixes(catalog)
+        table, _ = DatasetView(store, name).fixes(catalog, [model])  # only the model's: each has a bootstrap
         if len(table):
             fixes += table[table["model"] == model].to_dict("records")
     return {"rows": board_json(rows), "figures": figures, "fixes": fixes}
