@@ -303,24 +303,32 @@ def perturbation_summary(
     checked_only: bool,
 ) -> dict:
     """DEMETR: detection accuracy and sensitivity ratio per perturbation, by severity."""
-    rows = []
     # The frame's text columns share the slot names, so the scores join under other names.
     slot_scores = wide[["candidate", "perturbed", "empty"]].add_prefix("score_")
-    joined = frame.reset_index(drop=True).join(slot_scores)
-    resamples = metrics.Resamples()  # one draw per number of items, shared by the perturbations
-    for name, part in joined.groupby("perturbation", sort=False):
+    rows = perturbation_rows(frame.reset_index(drop=True).join(slot_scores), checked_only)
+    order = {sev: i for i, sev in enumerate(SEVERITIES)}
+    rows.sort(key=lambda r: (order.get(r["severity"], 9), r["perturbation"]))
+    return {"metric": "sensitivity_ratio", "n": len(frame), "checked_only": checked_only, "perturbations": rows}
+
+
+def perturbation_rows(items: pd.DataFrame, checked_only: bool, seed: int = metrics.SEED) -> list[dict]:
+    """Per perturbation, in ``items``' order, its severity and metrics.demetr_summary; ``items``
+    holds score_candidate, score_perturbed, score_empty, checked, perturbation and severity (the
+    stored summary and the sensitivity page's tables both come from here)."""
+    resamples = metrics.Resamples(seed=seed)  # 1,000 items in each perturbation: one draw for all
+    rows = []
+    for name, part in items.groupby("perturbation", sort=False):
         s = metrics.demetr_summary(
             part["score_candidate"],
             part["score_perturbed"],
             part["score_empty"],
             part["checked"],
             checked_only,
+            seed=seed,
             resamples=resamples,
         )
         rows.append({"perturbation": name, "severity": part["severity"].iloc[0], **s})
-    order = {sev: i for i, sev in enumerate(SEVERITIES)}
-    rows.sort(key=lambda r: (order.get(r["severity"], 9), r["perturbation"]))
-    return {"metric": "sensitivity_ratio", "n": len(frame), "checked_only": checked_only, "perturbations": rows}
+    return rows
 
 
 def sentence_pairs_summary(

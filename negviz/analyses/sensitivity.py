@@ -29,6 +29,7 @@ import pandas as pd
 from negviz import metrics
 from negviz.datasets.facts import metric_label
 from negviz.item_scoring import item_ids
+from negviz.kinds import perturbation_rows
 from negviz.schema import EMPTY_CANDIDATE, PERTURBATION, SENTENCE_PAIRS, SEVERITIES
 
 RATIO = "sensitivity_ratio"
@@ -149,22 +150,10 @@ def item_table(frame: pd.DataFrame, wide: pd.DataFrame) -> pd.DataFrame:
 
 
 def perturbation_table(items: pd.DataFrame, checked_only: bool = False, seed: int = metrics.SEED) -> pd.DataFrame:
-    """Per perturbation, exactly as a stored run's summary (negviz.kinds.perturbation_summary): n, checked, detection accuracy
-    and sensitivity ratio with seeded 95% CIs, and the counts of tiny and zero denominators."""
-    rows = []
-    resamples = metrics.Resamples(seed=seed)  # DEMETR's perturbations have 1,000 items each: one draw
-    for stem, part in items.groupby("perturbation", sort=False):
-        s = metrics.demetr_summary(
-            part["score_candidate"],
-            part["score_perturbed"],
-            part["score_empty"],
-            part["checked"],
-            checked_only,
-            seed=seed,
-            resamples=resamples,
-        )
-        rows.append({"perturbation": stem, "severity": part["severity"].iloc[0], **s})
-    return _order(pd.DataFrame(rows))
+    """Per perturbation, as a stored run's summary (both are negviz.kinds.perturbation_rows): n,
+    checked, detection accuracy and sensitivity ratio with seeded 95% CIs, and the counts of tiny
+    and zero denominators."""
+    return _order(pd.DataFrame(perturbation_rows(items, checked_only, seed)))
 
 
 def summary_table(summary: Mapping[str, Any]) -> pd.DataFrame:
