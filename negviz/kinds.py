@@ -112,10 +112,6 @@ class DatasetKind:
         """Whether items are right or wrong (CANNOT-style pairs are only a similarity)."""
         return bool(self.categories)
 
-    @property
-    def failure_categories(self) -> tuple[str, ...]:
-        return self.categories[1:]
-
     def item_ids(self, frame: pd.DataFrame) -> pd.Series:
         """The score-frame item id of each row (DEMETR's ids repeat across perturbations:
         "perturbation:item_id")."""
@@ -226,6 +222,9 @@ class KindTable(Mapping[str, Any]):
 
     def __repr__(self) -> str:
         return repr(dict(self))
+
+
+VERDICT_KINDS = KindNames(lambda k: k.has_verdicts)  # kinds whose items are right or wrong
 
 
 # ---------------------------------------------------------------- outcomes of the shipped kinds

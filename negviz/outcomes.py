@@ -21,7 +21,7 @@ from typing import Any, Mapping
 import pandas as pd
 
 from negviz import metrics
-from negviz.kinds import OUTCOME_COLUMNS, WRONG, KindTable, kind_of  # noqa: F401  (WRONG: here as before)
+from negviz.kinds import OUTCOME_COLUMNS, VERDICT_KINDS, KindTable, kind_of
 from negviz.schema import PAIRS
 
 CORRECT = metrics.CORRECT
@@ -38,7 +38,7 @@ QUERY_VERDICTS = kind_of(PAIRS).query_verdicts  # a pair's two queries, each jud
 
 def has_verdicts(kind: str) -> bool:
     """Whether items of this kind are right or wrong (sentence pairs are only a similarity)."""
-    return bool(CATEGORIES.get(kind))
+    return kind in VERDICT_KINDS
 
 
 def failure_categories(kind: str) -> tuple[str, ...]:

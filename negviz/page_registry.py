@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from typing import Sequence
 
-from negviz.kinds import KindNames
+from negviz.kinds import VERDICT_KINDS  # items that are right or wrong (any registered kind)
 from negviz.schema import EXCLUSION, KIND_TITLES, PAIRS
 
 SECTIONS = ("Results", "Explore", "Run")  # sidebar groups, by what a user came to do
@@ -25,7 +25,6 @@ SECTIONS = ("Results", "Explore", "Run")  # sidebar groups, by what a user came 
 DATASET_KEY, MODELS_KEY, PIN_KEY = "dataset", "models", "run"
 SIDEBAR_KEYS = (DATASET_KEY, MODELS_KEY, PIN_KEY)
 
-VERDICT_KINDS = KindNames(lambda k: k.has_verdicts)  # items that are right or wrong (any registered kind)
 QUERY_KINDS = (PAIRS, EXCLUSION)  # items whose query and documents the explorers can pick
 
 
