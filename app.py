@@ -1,8 +1,8 @@
-"""negviz: the router. It builds the navigation from negviz.page_registry; shared pickers too."""
+"""negviz: the router. Navigation built from negviz.core.page_registry; shared pickers too."""
 
 import streamlit as st
 
-from negviz.page_registry import HOME, PAGES, SECTIONS
+from negviz.core.page_registry import HOME, PAGES, SECTIONS
 from negviz.ui import outage, pickers, url_check
 
 st.set_page_config(page_title="negviz", page_icon=":material/block:", layout="wide")
@@ -10,7 +10,7 @@ st.set_page_config(page_title="negviz", page_icon=":material/block:", layout="wi
 # The default page of st.navigation is served at "/" only, never at its url_path; so the root
 # runs the Overview's file as a hidden page and the Overview itself is an ordinary page, whose
 # link /overview works (query parameters included, as nothing redirects). Pages, their order,
-# titles, icons and sections: negviz.page_registry.
+# titles, icons and sections: negviz.core.page_registry.
 root = st.Page(
     HOME.file,
     title=HOME.title,

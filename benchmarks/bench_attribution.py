@@ -26,8 +26,8 @@ import numpy as np  # noqa: E402
 
 from negviz.analyses import attribution as A  # noqa: E402
 from negviz.analyses import layers as L  # noqa: E402
-from negviz.catalog import load_scorer  # noqa: E402
 from negviz.datasets import load  # noqa: E402
+from negviz.evaluation.catalog import load_scorer  # noqa: E402
 
 
 def occluded_texts(contrasts) -> list[str]:

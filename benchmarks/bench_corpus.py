@@ -34,10 +34,10 @@ def main() -> int:
     import torch
     from sentence_transformers import SentenceTransformer
 
-    from negviz.cache import ScoreCache
-    from negviz.catalog import load_scorer
-    from negviz.retrieval.corpus import Corpus, normalise, offline_corpus
-    from negviz.retrieval.index import DenseRetriever
+    from negviz.core.cache import ScoreCache
+    from negviz.evaluation.catalog import load_scorer
+    from negviz.evaluation.retrieval.corpus import Corpus, normalise, offline_corpus
+    from negviz.evaluation.retrieval.index import DenseRetriever
 
     corpus = offline_corpus()
     rng = np.random.default_rng(0)

@@ -30,8 +30,8 @@ ROOT = Path(__file__).resolve().parent.parent
 NEGVIZ = r"""
 import json, sys, time
 t0, c0 = time.perf_counter(), time.process_time()
-from negviz.runner import run_eval
-from negviz.schema import DatasetSpec
+from negviz.evaluation.runner import run_eval
+from negviz.core.schema import DatasetSpec
 from negviz.scorers.bi_encoder import BiEncoder
 from negviz.store import Store
 
@@ -58,7 +58,7 @@ print(json.dumps({
 UNIQUE = r"""
 import json, sys
 from negviz.datasets import load
-from negviz.schema import DatasetSpec, EMPTY_CANDIDATE
+from negviz.core.schema import DatasetSpec, EMPTY_CANDIDATE
 limit = None if sys.argv[1] == "none" else int(sys.argv[1])
 f = load(DatasetSpec.make("demetr", limit=limit)).frame
 texts = set(f["reference"]) | set(f["candidate"]) | set(f["perturbed"]) | {EMPTY_CANDIDATE}

@@ -39,7 +39,7 @@ print(json.dumps({"seconds": time.perf_counter() - t0, "texts": len(texts), "pai
 
 NEGVIZ = r"""
 import json, sys, time
-from negviz.runner import run_eval
+from negviz.evaluation.runner import run_eval
 from negviz.store import Store
 t0 = time.perf_counter()
 r = run_eval("all-MiniLM-L6-v2", "nevir", store=Store(), device=sys.argv[1], force=True)

@@ -40,11 +40,11 @@ sys.path.insert(0, str(ROOT))
 FIRST = """
 import json, sys, time
 t0 = time.perf_counter()
-from negviz.cache import ScoreCache
-from negviz.catalog import load_scorer
+from negviz.core.cache import ScoreCache
+from negviz.evaluation.catalog import load_scorer
 from negviz.datasets import load
-from negviz.retrieval.corpus import load_corpus
-from negviz.retrieval.index import search_retriever
+from negviz.evaluation.retrieval.corpus import load_corpus
+from negviz.evaluation.retrieval.index import search_retriever
 model, n, texts_out = sys.argv[1], int(sys.argv[2]), sys.argv[3]
 queries = load("excluir").frame["query"].tolist()[:n]
 scorer = load_scorer(model, device="cpu", cache=ScoreCache())
@@ -57,7 +57,7 @@ for q in queries:
     encoded.append(scorer.encoded - before)
     t0 = time.perf_counter()
 # The first query's encoded texts (query, then its candidates), for the plain baseline.
-from negviz.retrieval.index import matrix_top_k
+from negviz.evaluation.retrieval.index import matrix_top_k
 cand, _ = matrix_top_k(retriever.query_vectors(queries[:1]), retriever.approx, retriever.options["candidates"])
 docs = retriever.corpus.frame["text"].to_numpy()[cand[0]].tolist()
 json.dump([queries[0], *docs], open(texts_out, "w"))
@@ -67,8 +67,8 @@ print(json.dumps({"method": retriever.method, "seconds": times, "encoded": encod
 PLAIN = """
 import json, sys, time
 t0 = time.perf_counter()
-from negviz.cache import ScoreCache
-from negviz.catalog import load_scorer
+from negviz.core.cache import ScoreCache
+from negviz.evaluation.catalog import load_scorer
 model, texts_in = sys.argv[1], sys.argv[2]
 texts = json.load(open(texts_in))
 scorer = load_scorer(model, device="cpu", cache=ScoreCache())
@@ -87,7 +87,7 @@ def overlap(a: np.ndarray, b: np.ndarray) -> tuple[float, float]:
 
 def rescored(q: np.ndarray, matrix: np.ndarray, approx: np.ndarray, depth: int) -> np.ndarray:
     """Top 10 of exact scores among each query's ``depth`` best by the approximate vectors."""
-    from negviz.retrieval.index import matrix_top_k
+    from negviz.evaluation.retrieval.index import matrix_top_k
 
     cand, _ = matrix_top_k(q, approx, depth)
     out = np.empty((len(q), 10), dtype=np.int64)
@@ -98,10 +98,10 @@ def rescored(q: np.ndarray, matrix: np.ndarray, approx: np.ndarray, depth: int) 
 
 
 def measure_model(name: str, args, corpus, queries) -> dict:
-    from negviz.cache import ScoreCache
-    from negviz.catalog import load_scorer
-    from negviz.retrieval.codes import CorpusCodes, code_path, quantise, shipped_codes
-    from negviz.retrieval.index import CodesRetriever, DenseRetriever
+    from negviz.core.cache import ScoreCache
+    from negviz.evaluation.catalog import load_scorer
+    from negviz.evaluation.retrieval.codes import CorpusCodes, code_path, quantise, shipped_codes
+    from negviz.evaluation.retrieval.index import CodesRetriever, DenseRetriever
 
     scorer = load_scorer(name, device="cpu", cache=ScoreCache(args.cache))
     exact = DenseRetriever(scorer, corpus).build()
@@ -159,9 +159,9 @@ def first_search(name: str, n: int) -> dict:
 
 
 def exact_cold(name: str, corpus) -> float:
-    from negviz.cache import ScoreCache
-    from negviz.catalog import load_scorer
-    from negviz.retrieval.index import DenseRetriever
+    from negviz.core.cache import ScoreCache
+    from negviz.evaluation.catalog import load_scorer
+    from negviz.evaluation.retrieval.index import DenseRetriever
 
     with tempfile.TemporaryDirectory() as tmp:
         t = time.perf_counter()
@@ -181,7 +181,7 @@ def main() -> int:
     args = ap.parse_args()
 
     from negviz.datasets import load
-    from negviz.retrieval.corpus import load_corpus
+    from negviz.evaluation.retrieval.corpus import load_corpus
 
     corpus = load_corpus("offline")
     queries = load("excluir").frame["query"].tolist()

@@ -20,12 +20,12 @@ import time
 import numpy as np
 import pandas as pd
 
-from negviz import metrics
-from negviz.cache import ScoreCache
-from negviz.catalog import load_scorer, resolve_model
+from negviz.core import metrics
+from negviz.core.cache import ScoreCache
+from negviz.core.schema import PAIRS, SLOTS, DatasetSpec, ModelSpec
 from negviz.datasets import load as load_dataset
-from negviz.item_scoring import score_dataset, wide_scores
-from negviz.schema import PAIRS, SLOTS, DatasetSpec, ModelSpec
+from negviz.evaluation.catalog import load_scorer, resolve_model
+from negviz.evaluation.item_scoring import score_dataset, wide_scores
 
 PAIR_SLOTS = tuple(SLOTS[PAIRS])  # q1_d1, q1_d2, q2_d1, q2_d2
 

@@ -22,9 +22,9 @@ from pathlib import Path
 
 import pandas as pd
 
-from negviz.external.exporting import export_run
-from negviz.external.importing import import_scores
-from negviz.paths import DATA_DIR
+from negviz.core.paths import DATA_DIR
+from negviz.results.external.exporting import export_run
+from negviz.results.external.importing import import_scores
 from negviz.store import Store
 
 
@@ -36,7 +36,7 @@ def main() -> None:
     source = Store(f"sqlite:///{tmp / 'source.sqlite'}")
     run_id = source.import_runs(DATA_DIR / "runs" / "excluir-corpus-offline__bm25.parquet")[0]
     trec = export_run(source, run_id, tmp / "bm25.trec", "trec")[0]
-    from negviz.retrieval.corpus import load_corpus
+    from negviz.evaluation.retrieval.corpus import load_corpus
 
     load_corpus("offline")  # read once before timing, as a server holds it
     plain, negviz = [], []

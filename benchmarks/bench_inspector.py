@@ -28,7 +28,7 @@ sys.path.insert(0, str(ROOT))
 
 
 def build_store(url: str, n_runs: int) -> None:
-    from negviz.paths import DATA_DIR
+    from negviz.core.paths import DATA_DIR
     from negviz.store import Store, portable
 
     store = Store(url)

@@ -23,11 +23,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import numpy as np  # noqa: E402
 
-from negviz.catalog import load_scorer  # noqa: E402
+from negviz.core.schema import DatasetSpec  # noqa: E402
 from negviz.datasets import load  # noqa: E402
-from negviz.llm.prompts import true_log_prob  # noqa: E402
-from negviz.schema import DatasetSpec  # noqa: E402
-from negviz.item_scoring import scoring_inputs  # noqa: E402
+from negviz.evaluation.catalog import load_scorer  # noqa: E402
+from negviz.evaluation.item_scoring import scoring_inputs  # noqa: E402
+from negviz.scorers.llm.prompts import true_log_prob  # noqa: E402
 
 
 def plain_loop(lm, prompts: list[str]) -> np.ndarray:

@@ -84,8 +84,8 @@ def main() -> None:
     import torch
 
     from negviz.analyses import alignment
-    from negviz.catalog import load_scorer
     from negviz.charts.alignment import alignment_heatmaps, delta_bars
+    from negviz.evaluation.catalog import load_scorer
 
     if args.threads:
         torch.set_num_threads(args.threads)

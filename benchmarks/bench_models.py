@@ -26,10 +26,10 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from negviz.cache import ScoreCache  # noqa: E402
-from negviz.catalog import load_scorer  # noqa: E402
+from negviz.core.cache import ScoreCache  # noqa: E402
 from negviz.datasets import load  # noqa: E402
-from negviz.item_scoring import scoring_inputs  # noqa: E402
+from negviz.evaluation.catalog import load_scorer  # noqa: E402
+from negviz.evaluation.item_scoring import scoring_inputs  # noqa: E402
 
 
 def texts_and_pairs(dataset: str, n: int) -> tuple[list[str], list[str], list[str]]:

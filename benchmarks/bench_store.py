@@ -37,7 +37,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.append(str(ROOT))  # appended: PYTHONPATH (e.g. an older checkout) wins
 
-from negviz.page_registry import by_url_path  # noqa: E402 (after the path is set)
+from negviz.core.page_registry import by_url_path  # noqa: E402 (after the path is set)
 
 PAGES = ("overview", "heatmap", "errors", "sensitivity", "drift", "inspector", "annotations")  # URL paths
 
@@ -95,8 +95,8 @@ def cli_seconds(url: str, *args: str) -> float:
 
 
 def store_calls(url: str) -> list[dict]:
-    from negviz.catalog import load_catalog
     from negviz.analyses.leaderboard import leaderboard
+    from negviz.evaluation.catalog import load_catalog
     from negviz.store import Store
 
     out = []
@@ -164,7 +164,7 @@ def save_run_times(url: str, items: int = 35_000, rounds: int = 3) -> dict:
     import pandas as pd
     import sqlalchemy as sa
 
-    from negviz.schema import DatasetSpec, ModelSpec
+    from negviz.core.schema import DatasetSpec, ModelSpec
     from negviz.store import RunRecord, Store
 
     slots = ("candidate", "perturbed", "empty")

@@ -29,9 +29,12 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from negviz.paths import DATA_DIR  # noqa: E402
-from negviz.store import Store, portable  # noqa: E402
-from negviz.store import db  # noqa: E402
+from negviz.core.paths import DATA_DIR  # noqa: E402
+from negviz.store import (  # noqa: E402
+    Store,
+    db,  # noqa: E402
+    portable,
+)
 from negviz.store import tables as t  # noqa: E402
 
 

@@ -9,7 +9,7 @@ __version__ = "0.1.0"
 def __getattr__(name: str):
     """``negviz.evaluate`` without importing the library's weight on ``import negviz``."""
     if name in ("evaluate", "Evaluation"):
-        from negviz.external import api
+        from negviz.results.external import api
 
         return getattr(api, name)
     raise AttributeError(f"module 'negviz' has no attribute {name!r}")

@@ -2,14 +2,13 @@
 the results store (everyone on the store sees it); list and remove added datasets."""
 
 import streamlit as st
-
-from negviz import links
+from negviz.core import links
+from negviz.core.errors import NegvizError
+from negviz.core.schema import KIND_HELP, KIND_TITLES, KINDS
 from negviz.datasets import added
 from negviz.datasets.formats import FORMATS
 from negviz.datasets.userfile import format_columns, max_file_bytes, read_columns
-from negviz.errors import NegvizError
-from negviz.schema import KIND_HELP, KIND_TITLES, KINDS
-from negviz.text.words import counted
+from negviz.language.text.words import counted
 from negviz.ui import resources
 from negviz.ui.added_datasets import added_datasets_section
 from negviz.ui.column_mapping import column_mapping

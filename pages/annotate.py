@@ -1,11 +1,9 @@
 """Annotations: who labelled what, agreement between annotators, disagreements, export / import."""
 
 import streamlit as st
-
-from negviz import links
-from negviz.analyses import agreement
-from negviz import annotations as ann
-from negviz.analyses import paircard
+from negviz.analyses import agreement, paircard
+from negviz.core import links
+from negviz.results import annotations as ann
 from negviz.store import StoreError
 from negviz.ui import agreement_view, pickers, resources
 from negviz.ui.dataset_cache import dataset_view

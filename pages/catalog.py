@@ -2,8 +2,7 @@
 scores alone (imported files, Python objects) and the datasets."""
 
 import streamlit as st
-
-from negviz.catalog import catalog_view
+from negviz.evaluation.catalog import catalog_view
 from negviz.ui import import_view, resources
 from negviz.ui.widgets import csv_download
 

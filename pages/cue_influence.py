@@ -3,7 +3,6 @@ negation cue, by verdict and by negation type, with the pairs behind each bin; a
 by layer, an encoder's two documents stop differing (negviz.ui.cue_influence_view)."""
 
 import streamlit as st
-
 from negviz.ui import cue_influence_view as view
 from negviz.ui import pickers
 from negviz.ui.dataset_cache import dataset_view

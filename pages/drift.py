@@ -4,11 +4,10 @@ Fig. 8 and Fig. 5), one pair's card per epoch, and fine-tuning jobs started from
 from pathlib import Path
 
 import streamlit as st
-
-from negviz import links
+from negviz import finetune as ft
 from negviz.analyses import paircard
 from negviz.charts import drift as cd
-from negviz import finetune as ft
+from negviz.core import links
 from negviz.finetune import views
 from negviz.ui import finetune_jobs, resources, url_check
 from negviz.ui.dataset_cache import dataset_view, training_pair

@@ -1,13 +1,12 @@
 """Error preference: how models fail on negation pairs (NevIR Fig. 4), and by how much."""
 
 import streamlit as st
-
-from negviz.kinds import kind_of
-from negviz.outcomes import CATEGORIES, MARGINS
 from negviz.analyses import per_type as at
 from negviz.charts.per_type import category_label, margin_distributions, preference_bars
-from negviz.taxonomy import TAXONOMY
-from negviz.text.words import counted
+from negviz.core.kinds import kind_of
+from negviz.core.outcomes import CATEGORIES, MARGINS
+from negviz.language.taxonomy import TAXONOMY
+from negviz.language.text.words import counted
 from negviz.ui import chart_items, lexical_view, pickers, url_check
 from negviz.ui import types_data as td
 from negviz.ui.page_guard import require_dataset_kind

@@ -1,7 +1,6 @@
 """Evaluate: run a model on the selected dataset; the run lands in the store once."""
 
 import streamlit as st
-
 from negviz.ui import eval_watch, pickers, resources
 from negviz.ui.widgets import show_error, user_path
 
@@ -37,9 +36,9 @@ with st.form("eval"):
     go = st.form_submit_button("Run", type="primary")
 
 if go:
-    from negviz import eval_jobs
-    from negviz.run_choice import preferred_split
-    from negviz.schema import ModelSpec
+    from negviz.core.schema import ModelSpec
+    from negviz.evaluation import eval_jobs
+    from negviz.evaluation.run_choice import preferred_split
 
     try:
         name = ModelSpec.parse(model).name

@@ -1,12 +1,11 @@
 """Heatmap: which kinds of negation break which models (Petcu et al. Fig. 3-4, 10-12)."""
 
 import streamlit as st
-
 from negviz.analyses import per_type as at
 from negviz.ui import chart_items, heatmap_view, pickers, url_check
 from negviz.ui import types_data as td
-from negviz.ui.page_guard import require_dataset_kind
 from negviz.ui.corpus_results import corpus_section
+from negviz.ui.page_guard import require_dataset_kind
 from negviz.ui.widgets import csv_download, figure_downloads, no_runs_yet, safe_md
 
 st.title("Per-type accuracy")

@@ -1,8 +1,7 @@
 """Import scores: a score file computed elsewhere stored as a run of the sidebar's dataset, then
-shown on every page like a run negviz computed (negviz.external.importing)."""
+shown on every page like a run negviz computed (negviz.results.external.importing)."""
 
 import streamlit as st
-
 from negviz.datasets.userfile import max_file_bytes
 from negviz.ui import import_view, pickers
 

@@ -1,15 +1,20 @@
 """Pair inspector: one pair with its word diff, cue and model scores; filters; labelling."""
 
 import streamlit as st
-
-from negviz import links
 from negviz.analyses import inspector as F
 from negviz.analyses import paircard
-from negviz.taxonomy import TAXONOMY
-from negviz.ui import inspector_data, inspector_filters, pickers, reasoning_view, resources
-from negviz.ui import why_view
-from negviz.ui.label_form import annotator_name, label_form
+from negviz.core import links
+from negviz.language.taxonomy import TAXONOMY
+from negviz.ui import (
+    inspector_data,
+    inspector_filters,
+    pickers,
+    reasoning_view,
+    resources,
+    why_view,
+)
 from negviz.ui.dataset_cache import dataset_view
+from negviz.ui.label_form import annotator_name, label_form
 
 dataset = pickers.current_dataset()
 store = resources.store()  # labels are written here

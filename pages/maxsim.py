@@ -2,10 +2,9 @@
 ExcluIR query, typed text or a one-click counterfactual; the URL holds the whole view."""
 
 import streamlit as st
-
 from negviz.analyses import playground as pg
-from negviz.schema import ModelSpec
-from negviz.text import counterfactual as cf
+from negviz.core.schema import ModelSpec
+from negviz.language.text import counterfactual as cf
 from negviz.ui import maxsim_inputs, maxsim_view, pickers, playground_data
 from negviz.ui.counterfactual_editor import counterfactual_editor
 from negviz.ui.widgets import safe_md, show_error, user_path

@@ -2,14 +2,13 @@
 
 import pandas as pd
 import streamlit as st
-
-from negviz.charts.leaderboard import leaderboard_bars
 from negviz.analyses.beside_published import beside_published, published_overlay, shown_beside
 from negviz.analyses.leaderboard import leaderboard, published_rows
+from negviz.charts.leaderboard import leaderboard_bars
 from negviz.datasets.facts import metric_baseline, metric_label
 from negviz.ui import overview_view, pickers, resources
-from negviz.ui.dataset_cache import dataset_view
 from negviz.ui.corpus_results import corpus_section
+from negviz.ui.dataset_cache import dataset_view
 from negviz.ui.report_download import report_button
 from negviz.ui.widgets import csv_download, figure_downloads, no_runs_yet
 

@@ -3,11 +3,10 @@ selected model; one-click counterfactuals keep the original pinned beside; prese
 
 import pandas as pd
 import streamlit as st
-
-from negviz import links
-from negviz.text import counterfactual as cf
 from negviz.analyses import playground as pg
 from negviz.charts.alignment import margin_bars
+from negviz.core import links
+from negviz.language.text import counterfactual as cf
 from negviz.scorers import score_unit
 from negviz.ui import playground_data, playground_presets, resources
 from negviz.ui.counterfactual_editor import counterfactual_editor
@@ -55,11 +54,11 @@ left.button(
     "Negate q1 into q2",
     on_click=negate_query,
     icon=":material/block:",
-    help="Rule-based: auxiliaries and do-support (negviz.text.counterfactual).",
+    help="Rule-based: auxiliaries and do-support (negviz.language.text.counterfactual).",
 )
 if st.session_state.pop("negate_failed", False):
     left.warning(
-        "No negation rule fits q1 (see negviz.text.counterfactual for what it covers); "
+        "No negation rule fits q1 (see negviz.language.text.counterfactual for what it covers); "
         "edit q2 by hand."
     )
 

@@ -2,7 +2,6 @@
 queues, review of disagreements and adjudicated labels (negviz.projects)."""
 
 import streamlit as st
-
 from negviz.ui import project_view as V
 from negviz.ui import resources
 from negviz.ui.label_form import annotator_name

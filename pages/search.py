@@ -3,10 +3,9 @@
 Where the two lists overlap, the model did not act on the exclusion. The URL holds the view."""
 
 import streamlit as st
-
 from negviz.analyses import playground as pg
 from negviz.analyses import search as sa
-from negviz.text.worddiff import STYLE, text_block
+from negviz.language.text.worddiff import STYLE, text_block
 from negviz.ui import corpus_index, outage, resources, url_check
 from negviz.ui.dataset_cache import dataset_view
 from negviz.ui.widgets import show_error

@@ -3,14 +3,11 @@ translation is negated, against an antonym and 33 other DEMETR perturbations (Ne
 beside the paper's published columns; CANNOT similarity distributions; perturb your own sentence."""
 
 import streamlit as st
-
 from negviz.analyses import sensitivity as sv
 from negviz.charts.sensitivity import focus_chart, sensitivity_heatmap
-from negviz.ui import pickers, resources
+from negviz.language.text.words import counted
+from negviz.ui import chart_items, pickers, resources, sensitivity_cell, sensitivity_tabs
 from negviz.ui import sensitivity_data as sd
-from negviz.ui import sensitivity_cell, sensitivity_tabs
-from negviz.ui import chart_items
-from negviz.text.words import counted
 from negviz.ui.widgets import csv_download, figure_downloads, no_runs_yet, safe_md
 
 st.title("Perturbation sensitivity")

@@ -26,7 +26,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from negviz.datasets.shipped import read_shipped  # noqa: E402
-from negviz.retrieval.corpus import OFFLINE_FILE, normalise  # noqa: E402
+from negviz.evaluation.retrieval.corpus import OFFLINE_FILE, normalise  # noqa: E402
 
 
 def rows() -> list[tuple[str, str, str, str]]:

@@ -1,13 +1,13 @@
 """Write data/corpus/vectors/<corpus>__<model>.npz: a corpus's document vectors, quantised, so
 the Search page's first search with that bi-encoder encodes only the query and a few hundred
-candidates instead of the corpus (negviz.retrieval.codes; data/SOURCES.md).
+candidates instead of the corpus (negviz.evaluation.retrieval.codes; data/SOURCES.md).
 
     python scripts/build_corpus_codes.py [--models all-MiniLM-L6-v2 bge-small-en-v1.5-int8]
         [--corpus offline] [--bits N] [--candidates C] [--cache PATH] [--out FOLDER]
 
-Bits and candidates default to the shipped file's (negviz.retrieval.codes.SHIPPED), else 2 and 100.
+Bits and candidates default to the shipped file's (negviz.evaluation.retrieval.codes.SHIPPED), else 2 and 100.
 
-The vectors are the exact search's own (negviz.retrieval.index.DenseRetriever: the scorer's
+The vectors are the exact search's own (negviz.evaluation.retrieval.index.DenseRetriever: the scorer's
 ``embed`` through the ScoreCache), so a run that finds them cached encodes nothing; ``--cache``
 names another ScoreCache file. Encoding the offline corpus (42,871 texts) takes minutes per model
 on a CPU. The same model revision and corpus give the same file (quantile bins, no randomness).
@@ -23,7 +23,14 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-from negviz.retrieval.codes import DEFAULT_BITS, DEFAULT_CANDIDATES, SHIPPED, build_codes, code_path, save_codes  # noqa: E402
+from negviz.evaluation.retrieval.codes import (  # noqa: E402
+    DEFAULT_BITS,
+    DEFAULT_CANDIDATES,
+    SHIPPED,
+    build_codes,
+    code_path,
+    save_codes,
+)
 
 
 def main() -> None:
@@ -36,11 +43,11 @@ def main() -> None:
     ap.add_argument("--out", type=Path, default=None, help="folder (default: data/corpus/vectors)")
     args = ap.parse_args()
 
-    from negviz.cache import ScoreCache
-    from negviz.catalog import load_scorer
-    from negviz.progress import TqdmProgress
-    from negviz.retrieval.corpus import load_corpus
-    from negviz.retrieval.index import DenseRetriever
+    from negviz.core.cache import ScoreCache
+    from negviz.core.progress import TqdmProgress
+    from negviz.evaluation.catalog import load_scorer
+    from negviz.evaluation.retrieval.corpus import load_corpus
+    from negviz.evaluation.retrieval.index import DenseRetriever
 
     corpus = load_corpus(args.corpus)
     for name in args.models:

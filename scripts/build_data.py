@@ -27,8 +27,8 @@ import pyarrow.parquet as pq
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # run from a checkout without installing
 
+from negviz.core.schema import EXCLUSION, PAIRS, PERTURBATION, SENTENCE_PAIRS, SEVERITIES  # noqa: E402
 from negviz.datasets.validate import validate  # noqa: E402
-from negviz.schema import EXCLUSION, PAIRS, PERTURBATION, SENTENCE_PAIRS, SEVERITIES  # noqa: E402
 
 # sha256 of the staged files, from shared/datasets/SOURCES.md: a changed input fails loudly.
 EXPECTED_SHA256 = {
@@ -397,7 +397,7 @@ byte-for-byte copy of a git blob; see that folder's SOURCES.md). Rebuild with
 - **Licence:** Apache-2.0 (all-MiniLM-L6-v2; BERT).
 - **Transformation:** `scripts/build_words.py` keeps the whole, lower-case, alphabetic entries of at
   least 3 letters (~21k words; the vocab's sha256 is in the file's header). The affixal rule of
-  `negviz.taxonomy` looks stems up in it; it is shipped so the rule never depends on that import.
+  `negviz.language.taxonomy` looks stems up in it; it is shipped so the rule never depends on that import.
 """
 
 

@@ -1,6 +1,6 @@
 """Build data/taxonomy/<dataset>_detected.parquet (labels.SHIPPED_DETECTION: DEMETR's 35,000
 items, 13-20 s to detect; CANNOT's 25,948 test pairs, about 10 s): the taxonomy detection of every
-item (negviz.taxonomy.labels._detected) with a digest of the texts it compared, so the pages and
+item (negviz.language.taxonomy.labels._detected) with a digest of the texts it compared, so the pages and
 the CLI read it instead of detecting again (labels.shipped_detection). Run after a change to the
 detector or the data:  python scripts/build_detected_types.py
 """
@@ -13,9 +13,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from negviz.core.paths import DATA_DIR  # noqa: E402
 from negviz.datasets import load  # noqa: E402
-from negviz.paths import DATA_DIR  # noqa: E402
-from negviz.taxonomy.labels import SHIPPED_DETECTION, _detected, detection_texts  # noqa: E402
+from negviz.language.taxonomy.labels import SHIPPED_DETECTION, _detected, detection_texts  # noqa: E402
 
 
 def main() -> None:

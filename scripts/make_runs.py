@@ -27,7 +27,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-from negviz.catalog import evaluation_split  # noqa: E402
+from negviz.evaluation.catalog import evaluation_split  # noqa: E402
 
 OUT = ROOT / "data" / "runs"
 MODELS = ["all-MiniLM-L6-v2", "maxsim-all-MiniLM-L6-v2", "tfidf", "bm25", "splade-tiny", "negminilm"]

@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pandas as pd
 
+from negviz.core.paths import DATA_DIR
 from negviz.datasets import load
-from negviz.external.exporting import hit_frame, score_csv
-from negviz.external.trec import run_lines
-from negviz.item_scoring import item_ids, scoring_inputs
-from negviz.paths import DATA_DIR
+from negviz.evaluation.item_scoring import item_ids, scoring_inputs
+from negviz.results.external.exporting import hit_frame, score_csv
+from negviz.results.external.trec import run_lines
 from negviz.store import portable
 
 OUT = DATA_DIR / "examples"

@@ -177,7 +177,7 @@ def shipped_store_file(tmp_path_factory) -> Path:
     in tests/store/test_store.py."""
 
     def build(folder: Path) -> None:
-        from negviz.paths import DATA_DIR
+        from negviz.core.paths import DATA_DIR
         from negviz.store import Store
 
         store = Store(f"sqlite:///{folder / 'results.sqlite'}")
@@ -232,7 +232,7 @@ def _main_module_restored():
 
 @pytest.fixture
 def score_cache(tmp_path):
-    from negviz.cache import ScoreCache
+    from negviz.core.cache import ScoreCache
 
     cache = ScoreCache(tmp_path / "scores.sqlite")
     yield cache

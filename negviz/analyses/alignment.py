@@ -113,7 +113,7 @@ class CueSpan:
 
 
 def find_cue_spans(text: str, gold: str | None = None) -> list[CueSpan]:
-    """Negation cues in ``text``: negviz.taxonomy's find_cues plus every whole-word match of
+    """Negation cues in ``text``: negviz.language.taxonomy's find_cues plus every whole-word match of
     the item's gold cue (NevIR pairs carry CondaQA's cue)."""
     spans = [CueSpan(c.start, c.end, c.text, c.type) for c in _taxonomy_cues(text)]
     if gold and gold.strip():
@@ -129,10 +129,10 @@ def find_cue_spans(text: str, gold: str | None = None) -> list[CueSpan]:
 
 def _taxonomy_cues(text: str) -> list:
     try:
-        from negviz.taxonomy import find_cues
+        from negviz.language.taxonomy import find_cues
     except ImportError:
         try:
-            from negviz.taxonomy.cues import find_cues
+            from negviz.language.taxonomy.cues import find_cues
         except ImportError:  # the taxonomy module is not there yet: gold cues only
             return []
     return find_cues(text)

@@ -34,13 +34,12 @@ from typing import Callable, Mapping
 import numpy as np
 import pandas as pd
 
-from negviz import outcomes
-from negviz import kinds
 from negviz.analyses.paircard import cue_finder
-from negviz.schema import SLOTS
-from negviz.progress import stoppable
+from negviz.core import kinds, outcomes
+from negviz.core.progress import stoppable
+from negviz.core.schema import SLOTS
+from negviz.language.text.worddiff import CUE_CLASS, Span, diff_words, text_block, tokenize
 from negviz.scorers.base import Progress, Scorer, no_progress
-from negviz.text.worddiff import CUE_CLASS, Span, diff_words, text_block, tokenize
 
 CUE_RULE = "marked cue words among or beside the changed words, else every changed word"
 
@@ -184,7 +183,7 @@ def occlusion(
 ) -> Attribution:
     """Remove each word in turn and re-score: attribution = margin - margin without the word.
     ``progress`` gets the scorer's own counts (pairs scored, texts encoded); ``should_stop`` is
-    asked at each of them and ends the work with negviz.progress.Cancelled."""
+    asked at each of them and ends the work with negviz.core.progress.Cancelled."""
     return occlusion_many(scorer, [contrast], progress, should_stop)[0]
 
 

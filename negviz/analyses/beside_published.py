@@ -13,8 +13,8 @@ from __future__ import annotations
 import pandas as pd
 
 from negviz.analyses.leaderboard import COMPARABLE_TABLES, is_paper_corpus
-from negviz.published import model_rows
-from negviz.schema import queries_dataset
+from negviz.core.schema import queries_dataset
+from negviz.evaluation.published import model_rows
 
 BESIDE_COLUMNS = (  # which row of which paper first: a model may stand beside several
     "model",

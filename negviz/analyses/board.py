@@ -1,7 +1,7 @@
 """The board across benchmarks: one row per model, one column per benchmark measure.
 
 Each cell is the number the benchmark's own page shows for the model: the run that stands for
-the model there (negviz.run_choice, the one policy), read by the function that page reads it
+the model there (negviz.evaluation.run_choice, the one policy), read by the function that page reads it
 with (summaries.headline / leaderboard.headline_ci for a run's headline, the corpus board's
 columns for retrieval over the offline corpus, a DEMETR run's per-perturbation ratio). So a
 board cell and the Overview of that dataset can never show two numbers for one model.
@@ -21,11 +21,11 @@ from typing import Any, Callable
 
 import pandas as pd
 
-from negviz import run_choice
 from negviz.analyses.leaderboard import headline_ci
-from negviz.catalog import eval_command
-from negviz.schema import queries_dataset
-from negviz.summaries import headline
+from negviz.core.schema import queries_dataset
+from negviz.evaluation import run_choice
+from negviz.evaluation.catalog import eval_command
+from negviz.evaluation.summaries import headline
 
 Cell = tuple[float | None, float | None, float | None, int | None]  # value, ci low, ci high, n
 NEGATION, ANTONYM = "critical_id8_negation", "critical_id7_antonym"
@@ -208,8 +208,8 @@ def board_table(runs: pd.DataFrame, catalog: pd.DataFrame | None = None, made_by
 
 def recorded(runs: pd.DataFrame) -> dict[str, dict[str, Any]]:
     """Per model, the training its evaluation runs record (a `negviz finetune` checkpoint outside
-    the catalog: negviz.catalog.checkpoint_training); models without one are left out."""
-    from negviz.catalog import recorded_training
+    the catalog: negviz.evaluation.catalog.checkpoint_training); models without one are left out."""
+    from negviz.evaluation.catalog import recorded_training
 
     out: dict[str, dict[str, Any]] = {}
     for r in runs[runs["kind"] != "finetune"].itertuples(index=False):
@@ -306,7 +306,7 @@ def _with_catalog(board: pd.DataFrame, catalog: pd.DataFrame | None, runs: pd.Da
     columns whose benchmark the model trained on part of (those cells are its held-out split), so
     no cell is read as held-out data it never saw when it saw that benchmark's data. A checkpoint
     outside the catalog has them from the training its runs record."""
-    from negviz.catalog import TRAINED_ON, run_base
+    from negviz.evaluation.catalog import TRAINED_ON, run_base
 
     if board.empty:
         return board.assign(family=None, base=None, trained_on=None, trained_sets=None)
@@ -431,7 +431,7 @@ def general_fill(row: dict) -> str:
 def board_json(board: pd.DataFrame) -> list[dict[str, Any]]:
     """The board for scripts: per row ``model``, ``base`` where declared, and per benchmark
     ``value``, ``ci_low``, ``ci_high``, ``n`` (fractions and ratios as stored, never x100)."""
-    from negviz.json_values import plain
+    from negviz.core.json_values import plain
 
     out = []
     for row in board.to_dict("records"):

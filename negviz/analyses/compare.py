@@ -1,6 +1,6 @@
 """Compare two stored runs on the items they share (McNemar's test on per-item correctness).
 
-Each run's items are judged by negviz.outcomes under that run's own tie rule, so the verdicts
+Each run's items are judged by negviz.core.outcomes under that run's own tie rule, so the verdicts
 compared here are the ones every page shows for the two runs.
 """
 
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from negviz import metrics, outcomes
+from negviz.core import metrics, outcomes
 
 
 def item_correctness(kind: str, wide: pd.DataFrame, tie_rule: str = metrics.STRICT) -> pd.Series:

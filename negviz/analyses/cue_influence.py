@@ -2,12 +2,12 @@
 reduced to the cue's share, stored as a run of kind "attribution" so that it is computed once
 and shared through the store, like an evaluation.
 
-    result = negviz.explain.run_cue_influence("all-MiniLM-L6-v2", "nevir", store=store)  # stores it
+    result = negviz.results.explain.run_cue_influence("all-MiniLM-L6-v2", "nevir", store=store)  # stores it
     frame = influence_frame(ds.kind, store.scores_wide(result.record.run_id))
     by_group(frame, "category"); by_group(with_types(frame, types), "type")
 
 A run's scores hold, per item, the slot scores the verdict rests on (``q1_d1``, ... as in an
-evaluation, so negviz.outcomes gives the verdict under the one rule) and per comparison
+evaluation, so negviz.core.outcomes gives the verdict under the one rule) and per comparison
 (``margin1``, ``margin2``) ``<comparison>:cue_share``, ``:cue_attribution`` (signed, score units),
 ``:absolute`` (sum of |attribution| over all words) and, for integrated gradients, ``:gap``
 (sum of attributions minus F(x) - F(x')).
@@ -20,9 +20,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from negviz import metrics, outcomes
 from negviz.analyses import attribution as A
-from negviz.schema import SLOTS
+from negviz.core import metrics, outcomes
+from negviz.core.schema import SLOTS
 from negviz.scorers.base import Progress, no_progress
 
 ANALYSIS = "cue influence"  # options["analysis"]; runs of kind "attribution" also hold layer curves
@@ -73,7 +73,7 @@ def attribute_items(
     scorer, kind: str, frame: pd.DataFrame, method: str, steps: int | None = None, progress: Progress = no_progress
 ) -> pd.DataFrame:
     """Long scores (item_id, slot, score) of every item: the quantities of each comparison."""
-    from negviz.item_scoring import item_ids
+    from negviz.evaluation.item_scoring import item_ids
 
     check_method(method)
     if method in GRADIENT_METHODS and not A.supports_gradients(scorer):
@@ -113,7 +113,7 @@ def attribute_items(
 
 def influence_frame(kind: str, wide: pd.DataFrame) -> pd.DataFrame:
     """One row per item and comparison of a stored attribution run (``Store.scores_wide``): the
-    item's verdict (negviz.outcomes) and the comparison's quantities."""
+    item's verdict (negviz.core.outcomes) and the comparison's quantities."""
     slots = list(SLOTS[kind])
     verdicts = outcomes.item_outcomes(kind, wide[slots]) if set(slots) <= set(wide.columns) else None
     parts = []

@@ -4,8 +4,8 @@ and which it broke, relative to the model it was made from.
 Both runs are judged as every page judges them (negviz.analyses.compare.item_correctness, each
 under its own tie rule) on the items both scored. Repaired: the base was wrong and the model is
 right; broken: the reverse. The difference of accuracies carries a paired bootstrap 95% CI (the
-same resamples for both, negviz.metrics.bootstrap_ci over per-item differences) and McNemar's
-test (negviz.metrics.mcnemar: exact below 25 discordant items).
+same resamples for both, negviz.core.metrics.bootstrap_ci over per-item differences) and McNemar's
+test (negviz.core.metrics.mcnemar: exact below 25 discordant items).
 """
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from negviz import metrics
 from negviz.analyses.compare import item_correctness
+from negviz.core import metrics
 
 REPAIRED, BROKEN = "repaired", "broken"
 

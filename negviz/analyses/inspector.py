@@ -15,9 +15,9 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from negviz import metrics, outcomes
-from negviz.item_scoring import item_ids
-from negviz.schema import SLOTS
+from negviz.core import metrics, outcomes
+from negviz.core.schema import SLOTS
+from negviz.evaluation.item_scoring import item_ids
 
 ANY = "any"
 CORRECT = outcomes.CORRECT
@@ -36,7 +36,7 @@ def verdict_options(kind: str) -> list[str]:
 # ---------------------------------------------------------------- verdicts per model
 def model_verdicts(kind: str, frame: pd.DataFrame, wide: pd.DataFrame, tie_rule: str = metrics.STRICT) -> pd.DataFrame:
     """One row per scored item of the dataset, in dataset order: the slot scores and the run's
-    outcome (negviz.outcomes, under the run's tie rule). Items the run did not score are left out."""
+    outcome (negviz.core.outcomes, under the run's tie rule). Items the run did not score are left out."""
     ids = item_ids(kind, frame)
     wide = wide.loc[[i for i in ids if i in wide.index], list(SLOTS[kind])]
     verdicts = outcomes.item_outcomes(kind, wide, tie_rule)
@@ -62,7 +62,7 @@ def automatic_types(dataset) -> pd.DataFrame:
     """The taxonomy's type of every item (NevIR: the gold cue's type; else the detected cue),
     without annotator labels: item_id, type, cue, label_source, evidence, where. Detection over
     DEMETR's 35,000 items takes seconds: callers cache it (negviz/ui)."""
-    from negviz.taxonomy import label_pairs
+    from negviz.language.taxonomy import label_pairs
 
     return label_pairs(dataset)
 

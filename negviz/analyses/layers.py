@@ -21,7 +21,7 @@ from typing import Sequence
 import numpy as np
 import pandas as pd
 
-from negviz.kinds import kind_of
+from negviz.core.kinds import kind_of
 from negviz.scorers.base import Progress, Scorer, no_progress
 
 CURVE_COLUMNS = ("layer", "pooled_distance", "cue_distance")

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from negviz.summaries import headline
+from negviz.evaluation.summaries import headline
 
 LEADERBOARD_COLUMNS = (
     "model",
@@ -173,7 +173,7 @@ CORPUS_TABLE = "excluir_table6"
 
 def is_paper_corpus(options: dict) -> bool:
     """Whether a retrieval run searched ExcluIR's own corpus (its 90,406 HotpotQA paragraphs)."""
-    from negviz.retrieval.corpus import EXCLUIR_SIZE
+    from negviz.evaluation.retrieval.corpus import EXCLUIR_SIZE
 
     return options.get("corpus") == "excluir" and options.get("corpus_size") == EXCLUIR_SIZE
 

@@ -19,8 +19,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from negviz import metrics, outcomes
 from negviz.analyses.inspector import model_verdicts
+from negviz.core import metrics, outcomes
 
 LEXICAL_MODEL = "bm25"
 RIGHT, WRONG, NEITHER = "towards the right document", "towards the wrong document", "neither (tie)"
@@ -48,7 +48,7 @@ def lean(margin: pd.Series | np.ndarray) -> np.ndarray:
 def comparisons(verdicts: pd.DataFrame, lexical: pd.DataFrame) -> pd.DataFrame:
     """One row per model, item and comparison (a NevIR pair has two): the model's margin, BM25's
     margin and lean, and the model's choice (right / wrong / tie), right as the run's verdict
-    says (negviz.outcomes: under MTEB's tie rule a tie on q2 is right)."""
+    says (negviz.core.outcomes: under MTEB's tie rule a tie on q2 is right)."""
     names = [c for c in ("margin1", "margin2") if c in lexical]
     model = verdicts.melt(
         id_vars=["model", "item_id"], value_vars=names, var_name="comparison", value_name="model_margin"

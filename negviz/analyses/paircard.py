@@ -1,7 +1,7 @@
 """The pieces of one item's card in the inspector: its texts as escaped HTML with the diff and
 the cue marked, each model's score matrix and verdict, and the links to other views.
 
-Which texts a kind shows, and which two are diffed, is the kind's (negviz.kinds: text_groups,
+Which texts a kind shows, and which two are diffed, is the kind's (negviz.core.kinds: text_groups,
 diffed), so every dataset kind gets a card: NevIR q1/q2 and d1/d2, DEMETR candidate/perturbed,
 CANNOT sentence1/sentence2; ExcluIR's documents are different passages, so only cues are marked.
 """
@@ -13,17 +13,17 @@ from typing import Callable, Mapping
 
 import pandas as pd
 
-from negviz.text.worddiff import STYLE, Span, cue_spans, diff_words, render_html, text_block
-from negviz import kinds
-from negviz.page_registry import QUERY_KINDS
-from negviz.schema import SLOTS
+from negviz.core import kinds
+from negviz.core.page_registry import QUERY_KINDS
+from negviz.core.schema import SLOTS
+from negviz.language.text.worddiff import STYLE, Span, cue_spans, diff_words, render_html, text_block
 
 CueFinder = Callable[[str], list[Span]]
 
 
 def taxonomy_cues(text: str) -> list[Span]:
     """Cue spans found by the taxonomy lexicons (for items without a gold cue)."""
-    from negviz.taxonomy import find_cues
+    from negviz.language.taxonomy import find_cues
 
     return [Span(c.start, c.end) for c in find_cues(text)]
 

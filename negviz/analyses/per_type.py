@@ -2,7 +2,7 @@
 
 Pure functions over DataFrames; the heatmap and error pages only place their results:
 
-    outcomes = negviz.outcomes.run_outcomes(kind, {"tfidf": (run_id, wide, "strict"), ...})
+    outcomes = negviz.core.outcomes.run_outcomes(kind, {"tfidf": (run_id, wide, "strict"), ...})
     meta = item_meta(ds.kind, ds.frame, label_pairs(ds))
     groups = item_groups("type", meta)                      # item_id -> column of the heatmap
     cells = cell_table(outcomes, groups, min_n=MIN_N)        # model x column: n, value, 95% CI
@@ -19,11 +19,11 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from negviz import metrics
-from negviz.item_scoring import item_ids
-from negviz.outcomes import CATEGORIES, MARGINS
-from negviz.kinds import kind_of
-from negviz.taxonomy import TAXONOMY
+from negviz.core import metrics
+from negviz.core.kinds import kind_of
+from negviz.core.outcomes import CATEGORIES, MARGINS
+from negviz.evaluation.item_scoring import item_ids
+from negviz.language.taxonomy import TAXONOMY
 
 AXES = {
     "type": "negation type",
@@ -272,7 +272,7 @@ MARGIN_COLUMNS = ("model", "margin", "n", "mean", "q25", "median", "q75", "share
 
 
 def margin_table(outcomes: pd.DataFrame, kind: str) -> pd.DataFrame:
-    """Per model and margin (negviz.outcomes.MARGINS' names): n of finite margins, mean, quartiles,
+    """Per model and margin (negviz.core.outcomes.MARGINS' names): n of finite margins, mean, quartiles,
     the share below 0 (the wrong text ranked first) and exact ties; MARGIN_COLUMNS."""
     rows = []
     for model, part in outcomes.groupby("model", sort=False):

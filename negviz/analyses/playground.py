@@ -14,8 +14,8 @@ from typing import Any, Callable, Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from negviz import metrics, outcomes
-from negviz.schema import EXCLUSION, PAIRS
+from negviz.core import metrics, outcomes
+from negviz.core.schema import EXCLUSION, PAIRS
 from negviz.scorers import LATE_INTERACTION as LATE_INTERACTION_ARCH
 from negviz.scorers import families_of_architecture
 
@@ -49,7 +49,7 @@ def model_table(
     """Catalog rows (optionally of some families) with an ``available`` column: loads without
     network (file-less families, a local Hugging Face cache or a bundled copy). ``offline``:
     hub id -> available (default scorers.loading.is_available_offline; the app passes a cached one)."""
-    from negviz.catalog import FILELESS
+    from negviz.evaluation.catalog import FILELESS
 
     if offline is None:
         from negviz.scorers.loading import is_available_offline as offline
@@ -62,8 +62,8 @@ def model_table(
 def late_interaction_spec(text: str) -> str:
     """A model the explorer can draw: a local sentence-transformers folder (e.g. a fine-tuned
     checkpoint) becomes MaxSim over its tokens; specs with a family are kept as typed."""
-    from negviz.catalog import catalog_row, guess_family
-    from negviz.schema import ModelSpec
+    from negviz.core.schema import ModelSpec
+    from negviz.evaluation.catalog import catalog_row, guess_family
 
     spec = ModelSpec.parse(text)
     if spec.family or catalog_row(spec.name):
@@ -121,7 +121,7 @@ def grid_verdict_table(grid: np.ndarray, queries: Sequence[str], docs: Sequence[
 
 
 def nevir_verdict(grid: np.ndarray) -> pd.Series:
-    """The NevIR verdict of a 2 x 2 grid through negviz.metrics (category included)."""
+    """The NevIR verdict of a 2 x 2 grid through negviz.core.metrics (category included)."""
     v = metrics.pair_verdicts([grid[0, 0]], [grid[0, 1]], [grid[1, 0]], [grid[1, 1]])
     return v.iloc[0]
 
@@ -168,7 +168,7 @@ class Preset:
 
 
 def _right(kind: str, ids: pd.Index, scores: pd.DataFrame, rule: str) -> pd.Series:
-    """Per item: right (True), wrong (False) or not scored (NaN), under the run's tie rule (negviz.outcomes)."""
+    """Per item: right (True), wrong (False) or not scored (NaN), under the run's tie rule (negviz.core.outcomes)."""
     scored = scores.reindex(ids).dropna()
     verdicts = outcomes.item_outcomes(kind, scored, rule)
     return verdicts.set_index("item_id")["correct"].reindex(ids.astype(str))
@@ -177,7 +177,7 @@ def _right(kind: str, ids: pd.Index, scores: pd.DataFrame, rule: str) -> pd.Seri
 def _wrong_for_all(
     kind: str, ids: pd.Index, wide: Mapping[str, pd.DataFrame], rules: Mapping[str, str] | None = None
 ) -> np.ndarray:
-    """Whether every model gets each item wrong (negviz.outcomes, under each run's tie rule; an
+    """Whether every model gets each item wrong (negviz.core.outcomes, under each run's tie rule; an
     item a model did not score is not wrong)."""
     failing = np.ones(len(ids), dtype=bool)
     for model, scores in wide.items():

@@ -13,10 +13,10 @@ from typing import Mapping
 
 import pandas as pd
 
-from negviz import metrics
 from negviz.analyses.paircard import cue_finder
-from negviz.schema import PAIRS, SLOTS
-from negviz.text.worddiff import STYLE, render_html, text_block
+from negviz.core import metrics
+from negviz.core.schema import PAIRS, SLOTS
+from negviz.language.text.worddiff import STYLE, render_html, text_block
 
 QUERIES = {"q1": ("q1_d1", "q1_d2"), "q2": ("q2_d1", "q2_d2")}
 COLUMNS = ["item_id", "query", "correct", "mentions_cue"]

@@ -17,11 +17,10 @@ from typing import Sequence
 
 import pandas as pd
 
-from negviz import links
-
-from negviz.taxonomy.cues import find_cues
-from negviz.text.counterfactual import remove_negation
-from negviz.text.worddiff import Span, diff_words, render_html
+from negviz.core import links
+from negviz.language.taxonomy.cues import find_cues
+from negviz.language.text.counterfactual import remove_negation
+from negviz.language.text.worddiff import Span, diff_words, render_html
 
 
 def search_families() -> tuple[str, ...]:

@@ -1,7 +1,7 @@
 """DEMETR perturbation sensitivity and CANNOT similarity distributions of stored runs (NegBLEURT Fig. 4).
 
 Any scorer is a similarity metric m(reference, candidate) here; a DEMETR run stores three slots
-per item: t = m(ref, mt_sent), h = m(ref, pert_sent), e = m(ref, ".") (negviz.schema.SLOTS).
+per item: t = m(ref, mt_sent), h = m(ref, pert_sent), e = m(ref, ".") (negviz.core.schema.SLOTS).
 Pure functions over DataFrames (``wide``: Store.scores_wide of a run); reading and caching the
 store is negviz.ui.sensitivity_data's job, and the page only places the results:
 
@@ -13,7 +13,7 @@ store is negviz.ui.sensitivity_data's job, and the page only places the results:
     dist = cannot_distribution({"tfidf": cannot_items(frame, wide)})
     table, errors = own_sentence_table(scorers, reference, candidate, perturb.perturb_all(candidate))
 
-The metric definitions are negviz.metrics.demetr_items / demetr_summary (REFERENCE.md): the
+The metric definitions are negviz.core.metrics.demetr_items / demetr_summary (REFERENCE.md): the
 detection accuracy is mean(t > h), the ratio mean((t - h) / (t - e)) over items whose
 denominator is not zero; |t - e| < metrics.TINY_DENOMINATOR flags an item as unstable.
 """
@@ -26,11 +26,11 @@ from typing import Any, Callable, Mapping
 import numpy as np
 import pandas as pd
 
-from negviz import metrics
+from negviz.core import metrics
+from negviz.core.kinds import perturbation_rows
+from negviz.core.schema import EMPTY_CANDIDATE, PERTURBATION, SENTENCE_PAIRS, SEVERITIES
 from negviz.datasets.facts import metric_label
-from negviz.item_scoring import item_ids
-from negviz.kinds import perturbation_rows
-from negviz.schema import EMPTY_CANDIDATE, PERTURBATION, SENTENCE_PAIRS, SEVERITIES
+from negviz.evaluation.item_scoring import item_ids
 
 RATIO = "sensitivity_ratio"
 ACCURACY = "detection_accuracy"
@@ -109,7 +109,7 @@ def perturbation_order(stems) -> list[str]:
 
 def spec_label(model_spec: Mapping[str, Any] | None) -> str:
     """A stored run's model spec as text (e.g. 'all-MiniLM-L6-v2[family=bi-encoder,similarity=cosine]')."""
-    from negviz.schema import ModelSpec
+    from negviz.core.schema import ModelSpec
 
     return str(ModelSpec.from_dict(model_spec)) if model_spec else ""
 
@@ -150,7 +150,7 @@ def item_table(frame: pd.DataFrame, wide: pd.DataFrame) -> pd.DataFrame:
 
 
 def perturbation_table(items: pd.DataFrame, checked_only: bool = False, seed: int = metrics.SEED) -> pd.DataFrame:
-    """Per perturbation, as a stored run's summary (both are negviz.kinds.perturbation_rows): n,
+    """Per perturbation, as a stored run's summary (both are negviz.core.kinds.perturbation_rows): n,
     checked, detection accuracy and sensitivity ratio with seeded 95% CIs, and the counts of tiny
     and zero denominators."""
     return _order(pd.DataFrame(perturbation_rows(items, checked_only, seed)))
@@ -369,8 +369,8 @@ def cannot_distribution(
 # ---------------------------------------------------------------- perturb your own sentence
 def own_sentence_scores(scorer, reference: str, candidate: str, edits: Mapping[str, Any]) -> pd.DataFrame:
     """One scorer, one call: t = m(ref, candidate), e = m(ref, "."), h = m(ref, perturbed) for each
-    applicable edit (negviz.text.perturb); the margin, the item ratio and the flags per perturbation."""
-    from negviz.text.perturb import BY_NAME
+    applicable edit (negviz.language.text.perturb); the margin, the item ratio and the flags per perturbation."""
+    from negviz.language.text.perturb import BY_NAME
 
     names = [k for k, e in edits.items() if e is not None]
     docs = [candidate, EMPTY_CANDIDATE, *(edits[k].edited for k in names)]

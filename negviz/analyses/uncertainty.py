@@ -1,7 +1,7 @@
 """Which pairs are worth a person's time first: where the stored models disagree, then where their
 margins are smallest (uncertainty sampling, as active-learning annotation tools order their queues).
 
-    order = uncertainty_order(outcomes)      # negviz.outcomes.run_outcomes of the chosen runs
+    order = uncertainty_order(outcomes)      # negviz.core.outcomes.run_outcomes of the chosen runs
     order["item_id"].tolist()                # most uncertain first
 
 The rule (RULE) in three keys, each breaking the previous one's ties:

@@ -1,5 +1,5 @@
 """Figures and tables as files: PNG/SVG for papers (readable fonts), CSV for tables
-(``csv_bytes``, whose rule lives in negviz.text.csv_cells)."""
+(``csv_bytes``, whose rule lives in negviz.language.text.csv_cells)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from pathlib import Path
 import plotly.graph_objects as go
 
 from negviz.charts.style import FONT
-from negviz.text.csv_cells import csv_bytes  # noqa: F401  (the tables' CSV, beside the figures')
+from negviz.language.text.csv_cells import csv_bytes  # noqa: F401  (the tables' CSV, beside the figures')
 
 PAPER_FONT = dict(FONT, size=16, color="#111111")  # the one figure font, larger for print
 

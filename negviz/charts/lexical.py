@@ -6,7 +6,7 @@ from __future__ import annotations
 import pandas as pd
 import plotly.graph_objects as go
 
-from negviz.analyses.lexical import LEANS, RIGHT, WRONG, NEITHER
+from negviz.analyses.lexical import LEANS, NEITHER, RIGHT, WRONG
 from negviz.charts.alignment import esc
 from negviz.charts.per_type import model_tick
 from negviz.charts.style import FONT

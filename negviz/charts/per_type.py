@@ -15,7 +15,7 @@ from plotly.subplots import make_subplots
 
 from negviz.charts.alignment import esc
 from negviz.charts.style import BASELINE_COLOR, FONT, NOTE_COLOR
-from negviz.text.words import counted
+from negviz.language.text.words import counted
 
 GREY = "#d4d4d8"
 BELOW = "▾"  # marks a cell below the random baseline

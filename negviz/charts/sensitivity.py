@@ -18,10 +18,10 @@ import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from negviz.charts.style import FONT, NOTE_COLOR
+from negviz.analyses.sensitivity import ACCURACY, RATIO, VALUES, severity_of, short_label
 from negviz.charts.alignment import esc
 from negviz.charts.per_type import DIVERGING, GREY
-from negviz.analyses.sensitivity import ACCURACY, RATIO, VALUES, severity_of, short_label
+from negviz.charts.style import FONT, NOTE_COLOR
 
 SEVERITY_COLORS = {"critical": "#b91c1c", "major": "#ea580c", "minor": "#ca8a04", "base": "#71717a", "other": "#a1a1aa"}
 RATIO_SCALE = [[0.0, "#f8fafc"], [0.5, "#60a5fa"], [1.0, "#1e3a8a"]]  # darker = more sensitive, as in Fig. 4

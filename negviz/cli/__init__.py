@@ -13,8 +13,8 @@ import argparse
 import sys
 from typing import Sequence
 
-from negviz.errors import NegvizError
-from negviz.registry import UnknownNameError
+from negviz.core.errors import NegvizError
+from negviz.core.registry import UnknownNameError
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -8,14 +8,14 @@ import sys
 import pandas as pd
 
 from negviz.cli.output import emit
-from negviz.errors import NegvizError
-from negviz.json_values import dumps
-from negviz.options import MAX_ITEMS, bounded
-from negviz.schema import KIND_HELP
+from negviz.core.errors import NegvizError
+from negviz.core.json_values import dumps
+from negviz.core.options import MAX_ITEMS, bounded
+from negviz.core.schema import KIND_HELP
 
 
 def cmd_models(args: argparse.Namespace) -> int:
-    from negviz.catalog import FILELESS, load_catalog
+    from negviz.evaluation.catalog import FILELESS, load_catalog
     from negviz.scorers.loading import is_available_offline
 
     df = load_catalog().copy()
@@ -35,13 +35,12 @@ def cmd_datasets(args: argparse.Namespace) -> int:
 def cmd_datasets_add(args: argparse.Namespace) -> int:
     from pathlib import Path
 
+    from negviz.core.errors import DataValidationError
     from negviz.datasets.added import add_dataset
-    from negviz.datasets.validate import problem_table
-    from negviz.errors import DataValidationError
-    from negviz.store import Store
-
     from negviz.datasets.hub import HUB_PREFIX, hub_file
     from negviz.datasets.userfile import check_size
+    from negviz.datasets.validate import problem_table
+    from negviz.store import Store
 
     path = Path(args.file)
     hub = args.file.startswith(HUB_PREFIX)  # a Hub dataset enters exactly like a file
@@ -82,7 +81,7 @@ def cmd_datasets_add(args: argparse.Namespace) -> int:
 
 
 def cmd_datasets_remove(args: argparse.Namespace) -> int:
-    from negviz.dataset_view import DatasetView
+    from negviz.results.dataset_view import DatasetView
     from negviz.store import Store
     from negviz.store import datasets as stored
 
@@ -105,8 +104,8 @@ def cmd_datasets_remove(args: argparse.Namespace) -> int:
 
 
 def cmd_download(args: argparse.Namespace) -> int:
-    from negviz.catalog import resolve_model
-    from negviz.schema import ModelSpec
+    from negviz.core.schema import ModelSpec
+    from negviz.evaluation.catalog import resolve_model
     from negviz.scorers.loading import resolve_source
 
     resolved = resolve_model(ModelSpec.parse(args.model))
@@ -119,10 +118,9 @@ def cmd_download(args: argparse.Namespace) -> int:
 
 
 def cmd_taxonomy(args: argparse.Namespace) -> int:
+    from negviz.core.schema import DatasetSpec
     from negviz.datasets import load
-    from negviz.schema import DatasetSpec
-    from negviz.taxonomy import distribution_summary, label_pairs
-
+    from negviz.language.taxonomy import distribution_summary, label_pairs
     from negviz.store import Store
 
     options = {k: v for k, v in (("kind", args.kind), ("columns", args.columns)) if v}

@@ -8,16 +8,16 @@ from typing import Any
 
 import pandas as pd
 
-from negviz import metrics
 from negviz.cli.progress import ProgressTee, TqdmProgress
-from negviz.errors import NegvizError
-from negviz.json_values import dumps
-from negviz.options import bounded
-from negviz.schema import KIND_HELP
+from negviz.core import metrics
+from negviz.core.errors import NegvizError
+from negviz.core.json_values import dumps
+from negviz.core.options import bounded
+from negviz.core.schema import KIND_HELP
 
 
 def cmd_eval(args: argparse.Namespace) -> int:
-    from negviz.schema import DatasetSpec, ModelSpec
+    from negviz.core.schema import DatasetSpec, ModelSpec
     from negviz.store import Store
 
     model = ModelSpec.parse(args.model, family=args.family, revision=args.revision, options=args.option or ())
@@ -35,16 +35,16 @@ def cmd_eval(args: argparse.Namespace) -> int:
     lookup = Store(args.db)  # added datasets are read from the store even with --no-store
     store = None if args.no_store else lookup
     progress = TqdmProgress(enabled=not args.quiet)
-    if args.progress_file:  # a background job (negviz.eval_jobs): the page reads this file
+    if args.progress_file:  # a background job (negviz.evaluation.eval_jobs): the page reads this file
         progress = ProgressTee(progress, args.progress_file)
-    if args.corpus:  # retrieval over a corpus: negviz.retrieval
-        from negviz.retrieval.corpus_output import corpus_eval_command
+    if args.corpus:  # retrieval over a corpus: negviz.evaluation.retrieval
+        from negviz.evaluation.retrieval.corpus_output import corpus_eval_command
 
         return corpus_eval_command(args, model, dataset, store, progress)
-    if args.heartbeat_file:  # a background job says it lives (negviz.jobs.is_alive), whatever it is doing
+    if args.heartbeat_file:  # a background job says it lives (negviz.evaluation.jobs.is_alive), whatever it is doing
         from pathlib import Path
 
-        from negviz.jobs import Heartbeat, touch
+        from negviz.evaluation.jobs import Heartbeat, touch
 
         with Heartbeat(lambda: touch(Path(args.heartbeat_file))):
             return _eval(args, model, dataset, store, lookup, progress)
@@ -52,7 +52,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
 
 
 def _eval(args, model, dataset, store, lookup, progress) -> int:
-    from negviz.runner import run_eval
+    from negviz.evaluation.runner import run_eval
 
     try:
         result = run_eval(
@@ -72,7 +72,7 @@ def _eval(args, model, dataset, store, lookup, progress) -> int:
     if result.note:  # e.g. another process stored this spec meanwhile: its run is shown
         print(f"negviz: {result.note}", file=sys.stderr)
     out = eval_payload(result)
-    from negviz.against_base import against_base
+    from negviz.results.against_base import against_base
 
     if (base := against_base(lookup, result.record)) is not None:
         out["against_base"] = base
@@ -210,8 +210,8 @@ def register(sub) -> None:
     s.add_argument("--no-store", action="store_true", help="do not write the run to the store")
     s.add_argument("--json", action="store_true", help="print one JSON object")
     s.add_argument("--quiet", action="store_true", help="no progress bar")
-    s.add_argument("--progress-file", help=argparse.SUPPRESS)  # negviz.eval_jobs
-    s.add_argument("--heartbeat-file", help=argparse.SUPPRESS)  # negviz.eval_jobs
+    s.add_argument("--progress-file", help=argparse.SUPPRESS)  # negviz.evaluation.eval_jobs
+    s.add_argument("--heartbeat-file", help=argparse.SUPPRESS)  # negviz.evaluation.eval_jobs
     s.add_argument("--corpus", help="retrieve over a corpus: offline, excluir, hf:OWNER/NAME or a file")
     s.add_argument("--corpus-columns", help="column mapping of a corpus file, e.g. doc_id=id,text=body")
     s.add_argument(

@@ -11,8 +11,8 @@ HELP = "token attributions over a dataset: the negation cue's share, by verdict 
 
 def add_arguments(s: argparse.ArgumentParser) -> None:
     from negviz.analyses.cue_influence import METHODS
-    from negviz.explain import STEPS
-    from negviz.options import MAX_ITEMS, bounded, option_type
+    from negviz.core.options import MAX_ITEMS, bounded, option_type
+    from negviz.results.explain import STEPS
 
     s.add_argument("--model", required=True, help="catalog name, hub id or local path; NAME[key=value,...]")
     s.add_argument("--dataset", required=True, help="nevir, excluir, demetr, an added dataset, or a file")
@@ -45,9 +45,9 @@ def add_arguments(s: argparse.ArgumentParser) -> None:
 def run_command(args: argparse.Namespace) -> int:
     import pandas as pd
 
-    from negviz.explain import run_cue_influence
     from negviz.cli.progress import TqdmProgress
-    from negviz.schema import DatasetSpec
+    from negviz.core.schema import DatasetSpec
+    from negviz.results.explain import run_cue_influence
     from negviz.store import Store
 
     store = Store(args.db)
@@ -89,8 +89,8 @@ def run_command(args: argparse.Namespace) -> int:
 def _layers(args: argparse.Namespace, store, progress) -> int:
     import pandas as pd
 
-    from negviz.explain import run_layer_curves
-    from negviz.schema import DatasetSpec
+    from negviz.core.schema import DatasetSpec
+    from negviz.results.explain import run_layer_curves
 
     try:
         result = run_layer_curves(
@@ -117,7 +117,7 @@ def _layers(args: argparse.Namespace, store, progress) -> int:
 
 
 def _print_json(result) -> int:
-    from negviz.json_values import dumps
+    from negviz.core.json_values import dumps
 
     record = result.record
     print(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from negviz.json_values import dumps
+from negviz.core.json_values import dumps
 
 
 def emit(df: pd.DataFrame, as_json: bool) -> int:

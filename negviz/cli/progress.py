@@ -4,16 +4,16 @@ from __future__ import annotations
 
 import time
 
-from negviz.progress import Eta, TqdmProgress
+from negviz.core.progress import Eta, TqdmProgress
 
 __all__ = ["ProgressTee", "TqdmProgress"]
 
 
 class ProgressTee:
-    """The bar, and the job's progress record (negviz.jobs.ProgressFile) for a page to show."""
+    """The bar, and the job's progress record (negviz.evaluation.jobs.ProgressFile) for a page to show."""
 
     def __init__(self, bar: TqdmProgress, path: str):
-        from negviz.jobs import ProgressFile
+        from negviz.evaluation.jobs import ProgressFile
 
         self.bar, self.file, self.start = bar, ProgressFile(path), time.perf_counter()
         self.eta = Eta()  # the app's smoothed time left, computed here where every report is seen

@@ -6,14 +6,14 @@ import argparse
 import sys
 
 from negviz.cli.output import emit
-from negviz.json_values import dumps
+from negviz.core.json_values import dumps
 
 
 def cmd_runs(args: argparse.Namespace) -> int:
-    from negviz.dataset_view import DatasetView
-    from negviz.run_choice import chosen_mask
+    from negviz.evaluation.run_choice import chosen_mask
+    from negviz.evaluation.summaries import headline
+    from negviz.results.dataset_view import DatasetView
     from negviz.store import Store
-    from negviz.summaries import headline
 
     df = DatasetView(Store(args.db), args.dataset).runs(kind=None)
     if df.empty:
@@ -31,7 +31,7 @@ def cmd_runs(args: argparse.Namespace) -> int:
 
 def cmd_board(args: argparse.Namespace) -> int:
     from negviz.analyses.board import board_json, column_keys
-    from negviz.dataset_view import DatasetView
+    from negviz.results.dataset_view import DatasetView
     from negviz.store import Store
 
     board = DatasetView(Store(args.db)).board()
@@ -55,7 +55,7 @@ def cmd_import(args: argparse.Namespace) -> int:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    from negviz.external.exporting import export_run
+    from negviz.results.external.exporting import export_run
     from negviz.store import Store
 
     written = export_run(
@@ -69,8 +69,8 @@ def cmd_export(args: argparse.Namespace) -> int:
 def cmd_import_scores(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from negviz.errors import DataValidationError
-    from negviz.external.importing import import_scores
+    from negviz.core.errors import DataValidationError
+    from negviz.results.external.importing import import_scores
     from negviz.store import Store
 
     path = Path(args.file)
@@ -94,7 +94,7 @@ def cmd_import_scores(args: argparse.Namespace) -> int:
     if args.json:
         print(dumps(out, indent=2))
     else:
-        from negviz.summaries import headline
+        from negviz.evaluation.summaries import headline
 
         metric, value = headline(record.summary)
         of = record.summary.get("items_of")
@@ -105,8 +105,8 @@ def cmd_import_scores(args: argparse.Namespace) -> int:
 
 
 def cmd_compare(args: argparse.Namespace) -> int:
-    from negviz.dataset_view import DatasetView
-    from negviz.run_choice import resolve_run
+    from negviz.evaluation.run_choice import resolve_run
+    from negviz.results.dataset_view import DatasetView
     from negviz.store import Store
 
     view = DatasetView(Store(args.db), args.dataset)

@@ -17,17 +17,17 @@ import difflib
 
 import pandas as pd
 
+from negviz.core.errors import DataValidationError
+from negviz.core.options import Option
+from negviz.core.paths import looks_like_path, on_disk
+from negviz.core.registry import UnknownNameError
+from negviz.core.schema import KINDS, PAIRS, DatasetSpec
 from negviz.datasets import added
 from negviz.datasets.base import Dataset, apply_limit, check_options
 from negviz.datasets.facts import DatasetFacts, kind_facts
 from negviz.datasets.registered import DATASETS
 from negviz.datasets.userfile import load_file
 from negviz.datasets.validate import validate
-from negviz.errors import DataValidationError
-from negviz.registry import UnknownNameError
-from negviz.options import Option
-from negviz.paths import looks_like_path, on_disk
-from negviz.schema import KINDS, PAIRS, DatasetSpec
 
 __all__ = ["DATASETS", "Dataset", "DatasetFacts", "facts", "list_datasets", "load", "load_file", "validate"]
 

@@ -19,12 +19,12 @@ from pathlib import Path
 
 import pandas as pd
 
+from negviz.core.errors import NegvizError
+from negviz.core.options import Option
+from negviz.core.schema import DatasetSpec
 from negviz.datasets.base import Dataset, apply_limit, check_options, check_split
 from negviz.datasets.formats import FORMATS
 from negviz.datasets.userfile import format_columns, parse_columns, read_mapped
-from negviz.errors import NegvizError
-from negviz.options import Option
-from negviz.schema import DatasetSpec
 
 NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 SPLITS = ("test",)
@@ -110,8 +110,8 @@ def plain_mapping(columns: str | dict | None) -> dict[str, str]:
 
 def check_upload(data: bytes, file_name: str, kind: str, columns: str | dict | None = None):
     """(frame, problems): the validated items, or None and every problem (row, column, problem)."""
+    from negviz.core.errors import DataValidationError
     from negviz.datasets.validate import problem_table
-    from negviz.errors import DataValidationError
 
     try:
         frame, _mapping, _fmt = read_mapped(data, Path(file_name).name, kind, plain_mapping(columns))

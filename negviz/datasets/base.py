@@ -8,10 +8,10 @@ from typing import Any, Iterable
 
 import pandas as pd
 
-from negviz.errors import NegvizError
-from negviz.options import Option, coerce_options
-from negviz.kinds import kind_of
-from negviz.schema import DatasetSpec, check_limit
+from negviz.core.errors import NegvizError
+from negviz.core.kinds import kind_of
+from negviz.core.options import Option, coerce_options
+from negviz.core.schema import DatasetSpec, check_limit
 
 
 @dataclass
@@ -32,7 +32,7 @@ class Dataset:
 
 
 def check_options(spec: DatasetSpec, allowed: Iterable[Option]) -> dict[str, Any]:
-    """The spec's options, typed by the dataset's declarations (negviz.options); an option the
+    """The spec's options, typed by the dataset's declarations (negviz.core.options); an option the
     dataset does not take, or a value out of its range, fails loudly with a "did you mean"."""
     return coerce_options(f"dataset {spec.name!r}", allowed, spec.opts)
 

@@ -3,15 +3,15 @@ runs report, the per-item success rate the heatmap and error pages draw, and its
 
 Shipped datasets carry these in their registry entry (``kind_facts`` fills them from the kind);
 a user file gets them from its kind. Metric labels, chance levels and directions are the metric
-objects' (``metrics.METRICS``); what a kind is measured by is the kind's (``negviz.kinds``).
+objects' (``metrics.METRICS``); what a kind is measured by is the kind's (``negviz.core.kinds``).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from negviz import metrics
-from negviz.kinds import kind_of
+from negviz.core import metrics
+from negviz.core.kinds import kind_of
 
 
 def metric_label(metric: str) -> str:

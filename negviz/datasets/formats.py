@@ -17,7 +17,7 @@ from typing import Any
 
 import pandas as pd
 
-from negviz.errors import DataValidationError
+from negviz.core.errors import DataValidationError
 
 log = logging.getLogger(__name__)
 

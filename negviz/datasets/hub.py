@@ -14,9 +14,9 @@ from urllib.parse import urlparse
 
 import pandas as pd
 
+from negviz.core.errors import DatasetUnavailableError
+from negviz.core.schema import PAIRS
 from negviz.datasets.validate import validate
-from negviz.errors import DatasetUnavailableError
-from negviz.schema import PAIRS
 
 HUB_ID = "orionweller/NevIR"
 _TRUE = {"1", "true", "yes", "on"}

@@ -3,10 +3,10 @@ data/SOURCES.md. ``negviz.datasets.load`` and the added datasets' name check bot
 
 from __future__ import annotations
 
+from negviz.core.options import Option
+from negviz.core.registry import Registry
+from negviz.core.schema import EXCLUSION, PAIRS, PERTURBATION, SENTENCE_PAIRS
 from negviz.datasets.facts import kind_facts
-from negviz.options import Option
-from negviz.registry import Registry
-from negviz.schema import EXCLUSION, PAIRS, PERTURBATION, SENTENCE_PAIRS
 
 DATASETS = Registry("dataset")
 DATASETS.register(

@@ -11,10 +11,10 @@ import functools
 
 import pandas as pd
 
+from negviz.core.errors import DatasetUnavailableError
+from negviz.core.paths import DATA_DIR
+from negviz.core.schema import EXCLUSION, PAIRS, PERTURBATION, SENTENCE_PAIRS, DatasetSpec
 from negviz.datasets.base import apply_limit, check_options, check_split, choose, list_option
-from negviz.errors import DatasetUnavailableError
-from negviz.paths import DATA_DIR
-from negviz.schema import EXCLUSION, PAIRS, PERTURBATION, SENTENCE_PAIRS, DatasetSpec
 
 FILES = {
     "nevir": "nevir/test.parquet",

@@ -15,12 +15,12 @@ from typing import Mapping
 
 import pandas as pd
 
+from negviz.core.errors import DataValidationError
+from negviz.core.paths import on_disk
+from negviz.core.schema import ID_COLUMN, PAIRS, DatasetSpec
 from negviz.datasets.base import Dataset
 from negviz.datasets.formats import infer_format, read_frame
 from negviz.datasets.validate import check_kind, validate
-from negviz.errors import DataValidationError
-from negviz.paths import on_disk
-from negviz.schema import ID_COLUMN, PAIRS, DatasetSpec
 
 DEFAULT_MAX_MB = 200
 
@@ -124,7 +124,7 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
 def guess_mapping(columns: list[str], kind: str) -> dict[str, str | None]:
     """For each needed column of ``kind``: the file column it most likely is (same name, a common
     synonym, then a close spelling), or None. No file column is guessed twice."""
-    from negviz.schema import COLUMNS
+    from negviz.core.schema import COLUMNS
 
     present = [str(c) for c in columns]
     lower = {c.lower().strip(): c for c in present}

@@ -13,9 +13,9 @@ from typing import Any
 
 import pandas as pd
 
-from negviz.errors import DataValidationError
-from negviz.kinds import KindTable, kind_of
-from negviz.schema import COLUMNS, KINDS, TEXT_COLUMNS
+from negviz.core.errors import DataValidationError
+from negviz.core.kinds import KindTable, kind_of
+from negviz.core.schema import COLUMNS, KINDS, TEXT_COLUMNS
 
 # Columns a user file may leave out, with the value they get.
 DEFAULTS = KindTable(lambda k: dict(k.defaults))  # columns a user file may leave out, with their value

@@ -12,7 +12,7 @@ the pages are in ``negviz.finetune.jobs``. Importing this package does not impor
 """
 
 from negviz.finetune.data import TrainingData, group_split, load_training_data
-from negviz.finetune.history import epochs, items, items_wide, training_run_label, run_note
+from negviz.finetune.history import epochs, items, items_wide, run_note, training_run_label
 from negviz.finetune.run import FinetuneResult, Plan, StepProgress, default_save_dir, plan, run_finetune
 from negviz.finetune.spec import BI_ENCODER, FAMILIES, LATE_INTERACTION, FinetuneSpec
 from negviz.finetune.train import Cancelled

@@ -23,9 +23,9 @@ from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
+from negviz.core.options import MAX_ITEMS, bounded, range_words
+from negviz.evaluation.jobs import ProgressFile as JobProgressFile
 from negviz.finetune.spec import FAMILIES, KEEP, LATE_INTERACTION, TRAIN_KINDS, FinetuneSpec
-from negviz.jobs import ProgressFile as JobProgressFile
-from negviz.options import MAX_ITEMS, bounded, range_words
 
 HELP = "fine-tune a bi-encoder or MaxSim model, measuring held-out accuracy and pair cosines per epoch"
 _DEFAULT = FinetuneSpec()
@@ -55,7 +55,7 @@ _HELP = {
 SAVE_LAYOUTS = ("transformers", "colbert")
 SHIPPED_SAMPLE = 1000  # queries of the shipped ExcluIR sample, and negation items of the shipped DEMETR
 MAX_BATCH = 4096  # texts per batch: more than any GPU here holds for these encoders
-# The range of every numeric option, checked where the argument is declared (negviz.options.bounded):
+# The range of every numeric option, checked where the argument is declared (negviz.core.options.bounded):
 # a value outside it exits 2 naming the option and the range. FinetuneSpec keeps its own
 # minimums for specs made in Python.
 RANGES: dict[str, dict[str, float]] = {
@@ -167,7 +167,7 @@ class TqdmSteps:
 
 
 class ProgressFile:
-    """The job's progress record (negviz.jobs.ProgressFile), one per training stage."""
+    """The job's progress record (negviz.evaluation.jobs.ProgressFile), one per training stage."""
 
     def __init__(self, path: str | None):
         self.file = JobProgressFile(path)
@@ -292,8 +292,8 @@ def run_command(args: argparse.Namespace) -> int:
 
 def _ship_delta(out: str, result, run, spec: FinetuneSpec) -> None:
     """The final checkpoint as a delta over the starting model (its provenance inside)."""
-    from negviz.scorers.delta import save_delta
     from negviz.finetune.run import plan
+    from negviz.scorers.delta import save_delta
 
     if not result.checkpoint:
         raise SystemExit("--ship-delta needs the final checkpoint: drop --keep none")

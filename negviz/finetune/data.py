@@ -34,9 +34,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from negviz.errors import DataValidationError, NegvizError
+from negviz.core.errors import DataValidationError, NegvizError
+from negviz.core.schema import EXCLUSION, PAIRS, DatasetSpec
 from negviz.finetune.spec import AUTO, CANNOT, EXCLUIR_SPLIT, NEVIR_SPLIT, NEVIR_TRAIN, FinetuneSpec
-from negviz.schema import EXCLUSION, PAIRS, DatasetSpec
 
 GROUP_COLUMN = "passage_id"
 
@@ -135,7 +135,7 @@ def load_triplet_file(path: str, columns: str | None = None):
 def hub_copy(ref: str) -> str:
     """A Hub dataset split as a Parquet file in the cache folder, so it is read, checked and
     hashed like any triplet file (negviz.datasets.hub: offline, a clear message at once)."""
-    from negviz.cache import default_cache_dir
+    from negviz.core.cache import default_cache_dir
     from negviz.datasets.hub import hub_file
 
     data, name = hub_file(ref)

@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from negviz.paths import DATA_DIR
+from negviz.core.paths import DATA_DIR
 from negviz.scorers.base import Progress, no_progress
 
 POOL_FILE = DATA_DIR / "corpus" / "general_pool.parquet"
@@ -50,9 +50,9 @@ class GeneralPool:
 
 def bm25_pools(questions: list[str]) -> list[list[str]]:
     """BM25's top POOL_DEPTH doc ids over the offline corpus per question (what the file holds)."""
-    from negviz.catalog import load_scorer
-    from negviz.retrieval.corpus import offline_corpus
-    from negviz.retrieval.index import BM25Retriever
+    from negviz.evaluation.catalog import load_scorer
+    from negviz.evaluation.retrieval.corpus import offline_corpus
+    from negviz.evaluation.retrieval.index import BM25Retriever
 
     corpus = offline_corpus()
     rows, _ = BM25Retriever(load_scorer("bm25"), corpus).search(questions, POOL_DEPTH)
@@ -66,9 +66,9 @@ def general_pool(n: int) -> GeneralPool | None:
         return None
     import pandas as pd
 
+    from negviz.core.errors import DatasetUnavailableError
     from negviz.datasets import load
-    from negviz.errors import DatasetUnavailableError
-    from negviz.retrieval.corpus import offline_corpus
+    from negviz.evaluation.retrieval.corpus import offline_corpus
 
     if not POOL_FILE.is_file():
         raise DatasetUnavailableError(f"{POOL_FILE} is missing; build it with `python scripts/build_general_pool.py`")
@@ -108,7 +108,7 @@ def recall_at(scores: list[np.ndarray], relevant: list[list[bool]], k: int = CUT
 
 def measure_general(scorer, pool: GeneralPool, progress: Progress = no_progress) -> dict[str, Any]:
     """The epoch's figures (``general_*`` keys) for one checkpoint."""
-    from negviz.metrics import bootstrap_ci
+    from negviz.core.metrics import bootstrap_ci
 
     queries = [q for q, c in zip(pool.questions, pool.candidates) for _ in c]
     docs = [d for c in pool.candidates for d in c]

@@ -13,7 +13,7 @@ from typing import Any
 
 import pandas as pd
 
-from negviz.json_values import plain
+from negviz.core.json_values import plain
 
 SEP = "@"  # slot = f"{name}{SEP}{epoch}"
 EPOCH_KEY = "epochs"  # run summary: the per-epoch metrics, for runs read from a file

@@ -6,17 +6,17 @@ chosen here, so it survives page reruns and even a restart of the app, and a cra
 training cannot take the app down. The child writes:
 
 - the run and its epochs to the store, as each epoch finishes (the page's charts read them),
-  and the run's heartbeat every few seconds (negviz.jobs.Heartbeat);
+  and the run's heartbeat every few seconds (negviz.evaluation.jobs.Heartbeat);
 - a progress record ``<jobs_dir>/<run_id>.progress.json`` (phase, epoch, step, loss), at most
   twice a second;
 - its output to ``<run_id>.log``.
 
 ``cancel`` creates ``<run_id>.cancel``; the child checks for it between training steps and
 ends the run as ``cancelled``, its finished epochs kept. Whether a job is alive is
-negviz.jobs.is_alive: ``poll`` marks the run of a child this machine saw die (killed, out of
+negviz.evaluation.jobs.is_alive: ``poll`` marks the run of a child this machine saw die (killed, out of
 memory) ``failed``, with the exit code and the log's tail; a run whose process no one here can
 see (another host, or `negviz finetune` run from a shell) and whose heartbeat is older than
-negviz.jobs.stale_after() is ``interrupted``: its stored epochs stay, ``resume`` trains it again
+negviz.evaluation.jobs.stale_after() is ``interrupted``: its stored epochs stay, ``resume`` trains it again
 under its id, ``discard`` deletes it. ``start`` with a spec whose run is stored (complete) or
 alive returns that run instead of training again; an interrupted run is not reused.
 """
@@ -33,8 +33,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from negviz.finetune.spec import FinetuneSpec
-from negviz.jobs import (
+from negviz.evaluation.jobs import (
     ENDED,
     INTERRUPTED,
     JobState,
@@ -48,6 +47,7 @@ from negviz.jobs import (
     store_url,
     tail,
 )
+from negviz.finetune.spec import FinetuneSpec
 
 STARTING, RUNNING = "starting", "running"
 ALIVE = (STARTING, RUNNING)

@@ -15,9 +15,9 @@ from typing import Any, Callable
 import numpy as np
 import pandas as pd
 
-from negviz import metrics
-from negviz.item_scoring import score_dataset, wide_scores
-from negviz.schema import EXCLUSION, PAIRS, PERTURBATION, SLOTS, DatasetSpec, ModelSpec
+from negviz.core import metrics
+from negviz.core.schema import EXCLUSION, PAIRS, PERTURBATION, SLOTS, DatasetSpec, ModelSpec
+from negviz.evaluation.item_scoring import score_dataset, wide_scores
 from negviz.scorers.base import Progress, no_progress
 
 PAIR_SLOTS = tuple(SLOTS[PAIRS])  # q1_d1, q1_d2, q2_d1, q2_d2
@@ -29,7 +29,7 @@ COSINE_DEFINITIONS = {
 
 
 def load_eval_scorer(path: str, family: str, options: dict[str, Any], device: str, cache=None, batch_size=None):
-    from negviz.catalog import load_scorer
+    from negviz.evaluation.catalog import load_scorer
 
     return load_scorer(ModelSpec.make(str(path), family, **options), device=device, cache=cache, batch_size=batch_size)
 

@@ -11,8 +11,8 @@ def trained_runs(runs: pd.DataFrame, model: str, catalog: pd.DataFrame) -> pd.Se
     hub id / path), the model's checkpoint folder records the run (negviz_finetune.json), or its
     recipe (``options["finetune"]``) equals the spec that the model's shipped delta.json records,
     on the keys both have (the checkpoint may have been anywhere)."""
-    from negviz.catalog import checkpoint_training
-    from negviz.paths import DATA_DIR, looks_like_path
+    from negviz.core.paths import DATA_DIR, looks_like_path
+    from negviz.evaluation.catalog import checkpoint_training
     from negviz.scorers.delta import META_FILE, read_meta
     from negviz.scorers.loading import DELTAS
 

@@ -4,7 +4,7 @@ job runner both call ``run_finetune``.
 The run is registered in the store as ``running`` (kind ``finetune``) before training starts;
 every epoch's metrics and per-pair items are written as soon as they are measured, so a
 cancelled or crashed run keeps the epochs it finished. While it trains, a background thread
-beats the run's heartbeat in the store (negviz.jobs.Heartbeat), so a run whose process was killed
+beats the run's heartbeat in the store (negviz.evaluation.jobs.Heartbeat), so a run whose process was killed
 is told apart from one still working; ``resume`` trains such an interrupted run again under its
 id. A run with the same key (spec, model revision, data fingerprint) that completed before is
 reused unless ``force``.
@@ -23,8 +23,9 @@ from typing import Any, Callable
 
 import pandas as pd
 
+from negviz.core.json_values import plain
+from negviz.core.schema import EXCLUSION, PAIRS, SENTENCE_PAIRS, DatasetSpec, spec_hash
 from negviz.finetune import history
-from negviz.finetune.general import general_pool, measure_general
 from negviz.finetune.data import (
     TRIPLETS,
     TrainingData,
@@ -34,11 +35,10 @@ from negviz.finetune.data import (
     triplet_batches,
     triplet_tuples,
 )
+from negviz.finetune.general import general_pool, measure_general
 from negviz.finetune.measure import COSINE_DEFINITIONS, demetr_sample, load_eval_scorer, measure, measure_sentences
 from negviz.finetune.spec import KEEP, FinetuneSpec
 from negviz.finetune.train import Cancelled, make_trainer, seed_everything, write_provenance
-from negviz.json_values import plain
-from negviz.schema import EXCLUSION, PAIRS, SENTENCE_PAIRS, DatasetSpec, spec_hash
 
 
 @dataclass
@@ -95,8 +95,8 @@ class Plan:
 
 def plan(spec: FinetuneSpec) -> Plan:
     """Resolve the model and load the data (fast: no torch); fails early with a clear message."""
-    from negviz.catalog import catalog_row, guess_family, resolve_model
-    from negviz.schema import ModelSpec
+    from negviz.core.schema import ModelSpec
+    from negviz.evaluation.catalog import catalog_row, guess_family, resolve_model
     from negviz.scorers.loading import resolve_source
 
     mspec = ModelSpec.parse(spec.model)
@@ -126,7 +126,7 @@ class FinetuneResult:
 
 
 def default_save_dir() -> Path:
-    from negviz.cache import default_cache_dir
+    from negviz.core.cache import default_cache_dir
 
     return default_cache_dir() / "checkpoints"
 
@@ -150,9 +150,9 @@ def run_finetune(
     steps; when it answers True the run ends as ``cancelled`` with its finished epochs stored.
     ``resume``: the id of an interrupted run of this spec (resumable()), trained again from
     epoch 0 under that id."""
-    from negviz.device import pick_device
-    from negviz.jobs import Heartbeat
-    from negviz.runner import code_version
+    from negviz.core.device import pick_device
+    from negviz.evaluation.jobs import Heartbeat
+    from negviz.evaluation.runner import code_version
     from negviz.store import CANCELLED, COMPLETE, FAILED, FINETUNE, RunRecord, StoreError
 
     if keep not in KEEP:
@@ -276,7 +276,7 @@ def resumable(store, run_id: str) -> tuple[FinetuneSpec, str]:
 
 def _claim(store, run_id: str, p: Plan) -> str:
     """Make this process the owner of the interrupted run ``run_id`` (its stored epochs deleted)."""
-    from negviz.jobs import stale_after, stale_before
+    from negviz.evaluation.jobs import stale_after, stale_before
 
     run = store.get_run(run_id)
     if run.spec_key != p.key:
@@ -310,7 +310,7 @@ def _train_and_measure(
     items,
     saved: list[Path],
 ) -> None:
-    from negviz.cache import ScoreCache
+    from negviz.core.cache import ScoreCache
 
     spec, data = p.spec, p.data
     seed_everything(spec.seed)
@@ -410,8 +410,8 @@ def _transfer_frame(n: int) -> pd.DataFrame | None:
 
 
 def _precision(device: str) -> str | None:
-    """The precision of the per-epoch measurements on CUDA (negviz.device), else None."""
-    from negviz.device import half_precision
+    """The precision of the per-epoch measurements on CUDA (negviz.core.device), else None."""
+    from negviz.core.device import half_precision
 
     return ("fp16" if half_precision(device) else "fp32") if str(device).startswith("cuda") else None
 

@@ -276,6 +276,6 @@ def make_trainer(source: str, spec: FinetuneSpec, device: str, total_steps: int,
 
 def write_provenance(path: Path, payload: dict[str, Any]) -> None:
     """negviz_finetune.json next to the weights: which run and epoch made this checkpoint."""
-    from negviz.catalog import TRAINING_FILE
+    from negviz.evaluation.catalog import TRAINING_FILE
 
     (Path(path) / TRAINING_FILE).write_text(json.dumps(payload, indent=2, default=str))

@@ -3,7 +3,7 @@
     project = create(store, "nevir-types", load("nevir"), owner="ana", overlap=2, sample=200)
     get(store, "nevir-types").guidelines
 
-A project's labels are ordinary annotations of its dataset (negviz.annotations), so the
+A project's labels are ordinary annotations of its dataset (negviz.results.annotations), so the
 agreement tables, the heatmap and the exports see them; the project adds who labels what
 (negviz.projects.queue) and how disagreements end (negviz.projects.review).
 """
@@ -14,9 +14,9 @@ import re
 from dataclasses import dataclass
 from datetime import datetime
 
-from negviz import annotations as ann
 from negviz.datasets import Dataset
-from negviz.item_scoring import item_ids
+from negviz.evaluation.item_scoring import item_ids
+from negviz.results import annotations as ann
 from negviz.store import projects as rows
 from negviz.store.tables import now
 

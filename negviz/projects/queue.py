@@ -65,8 +65,8 @@ def order_ids(store, project: Project, order: str = IN_TURN) -> list[str]:
     if order == IN_TURN:
         return list(project.items)
     if order == UNCERTAINTY:
-        from negviz.dataset_view import DatasetView
         from negviz.projects.ranking import uncertainty_ids
+        from negviz.results.dataset_view import DatasetView
 
         return uncertainty_ids(DatasetView(store, project.dataset), project)
     raise ProjectError(f"Unknown queue order {order!r}; use one of {', '.join(ORDERS)}.")

@@ -1,17 +1,17 @@
 """The uncertainty order of a project's pairs, from the runs stored on its dataset (one per model,
-negviz.run_choice; verdicts from negviz.outcomes; the rule in negviz.analyses.uncertainty)."""
+negviz.evaluation.run_choice; verdicts from negviz.core.outcomes; the rule in negviz.analyses.uncertainty)."""
 
 from __future__ import annotations
 
 import pandas as pd
 
-from negviz import outcomes
 from negviz.analyses.uncertainty import uncertainty_order
+from negviz.core import outcomes
 
 
 def project_outcomes(view) -> pd.DataFrame:
     """Outcomes of the run that stands for each model on the view's dataset (a
-    negviz.dataset_view.DatasetView; empty without runs)."""
+    negviz.results.dataset_view.DatasetView; empty without runs)."""
     chosen = view.chosen()
     if chosen.empty:
         return pd.DataFrame(columns=["model", "run_id", *outcomes.COLUMNS])

@@ -14,15 +14,15 @@ from __future__ import annotations
 
 import pandas as pd
 
-from negviz import annotations as ann
 from negviz.projects.project import Project, ProjectError, check_label
+from negviz.results import annotations as ann
 from negviz.store import projects as rows
 
 REVIEWED = ann.LABEL_COLUMNS  # negation_type, validity, query_ambiguous
 
 
 def project_labels(store, project: Project) -> pd.DataFrame:
-    """Every annotator's latest label of the project's pairs, flat (negviz.annotations.flatten)."""
+    """Every annotator's latest label of the project's pairs, flat (negviz.results.annotations.flatten)."""
     latest = ann.latest(store, project.dataset)
     return latest[latest["item_id"].isin(set(project.items))].reset_index(drop=True)
 

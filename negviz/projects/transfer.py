@@ -25,9 +25,9 @@ from typing import Any
 import pandas as pd
 
 from negviz import __version__
-from negviz import annotations as ann
-from negviz.item_scoring import item_ids
+from negviz.evaluation.item_scoring import item_ids
 from negviz.projects.project import MAX_CLAIM_HOURS, MAX_GUIDELINES, MAX_OVERLAP, Project, ProjectError, check_name
+from negviz.results import annotations as ann
 from negviz.store import StoreError
 from negviz.store import projects as rows
 
@@ -238,7 +238,7 @@ def _pair(found: _Problems, where: str, value: Any, items: set[str] | None) -> s
 
 
 def _labels(found: _Problems, where: str, value: Any, note: str, types: list[str], multi: bool) -> dict | None:
-    """A label as the store keeps it (negviz.annotations): the raw fields typed, then the same
+    """A label as the store keeps it (negviz.results.annotations): the raw fields typed, then the same
     checks a saved label passes (negation types of ``types``, several only when ``multi``)."""
     if not isinstance(value, dict):
         found.add(

@@ -1,4 +1,4 @@
-"""Annotation projects as readers see them, on top of negviz.dataset_view.DatasetView: every read
+"""Annotation projects as readers see them, on top of negviz.results.dataset_view.DatasetView: every read
 goes through the dataset view's store and cache, so the projects page reads the way every other
 page does. Projects change while people label, so these reads are kept by no cache (READS:
 "annotations").
@@ -16,10 +16,10 @@ from typing import Any, Callable
 
 import pandas as pd
 
-from negviz.dataset_view import DatasetView
 from negviz.projects import project as P
 from negviz.projects import queue as Q
 from negviz.projects import review as R
+from negviz.results.dataset_view import DatasetView
 
 
 class ProjectView:

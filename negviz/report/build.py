@@ -18,13 +18,13 @@ from typing import Any, Callable, Iterable, Mapping
 
 import pandas as pd
 
-from negviz import outcomes as oc
-from negviz.catalog import eval_command
-from negviz.dataset_view import DatasetView
-from negviz.json_values import plain
-from negviz.kinds import kind_of
+from negviz.core import outcomes as oc
+from negviz.core.json_values import plain
+from negviz.core.kinds import kind_of
+from negviz.evaluation.catalog import eval_command
+from negviz.evaluation.run_choice import POLICY, choose_runs
 from negviz.finetune.provenance import trained_runs
-from negviz.run_choice import POLICY, choose_runs
+from negviz.results.dataset_view import DatasetView
 from negviz.scorers import LATE_INTERACTION, families_of_architecture
 
 FORMAT_VERSION = 1
@@ -59,8 +59,8 @@ class Report:
 # ---------------------------------------------------------------- who is compared
 def default_against(model: str, catalog: pd.DataFrame | None = None) -> tuple[list[str], str]:
     """The comparison models when none are given, and why: the catalog's base model of the same
-    family (negviz.catalog.base_model), else the lexical baselines."""
-    from negviz.catalog import base_model, load_catalog
+    family (negviz.evaluation.catalog.base_model), else the lexical baselines."""
+    from negviz.evaluation.catalog import base_model, load_catalog
 
     catalog = load_catalog() if catalog is None else catalog
     base = base_model(model, catalog)
@@ -111,9 +111,9 @@ def build_report(
 ) -> Report:
     """Everything negviz holds for ``model`` against ``against`` (default: ``default_against``)."""
     from negviz import __version__
-    from negviz.catalog import load_catalog
     from negviz.datasets import list_datasets
-    from negviz.published import load_reference
+    from negviz.evaluation.catalog import load_catalog
+    from negviz.evaluation.published import load_reference
 
     say = progress or (lambda _msg: None)
     catalog, reference = load_catalog(), load_reference()
@@ -344,7 +344,7 @@ def _errors(rep: Report, name: str, ds, outs: pd.DataFrame, order: list[str]) ->
 
 
 def _why(view: DatasetView, outs: pd.DataFrame, order: list[str]) -> dict[str, Any]:
-    """Each model's stored cue-influence run (the run policy of negviz.run_choice, kind
+    """Each model's stored cue-influence run (the run policy of negviz.evaluation.run_choice, kind
     "attribution") and the lexical confound against BM25 (DatasetView.lexical_margins, as on the page)."""
     from negviz.analyses import lexical as X
     from negviz.analyses.cue_influence import ANALYSIS as CUE_INFLUENCE
@@ -445,7 +445,7 @@ def _examples(
 ) -> dict[str, Any]:
     from negviz.analyses import paircard
     from negviz.analyses.compare import verdict_disagreements
-    from negviz.item_scoring import item_ids
+    from negviz.evaluation.item_scoring import item_ids
 
     model, other = order[0], order[1]
     picked = verdict_disagreements(outs, model, other, per_side)
@@ -506,7 +506,7 @@ def _maxsim(
     from negviz.analyses import alignment
     from negviz.analyses.sensitivity import spec_label
     from negviz.charts.alignment import alignment_heatmaps
-    from negviz.schema import PAIRS
+    from negviz.core.schema import PAIRS
 
     if not enabled:
         notes.append("MaxSim matrices were not drawn (--no-maxsim).")
@@ -514,7 +514,7 @@ def _maxsim(
     text = spec_label(spec) or model
     try:
         if text not in rep.scorers:
-            from negviz.catalog import load_scorer
+            from negviz.evaluation.catalog import load_scorer
 
             rep.scorers.clear()  # one model at a time
             rep.scorers[text] = load_scorer(text, device="cpu")

@@ -12,7 +12,7 @@ import html
 import re
 from typing import Any, Iterator, Mapping
 
-from negviz import json_values
+from negviz.core import json_values
 
 SVG, PLOTLY = "svg", "plotly"
 _SCRIPT = re.compile(r"<script\b.*?</script\s*>", re.I | re.S)

@@ -17,11 +17,11 @@ from typing import Any, Iterable, Mapping
 import jinja2
 from markupsafe import Markup
 
-from negviz import metrics
 from negviz.analyses.leaderboard import published_note
+from negviz.core import metrics
+from negviz.core.kinds import KindNames, kind_of
 from negviz.report import figures as rf
 from negviz.report.build import SECTION_TITLES, Report, build_report
-from negviz.kinds import KindNames, kind_of
 
 
 def fmt_value(value: Any, percent: bool = False) -> str:
@@ -186,7 +186,7 @@ def write_report(
     progress=None,
 ) -> dict[str, Any]:
     """Build and write ``out`` (HTML) and the JSON beside it; returns paths, sizes and seconds."""
-    from negviz.paths import check_writable_target
+    from negviz.core.paths import check_writable_target
 
     start = time.perf_counter()
     out = Path(out)

@@ -7,7 +7,7 @@ A new family is one module plus one line here. Metadata drives the UI and the CL
 
 from __future__ import annotations
 
-from negviz.registry import Registry
+from negviz.core.registry import Registry
 
 LATE_INTERACTION = "late-interaction"  # the architecture of MaxSim families (a token matrix)
 FAMILIES = Registry("model family")

@@ -13,15 +13,14 @@ checkpoint instead of from zero. ``encoded`` counts the texts/pairs the model ac
 from __future__ import annotations
 
 import os
-
 from abc import ABC, abstractmethod
 from typing import Any, Callable, ClassVar, Sequence
 
 import numpy as np
 
-from negviz.cache import ScoreCache
-from negviz.options import Option, coerce_options, defaults
-from negviz.schema import ModelSpec, spec_hash, text_hash
+from negviz.core.cache import ScoreCache
+from negviz.core.options import Option, coerce_options, defaults
+from negviz.core.schema import ModelSpec, spec_hash, text_hash
 
 # progress(done, total, description): the CLI wraps tqdm, the UI a progress bar.
 Progress = Callable[[int, int, str], None]
@@ -62,7 +61,7 @@ class Scorer(ABC):
     # Texts/pairs per cache write (rounded up to whole batches); None: one write at the end, for
     # families whose scoring is cheap or needs the whole call at once (TF-IDF, BM25).
     checkpoint_every: ClassVar[int | None] = 1024
-    # Inference precision on CUDA unless $NEGVIZ_PRECISION says otherwise (negviz.device).
+    # Inference precision on CUDA unless $NEGVIZ_PRECISION says otherwise (negviz.core.device).
     cuda_precision: ClassVar[str] = "fp32"
     # A family that runs no tensors (TF-IDF, BM25) is on the CPU whatever the machine has: its
     # device is "cpu" without asking CUDA, so evaluating it never imports torch (2-4 s).
@@ -78,7 +77,7 @@ class Scorer(ABC):
         revision_id: str | None = None,
         weight_format: str = "",
     ):
-        from negviz.device import check_batch_size, requested_device
+        from negviz.core.device import check_batch_size, requested_device
 
         typed = self.check_options(spec.opts)
         self.spec = ModelSpec.make(spec.name, spec.family, spec.revision, **typed)
@@ -125,7 +124,7 @@ class Scorer(ABC):
         family's ``cuda_precision`` as the default)."""
         if self.cuda_precision == "fp32" and not os.environ.get("NEGVIZ_PRECISION"):
             return False  # fp32 unless asked: no device lookup (nor torch import) needed
-        from negviz.device import half_precision
+        from negviz.core.device import half_precision
 
         return half_precision(self.device, self.cuda_precision)
 
@@ -138,7 +137,7 @@ class Scorer(ABC):
     @property
     def device(self) -> str:
         if self._device is None:
-            from negviz.device import pick_device
+            from negviz.core.device import pick_device
 
             self._device = "cpu" if self.cpu_only else pick_device()
         return self._device
@@ -146,7 +145,7 @@ class Scorer(ABC):
     @property
     def batch_size(self) -> int:
         if self._batch_size is None:
-            from negviz.device import default_batch_size
+            from negviz.core.device import default_batch_size
 
             self._batch_size = default_batch_size(self.device, heavy=getattr(self, "heavy", False))
         return self._batch_size

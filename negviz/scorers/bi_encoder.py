@@ -16,8 +16,8 @@ from typing import Any
 
 import numpy as np
 
-from negviz.errors import ModelUnavailableError
-from negviz.options import Option
+from negviz.core.errors import ModelUnavailableError
+from negviz.core.options import Option
 from negviz.scorers.base import EmbeddingScorer, Progress
 
 
@@ -62,7 +62,7 @@ class BiEncoder(EmbeddingScorer):
         import torch
         from sentence_transformers import SentenceTransformer
 
-        from negviz.device import inference_dtype
+        from negviz.core.device import inference_dtype
 
         try:
             model = SentenceTransformer(

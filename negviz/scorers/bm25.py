@@ -22,8 +22,8 @@ from typing import Sequence
 
 import numpy as np
 
-from negviz.options import Option
-from negviz.schema import spec_hash, text_hash
+from negviz.core.options import Option
+from negviz.core.schema import spec_hash, text_hash
 from negviz.scorers.base import Progress, Scorer, no_progress
 
 NEGATION_WORDS = frozenset({"not", "no", "never", "nor", "none", "nothing", "nobody", "neither", "without", "cannot"})

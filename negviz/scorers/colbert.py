@@ -48,8 +48,8 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from negviz.errors import ModelUnavailableError
-from negviz.options import Option
+from negviz.core.errors import ModelUnavailableError
+from negviz.core.options import Option
 from negviz.scorers.late_interaction import (
     SIMILARITIES,
     LateInteractionScorer,
@@ -187,7 +187,7 @@ class ColBERT(LateInteractionScorer):
         import torch
         from transformers import AutoConfig, AutoModel, AutoTokenizer
 
-        from negviz.device import inference_dtype
+        from negviz.core.device import inference_dtype
 
         folder = Path(self.source)
         state, config_dir, tokenizer_dir = locate_checkpoint(folder)

@@ -16,8 +16,8 @@ from typing import Any
 
 import numpy as np
 
-from negviz.errors import ModelUnavailableError
-from negviz.options import Option
+from negviz.core.errors import ModelUnavailableError
+from negviz.core.options import Option
 from negviz.scorers.base import Progress, Scorer
 
 
@@ -69,7 +69,7 @@ class CrossEncoderScorer(Scorer):
         import torch
         from sentence_transformers import CrossEncoder
 
-        from negviz.device import inference_dtype
+        from negviz.core.device import inference_dtype
 
         try:
             model = CrossEncoder(

@@ -2,7 +2,7 @@
 computed elsewhere and imported from a file.
 
 ``wrap(obj)`` turns what a notebook holds into a Scorer, so it is scored by the same code as a
-catalog model (negviz.runner.evaluate_scorer):
+catalog model (negviz.evaluation.runner.evaluate_scorer):
 
 - a sentence-transformers ``SentenceTransformer`` (encoded as the bi-encoder family encodes),
 - a sentence-transformers ``CrossEncoder`` (raw logits, as the cross-encoder family reads them),
@@ -29,9 +29,9 @@ from typing import Any, Callable, ClassVar
 
 import numpy as np
 
-from negviz.errors import ModelUnavailableError, NegvizError
-from negviz.options import Option
-from negviz.schema import ModelSpec
+from negviz.core.errors import ModelUnavailableError, NegvizError
+from negviz.core.options import Option
+from negviz.core.schema import ModelSpec
 from negviz.scorers.base import EmbeddingScorer, Progress, Scorer, no_progress, pair_similarity
 from negviz.scorers.bi_encoder import BiEncoder
 from negviz.scorers.cross_encoder import CrossEncoderScorer, pick_label

@@ -18,7 +18,7 @@ from typing import Any, ClassVar, Sequence
 
 import numpy as np
 
-from negviz.options import Option
+from negviz.core.options import Option
 from negviz.scorers.base import Progress, Scorer, no_progress
 
 SIMILARITIES = ("cosine", "l2")

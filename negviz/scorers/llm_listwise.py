@@ -1,5 +1,5 @@
 """Listwise generative rerankers: RankGPT's permutation prompt over the candidate documents of
-each query, with its sliding window (negviz.llm.listwise says how a permutation becomes scores
+each query, with its sliding window (negviz.scorers.llm.listwise says how a permutation becomes scores
 and when two documents tie). The candidates of a query are the documents it is paired with in
 one scoring call: a NevIR pair gives each query its two documents; a re-ranking call gives the
 query its top-k. Each query's answer is kept with the run (``reasoning_for``) for the inspector.
@@ -14,10 +14,10 @@ from typing import Any
 
 import numpy as np
 
-from negviz.llm import listwise
-from negviz.options import Option
-from negviz.schema import text_hash
+from negviz.core.options import Option
+from negviz.core.schema import text_hash
 from negviz.scorers.base import Progress
+from negviz.scorers.llm import listwise
 from negviz.scorers.llm_pointwise import BACKENDS, ENDPOINT_OPTIONS, GenerativeScorer
 
 
@@ -36,14 +36,14 @@ class LLMListwise(GenerativeScorer):
     )
 
     def _load_local(self) -> Any:
-        from negviz.llm.local import LocalLM
+        from negviz.scorers.llm.local import LocalLM
 
         return LocalLM(self.source, self.device, None, self.options["gguf_file"], self.name)
 
     def _answer(self, conversations: list[list[dict[str, str]]], sizes: list[int]) -> list[str]:
         budget = max(6 * max(sizes) + 10, 16)  # "[12] > " is at most about six tokens
         if self.options["backend"] == "endpoint":
-            from negviz.llm.endpoint import content
+            from negviz.scorers.llm.endpoint import content
 
             bodies = [{"messages": c, "max_tokens": budget, "temperature": 0} for c in conversations]
             return [content(r) for r in self.model.complete(bodies)]
@@ -56,14 +56,14 @@ class LLMListwise(GenerativeScorer):
         groups: dict[str, list[str]] = {}
         for q, d in zip(queries, docs):
             groups.setdefault(q, []).append(d)
-        # A fixed order that knows nothing of relevance (negviz.llm.listwise): by text hash.
+        # A fixed order that knows nothing of relevance (negviz.scorers.llm.listwise): by text hash.
         lists = {q: sorted(set(ds), key=text_hash) for q, ds in groups.items()}
         scores, answers = self._rank(lists, progress)
         self._keep_texts(queries, docs, ["\n".join(answers[q]) for q in queries])
         return np.array([scores[(q, d)] for q, d in zip(queries, docs)], dtype=np.float64)
 
     def score_lists(self, queries: list[str], lists: list[list[str]], progress: Progress) -> np.ndarray:
-        """Re-ranking (negviz.retrieval's RerankRetriever): each query's candidates in the order
+        """Re-ranking (negviz.evaluation.retrieval's RerankRetriever): each query's candidates in the order
         given, a first stage's ranking, which is where RankGPT's sliding window starts; (queries,
         depth) scores. Not read from or written to the pair cache, since a score belongs to its
         list; the endpoint back end still caches every response. A query asked twice has the same

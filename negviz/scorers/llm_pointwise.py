@@ -1,8 +1,8 @@
 """Pointwise generative rerankers: a causal LM is asked whether a document answers a query;
-the score is log P(true) against P(false) at the answer position (negviz.llm.prompts).
+the score is log P(true) against P(false) at the answer position (negviz.scorers.llm.prompts).
 
 Two back ends (option ``backend``): ``transformers`` (a Hub id, a local folder or a GGUF file,
-negviz.llm.local) and ``endpoint`` (any OpenAI-compatible chat server, negviz.llm.endpoint;
+negviz.scorers.llm.local) and ``endpoint`` (any OpenAI-compatible chat server, negviz.scorers.llm.endpoint;
 the answer's top log-probabilities are read from the response). A template that reasons first
 (Rank1) generates up to ``max_reasoning_tokens`` of reasoning per pair, kept with the run
 (``reasoning_for``) so the inspector can show why a verdict was given.
@@ -14,11 +14,11 @@ from typing import Any, ClassVar, Sequence
 
 import numpy as np
 
-from negviz.device import LARGE_MODEL_PRECISION
-from negviz.llm.prompts import TEMPLATE_NAMES, TEMPLATES, Template, true_log_prob
-from negviz.options import Option
-from negviz.schema import text_hash
+from negviz.core.device import LARGE_MODEL_PRECISION
+from negviz.core.options import Option
+from negviz.core.schema import text_hash
 from negviz.scorers.base import Progress, Scorer, no_progress
+from negviz.scorers.llm.prompts import TEMPLATE_NAMES, TEMPLATES, Template, true_log_prob
 
 BACKENDS = ("transformers", "endpoint")
 TOP_LOGPROBS = 20  # the most OpenAI's API returns; a missing answer word counts at the lowest listed
@@ -76,8 +76,8 @@ class GenerativeScorer(Scorer):
     def check_options(cls, options: dict[str, Any]) -> dict[str, Any]:
         """As for every family, and a base_url with user info (``http://user:key@host/v1``) is
         refused before anything runs: the spec, base_url with it, is stored with the run."""
-        from negviz.errors import OptionError
-        from negviz.llm.endpoint import has_user_info, user_info_message
+        from negviz.core.errors import OptionError
+        from negviz.scorers.llm.endpoint import has_user_info, user_info_message
 
         typed = super().check_options(options)
         if typed.get("base_url") and has_user_info(typed["base_url"]):
@@ -91,7 +91,7 @@ class GenerativeScorer(Scorer):
 
     @property
     def endpoint(self):
-        from negviz.llm.endpoint import Endpoint
+        from negviz.scorers.llm.endpoint import Endpoint
 
         if getattr(self, "_endpoint", None) is None:
             o = self.options
@@ -168,7 +168,7 @@ class GenerativeScorer(Scorer):
 class LLMPointwise(GenerativeScorer):
     family = "llm-pointwise"
     declared_options = (
-        Option("template", str, "yes-no", "prompt template (negviz.llm.prompts)", choices=TEMPLATE_NAMES),
+        Option("template", str, "yes-no", "prompt template (negviz.scorers.llm.prompts)", choices=TEMPLATE_NAMES),
         Option("backend", str, "transformers", "where the model runs", choices=BACKENDS),
         Option(
             "max_reasoning_tokens", int, 256, "token budget of the reasoning (reasoning templates)", ge=1, le=32_768
@@ -184,7 +184,7 @@ class LLMPointwise(GenerativeScorer):
         return TEMPLATES[self.options["template"]]
 
     def _load_local(self) -> Any:
-        from negviz.llm.local import LocalLM
+        from negviz.scorers.llm.local import LocalLM
 
         return LocalLM(self.source, self.device, self.template, self.options["gguf_file"], self.name)
 
@@ -201,7 +201,7 @@ class LLMPointwise(GenerativeScorer):
         return scores
 
     def _score_endpoint(self, queries, docs, report) -> tuple[np.ndarray, list[str]]:
-        from negviz.llm.endpoint import content, token_logprobs
+        from negviz.scorers.llm.endpoint import content, token_logprobs
 
         t = self.template
         budget = self.options["max_reasoning_tokens"] + 8 if t.reasons else 1
@@ -226,7 +226,7 @@ class LLMPointwise(GenerativeScorer):
             scores.append(answer_log_prob(entry, trues, falses))
             reasons.append(content(response).split(t.think_end, 1)[0].strip() if t.reasons else "")
         if unanswered:
-            from negviz.llm.endpoint import EndpointError
+            from negviz.scorers.llm.endpoint import EndpointError
 
             words = f"'{t.think_end} {t.true_word}|{t.false_word}'"
             raise EndpointError(

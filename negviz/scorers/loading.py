@@ -13,7 +13,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from negviz.errors import ModelUnavailableError
+from negviz.core.errors import ModelUnavailableError
 
 
 @dataclass(frozen=True)
@@ -43,9 +43,9 @@ DELTAS = {
 
 
 def _delta(name: str) -> ModelSource:
-    from negviz.cache import default_cache_dir
+    from negviz.core.cache import default_cache_dir
+    from negviz.core.paths import DATA_DIR
     from negviz.scorers.delta import META_FILE, assemble, read_meta
-    from negviz.paths import DATA_DIR
 
     folder, base_id = DELTAS[name]
     delta = DATA_DIR / folder
@@ -130,7 +130,7 @@ def resolve_source(name: str, revision: str | None = None, allow_download: bool 
 
 def is_available_offline(name: str, revision: str | None = None) -> bool:
     if name in DELTAS:  # without putting the model together (that happens on first load)
-        from negviz.paths import DATA_DIR
+        from negviz.core.paths import DATA_DIR
 
         folder, base_id = DELTAS[name]
         return (DATA_DIR / folder / "delta.json").is_file() and is_available_offline(base_id)

@@ -20,8 +20,8 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from negviz.errors import ModelUnavailableError
-from negviz.options import Option
+from negviz.core.errors import ModelUnavailableError
+from negviz.core.options import Option
 from negviz.scorers.late_interaction import (
     SIMILARITIES,
     LateInteractionScorer,
@@ -63,7 +63,7 @@ class EncoderMaxSim(LateInteractionScorer):
     def _load(self) -> tuple[Any, Any]:
         from transformers import AutoModel, AutoTokenizer
 
-        from negviz.device import inference_dtype
+        from negviz.core.device import inference_dtype
 
         folder = transformer_folder(self.source)
         tokenizer = AutoTokenizer.from_pretrained(folder)

@@ -12,8 +12,8 @@ from typing import Any
 
 import numpy as np
 
-from negviz.errors import ModelUnavailableError
-from negviz.options import Option
+from negviz.core.errors import ModelUnavailableError
+from negviz.core.options import Option
 from negviz.scorers.base import Progress, Scorer
 
 TEMPLATE = "Query: {query} Document: {doc} Relevant:"
@@ -44,7 +44,7 @@ class MonoT5(Scorer):
     def _load(self) -> Any:
         from transformers import AutoTokenizer, T5ForConditionalGeneration
 
-        from negviz.device import inference_dtype
+        from negviz.core.device import inference_dtype
 
         try:
             tokenizer = AutoTokenizer.from_pretrained(self.source)

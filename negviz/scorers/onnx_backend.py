@@ -20,7 +20,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from negviz.errors import ModelUnavailableError
+from negviz.core.errors import ModelUnavailableError
 
 ONNX_FILE = "model.onnx"
 TORCH_WEIGHTS = ("model.safetensors", "pytorch_model.bin", "0_Transformer/model.safetensors")

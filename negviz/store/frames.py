@@ -10,8 +10,8 @@ from typing import Sequence
 import numpy as np
 import pandas as pd
 
-from negviz.errors import DataValidationError
-from negviz.schema import SCORE_COLUMNS
+from negviz.core.errors import DataValidationError
+from negviz.core.schema import SCORE_COLUMNS
 
 EPOCH_ITEM_COLUMNS = ("item_id", "name", "value")
 

@@ -1,5 +1,5 @@
 """Heartbeats of running runs (tables.run_heartbeats): the SQL behind Store.beat, claim_run and
-discard_run. Whether a heartbeat is too old is the caller's rule (negviz.jobs.is_alive); these
+discard_run. Whether a heartbeat is too old is the caller's rule (negviz.evaluation.jobs.is_alive); these
 functions take its cut-off time, so every check and its write happen in one transaction.
 """
 

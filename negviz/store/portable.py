@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from negviz.errors import DataValidationError
-from negviz.schema import SCORE_COLUMNS
+from negviz.core.errors import DataValidationError
+from negviz.core.schema import SCORE_COLUMNS
 from negviz.store.db import dumps
 from negviz.store.record import RunRecord
 

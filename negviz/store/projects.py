@@ -168,7 +168,7 @@ def adjudication_rows(
 
 def newest_decisions(engine: sa.Engine, dataset: str) -> pd.DataFrame:
     """A dataset's newest adjudication per pair across its projects: the newest decision on a
-    pair wins (the reviewers' gold label; negviz.annotations.adjudicated spreads its labels)."""
+    pair wins (the reviewers' gold label; negviz.results.annotations.adjudicated spreads its labels)."""
     frame = adjudication_rows(engine, dataset=dataset)
     return frame.sort_values("created_at").drop_duplicates("item_id", keep="last").reset_index(drop=True)
 

@@ -6,12 +6,12 @@ from dataclasses import asdict, dataclass, field, fields
 from datetime import datetime
 from typing import Any, Mapping
 
-from negviz.errors import NegvizError
-from negviz.schema import DatasetSpec, ModelSpec
+from negviz.core.errors import NegvizError
+from negviz.core.schema import DatasetSpec, ModelSpec
 
 RUNNING, COMPLETE, FAILED, CANCELLED = "running", "complete", "failed", "cancelled"
 STATUSES = (RUNNING, COMPLETE, FAILED, CANCELLED)
-EVAL, FINETUNE, RETRIEVAL = "eval", "finetune", "retrieval"  # retrieval: over a corpus (negviz.retrieval)
+EVAL, FINETUNE, RETRIEVAL = "eval", "finetune", "retrieval"  # retrieval: over a corpus (negviz.evaluation.retrieval)
 ATTRIBUTION = "attribution"  # token attributions over a dataset (negviz.analyses.cue_influence)
 RUN_KINDS = (EVAL, FINETUNE, RETRIEVAL, ATTRIBUTION)
 JSON_FIELDS = ("model_spec", "dataset_spec", "options", "summary")

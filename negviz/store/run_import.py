@@ -75,7 +75,7 @@ class RunImport:
         """Import the runs shipped in data/runs/ (or directory) that the store lacks (lazily: see
         import_runs)."""
         if directory is None:
-            from negviz.paths import DATA_DIR
+            from negviz.core.paths import DATA_DIR
 
             directory = DATA_DIR / "runs"
         directory = Path(directory)

@@ -229,7 +229,7 @@ added_datasets = sa.Table(
 )
 
 # Heartbeats of running runs (fine-tuning): the process that owns the run ("host:pid") updates
-# beat_at every few seconds (negviz.jobs.Heartbeat), so a run whose process died is told apart
+# beat_at every few seconds (negviz.evaluation.jobs.Heartbeat), so a run whose process died is told apart
 # from one still working. A table of its own: created on open in older stores (like the tables
 # above), it leaves the runs table and SCHEMA_VERSION as they were, and an older negviz that
 # ignores it still reads and writes the store.

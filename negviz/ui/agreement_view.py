@@ -6,8 +6,8 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from negviz import metrics
 from negviz.analyses import agreement
+from negviz.core import metrics
 from negviz.ui import inspector_data
 
 

@@ -105,8 +105,8 @@ LISTED = 60  # pairs linked on the page; the CSV has them all  # the benchmarks 
 
 
 def fixes_section() -> None:
-    from negviz import links
     from negviz.analyses.fixes import BROKEN, REPAIRED, by_type
+    from negviz.core import links
 
     st.subheader("A fix against its base: pairs repaired and broken")
     dataset = st.radio("Benchmark", FIX_DATASETS, key="fix_ds", bind="query-params", horizontal=True)

@@ -7,8 +7,8 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from negviz import links
-from negviz.taxonomy import TAXONOMY
+from negviz.core import links
+from negviz.language.taxonomy import TAXONOMY
 
 
 def apply_click(chart_key: str, targets: dict[str, int], options: dict[str, list]) -> None:

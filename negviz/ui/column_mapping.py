@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import streamlit as st
 
+from negviz.core.schema import COLUMNS
 from negviz.datasets.userfile import guess_mapping
 from negviz.datasets.validate import DEFAULTS
-from negviz.schema import COLUMNS
 
 NONE = "(none)"  # the pick of an optional column left unmapped
 LABEL = "negation_type"  # a column of type labels: the heatmap's columns when present

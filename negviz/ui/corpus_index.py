@@ -16,14 +16,14 @@ from negviz.ui.widgets import ProgressBar, safe_md
 
 @st.cache_resource(show_spinner=False, max_entries=4)
 def corpus(name: str):
-    from negviz.retrieval.corpus import load_corpus
+    from negviz.evaluation.retrieval.corpus import load_corpus
 
     return load_corpus(name)
 
 
 @st.cache_resource(show_spinner=False, max_entries=4)
 def _index(model: str, corpus_name: str):
-    from negviz.retrieval.index import search_retriever
+    from negviz.evaluation.retrieval.index import search_retriever
 
     return search_retriever(resources.scorer(model), corpus(corpus_name))
 
@@ -57,6 +57,6 @@ def index(model: str, corpus_name: str, label: str | None = None):
 
 def _keeps_vectors(retriever) -> bool:
     """Whether a stopped build keeps its work: dense indexes write each batch to the ScoreCache."""
-    from negviz.retrieval.index import DenseRetriever
+    from negviz.evaluation.retrieval.index import DenseRetriever
 
     return isinstance(retriever, DenseRetriever)

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import streamlit as st
 
-from negviz.text import counterfactual as cf
-from negviz.text.worddiff import STYLE, Span, render_html, text_block
+from negviz.language.text import counterfactual as cf
+from negviz.language.text.worddiff import STYLE, Span, render_html, text_block
 
 OPS = ["none"] + [cf.OP_LABELS[op] for op in cf.OPS]  # bound widgets hold readable values
 
@@ -32,7 +32,7 @@ def counterfactual_editor(texts: dict[str, str], label: str = "Edit", limit: int
     edit = cf.apply_edit(texts[target], op, old, new, st.session_state.get("cf_text") or "") if op else None
     if op and edit is None:
         st.warning(
-            f"No rule fits “{op_label}” for {target}; see `negviz.text.counterfactual` for what the rules cover."
+            f"No rule fits “{op_label}” for {target}; see `negviz.language.text.counterfactual` for what the rules cover."
         )
     if edit:
         # typed words are shown as code, never as markup

@@ -11,9 +11,9 @@ from negviz.analyses import layers as L
 from negviz.charts.cue_influence import share_boxes
 from negviz.charts.layers import layer_curves
 from negviz.charts.per_type import category_label
-from negviz.outcomes import CATEGORIES
+from negviz.core.outcomes import CATEGORIES
+from negviz.language.taxonomy import TAXONOMY
 from negviz.store.record import ATTRIBUTION
-from negviz.taxonomy import TAXONOMY
 from negviz.ui import chart_items, inspector_data
 from negviz.ui.dataset_cache import dataset_view
 from negviz.ui.widgets import csv_download, figure_downloads, safe_md

@@ -1,4 +1,4 @@
-"""The pages' one read path: ``dataset_view(name)``, a negviz.dataset_view.DatasetView whose reads
+"""The pages' one read path: ``dataset_view(name)``, a negviz.results.dataset_view.DatasetView whose reads
 are cached here, so every page shows what the report and the CLI compute, read once.
 
     view = dataset_view("nevir")
@@ -19,7 +19,7 @@ from typing import Any, Callable
 import pandas as pd
 import streamlit as st
 
-from negviz.dataset_view import READS, DatasetView
+from negviz.results.dataset_view import READS, DatasetView
 from negviz.ui import resources
 
 
@@ -42,7 +42,7 @@ def content_key(name: str) -> str:
 
 class PageCache:
     """A DatasetView's reads kept for every session of this server, keyed by the store's URL and
-    kept as long as negviz.dataset_view.READS says each stays true (annotations: never kept)."""
+    kept as long as negviz.results.dataset_view.READS says each stays true (annotations: never kept)."""
 
     def __init__(self, url: str):
         self.url = url
@@ -60,9 +60,9 @@ def training_pair(dataset_spec: dict, pair: str) -> pd.Series | None:
     """The texts of one held-out pair of a fine-tuning run, read from the run's own dataset spec,
     or None when that dataset cannot be read here (a user file that stayed on another machine, a
     pair the dataset no longer has)."""
+    from negviz.core.errors import NegvizError
+    from negviz.core.schema import DatasetSpec
     from negviz.datasets import facts, load
-    from negviz.errors import NegvizError
-    from negviz.schema import DatasetSpec
 
     try:
         spec = DatasetSpec.from_dict(dataset_spec)

@@ -1,4 +1,4 @@
-"""The Evaluate page's background job (negviz.eval_jobs): its progress bar with counts and a
+"""The Evaluate page's background job (negviz.evaluation.eval_jobs): its progress bar with counts and a
 Cancel button, refreshed every 2 s, then what it ended with; other evaluations running on
 this server are named, so two people do not start the same one twice."""
 
@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from negviz import eval_jobs
+from negviz.evaluation import eval_jobs
 from negviz.ui import dataset_cache
 from negviz.ui.run_links import headline_text, links_markdown, result_links
 from negviz.ui.widgets import safe_md

@@ -12,7 +12,6 @@ from negviz.finetune.data import HEDGE_TRIPLE
 from negviz.finetune.spec import TRAIN_KINDS
 from negviz.ui.widgets import show_error, user_path
 
-
 _FAILED = "_finetune_failed"  # (run id, error) of the job this session saw fail
 
 

@@ -11,7 +11,7 @@ import streamlit as st
 
 from negviz.analyses import per_type as at
 from negviz.charts.per_type import accuracy_heatmap, distribution_bars
-from negviz.taxonomy import type_distribution
+from negviz.language.taxonomy import type_distribution
 from negviz.ui import chart_items, resources
 from negviz.ui.types_data import TypesContext
 from negviz.ui.widgets import csv_download, figure_downloads, safe_md

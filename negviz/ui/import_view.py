@@ -1,5 +1,5 @@
 """The Import scores page: a score file computed elsewhere stored as a run of the sidebar's dataset
-(negviz.external.importing.import_scores), every problem of a refused file listed as plain text,
+(negviz.results.external.importing.import_scores), every problem of a refused file listed as plain text,
 and, once stored, its headline and links to the pages that show it; the Models & data page's
 table of models analysed from their scores alone (families ``imported`` and ``python``)."""
 
@@ -11,8 +11,8 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from negviz import links
-from negviz.errors import DataValidationError, NegvizError
+from negviz.core import links
+from negviz.core.errors import DataValidationError, NegvizError
 from negviz.ui import dataset_cache, resources
 from negviz.ui.run_links import headline_text, links_markdown, result_links
 from negviz.ui.widgets import safe_md, show_error
@@ -31,9 +31,9 @@ def layouts(dataset: str) -> pd.DataFrame:
 
 @st.cache_data(show_spinner=False, max_entries=16)
 def _layouts(url: str, dataset: str, content: str) -> pd.DataFrame:
-    from negviz.external.score_files import ID_LAYOUT, TEXT_LAYOUT, slot_names
-    from negviz.item_scoring import scoring_inputs
-    from negviz.schema import EXCLUSION
+    from negviz.core.schema import EXCLUSION
+    from negviz.evaluation.item_scoring import scoring_inputs
+    from negviz.results.external.score_files import ID_LAYOUT, TEXT_LAYOUT, slot_names
 
     ds = dataset_cache.dataset_view(dataset).dataset
     queries, docs, items, slots = scoring_inputs(ds.kind, ds.frame.head(1))
@@ -93,7 +93,7 @@ def import_bytes(
     a run of ``dataset`` (into the app's store unless ``store``); the run lists are cleared so
     every page lists the new run. Raises what import_scores raises; nothing is stored then."""
     from negviz.datasets.userfile import check_size
-    from negviz.external.importing import import_scores
+    from negviz.results.external.importing import import_scores
 
     if not (model_name or "").strip():
         raise NegvizError("Give the model a name: what produced these scores, e.g. rank1-32b.")

@@ -10,8 +10,8 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from negviz import outcomes
 from negviz.analyses import inspector as F
+from negviz.core import outcomes
 from negviz.ui import resources
 from negviz.ui.dataset_cache import content_key, dataset_view
 
@@ -44,6 +44,6 @@ def _verdicts(url: str, name: str, runs: tuple[tuple[str, str, str], ...]) -> pd
 
 
 def verdicts(name: str, runs: pd.DataFrame) -> pd.DataFrame:
-    """Every shown run's verdicts (negviz.outcomes under its tie rule), stacked with ``model``."""
+    """Every shown run's verdicts (negviz.core.outcomes under its tie rule), stacked with ``model``."""
     key = tuple((r.run_id, r.model_name, outcomes.tie_rule(r.options)) for r in runs.itertuples())
     return _verdicts(resources.db_url(), name, key)

@@ -12,12 +12,12 @@ from dataclasses import dataclass
 import pandas as pd
 import streamlit as st
 
-from negviz import annotations as ann
-from negviz import outcomes
 from negviz.analyses import inspector as F
 from negviz.analyses import lexical as X
+from negviz.core import outcomes
 from negviz.datasets import Dataset
-from negviz.taxonomy import TAXONOMY
+from negviz.language.taxonomy import TAXONOMY
+from negviz.results import annotations as ann
 from negviz.ui import lexical_data, url_check
 
 

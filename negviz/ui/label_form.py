@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import streamlit as st
 
-from negviz import annotations as ann
 from negviz.analyses import paircard
-from negviz.kinds import kind_of
-from negviz.ui.dataset_cache import dataset_view
+from negviz.core.kinds import kind_of
+from negviz.language.taxonomy import TAXONOMY
+from negviz.results import annotations as ann
 from negviz.store import StoreError
-from negviz.taxonomy import TAXONOMY
+from negviz.ui.dataset_cache import dataset_view
 from negviz.ui.widgets import safe_md
 
 

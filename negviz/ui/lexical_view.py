@@ -9,9 +9,8 @@ import streamlit as st
 
 from negviz.analyses import lexical as X
 from negviz.charts.lexical import confound_bars
-from negviz.text.words import counted
-from negviz.ui import lexical_data
-from negviz.ui import chart_items
+from negviz.language.text.words import counted
+from negviz.ui import chart_items, lexical_data
 from negviz.ui.widgets import csv_download, safe_md
 
 
@@ -23,7 +22,7 @@ def _tables(comps: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
 
 
 def show(ctx, outcomes: pd.DataFrame, order: list[str], scope: str) -> None:
-    """``outcomes``: the page's filtered verdicts (negviz.outcomes); ``order``: its model order."""
+    """``outcomes``: the page's filtered verdicts (negviz.core.outcomes); ``order``: its model order."""
     st.subheader("The lexical confound: does a model follow word overlap?")
     lexical, source = lexical_data.margins(ctx.name)
     comps = X.comparisons(outcomes, lexical)

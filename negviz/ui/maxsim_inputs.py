@@ -10,11 +10,11 @@ from dataclasses import dataclass, field
 
 import streamlit as st
 
-from negviz import links
 from negviz.analyses import playground as pg
 from negviz.analyses.paircard import md_escape
-from negviz.page_registry import QUERY_KINDS
-from negviz.schema import ID_COLUMN, PAIRS
+from negviz.core import links
+from negviz.core.page_registry import QUERY_KINDS
+from negviz.core.schema import ID_COLUMN, PAIRS
 from negviz.ui.dataset_cache import dataset_view
 from negviz.ui.page_guard import dataset_kind_problem
 

@@ -29,7 +29,7 @@ class Inputs:
     doc_names: list[str]
     gold: str | None = None  # the dataset's gold cue, marked in the matrices
     marks: dict = field(default_factory=dict)  # slot -> the edited span, marked
-    edit: object = None  # negviz.text.counterfactual's edit, or None
+    edit: object = None  # negviz.language.text.counterfactual's edit, or None
 
 
 @dataclass(frozen=True)

@@ -6,9 +6,9 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from negviz import metrics
-from negviz.dataset_view import DatasetView
+from negviz.core import metrics
 from negviz.datasets.facts import metric_baseline
+from negviz.results.dataset_view import DatasetView
 from negviz.ui.widgets import safe_md
 
 

@@ -1,11 +1,11 @@
 """A page's guard against a sidebar dataset of a kind it does not draw: the reason comes from the
-page registry (negviz.page_registry.kind_problem), so every page words it alike."""
+page registry (negviz.core.page_registry.kind_problem), so every page words it alike."""
 
 from __future__ import annotations
 
 import streamlit as st
 
-from negviz.page_registry import by_url_path, kind_problem
+from negviz.core.page_registry import by_url_path, kind_problem
 from negviz.ui.dataset_cache import dataset_view
 from negviz.ui.widgets import safe_md
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from negviz import run_choice
-from negviz.page_registry import DATASET_KEY, MODELS_KEY, PIN_KEY
+from negviz.core.page_registry import DATASET_KEY, MODELS_KEY, PIN_KEY
+from negviz.evaluation import run_choice
 from negviz.ui import resources
 from negviz.ui.dataset_cache import dataset_view
 
@@ -55,7 +55,7 @@ TOP_DEFAULT = 16
 
 
 def shown_runs(dataset: str, key: str = "pinned_runs") -> pd.DataFrame:
-    """The run that stands for each model on ``dataset`` (negviz.run_choice: one policy for every
+    """The run that stands for each model on ``dataset`` (negviz.evaluation.run_choice: one policy for every
     page), named in an expander that also pins another run of a model (kept in the URL) and, in a
     large store, filters models by family and name and sets how many of the best are drawn."""
     state = st.session_state

@@ -8,8 +8,8 @@ from typing import Sequence
 import pandas as pd
 import streamlit as st
 
-from negviz import outcomes
 from negviz.analyses import playground as pg
+from negviz.core import outcomes
 from negviz.ui import resources
 from negviz.ui.dataset_cache import dataset_view
 
@@ -20,7 +20,7 @@ def models(families: Sequence[str] | None = None) -> pd.DataFrame:
 
 
 def presets(models_: Sequence[str] = pg.PRESET_MODELS, added: tuple[str, str] | None = None) -> list[pg.Preset]:
-    """Demo presets from the run that stands for each preset model (negviz.run_choice) on NevIR and
+    """Demo presets from the run that stands for each preset model (negviz.evaluation.run_choice) on NevIR and
     ExcluIR, and on ``added`` (name, kind: the sidebar's added dataset) where it has runs (the
     preset models' runs there, else any two models')."""
     datasets = list(pg.PRESET_PICKERS) + ([added[0]] if added and added[0] not in pg.PRESET_PICKERS else [])

@@ -6,22 +6,22 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from negviz import annotations as ann
 from negviz import projects as P
 from negviz.analyses import agreement, paircard
 from negviz.analyses.uncertainty import RULE as UNCERTAINTY_RULE
+from negviz.evaluation.item_scoring import item_ids
+from negviz.language.taxonomy import TAXONOMY
+from negviz.language.text.words import counted
 from negviz.projects import review as R
 from negviz.projects.guidelines import safe_markdown
 from negviz.projects.project import DEFAULT_GUIDELINES, check_label
 from negviz.projects.ranking import uncertainty_table
 from negviz.projects.view import ProjectView
-from negviz.item_scoring import item_ids
+from negviz.results import annotations as ann
 from negviz.store import StoreError, StoreUnavailableError
-from negviz.taxonomy import TAXONOMY
-from negviz.text.words import counted
 from negviz.ui import inspector_data, resources
-from negviz.ui.label_form import asks_ambiguity, cannot_save
 from negviz.ui.dataset_cache import dataset_view
+from negviz.ui.label_form import asks_ambiguity, cannot_save
 from negviz.ui.widgets import safe_md, show_error
 
 PAIR_KEY = "project_pair"

@@ -10,12 +10,13 @@ from typing import Mapping
 import pandas as pd
 import streamlit as st
 
-from negviz import links, outcomes, run_choice
 from negviz.analyses import reasoning as R
 from negviz.analyses.paircard import md_escape
-from negviz.llm.prompts import TEMPLATES
-from negviz.schema import PAIRS
+from negviz.core import links, outcomes
+from negviz.core.schema import PAIRS
+from negviz.evaluation import run_choice
 from negviz.scorers import FAMILIES
+from negviz.scorers.llm.prompts import TEMPLATES
 from negviz.ui import resources
 from negviz.ui.dataset_cache import dataset_view
 

@@ -9,7 +9,7 @@ import time
 import pandas as pd
 import streamlit as st
 
-from negviz.paths import DATA_DIR
+from negviz.core.paths import DATA_DIR
 
 BUNDLED_RUNS = DATA_DIR / "runs"
 
@@ -118,14 +118,14 @@ def _available_offline(hub_id: str) -> bool:
 
 @st.cache_data(show_spinner=False)
 def catalog() -> pd.DataFrame:
-    from negviz.catalog import load_catalog
+    from negviz.evaluation.catalog import load_catalog
 
     return load_catalog()
 
 
 @st.cache_data(show_spinner=False)
 def reference() -> pd.DataFrame:
-    from negviz.published import load_reference
+    from negviz.evaluation.published import load_reference
 
     return load_reference()
 
@@ -150,8 +150,8 @@ def clear_datasets() -> None:
 @st.cache_resource(show_spinner=False, max_entries=4)
 def scorer(spec_text: str, device: str | None = None):
     """A loaded scorer per spec; few entries so GPU memory is freed when one is evicted."""
-    from negviz.cache import ScoreCache
-    from negviz.catalog import load_scorer
+    from negviz.core.cache import ScoreCache
+    from negviz.evaluation.catalog import load_scorer
 
     return load_scorer(spec_text, device=device, cache=ScoreCache())
 

@@ -4,7 +4,7 @@ Import scores pages both end with these)."""
 
 from __future__ import annotations
 
-from negviz import links
+from negviz.core import links
 from negviz.datasets.facts import metric_label
 
 PERCENT = {"paired_accuracy", "right_rank", "detection_accuracy", "delta_r1", "delta_mrr10"}
@@ -12,7 +12,7 @@ PERCENT = {"paired_accuracy", "right_rank", "detection_accuracy", "delta_r1", "d
 
 def headline_text(summary: dict, n: int) -> str:
     """ "paired accuracy 7.1% (n = 1,383 items)", or "... (100 of 1,383 items)" for a partial file."""
-    from negviz.summaries import headline
+    from negviz.evaluation.summaries import headline
 
     metric, value = headline(summary)
     shown = "n/a" if value is None else f"{value:.1%}" if metric in PERCENT else f"{value:.3f}"
@@ -27,7 +27,7 @@ def result_links(
     """(title, URL) of the pages that show a new run: the Overview (the run pinned), and for a
     pairs-style evaluation the heatmap and the inspector with the model chosen; a corpus run's
     queries show on the Overview and the heatmap's corpus section."""
-    from negviz.page_registry import PIN_KEY, by_url_path
+    from negviz.core.page_registry import PIN_KEY, by_url_path
     from negviz.store.record import EVAL
 
     pin = {PIN_KEY: [run_id]}
@@ -49,5 +49,5 @@ def result_links(
 
 
 def links_markdown(shown: list[tuple[str, str]]) -> str:
-    """ "Open it: [Overview](...) · ..." (titles are ours, URLs built by negviz.links)."""
+    """ "Open it: [Overview](...) · ..." (titles are ours, URLs built by negviz.core.links)."""
     return "Open it: " + " · ".join(f"[{title}]({url})" for title, url in shown)

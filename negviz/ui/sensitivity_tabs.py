@@ -9,7 +9,7 @@ import streamlit as st
 
 from negviz.analyses import sensitivity as sv
 from negviz.charts.sensitivity import cannot_chart, own_sentence_chart
-from negviz.text import perturb
+from negviz.language.text import perturb
 from negviz.ui import pickers, resources
 from negviz.ui import sensitivity_data as sd
 from negviz.ui.widgets import csv_download, figure_downloads, no_runs_yet, safe_md, show_error

@@ -15,7 +15,7 @@ import sys
 import threading
 import time
 
-from negviz.paths import ROOT
+from negviz.core.paths import ROOT
 
 # What the first page (the Overview) imports: ~1 s of the first script run on a fresh server.
 WARM_MODULES = (

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from negviz import outcomes
+from negviz.core import outcomes
 from negviz.datasets import DatasetFacts
 from negviz.ui.dataset_cache import dataset_view
 
@@ -19,8 +19,8 @@ class TypesContext:
     title: str
     split: str
     facts: DatasetFacts
-    runs: pd.DataFrame  # the run shown per model (negviz.run_choice)
-    outcomes: pd.DataFrame  # negviz.outcomes.run_outcomes
+    runs: pd.DataFrame  # the run shown per model (negviz.evaluation.run_choice)
+    outcomes: pd.DataFrame  # negviz.core.outcomes.run_outcomes
     meta: pd.DataFrame  # per_type.item_meta
 
     @property

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import streamlit as st
 
-from negviz import links
-from negviz.page_registry import by_url_path
 from negviz.analyses.paircard import md_escape
+from negviz.core import links
+from negviz.core.page_registry import by_url_path
 
 _REASONS = "_url_reasons"
 _CHECKED = "_url_checked_page"

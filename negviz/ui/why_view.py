@@ -7,7 +7,7 @@ The panel's model, score difference and method are its own choices, kept in the 
 why_contrast, why_method, why_on), so a link reproduces an explanation. Before the work starts
 the panel says its cost: the passes it scores and a time from the rate measured on this machine;
 work estimated over EXPLICIT_AFTER seconds waits for a click on Start. While it runs, a bar counts
-the scorer's batches or the integration steps with the time left (negviz.progress.Eta), beside a
+the scorer's batches or the integration steps with the time left (negviz.core.progress.Eta), beside a
 Cancel button.
 """
 
@@ -21,12 +21,12 @@ from typing import Mapping
 import pandas as pd
 import streamlit as st
 
-from negviz import links
 from negviz.analyses import attribution as A
 from negviz.analyses import layers as L
 from negviz.analyses.sensitivity import spec_label
 from negviz.charts.layers import layer_curves
-from negviz.progress import duration_text
+from negviz.core import links
+from negviz.core.progress import duration_text
 from negviz.scorers import families_of_architecture, scores_only
 from negviz.scorers.external import unavailable_message
 from negviz.ui import resources

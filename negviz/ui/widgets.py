@@ -8,7 +8,7 @@ import pandas as pd
 import streamlit as st
 
 from negviz.analyses.paircard import md_escape as safe_md  # the one escaping rule, also used by the library
-from negviz.catalog import eval_command
+from negviz.evaluation.catalog import eval_command
 
 __all__ = ["csv_download", "figure_downloads", "ProgressBar", "show_error", "safe_md", "user_path", "no_runs_yet"]
 
@@ -25,7 +25,7 @@ def no_runs_yet(dataset: str, title: str | None = None) -> str:
 
 
 def csv_download(df: pd.DataFrame, file_name: str, label: str = "Download CSV", key: str | None = None) -> None:
-    from negviz.text.csv_cells import csv_bytes
+    from negviz.language.text.csv_cells import csv_bytes
 
     st.download_button(
         label,
@@ -66,10 +66,10 @@ def figure_downloads(fig, stem: str, key: str | None = None) -> None:
 
 class ProgressBar:
     """The library's progress(done, total, desc) callback drawn as a bar with counts and the
-    time left (negviz.progress)."""
+    time left (negviz.core.progress)."""
 
     def __init__(self, label: str):
-        from negviz.progress import Eta
+        from negviz.core.progress import Eta
 
         self.label = label
         self.eta = Eta()
@@ -89,8 +89,8 @@ def show_error(exc: Exception) -> None:
 
 
 def user_path(value: str) -> str:
-    """``value`` when the server may read it for a browser user (negviz.paths.check_user_path;
+    """``value`` when the server may read it for a browser user (negviz.core.paths.check_user_path;
     the default for an unset NEGVIZ_DATA_DIRS follows the address the server listens on)."""
-    from negviz.paths import check_user_path, is_local_address
+    from negviz.core.paths import check_user_path, is_local_address
 
     return check_user_path(value, local_server=is_local_address(st.get_option("server.address")))

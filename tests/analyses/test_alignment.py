@@ -159,8 +159,8 @@ def test_cues_from_taxonomy_and_gold():
 # ---------------------------------------------------------------- real scorers
 @pytest.fixture(scope="module")
 def colbert(tmp_path_factory):
-    from negviz.catalog import load_scorer
-    from negviz.schema import ModelSpec
+    from negviz.core.schema import ModelSpec
+    from negviz.evaluation.catalog import load_scorer
     from tests.support.tiny.late import build_tiny_colbert
 
     path = build_tiny_colbert(tmp_path_factory.mktemp("colbert") / "ckpt")
@@ -185,7 +185,7 @@ def test_colbert_grid_equals_score_for_both_similarities(colbert):
 
 @pytest.fixture(scope="module")
 def minilm():
-    from negviz.catalog import load_scorer
+    from negviz.evaluation.catalog import load_scorer
 
     return load_scorer("maxsim-all-MiniLM-L6-v2", device="cpu")
 
@@ -204,7 +204,7 @@ def test_minilm_on_a_nevir_pair_with_cue_not(minilm):
     merged = al.build_view(al.token_matrix(minilm, row["q2"], row["d1"]), merge=True)
     assert "instill" in merged.cols.labels and merged.contribution.sum() == pytest.approx(ex.grid[1, 0])
     # l2 drawn from the same vectors equals the scorer configured for l2
-    from negviz.catalog import load_scorer
+    from negviz.evaluation.catalog import load_scorer
 
     l2 = load_scorer("maxsim-all-MiniLM-L6-v2[similarity=l2]", device="cpu")
     drawn = al.token_matrix(minilm, row["q1"], row["d1"], "l2").score
@@ -220,7 +220,7 @@ def test_long_documents_are_truncated_and_flagged(minilm):
 
 
 def test_the_counterfactual_highlight_escapes_typed_text():
-    from negviz.text.worddiff import CHANGED_CLASS, Span, render_html
+    from negviz.language.text.worddiff import CHANGED_CLASS, Span, render_html
 
     text = "<script>alert(1)</script> is not"
     out = render_html(text, [Span(text.index("not"), len(text))])

@@ -14,10 +14,10 @@ import pytest
 
 from negviz.analyses import attribution as A
 from negviz.analyses import layers as L
-from negviz.catalog import load_scorer
+from negviz.core.schema import PAIRS
 from negviz.datasets import load
-from negviz.explain import run_layer_curves
-from negviz.schema import PAIRS
+from negviz.evaluation.catalog import load_scorer
+from negviz.results.explain import run_layer_curves
 
 IDF_ONCE = math.log(3 / 2) + 1  # smooth idf of a term in one of the pair's two texts
 IDF_BOTH = 1.0
@@ -122,7 +122,7 @@ def test_shaded_text_is_escaped():
 
 
 def test_layer_curves_over_a_dataset_are_stored_and_read_back(tmp_path):
-    from negviz.schema import DatasetSpec
+    from negviz.core.schema import DatasetSpec
     from negviz.store import Store
 
     store = Store(f"sqlite:///{tmp_path / 's.sqlite'}")
@@ -150,7 +150,7 @@ def test_layer_curves_over_a_dataset_are_stored_and_read_back(tmp_path):
 def test_integrated_gradients_of_a_pytorch_cross_encoder_are_complete(tiny_model_dir):
     """A cross-encoder reads (query, document) as one sequence: the margin of two logits, with the
     query's attribution summed over its two copies, sums to F(x) - F(x') within 1%."""
-    from negviz.schema import ModelSpec
+    from negviz.core.schema import ModelSpec
 
     path = tiny_model_dir("cross-encoder-1")
     scorer = load_scorer(ModelSpec.make(str(path), family="cross-encoder"), device="cpu")

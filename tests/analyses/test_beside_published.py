@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 
 from negviz.analyses.beside_published import BESIDE_COLUMNS, beside_published, run_value
-from negviz.published import load_reference, model_rows
+from negviz.evaluation.published import load_reference, model_rows
 
 
 def ref_row(**kw) -> dict:

@@ -9,7 +9,7 @@ import pytest
 from negviz.analyses.board import COLUMNS, GENERAL, board_json, board_table, column_keys
 from negviz.analyses.leaderboard import corpus_board, leaderboard
 from negviz.cli import main
-from negviz.dataset_view import DatasetView
+from negviz.results.dataset_view import DatasetView
 from negviz.store import Store
 
 
@@ -146,7 +146,7 @@ def test_negminilm_repairs_and_breaks_on_nevir_by_hand(shipped_store):
 
 
 def test_maxsim_variants_have_their_encoders_as_base():
-    from negviz.catalog import base_model
+    from negviz.evaluation.catalog import base_model
 
     assert base_model("maxsim-all-MiniLM-L6-v2") == "all-MiniLM-L6-v2"
     assert base_model("maxsim-all-mpnet-base-v2") == "all-mpnet-base-v2"

@@ -78,7 +78,7 @@ def test_coverage_names_the_command_for_a_model_without_a_run():
 
 def test_every_shipped_cue_influence_run_is_of_todays_cue_rule_and_says_its_sample():
     from negviz.analyses.attribution import CUE_RULE
-    from negviz.paths import DATA_DIR
+    from negviz.core.paths import DATA_DIR
     from negviz.store.portable import read_record
 
     paths = sorted((DATA_DIR / "runs").glob("*-attribution-*.parquet"))

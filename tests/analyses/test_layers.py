@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 
 from negviz.analyses import layers as L
-from negviz.catalog import load_scorer
+from negviz.evaluation.catalog import load_scorer
 
 
 def test_the_layer_curve_equals_a_direct_computation_on_two_sentences():

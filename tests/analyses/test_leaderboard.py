@@ -6,8 +6,8 @@ import pandas as pd
 import pytest
 
 from negviz.analyses.leaderboard import comparable_published, leaderboard, published_rows
-from negviz.published import load_reference
-from negviz.run_choice import choose_runs
+from negviz.evaluation.published import load_reference
+from negviz.evaluation.run_choice import choose_runs
 
 
 def fake_runs():

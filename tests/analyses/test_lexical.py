@@ -7,8 +7,8 @@ import pandas as pd
 import pytest
 
 from negviz.analyses import lexical as X
-from negviz.catalog import load_scorer
-from negviz.schema import PAIRS
+from negviz.core.schema import PAIRS
+from negviz.evaluation.catalog import load_scorer
 
 
 def test_the_lexical_measure_on_hand_built_pairs():
@@ -22,7 +22,7 @@ def test_the_lexical_measure_on_hand_built_pairs():
         }
     )
     bm25 = load_scorer("bm25")
-    from negviz.item_scoring import score_dataset, wide_scores
+    from negviz.evaluation.item_scoring import score_dataset, wide_scores
 
     wide = wide_scores(PAIRS, frame, score_dataset(PAIRS, frame, bm25)).set_index("item_id")
     lex = X.lexical_margins(PAIRS, frame, wide).set_index("item_id")

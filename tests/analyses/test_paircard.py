@@ -1,9 +1,9 @@
 """negviz.analyses.paircard: one item's card in the inspector (texts escaped, diff and cue marked),
 its score matrix, each model's verdict row and card, and text shown in markdown as itself."""
 
-from negviz import links
 from negviz.analyses import paircard
-from negviz.schema import EXCLUSION, PAIRS
+from negviz.core import links
+from negviz.core.schema import EXCLUSION, PAIRS
 
 Q1 = "Who had no love for the violin?"
 Q2 = "Who did not yet have love for the violin?"

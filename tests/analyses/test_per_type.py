@@ -6,10 +6,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from negviz import outcomes as oc
 from negviz.analyses import per_type as at
 from negviz.charts.per_type import BELOW, accuracy_heatmap, distribution_bars, margin_distributions, preference_bars
-from negviz.published import load_reference
+from negviz.core import outcomes as oc
+from negviz.evaluation.published import load_reference
 
 # Four NevIR-style pairs with s(q1,d1), s(q1,d2), s(q2,d1), s(q2,d2) chosen to hit each verdict.
 WIDE = pd.DataFrame(
@@ -74,7 +74,7 @@ def test_orders_of_rows_and_columns():
 
 def test_groups_for_each_axis_on_nevir():
     from negviz.datasets import load
-    from negviz.taxonomy import label_pairs
+    from negviz.language.taxonomy import label_pairs
 
     ds = load("nevir")
     meta = at.item_meta(ds.kind, ds.frame, label_pairs(ds))

@@ -7,8 +7,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from negviz import metrics
 from negviz.analyses import playground as pg
+from negviz.core import metrics
 
 
 @pytest.mark.parametrize(
@@ -35,7 +35,7 @@ def test_grid_verdicts_with_distractors_and_tables():
 
 
 def test_score_grid_and_doc_cosine_with_real_models():
-    from negviz.catalog import load_scorer
+    from negviz.evaluation.catalog import load_scorer
 
     tfidf = load_scorer("tfidf")
     queries, docs = ["the river is not deep", "the river is deep"], ["a deep river", "a dry desert", "deep water"]
@@ -118,7 +118,7 @@ def test_stored_presets_from_the_bundled_runs(shipped_store):
 
 
 def test_model_table_and_checkpoint_hook(tmp_path):
-    from negviz.catalog import load_catalog
+    from negviz.evaluation.catalog import load_catalog
     from tests.support.tiny.late import build_tiny_colbert
 
     table = pg.model_table(load_catalog(), pg.LATE_INTERACTION)

@@ -5,12 +5,12 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from negviz import metrics
 from negviz.analyses import sensitivity as sv
-from negviz.published import load_reference
-from negviz.schema import DatasetSpec, ModelSpec
-from negviz.kinds import PERTURBATION, kind_of
-from negviz.text import perturb
+from negviz.core import metrics
+from negviz.core.kinds import PERTURBATION, kind_of
+from negviz.core.schema import DatasetSpec, ModelSpec
+from negviz.evaluation.published import load_reference
+from negviz.language.text import perturb
 
 # Two perturbations x 3 items. Scores t = m(ref, mt), h = m(ref, pert), e = m(ref, ".") by hand:
 #   negation:1  t .9 h .5 e .1 -> ratio .4/.8 = .5, detected
@@ -152,7 +152,7 @@ def test_cannot_distribution_by_hand():
 
 
 def test_metric_spec_gives_bi_encoders_cosine_on_similarity_datasets_only():
-    from negviz.runner import metric_spec
+    from negviz.evaluation.runner import metric_spec
 
     mini = ModelSpec.parse("all-MiniLM-L6-v2")
     assert metric_spec(mini, "perturbation").opts == {"similarity": "cosine"}
@@ -166,7 +166,7 @@ def test_metric_spec_gives_bi_encoders_cosine_on_similarity_datasets_only():
 
 def test_demetr_run_records_cosine_and_matches_its_stored_summary(tmp_path, tiny_model_dir, score_cache):
     from negviz.datasets import load
-    from negviz.runner import run_eval
+    from negviz.evaluation.runner import run_eval
     from negviz.store import Store
 
     with Store(f"sqlite:///{tmp_path / 'r.sqlite'}") as store:
@@ -193,7 +193,7 @@ def test_demetr_run_records_cosine_and_matches_its_stored_summary(tmp_path, tiny
 
 
 def test_own_sentence_scores_with_tfidf_by_hand(score_cache):
-    from negviz.catalog import load_scorer
+    from negviz.evaluation.catalog import load_scorer
 
     scorer = load_scorer("tfidf", cache=score_cache)
     ref, cand = "The new bridge opened to traffic.", "The new bridge opened for traffic."
@@ -209,7 +209,7 @@ def test_own_sentence_scores_with_tfidf_by_hand(score_cache):
 
 
 def test_own_sentence_table_reports_a_failing_model_and_keeps_the_others(score_cache):
-    from negviz.catalog import load_scorer
+    from negviz.evaluation.catalog import load_scorer
 
     class Broken:
         def score(self, queries, docs):

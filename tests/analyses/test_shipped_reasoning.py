@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import pytest
 
-from negviz import run_choice
 from negviz.analyses import reasoning as R
+from negviz.core.paths import DATA_DIR
+from negviz.core.schema import PAIRS, SLOTS
 from negviz.datasets import load
-from negviz.paths import DATA_DIR
-from negviz.schema import PAIRS, SLOTS
+from negviz.evaluation import run_choice
 from negviz.store import Store, portable
 
 REASONING = DATA_DIR / "runs" / "nevir-first25-rank1__smollm2-135m.parquet"

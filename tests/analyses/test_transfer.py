@@ -9,10 +9,10 @@ import pytest
 
 from negviz import finetune as ft
 from negviz.analyses.board import GENERAL, GENERAL_NOT_HELD_OUT, board_json, general_fill, heldout_cells
-from negviz.cache import ScoreCache
-from negviz.dataset_view import DatasetView
-from negviz.runner import run_eval
-from negviz.schema import DatasetSpec
+from negviz.core.cache import ScoreCache
+from negviz.core.schema import DatasetSpec
+from negviz.evaluation.runner import run_eval
+from negviz.results.dataset_view import DatasetView
 from negviz.store import Store
 
 TINY = dict(epochs=1, limit_train=8, limit_heldout=6, batch_size=4, train="nevir-split", general=3, transfer=0)

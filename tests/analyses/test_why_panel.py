@@ -8,9 +8,9 @@ from __future__ import annotations
 import pytest
 
 from negviz.analyses import attribution as A
-from negviz.catalog import load_scorer
-from negviz.progress import MAX_SWING, Cancelled, Eta, duration_text, time_left
-from negviz.schema import PAIRS, ModelSpec
+from negviz.core.progress import MAX_SWING, Cancelled, Eta, duration_text, time_left
+from negviz.core.schema import PAIRS, ModelSpec
+from negviz.evaluation.catalog import load_scorer
 
 SECOND = "s(q2,d2) - s(q2,d1)"  # NevIR's second score difference, as the panel and its URL name it
 
@@ -76,7 +76,7 @@ def test_the_eta_waits_for_a_rate_and_restarts_with_a_new_stage():
 
 
 def test_a_background_evaluation_says_the_time_left_its_child_estimated():
-    from negviz.eval_jobs import RUNNING, EvalJob
+    from negviz.evaluation.eval_jobs import RUNNING, EvalJob
 
     record = {"done": 100, "total": 1000, "desc": "scoring", "elapsed": 30.0, "left": 270.0}
     assert EvalJob("eval-1", RUNNING, "m on d", record).line() == "scoring 100/1,000 · about 4 min left · 30 s"

@@ -30,7 +30,7 @@ def test_library_never_imports_streamlit():
 
 def test_importing_registries_and_cli_does_not_import_torch():
     code = (
-        "import sys, negviz.scorers, negviz.datasets, negviz.cli, negviz.metrics, negviz.catalog;"
+        "import sys, negviz.scorers, negviz.datasets, negviz.cli, negviz.core.metrics, negviz.evaluation.catalog;"
         "print('torch' in sys.modules, 'transformers' in sys.modules)"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=120)
@@ -43,15 +43,15 @@ def test_importing_registries_and_cli_does_not_import_torch():
 # Everything else, above all anything derived from the store, is cached in negviz/ui with
 # st.cache_data / st.cache_resource, keyed by store URL and run ids.
 SHIPPED_FILE_READERS = {
-    "negviz/catalog.py": {"load_catalog"},
-    "negviz/published.py": {"_load"},
+    "negviz/evaluation/catalog.py": {"load_catalog"},
+    "negviz/evaluation/published.py": {"_load"},
     "negviz/datasets/shipped.py": {"_read"},
-    "negviz/runner.py": {"code_version"},  # git HEAD of the running code
+    "negviz/evaluation/runner.py": {"code_version"},  # git HEAD of the running code
     "negviz/finetune/general.py": {"general_pool"},  # the shipped candidate pools
     "negviz/scorers/wheels.py": {"_sha256"},  # an installed weight file, keyed by its size and mtime
-    "negviz/text/perturb.py": {"taxonomy_antonyms", "demetr_antonyms"},
-    "negviz/taxonomy/cues.py": {"explain_cue"},
-    "negviz/taxonomy/lexicon.py": {
+    "negviz/language/text/perturb.py": {"taxonomy_antonyms", "demetr_antonyms"},
+    "negviz/language/taxonomy/cues.py": {"explain_cue"},
+    "negviz/language/taxonomy/lexicon.py": {
         "phrases",
         "cue_types",
         "quantifiers",
@@ -65,8 +65,8 @@ SHIPPED_FILE_READERS = {
 PENDING: dict[str, set[str]] = {}
 # Module-level mutable state that is not a cache of results.
 NOT_CACHES = {
-    ("negviz/jobs.py", "_PROCS"),  # the training processes this server started
-    ("negviz/kinds.py", "_REGISTRY"),  # the registered dataset kinds
+    ("negviz/evaluation/jobs.py", "_PROCS"),  # the training processes this server started
+    ("negviz/core/kinds.py", "_REGISTRY"),  # the registered dataset kinds
 }
 
 
@@ -114,11 +114,11 @@ def test_no_result_caches_outside_negviz_ui():
     assert state == [], "module-level caches belong in negviz/ui"
 
 
-def test_analyses_charts_and_text_take_frames_not_a_store():
+def test_analyses_charts_and_language_take_frames_not_a_store():
     """The pure layers never read the store: the ui (or the CLI) reads it and passes frames."""
     pending: set[str] = set()
     offenders = []
-    for layer in ("analyses", "charts", "text"):
+    for layer in ("analyses", "charts", "language/text"):
         for path in sorted((ROOT / "negviz" / layer).rglob("*.py")):
             rel = path.relative_to(ROOT).as_posix()
             tree = ast.parse(path.read_text())
@@ -156,7 +156,7 @@ def test_pages_stay_thin():
 
 # The top of the stack (pages, app.py, negviz/ui, negviz/report, negviz/cli) hands the store only
 # to these: the read model, writers and job control. Any other read goes through the read model
-# (negviz.dataset_view.DatasetView, and negviz.projects.view.ProjectView on top of it), so every
+# (negviz.results.dataset_view.DatasetView, and negviz.projects.view.ProjectView on top of it), so every
 # reader shares one cache and one rule; a function the top of the stack defines itself may pass
 # the store along (its own calls are checked the same way).
 READ_MODEL = {"DatasetView"}
@@ -275,6 +275,13 @@ def test_the_ui_reads_datasets_through_one_cached_accessor():
                 if name == "DatasetView" or getattr(node.func, "id", "") == "load":
                     offenders.append(f"{path.relative_to(ROOT)}:{node.lineno} {name}")
     assert offenders == []
+
+
+def test_negviz_holds_packages_named_by_what_they_do():
+    """At most 16 entries in negviz/: the packages, __init__.py and __main__.py, no loose module."""
+    entries = sorted(p.name for p in (ROOT / "negviz").iterdir() if p.name != "__pycache__")
+    loose = [e for e in entries if e.endswith(".py") and e not in ("__init__.py", "__main__.py")]
+    assert loose == [] and len(entries) <= 16, entries
 
 
 def test_the_readme_layout_names_what_is_in_the_tree():

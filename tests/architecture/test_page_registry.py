@@ -1,5 +1,5 @@
-"""One page registry (negviz.page_registry): every file in pages/ has exactly one entry, app.py's
-navigation and negviz.links read it, and a link to each page is built from it."""
+"""One page registry (negviz.core.page_registry): every file in pages/ has exactly one entry, app.py's
+navigation and negviz.core.links read it, and a link to each page is built from it."""
 
 from __future__ import annotations
 
@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from negviz import links
-from negviz.page_registry import HOME, PAGES, SECTIONS, SIDEBAR_KEYS, by_url_path, kind_problem, url_paths
-from negviz.schema import EXCLUSION, PAIRS, PERTURBATION, SENTENCE_PAIRS
+from negviz.core import links
+from negviz.core.page_registry import HOME, PAGES, SECTIONS, SIDEBAR_KEYS, by_url_path, kind_problem, url_paths
+from negviz.core.schema import EXCLUSION, PAIRS, PERTURBATION, SENTENCE_PAIRS
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -3,8 +3,8 @@ and the drift figure and the pair's trajectory render in headless Chromium."""
 
 from urllib.parse import quote
 
+from negviz.core.paths import DATA_DIR
 from negviz.finetune import history, views
-from negviz.paths import DATA_DIR
 from negviz.store.portable import read_record, read_scores, run_files
 from tests.support.browser import ROOT, needs_browser
 

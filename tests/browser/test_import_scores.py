@@ -9,7 +9,7 @@ from pathlib import Path
 
 from playwright.sync_api import expect
 
-from negviz.external.exporting import score_csv
+from negviz.results.external.exporting import score_csv
 from negviz.store.portable import read_scores
 from tests.support.browser import ROOT, needs_browser, painted
 

@@ -4,7 +4,7 @@ measures the same on its pass over every page), and those measures themselves on
 
 from tests.browser.test_pages import ERRORS, PAGES
 from tests.support.browser import needs_browser
-from tests.support.layout import boxes_overlap, turned_overlap, layout_problems, measure_page
+from tests.support.layout import boxes_overlap, layout_problems, measure_page, turned_overlap
 
 pytestmark = needs_browser
 

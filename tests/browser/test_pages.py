@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from negviz.page_registry import url_paths
+from negviz.core.page_registry import url_paths
 from tests.support.browser import needs_browser, running_app
 from tests.support.layout import measure_page
 

@@ -11,10 +11,10 @@ from itertools import permutations
 
 from negviz import projects as P
 from negviz.datasets import load
+from negviz.language.taxonomy import TAXONOMY
 from negviz.store import Store
 from tests.support.browser import needs_browser, painted, serve
 from tests.support.waiting import wait_for
-from negviz.taxonomy import TAXONOMY
 
 pytestmark = needs_browser
 WAIT = 90_000

@@ -8,10 +8,10 @@ import re
 
 import pytest
 
-from negviz.cache import ScoreCache
+from negviz.core.cache import ScoreCache
+from negviz.core.schema import DatasetSpec, ModelSpec
 from negviz.datasets import load
-from negviz.runner import run_eval
-from negviz.schema import DatasetSpec, ModelSpec
+from negviz.evaluation.runner import run_eval
 from negviz.store import Store
 from tests.support.browser import CHROMIUM, ROOT, needs_browser, serve
 

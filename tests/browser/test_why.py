@@ -5,7 +5,6 @@ list's filter model), writes its choices to the URL, and a click on Cancel stops
 
 import re
 
-
 from tests.support.browser import ROOT, needs_browser, painted, wait_for_url
 
 pytestmark = needs_browser
@@ -23,8 +22,8 @@ def start_if_asked(page) -> None:
 
 def test_the_inspector_shades_every_word_and_gives_the_cues_share(app_server, browser):
     from negviz.analyses import attribution as A
-    from negviz.catalog import load_scorer
     from negviz.datasets import load
+    from negviz.evaluation.catalog import load_scorer
 
     page = browser.new_page(viewport={"width": 1500, "height": 3200})
     # the list's filter model is TF-IDF; the panel's own choice, MiniLM, is what it explains

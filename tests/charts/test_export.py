@@ -8,8 +8,8 @@ import pytest
 
 
 def test_annotation_csv_export_is_neutralised_and_reimports(tmp_path):
-    from negviz import annotations as ann
     from negviz.datasets import load
+    from negviz.results import annotations as ann
     from negviz.store import Store
 
     nevir = load("nevir")

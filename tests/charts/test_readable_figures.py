@@ -4,12 +4,12 @@ panel."""
 
 import pandas as pd
 
-from negviz import outcomes as oc
 from negviz.analyses import per_type as at
 from negviz.analyses import playground as pg
 from negviz.charts.alignment import margin_bars
 from negviz.charts.lexical import confound_bars
 from negviz.charts.per_type import preference_bars
+from negviz.core import outcomes as oc
 from negviz.scorers import score_unit
 from tests.analyses.test_per_type import WIDE
 

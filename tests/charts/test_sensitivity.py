@@ -15,7 +15,7 @@ from negviz.charts.sensitivity import (
     own_sentence_chart,
     sensitivity_heatmap,
 )
-from negviz.published import load_reference
+from negviz.evaluation.published import load_reference
 from tests.analyses.test_sensitivity import FRAME, WIDE
 
 

@@ -14,12 +14,12 @@ from negviz.analyses.beside_published import beside_published, published_overlay
 from negviz.analyses.leaderboard import leaderboard
 from negviz.charts import drift as cd
 from negviz.charts.leaderboard import PUBLISHED_NAME, leaderboard_bars
-from negviz.dataset_view import DatasetView
+from negviz.core.paths import DATA_DIR
 from negviz.datasets.facts import metric_baseline
+from negviz.evaluation.published import load_reference
+from negviz.evaluation.run_choice import choose_runs
 from negviz.finetune import views
-from negviz.paths import DATA_DIR
-from negviz.published import load_reference
-from negviz.run_choice import choose_runs
+from negviz.results.dataset_view import DatasetView
 from negviz.store.store import Store
 
 

@@ -23,8 +23,8 @@ from pathlib import Path
 import pytest
 
 from negviz import cli
+from negviz.evaluation.jobs import store_url as full_url
 from negviz.finetune import jobs as ft_jobs
-from negviz.jobs import store_url as full_url
 from negviz.store import RunNotFoundError
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -146,8 +146,8 @@ def test_explain_steps_has_an_upper_bound(capsys):
 
 
 def test_the_library_checks_the_same_steps_range_before_loading_a_model():
-    from negviz.errors import OptionError
-    from negviz.explain import run_cue_influence
+    from negviz.core.errors import OptionError
+    from negviz.results.explain import run_cue_influence
 
     with pytest.raises(OptionError, match="option steps of integrated gradients must be <= 1024"):
         run_cue_influence("no-such-model-is-loaded", "nevir", method="integrated-gradients", steps=100_000_000)

@@ -6,7 +6,7 @@ import json
 import pytest
 
 from negviz.cli import main
-from negviz.dataset_view import DatasetView
+from negviz.results.dataset_view import DatasetView
 
 
 def cli_json(capsys, store, *args) -> object:

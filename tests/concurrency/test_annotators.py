@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import multiprocessing
 
-from negviz import annotations as ann
+from negviz.results import annotations as ann
 from negviz.store import Store
-from tests.core.test_annotations import N_LABELS, N_PROCS, SHARED, _annotate
+from tests.results.test_annotations import N_LABELS, N_PROCS, SHARED, _annotate
 
 
 def test_concurrent_annotators(store_url):

@@ -10,8 +10,8 @@ import sys
 
 import numpy as np
 
-from negviz.cache import ScoreCache
-from negviz.paths import ROOT
+from negviz.core.cache import ScoreCache
+from negviz.core.paths import ROOT
 from tests.core.test_cache import CHILD, OPEN_AT_ONCE, TEXTS, _all_ready, _stored_vectors
 from tests.support.waiting import wait_for
 
@@ -39,8 +39,8 @@ def test_a_killed_embedding_run_resumes_from_the_cache(tiny_model_dir, tmp_path)
     kept = _stored_vectors(cache_path)
     assert kept == 64  # the two whole checkpoints, nothing of the batch under way
 
-    from negviz.catalog import load_scorer
-    from negviz.schema import ModelSpec
+    from negviz.core.schema import ModelSpec
+    from negviz.evaluation.catalog import load_scorer
 
     spec = ModelSpec.make(str(model), family="bi-encoder")
     rerun = load_scorer(spec, device="cpu", cache=ScoreCache(cache_path), batch_size=8)
@@ -55,7 +55,7 @@ def test_processes_opening_a_new_cache_at_once_all_write_to_it(tmp_path):
     """Builders started together (two app sessions, `negviz eval --corpus` beside the app) contend
     for the new file's switch to WAL, which SQLite answers "database is locked" without waiting.
     Each must retry and share the file: one that fell back to memory redid the other's work
-    (tests/retrieval/test_index.py saw 600 encodings for 300 texts). Before the retry, 4 of 60 opens
+    (tests/evaluation/test_index.py saw 600 encodings for 300 texts). Before the retry, 4 of 60 opens
     here fell back on an idle 2-core machine."""
     fell_back = []
     for trial in range(8):

@@ -3,7 +3,7 @@ concurrent builders take turns so each text is encoded once."""
 
 import pytest
 
-from tests.retrieval.test_index import (
+from tests.evaluation.test_index import (
     N_TEXTS,
     build_in_processes,
     corpus_file,  # noqa: F401  (fixtures)

@@ -9,7 +9,8 @@ import uuid
 
 import pytest
 
-from negviz import cli, jobs
+from negviz import cli
+from negviz.evaluation import jobs
 from negviz.finetune import jobs as ft_jobs
 from negviz.store import RunNotFoundError
 from tests.jobs.test_interrupted_jobs import STALE_ENV, shell_finetune, spec, stored_epochs

@@ -5,8 +5,8 @@ from __future__ import annotations
 import multiprocessing
 from collections import Counter
 
-from negviz import annotations as ann
 from negviz import projects as P
+from negviz.results import annotations as ann
 from negviz.store import Store
 from negviz.store import projects as rows
 from tests.support.projects import NEVIR, take_and_label

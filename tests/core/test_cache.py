@@ -13,17 +13,17 @@ from pathlib import Path
 
 import numpy as np
 
-from negviz.cache import ScoreCache
-from negviz.paths import ROOT
+from negviz.core.cache import ScoreCache
+from negviz.core.paths import ROOT
 
 TEXTS = [f"text number {i}: the king did {'not ' * (i % 3)}win war {i % 17}" for i in range(600)]
 
 CHILD = textwrap.dedent(
     """
     import sys, threading
-    from negviz.cache import ScoreCache
-    from negviz.catalog import load_scorer
-    from negviz.schema import ModelSpec
+    from negviz.core.cache import ScoreCache
+    from negviz.evaluation.catalog import load_scorer
+    from negviz.core.schema import ModelSpec
 
     model, cache_path, n = sys.argv[1], sys.argv[2], int(sys.argv[3])
     texts = [f"text number {i}: the king did {'not ' * (i % 3)}win war {i % 17}" for i in range(n)]
@@ -75,7 +75,7 @@ def _check_replaced(cache: ScoreCache, path: Path, caplog) -> None:
 def test_garbage_cache_file_is_moved_aside(tmp_path, caplog):
     path = tmp_path / "scores.sqlite"
     path.write_bytes(b"this is not a database\n" * 500)
-    with caplog.at_level(logging.WARNING, logger="negviz.cache"):
+    with caplog.at_level(logging.WARNING, logger="negviz.core.cache"):
         cache = ScoreCache(path)
     _check_replaced(cache, path, caplog)
     assert cache.moved_aside[0].read_bytes().startswith(b"this is not a database")
@@ -86,7 +86,7 @@ def test_truncated_cache_is_moved_aside_on_open(tmp_path, caplog):
     _filled_cache(path)
     with open(path, "r+b") as f:
         f.truncate(path.stat().st_size // 2)
-    with caplog.at_level(logging.WARNING, logger="negviz.cache"):
+    with caplog.at_level(logging.WARNING, logger="negviz.core.cache"):
         cache = ScoreCache(path)
     _check_replaced(cache, path, caplog)
 
@@ -98,7 +98,7 @@ def test_damage_found_by_a_later_query_is_moved_aside(tmp_path, caplog):
     with open(path, "r+b") as f:  # overwrite pages in the middle: the file opens, a full read fails
         f.seek(size // 2)
         f.write(np.random.default_rng(1).bytes(size // 4))
-    with caplog.at_level(logging.WARNING, logger="negviz.cache"):
+    with caplog.at_level(logging.WARNING, logger="negviz.core.cache"):
         cache = ScoreCache(path)
         assert cache.moved_aside == []  # opening alone did not notice
         cache.get_vectors("ns", keys)
@@ -140,7 +140,7 @@ def test_cli_run_goes_on_with_a_garbage_cache(tmp_path):
 OPEN_AT_ONCE = """
 import sys
 from pathlib import Path
-from negviz.cache import ScoreCache
+from negviz.core.cache import ScoreCache
 Path(sys.argv[2]).touch()  # imported: ready
 sys.stdin.readline()  # every process opens the new file at the same instant, when the parent says go
 print(ScoreCache(sys.argv[1]).unwritable)

@@ -1,4 +1,4 @@
-"""negviz.device: precision on CUDA. fp32 unless $NEGVIZ_PRECISION=fp16 asks for half, because
+"""negviz.core.device: precision on CUDA. fp32 unless $NEGVIZ_PRECISION=fp16 asks for half, because
 on an H100 fp16 changed 15 of MiniLM's 1,383 NevIR pair verdicts and fp32 none (benchmarks/
 README.md, "GPU"); an fp16 run records it, and its vectors and run are kept apart from fp32 ones.
 No GPU here: the rule is read off the device name, and a scorer's device is set, never loaded."""
@@ -8,10 +8,10 @@ from __future__ import annotations
 import pytest
 import torch
 
-from negviz.catalog import load_scorer, resolve_model
-from negviz.device import LARGE_MODEL_PRECISION, cuda_precision, half_precision, inference_dtype
-from negviz.errors import DeviceError
-from negviz.schema import ModelSpec
+from negviz.core.device import LARGE_MODEL_PRECISION, cuda_precision, half_precision, inference_dtype
+from negviz.core.errors import DeviceError
+from negviz.core.schema import ModelSpec
+from negviz.evaluation.catalog import load_scorer, resolve_model
 
 
 def test_fp32_everywhere_unless_fp16_is_asked_for(monkeypatch):

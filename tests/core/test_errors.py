@@ -1,7 +1,7 @@
-"""negviz.errors: user-facing errors; a data validation error names the file, row and column and
+"""negviz.core.errors: user-facing errors; a data validation error names the file, row and column and
 can stand for several problems at once."""
 
-from negviz.errors import DataValidationError, NegvizError, OptionError
+from negviz.core.errors import DataValidationError, NegvizError, OptionError
 
 
 def test_data_validation_error_names_where_the_problem_is():

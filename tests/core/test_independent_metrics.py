@@ -20,10 +20,10 @@ import pytest
 from ir_measures import RR, R
 
 from negviz.analyses.agreement import krippendorff_alpha
+from negviz.core.paths import DATA_DIR
 from negviz.datasets import load as load_dataset
-from negviz.paths import DATA_DIR
-from negviz.retrieval.corpus import load_corpus
-from negviz.retrieval.evaluate import HIT, parse_hit, query_doc_ids
+from negviz.evaluation.retrieval.corpus import load_corpus
+from negviz.evaluation.retrieval.evaluate import HIT, parse_hit, query_doc_ids
 from negviz.store import portable
 
 TOL = 1e-9

@@ -1,4 +1,4 @@
-"""negviz.json_values: the one cleaner to plain JSON values (NaN as null, numpy as Python, times as
+"""negviz.core.json_values: the one cleaner to plain JSON values (NaN as null, numpy as Python, times as
 ISO text) for the store, run files and every --json."""
 
 import json
@@ -14,7 +14,7 @@ def test_json_values_are_one_cleaner():
     import numpy as np
     import pandas as pd
 
-    from negviz.json_values import dumps, plain
+    from negviz.core.json_values import dumps, plain
 
     assert plain({"a": np.float32(0.5), "b": math.inf, "c": pd.NaT, "d": np.arange(2), "e": (1, True)}) == {
         "a": 0.5,
@@ -33,7 +33,7 @@ def test_times_paths_and_frames_become_text_and_records():
     import numpy as np
     import pandas as pd
 
-    from negviz.json_values import dumps, plain
+    from negviz.core.json_values import dumps, plain
 
     when = datetime(2025, 1, 2, 3, 4, tzinfo=timezone.utc)
     assert plain({"t": when, "d": date(2025, 1, 2), "p": Path("/a/b"), 3: np.bool_(True)}) == {

@@ -1,18 +1,18 @@
-"""negviz.kinds: one registered object per dataset kind. The tables that used to be typed out per
+"""negviz.core.kinds: one registered object per dataset kind. The tables that used to be typed out per
 kind read the registry; a toy kind registered by a test alone (tests/support/toy_kind.py) loads
 from a file, is scored, stored, summarised and judged item by item like a shipped kind."""
 
 import pytest
 
-from negviz import kinds, metrics, outcomes, schema
-from negviz.cache import ScoreCache
+from negviz.core import kinds, metrics, outcomes, schema
+from negviz.core.cache import ScoreCache
+from negviz.core.errors import DataValidationError
+from negviz.core.page_registry import PAGES, kind_problem
+from negviz.core.schema import DatasetSpec
 from negviz.datasets import load
 from negviz.datasets.facts import kind_facts, lower_is_better
 from negviz.datasets.validate import validate
-from negviz.errors import DataValidationError
-from negviz.page_registry import PAGES, kind_problem
-from negviz.runner import run_eval
-from negviz.schema import DatasetSpec
+from negviz.evaluation.runner import run_eval
 from negviz.store import Store
 from tests.support.toy_kind import CHOICE, PREFERS_A, TOY_FILE, toy_kind_registered
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from negviz.links import number_problem
+from negviz.core.links import number_problem
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
 

@@ -5,7 +5,7 @@ import math
 import numpy as np
 import pytest
 
-from negviz import metrics as m
+from negviz.core import metrics as m
 
 # Five hand-made pairs: (s11, s12, s21, s22)
 #   p0: correct                      1.0 > 0.5 and 0.9 > 0.2

@@ -1,12 +1,12 @@
-"""negviz.options: typed options declared once (Option, coerce_options) and argparse types that
+"""negviz.core.options: typed options declared once (Option, coerce_options) and argparse types that
 check a command-line number's range (bounded, option_type)."""
 
 import argparse
 
 import pytest
 
-from negviz.errors import OptionError
-from negviz.options import Option, bounded, coerce_options, defaults, option_type, range_words
+from negviz.core.errors import OptionError
+from negviz.core.options import Option, bounded, coerce_options, defaults, option_type, range_words
 
 K1 = Option("k1", float, 1.5, "term saturation", gt=0)
 NORMALIZE = Option("normalize", bool, False, "unit vectors")

@@ -2,7 +2,7 @@
 
 import pandas as pd
 
-from negviz import outcomes
+from negviz.core import outcomes
 
 
 def test_a_tie_on_q2_fails_strictly_and_passes_under_mteb():

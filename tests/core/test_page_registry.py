@@ -1,11 +1,11 @@
-"""negviz.page_registry: finding a page by its URL path, which URL keys a page takes, and why a
+"""negviz.core.page_registry: finding a page by its URL path, which URL keys a page takes, and why a
 dataset's kind does not apply to a page. The registry against pages/ and app.py:
 tests/architecture/test_page_registry.py."""
 
 import pytest
 
-from negviz.page_registry import HOME, PAGES, SIDEBAR_KEYS, PageEntry, by_url_path, kind_problem, url_paths
-from negviz.schema import EXCLUSION, PAIRS, SENTENCE_PAIRS
+from negviz.core.page_registry import HOME, PAGES, SIDEBAR_KEYS, PageEntry, by_url_path, kind_problem, url_paths
+from negviz.core.schema import EXCLUSION, PAIRS, SENTENCE_PAIRS
 
 
 def test_by_url_path_finds_each_page_and_serves_home_at_the_root():

@@ -6,10 +6,11 @@ from pathlib import Path
 
 import pytest
 
-from negviz import catalog, paths
+from negviz.core import paths
+from negviz.core.errors import DataValidationError, ModelUnavailableError
+from negviz.core.registry import UnknownNameError
 from negviz.datasets import load
-from negviz.errors import DataValidationError, ModelUnavailableError
-from negviz.registry import UnknownNameError
+from negviz.evaluation import catalog
 from negviz.store import Store
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")

@@ -1,4 +1,4 @@
-"""The server-side path policy for paths a browser user types (negviz.paths.check_user_path),
+"""The server-side path policy for paths a browser user types (negviz.core.paths.check_user_path),
 and the shared-server settings in .streamlit/config.toml."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import tomllib
 
 import pytest
 
-from negviz.paths import ROOT, PathNotAllowedError, check_user_path, is_local_address, looks_like_path
+from negviz.core.paths import ROOT, PathNotAllowedError, check_user_path, is_local_address, looks_like_path
 
 
 @pytest.fixture
@@ -42,7 +42,7 @@ def test_outside_dotdot_and_symlinks_out_are_refused(dirs, local):
         str(allowed / "link"),
         str(allowed / "linkdir" / "secret.csv"),
         "~/.ssh/id_rsa",
-        "./negviz/paths.py",
+        "./negviz/core/paths.py",
     ):
         with pytest.raises(PathNotAllowedError, match="outside the folders this server may read"):
             check_user_path(value, local_server=local)

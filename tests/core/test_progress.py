@@ -1,9 +1,9 @@
-"""negviz.progress: the time-left estimate and its text, the smoothed Eta and stopping long work
+"""negviz.core.progress: the time-left estimate and its text, the smoothed Eta and stopping long work
 between two reports."""
 
 import pytest
 
-from negviz.progress import (
+from negviz.core.progress import (
     Cancelled,
     Eta,
     TqdmProgress,
@@ -26,7 +26,7 @@ class Clock:
 
 
 def test_time_left_is_the_rate_so_far_extrapolated():
-    from negviz.progress import eta_text, progress_text, time_left
+    from negviz.core.progress import eta_text, progress_text, time_left
 
     assert time_left(1024, 42871, 4.4) == pytest.approx(41847 * 4.4 / 1024)
     assert time_left(0, 100, 5.0) is None  # no rate yet
@@ -40,7 +40,7 @@ def test_time_left_is_the_rate_so_far_extrapolated():
 
 
 def test_eta_starts_counting_at_its_first_report():
-    from negviz.progress import Eta
+    from negviz.core.progress import Eta
 
     now = [100.0]
     eta = Eta(clock=lambda: now[0])

@@ -1,8 +1,8 @@
-"""negviz.registry: the lazy name -> "module:attr" registry with "did you mean" errors."""
+"""negviz.core.registry: the lazy name -> "module:attr" registry with "did you mean" errors."""
 
 import pytest
 
-from negviz.registry import Registry, UnknownNameError
+from negviz.core.registry import Registry, UnknownNameError
 
 
 def test_registry_is_lazy_and_suggests_names():

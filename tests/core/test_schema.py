@@ -1,10 +1,10 @@
-"""negviz.schema: model and dataset specs that round-trip through text and dicts, option values,
+"""negviz.core.schema: model and dataset specs that round-trip through text and dicts, option values,
 item keys and the corpus-run dataset names."""
 
 import pytest
 
-from negviz.errors import NegvizError, OptionError
-from negviz.schema import (
+from negviz.core.errors import NegvizError, OptionError
+from negviz.core.schema import (
     EXCLUSION,
     PAIRS,
     PERTURBATION,

@@ -11,11 +11,11 @@ import sys
 
 import pytest
 
-from negviz.catalog import resolve_model
 from negviz.cli import main
-from negviz.errors import NegvizError, OptionError
-from negviz.options import coerce_options
-from negviz.schema import DatasetSpec, ModelSpec
+from negviz.core.errors import NegvizError, OptionError
+from negviz.core.options import coerce_options
+from negviz.core.schema import DatasetSpec, ModelSpec
+from negviz.evaluation.catalog import resolve_model
 from negviz.scorers import FAMILIES
 from negviz.store import Store
 

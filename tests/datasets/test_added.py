@@ -8,10 +8,10 @@ import pytest
 import sqlalchemy as sa
 
 from negviz.cli import main
+from negviz.core.errors import DataValidationError
+from negviz.core.registry import UnknownNameError
 from negviz.datasets import facts, list_datasets, load
 from negviz.datasets.added import DatasetNameError, add_dataset
-from negviz.errors import DataValidationError
-from negviz.registry import UnknownNameError
 from negviz.store import Store, StoreError
 from negviz.store import datasets as stored
 from negviz.store import tables as t
@@ -229,8 +229,8 @@ def test_old_store_without_the_table_gets_it(tmp_path):
 
 def test_a_hub_dataset_offline_is_a_clear_message_and_nothing_is_stored(tmp_path, capsys, monkeypatch):
     from negviz.cli import main
+    from negviz.core.errors import DatasetUnavailableError
     from negviz.datasets.hub import parse_hub_ref
-    from negviz.errors import DatasetUnavailableError
 
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     url = f"sqlite:///{tmp_path / 'store.sqlite'}"

@@ -4,9 +4,9 @@ first items in file order; per perturbation for DEMETR-style sets)."""
 import pandas as pd
 import pytest
 
+from negviz.core.errors import NegvizError
+from negviz.core.schema import PAIRS, PERTURBATION, DatasetSpec
 from negviz.datasets.base import apply_limit, check_split, choose, list_option
-from negviz.errors import NegvizError
-from negviz.schema import PAIRS, PERTURBATION, DatasetSpec
 
 
 def test_list_option_takes_a_comma_list_or_a_sequence():

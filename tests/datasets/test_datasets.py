@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
+from negviz.core.registry import UnknownNameError
 from negviz.datasets import DATASETS, list_datasets, load
-from negviz.registry import UnknownNameError
 
 
 def test_registry_and_list():

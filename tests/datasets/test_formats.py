@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
+from negviz.core.errors import DataValidationError
 from negviz.datasets import load, load_file
 from negviz.datasets.formats import read_frame
-from negviz.errors import DataValidationError
 
 FIXTURES = Path(__file__).parents[1] / "data"
 PAIRS = FIXTURES / "pairs.csv"

@@ -6,9 +6,9 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
+from negviz.core.errors import DatasetUnavailableError
+from negviz.core.schema import DatasetSpec
 from negviz.datasets import load
-from negviz.errors import DatasetUnavailableError
-from negviz.schema import DatasetSpec
 
 
 def test_nevir_train_offline_is_unavailable(monkeypatch):

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import pytest
 
+from negviz.core.errors import NegvizError
+from negviz.core.schema import COLUMNS, EXCLUSION, PAIRS, PERTURBATION, SENTENCE_PAIRS, DatasetSpec, item_key
 from negviz.datasets import Dataset, load
-from negviz.errors import NegvizError
-from negviz.schema import COLUMNS, EXCLUSION, PAIRS, PERTURBATION, SENTENCE_PAIRS, DatasetSpec, item_key
 
 
 def test_nevir_shipped_rows_columns_and_join():

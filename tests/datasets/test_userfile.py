@@ -9,10 +9,10 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
+from negviz.core.errors import DataValidationError
+from negviz.core.schema import PAIRS, PERTURBATION, SENTENCE_PAIRS, DatasetSpec
 from negviz.datasets import load, load_file
 from negviz.datasets.userfile import guess_mapping
-from negviz.errors import DataValidationError
-from negviz.schema import PAIRS, PERTURBATION, SENTENCE_PAIRS, DatasetSpec
 
 FIXTURES = Path(__file__).parents[1] / "data"
 MAPPING = "pair_id=id,q1=query1,d1=doc1,q2=query2,d2=doc2"

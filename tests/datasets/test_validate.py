@@ -8,9 +8,9 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
+from negviz.core.errors import DataValidationError
+from negviz.core.schema import EXCLUSION
 from negviz.datasets import load_file, validate
-from negviz.errors import DataValidationError
-from negviz.schema import EXCLUSION
 
 FIXTURES = Path(__file__).parents[1] / "data"
 

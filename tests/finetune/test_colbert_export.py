@@ -10,9 +10,9 @@ import json
 import numpy as np
 import pytest
 
-from negviz.catalog import load_scorer
+from negviz.core.schema import ModelSpec
+from negviz.evaluation.catalog import load_scorer
 from negviz.finetune.colbert_export import colbert_metadata, save_colbert
-from negviz.schema import ModelSpec
 from tests.support.tiny.late import build_tiny_encoder
 
 QUERIES = ["who is not the king of the city?", "a good king", "the river"]

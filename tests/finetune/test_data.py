@@ -8,10 +8,10 @@ import pandas as pd
 import pytest
 
 from negviz import finetune as ft
+from negviz.core.errors import DataValidationError, NegvizError
+from negviz.core.schema import DatasetSpec
 from negviz.datasets import load
-from negviz.errors import DataValidationError, NegvizError
 from negviz.finetune import data as fd
-from negviz.schema import DatasetSpec
 
 CANNOT_ROWS = pd.DataFrame(
     {
@@ -40,7 +40,7 @@ def test_offline_split_is_passage_disjoint_seeded_and_stated():
 
 
 def test_auto_falls_back_to_the_offline_split_and_hub_train_says_why():
-    from negviz.errors import DatasetUnavailableError
+    from negviz.core.errors import DatasetUnavailableError
 
     assert ft.load_training_data(ft.FinetuneSpec()).source == "nevir-split"  # HF_HUB_OFFLINE=1 in the tests
     with pytest.raises(DatasetUnavailableError, match="only the test split is available offline"):

@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from negviz.catalog import load_scorer
+from negviz.evaluation.catalog import load_scorer
 from negviz.finetune.measure import load_eval_scorer, pair_cosines, right_rank
 
 D1 = ["The city is not old.", "a good king", "the river"]

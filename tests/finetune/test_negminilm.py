@@ -62,9 +62,9 @@ def test_shipped_negminilm_loads_offline_and_fixes_the_playground_pair():
     """The shipped delta over the packaged MiniLM: available offline, its recipe recorded, and on
     NevIR pair 1283-3 (the playground's default) it ranks both queries right where MiniLM fails q2."""
     from negviz.analyses import playground as pg
-    from negviz.catalog import load_scorer
+    from negviz.core.paths import DATA_DIR
+    from negviz.evaluation.catalog import load_scorer
     from negviz.scorers.delta import read_meta
-    from negviz.paths import DATA_DIR
     from negviz.scorers.loading import is_available_offline
 
     assert is_available_offline("negviz/negminilm")

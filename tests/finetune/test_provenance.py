@@ -8,9 +8,9 @@ import json
 
 import pandas as pd
 
-from negviz.catalog import load_catalog
+from negviz.core.paths import DATA_DIR
+from negviz.evaluation.catalog import load_catalog
 from negviz.finetune.provenance import trained_runs
-from negviz.paths import DATA_DIR
 
 
 def runs(*rows) -> pd.DataFrame:

@@ -29,9 +29,9 @@ def test_doubled_candidates_only_add_log_two_to_the_loss():
 
 
 def test_one_late_interaction_epoch_loads_as_maxsim(tiny_model_dir, sqlite_store, tmp_path):
-    from negviz.catalog import load_scorer
-    from negviz.finetune.train import MaxSimTrainer
     from negviz.analyses.playground import late_interaction_spec
+    from negviz.evaluation.catalog import load_scorer
+    from negviz.finetune.train import MaxSimTrainer
 
     model = str(tiny_model_dir("maxsim"))
     spec = ft.FinetuneSpec(model, family="late-interaction", **TINY)

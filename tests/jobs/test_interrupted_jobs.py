@@ -1,4 +1,4 @@
-"""Jobs whose process died without ending them (negviz.jobs.is_alive, the one liveness rule):
+"""Jobs whose process died without ending them (negviz.evaluation.jobs.is_alive, the one liveness rule):
 a `negviz finetune` started from a shell and killed with SIGKILL after storing epoch 0 is
 reported interrupted once its heartbeat is older than the timeout, and not before; discard
 deletes it and nothing else; resume trains it again under its id; the same spec started again
@@ -18,9 +18,10 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
-from negviz import cli, eval_jobs, jobs
+from negviz import cli
 from negviz import finetune as ft
-from negviz.paths import ROOT
+from negviz.core.paths import ROOT
+from negviz.evaluation import eval_jobs, jobs
 from negviz.store import RunNotFoundError, RunRecord
 from tests.support.pg import pg_url, store, store_url  # noqa: F401  (fixtures)
 from tests.support.waiting import wait_for

@@ -7,9 +7,9 @@ import numpy as np
 import pytest
 
 from negviz.analyses import attribution as A
-from negviz.catalog import load_scorer
+from negviz.core.schema import PAIRS
 from negviz.datasets import load
-from negviz.schema import PAIRS
+from negviz.evaluation.catalog import load_scorer
 from tests.analyses.test_attribution import _nevir_row
 
 
@@ -45,7 +45,7 @@ def test_batched_gradient_x_input_equals_one_comparison_at_a_time():
 def test_the_shipped_cue_influence_runs_follow_the_current_cue_rule(model):
     """The shipped runs were made under today's cue rule (it is part of their spec), and their stored
     shares equal a live gradient x input on three pairs, 1230-2 (a cue the edit moved) among them."""
-    from negviz.paths import DATA_DIR
+    from negviz.core.paths import DATA_DIR
     from negviz.store.portable import read_record, read_scores
 
     path = DATA_DIR / "runs" / f"nevir-attribution-gradient-x-input__{model}.parquet"

@@ -10,9 +10,9 @@ import numpy as np
 import pytest
 
 from negviz import finetune as ft
-from negviz.catalog import load_scorer
+from negviz.core.schema import ModelSpec
+from negviz.evaluation.catalog import load_scorer
 from negviz.finetune.colbert_export import save_colbert
-from negviz.schema import ModelSpec
 
 torch = pytest.importorskip("torch")
 

@@ -4,9 +4,9 @@ search, the first search encodes only the query and its candidates, and the ship
 import numpy as np
 import pytest
 
-from negviz.retrieval import codes as cc
-from negviz.retrieval.corpus import offline_corpus
-from tests.retrieval.test_codes import (
+from negviz.evaluation.retrieval import codes as cc
+from negviz.evaluation.retrieval.corpus import offline_corpus
+from tests.evaluation.test_codes import (
     MODEL,
     QUERIES,
     SHIPPED_MODELS,
@@ -15,9 +15,9 @@ from tests.retrieval.test_codes import (
 
 
 def test_two_stage_search_equals_exact_search(subset, tmp_path):
-    from negviz.cache import ScoreCache
-    from negviz.catalog import load_scorer
-    from negviz.retrieval.index import CodesRetriever, DenseRetriever, matrix_top_k
+    from negviz.core.cache import ScoreCache
+    from negviz.evaluation.catalog import load_scorer
+    from negviz.evaluation.retrieval.index import CodesRetriever, DenseRetriever, matrix_top_k
 
     exact_scorer = load_scorer(MODEL, cache=ScoreCache(tmp_path / "exact.sqlite"))
     exact = DenseRetriever(exact_scorer, subset)
@@ -48,8 +48,8 @@ def test_first_search_over_the_offline_corpus_encodes_only_query_and_candidates(
     model, score_cache, tmp_path, monkeypatch
 ):
     from negviz.analyses.search import DEFAULT_QUERY
-    from negviz.catalog import load_scorer
-    from negviz.retrieval.index import CodesRetriever, DenseRetriever, retriever_for, search_retriever
+    from negviz.evaluation.catalog import load_scorer
+    from negviz.evaluation.retrieval.index import CodesRetriever, DenseRetriever, retriever_for, search_retriever
 
     corpus = offline_corpus()
     scorer = load_scorer(model, cache=score_cache)  # empty: nothing of the corpus cached
@@ -72,8 +72,8 @@ def test_first_search_over_the_offline_corpus_encodes_only_query_and_candidates(
 @pytest.mark.parametrize("model", SHIPPED_MODELS)
 def test_the_shipped_codes_match_the_corpus_and_find_the_positive(model, score_cache):
     from negviz.analyses.search import DEFAULT_QUERY
-    from negviz.catalog import load_scorer
-    from negviz.retrieval.index import CodesRetriever, search_retriever
+    from negviz.evaluation.catalog import load_scorer
+    from negviz.evaluation.retrieval.index import CodesRetriever, search_retriever
 
     corpus = offline_corpus()
     scorer = load_scorer(model, cache=score_cache)

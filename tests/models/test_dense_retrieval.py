@@ -1,20 +1,20 @@
 """Dense retrieval with MiniLM's real weights over a small corpus (the first 40 ExcluIR queries'
-documents and 300 distractors): exact search chunk-invariant and cached (negviz.retrieval.index),
+documents and 300 distractors): exact search chunk-invariant and cached (negviz.evaluation.retrieval.index),
 FAISS equal to it, and a corpus run stored with its provenance and reused
-(negviz.retrieval.evaluate). The indexes on offline stand-ins: tests/retrieval/."""
+(negviz.evaluation.retrieval.evaluate). The indexes on offline stand-ins: tests/evaluation/."""
 
 import numpy as np
 import pandas as pd
 import pytest
 
-from negviz.retrieval import rank_metrics as rm
-from negviz.retrieval.corpus import offline_corpus
-from tests.retrieval.test_index import small_corpus  # noqa: F401  (a fixture)
+from negviz.evaluation.retrieval import rank_metrics as rm
+from negviz.evaluation.retrieval.corpus import offline_corpus
+from tests.evaluation.test_index import small_corpus  # noqa: F401  (a fixture)
 
 
 def test_dense_exact_search_is_chunk_invariant_and_cached(small_corpus, score_cache, monkeypatch):
-    from negviz.catalog import load_scorer
-    from negviz.retrieval import index as ix
+    from negviz.evaluation.catalog import load_scorer
+    from negviz.evaluation.retrieval import index as ix
 
     queries = ["films not directed by Steven Spielberg", "a band, excluding its founder's career"]
     scorer = load_scorer("all-MiniLM-L6-v2", cache=score_cache)
@@ -37,8 +37,8 @@ def test_dense_exact_search_is_chunk_invariant_and_cached(small_corpus, score_ca
 
 
 def test_faiss_equals_exact_search(small_corpus, score_cache):
-    from negviz.catalog import load_scorer
-    from negviz.retrieval.index import retriever_for
+    from negviz.evaluation.catalog import load_scorer
+    from negviz.evaluation.retrieval.index import retriever_for
 
     pytest.importorskip("faiss")
     scorer = load_scorer("all-MiniLM-L6-v2", cache=score_cache)
@@ -50,8 +50,8 @@ def test_faiss_equals_exact_search(small_corpus, score_cache):
 
 
 def test_corpus_run_stored_with_provenance_and_reused(small_corpus, score_cache, tmp_path):
-    from negviz.retrieval.evaluate import parse_hit, run_corpus_eval
-    from negviz.schema import DatasetSpec
+    from negviz.core.schema import DatasetSpec
+    from negviz.evaluation.retrieval.evaluate import parse_hit, run_corpus_eval
     from negviz.store import Store
 
     store = Store(f"sqlite:///{tmp_path / 'runs.sqlite'}")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import negviz
 from negviz.store import Store
-from tests.external.test_api import SLICE, readme_example, shipped_verdicts
+from tests.results.test_api import SLICE, readme_example, shipped_verdicts
 
 
 def test_an_in_memory_sentence_transformer_gives_the_cli_verdicts_pair_by_pair():

@@ -24,10 +24,10 @@ def test_shipped_pools_are_bm25s_top_30_and_hold_the_gold_passages():
 
 def test_measure_general_with_bm25_reproduces_bm25s_own_recall():
     """Re-ranking the pool with BM25 itself keeps BM25's order, so R@10 equals BM25's."""
-    from negviz.catalog import load_scorer
     from negviz.datasets import load
-    from negviz.retrieval.corpus import offline_corpus
-    from negviz.retrieval.index import BM25Retriever
+    from negviz.evaluation.catalog import load_scorer
+    from negviz.evaluation.retrieval.corpus import offline_corpus
+    from negviz.evaluation.retrieval.index import BM25Retriever
 
     pool = general.general_pool(5)
     corpus = offline_corpus()

@@ -1,16 +1,16 @@
 """A dense index build over the offline corpus reports every batch with the time left."""
 
-from tests.retrieval.test_index import (
+from tests.evaluation.test_index import (
     N_TEXTS,
     corpus_file,  # noqa: F401  (fixtures)
 )
 
 
 def test_dense_build_reports_every_batch(tiny_model_dir, corpus_file, score_cache):
-    from negviz.catalog import load_scorer
-    from negviz.retrieval.corpus import load_corpus
-    from negviz.retrieval.index import DenseRetriever
-    from negviz.schema import ModelSpec
+    from negviz.core.schema import ModelSpec
+    from negviz.evaluation.catalog import load_scorer
+    from negviz.evaluation.retrieval.corpus import load_corpus
+    from negviz.evaluation.retrieval.index import DenseRetriever
 
     spec = ModelSpec.make(str(tiny_model_dir("bi-encoder")), family="bi-encoder")
     scorer = load_scorer(spec, device="cpu", cache=score_cache, batch_size=8)

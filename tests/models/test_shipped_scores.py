@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from negviz.catalog import load_scorer
 from negviz.datasets import load
+from negviz.evaluation.catalog import load_scorer
 from tests.scorers.test_offline_models import _run, int8_kernels_of_the_shipped_runs
 
 

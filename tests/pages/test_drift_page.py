@@ -11,8 +11,8 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from negviz.charts import drift as cd
+from negviz.core.paths import DATA_DIR
 from negviz.finetune import views
-from negviz.paths import DATA_DIR
 from negviz.store.portable import read_record, run_files
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")

@@ -43,8 +43,8 @@ def test_heatmap_page_on_excluir_from_the_url(app_env):
 def test_heatmap_page_on_a_demetr_run_has_perturbation_columns(app_env, tmp_path):
     import streamlit as st
 
-    from negviz.runner import run_eval
-    from negviz.schema import DatasetSpec
+    from negviz.core.schema import DatasetSpec
+    from negviz.evaluation.runner import run_eval
     from negviz.store import Store
 
     with Store() as store:  # $NEGVIZ_DB_URL of app_env: 5 items x 35 perturbations

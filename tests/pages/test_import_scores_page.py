@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from negviz.errors import DataValidationError, NegvizError
-from negviz.external.exporting import score_csv
+from negviz.core.errors import DataValidationError, NegvizError
+from negviz.results.external.exporting import score_csv
 from negviz.store import Store
 from negviz.store.portable import read_scores
 from tests.support.apptest import open_page
@@ -115,7 +115,7 @@ def test_a_refused_file_lists_every_problem_and_stores_nothing(db, monkeypatch):
     assert imported_runs(db).empty
 
     def page():
-        from negviz.errors import DataValidationError
+        from negviz.core.errors import DataValidationError
         from negviz.ui.import_view import show_problems
 
         show_problems(

@@ -3,11 +3,11 @@
 import pandas as pd
 import pytest
 
-from negviz import annotations as ann
 from negviz.analyses import inspector as F
 from negviz.analyses import paircard
+from negviz.core.schema import EXCLUSION, PAIRS
 from negviz.datasets import load
-from negviz.schema import EXCLUSION, PAIRS
+from negviz.results import annotations as ann
 from negviz.store import Store
 from tests.support.apptest import open_page
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import html
 import re
 
-from negviz import links
 from negviz.analyses.paircard import md_escape
+from negviz.core import links
 from negviz.datasets import load
 from negviz.store import portable
 from tests.analyses.test_shipped_reasoning import NAME, REASONING

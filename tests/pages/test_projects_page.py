@@ -57,8 +57,8 @@ def test_make_a_project_and_label_its_queue(app_env):
 
 def test_the_uncertainty_queue_serves_the_models_closest_call_first(app_env):
     from negviz.datasets import load
-    from negviz.dataset_view import DatasetView
     from negviz.projects.ranking import uncertainty_ids
+    from negviz.results.dataset_view import DatasetView
 
     url = f"sqlite:///{app_env / 'results.sqlite'}"
     with Store(url) as store:

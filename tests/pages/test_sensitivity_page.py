@@ -16,8 +16,8 @@ def page_env(tmp_path_factory, shipped_store_file):
 
     import streamlit as st
 
-    from negviz.runner import run_eval
-    from negviz.schema import DatasetSpec
+    from negviz.core.schema import DatasetSpec
+    from negviz.evaluation.runner import run_eval
     from negviz.store import Store
 
     tmp = tmp_path_factory.mktemp("sensitivity-page")
@@ -53,7 +53,7 @@ def items_table(page, column="checked"):
 
 
 def _tfidf_run():
-    from negviz.run_choice import choose_runs
+    from negviz.evaluation.run_choice import choose_runs
     from negviz.store import Store
 
     with Store() as store:

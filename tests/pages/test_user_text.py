@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from streamlit.testing.v1 import AppTest
+
 from tests.support.apptest import click_run_and_wait
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
@@ -114,7 +115,7 @@ def test_a_shared_server_trains_on_a_file_brought_through_add_a_dataset(tmp_path
     the store."""
     from negviz import finetune as ft
     from negviz.cli import main
-    from negviz.paths import PathNotAllowedError, check_user_path
+    from negviz.core.paths import PathNotAllowedError, check_user_path
 
     data = Path(__file__).resolve().parents[1] / "data" / "pairs.csv"
     monkeypatch.setenv("NEGVIZ_DB_URL", f"sqlite:///{tmp_path / 'results.sqlite'}")

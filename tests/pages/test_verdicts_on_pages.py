@@ -11,9 +11,9 @@ import json
 
 import pytest
 
-from negviz import outcomes
 from negviz.cli import main as cli
-from negviz.schema import DatasetSpec
+from negviz.core import outcomes
+from negviz.core.schema import DatasetSpec
 from tests.support.apptest import open_page
 
 
@@ -31,7 +31,7 @@ def store_with_shipped_runs(app_env):
 def runs_shown(app) -> str:
     """The page's "Runs shown" expander: its label (which names every run up to six models, and
     pinned runs always) and its table's runs, as "model run-id-prefix [(pinned)]"."""
-    from negviz import run_choice
+    from negviz.evaluation import run_choice
 
     box = next(e for e in app.expander if e.label.startswith("Runs shown"))
     table = box.dataframe[0].value
@@ -43,7 +43,7 @@ def runs_shown(app) -> str:
 
 
 def test_an_mteb_run_has_one_set_of_verdicts_on_every_page_and_in_compare(store_with_shipped_runs, capsys):
-    from negviz.runner import run_eval
+    from negviz.evaluation.runner import run_eval
 
     store = store_with_shipped_runs
     run = run_eval("bm25", "nevir", store=store, tie_rule="mteb").record  # ~10 s on a CPU
@@ -77,7 +77,7 @@ def test_an_mteb_run_has_one_set_of_verdicts_on_every_page_and_in_compare(store_
 
 
 def test_a_limit_run_never_hides_the_full_run(store_with_shipped_runs, capsys):
-    from negviz.runner import run_eval
+    from negviz.evaluation.runner import run_eval
 
     store = store_with_shipped_runs
     full = store.runs(dataset="nevir").query("model_name == 'tfidf'")

@@ -3,10 +3,10 @@ work waiting for Start."""
 
 from __future__ import annotations
 
-from negviz import links
 from negviz.analyses import attribution as A
-from negviz.catalog import load_scorer
-from negviz.schema import PAIRS
+from negviz.core import links
+from negviz.core.schema import PAIRS
+from negviz.evaluation.catalog import load_scorer
 from tests.analyses.test_why_panel import SECOND
 from tests.support.apptest import open_page
 

@@ -1,14 +1,14 @@
-"""Evaluations in the background (negviz.eval_jobs) as real `negviz eval` child processes on a
+"""Evaluations in the background (negviz.evaluation.eval_jobs) as real `negviz eval` child processes on a
 real store: a job's progress, its stored run and JSON result; the same request joining the job
 that runs it; a model that cannot be loaded reported with the CLI's message; cancel ending the
 child with nothing stored; the store's password kept out of the child's command and files.
-Cheap mistakes refused before any child starts: tests/core/test_eval_jobs.py."""
+Cheap mistakes refused before any child starts: tests/evaluation/test_eval_jobs.py."""
 
 from __future__ import annotations
 
-from negviz import eval_jobs, jobs
+from negviz.evaluation import eval_jobs, jobs
 from negviz.store import Store
-from tests.core.test_eval_jobs import env, wait_done  # noqa: F401  (env: a fixture)
+from tests.evaluation.test_eval_jobs import env, wait_done  # noqa: F401  (env: a fixture)
 from tests.support.pg import pg_url, store_url  # noqa: F401  (fixtures)
 from tests.support.waiting import wait_for
 

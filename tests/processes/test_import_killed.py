@@ -1,6 +1,6 @@
-"""An import of scores computed elsewhere (negviz.external.importing), killed half way in a child
+"""An import of scores computed elsewhere (negviz.results.external.importing), killed half way in a child
 process, leaves either nothing or the whole run. The import's rules and refusals:
-tests/external/test_importing.py."""
+tests/results/test_importing.py."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 from negviz.store import Store
-from tests.external.test_importing import counts, minilm_csv  # noqa: F401  (minilm_csv: a fixture)
+from tests.results.test_importing import counts, minilm_csv  # noqa: F401  (minilm_csv: a fixture)
 
 
 def test_an_import_killed_half_way_leaves_no_run(tmp_path, minilm_csv):

@@ -136,7 +136,7 @@ def test_a_full_disk_is_a_message_with_the_path_and_the_free_space(stored, tmp_p
 def test_a_score_cache_on_a_full_disk_warns_once_and_the_eval_goes_on(tmp_path):
     db = str(tmp_path / "results.sqlite")
     with mounted(tmp_path / "full", "-t", "tmpfs", "-o", "size=1m", "tmpfs") as full:
-        from negviz.cache import ScoreCache
+        from negviz.core.cache import ScoreCache
 
         ScoreCache(full / "scores.sqlite").close()  # the cache exists, then its disk fills up
         fill(full)

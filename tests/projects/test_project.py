@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from negviz import annotations as ann
 from negviz import projects as P
+from negviz.results import annotations as ann
 from tests.support.projects import NEVIR, new
 
 

@@ -4,13 +4,13 @@ tests/projects/test_<module>.py; the shared helpers in tests/support/projects.py
 
 from __future__ import annotations
 
-from negviz import annotations as ann
 from negviz import projects as P
+from negviz.results import annotations as ann
 from tests.support.projects import NEVIR, label, new
 
 
 def test_the_adjudicated_label_is_the_gold_type(store):
-    from negviz.taxonomy import label_pairs
+    from negviz.language.taxonomy import label_pairs
 
     project = new(store, overlap=2, size=3)
     item = project.items[0]

@@ -7,9 +7,9 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-from negviz import annotations as ann
 from negviz import projects as P
 from negviz.projects import queue as Q
+from negviz.results import annotations as ann
 from negviz.store import Store
 from negviz.store import projects as rows
 from tests.support.counting import statements

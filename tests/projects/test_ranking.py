@@ -8,15 +8,15 @@ from tests.support.projects import new
 
 
 def test_the_uncertainty_queue_reads_the_stored_runs(store, tmp_path):
-    from negviz.paths import DATA_DIR
+    from negviz.core.paths import DATA_DIR
 
     store.import_runs(DATA_DIR / "runs" / "nevir__all-MiniLM-L6-v2.parquet")
     store.import_runs(DATA_DIR / "runs" / "nevir__bm25.parquet")
     project = new(store, overlap=1, size=40)
     ids = Q.order_ids(store, project, P.UNCERTAINTY)
     assert sorted(ids) == sorted(project.items)
-    from negviz.dataset_view import DatasetView
     from negviz.projects.ranking import uncertainty_table
+    from negviz.results.dataset_view import DatasetView
 
     table = uncertainty_table(DatasetView(store, project.dataset), project)
     assert table["models"].eq(2).all() and table["disagreement"].is_monotonic_decreasing
@@ -25,8 +25,8 @@ def test_the_uncertainty_queue_reads_the_stored_runs(store, tmp_path):
 
 
 def test_a_dataset_without_runs_leaves_the_pairs_in_their_order(store):
-    from negviz.dataset_view import DatasetView
     from negviz.projects.ranking import project_outcomes, uncertainty_ids
+    from negviz.results.dataset_view import DatasetView
 
     project = new(store, overlap=1, size=3)
     view = DatasetView(store, project.dataset)

@@ -7,10 +7,10 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-from negviz import annotations as ann
 from negviz import projects as P
 from negviz.analyses import agreement
 from negviz.projects.review import agreement_with_adjudicated
+from negviz.results import annotations as ann
 from negviz.store import projects as rows
 from negviz.store.tables import now
 from tests.support.projects import label, new

@@ -16,8 +16,8 @@ import re
 import pytest
 import sqlalchemy as sa
 
-from negviz import annotations as ann
 from negviz import projects as P
+from negviz.results import annotations as ann
 from negviz.store import Store
 from negviz.store import projects as rows
 from negviz.store.tables import adjudications, annotation_projects, annotations, project_claims

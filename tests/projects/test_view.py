@@ -2,10 +2,10 @@
 project functions give on the same store, and are never kept (a label saved since shows at once)."""
 
 from negviz import projects as P
-from negviz.dataset_view import DatasetView
 from negviz.projects import queue as Q
 from negviz.projects import review as R
 from negviz.projects.view import ProjectView
+from negviz.results.dataset_view import DatasetView
 from negviz.store import Store
 from tests.support.projects import label, new
 

@@ -1,11 +1,11 @@
 """`negviz report` on a model whose scores were imported from a file names that file, its sha256
-and its source. The import itself: tests/external/test_importing.py."""
+and its source. The import itself: tests/results/test_importing.py."""
 
 from __future__ import annotations
 
 from negviz.cli import main as cli
 from negviz.store import Store
-from tests.external.test_importing import RUNS, import_bytes, minilm_csv  # noqa: F401  (minilm_csv: a fixture)
+from tests.results.test_importing import RUNS, import_bytes, minilm_csv  # noqa: F401  (minilm_csv: a fixture)
 
 
 def test_the_report_of_an_imported_model_names_its_file(tmp_path, minilm_csv, capsys):

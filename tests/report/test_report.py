@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from negviz.cli import main
-from negviz.paths import DATA_DIR
+from negviz.core.paths import DATA_DIR
 from negviz.report.build import SECTION_TITLES, SECTIONS
 from negviz.store import Store
 from tests.support.browser import CHROMIUM  # the browser fixture comes from conftest (one per session)
@@ -83,7 +83,7 @@ def test_numbers_equal_the_cli_and_the_analyses(built, capsys):
         assert mc[key] == cmp[key], key
     # the per-type cells are per_type.cell_table's, the published rows comparable_published's
     from negviz.analyses.leaderboard import comparable_published
-    from negviz.published import load_reference
+    from negviz.evaluation.published import load_reference
 
     assert len(nevir["published"]) == len(comparable_published(load_reference(), "nevir", "paired_accuracy"))
     cells = {(c["model"], c["column"]): c for c in nevir["per_type"]["cells"]}
@@ -247,8 +247,8 @@ def test_negminilm_report_finds_its_finetune_run_and_the_cli_numbers(tmp_path):
 
 def test_the_why_section_holds_the_cue_influence_run_and_the_lexical_confound(tmp_path):
     from negviz.analyses import lexical as X
-    from negviz.explain import run_cue_influence
-    from negviz.schema import DatasetSpec
+    from negviz.core.schema import DatasetSpec
+    from negviz.results.explain import run_cue_influence
 
     url = _store(tmp_path, [f"nevir__{m}.parquet" for m in ("all-MiniLM-L6-v2", "tfidf", "bm25")])
     run = run_cue_influence("tfidf", DatasetSpec(name="nevir", limit=8), store=Store(url)).record
@@ -290,7 +290,7 @@ def test_the_board_section_is_the_pages_board(built):
     """The report's "Across benchmarks" rows are the page's board (negviz.analyses.board) for the
     model and its comparisons, and its figures are in the HTML."""
     from negviz.analyses.board import board_json
-    from negviz.dataset_view import DatasetView
+    from negviz.results.dataset_view import DatasetView
 
     url, out, data = built
     with Store(url) as store:

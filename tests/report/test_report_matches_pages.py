@@ -15,11 +15,11 @@ from markupsafe import escape
 from negviz.analyses import lexical as X
 from negviz.analyses import per_type as at
 from negviz.analyses import sensitivity as sv
-from negviz.catalog import load_catalog
-from negviz.dataset_view import DatasetView
-from negviz.json_values import plain
-from negviz.published import load_reference
+from negviz.core.json_values import plain
+from negviz.evaluation.catalog import load_catalog
+from negviz.evaluation.published import load_reference
 from negviz.report.build import build_report
+from negviz.results.dataset_view import DatasetView
 
 TOL = 1e-12
 MODELS = ("negminilm", "all-MiniLM-L6-v2")  # against its base; against the lexical baselines

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import pytest
 
-from negviz.cache import ScoreCache
+from negviz.core.cache import ScoreCache
 from negviz.datasets.added import add_dataset
+from negviz.evaluation.runner import run_eval
 from negviz.report import html
 from negviz.report.build import build_report
-from negviz.runner import run_eval
 from negviz.store import Store
 from tests.support.toy_kind import CHOICE, PREFERS_A, TOY_FILE, toy_kind_registered
 

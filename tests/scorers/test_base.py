@@ -7,8 +7,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from negviz.options import Option
-from negviz.schema import ModelSpec
+from negviz.core.options import Option
+from negviz.core.schema import ModelSpec
 from negviz.scorers.base import Scorer, checkpoints, chunk_progress, pair_similarity
 
 
@@ -99,9 +99,9 @@ def test_lexical_families_run_on_the_cpu_without_importing_torch(tmp_path):
 
     code = (
         "import sys\n"
-        "from negviz.runner import run_eval\n"
-        "from negviz.cache import ScoreCache\n"
-        "from negviz.schema import DatasetSpec\n"
+        "from negviz.evaluation.runner import run_eval\n"
+        "from negviz.core.cache import ScoreCache\n"
+        "from negviz.core.schema import DatasetSpec\n"
         f"cache = ScoreCache({str(tmp_path / 'c.sqlite')!r})\n"
         "for model in ('tfidf', 'bm25'):\n"
         "    run = run_eval(model, DatasetSpec.make('nevir', limit=3), cache=cache)\n"

@@ -8,8 +8,8 @@ import math
 import numpy as np
 import pytest
 
-from negviz.catalog import load_scorer
-from negviz.schema import ModelSpec
+from negviz.core.schema import ModelSpec
+from negviz.evaluation.catalog import load_scorer
 from negviz.scorers.bm25 import bm25_tokens, stop_words
 
 DOCS3 = ["The cat sat on the mat.", "The cat is not black.", "A dog."]

@@ -1,7 +1,7 @@
 """The Scorer contract, written once and run for every registered model family.
 
 Each family runs on its tiny offline checkpoint (tests/conftest.py), loaded through the
-same ``negviz.catalog.load_scorer`` as real models. A new family in ``FAMILIES`` gets these
+same ``negviz.evaluation.catalog.load_scorer`` as real models. A new family in ``FAMILIES`` gets these
 tests for free; it only needs a tiny builder in ``TINY_BUILDERS``.
 """
 
@@ -10,8 +10,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from negviz.catalog import load_scorer
-from negviz.schema import ModelSpec
+from negviz.core.schema import ModelSpec
+from negviz.evaluation.catalog import load_scorer
 from negviz.scorers import runnable_families
 
 QUERIES = [

@@ -6,9 +6,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from negviz.catalog import load_scorer
-from negviz.errors import ModelUnavailableError
-from negviz.schema import ModelSpec
+from negviz.core.errors import ModelUnavailableError
+from negviz.core.schema import ModelSpec
+from negviz.evaluation.catalog import load_scorer
 from negviz.scorers.cross_encoder import pick_label
 
 PAIRS_Q = ["who won the war?", "the king", "is the city not old?"]

@@ -7,8 +7,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from negviz.errors import ModelUnavailableError, NegvizError
-from negviz.schema import ModelSpec
+from negviz.core.errors import ModelUnavailableError, NegvizError
+from negviz.core.schema import ModelSpec
 from negviz.scorers.external import (
     IMPORTED,
     PYTHON,

@@ -7,8 +7,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from negviz.catalog import load_scorer
-from negviz.schema import ModelSpec
+from negviz.core.schema import ModelSpec
+from negviz.evaluation.catalog import load_scorer
 from negviz.scorers.introspect import gradient_x_input_many, hidden_states, integrated_gradients
 
 QUERY, GOOD, BAD = "is the city not old?", "The city is not old.", "The city is old."

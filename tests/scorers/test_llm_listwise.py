@@ -1,15 +1,15 @@
 """negviz.scorers.llm_listwise: RankGPT's wiring around the language model, with the model's answer
 scripted (each window's passages named in reverse): the pairs of one call ranked per query in a
 fixed order, a first stage's order re-ranked through sliding windows, and each query's answer
-kept with the run. (The permutation rules themselves: tests/llm/test_listwise.py; a real tiny LM
-behind an endpoint: tests/llm/test_endpoint.py.)"""
+kept with the run. (The permutation rules themselves: tests/scorers/test_listwise.py; a real tiny LM
+behind an endpoint: tests/scorers/test_endpoint.py.)"""
 
 from __future__ import annotations
 
 import pytest
 
-from negviz.llm.listwise import permutation_scores
-from negviz.schema import text_hash
+from negviz.core.schema import text_hash
+from negviz.scorers.llm.listwise import permutation_scores
 
 RIVERS = [
     "The Seine flows through Paris.",
@@ -28,7 +28,7 @@ RIVERS = [
 def river_corpus(tmp_path):
     import pandas as pd
 
-    from negviz.retrieval.corpus import load_corpus
+    from negviz.evaluation.retrieval.corpus import load_corpus
 
     path = tmp_path / "rivers.csv"
     pd.DataFrame({"doc_id": [f"r{i}" for i in range(len(RIVERS))], "text": RIVERS}).to_csv(path, index=False)
@@ -38,8 +38,8 @@ def river_corpus(tmp_path):
 def scripted_listwise(window: int, step: int, seen: list):
     """The listwise scorer with its language model replaced by a ranker that names each window's
     passages in reverse: what is tested is the wiring (first-stage order, windows, scores)."""
-    from negviz.catalog import load_scorer
-    from negviz.schema import ModelSpec
+    from negviz.core.schema import ModelSpec
+    from negviz.evaluation.catalog import load_scorer
 
     spec = ModelSpec.make(
         "scripted", "llm-listwise", backend="endpoint", base_url="http://127.0.0.1:9", window=window, step=step
@@ -60,8 +60,8 @@ def scripted_listwise(window: int, step: int, seen: list):
 
 
 def test_rerank_starts_from_the_first_stage_order_in_one_window(river_corpus):
-    from negviz.catalog import load_scorer
-    from negviz.retrieval.index import BM25Retriever, retriever_for
+    from negviz.evaluation.catalog import load_scorer
+    from negviz.evaluation.retrieval.index import BM25Retriever, retriever_for
 
     seen: list = []
     query = ["Which river flows through Paris?"]
@@ -74,8 +74,8 @@ def test_rerank_starts_from_the_first_stage_order_in_one_window(river_corpus):
 def test_rerank_slides_the_window_back_to_front(river_corpus):
     """Depth 6, window 4, step 2: windows (2, 6) then (0, 4). Reversing [a b c d e f] at 2..6 gives
     [a b f e d c], then reversing 0..4 gives [e f b a d c] (by hand)."""
-    from negviz.catalog import load_scorer
-    from negviz.retrieval.index import BM25Retriever, retriever_for
+    from negviz.evaluation.catalog import load_scorer
+    from negviz.evaluation.retrieval.index import BM25Retriever, retriever_for
 
     seen: list = []
     query = ["Which river flows through Paris?"]

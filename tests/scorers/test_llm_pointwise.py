@@ -1,6 +1,6 @@
 """negviz.scorers.llm_pointwise: reading a verdict from an endpoint's top log-probabilities (which
 token is the answer, log P(true) with a missing word at the floor), and the options checked before
-anything runs. (Scores from a real tiny LM: tests/llm/test_local.py, test_endpoint.py, test_reasoning.py.)"""
+anything runs. (Scores from a real tiny LM: tests/scorers/test_local.py, test_endpoint.py, test_reasoning.py.)"""
 
 from __future__ import annotations
 
@@ -8,10 +8,10 @@ import math
 
 import pytest
 
-from negviz.catalog import load_scorer
-from negviz.errors import OptionError
-from negviz.llm.prompts import TEMPLATES
-from negviz.schema import ModelSpec
+from negviz.core.errors import OptionError
+from negviz.core.schema import ModelSpec
+from negviz.evaluation.catalog import load_scorer
+from negviz.scorers.llm.prompts import TEMPLATES
 from negviz.scorers.llm_pointwise import answer_entry, answer_log_prob
 
 YES, NO = ("yes",), ("no",)

@@ -7,9 +7,9 @@ import os
 
 import pytest
 
-from negviz.catalog import load_scorer
-from negviz.errors import ModelUnavailableError
-from negviz.schema import ModelSpec
+from negviz.core.errors import ModelUnavailableError
+from negviz.core.schema import ModelSpec
+from negviz.evaluation.catalog import load_scorer
 from negviz.scorers.loading import is_available_offline, local_revision, resolve_source
 
 

@@ -9,9 +9,9 @@ import json
 import numpy as np
 import pytest
 
-from negviz.catalog import load_scorer
-from negviz.errors import ModelUnavailableError
-from negviz.schema import ModelSpec
+from negviz.core.errors import ModelUnavailableError
+from negviz.core.schema import ModelSpec
+from negviz.evaluation.catalog import load_scorer
 from negviz.scorers.maxsim import transformer_folder
 from tests.scorers.test_late_interaction import DOC, LONG, QUERY, check_bookkeeping
 from tests.support.tiny.late import build_tiny_encoder

@@ -4,8 +4,9 @@ forward pass of the same tiny T5 checkpoint, and how the answer words become tok
 from __future__ import annotations
 
 import numpy as np
-from negviz.catalog import load_scorer
-from negviz.schema import ModelSpec
+
+from negviz.core.schema import ModelSpec
+from negviz.evaluation.catalog import load_scorer
 from negviz.scorers.monot5 import token_id
 
 PAIRS_Q = ["who won the war?", "the king", "is the city not old?"]

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-from negviz.paths import DATA_DIR
+from negviz.core.paths import DATA_DIR
 from negviz.store.portable import read_record, read_scores
 
 RUNS = DATA_DIR / "runs"
@@ -47,7 +47,7 @@ def test_mpnet_on_all_35_demetr_perturbations_matches_every_value_of_fig_4():
     """NegBLEURT Fig. 4 prints all-mpnet-base-v2's ratio for 33 perturbations with two decimals;
     every one of negviz's, over 1,000 items each, lies within 0.005 of it (the printed rounding)."""
     from negviz.analyses.beside_published import beside_published
-    from negviz.published import load_reference
+    from negviz.evaluation.published import load_reference
 
     record, scores = _run("demetr__all-mpnet-base-v2")
     assert record.n == 35_000 and len(record.summary["perturbations"]) == 35
@@ -135,7 +135,7 @@ def test_mpnet_on_excluir_pairs_and_the_offline_corpus_beside_the_papers():
     """HedgeMPNet Table 1 (RR 69.29) and ExcluIR Table 6 (RR 69.04, ΔR@1 39.32, ΔMRR 32.01; the
     paper's 90,406-paragraph corpus, not the offline one, which the beside table says)."""
     from negviz.analyses.beside_published import beside_published
-    from negviz.published import load_reference
+    from negviz.evaluation.published import load_reference
 
     pairs, _ = _run("excluir__all-mpnet-base-v2")
     corpus, _ = _run("excluir-corpus-offline__all-mpnet-base-v2")
@@ -205,7 +205,7 @@ def test_onnx_runs_are_shipped_with_their_format(stem):
 
 
 def test_the_cross_encoder_stands_beside_excluir_table_6s_fp32_row():
-    from negviz.published import for_model
+    from negviz.evaluation.published import for_model
 
     rows = for_model("ms-marco-MiniLM-L-12-v2-int8")
     rr = rows[(rows["source"] == "ExcluIR Table 6") & (rows["metric"] == "right_rank")]
@@ -223,7 +223,7 @@ def int8_kernels_of_the_shipped_runs() -> bool:
 
 
 def test_every_offline_catalog_model_is_available_here():
-    from negviz.catalog import FILELESS, load_catalog
+    from negviz.evaluation.catalog import FILELESS, load_catalog
     from negviz.scorers.loading import is_available_offline
 
     cat = load_catalog()

@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from negviz.catalog import load_scorer
-from negviz.schema import ModelSpec
+from negviz.core.schema import ModelSpec
+from negviz.evaluation.catalog import load_scorer
 from negviz.scorers import splade as splade_module
 from tests.support.tiny.late import build_tiny_splade
 

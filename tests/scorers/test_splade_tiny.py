@@ -7,8 +7,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from negviz.catalog import load_scorer
 from negviz.datasets import load
+from negviz.evaluation.catalog import load_scorer
 from negviz.scorers.loading import resolve_source
 from tests.scorers.test_splade import rep_by_hand
 

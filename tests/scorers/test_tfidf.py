@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from negviz.catalog import load_scorer
+from negviz.evaluation.catalog import load_scorer
 from negviz.scorers.tfidf import nevir_tokens, pair_cosine
 
 ROOT = Path(__file__).resolve().parents[2]

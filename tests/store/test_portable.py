@@ -6,9 +6,8 @@ from datetime import datetime, timezone
 import pandas as pd
 import pytest
 
-from negviz.errors import DataValidationError
-from negviz.store import RunRecord
-from negviz.store import portable
+from negviz.core.errors import DataValidationError
+from negviz.store import RunRecord, portable
 
 RECORD = RunRecord(
     run_id="ab" * 16,

@@ -5,7 +5,7 @@ from datetime import datetime, timezone
 
 import pytest
 
-from negviz.schema import DatasetSpec, ModelSpec
+from negviz.core.schema import DatasetSpec, ModelSpec
 from negviz.store import DuplicateRunError, RunNotFoundError, RunRecord, StoreError
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from negviz.errors import DataValidationError
+from negviz.core.errors import DataValidationError
 from negviz.store import Store
 from negviz.store import tables as t
 from tests.store.test_run_table import make_record, make_scores, table_count

@@ -13,8 +13,8 @@ import pandas as pd
 import pytest
 import sqlalchemy as sa
 
-from negviz.errors import DataValidationError
-from negviz.schema import DatasetSpec, ModelSpec
+from negviz.core.errors import DataValidationError
+from negviz.core.schema import DatasetSpec, ModelSpec
 from negviz.store import DuplicateRunError, RunNotFoundError, RunRecord, Store, StoreError, db
 from negviz.store import tables as t
 from negviz.store.run_table import unsaved_runs_dir

@@ -7,7 +7,6 @@ test_store_once.py. Several processes writing at once: tests/concurrency/test_st
 
 from __future__ import annotations
 
-
 import pytest
 import sqlalchemy as sa
 

@@ -18,15 +18,15 @@ import pytest
 import sqlalchemy as sa
 
 from negviz.cli import main
+from negviz.core.schema import DatasetSpec
 from negviz.datasets.added import add_dataset
-from negviz.runner import run_eval
-from negviz.schema import DatasetSpec
+from negviz.evaluation.runner import run_eval
 from negviz.store import DuplicateRunError, Store, StoreError, db, portable
 from negviz.store import datasets as stored
 from negviz.store import tables as t
 from negviz.store.frames import score_rows
-from tests.support.pg import pg_url, store, store_url  # noqa: F401  (fixtures)
 from tests.store.test_run_table import T0, make_record, make_scores, table_count
+from tests.support.pg import pg_url, store, store_url  # noqa: F401  (fixtures)
 from tests.support.waiting import wait_for
 
 DATA = Path(__file__).resolve().parents[1] / "data"

@@ -8,9 +8,9 @@ import sqlite3
 
 import pytest
 
-from negviz.cache import ScoreCache
 from negviz.cli import main
-from negviz.runner import run_eval
+from negviz.core.cache import ScoreCache
+from negviz.evaluation.runner import run_eval
 from negviz.store import Store, StoreError
 
 

@@ -18,7 +18,6 @@ import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
-
 MODES = {
     "ok": "a well-formed chat completion",
     "error": 'HTTP 200 with {"error": {...}} (as some servers answer an unknown model)',

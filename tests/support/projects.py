@@ -3,9 +3,9 @@ work of one annotator or reviewer process for the races in tests/concurrency/.""
 
 from __future__ import annotations
 
-from negviz import annotations as ann
 from negviz import projects as P
 from negviz.datasets import load
+from negviz.results import annotations as ann
 from negviz.store import Store
 
 NEVIR = load("nevir")

@@ -1,5 +1,5 @@
 """A dataset kind that exists only in tests: multiple-choice questions, one right answer and two
-distractors. Registering it is all a new kind takes (negviz.kinds): its definition below, a metric
+distractors. Registering it is all a new kind takes (negviz.core.kinds): its definition below, a metric
 object, and nothing else in negviz. tests/core/test_kinds.py runs it from a file to its outcomes;
 tests/pages/test_toy_kind.py opens every page on it."""
 
@@ -10,7 +10,7 @@ import contextlib
 import numpy as np
 import pandas as pd
 
-from negviz import kinds, metrics
+from negviz.core import kinds, metrics
 
 CHOICE = "choice"
 PREFERS_A, PREFERS_B = "prefers_a", "prefers_b"

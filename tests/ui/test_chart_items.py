@@ -4,7 +4,7 @@ cell listed with links to the pair inspector and type titles (in AppTest, over a
 import pandas as pd
 from streamlit.testing.v1 import AppTest
 
-from negviz.taxonomy import TAXONOMY
+from negviz.language.taxonomy import TAXONOMY
 from negviz.ui.chart_items import type_titles
 
 

@@ -3,7 +3,7 @@ onto a kind's columns, drawn in AppTest (app_env); pre-filled by name, optional 
 
 from streamlit.testing.v1 import AppTest
 
-from negviz.schema import COLUMNS
+from negviz.core.schema import COLUMNS
 from negviz.ui.column_mapping import NONE
 
 PAIRS_FILE = ["id", "query1", "doc1", "query2", "doc2", "note"]  # tests/data/pairs.csv's header

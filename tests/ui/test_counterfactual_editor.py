@@ -1,5 +1,5 @@
 """negviz.ui.counterfactual_editor: the one-click edit of a query or document, drawn in AppTest
-over two short texts; the edit shown is negviz.text.counterfactual's, the typed text never markup."""
+over two short texts; the edit shown is negviz.language.text.counterfactual's, the typed text never markup."""
 
 from streamlit.testing.v1 import AppTest
 
@@ -48,7 +48,7 @@ def test_an_edit_no_rule_fits_is_a_warning_naming_the_text():
     at.radio(key="cf").set_value("remove a negation cue").run()  # "The film is good." has no cue
     assert at.session_state["result"] == ("q1", None)
     assert [w.value for w in at.warning] == [
-        "No rule fits “remove a negation cue” for q1; see `negviz.text.counterfactual` for what the rules cover."
+        "No rule fits “remove a negation cue” for q1; see `negviz.language.text.counterfactual` for what the rules cover."
     ]
 
 

@@ -2,7 +2,7 @@
 (app_env): a read is answered from the cache the second time (no SQL), the run lists until
 ``clear_runs``; a shipped dataset's content key; a fine-tuning run's held-out pair from its spec."""
 
-from negviz.schema import DatasetSpec
+from negviz.core.schema import DatasetSpec
 from negviz.ui import dataset_cache, resources
 from negviz.ui.dataset_cache import content_key, dataset_view, training_pair
 from tests.support.counting import statements
@@ -47,7 +47,7 @@ def test_training_pair_is_none_for_a_missing_pair_or_an_unreadable_dataset():
 
 
 def test_drift_frames_of_complete_runs_equal_the_librarys(app_env):
-    from negviz.dataset_view import DatasetView
+    from negviz.results.dataset_view import DatasetView
 
     runs = dataset_view().finetune_runs()  # no name: the whole store, as the drift page reads it
     assert len(runs) == 4 and runs["label"].notna().all()

@@ -3,8 +3,8 @@
 
 from streamlit.testing.v1 import AppTest
 
-from negviz.eval_jobs import EvalJob
-from negviz.jobs import CANCELLED, COMPLETE, FAILED
+from negviz.evaluation.eval_jobs import EvalJob
+from negviz.evaluation.jobs import CANCELLED, COMPLETE, FAILED
 from negviz.ui.widgets import safe_md
 
 

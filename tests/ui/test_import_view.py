@@ -5,7 +5,7 @@ the scores-only models; a refused file's problems as text; the provenance line."
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from negviz.errors import DataValidationError, NegvizError
+from negviz.core.errors import DataValidationError, NegvizError
 from negviz.ui import import_view as iv
 from negviz.ui.widgets import safe_md
 

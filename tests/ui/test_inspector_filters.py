@@ -4,10 +4,10 @@ copy of the shipped runs (app_env)."""
 
 from streamlit.testing.v1 import AppTest
 
-from negviz import annotations as ann
 from negviz.analyses import inspector as F
 from negviz.analyses import lexical as X
 from negviz.datasets import load
+from negviz.results import annotations as ann
 from negviz.ui.dataset_cache import dataset_view
 from negviz.ui.inspector_filters import Queue
 

@@ -5,9 +5,9 @@ be written; and ``cannot_save``'s reasons."""
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from negviz import annotations as ann
+from negviz.core.schema import DatasetSpec
 from negviz.datasets import load
-from negviz.schema import DatasetSpec
+from negviz.results import annotations as ann
 from negviz.store import Store
 from negviz.store.shipped import ShippedStore
 from negviz.ui.label_form import cannot_save

@@ -4,7 +4,7 @@ AppTest over a copy of the shipped runs (app_env); the expander's label from han
 import pandas as pd
 from streamlit.testing.v1 import AppTest
 
-from negviz.run_choice import BY_POLICY, PINNED
+from negviz.evaluation.run_choice import BY_POLICY, PINNED
 from negviz.ui.pickers import _runs_label
 
 

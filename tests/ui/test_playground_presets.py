@@ -5,7 +5,7 @@ draw said so under the buttons."""
 
 from streamlit.testing.v1 import AppTest
 
-from negviz.page_registry import DATASET_KEY
+from negviz.core.page_registry import DATASET_KEY
 
 
 def _presets(dataset):

@@ -3,7 +3,7 @@ sentence" tab's edits of a typed translation, in AppTest (no model chosen: nothi
 
 from streamlit.testing.v1 import AppTest
 
-from negviz.text import perturb
+from negviz.language.text import perturb
 from negviz.ui.sensitivity_tabs import CAND
 
 

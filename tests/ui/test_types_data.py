@@ -3,7 +3,7 @@ they show, over a copy of the shipped runs (app_env); the label-source line from
 
 import pandas as pd
 
-from negviz.dataset_view import DatasetView
+from negviz.results.dataset_view import DatasetView
 from negviz.store import Store
 from negviz.ui.types_data import TypesContext, context
 

@@ -74,8 +74,9 @@ def test_report_says_nothing_when_every_value_was_taken():
 
 
 def _titled_page():
-    from negviz.ui import url_check
     import streamlit as st
+
+    from negviz.ui import url_check
 
     titles = {"affixal": "Affixal", "exclusion_exceptor": "Exclusion: exceptor"}
     url_check.titled_choice(st, "Types", list(titles), "types", titles.get, multi=True)

@@ -63,7 +63,7 @@ def test_csv_download_draws_one_button_per_file_with_its_label():
 def _path(value):
     import streamlit as st
 
-    from negviz.paths import PathNotAllowedError
+    from negviz.core.paths import PathNotAllowedError
     from negviz.ui.widgets import user_path
 
     try:
@@ -84,7 +84,7 @@ def test_user_path_passes_names_and_paths_inside_the_allowed_folders_only(monkey
 
 
 def test_no_runs_yet_names_the_dataset_escaped_and_the_command_that_stores_a_run():
-    from negviz.catalog import eval_command
+    from negviz.evaluation.catalog import eval_command
     from negviz.ui.widgets import STARTER_MODEL, no_runs_yet
 
     assert no_runs_yet("nevir") == (

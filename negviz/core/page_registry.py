@@ -1,0 +1,187 @@
+"""Every page of the app, once: its file, URL path, title, icon and sidebar section, the dataset
+kinds it draws and the URL keys its widgets bind.
+
+``app.py`` builds its navigation from ``PAGES`` (in this order), ``negviz.core.links`` builds links to
+them (and refuses a key the page does not bind), the pages' kind guards say why a dataset does
+not apply (``kind_problem``), and the router names URL values no widget of the page takes.
+tests/architecture/test_page_registry.py fails when a file in pages/ has no entry or an entry no file, and
+when a page binds a URL key its entry does not list (or lists one nothing binds).
+The library never imports streamlit: app.py turns entries into ``st.Page`` objects.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+from negviz.core.kinds import VERDICT_KINDS  # items that are right or wrong (any registered kind)
+from negviz.core.schema import EXCLUSION, KIND_TITLES, PAIRS
+
+SECTIONS = ("Results", "Explore", "Run")  # sidebar groups, by what a user came to do
+
+# The sidebar's keys, part of every page's URL: the dataset, the models, runs pinned instead of
+# the policy's choice (negviz.ui.pickers binds them).
+DATASET_KEY, MODELS_KEY, PIN_KEY = "dataset", "models", "run"
+SIDEBAR_KEYS = (DATASET_KEY, MODELS_KEY, PIN_KEY)
+
+QUERY_KINDS = (PAIRS, EXCLUSION)  # items whose query and documents the explorers can pick
+
+
+@dataclass(frozen=True)
+class PageEntry:
+    file: str  # relative to the repository root
+    url_path: str  # /<url_path>, what links name the page by
+    title: str  # in the sidebar
+    icon: str
+    section: str
+    kinds: Sequence[str] | None = None  # the sidebar dataset's kinds it draws (None: any)
+    url_keys: tuple[str, ...] = ()  # what its widgets bind, besides SIDEBAR_KEYS
+
+    def takes(self, key: str) -> bool:
+        """Whether a URL value of ``key`` sets something on this page."""
+        return key in SIDEBAR_KEYS or key in self.url_keys
+
+
+COUNTERFACTUAL_KEYS = ("cf", "cf_on", "cf_old", "cf_new", "cf_text")  # negviz.ui.counterfactual_editor
+PAGES: tuple[PageEntry, ...] = (
+    PageEntry("pages/overview.py", "overview", "Overview", ":material/leaderboard:", "Results"),
+    PageEntry(
+        "pages/board.py",
+        "board",
+        "Across benchmarks",
+        ":material/table_chart:",
+        "Results",
+        None,  # every dataset at once, whatever the sidebar holds
+        ("bx", "by", "fix_change", "fix_ds", "fix_model", "published", "sort"),
+    ),
+    PageEntry(
+        "pages/heatmap.py",
+        "heatmap",
+        "Per-type heatmap",
+        ":material/grid_view:",
+        "Results",
+        VERDICT_KINDS,
+        ("axis", "cell_column", "cell_model", "cols", "min_n", "mode", "ref", "rows", "top_k"),
+    ),
+    PageEntry(
+        "pages/errors.py",
+        "errors",
+        "Error preference",
+        ":material/stacked_bar_chart:",
+        "Results",
+        VERDICT_KINDS,
+        ("edits", "facet", "seg_category", "seg_model", "types", "lex_lean", "lex_model"),
+    ),
+    PageEntry(
+        "pages/sensitivity.py",
+        "sensitivity",
+        "Perturbation sensitivity",
+        ":material/tune:",
+        "Results",
+        None,  # draws DEMETR and CANNOT whatever the sidebar holds
+        ("checked", "published", "sens_model", "sens_pert", "sens_show", "value", "view", "cannot_pairs")
+        + ("own_cand", "own_models", "own_ref"),
+    ),
+    PageEntry(
+        "pages/drift.py",
+        "drift",
+        "Fine-tuning drift",
+        ":material/trending_down:",
+        "Results",
+        None,  # fine-tuning runs of every dataset
+        ("card_run", "epoch", "pair", "runs", "shape"),
+    ),
+    PageEntry(
+        "pages/cue_influence.py",
+        "cue-influence",
+        "Cue influence",
+        ":material/troubleshoot:",
+        "Results",
+        VERDICT_KINDS,
+        ("axis", "bin_group", "bin_run", "layer_type"),
+    ),
+    PageEntry(
+        "pages/maxsim.py",
+        "maxsim",
+        "MaxSim explorer",
+        ":material/grid_on:",
+        "Explore",
+        QUERY_KINDS,  # for a stored pair; typed text works with any dataset
+        ("after", "masks", "merge", "model", "pair", "punct", "q", "sim", "special", "src")
+        + ("tq", "tq2", "td1", "td2")
+        + COUNTERFACTUAL_KEYS,
+    ),
+    PageEntry(
+        "pages/playground.py",
+        "playground",
+        "Playground",
+        ":material/science:",
+        "Explore",
+        QUERY_KINDS,  # for the sidebar dataset's presets; typed text works with any dataset
+        ("pm", "pq", "pq2", "pd1", "pd2", "pd3") + COUNTERFACTUAL_KEYS,
+    ),
+    PageEntry(
+        "pages/inspector.py",
+        "inspector",
+        "Pair inspector",
+        ":material/compare:",
+        "Explore",
+        None,
+        ("annotated", "cue", "edit", "lean", "margin_max", "margin_min", "model", "pair", "queue", "sample")
+        + ("seed", "sort", "type", "verdict", "why_contrast", "why_method", "why_model", "why_on"),
+    ),
+    PageEntry(
+        "pages/search.py",
+        "search",
+        "Search",
+        ":material/search:",
+        "Explore",
+        None,  # its own corpus picker
+        ("corpus", "model", "q", "qid"),
+    ),
+    PageEntry(
+        "pages/annotate.py",
+        "annotations",
+        "Annotations",
+        ":material/rate_review:",
+        "Explore",
+        None,
+        ("annotators", "alpha_by_type"),
+    ),
+    PageEntry(
+        "pages/projects.py",
+        "projects",
+        "Annotation projects",
+        ":material/assignment_ind:",
+        "Explore",
+        None,
+        ("tab", "order", "project"),
+    ),
+    PageEntry("pages/evaluate.py", "evaluate", "Evaluate", ":material/play_circle:", "Run"),
+    PageEntry("pages/import_scores.py", "import-scores", "Import scores", ":material/input:", "Run"),
+    PageEntry("pages/catalog.py", "catalog", "Models & data", ":material/database:", "Run"),
+    PageEntry("pages/add_dataset.py", "add-dataset", "Add a dataset", ":material/upload_file:", "Run"),
+)
+HOME = PAGES[0]  # also served at "/" (app.py's hidden root page)
+ROOT_URL_PATH = "root"  # what st.navigation calls that hidden page
+
+
+def url_paths() -> tuple[str, ...]:
+    return tuple(p.url_path for p in PAGES)
+
+
+def by_url_path(url_path: str) -> PageEntry:
+    if url_path in (ROOT_URL_PATH, ""):
+        return HOME
+    for p in PAGES:
+        if p.url_path == url_path:
+            return p
+    raise ValueError(f"unknown page {url_path!r}; pages: {', '.join(url_paths())}")
+
+
+def kind_problem(page: PageEntry, dataset: str, kind: str) -> str | None:
+    """Why the sidebar's dataset does not apply to the page (None when it does), as plain text."""
+    if page.kinds is None or kind in page.kinds:
+        return None
+    wanted = ", ".join(KIND_TITLES[k] for k in page.kinds)
+    return f"{page.title} draws {wanted}; {dataset} holds {KIND_TITLES.get(kind, kind)}."

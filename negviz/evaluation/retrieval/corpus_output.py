@@ -1,0 +1,63 @@
+"""`negviz eval ... --corpus`: run, then print one JSON object or a short table."""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+from negviz.core.json_values import dumps
+from negviz.evaluation.retrieval.rank_metrics import METRICS
+
+
+def corpus_payload(result) -> dict[str, Any]:
+    r = result.record
+    head = {
+        "model": r.model_name,
+        "model_spec": r.model_spec,
+        "family": r.family,
+        "revision": r.model_revision,
+        "dataset": r.dataset_spec.get("name"),
+        "split": r.split,
+        **{k: r.options.get(k) for k in ("corpus", "corpus_size", "corpus_hash", "retrieval", "first_stage", "depth")},
+        "wall_seconds": round(r.wall_seconds or 0.0, 3),
+        "device": r.device,
+        "run_id": r.run_id,
+        "reused_stored_run": result.reused,
+        "code_version": r.code_version,
+    }
+    return {**{k: v for k, v in head.items() if v is not None}, **result.summary}
+
+
+def format_corpus(out: dict[str, Any]) -> str:
+    lines = [
+        f"{out['model']} ({out['family']}, {out.get('retrieval')}) on {out['dataset']} over corpus "
+        f"{out['corpus']} ({out['corpus_size']:,} docs, hash {out['corpus_hash']}), n={out['n']}, "
+        f"top {out['top_k']}, {out['wall_seconds']:.1f}s" + (" [stored run reused]" if out["reused_stored_run"] else "")
+    ]
+    for name in METRICS:
+        lo, hi = out["ci95"][name]
+        lines.append(f"  {name:<16} {out[name]:7.2%}  [95% CI {lo:.2%} to {hi:.2%}]")
+    lines.append(
+        f"  d+ in top {out['top_k']}: {out['pos_in_top_k']}, d− in top {out['top_k']}: {out['neg_in_top_k']}, "
+        f"neither in top 10 (counted wrong by RR): {out['both_absent_top10']}"
+    )
+    return "\n".join(lines)
+
+
+def corpus_eval_command(args, model, dataset, store, progress) -> int:
+    from negviz.evaluation.retrieval.corpus import load_corpus
+    from negviz.evaluation.retrieval.evaluate import run_corpus_eval
+
+    corpus = load_corpus(args.corpus, columns=args.corpus_columns)
+    try:
+        result = run_corpus_eval(
+            model, dataset, corpus, top_k=args.top_k, store=store, device=args.device,
+            batch_size=args.batch_size, progress=progress, force=args.force,
+        )  # fmt: skip
+    finally:
+        progress.close()
+    if result.note:
+        print(f"negviz: {result.note}", file=sys.stderr)
+    out = corpus_payload(result)
+    print(dumps(out, indent=2) if args.json else format_corpus(out))
+    return 0

@@ -1,0 +1,317 @@
+"""Read a file of scores computed elsewhere, streamed, and check it against a dataset before
+anything is stored (negviz import-scores, the Import scores page).
+
+Two layouts, CSV / TSV / JSON Lines / Parquet (data only: nothing is executed or unpickled):
+
+- by id: ``item_id, query_slot, doc_slot, score``: the dataset's item id and the names of the
+  columns that hold the query and the document (NevIR: q1/q2 and d1/d2; ExcluIR: query and
+  pos_doc/neg_doc; DEMETR: reference and candidate/perturbed/empty, item ids
+  ``<perturbation>:<item_id>``; CANNOT: sentence1 and sentence2). A ``slot`` column with negviz's
+  slot name (``q1_d2``) may stand for the two. `negviz export-run --format csv` writes this layout.
+- by text: ``query, document, score``: matched to the dataset's texts exactly (every item slot
+  with that query and document text gets the score).
+
+Problems are counted with their first examples: unknown ids, slots of another dataset kind,
+duplicates, missing items (refused unless partial), scores that are not finite numbers, texts that
+match nothing, a missing column, an empty file. A file is read in chunks and given up as soon as it
+holds more rows than the dataset could (items x slots, twice over), so a huge file is never read
+into memory whole.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, Iterator
+
+import numpy as np
+import pandas as pd
+
+from negviz.core.errors import DataValidationError
+from negviz.core.schema import KIND_TITLES, SLOTS
+from negviz.language.text.words import counted
+
+CHUNK_ROWS = 50_000
+ID_LAYOUT = ("item_id", "query_slot", "doc_slot", "score")
+TEXT_LAYOUT = ("query", "document", "score")
+FORMATS = {".csv": "csv", ".tsv": "tsv", ".tab": "tsv", ".jsonl": "jsonl", ".ndjson": "jsonl", ".parquet": "parquet"}
+EXAMPLES = 3
+
+
+def slot_names(kind: str) -> dict[tuple[str, str], str]:
+    """(query column, document column) -> negviz slot, for one dataset kind (DEMETR's empty
+    baseline document is named ``empty``)."""
+    return {(q, slot if d.startswith("=") else d): slot for slot, (q, d) in SLOTS[kind].items()}
+
+
+def file_format(name: str) -> str:
+    fmt = FORMATS.get(Path(name).suffix.lower())
+    if fmt is None:
+        raise DataValidationError(
+            f"cannot tell the format from the extension {Path(name).suffix or '(none)'!r}; a score file is "
+            f"{', '.join(FORMATS)} (a TREC run file for corpus retrieval: .trec, .run or .txt).",
+            file=name,
+        )
+    return fmt
+
+
+def chunks(handle: IO[bytes], fmt: str, name: str) -> Iterator[pd.DataFrame]:
+    """The file's rows, a chunk at a time, every column as text (scores are read later)."""
+    try:
+        if fmt in ("csv", "tsv"):
+            reader = pd.read_csv(
+                handle, sep="\t" if fmt == "tsv" else ",", dtype=str, keep_default_na=False,
+                chunksize=CHUNK_ROWS, encoding="utf-8",
+            )  # fmt: skip
+            yield from reader
+        elif fmt == "jsonl":
+            yield from pd.read_json(handle, lines=True, dtype=False, chunksize=CHUNK_ROWS)
+        else:
+            import pyarrow.parquet as pq
+
+            for batch in pq.ParquetFile(handle).iter_batches(batch_size=CHUNK_ROWS):
+                yield batch.to_pandas()
+    except pd.errors.EmptyDataError:
+        return
+    except (ValueError, UnicodeDecodeError, pd.errors.ParserError, OSError) as exc:
+        first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        raise DataValidationError(f"cannot read this {fmt} file: {first}.", file=name) from None
+
+
+@dataclass
+class Problems:
+    """Problems by kind, each with a count and its first examples."""
+
+    found: dict[str, list] = field(default_factory=dict)
+    counts: dict[str, int] = field(default_factory=dict)
+
+    def add(self, kind: str, examples, count: int | None = None) -> None:
+        examples = list(examples)
+        count = len(examples) if count is None else count
+        if not count:
+            return
+        self.counts[kind] = self.counts.get(kind, 0) + count
+        kept = self.found.setdefault(kind, [])
+        kept += examples[: EXAMPLES - len(kept)]
+
+    def first(self, kind: str) -> str:
+        """The first examples; ids and texts quoted, row descriptions ("row 3: 'nan'") as they are."""
+        return ", ".join(e if kind in DESCRIBED else repr(e) for e in self.found.get(kind, []))
+
+
+DESCRIBED = {"score", "format"}  # problems whose examples already say where they are
+
+
+def rows_word(n: int, one: str = "row", many: str = "rows") -> str:
+    return counted(n, one, many)
+
+
+@dataclass
+class ScoreFile:
+    """A checked score file: the long score frame of the items it covers completely."""
+
+    scores: pd.DataFrame  # item_id, slot, score
+    items: list[str]  # ids of the items it scores, every slot of each
+    missing: int  # dataset items it does not score completely
+    rows: int  # rows read
+    layout: str  # "id" or "text"
+
+
+def read_scores(
+    handle: IO[bytes], name: str, dataset, *, allow_partial: bool = False, fmt: str | None = None
+) -> ScoreFile:
+    """Read and check a score file for ``dataset`` (a loaded negviz Dataset); raises
+    DataValidationError listing every problem found (``problems``)."""
+    from negviz.evaluation.item_scoring import scoring_inputs
+
+    kind = dataset.kind
+    if kind not in SLOTS:
+        raise DataValidationError(f"{dataset.spec.name} is {KIND_TITLES.get(kind, kind)}: nothing to score.", file=name)
+    fmt = fmt or file_format(name)
+    queries, docs, item_list, slot_list = scoring_inputs(kind, dataset.frame)
+    expected = len(item_list)
+    limit = 2 * expected + 1000
+    parts, rows, layout = [], 0, None
+    for chunk in chunks(handle, fmt, name):
+        chunk.columns = [str(c).strip() for c in chunk.columns]
+        layout = layout or _layout(chunk.columns, name)
+        rows += len(chunk)
+        if rows > limit:
+            raise DataValidationError(
+                f"the file has more than {limit:,} rows; a score file for {dataset.spec.name} has at most "
+                f"{expected:,} (one per item and slot). Is it the score file of another dataset?",
+                file=name,
+            )
+        parts.append(_keep_columns(chunk, layout))
+    if not rows:
+        raise DataValidationError(
+            "the file is empty: it holds no score rows. Columns expected: "
+            f"{', '.join(ID_LAYOUT)} (or {', '.join(TEXT_LAYOUT)}).",
+            file=name,
+        )
+    raw = pd.concat(parts, ignore_index=True)
+    problems = Problems()
+    values = pd.to_numeric(raw["score"].astype(str).str.strip(), errors="coerce").to_numpy(dtype=np.float64)
+    bad = ~np.isfinite(values)
+    problems.add(
+        "score", [f"row {i + 1}: {raw['score'].iat[i]!r}" for i in np.flatnonzero(bad)[:EXAMPLES]], int(bad.sum())
+    )
+    if layout == "id":
+        long = _by_id(raw, values, kind, dataset, item_list, problems)
+    else:
+        long = _by_text(raw, values, queries, docs, item_list, slot_list, problems)
+    flagged = set(long.loc[~np.isfinite(long["score"].to_numpy()), "item_id"])  # said once, as bad scores
+    long = long[np.isfinite(long["score"].to_numpy())]
+    dupes = long.duplicated(["item_id", "slot"], keep=False)
+    problems.add("duplicate", long.loc[dupes, ["item_id", "slot"]].drop_duplicates().itertuples(index=False, name=None),
+                 int(long.loc[dupes, ["item_id", "slot"]].drop_duplicates().shape[0]))  # fmt: skip
+    long = long.drop_duplicates(["item_id", "slot"], keep=False)
+    n_slots = len(SLOTS[kind])
+    per_item = long.groupby("item_id")["slot"].nunique()
+    complete = set(per_item.index[per_item == n_slots])
+    ids = list(dict.fromkeys(item_list))
+    missing = [i for i in ids if i not in complete]
+    unsaid = [i for i in missing if i not in flagged]  # an item with a bad score is said once, there
+    if unsaid and not allow_partial:
+        problems.add("missing", unsaid, len(unsaid))
+    _raise(problems, name, dataset, len(ids))
+    kept = [i for i in ids if i in complete]
+    if not kept:
+        raise DataValidationError(f"no item of {dataset.spec.name} has a score for every slot.", file=name)
+    scores = long[long["item_id"].isin(complete)].reset_index(drop=True)
+    return ScoreFile(scores, kept, len(missing), rows, layout)
+
+
+def _layout(columns, name: str) -> str:
+    present = set(columns)
+    if {"item_id", "score"} <= present and ({"query_slot", "doc_slot"} <= present or "slot" in present):
+        return "id"
+    if set(TEXT_LAYOUT) <= present:
+        return "text"
+    raise DataValidationError(
+        f"the file's columns are {', '.join(map(repr, columns))}; a score file has either "
+        f"{', '.join(ID_LAYOUT)} (or item_id, slot, score) or {', '.join(TEXT_LAYOUT)}.",
+        file=name,
+    )
+
+
+def _keep_columns(chunk: pd.DataFrame, layout: str) -> pd.DataFrame:
+    if layout == "text":
+        cols = list(TEXT_LAYOUT)
+    else:
+        cols = ["item_id", "slot", "score"] if "slot" in chunk.columns else list(ID_LAYOUT)
+    out = chunk[cols].copy()
+    for c in cols:
+        if c != "score":
+            out[c] = out[c].astype(str).str.strip() if layout == "id" else out[c].astype(str)
+    return out
+
+
+def _by_id(raw: pd.DataFrame, values, kind: str, dataset, item_list: list[str], problems: Problems) -> pd.DataFrame:
+    names = slot_names(kind)
+    if "slot" in raw.columns:
+        slots = raw["slot"]
+        named = raw["slot"].to_numpy()
+    else:
+        named = np.array([names.get((q, d), "") for q, d in zip(raw["query_slot"], raw["doc_slot"])], dtype=object)
+        slots = pd.Series(named)
+    unknown_slot = ~pd.Series(named).isin(list(SLOTS[kind])).to_numpy()
+    if unknown_slot.any():
+        given = (
+            raw.loc[unknown_slot, "slot"]
+            if "slot" in raw.columns
+            else raw.loc[unknown_slot, "query_slot"] + "/" + raw.loc[unknown_slot, "doc_slot"]
+        )
+        other = _kind_of_slots(set(given), "slot" in raw.columns)
+        if other and unknown_slot.all():
+            raise DataValidationError(
+                f"this file scores {KIND_TITLES[other]} (slots {', '.join(sorted(set(given))[:4])}), but "
+                f"{dataset.spec.name} holds {KIND_TITLES[kind]}; import it for a dataset of that kind.",
+                file=dataset.spec.name,
+            )
+        problems.add("slot", dict.fromkeys(given).keys(), int(unknown_slot.sum()))
+    known_ids = set(item_list)
+    unknown_id = ~raw["item_id"].isin(known_ids).to_numpy()
+    problems.add("id", dict.fromkeys(raw.loc[unknown_id, "item_id"]).keys(), int(unknown_id.sum()))
+    keep = ~unknown_slot & ~unknown_id
+    return pd.DataFrame(
+        {"item_id": raw["item_id"].to_numpy()[keep], "slot": np.asarray(slots)[keep], "score": values[keep]}
+    )
+
+
+def _kind_of_slots(given: set[str], by_slot: bool) -> str | None:
+    """The dataset kind whose slots these are, when they are all one other kind's."""
+    for kind in SLOTS:
+        names = set(SLOTS[kind]) if by_slot else {f"{q}/{d}" for q, d in slot_names(kind)}
+        if given <= names:
+            return kind
+    return None
+
+
+def _by_text(raw, values, queries, docs, item_list, slot_list, problems: Problems) -> pd.DataFrame:
+    where: dict[tuple[str, str], list[int]] = {}
+    for n, pair in enumerate(zip(queries, docs)):
+        where.setdefault(pair, []).append(n)
+    rows_item, rows_slot, rows_score = [], [], []
+    unmatched = []
+    n_unmatched = 0
+    seen: set[tuple[str, str]] = set()
+    dupes = []
+    for q, d, v in zip(raw["query"], raw["document"], values):
+        hits = where.get((q, d))
+        if hits is None:
+            n_unmatched += 1
+            if len(unmatched) < EXAMPLES:
+                unmatched.append(f"{q[:40]!s} | {d[:40]!s}")
+            continue
+        if (q, d) in seen:
+            dupes.append(f"{q[:40]!s} | {d[:40]!s}")
+            continue
+        seen.add((q, d))
+        for n in hits:
+            rows_item.append(item_list[n])
+            rows_slot.append(slot_list[n])
+            rows_score.append(v)
+    problems.add("text", unmatched, n_unmatched)
+    problems.add("duplicate", dupes, len(dupes))
+    return pd.DataFrame({"item_id": rows_item, "slot": rows_slot, "score": rows_score})
+
+
+MESSAGES = {
+    "score": "{rows} a score that is not a finite number (first: {first}); every score must be a number, "
+    "not NaN or infinite",
+    "id": "{rows} items that are not in {dataset} (first: {first}); item ids are the dataset's {id_column}",
+    "slot": "{rows} slots {dataset} does not have (first: {first}); its slots are {slots}",
+    "duplicate": "{items} scored more than once (first: {first}); keep one row each",
+    "missing": "{n:,} of {total:,} items of {dataset} have no score for every slot (first: {first}); score them, or "
+    "allow a partial file (--allow-partial; the run then says 'n of N items')",
+    "text": "{rows} a query and document that match no item of {dataset} exactly (first: {first}); "
+    "texts must be the dataset's own, character for character",
+}
+
+
+def _raise(problems: Problems, name: str, dataset, total: int) -> None:
+    if not problems.counts:
+        return
+    from negviz.core.kinds import kind_of
+
+    pairs = ", ".join(f"{q}/{d}" for q, d in slot_names(dataset.kind))
+    slots = f"{pairs} (query_slot/doc_slot), or in a slot column {', '.join(SLOTS[dataset.kind])}"
+    keys = kind_of(dataset.kind).keys
+    id_column = keys[-1] + (f" as <{'>:<'.join(keys)}>" if len(keys) > 1 else "")  # DEMETR: perturbation:item_id
+    errors = []
+    for kind, count in problems.counts.items():
+        words = {
+            "n": count,
+            "rows": rows_word(count, "row has", "rows have")
+            if kind in ("score", "text")
+            else rows_word(count, "row names", "rows name"),
+            "items": rows_word(count, "item or text pair is", "items or text pairs are"),
+            "first": problems.first(kind),
+            "dataset": dataset.spec.name,
+            "total": total,
+            "slots": slots,
+            "id_column": id_column,
+        }
+        errors.append(DataValidationError(MESSAGES[kind].format(**words) + ". Nothing was stored.", file=name))
+    raise DataValidationError.of(errors)

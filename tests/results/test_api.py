@@ -1,0 +1,213 @@
+"""negviz.evaluate: any retriever from a notebook, through the CLI's own scoring path.
+
+Verdicts are compared with the shipped CLI runs pair by pair (data/runs), results are stored
+and read back like any run, and objects without a stable identity are cached only when named.
+The runs with real models: tests/models/test_external_api.py."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import negviz
+from negviz.core.errors import NegvizError
+from negviz.core.paths import DATA_DIR, ROOT
+from negviz.results.dataset_view import DatasetView
+from negviz.store import Store, portable
+
+RUNS = DATA_DIR / "runs"
+
+
+def shipped_verdicts(name: str) -> pd.Series:
+    """item_id -> correct of a shipped CLI run, as the pages judge it."""
+    from negviz.core import outcomes
+
+    record = portable.read_record(RUNS / name)
+    scores = portable.read_scores(RUNS / name)
+    wide = scores.pivot(index="item_id", columns="slot", values="score")
+    out = outcomes.item_outcomes(record.dataset_kind, wide, outcomes.tie_rule(record.options))
+    return out.set_index("item_id")["correct"]
+
+
+def tfidf_score(queries: list[str], documents: list[str]) -> list[float]:
+    """NevIR's TF-IDF, written out with scikit-learn as the NevIR code does: a vectorizer (NevIR's
+    tokenizer, English stop words) refit on [query, doc] per pair, cosine of the two rows."""
+    from sklearn.feature_extraction.text import TfidfVectorizer
+    from sklearn.metrics.pairwise import cosine_similarity
+
+    from negviz.scorers.tfidf import nevir_tokens
+
+    out = []
+    for q, d in zip(queries, documents):
+        vectorizer = TfidfVectorizer(tokenizer=nevir_tokens, token_pattern=None, stop_words="english")
+        m = vectorizer.fit_transform([q, d])
+        out.append(float(cosine_similarity(m[0], m[1])[0, 0]))
+    return out
+
+
+# A slice shows what the whole dataset would (the same path scores every pair); the shipped runs'
+# full-dataset numbers are checked against this code in test_models_that_differ.
+SLICE = 100
+
+
+@pytest.fixture(scope="module")
+def tfidf_result():
+    return negviz.evaluate(tfidf_score, "nevir", limit=SLICE, progress=False)
+
+
+def test_a_score_callable_gives_the_cli_tfidf_verdicts(tfidf_result):
+    expected = shipped_verdicts("nevir__tfidf.parquet")
+    got = tfidf_result.items.set_index("item_id")["correct"]
+    assert len(got) == SLICE and (got == expected.loc[got.index]).all()
+    assert tfidf_result.metric == "paired_accuracy" and tfidf_result.correct == int(expected.loc[got.index].sum())
+    assert tfidf_result.record.family == "python" and tfidf_result.record.model_name == "tfidf_score"
+    lo, hi = tfidf_result.ci
+    assert lo <= tfidf_result.value <= hi and tfidf_result.n == SLICE
+
+
+def test_items_have_the_columns_of_the_item_downloads(tfidf_result):
+    items = tfidf_result.items
+    for column in (
+        "item_id",
+        "q1_d1",
+        "q1_d2",
+        "q2_d1",
+        "q2_d2",
+        "correct",
+        "category",
+        "margin1",
+        "margin2",
+        "margin",
+    ):
+        assert column in items.columns
+    assert set(items["category"]) <= {"correct", "prefers original", "prefers edited", "both reversed", "tie"} | set(
+        items["category"]
+    )
+
+
+def test_repr_and_html_repr_say_what_was_measured(tfidf_result):
+    text = repr(tfidf_result)
+    share = f"paired accuracy {100 * tfidf_result.correct / SLICE:.1f}%"
+    assert "tfidf_score (python) on nevir:test" in text and share in text and f"/{SLICE}" in text
+    page = tfidf_result._repr_html_()
+    assert "<table>" in page and "tfidf_score" in page and "<script" not in page
+
+
+def test_compare_is_mcnemar_on_shared_items(tfidf_result):
+    bm25 = negviz.evaluate("bm25", "nevir", limit=2 * SLICE, progress=False)  # shares the first SLICE
+    out = tfidf_result.compare(bm25)
+    assert out["n_shared"] == SLICE and 0 <= out["p_value"] <= 1
+    assert out["model_a"] == "tfidf_score" and out["model_b"] == "bm25"
+
+
+def test_save_stores_a_run_every_reader_sees_once(tfidf_result, tmp_path):
+    url = f"sqlite:///{tmp_path / 'api.sqlite'}"
+    run_id = tfidf_result.save(url, name="my-tfidf")
+    assert tfidf_result.save(url, name="my-tfidf") == run_id  # a spec is stored once
+    view = DatasetView(Store(url), "nevir")
+    runs = view.runs()
+    assert list(runs["model_name"]) == ["my-tfidf"] and runs["family"].iloc[0] == "python"
+    verdicts = view.outcomes(view.chosen(["my-tfidf"])).set_index("item_id")["correct"]
+    assert (verdicts == tfidf_result.items.set_index("item_id")["correct"].loc[verdicts.index]).all()
+    with pytest.raises(NegvizError, match="catalog's tfidf model"):
+        tfidf_result.save(url, name="tfidf")
+
+
+class HashEncoder:
+    """An MTEB-style model: encode_queries and encode_corpus, counting what it encodes."""
+
+    def __init__(self):
+        self.calls = {"query": 0, "corpus": 0}
+
+    def _vecs(self, texts):
+        out = np.zeros((len(texts), 64), dtype=np.float32)
+        for i, text in enumerate(texts):
+            for word in re.findall(r"\w+", text.lower()):
+                out[i, hash(word) % 64] += 1.0
+        return out
+
+    def encode(self, texts, **_):
+        return self._vecs(texts)
+
+    def encode_queries(self, texts, **_):
+        self.calls["query"] += len(texts)
+        return self._vecs(texts)
+
+    def encode_corpus(self, texts, **_):
+        self.calls["corpus"] += len(texts)
+        return self._vecs(texts)
+
+
+def test_an_encode_object_uses_its_query_and_corpus_encoders_and_caches_only_when_named():
+    model = HashEncoder()
+    negviz.evaluate(model, "nevir", limit=50, progress=False)
+    first = dict(model.calls)
+    assert first["query"] == 100 and first["corpus"] > 0  # 50 pairs: 100 unique queries
+    negviz.evaluate(model, "nevir", limit=50, progress=False)
+    assert model.calls["query"] == 2 * first["query"]  # unnamed: not cached, encoded again
+    named = HashEncoder()
+    negviz.evaluate(named, "nevir", limit=50, name="hash-encoder", progress=False)
+    negviz.evaluate(named, "nevir", limit=50, name="hash-encoder", progress=False)
+    assert named.calls == first  # named: the second call reads the cache
+
+
+def test_a_dataframe_in_a_cli_layout_is_evaluated_but_not_saved():
+    frame = pd.DataFrame(
+        {
+            "id": ["a", "b"],
+            "query1": ["Which cats are black?", "Who can swim?"],
+            "doc1": ["The cat is black.", "Ann can swim."],
+            "query2": ["Which cats are not black?", "Who cannot swim?"],
+            "doc2": ["The cat is not black.", "Ann cannot swim."],
+        }
+    )
+    result = negviz.evaluate(
+        tfidf_score, frame, columns="pair_id=id,q1=query1,d1=doc1,q2=query2,d2=doc2", progress=False
+    )
+    assert result.n == 2 and list(result.items["item_id"]) == ["a", "b"]
+    with pytest.raises(NegvizError, match="add the data as a dataset"):
+        result.save()
+
+
+@pytest.mark.parametrize(
+    "model, words",
+    [
+        (42, "cannot evaluate a int"),
+        (lambda q, d: [1.0], "returned 1 scores for"),
+        ("no-such-model-xyz", "not in the catalog"),
+    ],
+)
+def test_bad_models_get_clear_messages(model, words):
+    with pytest.raises((NegvizError, KeyError), match=words):
+        negviz.evaluate(model, "nevir", limit=5, progress=False)
+
+
+def readme_example() -> str:
+    text = (ROOT / "README.md").read_text()
+    section = text.split("## Bring your own model", 1)[1]
+    return re.search(r"```python\n(.*?)```", section, re.S).group(1)
+
+
+def test_readme_documents_every_layout_and_the_examples_ship():
+    text = (ROOT / "README.md").read_text()
+    for needed in ("item_id, query_slot, doc_slot, score", "query, document, score", "qid Q0 docid rank score tag"):
+        assert needed in text
+    for example in ("nevir-scores.csv", "demetr-scores.csv", "excluir-scores.jsonl", "cannot-scores.csv"):
+        assert (DATA_DIR / "examples" / example).is_file() and example in text
+    assert Path(DATA_DIR / "examples" / "excluir-offline-bm25.trec").is_file()
+
+
+def test_an_encode_object_retrieves_over_the_offline_corpus_and_a_callable_reranks():
+    """corpus="offline": ExcluIR's protocol for a notebook's model (dense search for an encoder,
+    BM25's candidates re-ranked for a score function), with ExcluIR's corpus metrics."""
+    dense = negviz.evaluate(HashEncoder(), "excluir", corpus="offline", limit=10, top_k=10, progress=False)
+    assert dense.record.kind == "retrieval" and dense.record.dataset_name == "excluir@offline"
+    assert dense.metric == "right_rank" and dense.n == 10 and 0 <= dense.value <= 1
+    assert list(dense.items.columns) == ["item_id", "pos_rank", "neg_rank", "correct"]
+    assert dense.correct == int(dense.items["correct"].sum())
+    rerank = negviz.evaluate(tfidf_score, "excluir", corpus="offline", limit=5, top_k=10, progress=False)
+    assert rerank.record.options["retrieval"] == "rerank" and rerank.n == 5

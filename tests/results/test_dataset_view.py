@@ -1,0 +1,135 @@
+"""DatasetView, the one read path of the pages, the report and the CLI, over a copy of the shipped
+runs: each read against a hand computation from the stored scores, and each read memoised (the
+second read sends no SQL)."""
+
+import numpy as np
+import pandas as pd
+
+from negviz import projects as P
+from negviz.analyses import lexical as X
+from negviz.datasets import load
+from negviz.language.taxonomy.labels import ADJUDICATED, GOLD_CUE
+from negviz.results import annotations as ann
+from negviz.results.dataset_view import DatasetView
+from negviz.store import Store
+from tests.support.counting import statements
+
+
+def test_runs_are_the_stores_and_read_once(shipped_store):
+    view = DatasetView(shipped_store, "nevir")
+    runs = view.runs()
+    assert set(runs["dataset_name"]) == {"nevir"} and set(runs["kind"]) == {"eval"}
+    assert {"bm25", "tfidf", "all-MiniLM-L6-v2"} <= set(runs["model_name"])
+    assert list(runs["run_id"]) == list(shipped_store.runs(dataset="nevir", kind="eval", status="complete")["run_id"])
+    with statements(shipped_store.engine) as sent:
+        again = view.runs()
+    assert again is runs and sent == []
+
+
+def test_chosen_outcomes_equal_a_hand_computation_from_the_scores(shipped_store):
+    view = DatasetView(shipped_store, "nevir")
+    chosen = view.chosen(["bm25"])
+    assert len(chosen) == 1 and chosen["model_name"].iloc[0] == "bm25"
+    run_id = chosen["run_id"].iloc[0]
+    wide = view.scores(run_id)
+    with statements(shipped_store.engine) as sent:
+        assert view.scores(run_id) is wide
+    assert sent == []
+    # NevIR's strict rule by hand: both queries rank their own document strictly first.
+    by_hand = (wide["q1_d1"] > wide["q1_d2"]) & (wide["q2_d2"] > wide["q2_d1"])
+    verdicts = view.outcomes(chosen).set_index("item_id")
+    assert len(verdicts) == 1383 and set(verdicts["model"]) == {"bm25"}
+    assert (verdicts["correct"] == by_hand.loc[verdicts.index].to_numpy()).all()
+    assert int(verdicts["correct"].sum()) == int(by_hand.sum())
+    np.testing.assert_allclose(verdicts["margin1"], (wide["q1_d1"] - wide["q1_d2"]).loc[verdicts.index])
+
+
+def test_an_empty_choice_gives_empty_outcomes_with_the_columns(shipped_store):
+    view = DatasetView(shipped_store, "nevir")
+    empty = view.outcomes(view.chosen(["no-such-model"]))
+    assert empty.empty and {"model", "run_id", "item_id", "correct", "margin"} <= set(empty.columns)
+
+
+def test_retrieval_runs_are_those_whose_queries_are_the_dataset(shipped_store):
+    runs = DatasetView(shipped_store, "excluir").retrieval_runs()
+    assert len(runs) and set(runs["dataset_name"]) == {"excluir@offline"}
+    assert DatasetView(shipped_store, "nevir").retrieval_runs().empty
+    assert len(DatasetView(shipped_store).retrieval_runs()) == len(runs)  # the whole store: every corpus run
+
+
+def test_labels_annotations_and_adjudications_read_through_the_view(tmp_path):
+    with Store(f"sqlite:///{tmp_path / 'labels.sqlite'}") as store:
+        ds = load("nevir")
+        item = str(ds.frame["pair_id"].iloc[0])
+        view = DatasetView(store, "nevir")
+        gold = view.labels().set_index("item_id")
+        assert len(gold) == 1383 and gold.loc[item, "label_source"] == GOLD_CUE
+        project = P.create(store, "p", ds, "owner", overlap=2, sample=5)
+        item = project.items[0]
+        ann.save(store, ds, item, "ana", ann.Label("affixal"))
+        ann.save(store, ds, item, "ben", ann.Label("sentential"))
+        P.adjudicate(store, project, item, "rita", ann.Label("implicit"))
+        fresh = DatasetView(store, "nevir")  # reads are memoised per view: a new view sees new labels
+        assert sorted(fresh.annotations()["annotator"]) == ["ana", "ben"]
+        decided = fresh.adjudicated()
+        assert decided["item_id"].tolist() == [item] and decided["negation_type"].iloc[0] == "implicit"
+        typed = fresh.labels().set_index("item_id")
+        assert typed.loc[item, "type"] == "implicit" and typed.loc[item, "label_source"] == ADJUDICATED
+        assert len(fresh.annotation_history(item)) == 2
+        exported = fresh.annotation_export()
+        assert (exported["adjudicated_negation_type"].dropna() == "implicit").all()
+
+
+def test_a_whole_store_view_lists_every_finetuning_run_with_a_label(shipped_store):
+    runs = DatasetView(shipped_store).finetune_runs()
+    assert len(runs) >= 3 and runs["label"].map(bool).all()
+    held_out_on_nevir = DatasetView(shipped_store, "finetune:nevir-heldout").finetune_runs()
+    assert set(held_out_on_nevir["run_id"]) <= set(runs["run_id"]) and len(held_out_on_nevir) >= 1
+
+
+def test_lexical_margins_come_from_the_stored_bm25_run_else_bm25_now(shipped_store, tmp_path):
+    stored, source, run_id = DatasetView(shipped_store, "nevir").lexical_margins()
+    assert run_id and source == f"the stored BM25 run {run_id[:8]}" and len(stored) == 1383
+    with Store(f"sqlite:///{tmp_path / 'empty.sqlite'}") as empty:
+        now, source_now, none = DatasetView(empty, "nevir").lexical_margins()
+    assert none is None and source_now == X.SCORED_NOW
+    # The same BM25 either way, so the page and the report read one set of margins.
+    pd.testing.assert_frame_equal(now.set_index("item_id").sort_index(), stored.set_index("item_id").sort_index())
+
+
+class Recording:
+    """A ReadCache that keeps nothing and records what the view asked it for."""
+
+    def __init__(self):
+        self.asked: list[tuple[str, tuple]] = []
+
+    def get(self, what, key, compute):
+        self.asked.append((what, key))
+        return compute()
+
+
+def test_every_read_goes_through_the_cache_under_the_view(shipped_store):
+    """Caching by composition: the view asks its cache for each read (the pages pass one shared by
+    every session), so no read goes around it; READS says how long each is true."""
+    from negviz.results.dataset_view import READS
+
+    cache = Recording()
+    view = DatasetView(shipped_store, "nevir", cache)
+    run = view.chosen(["bm25"]).iloc[0]
+    view.outcomes(view.chosen(["bm25"]))
+    view.record(run["run_id"])
+    view.item_verdicts(run["run_id"], "strict")
+    view.annotations()
+    view.whole_store().finetune_runs()
+    asked = {what for what, _ in cache.asked}
+    assert asked == {"dataset", "runs", "scores", "outcomes", "record", "verdicts", "annotations", "finetune_runs"}
+    assert asked <= set(READS) and ("runs", ("nevir", "eval", "complete")) in cache.asked
+    # the default cache keeps a read for the view's life, annotations excepted
+    memo = DatasetView(shipped_store, "nevir")
+    memo.record(run["run_id"])
+    with statements(shipped_store.engine) as sent:
+        memo.record(run["run_id"])
+    assert sent == []
+    with statements(shipped_store.engine) as sent:
+        memo.annotations()
+    assert sent != []

@@ -1,0 +1,54 @@
+"""negviz.results.external.trec: a TREC run file read and checked line by line (trec_eval's tie order, every
+problem counted with its first examples, a size limit), and run and qrels lines written."""
+
+import io
+
+import pandas as pd
+import pytest
+
+from negviz.core.errors import DataValidationError
+from negviz.results.external.trec import qrels_lines, read_run, run_lines
+
+QUERIES, DOCS = ["q1", "q2"], {"a", "b", "c"}
+
+
+def read(text: str, max_rows: int = 100):
+    return read_run(io.BytesIO(text.encode()), "run.trec", QUERIES, DOCS, max_rows=max_rows)
+
+
+def test_read_run_ranks_by_score_then_doc_id_descending_as_trec_eval_does():
+    run = read("q1 Q0 a 1 1.0 t\nq1 Q0 b 2 1.0 t\n\nq1 Q0 c 3 2.5 t\nq2 Q0 a 1 0 t\n")
+    # the rank column is ignored; equal scores: "b" before "a"
+    assert run.ranked == {"q1": [("c", 2.5), ("b", 1.0), ("a", 1.0)], "q2": [("a", 0.0)]}
+    assert (run.rows, run.depth) == (4, 3)  # the blank line is not a row
+
+
+def test_read_run_lists_every_problem_with_its_count():
+    text = "q1 Q0 a 1 1.0\nq9 Q0 a 1 1 t\nq1 Q0 zz 1 1 t\nq1 Q0 a 1 nan t\nq1 Q0 b 1 1 t\nq1 Q0 b 2 0.5 t\n"
+    with pytest.raises(DataValidationError) as info:
+        read(text)
+    messages = [p.message for p in info.value.problems]
+    assert messages == [
+        "1 line does not have the six fields 'qid Q0 docid rank score tag' (first: line 1: 'q1 Q0 a 1 1.0'). "
+        "Nothing was stored.",
+        "1 line names queries that are not in the dataset (first: 'q9'); query ids are the dataset's query_id. "
+        "Nothing was stored.",
+        "1 line names documents that are not in the corpus (first: 'zz'); doc ids are the corpus's doc_id. "
+        "Nothing was stored.",
+        "1 line has a score that is not a finite number (first: line 4: 'nan'). Nothing was stored.",
+        "1 (query, document) pairs appear more than once (first: 'q1 b'); keep one line each. Nothing was stored.",
+    ]
+
+
+def test_read_run_refuses_an_empty_file_and_stops_past_the_row_limit():
+    with pytest.raises(DataValidationError, match="the file is empty"):
+        read("\n\n")
+    with pytest.raises(DataValidationError, match="more than 1 lines"):
+        read("q1 Q0 a 1 1 t\nq1 Q0 b 2 0.5 t\n", max_rows=1)
+
+
+def test_run_and_qrels_lines():
+    hits = pd.DataFrame({"query_id": ["q1", "q1"], "rank": [1, 2], "doc_id": ["a", "b"], "score": [0.5, 0.25]})
+    assert list(run_lines(hits, "my model/v2")) == ["q1 Q0 a 1 0.5 my_model_v2\n", "q1 Q0 b 2 0.25 my_model_v2\n"]
+    assert next(iter(run_lines(hits, "@@@"))).endswith(" ___\n")
+    assert list(qrels_lines([("q1", "a", 1), ("q1", "b", 0)])) == ["q1 0 a 1\n", "q1 0 b 0\n"]
