@@ -3,7 +3,7 @@
 import streamlit as st
 
 from negviz.core.page_registry import HOME, PAGES, SECTIONS
-from negviz.ui import outage, pickers, url_check
+from negviz.ui import outage, page_guard, pickers, url_check
 
 st.set_page_config(page_title="negviz", page_icon=":material/block:", layout="wide")
 
@@ -28,13 +28,17 @@ pages[HOME.section].insert(0, root)
 st.sidebar.markdown("**negviz** · negation in neural retrieval")
 url_values = url_check.values()  # before any widget reads the URL
 store_box = st.container()  # above the page: the results store is away, full or read-only
+dataset = None  # none picked while the store is away: the page says so itself
 with outage.guard(store_box):
-    pickers.models_picker(pickers.dataset_picker())
+    dataset = pickers.dataset_picker()
+    pickers.models_picker(dataset)
 nav = st.navigation(pages, expanded=True)  # every page listed, none behind "View more"
 notice = st.container()  # above the page: URL values it did not take
 
 try:
     with outage.guard(store_box, banner=True):
-        nav.run()
+        # the page registry's kinds guard every page here, before it runs
+        if dataset is None or not page_guard.refuses(nav.url_path, dataset):
+            nav.run()
 finally:  # also after a page's st.stop()
     url_check.report(url_values, nav.url_path, notice)

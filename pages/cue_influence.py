@@ -6,11 +6,9 @@ import streamlit as st
 from negviz.ui import cue_influence_view as view
 from negviz.ui import pickers
 from negviz.ui.dataset_cache import dataset_view
-from negviz.ui.page_guard import require_dataset_kind
 
 st.title("Cue influence")
 name = pickers.current_dataset()
-require_dataset_kind("cue-influence", name)
 ds = dataset_view(name).dataset
 view.shares(name, ds)
 view.fading(name, ds)

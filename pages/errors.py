@@ -9,12 +9,10 @@ from negviz.language.taxonomy import TAXONOMY
 from negviz.language.text.words import counted
 from negviz.ui import chart_items, lexical_view, pickers, url_check
 from negviz.ui import types_data as td
-from negviz.ui.page_guard import require_dataset_kind
 from negviz.ui.widgets import csv_download, figure_downloads, no_runs_yet, safe_md
 
 st.title("Error preference")
 name = pickers.current_dataset()
-require_dataset_kind("errors", name)
 ctx = td.context(name, pickers.shown_runs(name))
 if ctx.outcomes.empty:
     st.info(no_runs_yet(ctx.name))

@@ -5,12 +5,10 @@ from negviz.analyses import per_type as at
 from negviz.ui import chart_items, heatmap_view, pickers, url_check
 from negviz.ui import types_data as td
 from negviz.ui.corpus_results import corpus_section
-from negviz.ui.page_guard import require_dataset_kind
 from negviz.ui.widgets import csv_download, figure_downloads, no_runs_yet, safe_md
 
 st.title("Per-type accuracy")
 name = pickers.current_dataset()
-require_dataset_kind("heatmap", name)
 ctx = td.context(name, pickers.shown_runs(name))
 if ctx.outcomes.empty:
     st.info(no_runs_yet(ctx.name))

@@ -36,6 +36,13 @@ class PageEntry:
     section: str
     kinds: Sequence[str] | None = None  # the sidebar dataset's kinds it draws (None: any)
     url_keys: tuple[str, ...] = ()  # what its widgets bind, besides SIDEBAR_KEYS
+    typed_texts: bool = False  # also works on typed texts, so the router never stops it for a kind
+
+    @property
+    def guarded(self) -> bool:
+        """Whether the router stops this page, in kind_problem's words, for a sidebar dataset of a
+        kind it does not draw (a page that also takes typed texts says so itself, and goes on)."""
+        return self.kinds is not None and not self.typed_texts
 
     def takes(self, key: str) -> bool:
         """Whether a URL value of ``key`` sets something on this page."""
@@ -110,6 +117,7 @@ PAGES: tuple[PageEntry, ...] = (
         ("after", "masks", "merge", "model", "pair", "punct", "q", "sim", "special", "src")
         + ("tq", "tq2", "td1", "td2")
         + COUNTERFACTUAL_KEYS,
+        typed_texts=True,
     ),
     PageEntry(
         "pages/playground.py",
@@ -119,6 +127,7 @@ PAGES: tuple[PageEntry, ...] = (
         "Explore",
         QUERY_KINDS,  # for the sidebar dataset's presets; typed text works with any dataset
         ("pm", "pq", "pq2", "pd1", "pd2", "pd3") + COUNTERFACTUAL_KEYS,
+        typed_texts=True,
     ),
     PageEntry(
         "pages/inspector.py",

@@ -1,5 +1,6 @@
-"""A page's guard against a sidebar dataset of a kind it does not draw: the reason comes from the
-page registry (negviz.core.page_registry.kind_problem), so every page words it alike."""
+"""The router's guard against a sidebar dataset of a kind the page does not draw: the reason comes
+from the page registry (negviz.core.page_registry.kind_problem), so every page is refused alike,
+and a page need not guard itself."""
 
 from __future__ import annotations
 
@@ -16,8 +17,10 @@ def dataset_kind_problem(page: str, name: str) -> str | None:
     return kind_problem(by_url_path(page), safe_md(name), dataset_view(name).kind)
 
 
-def require_dataset_kind(page: str, name: str) -> None:
-    """Stop the page, saying why, when the sidebar's dataset is not of a kind it draws."""
-    if problem := dataset_kind_problem(page, name):
-        st.info(f"{problem} Pick a dataset of one of those kinds in the sidebar.")
-        st.stop()
+def refuses(page: str, name: str) -> bool:
+    """Whether the router stops the page at ``page`` for the sidebar's dataset ``name``, saying
+    why in its place; a page that also takes typed texts is never stopped (it says so itself)."""
+    if not by_url_path(page).guarded or (problem := dataset_kind_problem(page, name)) is None:
+        return False
+    st.info(f"{problem} Pick a dataset of one of those kinds in the sidebar.")
+    return True

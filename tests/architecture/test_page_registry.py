@@ -112,3 +112,16 @@ def test_the_kind_guard_words_come_from_the_registry():
     assert maxsim.kinds == (PAIRS, EXCLUSION) and "demetr holds DEMETR-style perturbations" in kind_problem(
         maxsim, "demetr", PERTURBATION
     )
+
+
+def test_the_router_guards_the_pages_and_no_page_guards_itself():
+    """app.py stops a page for a dataset of another kind (negviz.ui.page_guard.refuses, from the
+    registry's kinds); the pages hold no guard of their own, and a page that also takes typed
+    texts is marked so in the registry, not in its file."""
+    app = (ROOT / "app.py").read_text()
+    assert "page_guard.refuses(" in app
+    for entry in PAGES:
+        assert "page_guard import" not in (ROOT / entry.file).read_text(), entry.file
+    guarded = {p.url_path for p in PAGES if p.guarded}
+    assert {"heatmap", "errors", "cue-influence"} <= guarded
+    assert not {"maxsim", "playground", "overview", "board"} & guarded
