@@ -31,7 +31,9 @@ def test_the_router_refuses_a_page_with_the_reason(app_env):
     assert [t.value for t in at.text] == []  # the page never ran
     (info,) = at.info
     assert info.value.startswith("Per-type heatmap draws NevIR-style contrast pairs,")
-    assert info.value.endswith("cannot holds CANNOT-style sentence pairs. Pick a dataset of one of those kinds in the sidebar.")
+    assert info.value.endswith(
+        "cannot holds CANNOT-style sentence pairs. Pick a dataset of one of those kinds in the sidebar."
+    )
 
 
 def test_the_router_runs_a_page_on_a_dataset_of_its_kind_and_a_typed_text_page_on_any(app_env):
