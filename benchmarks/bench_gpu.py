@@ -1,5 +1,5 @@
 """The GPU path against the CPU: the same models score all of NevIR test on the CPU (fp32), on
-CUDA in fp32 ($NEGVIZ_PRECISION=fp32) and in half precision (negviz's default on CUDA), each with
+CUDA in fp32 (negviz's default on CUDA) and in half precision ($NEGVIZ_PRECISION=fp16), each with
 a fresh cache; the scores are compared item by item (largest difference, pairs whose verdict
 changes) and timed, and a batch-size sweep times the bi-encoder's encoding on CUDA.
 
