@@ -19,7 +19,7 @@ def test_errors_page_counts_match_a_segment_list(app_env):
     items = page.dataframe[-1].value
     assert len(items) == 27  # tfidf: 2.0% of 1,383 pairs (NevIR Table 2)
     assert (items["verdict"] == "correct").all() and items["link"].str.contains("pair=").all()
-    assert "27 of 1,383 items" in page.markdown[-1].value
+    assert "27 of 1,383 items" in page.main.markdown[-1].value
 
 
 def test_the_lexical_confound_beside_the_error_preference(app_env):
@@ -51,7 +51,7 @@ def test_filters_and_facets_narrow_the_items(app_env):
     assert 0 < len(items) < all_ties
     # the type's title on screen (the URL keeps its id: the multiselect selected "implicit")
     assert set(items["type"]) == {"Implicit"} and set(items["edit_type"]) == {"scope (2)"}
-    assert "Implicit · scope (2)" in page.markdown[-1].value
+    assert "Implicit · scope (2)" in page.main.markdown[-1].value
     # every type and facet a person picks is shown by its title, never a snake_case id
     shown = page.multiselect(key="types").options + page.selectbox(key="facet").options
     assert "Implicit" in shown and "CondaQA edit type" in shown and not [o for o in shown if "_" in o]

@@ -26,7 +26,7 @@ def test_heatmap_page_lists_the_pairs_of_a_cell(app_env):
     items = page.dataframe[-1].value
     assert len(items) == 676 and set(items["type"]) == {"Affixal"}  # the title; the URL keeps "affixal"
     assert items["link"].str.startswith("inspector?dataset=nevir&pair=").all()
-    assert "MiniLM" in page.markdown[-1].value and "n = 676" in page.markdown[-1].value
+    assert "MiniLM" in page.main.markdown[-1].value and "n = 676" in page.main.markdown[-1].value
     page.selectbox(key="axis").select("edit_type").run()
     page.radio(key="mode").set_value("difference").run()
     assert not page.exception

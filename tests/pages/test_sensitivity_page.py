@@ -64,7 +64,7 @@ def test_cell_items_from_the_selectboxes_and_the_checked_toggle(page_env):
     page = open_page(sens_model="tfidf", sens_pert="critical_id7_antonym")
     assert page.title[0].value == "Perturbation sensitivity"
     n = int(_tfidf_run()["n"]) // 35  # items per perturbation file of the run the page picked
-    head = page.markdown[-1].value
+    head = page.main.markdown[-1].value
     assert "`tfidf`" in head and "critical_id7_antonym" in head and f"n = {n}," in head
     items = items_table(page)
     assert len(items) == n and items["id"].is_unique
