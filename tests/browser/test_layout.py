@@ -1,12 +1,7 @@
-"""Real browser: every page at 1,000 px on the shipped runs, with nothing clipped or overlapping
-that a script can measure (tests/support/layout.py; at 1,400 px tests/browser/test_pages.py
-measures the same on its pass over every page), and those measures themselves on hand-made boxes."""
+"""The layout measures of tests/support/layout.py (what is clipped or overlapping), checked on
+hand-made boxes; tests/browser/test_pages.py runs them on every page at 1,400 and 1,000 px."""
 
-from tests.browser.test_pages import ERRORS, PAGES
-from tests.support.browser import needs_browser
-from tests.support.layout import boxes_overlap, layout_problems, measure_page, turned_overlap
-
-pytestmark = needs_browser
+from tests.support.layout import boxes_overlap, layout_problems, turned_overlap
 
 
 def _tick(text: str, box: list[float], angle: float = 0.0) -> dict:
@@ -58,22 +53,3 @@ def test_layout_measures_see_a_cut_label_and_an_overlap():
     assert "legend covers 'model'" in found[2] and "'q1' reaches out" in found[3]
     fig["all"], fig["x"], fig["legend"] = fig["all"][:1], [fig["x"][0][:1]], []
     assert layout_problems({"figures": [fig], "inputs": []}) == []
-
-
-def test_every_page_is_laid_out_without_clipped_or_overlapping_labels_at_1000_px(app_server, browser):
-    """At 1,000 px; at 1,400 px the same measures run in tests/browser/test_pages.py, on the pass
-    over every page that a fresh server makes (one pass, not two)."""
-    width = 1000
-    page = browser.new_page(viewport={"width": width, "height": 1200})
-    seen = {}
-    for url, title in PAGES.items():
-        if url.startswith("/?"):
-            continue  # the Overview again, through the root
-        page.goto(app_server + url, timeout=60_000)
-        page.get_by_role("heading", name=title, exact=True).wait_for(timeout=120_000)
-        page.locator('[data-testid="stApp"][data-test-script-state="notRunning"]').wait_for(timeout=180_000)
-        assert page.locator(ERRORS).count() == 0, (url, page.locator(ERRORS).all_inner_texts())
-        seen[url] = measure_page(page, url, width)
-    page.close()
-    found = [f"{url}: {p}" for url, problems in seen.items() for p in problems]
-    assert not found, f"at {width} px:\n" + "\n".join(found)

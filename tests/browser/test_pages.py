@@ -1,14 +1,14 @@
 """Real browser, fresh server: every page opens from its own URL with typical parameters, shows
 its title, no error box and no "Page not found" (the first request of the server included); on
-the same pass, at 1,400 px, nothing is clipped or overlapping (tests/browser/test_layout.py's
-measures; 1,000 px there)."""
+the same pass, at 1,400 px and again with the window narrowed to 1,000 px, nothing is clipped or
+overlapping (tests/support/layout.py's measures, checked themselves in tests/browser/test_layout.py)."""
 
 import re
 
 import pytest
 
 from negviz.core.page_registry import url_paths
-from tests.support.browser import needs_browser, running_app
+from tests.support.browser import needs_browser, resize, running_app
 from tests.support.layout import measure_page
 
 pytestmark = needs_browser
@@ -33,6 +33,7 @@ PAGES = {
     "/add-dataset": "Add a dataset",
     "/?dataset=excluir": "Overview",  # the root shows the Overview too
 }
+WIDE, NARROW = 1400, 1000  # the widths every page is laid out at
 DEFAULTS = {"dataset=nevir", "pair=1230-2"}  # a widget at its default value (the first pair) leaves the URL
 ERRORS = '[data-testid="stException"], [data-testid="stAlertContentError"]'
 
@@ -46,7 +47,7 @@ def fresh_server(tmp_path_factory):
 def test_every_page_opens_from_its_url_on_a_fresh_server(fresh_server, browser):
     app_paths = set(url_paths())
     assert app_paths == {re.match(r"/([\w-]*)", u).group(1) for u in PAGES} - {""}, "a page of app.py is not visited"
-    page = browser.new_page(viewport={"width": 1400, "height": 1200})
+    page = browser.new_page(viewport={"width": WIDE, "height": 1200})
     laid_out = {}
     for url, title in PAGES.items():
         page.goto(fresh_server + url, timeout=60_000)
@@ -65,7 +66,12 @@ def test_every_page_opens_from_its_url_on_a_fresh_server(fresh_server, browser):
             if param not in DEFAULTS:
                 assert param in page.evaluate("location.search"), (url, page.evaluate("location.href"))
         if not url.startswith("/?"):  # the Overview again, through the root
-            laid_out[url] = measure_page(page, url, 1400)
+            # each page at both widths on one load: a window narrowed lays the page out as a
+            # load at that width does (no width reaches the server), and costs no second run
+            laid_out[(url, WIDE)] = measure_page(page, url, WIDE)
+            resize(page, NARROW)
+            laid_out[(url, NARROW)] = measure_page(page, url, NARROW)
+            resize(page, WIDE)
     page.close()
-    found = [f"{url}: {p}" for url, problems in laid_out.items() for p in problems]
-    assert not found, "at 1400 px:\n" + "\n".join(found)
+    found = [f"{url} at {width} px: {p}" for (url, width), problems in laid_out.items() for p in problems]
+    assert not found, "\n".join(found)

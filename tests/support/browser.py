@@ -156,6 +156,30 @@ def settle(page, selector: str, timeout: float = 60) -> None:
     )
 
 
+def resize(page, width: int, timeout: float = 60) -> None:
+    """Set the viewport's width and wait until the page has laid out again: every figure, table and
+    column keeps its box for 20 animation frames in a row (Streamlit and plotly follow a resize a
+    few frames late), measured from the first frame at the new width."""
+    page.set_viewport_size({"width": width, "height": page.viewport_size["height"]})
+    page.wait_for_function(
+        """width => new Promise(done => {
+            const sel = '.js-plotly-plot, .vega-embed svg, [data-testid="stDataFrame"], [data-testid="stColumn"]';
+            const boxes = () => JSON.stringify([...document.querySelectorAll(sel)].map(e => e.getBoundingClientRect()));
+            let last = null, same = 0;
+            const tick = () => {
+                if (window.innerWidth !== width) { requestAnimationFrame(tick); return; }
+                const now = boxes();
+                same = now === last ? same + 1 : 0;
+                last = now;
+                if (same >= 20) done(true); else requestAnimationFrame(tick);
+            };
+            requestAnimationFrame(tick);
+        })""",
+        arg=width,
+        timeout=timeout * 1000,
+    )
+
+
 def painted(page, timeout: float = 60) -> None:
     """Wait until the app is idle (no script running, nothing stale) and two animation frames
     have been drawn since: the data grids paint their cells into a canvas then, which no
