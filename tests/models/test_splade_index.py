@@ -17,7 +17,10 @@ def test_splade_index_is_the_scorers_sparse_dot_product_over_the_corpus(small_co
     assert isinstance(retriever, SpladeRetriever)
     queries = ["films not directed by Steven Spielberg", small_corpus.texts[7]]
     rows, scores = retriever.search(queries, 10)
-    brute = np.array([scorer.score([q] * len(small_corpus.texts), small_corpus.texts) for q in queries])
+    # every (query, document) pair in one call: the scorer encodes each unique text once
+    n = len(small_corpus.texts)
+    pairs = [q for q in queries for _ in range(n)], list(small_corpus.texts) * len(queries)
+    brute = scorer.score(*pairs).reshape(len(queries), n)
     assert rows.tolist() == rm.top_k_indices(brute, 10).tolist()
     np.testing.assert_allclose(scores, np.take_along_axis(brute, rows, axis=1), rtol=1e-5)
     assert rows[1][0] == 7  # a document finds itself first
