@@ -63,6 +63,9 @@ def main() -> int:
 
     from streamlit.testing.v1 import AppTest
 
+    from tests.support.router import pages_run_under_the_router
+
+    pages_run_under_the_router()  # app.py, then the page, as the server runs them
     app = AppTest.from_file(str(ROOT / "app.py"), default_timeout=600)
     app.query_params["dataset"] = "nevir"
     app.query_params["models"] = sorted(stored_models(url))  # every stored model, not only the best 12

@@ -45,7 +45,9 @@ PAGE_CODE = r"""
 import json, os, resource, sys, time
 import streamlit as st
 from streamlit.testing.v1 import AppTest
+from tests.support.router import pages_run_under_the_router
 app, page = sys.argv[1], sys.argv[2]
+pages_run_under_the_router()       # app.py, then the page, as the server runs them
 
 def render():
     t0 = time.perf_counter()

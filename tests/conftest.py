@@ -25,25 +25,6 @@ os.environ["NEGVIZ_CACHE_DIR"] = _SESSION_CACHE  # the user's real cache stays u
 os.environ.setdefault("ARROW_DEFAULT_MEMORY_POOL", "system")
 
 
-def _app_runs_as_the_server_runs_it() -> None:
-    """AppTest resets Streamlit's v1-multipage flag before every run, so with pages/ beside app.py
-    a page opened by switch_page ran alone, without app.py (its pickers and its kind guard). The
-    server declares st.navigation (v2) up front (negviz.ui.serve.main); so does every AppTest here,
-    and a switched-to page runs under the router as in the browser."""
-    from streamlit.runtime.pages_manager import PagesManager
-
-    made = PagesManager.__init__
-
-    def init_v2(self, *args, **kwargs):
-        made(self, *args, **kwargs)
-        PagesManager.uses_pages_directory = False
-
-    PagesManager.__init__ = init_v2
-
-
-_app_runs_as_the_server_runs_it()
-
-
 # A test's tier is the directory it lives in (tests/README.md): `make test-fast`
 # (-m "not browser and not slow") keeps to the unit, contract and store tests.
 TESTS_DIR = Path(__file__).resolve().parent
@@ -259,8 +240,11 @@ def score_cache(tmp_path):
 
 
 # Fixtures shared across test modules: the results store on both backends, and the browser.
+from tests.support.router import pages_run_under_the_router  # noqa: E402
 from tests.support.browser import app_server, browser  # noqa: E402,F401
 from tests.support.pg import pg_url, store, store_url  # noqa: E402,F401
+
+pages_run_under_the_router()  # every AppTest here runs app.py, then the page, as the server does
 
 
 def pytest_sessionfinish(session, exitstatus):  # noqa: ARG001
