@@ -120,7 +120,7 @@ def test_an_evaluation_of_another_replica_lives_by_its_heartbeat(tmp_path, monke
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     url, folder = f"sqlite:///{tmp_path / 'runs.sqlite'}", tmp_path / "jobs"
     starter = (
-        "import sys; from negviz import eval_jobs; from negviz.store import Store; "
+        "import sys; from negviz.evaluation import eval_jobs; from negviz.store import Store; "
         "print(eval_jobs.start('all-MiniLM-L6-v2', 'nevir', 'test', store=Store(sys.argv[1]), "
         "jobs_dir=sys.argv[2]).job_id)"
     )
