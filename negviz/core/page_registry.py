@@ -1,11 +1,12 @@
 """Every page of the app, once: its file, URL path, title, icon and sidebar section, the dataset
 kinds it draws and the URL keys its widgets bind.
 
-``app.py`` builds its navigation from ``PAGES`` (in this order), ``negviz.core.links`` builds links to
-them (and refuses a key the page does not bind), the pages' kind guards say why a dataset does
-not apply (``kind_problem``), and the router names URL values no widget of the page takes.
-tests/architecture/test_page_registry.py fails when a file in pages/ has no entry or an entry no file, and
-when a page binds a URL key its entry does not list (or lists one nothing binds).
+``app.py`` builds its navigation from ``PAGES`` (in this order) and stops a page, before it runs,
+for a sidebar dataset of a kind it does not draw (``PageEntry.guarded``, in ``kind_problem``'s
+words); ``negviz.core.links`` builds links to them (and refuses a key the page does not bind), and
+the router names URL values no widget of the page takes. tests/architecture/test_page_registry.py
+fails when a file in pages/ has no entry or an entry no file, and when a page binds a URL key its
+entry does not list (or lists one nothing binds).
 The library never imports streamlit: app.py turns entries into ``st.Page`` objects.
 """
 
