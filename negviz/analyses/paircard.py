@@ -14,7 +14,7 @@ from typing import Callable, Mapping
 import pandas as pd
 
 from negviz.core import kinds
-from negviz.core.page_registry import QUERY_KINDS
+from negviz.core.kinds import QUERY_KINDS
 from negviz.core.schema import SLOTS
 from negviz.language.text.worddiff import STYLE, Span, cue_spans, diff_words, render_html, text_block
 

@@ -43,6 +43,20 @@ Outcomes = Callable[["DatasetKind", pd.DataFrame, str], pd.DataFrame]
 Summary = Callable[["DatasetKind", pd.DataFrame, pd.DataFrame, str, bool], dict]
 
 
+@dataclass(frozen=True)
+class ItemTexts:
+    """One item's queries and documents as the explorers read them (the MaxSim explorer and the
+    report's matrices): the documents' names, and the item's gold cue where it has one."""
+
+    queries: list[str]
+    docs: list[str]
+    doc_names: list[str]
+    gold: str | None = None
+
+
+ItemTextsOf = Callable[[Mapping[str, Any]], ItemTexts]
+
+
 @dataclass(frozen=True, eq=False)  # one object per kind: compared and hashed by identity
 class DatasetKind:
     """One kind of dataset. ``slots``: what gets scored per item, slot -> (query column, document
@@ -87,6 +101,9 @@ class DatasetKind:
     label_fields: tuple[str, ...] = ("negation_type", "validity")  # what an annotator says of an item
     outcomes_of: Outcomes | None = None
     summary_of: Summary | None = None
+    # An item's queries and documents, for the explorers (None: its items hold none to pick)
+    texts_of: ItemTextsOf | None = None
+    item_noun: str = "item"  # what a picker of its items says ("pair", "query")
 
     @property
     def keys(self) -> tuple[str, ...]:
@@ -225,6 +242,23 @@ class KindTable(Mapping[str, Any]):
 
 
 VERDICT_KINDS = KindNames(lambda k: k.has_verdicts)  # kinds whose items are right or wrong
+QUERY_KINDS = KindNames(lambda k: k.texts_of is not None)  # items whose query and documents explorers pick
+
+
+# ---------------------------------------------------------------- the texts of an item
+def _gold_cue(row: Mapping[str, Any]) -> str | None:
+    cue = row.get("cue")
+    return cue if isinstance(cue, str) else None
+
+
+def pair_texts(row: Mapping[str, Any]) -> ItemTexts:
+    """NevIR: both queries and both documents; the gold cue where the dataset has one."""
+    return ItemTexts([row["q1"], row["q2"]], [row["d1"], row["d2"]], ["d1", "d2"], _gold_cue(row))
+
+
+def exclusion_texts(row: Mapping[str, Any]) -> ItemTexts:
+    """ExcluIR: the query, its positive and its excluded document."""
+    return ItemTexts([row["query"]], [row["pos_doc"], row["neg_doc"]], ["positive", "excluded"])
 
 
 # ---------------------------------------------------------------- outcomes of the shipped kinds
@@ -373,6 +407,8 @@ register(
         category_note="d1 = the original CondaQA passage, d2 = the edited one; a tie on either query is a tie",
         outcomes_of=pair_outcomes,
         summary_of=pairs_summary,
+        texts_of=pair_texts,
+        item_noun="pair",
     )
 )
 register(
@@ -396,6 +432,8 @@ register(
         item_metric="right_rank",
         outcomes_of=margin_outcomes,
         summary_of=right_rank_summary,
+        texts_of=exclusion_texts,
+        item_noun="query",
     )
 )
 register(

@@ -15,8 +15,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
-from negviz.core.kinds import VERDICT_KINDS  # items that are right or wrong (any registered kind)
-from negviz.core.schema import EXCLUSION, KIND_TITLES, PAIRS
+from negviz.core.kinds import QUERY_KINDS, VERDICT_KINDS  # live views of the registered kinds
+from negviz.core.schema import KIND_TITLES
 
 SECTIONS = ("Results", "Explore", "Run")  # sidebar groups, by what a user came to do
 
@@ -24,8 +24,6 @@ SECTIONS = ("Results", "Explore", "Run")  # sidebar groups, by what a user came 
 # the policy's choice (negviz.ui.pickers binds them).
 DATASET_KEY, MODELS_KEY, PIN_KEY = "dataset", "models", "run"
 SIDEBAR_KEYS = (DATASET_KEY, MODELS_KEY, PIN_KEY)
-
-QUERY_KINDS = (PAIRS, EXCLUSION)  # items whose query and documents the explorers can pick
 
 
 @dataclass(frozen=True)

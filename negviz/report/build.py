@@ -506,7 +506,6 @@ def _maxsim(
     from negviz.analyses import alignment
     from negviz.analyses.sensitivity import spec_label
     from negviz.charts.alignment import alignment_heatmaps
-    from negviz.core.schema import PAIRS
 
     if not enabled:
         notes.append("MaxSim matrices were not drawn (--no-maxsim).")
@@ -519,19 +518,13 @@ def _maxsim(
             rep.scorers.clear()  # one model at a time
             rep.scorers[text] = load_scorer(text, device="cpu")
         scorer = rep.scorers[text]
-        if kind == PAIRS:
-            queries, docs, names, gold = [row["q1"], row["q2"]], [row["d1"], row["d2"]], ["d1", "d2"], row.get("cue")
+        texts = kind_of(kind).texts_of(row)  # the registry says which columns are queries, documents
+        shown = 0
+        if len(texts.queries) > 1:  # the query this model does worse on (each query has its margin)
             mine = outs[(outs["item_id"] == item_id) & (outs["model"] == model)].iloc[0]
-            shown = 0 if mine["margin1"] <= mine["margin2"] else 1  # the query this model does worse on
-        else:
-            queries, docs, names, gold, shown = (
-                [row["query"]],
-                [row["pos_doc"], row["neg_doc"]],
-                ["positive", "excluded"],
-                None,
-                0,
-            )
-        ex = alignment.explore(scorer, queries, docs, shown, None, False, (), gold if isinstance(gold, str) else None)
+            shown = 0 if mine["margin1"] <= mine["margin2"] else 1
+        names = texts.doc_names
+        ex = alignment.explore(scorer, texts.queries, texts.docs, shown, None, False, (), texts.gold)
     except Exception as exc:  # not available offline, or not late interaction after all: say so
         note = f"{model}: MaxSim matrix skipped ({type(exc).__name__}: {str(exc).splitlines()[0][:200]})"
         notes.append(note)

@@ -13,8 +13,7 @@ import streamlit as st
 from negviz.analyses import playground as pg
 from negviz.analyses.paircard import md_escape
 from negviz.core import links
-from negviz.core.page_registry import QUERY_KINDS
-from negviz.core.schema import ID_COLUMN, PAIRS
+from negviz.core.kinds import QUERY_KINDS, kind_of
 from negviz.ui.dataset_cache import dataset_view
 from negviz.ui.page_guard import dataset_kind_problem
 
@@ -60,29 +59,30 @@ def dataset_texts(dataset: str) -> Texts:
     """A picker of the dataset's pairs (or queries) by id, its texts returned; a NevIR pair's
     first query, gold cue and inspector link are said under it."""
     view = dataset_view(dataset)
-    kind, frame = view.kind, view.dataset.frame
-    id_col = ID_COLUMN[kind]
-    ids = frame[id_col].tolist()
+    kind, frame = kind_of(view.kind), view.dataset.frame
+    ids = frame[kind.id_column].tolist()
     sample_name, sample_id = pg.SAMPLE_PAIR
     start = ids.index(sample_id) if dataset == sample_name and sample_id in ids else 0
     item = st.selectbox(
-        "Pair" if kind == PAIRS else "Query",
+        kind.item_noun.capitalize(),
         ids,
         index=start,
         key="pair",
         bind="query-params",
         help="NevIR opens on 1283-3: MiniLM is fooled by 'not' on q2, NegMiniLM is not.",
     )
-    row = frame.set_index(id_col).loc[item]
-    if kind != PAIRS:
-        return Texts([row["query"]], [row["pos_doc"], row["neg_doc"]], ["positive", "excluded"])
+    row = frame.set_index(kind.id_column).loc[item]
+    found = kind.texts_of(row)  # the registry says which columns are the queries and documents
+    texts = Texts(found.queries, found.docs, found.doc_names, found.gold)
+    if len(found.queries) == 1:  # the picked id is the query's own (ExcluIR): nothing to add
+        return texts
     about = (
         f"Gold cue **{md_escape(row['cue'])}** · edit type {md_escape(row.get('edit_type'))} · " if "cue" in row else ""
     )
     # The picker holds ids (its value is the URL's pair=); the pair's query says which it is.
     inspector = links.inspector(dataset, item)
-    st.caption(f"q1: {md_escape(row['q1'])} · {about}[open in the pair inspector]({inspector})")
-    return Texts([row["q1"], row["q2"]], [row["d1"], row["d2"]], gold=row.get("cue"))
+    st.caption(f"q1: {md_escape(found.queries[0])} · {about}[open in the pair inspector]({inspector})")
+    return texts
 
 
 def typed_texts() -> Texts | None:

@@ -109,7 +109,7 @@ def test_the_kind_guard_words_come_from_the_registry():
         "Per-type heatmap draws NevIR-style contrast pairs, ExcluIR-style exclusion queries, DEMETR-style "
         "perturbations; cannot holds CANNOT-style sentence pairs."
     )
-    assert maxsim.kinds == (PAIRS, EXCLUSION) and "demetr holds DEMETR-style perturbations" in kind_problem(
+    assert tuple(maxsim.kinds) == (PAIRS, EXCLUSION) and "demetr holds DEMETR-style perturbations" in kind_problem(
         maxsim, "demetr", PERTURBATION
     )
 

@@ -74,3 +74,27 @@ def test_a_toy_kind_goes_from_a_file_to_its_outcomes(tmp_path, monkeypatch):
             f"questions holds {kind.title}."
         )
     assert CHOICE not in schema.KINDS and CHOICE not in outcomes.CATEGORIES  # taken out again
+
+
+def test_an_items_texts_come_from_its_kind_and_only_kinds_with_texts_are_picked_from():
+    """The explorers and the report's MaxSim matrices read an item's queries and documents from
+    its kind (``texts_of``); a kind without them (the toy kind, CANNOT) is not among QUERY_KINDS."""
+    pair = {"q1": "who plays?", "d1": "Ann plays.", "q2": "who does not play?", "d2": "Bob does not.", "cue": "not"}
+    got = kinds.kind_of(schema.PAIRS).texts_of(pair)
+    assert (got.queries, got.docs, got.doc_names, got.gold) == (
+        ["who plays?", "who does not play?"],
+        ["Ann plays.", "Bob does not."],
+        ["d1", "d2"],
+        "not",
+    )
+    assert kinds.kind_of(schema.PAIRS).texts_of({**pair, "cue": float("nan")}).gold is None  # an empty cell
+    query = {"query": "films not by Nolan", "pos_doc": "Jaws.", "neg_doc": "Inception."}
+    got = kinds.kind_of(schema.EXCLUSION).texts_of(query)
+    assert (got.queries, got.docs, got.doc_names, got.gold) == (
+        ["films not by Nolan"],
+        ["Jaws.", "Inception."],
+        ["positive", "excluded"],
+        None,
+    )
+    assert tuple(kinds.QUERY_KINDS) == (schema.PAIRS, schema.EXCLUSION)
+    assert [kinds.kind_of(k).item_noun for k in kinds.QUERY_KINDS] == ["pair", "query"]
