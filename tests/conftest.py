@@ -203,12 +203,25 @@ def shipped_store(shipped_store_file, tmp_path_factory):
     shutil.rmtree(folder, ignore_errors=True)  # 181 MB a module: the disk is shared
 
 
+@pytest.fixture(scope="module")
+def shipped_store_copies(shipped_store_file, tmp_path_factory):
+    """A test module's copies of the shipped-runs store, each lent to its tests until one
+    changes it (tests/support/store_copies.py)."""
+    from tests.support.store_copies import StoreCopies
+
+    copies = StoreCopies(shipped_store_file, tmp_path_factory.mktemp("store-copies"))
+    yield copies
+    copies.remove()  # 181 MB each: the disk is shared
+
+
 @pytest.fixture
-def app_env(tmp_path, monkeypatch, shipped_store_file) -> Path:
-    """The app's environment for one test: a SQLite store holding the shipped runs (a copy of
-    the one built for the test run) and a negviz cache in ``tmp_path`` (returned), the Hub
-    offline, no shared-server path setting, and no run list cached from another test's store."""
-    shutil.copyfile(shipped_store_file, tmp_path / "results.sqlite")
+def app_env(tmp_path, monkeypatch, shipped_store_copies) -> Path:
+    """The app's environment for one test: a SQLite store holding the shipped runs and nothing
+    else (``tmp_path``/results.sqlite: a link to a copy of the one built for the test run that
+    no earlier test has changed) and a negviz cache in ``tmp_path`` (returned), the Hub offline,
+    no shared-server path setting, and no run list cached from another test's store."""
+    copy, lent_as = shipped_store_copies.lend()
+    (tmp_path / "results.sqlite").symlink_to(copy)
     monkeypatch.setenv("NEGVIZ_DB_URL", f"sqlite:///{tmp_path / 'results.sqlite'}")
     monkeypatch.setenv("NEGVIZ_CACHE_DIR", str(tmp_path / "cache"))
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
@@ -216,7 +229,8 @@ def app_env(tmp_path, monkeypatch, shipped_store_file) -> Path:
     from negviz.ui import dataset_cache
 
     dataset_cache.clear_runs()
-    return tmp_path
+    yield tmp_path
+    shipped_store_copies.give_back(copy, lent_as)
 
 
 @pytest.fixture(autouse=True)

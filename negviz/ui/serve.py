@@ -72,18 +72,33 @@ def warm_up_when_listening() -> None:
     threading.Thread(target=wait_and_import, name="negviz-warm-up", daemon=True).start()
 
 
+# What a served app runs with unless the command line says otherwise, whatever the working
+# directory (and so whichever .streamlit/config.toml applies):
+SERVED_DEFAULTS = {
+    # no file watching: the checkout's .venv alone overflows inotify
+    "--server.fileWatcherType": "none",
+    # no full garbage collection after every script run: with models and score tables in memory
+    # it took ~0.3 s of every rerun (a widget click included); Python's own collector still runs
+    "--runner.postScriptGC": "false",
+}
+
+
+def served_args(args: list[str]) -> list[str]:
+    """The command line's Streamlit options, plus each of SERVED_DEFAULTS it does not set."""
+    args = list(args)
+    for option, value in SERVED_DEFAULTS.items():
+        if not any(a == option or a.startswith(option + "=") for a in args):
+            args += [option, value]
+    return args
+
+
 def main() -> int:
     from streamlit.runtime.pages_manager import PagesManager
     from streamlit.web import cli
 
     PagesManager.uses_pages_directory = False
-    args = sys.argv[1:]
-    # A served app watches no files (the checkout's .venv alone overflows inotify), whatever the
-    # working directory and so whichever .streamlit/config.toml applies; pass the flag to override.
-    if not any(a.startswith("--server.fileWatcherType") for a in args):
-        args += ["--server.fileWatcherType", "none"]
     warm_up_when_listening()
-    sys.argv = ["streamlit", "run", str(ROOT / "app.py"), *args]
+    sys.argv = ["streamlit", "run", str(ROOT / "app.py"), *served_args(sys.argv[1:])]
     return cli.main()
 
 

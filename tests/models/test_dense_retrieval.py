@@ -12,6 +12,17 @@ from negviz.evaluation.retrieval.corpus import offline_corpus
 from tests.evaluation.test_index import small_corpus  # noqa: F401  (a fixture)
 
 
+@pytest.fixture(scope="module")
+def score_cache(tmp_path_factory):
+    """One ScoreCache for the module: the corpus is encoded by MiniLM once, not once per test
+    (each test still searches and stores for itself; the first checks what the cache holds)."""
+    from negviz.core.cache import ScoreCache
+
+    cache = ScoreCache(tmp_path_factory.mktemp("minilm-cache") / "scores.sqlite")
+    yield cache
+    cache.close()
+
+
 def test_dense_exact_search_is_chunk_invariant_and_cached(small_corpus, score_cache, monkeypatch):
     from negviz.evaluation.catalog import load_scorer
     from negviz.evaluation.retrieval import index as ix

@@ -29,3 +29,18 @@ def test_the_server_records_the_shipped_runs_before_any_page_is_opened(tmp_path,
     assert {"all-MiniLM-L6-v2", "bm25", "tfidf"} <= set(models), models
     log = (tmp_path / "warm.log").read_text()
     assert "warm-up failed" not in log and "did not answer" not in log, log[-2000:]
+
+
+def test_served_defaults_apply_unless_the_command_line_sets_them():
+    from negviz.ui.serve import served_args
+
+    assert served_args(["--server.port", "9000"]) == [
+        "--server.port",
+        "9000",
+        "--server.fileWatcherType",
+        "none",
+        "--runner.postScriptGC",
+        "false",
+    ]
+    mine = served_args(["--server.fileWatcherType=auto", "--runner.postScriptGC", "true"])
+    assert mine == ["--server.fileWatcherType=auto", "--runner.postScriptGC", "true"]

@@ -23,3 +23,11 @@ def test_uncaught_errors_show_no_trace_message_or_type():
     done = subprocess.run([sys.executable, "-c", PROBE], cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout.strip().splitlines()[-1]) == {"trace": False, "message": False, "type": False}
+
+
+def test_no_full_garbage_collection_after_every_script_run():
+    probe = "from streamlit import config; config.get_config_options(force_reparse=True); "
+    probe += "print(config.get_option('runner.postScriptGC'))"
+    done = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip().splitlines()[-1] == "False"
