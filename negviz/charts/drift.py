@@ -17,7 +17,7 @@ import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from negviz.charts.style import BASELINE_COLOR, FONT
+from negviz.charts.style import BASELINE_COLOR, FONT, legend_rows
 from negviz.finetune.views import DEMETR, PAIRED, measure
 
 RUN_COLORS = ("#2563eb", "#ea580c", "#16a34a", "#7c3aed", "#db2777", "#0891b2", "#ca8a04", "#52525b")
@@ -235,7 +235,7 @@ def drift_figure(
     sub = textwrap.wrap(f"per epoch: {what} (◆ mean ± 1 std, 95% CI); epoch 0 = before training", 75)
     top = _heading(fig, title, sub, 8)  # the title and its subtitle, above the plots
     below_axis = 62  # tick labels on two lines and the axis title
-    legend_h = 32 * _legend_rows(runs)
+    legend_h = 32 * legend_rows(runs)
     bottom = below_axis + legend_h + 10 + 16 * lines + 10
     fig.update_layout(
         font=FONT,
@@ -350,18 +350,6 @@ def _axis_range(
     return [lo, hi]
 
 
-def _legend_rows(names: list[str], width: int = 500) -> int:
-    """Rows a horizontal legend of ``names`` takes in a figure ``width`` px wide (about 7 px a
-    character at FONT's size, 40 px for the symbol and gap), so the figure leaves room for it."""
-    rows, used = 1, 0
-    for name in names:
-        w = 8 * len(name) + 45
-        if used and used + w > width:
-            rows, used = rows + 1, 0
-        used += w
-    return rows
-
-
 def tradeoff_figure(table: pd.DataFrame, notes: dict[str, str] | None = None) -> go.Figure:
     """Gain on negation against loss elsewhere, epoch by epoch: the runs' negation measures, each on
     its own axis (held-out paired accuracy in %, the DEMETR sensitivity ratio, a ratio, never on a
@@ -472,10 +460,10 @@ def tradeoff_figure(table: pd.DataFrame, notes: dict[str, str] | None = None) ->
     fig.update_yaxes(title_text="Recall@10 (%)", row=panels, col=1)
     note = _notes(notes or {}, width=75)
     lines = note.count("<br>") + 1 if note else 0
-    legend_rows = _legend_rows(runs)
+    n_legend_rows = legend_rows(runs)
     top = _heading(fig, "Does negation training cost ordinary retrieval?", textwrap.wrap(DEFINITION, 75), 30)
     below_axis = 62  # tick labels on two lines and the axis title
-    legend_h = 32 * legend_rows
+    legend_h = 32 * n_legend_rows
     bottom = below_axis + legend_h + 10 + 16 * lines + 10
     fig.update_layout(
         font=FONT,

@@ -9,7 +9,7 @@ import plotly.graph_objects as go
 from negviz.analyses.lexical import LEANS, NEITHER, RIGHT, WRONG
 from negviz.charts.alignment import esc
 from negviz.charts.per_type import model_tick
-from negviz.charts.style import FONT
+from negviz.charts.style import FONT, legend_below
 
 LEAN_COLORS = {RIGHT: "#2563eb", WRONG: "#dc2626", NEITHER: "#a1a1aa"}
 
@@ -45,13 +45,14 @@ def confound_bars(table: pd.DataFrame, title: str, models: list[str] | None = No
             )
         )
     n = table.groupby("model")["n"].sum()
-    height = max(300, 170 + 22 * len(LEANS) * len(order))
+    plot_h = max(130, 22 * len(LEANS) * len(order))
+    legend, bottom = legend_below([f"BM25 leans {lean}" for lean in LEANS], plot_h)
     fig.update_layout(
         title=dict(text=title, x=0, xanchor="left"),
         barmode="group",
         font=FONT,
         template="plotly_white",
-        height=height,
+        height=50 + plot_h + bottom,
         xaxis={"title": "comparisons wrong or tied (%)", "range": [0, 100], "ticksuffix": "%"},
         yaxis={
             "autorange": "reversed",
@@ -59,7 +60,7 @@ def confound_bars(table: pd.DataFrame, title: str, models: list[str] | None = No
             "tickvals": order,
             "ticktext": [model_tick(m, int(n[m]), "comparison") for m in order],
         },
-        legend={"orientation": "h", "yanchor": "top", "y": -70 / max(height - 120, 1), "x": 0},
-        margin={"l": 10, "r": 20, "t": 50, "b": 100},
+        legend=legend,
+        margin={"l": 10, "r": 20, "t": 50, "b": bottom},
     )
     return fig

@@ -14,7 +14,7 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from negviz.charts.alignment import esc
-from negviz.charts.style import BASELINE_COLOR, FONT, NOTE_COLOR
+from negviz.charts.style import BASELINE_COLOR, FONT, NOTE_COLOR, legend_below
 from negviz.language.text.words import counted
 
 GREY = "#d4d4d8"
@@ -423,11 +423,13 @@ def preference_bars(prefs: pd.DataFrame, categories: tuple[str, ...], title: str
             )
         )
     n_bars = len(order) * (len(facets) if faceted else 1)
-    height = max(260, 150 + 34 * n_bars + (12 * len(order) if not faceted else 0))
+    plot_h = max(110, 34 * n_bars + (12 * len(order) if not faceted else 0))
+    labels = [CATEGORY_STYLE.get(cat, (cat, ""))[0] for cat in categories]
+    legend, bottom = legend_below(labels, plot_h)
+    top = 70 if "<br>" in title else 50
     fig.update_layout(
         barmode="stack",
-        # under the x axis title, in pixels: a fraction of the plot would slide into it
-        legend=dict(orientation="h", yanchor="top", y=-70 / max(height - 120, 1), x=0, traceorder="normal"),
+        legend=legend | dict(traceorder="normal"),
         xaxis=dict(title="share of items (%)", range=[0, 100]),
         clickmode="event+select",
         dragmode=False,
@@ -436,8 +438,8 @@ def preference_bars(prefs: pd.DataFrame, categories: tuple[str, ...], title: str
     if not faceted:  # each model's own n under its name: runs may cover different items
         n = prefs.groupby("model", sort=False)["n"].first()
         fig.update_yaxes(tickmode="array", tickvals=order, ticktext=[model_tick(m, int(n[m])) for m in order])
-    fig = _layout(fig, title, height=height)
-    fig.update_layout(margin=dict(b=100))
+    fig = _layout(fig, title, height=top + plot_h + bottom)
+    fig.update_layout(margin=dict(t=top, b=bottom))
     return fig
 
 

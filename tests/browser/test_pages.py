@@ -1,7 +1,7 @@
 """Real browser, fresh server: every page opens from its own URL with typical parameters, shows
 its title, no error box and no "Page not found" (the first request of the server included); on
-the same pass, at 1,400 px and again with the window narrowed to 1,000 px, nothing is clipped or
-overlapping (tests/support/layout.py's measures, checked themselves in tests/browser/test_layout.py)."""
+the same pass, at 1,400 px and at 1,000 px (the window resized: pages load at each width in turn),
+nothing is clipped or overlapping (tests/support/layout.py's measures, checked themselves in tests/browser/test_layout.py)."""
 
 import re
 
@@ -66,12 +66,14 @@ def test_every_page_opens_from_its_url_on_a_fresh_server(fresh_server, browser):
             if param not in DEFAULTS:
                 assert param in page.evaluate("location.search"), (url, page.evaluate("location.href"))
         if not url.startswith("/?"):  # the Overview again, through the root
-            # each page at both widths on one load: a window narrowed lays the page out as a
-            # load at that width does (no width reaches the server), and costs no second run
-            laid_out[(url, WIDE)] = measure_page(page, url, WIDE)
-            resize(page, NARROW)
-            laid_out[(url, NARROW)] = measure_page(page, url, NARROW)
-            resize(page, WIDE)
+            # each page at both widths on one load: a window resized lays the page out as a load
+            # at that width does (no width reaches the server), and costs no second run; the
+            # next page loads at the width this one ends at
+            first = page.viewport_size["width"]
+            second = NARROW if first == WIDE else WIDE
+            laid_out[(url, first)] = measure_page(page, url, first)
+            resize(page, second)
+            laid_out[(url, second)] = measure_page(page, url, second)
     page.close()
     found = [f"{url} at {width} px: {p}" for (url, width), problems in laid_out.items() for p in problems]
     assert not found, "\n".join(found)

@@ -33,7 +33,8 @@ def _open(page, url: str, heading: str, charts: int) -> list[dict]:
 
 def _at_width(page, width: int) -> list[dict]:
     """The open page's figures measured with the window at ``width`` px, laid out again."""
-    resize(page, width)
+    if page.viewport_size["width"] != width:
+        resize(page, width)
     settle(page, ".js-plotly-plot")
     return page.evaluate(_MEASURE)
 
