@@ -64,11 +64,13 @@ test: venv browser lint
 	NEGVIZ_TEST_PG_URL="$$pg_url" HF_HUB_OFFLINE=1 $(PY) -m pytest $(XDIST) $(PYTEST_ARGS); rc=$$?; \
 	scripts/pg_test_server.sh stop >/dev/null 2>&1; exit $$rc
 
-# The inner loop: unit, contract and store tests (SQLite; PostgreSQL too when
-# NEGVIZ_TEST_PG_URL is set); the slow directories (browser, pages, concurrency, models,
-# report) are left out by their markers (tests/README.md).
+# The inner loop: unit, contract and store tests on SQLite, and on PostgreSQL too when
+# NEGVIZ_TEST_PG_URL names a server (empty here otherwise: the postgres cases skip instead of
+# starting a private server; make test runs them); the slow directories (browser, pages,
+# concurrency, processes, models, report) are left out by their markers (tests/README.md).
+NEGVIZ_TEST_PG_URL ?=
 test-fast: venv
-	HF_HUB_OFFLINE=1 $(PY) -m pytest -m "not browser and not slow" $(XDIST) $(PYTEST_ARGS)
+	NEGVIZ_TEST_PG_URL="$(NEGVIZ_TEST_PG_URL)" HF_HUB_OFFLINE=1 $(PY) -m pytest -m "not browser and not slow" $(XDIST) $(PYTEST_ARGS)
 
 # Re-create the shipped precomputed runs (data/runs) with the CLI, offline models only.
 data-runs: venv

@@ -168,6 +168,22 @@ def built_once(tmp_path_factory, name: str, build: Callable[[Path], None]) -> Pa
     return done
 
 
+def _build_shipped_store(folder: Path) -> None:
+    from negviz.core.paths import DATA_DIR
+    from negviz.store import Store
+
+    store = Store(f"sqlite:///{folder / 'results.sqlite'}")
+    try:
+        store.ensure_bundled(DATA_DIR / "runs", lazy=True)
+        store.load_pending()
+    finally:
+        store.close()  # the last connection's close checkpoints the WAL into the file copied
+
+
+def shipped_store_path(tmp_path_factory) -> Path:
+    return built_once(tmp_path_factory, "shipped-store", _build_shipped_store) / "results.sqlite"
+
+
 @pytest.fixture(scope="session")
 def shipped_store_file(tmp_path_factory) -> Path:
     """A SQLite store holding every shipped run with its item scores, built once per test run
@@ -175,19 +191,19 @@ def shipped_store_file(tmp_path_factory) -> Path:
     shipped scores in again, in a background thread that outlives its test and competes with the
     next ones for the CPU. The first-start path itself (records at once, scores later) is tested
     in tests/store/test_store.py."""
+    return shipped_store_path(tmp_path_factory)
 
-    def build(folder: Path) -> None:
-        from negviz.core.paths import DATA_DIR
-        from negviz.store import Store
 
-        store = Store(f"sqlite:///{folder / 'results.sqlite'}")
-        try:
-            store.ensure_bundled(DATA_DIR / "runs", lazy=True)
-            store.load_pending()
-        finally:
-            store.close()  # the last connection's close checkpoints the WAL into the file copied
+def pytest_sessionstart(session):
+    """With xdist workers, the controller (idle while they start and collect) builds the shipped-runs
+    store in a thread, so no worker waits on the lock while another builds it (~6 s)."""
+    config = session.config
+    if os.environ.get("PYTEST_XDIST_WORKER") or not getattr(config.option, "numprocesses", None):
+        return
+    import threading
 
-    return built_once(tmp_path_factory, "shipped-store", build) / "results.sqlite"
+    factory = config._tmp_path_factory
+    threading.Thread(target=shipped_store_path, args=(factory,), name="shipped-store", daemon=True).start()
 
 
 @pytest.fixture(scope="module")
