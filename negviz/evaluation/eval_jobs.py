@@ -135,7 +135,7 @@ def poll(job_id: str, jobs_dir: str | Path | None = None) -> EvalJob:
         result = json.loads(paths["out"].read_text())
     except (OSError, ValueError):
         result = None
-    if result is not None and code in (0, None):  # also when a Cancel came too late to stop it
+    if result is not None:  # the run is stored, whatever ended the process after (a Cancel too late)
         return EvalJob(job_id, COMPLETE, label, progress, result=result)
     if paths["cancel"].exists() and not running:
         return EvalJob(job_id, CANCELLED, label, progress)

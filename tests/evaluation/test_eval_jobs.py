@@ -41,3 +41,31 @@ def test_cheap_mistakes_are_refused_before_any_child_starts(env, model, dataset,
     with pytest.raises((NegvizError, ValueError, KeyError), match=message):
         eval_jobs.start(model, dataset, split, store=store, jobs_dir=folder)
     assert not folder.exists() or not list(folder.glob("*.job.json"))
+
+
+def test_a_job_whose_run_is_stored_is_complete_even_if_a_late_cancel_ended_its_process(tmp_path):
+    """The CLI prints its JSON once the run is stored; a Cancel then may still end the process
+    (SIGTERM) before it exits by itself. The run is stored: the job is complete, not cancelled
+    (seen under load: a Cancel clicked as the job ended reported 'cancelled' for a stored run)."""
+    import json
+    import signal
+    import subprocess
+    import sys
+
+    from negviz.evaluation import jobs
+
+    job_id, folder = f"{eval_jobs.PREFIX}late-cancel", tmp_path / "jobs"
+    folder.mkdir()
+    paths = jobs.job_paths(folder, job_id)
+    child = subprocess.Popen([sys.executable, "-c", "import os, signal; os.kill(os.getpid(), signal.SIGTERM)"])
+    child.wait()
+    assert child.returncode == -signal.SIGTERM
+    jobs._PROCS[job_id] = child  # this process's own child, ended by the Cancel's SIGTERM
+    paths["job.json"].write_text(json.dumps({"job_id": job_id, "label": "tfidf · nevir", "pid": child.pid}))
+    paths["out"].write_text(json.dumps({"run_id": "r1", "model": "tfidf", "n": 30}))
+    paths["cancel"].touch()
+    try:
+        job = eval_jobs.poll(job_id, folder)
+    finally:
+        jobs._PROCS.pop(job_id, None)
+    assert job.state == eval_jobs.COMPLETE and job.result["run_id"] == "r1"
