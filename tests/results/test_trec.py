@@ -47,6 +47,36 @@ def test_read_run_refuses_an_empty_file_and_stops_past_the_row_limit():
         read("q1 Q0 a 1 1 t\nq1 Q0 b 2 0.5 t\n", max_rows=1)
 
 
+def test_run_lines_rank_each_query_as_trec_eval_orders_it():
+    """The rank column agrees with trec_eval's own order (pytrec_eval and ir_measures run its code):
+    with one document relevant at a time, its reciprocal rank from the file is trec_eval's."""
+    import ir_measures
+    import pytrec_eval
+
+    # stored in corpus order (ranks 1..n), ties among them; "9" > "10" > "1" as strings, as strcmp sees them
+    hits = pd.DataFrame(
+        {
+            "query_id": ["q1"] * 6 + ["q2"] * 3,
+            "rank": [1, 2, 3, 4, 5, 6, 1, 2, 3],
+            "doc_id": ["1", "10", "9", "2", "30", "4", "a", "c", "b"],
+            "score": [0.75, 0.75, 0.75, 0.5, 0.5, 0.25, 1.0, 1.0, 1.0],
+        }
+    )
+    lines = [line.split() for line in run_lines(hits, "m")]
+    ranks = {(q, d): int(r) for q, _, d, r, _, _ in lines}
+    assert [d for q, _, d, *_ in lines if q == "q1"] == ["9", "10", "1", "30", "2", "4"]
+    assert [r for q, _, _, r, *_ in lines if q == "q1"] == ["1", "2", "3", "4", "5", "6"]
+    run = {}
+    for q, _, d, _, score, _ in lines:
+        run.setdefault(q, {})[d] = float(score)
+    for (q, d), rank in ranks.items():
+        qrels = {q: {d: 1}}
+        trec = pytrec_eval.RelevanceEvaluator(qrels, {"recip_rank"}).evaluate({q: run[q]})
+        assert trec[q]["recip_rank"] == pytest.approx(1 / rank), (q, d)
+        (measured,) = ir_measures.iter_calc([ir_measures.RR], qrels, {q: run[q]})
+        assert measured.value == pytest.approx(1 / rank), (q, d)
+
+
 def test_run_and_qrels_lines():
     hits = pd.DataFrame({"query_id": ["q1", "q1"], "rank": [1, 2], "doc_id": ["a", "b"], "score": [0.5, 0.25]})
     assert list(run_lines(hits, "my model/v2")) == ["q1 Q0 a 1 0.5 my_model_v2\n", "q1 Q0 b 2 0.25 my_model_v2\n"]

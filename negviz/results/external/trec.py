@@ -83,8 +83,14 @@ def read_run(
     deep = [q for q, d in per_query.items() if len(d) > MAX_DEPTH]
     problems.add("depth", deep, len(deep))
     _raise(problems, name)
-    ranked = {q: sorted(d.items(), key=lambda kv: (-kv[1], _desc(kv[0]))) for q, d in per_query.items()}
+    ranked = {q: trec_order(d.items()) for q, d in per_query.items()}
     return TrecRun(ranked, rows, max((len(v) for v in ranked.values()), default=0))
+
+
+def trec_order(docs: Iterable[tuple[str, float]]) -> list[tuple[str, float]]:
+    """(doc id, score) pairs in trec_eval's order (form_res_rels.c, comp_sim_docno): score
+    descending, equal scores by doc id descending (strcmp; UTF-8 sorts as code points do)."""
+    return sorted(docs, key=lambda kv: (-kv[1], _desc(kv[0])))
 
 
 class _desc(str):
@@ -126,10 +132,16 @@ def _lines(kind: str, count: int) -> str:
 
 # ---------------------------------------------------------------- writing
 def run_lines(hits: pd.DataFrame, tag: str) -> Iterable[str]:
-    """``hits``: query_id, rank, doc_id, score (best first per query) -> TREC run lines."""
+    """``hits``: query_id, doc_id, score -> TREC run lines, each query's documents in trec_eval's
+    order and ranked 1, 2, ... in it (a stored rank that broke a tie otherwise is not kept: a tool
+    that reads the rank column must agree with trec_eval)."""
     safe = "".join(c if c.isalnum() or c in "-_.+" else "_" for c in tag) or "negviz"
-    for row in hits.itertuples(index=False):
-        yield f"{row.query_id} Q0 {row.doc_id} {int(row.rank)} {float(row.score)!r} {safe}\n"
+    per_query: dict[str, list[tuple[str, float]]] = {}
+    for qid, docid, score in zip(hits["query_id"], hits["doc_id"], hits["score"]):
+        per_query.setdefault(str(qid), []).append((str(docid), float(score)))
+    for qid, docs in per_query.items():
+        for rank, (docid, score) in enumerate(trec_order(docs), 1):
+            yield f"{qid} Q0 {docid} {rank} {score!r} {safe}\n"
 
 
 def qrels_lines(judgements: Iterable[tuple[str, str, int]]) -> Iterable[str]:
