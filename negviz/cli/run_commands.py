@@ -59,8 +59,9 @@ def cmd_export(args: argparse.Namespace) -> int:
     from negviz.store import Store
 
     written = export_run(
-        Store(args.db), args.run_id, args.path, args.format, qrels=args.qrels, qrels_excluded=args.qrels_excluded
-    )
+        Store(args.db), args.run_id, args.path, args.format, qrels=args.qrels, qrels_excluded=args.qrels_excluded,
+        dataset=args.dataset,
+    )  # fmt: skip
     for path in written:
         print(f"wrote {path}")
     return 0
@@ -144,8 +145,9 @@ def register(sub) -> None:
     s.set_defaults(func=cmd_import)
 
     s = sub.add_parser("export-run", help="write one stored run to a file: portable Parquet, CSV scores or a TREC run")
-    s.add_argument("run_id")
-    s.add_argument("path")
+    s.add_argument("run_id", help="a run id (or a unique 8+ character prefix), or a model name with --dataset")
+    s.add_argument("path", help="a new or regular file (never a store or a device); parquet: a folder too")
+    s.add_argument("--dataset", help="resolve a model name to the run the pages show on this dataset")
     s.add_argument(
         "--format",
         default="parquet",

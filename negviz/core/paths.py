@@ -110,34 +110,3 @@ def check_user_path(value: str, *, local_server: bool) -> str:
         f"{value.strip()!r} is outside the folders this server may read ({DATA_DIRS_ENV}: {listing}); "
         "put the file in one of them (symlinks and '..' leading out are refused)."
     )
-
-
-class UnwritableTargetError(NegvizError, OSError):
-    """A file that cannot be written where it was asked for (said before the work that fills it)."""
-
-
-def check_writable_target(path: str | Path, what: str = "the file") -> Path:
-    """``path`` when a file can be written there (its folder is made if missing), else
-    UnwritableTargetError: tried with a scratch file beside it, so a read-only folder or mount, a
-    file where a folder should be, or a full disk is said before long work, not after it."""
-    import tempfile
-
-    path = Path(path).expanduser()
-    try:
-        if path.is_dir():
-            raise IsADirectoryError(21, "it is a folder")
-        if path.parent.exists() and not path.parent.is_dir():
-            raise NotADirectoryError(20, f"{path.parent} is a file, not a folder")
-        path.parent.mkdir(parents=True, exist_ok=True)
-        with tempfile.NamedTemporaryFile(dir=path.parent, prefix=f".{path.name}.", suffix=".probe"):
-            pass
-        if path.exists() and not os.access(path, os.W_OK):
-            raise PermissionError(13, "the file is not writable")
-        free = free_bytes(path.parent)
-        if free is not None and free < 1 << 20:
-            raise OSError(28, f"the disk is full ({free:,} bytes free)")
-    except OSError as exc:
-        raise UnwritableTargetError(
-            f"cannot write {what} {path}: {exc.strerror or exc}; choose another place (nothing was done)"
-        ) from exc
-    return path

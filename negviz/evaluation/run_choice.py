@@ -120,7 +120,12 @@ def resolve_run(runs: pd.DataFrame, ref: str, dataset: str | None = None) -> str
         if len(hits) == 1:
             return hits.iloc[0]
         if len(hits) > 1:
-            raise NegvizError(f"run id prefix {ref!r} matches {len(hits)} runs; give more characters")
+            listed = runs.loc[hits.index].head(5)
+            candidates = "; ".join(f"{r.run_id} ({r.model_name} on {r.dataset_name})" for r in listed.itertuples())
+            more = f"; and {len(hits) - len(listed)} more" if len(hits) > len(listed) else ""
+            raise NegvizError(
+                f"run id prefix {ref[:40]!r} matches {len(hits)} runs: {candidates}{more}; give more characters"
+            )
     if (runs["model_name"] == ref).any():
         if dataset is None:
             raise NegvizError(f"{ref!r} is a model name: add --dataset to say whose run stands for it")
@@ -128,7 +133,7 @@ def resolve_run(runs: pd.DataFrame, ref: str, dataset: str | None = None) -> str
         if chosen.empty:
             raise NegvizError(f"model {ref!r} has no complete run on {dataset!r}; list runs with `negviz runs`")
         return chosen["run_id"].iloc[0]
-    raise NegvizError(f"no stored run or model {ref!r}; list them with `negviz runs`")
+    raise NegvizError(f"no stored run or model {ref[:40]!r}; list them with `negviz runs`")
 
 
 def chosen_mask(runs: pd.DataFrame) -> pd.Series:

@@ -186,7 +186,7 @@ def write_report(
     progress=None,
 ) -> dict[str, Any]:
     """Build and write ``out`` (HTML) and the JSON beside it; returns paths, sizes and seconds."""
-    from negviz.core.paths import check_writable_target
+    from negviz.core.output_files import check_writable_target, write_files
 
     start = time.perf_counter()
     out = Path(out)
@@ -195,8 +195,10 @@ def write_report(
         check_writable_target(target, "the report")
     rep = build_report(store, model, against, datasets, maxsim=maxsim, progress=progress)
     page, fmt = render(rep, fig_format)
-    out.write_text(page, encoding="utf-8")
-    json_path.write_text(rf.dumps(rep.data), encoding="utf-8")
+    text = {out: page, json_path: rf.dumps(rep.data)}
+    out, json_path = write_files(
+        {path: lambda tmp, path=path: tmp.write_text(text[path], encoding="utf-8") for path in text}, "the report"
+    )
     return {
         "html": str(out),
         "json": str(json_path),

@@ -7,12 +7,12 @@ Reading a file's record touches only the Parquet footer, so checking many files 
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 import pandas as pd
 
 from negviz.core.errors import DataValidationError
+from negviz.core.output_files import write_files
 from negviz.core.schema import SCORE_COLUMNS
 from negviz.store.db import dumps
 from negviz.store.record import RunRecord
@@ -33,11 +33,8 @@ def write(path: Path, record: RunRecord, scores: pd.DataFrame, texts: pd.DataFra
     if texts is not None and not texts.empty:
         meta[_TEXTS_KEY] = texts.to_json(orient="records").encode()
     table = table.replace_schema_metadata(meta)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    pq.write_table(table, tmp, compression="zstd")
-    os.replace(tmp, path)  # atomic: a concurrent reader never sees half a file
-    return path
+    # renamed into place: a concurrent reader never sees half a file; never over a store or a device
+    return write_files({path: lambda tmp: pq.write_table(table, tmp, compression="zstd")}, "the run file")[0]
 
 
 def read_record(path: Path) -> RunRecord:

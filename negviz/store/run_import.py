@@ -28,8 +28,10 @@ class Imported(list):
 class RunImport:
     def export_run(self, run_id: str, path: str | Path) -> Path:
         """Write a run file; a directory path gets <run_id>.parquet inside it."""
-        path = Path(path)
-        if path.is_dir():
+        from negviz.core.paths import on_disk
+
+        path = Path(path).expanduser()
+        if on_disk(path, "dir"):
             path = path / f"{run_id}{portable.SUFFIX}"
         return portable.write(path, self.get_run(run_id), self.scores(run_id), self.item_texts(run_id))
 

@@ -2,11 +2,18 @@
 against the store and a McNemar count written out by hand."""
 
 import json
+import os
+import stat
+import uuid
+from pathlib import Path
 
 import pytest
 
 from negviz.cli import main
 from negviz.results.dataset_view import DatasetView
+from negviz.store import Store
+from tests.store.test_run_table import make_record, make_scores
+from tests.support.pg import pg_url, store_url  # noqa: F401  (fixtures)
 
 
 def cli_json(capsys, store, *args) -> object:
@@ -37,3 +44,97 @@ def test_compare_counts_the_discordant_pairs_of_two_models(shipped_store, capsys
     assert out["accuracy_a"] == pytest.approx(a.mean())
     assert main(["--db", str(shipped_store.engine.url), "compare", "tfidf", "bm25", "--dataset", "nevir"]) == 0
     assert capsys.readouterr().out.startswith(f"tfidf {a.mean():.1%} vs bm25 {b.mean():.1%} on {len(a)} shared items")
+
+
+# ---------------------------------------------------------------- export-run: where it may write (issue 47)
+def stored_runs(store_url: str, *run_ids: str) -> Store:
+    """A store holding one 5-pair NevIR run per id (a new id each when none is given)."""
+    store = Store(store_url)
+    for run_id in run_ids or ("",):
+        store.save_run(make_record(spec_key=f"k-{run_id or 'one'}", run_id=run_id), make_scores(5))
+    return store
+
+
+def export(capsys, store_url: str, *args: str) -> tuple[int, str, str]:
+    code = main(["--db", store_url, "export-run", *args])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def a_device(folder: Path) -> Path:
+    """A character device like /dev/full, made in ``folder``: old code that replaced it harms nothing."""
+    path = folder / "full"
+    try:
+        os.mknod(path, stat.S_IFCHR | 0o666, os.makedev(1, 7))
+    except PermissionError:
+        pytest.skip("mknod needs root (CAP_MKNOD)")
+    return path
+
+
+def test_export_run_never_writes_over_a_store_or_a_device(store_url, tmp_path, capsys):
+    store = stored_runs(store_url)
+    run_id = store.runs()["run_id"].iloc[0]
+    # the store itself where it is a file; on PostgreSQL, another store's file
+    store_file = Path(store.engine.url.database) if store.engine.url.get_backend_name() == "sqlite" else None
+    if store_file is None:
+        store_file = tmp_path / "other.sqlite"
+        stored_runs(str(store_file)).close()
+    before = store_file.read_bytes()
+    fifo, device = tmp_path / "fifo", a_device(tmp_path)
+    os.mkfifo(fifo)
+    for target, fmt in [
+        (store_file, "csv"),
+        (store_file, "parquet"),
+        (device, "csv"),
+        (device, "parquet"),
+        (fifo, "csv"),
+    ]:
+        code, out, err = export(capsys, store_url, run_id, str(target), "--format", fmt)
+        assert code == 2 and "wrote" not in out, (target, fmt, out)
+        assert err.count("\n") == 1 and f"cannot write the run file {target}: it is" in err, err
+    assert stat.S_ISCHR(os.stat(device).st_mode) and stat.S_ISFIFO(os.stat(fifo).st_mode)
+    assert store_file.read_bytes() == before
+    assert run_id in set(Store(store_url).runs()["run_id"])
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")]  # no temporary file left
+
+
+def test_export_run_refuses_a_store_file_and_a_device_with_their_reason(store_url, tmp_path, capsys):
+    store = stored_runs(store_url)
+    run_id = store.runs()["run_id"].iloc[0]
+    other = tmp_path / "other.sqlite"
+    stored_runs(str(other)).close()
+    _, _, err = export(capsys, store_url, run_id, str(other), "--format", "csv")
+    assert "it is a SQLite database (a results store?), which an export never replaces" in err
+    _, _, err = export(capsys, store_url, run_id, str(a_device(tmp_path)))
+    assert "it is not a regular file (a device, FIFO or socket)" in err
+
+
+def test_export_run_to_a_folder_or_an_over_long_name_is_one_line(store_url, tmp_path, capsys):
+    run_id = stored_runs(store_url).runs()["run_id"].iloc[0]
+    code, _, err = export(capsys, store_url, run_id, str(tmp_path), "--format", "csv")
+    assert (
+        code == 2
+        and err
+        == f"negviz: error: cannot write the run file {tmp_path}: it is a folder; name a file, e.g. one inside it (nothing was written)\n"
+    )
+    long_name = tmp_path / ("x" * 300 + ".csv")
+    code, _, err = export(capsys, store_url, run_id, str(long_name), "--format", "csv")
+    assert code == 2 and err.count("\n") == 1 and "File name too long" in err, err
+    assert "x" * 200 not in err and "(3" in err  # the name cut short, its length said
+    code, out, _ = export(capsys, store_url, run_id, str(tmp_path))  # parquet: a folder gets <run id>.parquet
+    assert code == 0 and (tmp_path / f"{run_id}.parquet").is_file()
+
+
+def test_export_run_takes_a_unique_8_character_prefix_and_lists_an_ambiguous_ones_runs(store_url, tmp_path, capsys):
+    twins = [f"0123abcd{i}" + uuid.uuid4().hex[9:] for i in range(2)]
+    stored_runs(store_url, *twins, uuid.uuid4().hex)
+    other = Store(store_url).runs().query("run_id not in @twins")["run_id"].iloc[0]
+    code, out, _ = export(capsys, store_url, other[:8], str(tmp_path / "one.csv"), "--format", "csv")
+    assert (code, out) == (0, f"wrote {tmp_path / 'one.csv'}\n")
+    assert (tmp_path / "one.csv").read_text().startswith("item_id,query_slot,doc_slot,score\n")
+    code, _, err = export(capsys, store_url, "0123abcd", str(tmp_path / "two.csv"), "--format", "csv")
+    assert code == 2 and "run id prefix '0123abcd' matches 2 runs: " in err and err.count("\n") == 1
+    assert all(f"{t} (all-MiniLM-L6-v2 on nevir)" in err for t in twins)
+    assert not (tmp_path / "two.csv").exists()
+    code, _, _ = export(capsys, store_url, twins[1][:9], str(tmp_path / "two.csv"), "--format", "csv")
+    assert code == 0 and (tmp_path / "two.csv").is_file()

@@ -19,6 +19,7 @@ from typing import Iterable
 import pandas as pd
 
 from negviz.core.errors import NegvizError
+from negviz.core.output_files import write_files
 from negviz.results.external import trec
 from negviz.results.external.score_files import slot_names
 from negviz.store.record import EVAL, RETRIEVAL
@@ -27,14 +28,26 @@ FORMATS = ("parquet", "csv", "trec")
 
 
 def export_run(
-    store, run_id: str, path: str | os.PathLike, fmt: str = "parquet", *, qrels=None, qrels_excluded=None
+    store,
+    run_id: str,
+    path: str | os.PathLike,
+    fmt: str = "parquet",
+    *,
+    qrels=None,
+    qrels_excluded=None,
+    dataset: str | None = None,
 ) -> list[Path]:
-    """Write run ``run_id`` to ``path`` in ``fmt``; returns the files written."""
+    """Write run ``run_id`` (a run id, a unique prefix of 8+ characters, or a model name with
+    ``dataset``) to ``path`` in ``fmt``; returns the files written. Through write_files: never
+    over a store or a device, and the run with its qrels all together or not at all."""
+    from negviz.evaluation.run_choice import resolve_run
+
     if fmt not in FORMATS:
         raise NegvizError(f"unknown export format {fmt!r}; use one of {', '.join(FORMATS)}")
+    if fmt != "trec" and (qrels or qrels_excluded):
+        raise NegvizError("--qrels goes with --format trec")
+    run_id = resolve_run(store.runs(status=None), run_id, dataset)
     if fmt == "parquet":
-        if qrels or qrels_excluded:
-            raise NegvizError("--qrels goes with --format trec")
         return [store.export_run(run_id, path)]
     record = store.get_run(run_id)
     scores = store.scores(run_id)
@@ -44,22 +57,22 @@ def export_run(
                 f"run {run_id} is {_a(record.kind)} run; --format csv writes a pairs-style evaluation's scores "
                 "(a corpus run: --format trec)"
             )
-        if qrels or qrels_excluded:
-            raise NegvizError("--qrels goes with --format trec")
-        return [_write(Path(path), [score_csv(record.dataset_kind, scores)])]
+        return write_files({path: _text(score_csv(record.dataset_kind, scores))}, "the run file")
     if record.kind != RETRIEVAL:
         raise NegvizError(
             f"run {run_id} is {_a(record.kind)} run; --format trec writes a corpus retrieval run "
             "(a pairs-style evaluation: --format csv)"
         )
-    written = [_write(Path(path), trec.run_lines(hit_frame(scores), record.model_name))]
+    files = {path: _text(*trec.run_lines(hit_frame(scores), record.model_name))}
     if qrels or qrels_excluded:
         pos, neg = judged_docs(record)
         if qrels:
-            written.append(_write(Path(qrels), trec.qrels_lines(_judgements(pos, neg))))
+            files[qrels] = _text(*trec.qrels_lines(_judgements(pos, neg)))
         if qrels_excluded:
-            written.append(_write(Path(qrels_excluded), trec.qrels_lines((q, d, 1) for q, d in neg)))
-    return written
+            files[qrels_excluded] = _text(*trec.qrels_lines((q, d, 1) for q, d in neg))
+    if len({Path(p).expanduser().resolve() for p in files}) < len(files):
+        raise NegvizError("the run and its qrels need different file names")
+    return write_files(files, "the run file" if len(files) == 1 else "the run and qrels files")
 
 
 def _a(word: str) -> str:
@@ -121,15 +134,11 @@ def _judgements(pos, neg) -> Iterable[tuple[str, str, int]]:
         yield q, e, 0
 
 
-def _write(path: Path, parts: Iterable[str]) -> Path:
-    """Write text through a temporary file beside ``path``, then rename: never half a file."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.part")
-    try:
+def _text(*parts: str):
+    """A writer of ``parts`` as one UTF-8 text file (for write_files)."""
+
+    def write(tmp: Path) -> None:
         with open(tmp, "w", encoding="utf-8", newline="") as fh:
-            for part in parts:
-                fh.write(part)
-        os.replace(tmp, path)
-    finally:
-        tmp.unlink(missing_ok=True)
-    return path
+            fh.writelines(parts)
+
+    return write
