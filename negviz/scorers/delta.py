@@ -57,17 +57,21 @@ def save_delta(trained: str | Path, base: str | Path, out: str | Path, meta: dic
 
 
 def _save(changed: dict, base: str | Path, out: Path, meta: dict[str, Any]) -> Path:
+    """The tensors and their meta JSON into ``out``, both or neither (negviz.core.output_files)."""
     from safetensors.torch import save_file
 
-    out.mkdir(parents=True, exist_ok=True)
-    save_file(changed, str(out / DELTA_FILE))
-    payload = {
-        **meta,
-        "base_weights_sha256": _sha256(Path(base) / WEIGHTS),
-        "tensors": sorted(changed),
-        "delta_sha256": _sha256(out / DELTA_FILE),
-    }
-    (out / META_FILE).write_text(json.dumps(payload, indent=2, default=str) + "\n")
+    from negviz.core.output_files import write_files
+
+    payload = {**meta, "base_weights_sha256": _sha256(Path(base) / WEIGHTS), "tensors": sorted(changed)}
+
+    def tensors(tmp: Path) -> None:
+        save_file(changed, str(tmp))
+        payload["delta_sha256"] = _sha256(tmp)
+
+    def meta_file(tmp: Path) -> None:  # written after the tensors: it holds their hash
+        tmp.write_text(json.dumps(payload, indent=2, default=str) + "\n")
+
+    write_files({out / DELTA_FILE: tensors, out / META_FILE: meta_file}, "the delta")
     return out
 
 
