@@ -42,7 +42,10 @@ def resolve_url(url: str | Path | None = None) -> sa.URL:
         return sa.URL.create("sqlite")
     if isinstance(url, Path) or "://" not in str(url):
         return sa.URL.create("sqlite", database=str(Path(url).expanduser()))
-    parsed = sa.make_url(str(url))
+    try:
+        parsed = sa.make_url(str(url))
+    except (sa.exc.ArgumentError, ValueError) as exc:  # ValueError: a port that is not a number
+        raise StoreAccessError(_unknown_url(str(url), "it is not a database URL")) from exc
     # psycopg (v3) is the driver we ship; plain postgresql:// would ask for psycopg2.
     if parsed.drivername in ("postgresql", "postgres"):
         parsed = parsed.set(drivername="postgresql+psycopg")
@@ -53,6 +56,8 @@ def make_engine(url: sa.URL) -> sa.Engine:
     common = dict(json_serializer=dumps, json_deserializer=json.loads)
     if url.get_backend_name() == "sqlite":
         location = sqlite_location(url)
+        if location.path is not None and location.exists:
+            _refuse_what_is_not_a_file(location.path)
         if location.path is not None and not location.exists:
             try:
                 location.path.parent.mkdir(parents=True, exist_ok=True)
@@ -70,9 +75,39 @@ def make_engine(url: sa.URL) -> sa.Engine:
     else:
         # A server that does not answer is said within seconds, not after TCP's minutes.
         timeout = {} if "connect_timeout" in url.query else {"connect_args": {"connect_timeout": PG_CONNECT_SECONDS}}
-        engine = sa.create_engine(url, pool_pre_ping=True, **timeout, **common)
+        try:
+            engine = sa.create_engine(url, pool_pre_ping=True, **timeout, **common)
+        except (sa.exc.NoSuchModuleError, sa.exc.ArgumentError) as exc:
+            why = f"no database driver is named {url.drivername!r}"
+            raise StoreAccessError(_unknown_url(url.render_as_string(hide_password=True), why)) from exc
     sa.event.listen(engine, "handle_error", _explain)
     return engine
+
+
+def _unknown_url(shown: str, why: str) -> str:
+    import re
+
+    shown = re.sub(r"(//[^:/@]*:)[^@/]*@", r"\1***@", shown)  # a password never shown
+    shown = shown if len(shown) <= 60 else f"{shown[:60]}…"
+    return (
+        f"the results store URL {shown!r} cannot be opened: {why}. Give --db / NEGVIZ_DB_URL a SQLite file "
+        "path (or sqlite:///PATH), or postgresql://USER:PASSWORD@HOST/DATABASE."
+    )
+
+
+def _refuse_what_is_not_a_file(path: Path) -> None:
+    """A device, a FIFO or a socket is never a store (SQLite says only "disk I/O error")."""
+    import stat
+
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return
+    if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):  # a folder: SQLite's CANTOPEN says so (_cannot_open)
+        raise StoreAccessError(
+            f"the results store {path} is not a regular file (a device, FIFO or socket), so it cannot hold a "
+            "store: give --db / NEGVIZ_DB_URL a store file (a new path creates one). Nothing was changed."
+        )
 
 
 # ---------------------------------------------------------------- where a SQLite store lives
@@ -149,6 +184,15 @@ def _sqlite_problem(url: sa.URL, orig: BaseException) -> StoreAccessError | None
             f"the results store {location.path} cannot be written (read-only: {why}; {_first_line(orig)}); "
             "reading it works. To write, make it writable or choose another store with --db / NEGVIZ_DB_URL."
         )
+    if (
+        location.path is not None
+        and code.startswith(("SQLITE_IOERR", "SQLITE_CANTOPEN", "SQLITE_FULL"))
+        and _holds_no_files(location.path)
+    ):
+        return StoreAccessError(
+            f"the results store {location.path} lies on a file system that holds no files (its size is 0, as "
+            "/proc's and /sys's): give --db / NEGVIZ_DB_URL a store file on a disk (a new path creates one)."
+        )
     if code == "SQLITE_FULL" or code.startswith(("SQLITE_IOERR", "SQLITE_CANTOPEN")):
         free = free_bytes(location.path) if location.path is not None else None
         if code == "SQLITE_FULL" or (free is not None and free < FULL_BELOW):
@@ -164,6 +208,16 @@ def _sqlite_problem(url: sa.URL, orig: BaseException) -> StoreAccessError | None
     if code == "SQLITE_NOTADB":
         return StoreAccessError(_not_a_database(location.path))
     return None
+
+
+def _holds_no_files(path: Path) -> bool:
+    """Whether ``path`` lies on a pseudo file system (/proc, /sys): zero blocks in all, not a full disk."""
+    for folder in (path, *path.parents):
+        try:
+            return os.statvfs(folder).f_blocks == 0
+        except OSError:
+            continue
+    return False
 
 
 # Files a --db path may name by mistake: data files, which go to --dataset instead.

@@ -173,3 +173,14 @@ def test_a_score_cache_on_a_full_disk_warns_once_and_the_eval_goes_on(tmp_path):
         )
         no_traceback(done)
         assert done.returncode == 0 and done.stderr.count("cannot be written") == 1, done.stderr
+
+
+def test_a_store_url_that_cannot_hold_a_store_exits_with_one_line(tmp_path):
+    """Issue 47: /dev/null or a FIFO said "disk I/O error" in a traceback, /proc "disk is full"."""
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    for url in ("sqlite:////dev/null", f"sqlite:///{fifo}", "sqlite:////proc/version", "nonsense://"):
+        done = negviz("runs", env={"NEGVIZ_DB_URL": url})
+        no_traceback(done)
+        assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
+        assert done.stderr.startswith("negviz: error: the results store ") and "NEGVIZ_DB_URL" in done.stderr

@@ -142,6 +142,13 @@ class HashEncoder:
         return self._vecs(texts)
 
 
+def test_save_to_a_url_that_names_no_database_is_one_clear_message(tfidf_result):
+    from negviz.store import StoreAccessError
+
+    with pytest.raises(StoreAccessError, match="the results store URL 'nonsense://' cannot be opened: no database"):
+        tfidf_result.save(store_url="nonsense://")
+
+
 def test_an_encode_object_uses_its_query_and_corpus_encoders_and_caches_only_when_named():
     model = HashEncoder()
     negviz.evaluate(model, "nevir", limit=50, progress=False)

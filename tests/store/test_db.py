@@ -37,6 +37,32 @@ def test_resolve_url(tmp_path, monkeypatch):
     assert db.resolve_url(None).database == str(tmp_path / "xdg" / "negviz" / "results.sqlite")
 
 
+def test_a_url_that_cannot_hold_a_store_is_one_clear_message(tmp_path):
+    """Issue 47: /dev/null and a FIFO said "disk I/O error", /proc "disk is full", an unknown
+    scheme SQLAlchemy's NoSuchModuleError; each now names the URL or the path and what to do."""
+    import os
+
+    from negviz.store import Store, StoreAccessError
+
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    cases = {
+        "sqlite:////dev/null": "the results store /dev/null is not a regular file (a device, FIFO or socket)",
+        f"sqlite:///{fifo}": f"the results store {fifo} is not a regular file",
+        "sqlite:////proc/version": "the results store /proc/version lies on a file system that holds no files",
+        "nonsense://": "the results store URL 'nonsense://' cannot be opened: no database driver is named 'nonsense'",
+        "postgresql+nodriver://me:secret@host/db": "URL 'postgresql+nodriver://me:***@host/db' cannot be opened",
+        "sqlite://" + ":" * 3: "it is not a database URL",
+        "postgresql://me:secret@host:port/db": "URL 'postgresql://me:***@host:port/db' cannot be opened",
+    }
+    for url, words in cases.items():
+        with pytest.raises(StoreAccessError) as info:
+            Store(url).runs()
+        message = str(info.value)
+        assert words in message and "--db / NEGVIZ_DB_URL" in message and "secret" not in message, message
+    assert os.path.exists("/dev/null") and fifo.is_fifo()
+
+
 def test_sqlite_location_says_when_a_store_opens_read_only(tmp_path):
     path = tmp_path / "r.sqlite"
     assert db.sqlite_location(db.resolve_url(":memory:")) == db.SqliteLocation(None, False, False, "")
