@@ -6,6 +6,7 @@ answers again."""
 
 from __future__ import annotations
 
+import weakref
 from contextlib import contextmanager
 
 import streamlit as st
@@ -15,6 +16,7 @@ from negviz.ui import resources
 from negviz.ui.widgets import safe_md
 
 RETRY_SECONDS = 5
+_said: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # box -> the messages it shows (one run's box)
 
 
 @contextmanager
@@ -25,8 +27,11 @@ def guard(box, banner: bool = False):
         yield
     except StoreUnavailableError as exc:  # the database went away while this was drawn
         resources.note(exc)
-    except StoreError as exc:  # a full disk, a read-only store, ...: what the message says
-        box.error(safe_md(exc), icon=":material/database:")
+    except StoreError as exc:  # a full disk, a read-only store, ...: what the message says, once a box
+        said = _said.setdefault(box, set())
+        if str(exc) not in said:  # the sidebar's guard and the page's meet the same store
+            said.add(str(exc))
+            box.error(safe_md(exc), icon=":material/database:")
     finally:
         problem = resources.outage() if banner else None
         if problem is not None:

@@ -35,8 +35,9 @@ def db_url() -> str:
 def outage():
     """Why the results database cannot be reached now (a StoreUnavailableError), else None.
     Asked of the database at most once a second per process (every 3 s while it is away): one
-    connection checkout."""
-    from negviz.store import StoreUnavailableError
+    connection checkout. A store that cannot be opened at all (a folder, a CSV, /dev/null) is no
+    outage: None, and the page's own read raises its message once (outage.guard shows it)."""
+    from negviz.store import StoreAccessError, StoreUnavailableError
 
     url = _configured_url()
     with _probe_lock:
@@ -48,6 +49,8 @@ def outage():
             problem = None
     except StoreUnavailableError as exc:
         problem = exc
+    except StoreAccessError:
+        problem = None
     note(problem, url)
     return problem
 

@@ -21,3 +21,21 @@ def test_pages_on_a_read_only_store_show_its_runs_and_say_labels_cannot_be_saved
     assert "Labels cannot be saved now: the results store" in notice and "results.sqlite" in notice
     assert "is read-only here" in notice
     assert all(b.disabled for b in at.button if b.label in ("Save", "Save and next"))
+
+
+def test_the_app_on_a_store_that_cannot_be_opened_says_why_once_and_nothing_else(tmp_path, monkeypatch):
+    """Issue 47: a folder showed its message twice and an exception box; /dev/null an exception alone."""
+    from streamlit.testing.v1 import AppTest
+
+    from negviz.ui import resources
+
+    for path in (tmp_path, "/dev/null"):
+        url = f"sqlite:///{path}"
+        monkeypatch.setenv("NEGVIZ_DB_URL", url)
+        try:
+            at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=300).run()
+        finally:
+            resources._probes.pop(url, None)
+        assert not at.exception, [e.message for e in at.exception]
+        (error,) = at.error
+        assert f"the results store {path} " in error.value.replace("\\", "")

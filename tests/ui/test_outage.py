@@ -61,3 +61,38 @@ def test_without_banner_a_known_outage_is_not_said_again(away_url):
     resources.note(StoreUnavailableError("gone", "db.example"))
     at = AppTest.from_function(_guarded, args=(None, False), default_timeout=30).run()
     assert list(at.warning) == [] and [t.value for t in at.text] == ["page drawn", "after the guard"]
+
+
+def _page_reading_the_store():
+    import streamlit as st
+
+    from negviz.ui import outage, resources
+
+    box = st.container()
+    with outage.guard(box, banner=True):  # as app.py guards a page
+        resources.store().runs()
+        st.text("page drawn")
+
+
+@pytest.mark.parametrize("kind", ["folder", "csv", "device", "fifo"])
+def test_a_store_that_cannot_be_opened_is_its_message_alone(kind, tmp_path, monkeypatch):
+    """Issue 47: a folder or a CSV showed the message and an exception box under it (the guard's
+    banner check opened the store again); /dev/null or a FIFO showed the exception alone."""
+    import os
+
+    path = {"folder": tmp_path, "csv": tmp_path / "runs.csv", "device": "/dev/null", "fifo": tmp_path / "fifo"}[kind]
+    if kind == "csv":
+        path.write_text("a,b\n1,2\n")
+    if kind == "fifo":
+        os.mkfifo(path)
+    url = f"sqlite:///{path}"
+    monkeypatch.setenv("NEGVIZ_DB_URL", url)
+    try:
+        at = AppTest.from_function(_page_reading_the_store, default_timeout=60).run()
+    finally:
+        resources._probes.pop(url, None)
+    assert not at.exception, [e.message for e in at.exception]
+    (error,) = at.error
+    shown = error.value.replace("\\", "")  # markdown escapes
+    assert f"the results store {path} " in shown and "NEGVIZ_DB_URL" in shown
+    assert list(at.warning) == [] and list(at.text) == []
