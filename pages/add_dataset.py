@@ -9,7 +9,7 @@ from negviz.datasets import added
 from negviz.datasets.formats import FORMATS
 from negviz.datasets.userfile import format_columns, max_file_bytes, read_columns
 from negviz.language.text.words import counted
-from negviz.ui import resources
+from negviz.ui import outage, resources
 from negviz.ui.added_datasets import added_datasets_section
 from negviz.ui.column_mapping import column_mapping
 from negviz.ui.widgets import show_error
@@ -22,11 +22,7 @@ st.caption(
     "JSON Lines, JSON or Parquet; read as data only, checked like the shipped datasets."
 )
 if (away := resources.outage()) is not None:  # neither "none yet" nor a form that could only fail
-    st.warning(
-        f"Added datasets cannot be read now: the results database at {away.host} is not "
-        "reachable. They are kept there and show here again once it is back; nothing can be "
-        "added or removed meanwhile."
-    )
+    outage.unreadable("Added datasets", away.host, "added or removed")
     st.stop()
 
 upload = st.file_uploader(

@@ -5,17 +5,24 @@ from negviz.analyses import agreement, paircard
 from negviz.core import links
 from negviz.results import annotations as ann
 from negviz.store import StoreError
-from negviz.ui import agreement_view, pickers, resources
+from negviz.store.shipped import ShippedStore
+from negviz.ui import agreement_view, outage, pickers, resources
 from negviz.ui.dataset_cache import dataset_view
-from negviz.ui.widgets import show_error
+from negviz.ui.label_form import cannot_save
+from negviz.ui.widgets import safe_md, show_error
 
 dataset = pickers.current_dataset()
 store = resources.store()  # imports write here
+st.title("Annotations")
+if isinstance(
+    store, ShippedStore
+):  # the database is away: neither "no labels yet" nor an import box
+    outage.unreadable("Labels", store.host, "imported")
+    st.stop()
 view = dataset_view(dataset)
 ds = view.dataset
 latest = view.annotations()
 
-st.title("Annotations")
 st.caption(
     f"**{paircard.md_escape(ds.title)}** · "
     f"{latest['item_id'].nunique():,} labelled pairs · "
@@ -24,9 +31,8 @@ st.caption(
 )
 
 if latest.empty:
-    st.info(
-        "No labels yet. Label pairs on the Pair inspector page, or import an exported file below."
-    )
+    more = "" if cannot_save(store) else ", or import an exported file below"
+    st.info(f"No labels yet. Label pairs on the Pair inspector page{more}.")
 else:
     per = latest.groupby("annotator").agg(
         pairs=("item_id", "nunique"), last_label=("created_at", "max")
@@ -101,6 +107,9 @@ for col, fmt, mime in ((left, "csv", "text/csv"), (right, "jsonl", "application/
 st.caption(f"{len(frame):,} rows with the pair text, the dataset's source and the negviz version.")
 
 st.subheader("Import")
+if (why := cannot_save(store)) is not None:  # a read-only store: no upload that could only fail
+    st.caption(f"Labels cannot be imported now: {safe_md(why)}.")
+    st.stop()
 upload = st.file_uploader(
     "A CSV or JSONL file exported by negviz",
     type=["csv", "jsonl"],

@@ -39,6 +39,16 @@ def guard(box, banner: bool = False):
                 away(problem)
 
 
+def unreadable(what: str, host: str, blocked: str) -> None:
+    """What a page that reads the store says while its database is away, instead of "none yet"
+    and a form that could only fail: ``what`` cannot be read, nothing can be ``blocked``."""
+    st.warning(
+        f"{what} cannot be read now: the results database at {safe_md(host)} is not reachable. They are kept "
+        f"there and show here again once it is back; nothing can be {blocked} meanwhile.",
+        icon=":material/cloud_off:",
+    )
+
+
 def away(problem: StoreUnavailableError) -> None:
     st.warning(
         f"The results database at {problem.host} is not reachable; retrying. The "

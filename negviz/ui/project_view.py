@@ -19,7 +19,7 @@ from negviz.projects.ranking import uncertainty_table
 from negviz.projects.view import ProjectView
 from negviz.results import annotations as ann
 from negviz.store import StoreError, StoreUnavailableError
-from negviz.ui import inspector_data, resources
+from negviz.ui import inspector_data, outage, resources
 from negviz.ui.dataset_cache import dataset_view
 from negviz.ui.label_form import asks_ambiguity, cannot_save
 from negviz.ui.widgets import safe_md, show_error
@@ -52,12 +52,7 @@ def readable_projects(store) -> list[P.Project] | None:
 
 
 def unreachable(host: str) -> None:
-    st.warning(
-        f"Annotation projects cannot be read now: the results database at {safe_md(host)} is not "
-        "reachable. They are kept there and show here again once it is back; nothing can be "
-        "created or imported meanwhile.",
-        icon=":material/cloud_off:",
-    )
+    outage.unreadable("Annotation projects", host, "created or imported")
 
 
 def pick_project(projects: list[P.Project]) -> P.Project | None:

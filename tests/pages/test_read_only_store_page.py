@@ -21,6 +21,11 @@ def test_pages_on_a_read_only_store_show_its_runs_and_say_labels_cannot_be_saved
     assert "Labels cannot be saved now: the results store" in notice and "results.sqlite" in notice
     assert "is read-only here" in notice
     assert all(b.disabled for b in at.button if b.label in ("Save", "Save and next"))
+    at.switch_page("pages/annotate.py").run()  # no import box that could only fail (issue 47)
+    assert not at.exception, [e.message for e in at.exception]
+    assert not at.get("file_uploader")
+    shown = " ".join(c.value for c in at.caption).replace("\\", "")
+    assert "Labels cannot be imported now: the results store" in shown and "is read-only here" in shown
 
 
 def test_the_app_on_a_store_that_cannot_be_opened_says_why_once_and_nothing_else(tmp_path, monkeypatch):
