@@ -8,8 +8,7 @@ from negviz.store import StoreError
 from negviz.store.shipped import ShippedStore
 from negviz.ui import agreement_view, outage, pickers, resources
 from negviz.ui.dataset_cache import dataset_view
-from negviz.ui.label_form import cannot_save
-from negviz.ui.widgets import safe_md, show_error
+from negviz.ui.widgets import show_error
 
 dataset = pickers.current_dataset()
 store = resources.store()  # imports write here
@@ -31,7 +30,7 @@ st.caption(
 )
 
 if latest.empty:
-    more = "" if cannot_save(store) else ", or import an exported file below"
+    more = "" if outage.cannot_save(store) else ", or import an exported file below"
     st.info(f"No labels yet. Label pairs on the Pair inspector page{more}.")
 else:
     per = latest.groupby("annotator").agg(
@@ -107,8 +106,7 @@ for col, fmt, mime in ((left, "csv", "text/csv"), (right, "jsonl", "application/
 st.caption(f"{len(frame):,} rows with the pair text, the dataset's source and the negviz version.")
 
 st.subheader("Import")
-if (why := cannot_save(store)) is not None:  # a read-only store: no upload that could only fail
-    st.caption(f"Labels cannot be imported now: {safe_md(why)}.")
+if outage.refuses_writes(store, "Labels cannot be imported"):  # no upload that could only fail
     st.stop()
 upload = st.file_uploader(
     "A CSV or JSONL file exported by negviz",

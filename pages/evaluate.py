@@ -1,7 +1,7 @@
 """Evaluate: run a model on the selected dataset; the run lands in the store once."""
 
 import streamlit as st
-from negviz.ui import eval_watch, pickers, resources
+from negviz.ui import eval_watch, outage, pickers, resources
 from negviz.ui.widgets import show_error, user_path
 
 dataset = pickers.current_dataset()
@@ -12,6 +12,10 @@ st.caption(
     "responsive), on the GPU when there is one, else on the CPU."
 )
 
+if outage.refuses_writes(
+    resources.store(), "Runs cannot be stored"
+):  # no form that could only fail
+    st.stop()
 catalog = resources.catalog()
 names = catalog["name"].tolist()
 with st.form("eval"):

@@ -3,11 +3,15 @@ shown on every page like a run negviz computed (negviz.results.external.importin
 
 import streamlit as st
 from negviz.datasets.userfile import max_file_bytes
-from negviz.ui import import_view, pickers
+from negviz.ui import import_view, outage, pickers, resources
 
 dataset = pickers.current_dataset()
 st.title("Import scores")
 import_view.intro(dataset)
+if outage.refuses_writes(
+    resources.store(), "Scores cannot be imported"
+):  # no form that could only fail
+    st.stop()
 
 with st.form("import"):
     upload = st.file_uploader(

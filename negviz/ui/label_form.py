@@ -11,6 +11,7 @@ from negviz.language.taxonomy import TAXONOMY
 from negviz.results import annotations as ann
 from negviz.store import StoreError
 from negviz.ui.dataset_cache import dataset_view
+from negviz.ui.outage import cannot_save
 from negviz.ui.widgets import safe_md
 
 
@@ -31,17 +32,6 @@ def annotator_name() -> str:
 def asks_ambiguity(kind: str) -> bool:
     """Whether items of this kind have a query an annotator may call ambiguous (the kind's label fields)."""
     return "query_ambiguous" in kind_of(kind).label_fields
-
-
-def cannot_save(store) -> str | None:
-    """Why labels cannot be saved to ``store`` now (its database is away, it is read-only), else None."""
-    from negviz.store.shipped import ShippedStore
-
-    if isinstance(store, ShippedStore):
-        return f"{store.refusal}; nothing can be saved until it is back"
-    if store.read_only:
-        return f"the results store {store.url} is read-only here"
-    return None
 
 
 def label_form(store, ds, dataset: str, current: str, annotator: str, next_id: str | None, pair_key: str) -> None:

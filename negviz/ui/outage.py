@@ -39,6 +39,26 @@ def guard(box, banner: bool = False):
                 away(problem)
 
 
+def cannot_save(store) -> str | None:
+    """Why nothing can be saved to ``store`` now (its database is away, it is read-only), else None."""
+    from negviz.store.shipped import ShippedStore
+
+    if isinstance(store, ShippedStore):
+        return f"{store.refusal}; nothing can be saved until it is back"
+    if store.read_only:
+        return f"the results store {store.url} is read-only here"
+    return None
+
+
+def refuses_writes(store, what: str) -> bool:
+    """Say, and True, when ``store`` cannot be written now: a page then shows no form that
+    could only fail (``what``: "Runs cannot be stored", "Labels cannot be imported")."""
+    why = cannot_save(store)
+    if why is not None:
+        st.warning(f"{what} now: {safe_md(why)}.", icon=":material/block:")
+    return why is not None
+
+
 def unreadable(what: str, host: str, blocked: str) -> None:
     """What a page that reads the store says while its database is away, instead of "none yet"
     and a form that could only fail: ``what`` cannot be read, nothing can be ``blocked``."""

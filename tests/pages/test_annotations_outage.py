@@ -3,8 +3,9 @@
 resume), as the projects page is tested (test_projects_outage.py).
 
 While it is away the page says the labels cannot be read, in the words the other pages use, and
-neither says "No labels yet" nor offers the import box (an import could only fail). Once it is
-back, the stored labels show again."""
+neither says "No labels yet" nor offers the import box (an import could only fail); the Import
+scores and Evaluate pages offer no form that would store a run. Once it is back, the stored labels
+show again."""
 
 from __future__ import annotations
 
@@ -54,6 +55,15 @@ def test_the_annotations_page_says_the_labels_cannot_be_read_and_offers_no_impor
             assert away in shown and "No labels yet" not in shown and "labelled pairs" not in shown, shown
             assert not offers_import(at), "an import box while the labels cannot be read"
             assert not at.error, [e.value for e in at.error]
+        for page, words in (
+            ("import_scores", "Scores cannot be imported now"),
+            ("evaluate", "Runs cannot be stored now"),
+        ):
+            at = AppTest.from_file(APP, default_timeout=300)
+            at.run()
+            at.switch_page(f"pages/{page}.py")
+            at = run_until(at, lambda a, w=words: w in texts(a), f"the {page} page's refusal")
+            assert away in texts(at) and not at.get("file_uploader") and not at.button, texts(at)
     finally:
         assert server("resume", state) == url  # the database comes back
 

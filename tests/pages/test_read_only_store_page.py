@@ -24,8 +24,12 @@ def test_pages_on_a_read_only_store_show_its_runs_and_say_labels_cannot_be_saved
     at.switch_page("pages/annotate.py").run()  # no import box that could only fail (issue 47)
     assert not at.exception, [e.message for e in at.exception]
     assert not at.get("file_uploader")
-    shown = " ".join(c.value for c in at.caption).replace("\\", "")
+    shown = " ".join(w.value for w in at.warning).replace("\\", "")
     assert "Labels cannot be imported now: the results store" in shown and "is read-only here" in shown
+    for page, words in (("import_scores", "Scores cannot be imported now"), ("evaluate", "Runs cannot be stored now")):
+        at.switch_page(f"pages/{page}.py").run()  # and no form that would store a run
+        assert not at.exception, [e.message for e in at.exception]
+        assert words in " ".join(w.value for w in at.warning) and not at.get("file_uploader") and not at.button
 
 
 def test_the_app_on_a_store_that_cannot_be_opened_says_why_once_and_nothing_else(tmp_path, monkeypatch):
