@@ -23,7 +23,12 @@ def last_failure() -> None:
 
 
 def start_form(store) -> None:
-    """The "Fine-tune a model" form; a started or reused job's run id goes to session state."""
+    """The "Fine-tune a model" form; a started or reused job's run id goes to session state.
+    None while the store cannot be written: the job could not store its run."""
+    from negviz.ui import outage
+
+    if outage.refuses_writes(store, "Fine-tuning cannot start"):
+        return
     with st.expander("Fine-tune a model (runs in the background; the page stays usable)"):
         with st.form("start"):
             c1, c2, c3, c4, c5 = st.columns([3, 2, 1, 1, 1])

@@ -26,10 +26,17 @@ def test_pages_on_a_read_only_store_show_its_runs_and_say_labels_cannot_be_saved
     assert not at.get("file_uploader")
     shown = " ".join(w.value for w in at.warning).replace("\\", "")
     assert "Labels cannot be imported now: the results store" in shown and "is read-only here" in shown
-    for page, words in (("import_scores", "Scores cannot be imported now"), ("evaluate", "Runs cannot be stored now")):
+    for page, words in (
+        ("import_scores", "Scores cannot be imported now"),
+        ("evaluate", "Runs cannot be stored now"),
+        ("drift", "Fine-tuning cannot start now"),
+    ):
         at.switch_page(f"pages/{page}.py").run()  # and no form that would store a run
         assert not at.exception, [e.message for e in at.exception]
-        assert words in " ".join(w.value for w in at.warning) and not at.get("file_uploader") and not at.button
+        assert words in " ".join(w.value for w in at.warning) and not at.get("file_uploader")
+        assert not [b for b in at.button if b.label in ("Import", "Run", "Start fine-tuning")], [
+            b.label for b in at.button
+        ]
 
 
 def test_the_app_on_a_store_that_cannot_be_opened_says_why_once_and_nothing_else(tmp_path, monkeypatch):
