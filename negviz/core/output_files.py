@@ -79,11 +79,6 @@ def write_files(writers: Mapping[str | Path, Callable[[Path], object]], what: st
     return [target for target, _ in targets]
 
 
-def write_text(path: str | Path, text: str, what: str = "the file") -> Path:
-    """One text file through write_files."""
-    return write_files({path: lambda tmp: tmp.write_text(text, encoding="utf-8", newline="")}, what)[0]
-
-
 def _rename_all(moves: list[tuple[Path, Path]], what: str) -> None:
     """Rename each temporary file onto its target; when one rename fails, the targets renamed
     before it get their old content back (kept aside as hard links), or are removed if new."""
@@ -141,11 +136,25 @@ def _refuse_what_is_not_an_output(path: Path, what: str) -> None:
             "writes only regular files; name a file instead (nothing was written)"
         )
     with open(path, "rb") as fh:
-        if fh.read(len(SQLITE_MAGIC)) == SQLITE_MAGIC:
-            raise UnwritableTargetError(
-                f"cannot write {what} {shown(path)}: it is a SQLite database (a results store?), which an export "
-                "never replaces; name another file (nothing was written)"
-            )
+        head = fh.read(len(SQLITE_MAGIC))
+    if head == SQLITE_MAGIC or _store_side_file(path):
+        raise UnwritableTargetError(
+            f"cannot write {what} {shown(path)}: it is a SQLite database (a results store?), or part of one, "
+            "which an export never replaces; name another file (nothing was written)"
+        )
+
+
+def _store_side_file(path: Path) -> bool:
+    """A SQLite database's -wal, -shm or -journal file: overwriting it loses or corrupts the store."""
+    for suffix in ("-wal", "-shm", "-journal"):
+        if path.name.endswith(suffix):
+            main = path.with_name(path.name[: -len(suffix)])
+            try:
+                with open(main, "rb") as fh:
+                    return fh.read(len(SQLITE_MAGIC)) == SQLITE_MAGIC
+            except OSError:
+                return False
+    return False
 
 
 def _unwritable(path: Path, what: str, exc: OSError) -> UnwritableTargetError:

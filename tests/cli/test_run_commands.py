@@ -104,7 +104,7 @@ def test_export_run_refuses_a_store_file_and_a_device_with_their_reason(store_ur
     other = tmp_path / "other.sqlite"
     stored_runs(str(other)).close()
     _, _, err = export(capsys, store_url, run_id, str(other), "--format", "csv")
-    assert "it is a SQLite database (a results store?), which an export never replaces" in err
+    assert "it is a SQLite database (a results store?), or part of one, which an export never replaces" in err
     _, _, err = export(capsys, store_url, run_id, str(a_device(tmp_path)))
     assert "it is not a regular file (a device, FIFO or socket)" in err
 

@@ -9,7 +9,7 @@ import stat
 
 import pytest
 
-from negviz.core.output_files import UnwritableTargetError, check_writable_target, write_files, write_text
+from negviz.core.output_files import UnwritableTargetError, check_writable_target, write_files
 
 
 def leftovers(folder) -> list[str]:
@@ -21,9 +21,10 @@ def test_a_file_is_replaced_whole_and_a_symlink_keeps_pointing_at_it(tmp_path):
     real.write_text("old")
     link = tmp_path / "link.txt"
     link.symlink_to(real)
-    assert write_text(link, "new") == real
+    assert write_files({link: lambda tmp: tmp.write_text("new")}) == [real]
     assert link.is_symlink() and real.read_text() == "new"
-    assert write_text(tmp_path / "sub" / "made.txt", "x").read_text() == "x"  # its folder made
+    (made,) = write_files({tmp_path / "sub" / "made.txt": lambda tmp: tmp.write_text("x")})
+    assert made.read_text() == "x"  # its folder made
     assert leftovers(tmp_path) == []
 
 
@@ -49,9 +50,11 @@ def test_what_is_not_an_output_is_refused_with_one_line(tmp_path):
     with sqlite3.connect(db) as conn:
         conn.execute("create table t (x)")
     before = db.read_bytes()
+    (tmp_path / "results.sqlite-wal").write_bytes(b"\x37\x7f\x06\x82")  # its write-ahead log
     (tmp_path / "afile").write_text("")
     cases = {
-        db: "it is a SQLite database (a results store?), which an export never replaces",
+        db: "it is a SQLite database (a results store?), or part of one, which an export never replaces",
+        tmp_path / "results.sqlite-wal": "it is a SQLite database (a results store?), or part of one",
         tmp_path: "it is a folder; name a file",
         tmp_path / "afile" / "x.csv": "is a file, not a folder",
         tmp_path / ("y" * 300): f"({len(str(tmp_path)) + 301:,} characters): File name too long",
