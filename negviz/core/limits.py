@@ -30,6 +30,21 @@ def shown(value: object, chars: int = SHOWN_CHARS) -> str:
     return f"{text[:chars]!r}... ({len(text):,} characters)"
 
 
+def described(value: object) -> str:
+    """What a user's function returned, for a message: its type and its start ("a list of str
+    (first: 'a')", "a dict (keys 'x', 'y')", "a generator")."""
+    kind = type(value).__name__
+    article = "an" if kind[:1].lower() in "aeiou" else "a"
+    if isinstance(value, dict):
+        keys = ", ".join(shown(k) for k in list(value)[:3]) + (", ..." if len(value) > 3 else "")
+        return f"{article} {kind} (keys {keys})" if value else f"an empty {kind}"
+    if isinstance(value, (list, tuple)) and value:
+        return f"{article} {kind} of {type(value[0]).__name__} (first: {shown(value[0])})"
+    if isinstance(value, (str, bytes)):
+        return f"{article} {kind} ({shown(value)})"
+    return f"{article} {kind}"
+
+
 def check_name(name: str | None, what: str = "the model name") -> str:
     """A model name, stripped: one line of at most MAX_NAME_CHARS characters without '@', '[' or
     ']' (a model spec's syntax). NegvizError names the rule and shows the name's start."""

@@ -17,3 +17,13 @@ def test_check_name_strips_and_refuses_long_multi_line_and_spec_characters():
     for bad in ("A" * (MAX_NAME_CHARS + 1), "a\nb", "m@v1", "m[x]"):
         with pytest.raises(NegvizError, match=f"at most {MAX_NAME_CHARS} characters"):
             check_name(bad)
+
+
+def test_described_says_the_type_and_the_start_of_what_a_function_returned():
+    from negviz.core.limits import described
+
+    assert described(["a", "b"]) == "a list of str (first: 'a')"
+    assert described({"x": 1, "y": 2}) == "a dict (keys 'x', 'y')"
+    assert described(x for x in ()) == "a generator"
+    assert described("z" * 100) == f"a str ({'z' * 40!r}... (100 characters))"
+    assert described(object()) == "an object"
