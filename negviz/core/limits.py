@@ -18,6 +18,7 @@ MAX_NUMBER_CHARS = 64  # a score as text: any float's repr fits several times ov
 MAX_TEXT_CHARS = 100_000  # a query or document text (the shipped datasets' longest: 1,798)
 MAX_RECORD_BYTES = 1 << 20  # one row of a score file: two texts of MAX_TEXT_CHARS, quoted, and more
 MAX_TREC_LINE_BYTES = 4096  # 'qid Q0 docid rank score tag': three ids, two numbers and spaces
+MAX_ANSWER_BYTES = 64 << 20  # an LLM endpoint's answer: a chat completion with log-probabilities is KBs
 SHOWN_CHARS = 40  # of an offending value in a message
 
 

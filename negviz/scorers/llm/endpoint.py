@@ -41,6 +41,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from negviz.core.errors import NegvizError
+from negviz.core.limits import MAX_ANSWER_BYTES
 from negviz.language.text.words import counted
 
 RESPONSES_NS = "endpoint-responses"
@@ -287,7 +288,12 @@ class Endpoint:
             deadline = Deadline(self.timeout)
             try:
                 with deadline.opener().open(req, timeout=self.timeout) as resp:
-                    status, raw = resp.status, resp.read()
+                    status, raw = resp.status, resp.read(MAX_ANSWER_BYTES + 1)
+                if len(raw) > MAX_ANSWER_BYTES:
+                    raise EndpointError(
+                        f"{where} answered more than {MAX_ANSWER_BYTES:,} bytes, which no chat completion needs; "
+                        "no run was stored: check that base_url is the server's OpenAI-compatible address"
+                    )
                 if deadline.expired:  # the socket was shut mid-body: what was read is cut short
                     raise TimeoutError
                 return self._answer(raw, status, where, body)
