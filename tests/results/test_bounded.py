@@ -32,3 +32,14 @@ def test_a_quoted_newline_does_not_end_a_record_but_a_doubled_quote_stays_inside
     with pytest.raises(RecordTooLong, match="line 2 holds"):
         lines(b"h\n" + record, 60, quoted=True)
     assert len(lines(b"h\n" + record, 60, quoted=False)) == 22  # JSON Lines, TREC: every newline ends one
+
+
+@pytest.mark.parametrize("quoted", [True, False])
+def test_line_numbers_hold_across_blocks_with_or_without_quotes(quoted):
+    """Blocks without a quote are measured a block at a time; the line named is the same."""
+    short = b"".join(f"{i},x\n".encode() for i in range(3000))  # ~20 KB: several 8 KiB blocks
+    with pytest.raises(RecordTooLong, match="line 3,002 holds"):
+        lines(b"h\n" + short + b"y" * 30_000 + b"\n", 20_000, quoted=quoted)
+    with pytest.raises(RecordTooLong, match="line 3,002 holds"):
+        lines(b"h\n" + short + b"y" * 5_000 + b"\nz\n", 4_000, quoted=quoted)
+    assert len(lines(b"h\n" + short + b"y" * 3_999 + b"\n", 4_000, quoted=quoted)) == 3002
