@@ -15,6 +15,7 @@ import pandas as pd
 
 from negviz.core.errors import DataValidationError
 from negviz.core.kinds import KindTable, kind_of
+from negviz.core.limits import MAX_ID_CHARS, MAX_TEXT_CHARS, shown
 from negviz.core.schema import COLUMNS, KINDS, TEXT_COLUMNS
 
 # Columns a user file may leave out, with the value they get.
@@ -38,7 +39,7 @@ def missing_columns_message(missing: list[str], present: list[str], kind: str) -
             hints.append(f"{name}={close[0]}")
     msg = (
         f"missing column(s) {', '.join(repr(m) for m in missing)} for a {kind!r} dataset "
-        f"(needs {', '.join(COLUMNS[kind])}); the file has {', '.join(repr(p) for p in present) or 'no columns'}."
+        f"(needs {', '.join(COLUMNS[kind])}); the file has {', '.join(map(shown, present)) or 'no columns'}."
     )
     if hints:
         msg += f' Did you mean the mapping columns="{",".join(hints)}"?'
@@ -59,7 +60,7 @@ def validate(frame: pd.DataFrame, kind: str, file: str | None = None) -> pd.Data
     frame.columns = [str(c).strip() for c in frame.columns]
     dupes = sorted({c for c in frame.columns if list(frame.columns).count(c) > 1})
     if dupes:
-        raise DataValidationError(f"column(s) {', '.join(map(repr, dupes))} appear more than once.", file=file)
+        raise DataValidationError(f"column(s) {', '.join(map(shown, dupes))} appear more than once.", file=file)
 
     for column, value in DEFAULTS.get(kind, {}).items():
         if column not in frame.columns:
@@ -72,9 +73,11 @@ def validate(frame: pd.DataFrame, kind: str, file: str | None = None) -> pd.Data
     frame = frame.reset_index(drop=True)
     for column in TEXT_COLUMNS[kind]:
         frame[column] = _text_column(frame[column], column, file, found)
+        _check_length(frame[column], column, MAX_TEXT_CHARS, "a text", file, found)
     spec = kind_of(kind)
     id_col = spec.id_column
     frame[id_col] = _id_column(frame[id_col], id_col, file, found, keep_int=spec.int_ids)
+    _check_length(frame[id_col], id_col, MAX_ID_CHARS, "an id", file, found)
     for column, typed in spec.column_types.items():
         if typed == "str":
             frame[column] = frame[column].astype(str)
@@ -110,7 +113,7 @@ def _text_column(series: pd.Series, column: str, file: str | None, found: list) 
     is_str = series.map(lambda v: isinstance(v, str))
     for bad in _bad_rows(~is_str):
         value = series.iat[bad]
-        what = "is missing" if _is_missing(value) else f"is not text ({type(value).__name__} {str(value)[:40]!r})"
+        what = "is missing" if _is_missing(value) else f"is not text ({type(value).__name__} {shown(value)})"
         found.append(DataValidationError(f"the value {what}; every {column!r} must be a non-empty text.",
                                          file=file, row=bad + 1, column=column))  # fmt: skip
     blank = series.map(lambda v: isinstance(v, str) and v.strip() == "")
@@ -134,6 +137,15 @@ def _id_column(series: pd.Series, column: str, file: str | None, found: list, ke
     return series.map(str).astype(str)
 
 
+def _check_length(series: pd.Series, column: str, limit: int, what: str, file: str | None, found: list) -> None:
+    """A cell over its limit (negviz.core.limits), shown by its first characters."""
+    lengths = series.map(lambda v: len(v) if isinstance(v, str) else 0)
+    for bad in _bad_rows(lengths > limit):
+        found.append(DataValidationError(f"the value has {lengths.iat[bad]:,} characters ({shown(series.iat[bad])}); "
+                                         f"{what} has at most {limit:,}.", file=file, row=bad + 1,
+                                         column=column))  # fmt: skip
+
+
 def _check_unique(frame: pd.DataFrame, columns: list[str], file: str | None, found: list) -> None:
     keys = frame[columns].astype(str)
     dup = keys.duplicated(columns, keep=False)
@@ -142,10 +154,10 @@ def _check_unique(frame: pd.DataFrame, columns: list[str], file: str | None, fou
     for _, group in keys[dup].groupby(columns, sort=False):
         same = group.index.tolist()
         key = tuple(group.iloc[0])
-        shown = key[0] if len(key) == 1 else ":".join(map(str, key))
+        named = key[0] if len(key) == 1 else ":".join(map(str, key))
         rows = ", ".join(str(r + 1) for r in same[:5]) + (", ..." if len(same) > 5 else "")
         for again in same[1:]:
-            found.append(DataValidationError(f"duplicate id {shown!r} (rows {rows}); ids must be unique.",
+            found.append(DataValidationError(f"duplicate id {shown(named)} (rows {rows}); ids must be unique.",
                                              file=file, row=again + 1, column=columns[-1]))  # fmt: skip
 
 
@@ -158,7 +170,7 @@ def _bool_column(series: pd.Series, column: str, file: str | None, found: list) 
 
     parsed = series.map(parse)
     for bad in _bad_rows(parsed.isna()):
-        found.append(DataValidationError(f"{series.iat[bad]!r} is not true/false.", file=file, row=bad + 1,
+        found.append(DataValidationError(f"{shown(series.iat[bad])} is not true/false.", file=file, row=bad + 1,
                                          column=column))  # fmt: skip
     return series if parsed.isna().any() else parsed.astype(bool)
 
@@ -175,7 +187,7 @@ def _int_column(series: pd.Series, column: str, file: str | None, found: list) -
 
     parsed = series.map(parse)
     for bad in _bad_rows(parsed.isna()):
-        found.append(DataValidationError(f"{series.iat[bad]!r} is not an integer label.", file=file, row=bad + 1,
+        found.append(DataValidationError(f"{shown(series.iat[bad])} is not an integer label.", file=file, row=bad + 1,
                                          column=column))  # fmt: skip
     return series if parsed.isna().any() else parsed.astype("int64")
 

@@ -30,6 +30,7 @@ from typing import Any, Callable, ClassVar
 import numpy as np
 
 from negviz.core.errors import ModelUnavailableError, NegvizError
+from negviz.core.limits import check_name, described
 from negviz.core.options import Option
 from negviz.core.schema import ModelSpec
 from negviz.scorers.base import EmbeddingScorer, Progress, Scorer, no_progress, pair_similarity
@@ -197,6 +198,7 @@ class EncoderObject(EmbeddingScorer):
         self._model = obj
         self._roles = hasattr(obj, "encode_queries") and hasattr(obj, "encode_corpus")
         self._role = "document"
+        self._width: int | None = None  # the vectors' width, from the first call on
 
     def _load(self) -> Any:  # never called
         return self._model
@@ -228,7 +230,8 @@ class EncoderObject(EmbeddingScorer):
         step, out = self.batch_size, []
         for start in range(0, len(texts), step):
             batch = texts[start : start + step]
-            out.append(_as_matrix(encode(batch), len(batch), encode.__name__))
+            out.append(_as_matrix(encode(batch), len(batch), encode.__name__, self._width))
+            self._width = out[-1].shape[1]
             progress(start + len(batch), len(texts), "encoding")
         return np.concatenate(out) if out else np.zeros((0, 0), dtype=np.float32)
 
@@ -253,7 +256,10 @@ class CallableScorer(Scorer):
             raw = self._model(list(queries), list(docs))
         except Exception as exc:
             raise NegvizError(f"the score function {self.name!r} failed: {type(exc).__name__}: {exc}") from exc
-        scores = np.asarray(raw, dtype=np.float64).reshape(-1)
+        what = f"the score function {self.name!r}"
+        if isinstance(raw, (str, bytes, dict)) or not hasattr(raw, "__len__"):  # a generator, a number
+            raise NegvizError(f"{what} returned {described(raw)}; {ONE_FLOAT_PER_PAIR}")
+        scores = _numbers(raw, what, ONE_FLOAT_PER_PAIR, np.float64).reshape(-1)
         if len(scores) != len(queries):
             raise NegvizError(
                 f"the score function {self.name!r} returned {len(scores)} scores for {len(queries)} "
@@ -263,14 +269,43 @@ class CallableScorer(Scorer):
         return scores
 
 
-def _as_matrix(raw: Any, n: int, what: str) -> np.ndarray:
+ONE_FLOAT_PER_PAIR = "it must return one float per (query, document) pair, in order (a list or an array)"
+ONE_VECTOR_PER_TEXT = "it must return one vector of numbers per text (an array or tensor of shape (n, dim))"
+
+
+def _numbers(raw: Any, what: str, rule: str, dtype) -> np.ndarray:
+    """What a user's function returned, as an array of numbers; NegvizError naming the function
+    and what it returned otherwise (strings, a dict, a tensor on the meta device)."""
     if hasattr(raw, "detach"):  # a torch tensor
+        if getattr(raw, "is_meta", False):
+            raise NegvizError(
+                f"{what} returned a tensor on the 'meta' device, which holds no values (a model loaded without "
+                "its weights?); load the weights, or move the model to 'cpu' or 'cuda'"
+            )
         raw = raw.detach().float().cpu().numpy()
-    vecs = np.asarray(raw, dtype=np.float32)
+    try:
+        return np.asarray(raw, dtype=dtype)
+    except (TypeError, ValueError):  # strings, dicts, ragged lists
+        raise NegvizError(f"{what} returned {described(raw)}; {rule}") from None
+
+
+def _as_matrix(raw: Any, n: int, what: str, width: int | None = None) -> np.ndarray:
+    """``what()``'s vectors for ``n`` texts: a 2-d array of numbers, ``width`` wide when the
+    function already returned vectors (scores of vectors of two widths mean nothing)."""
+    if isinstance(raw, (str, bytes, dict)):
+        raise NegvizError(f"{what}() returned {described(raw)}; {ONE_VECTOR_PER_TEXT}")
+    vecs = _numbers(raw, f"{what}()", ONE_VECTOR_PER_TEXT, np.float32)
     if vecs.ndim != 2 or vecs.shape[0] != n:
         raise NegvizError(
             f"{what}() returned an array of shape {vecs.shape} for {n} texts; it must return one vector per "
             "text (shape (n, dim))"
+        )
+    if vecs.shape[1] == 0:
+        raise NegvizError(f"{what}() returned vectors of width 0 for {n} texts; {ONE_VECTOR_PER_TEXT}, dim > 0")
+    if width is not None and vecs.shape[1] != width:
+        raise NegvizError(
+            f"{what}() returned vectors of width {vecs.shape[1]} after vectors of width {width}; it must return "
+            "vectors of one width on every call (one model, one embedding size)"
         )
     return vecs
 
@@ -308,11 +343,9 @@ def wrap(
 
 
 def _spec(name: str | None, kind: str, revision: str | None, options: dict[str, Any]) -> ModelSpec:
-    label = (name or "").strip()
+    label = check_name(name)
     if not label:
         raise NegvizError(
             "this model has no name of its own; pass one: negviz.evaluate(model, dataset, name='my-model')"
         )
-    if any(c in label for c in "@[]"):
-        raise NegvizError(f"model name {label!r} may not contain '@', '[' or ']'; pass another name=")
     return ModelSpec.make(label, PYTHON, revision, kind=kind, **options)

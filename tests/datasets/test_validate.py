@@ -75,3 +75,25 @@ def test_problem_table_lists_every_problem_with_row_and_column():
     assert list(table.columns) == ["row", "column", "problem"] and len(table) == len(info.value.problems) >= 2
     assert {"query", "query_id"} <= set(table["column"])
     assert table["row"].dtype == "Int64"
+
+
+def test_a_text_or_id_over_its_limit_is_refused_showing_its_first_characters():
+    """A dataset file's cell was taken at any length and echoed whole in messages."""
+    from negviz.core.limits import MAX_ID_CHARS, MAX_TEXT_CHARS
+
+    frame = pd.DataFrame(
+        {
+            "pair_id": ["a", "i" * (MAX_ID_CHARS + 1)],
+            "q1": ["q", "q"],
+            "d1": ["d" * (MAX_TEXT_CHARS + 1), "d"],
+            "q2": ["q", "q"],
+            "d2": ["d", "d"],
+        }
+    )
+    with pytest.raises(DataValidationError) as err:
+        validate(frame, "pairs", file="big.csv")
+    found = {(p.row, p.column): str(p) for p in err.value.problems}
+    assert set(found) == {(1, "d1"), (2, "pair_id")}
+    assert f"the value has {MAX_TEXT_CHARS + 1:,} characters ({'d' * 40!r}... (" in found[1, "d1"]
+    assert f"an id has at most {MAX_ID_CHARS:,}" in found[2, "pair_id"]
+    assert all(len(m) < 300 for m in found.values())

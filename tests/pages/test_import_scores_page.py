@@ -131,6 +131,30 @@ def test_a_refused_file_lists_every_problem_and_stores_nothing(db, monkeypatch):
     assert "f\\_\\[1\\]\\.csv was refused" in text and "\n- two" in text
 
 
+@pytest.mark.parametrize(
+    "row",
+    [b"1052-2,q1,d1," + b"9" * (5 << 20), b"X" * (5 << 20) + b",q1,d1,1.0", b"X" * 5000 + b",q1,d1,1.0"],
+    ids=["5 MB score cell", "5 MB id", "5,000-character id"],
+)
+def test_a_huge_cell_gets_a_short_error_box(db, row):
+    """A 5 MB cell gave a 5.2-million-character error box, a 5 MB id no answer in 150 s."""
+    from negviz.ui import import_view
+
+    data = b"item_id,query_slot,doc_slot,score\n" + row + b"\n"
+    with pytest.raises(DataValidationError) as refused:
+        import_view.import_bytes(data, "huge.csv", "nevir", NAME, store=Store(db))
+
+    def page(error):
+        from negviz.ui.import_view import show_problems
+
+        show_problems(error, "huge.csv")
+
+    at = AppTest.from_function(page, args=(refused.value,)).run()
+    assert not at.exception and "csv was refused: 1 problem(s); nothing was stored" in at.error[0].value
+    assert len(at.error[0].value) < 400
+    assert imported_runs(db).empty
+
+
 def test_a_partial_file_says_n_of_n(db):
     from negviz.ui import import_view
 

@@ -193,6 +193,68 @@ def test_bad_models_get_clear_messages(model, words):
         negviz.evaluate(model, "nevir", limit=5, progress=False)
 
 
+class Returns:
+    """An object whose encode() returns what ``make(texts, call)`` gives (call: 1, 2, ...)."""
+
+    def __init__(self, make):
+        self.make, self.calls = make, 0
+
+    def encode(self, texts):
+        self.calls += 1
+        return self.make(texts, self.calls)
+
+
+def _meta(texts, _):
+    import torch
+
+    return torch.empty((len(texts), 8), device="meta")  # a model loaded without its weights
+
+
+@pytest.mark.parametrize(
+    "model, words",
+    [
+        (Returns(lambda t, _: ["0.1 0.2"] * len(t)), "encode() returned a list of str (first: '0.1 0.2')"),
+        (Returns(lambda t, _: {"embeddings": [[1.0]] * len(t)}), "encode() returned a dict (keys 'embeddings')"),
+        (
+            Returns(lambda t, n: np.ones((len(t), 4 + n))),
+            "encode() returned vectors of width 6 after vectors of width 5",
+        ),
+        (Returns(_meta), "encode() returned a tensor on the 'meta' device"),
+        (Returns(lambda t, _: np.zeros((len(t), 0))), "encode() returned vectors of width 0"),
+        (lambda q, d: ["high"] * len(q), "the score function '<lambda>' returned a list of str (first: 'high')"),
+        (lambda q, d: {"scores": [1.0] * len(q)}, "the score function '<lambda>' returned a dict (keys 'scores')"),
+        (lambda q, d: (1.0 for _ in q), "the score function '<lambda>' returned a generator"),
+    ],
+    ids=[
+        "encode strings",
+        "encode dict",
+        "encode widths",
+        "encode meta",
+        "encode zero width",
+        "fn strings",
+        "fn dict",
+        "fn generator",
+    ],  # fmt: skip
+)
+def test_a_users_model_returning_something_unusable_is_named_with_what_it_returned(model, words):
+    """These gave raw numpy/torch text (ValueError, TypeError, NotImplementedError); zero-width
+    vectors were accepted and save() stored a run of 0/20."""
+    if isinstance(model, Returns):
+        model.calls = 0  # a rerun starts from the first call
+    with pytest.raises(NegvizError) as err:
+        negviz.evaluate(model, "nevir", limit=20, batch_size=8, progress=False)
+    assert words in str(err.value) and len(str(err.value)) < 300
+
+
+def test_a_name_over_the_imports_limit_is_refused_by_evaluate_and_save(tfidf_result, tmp_path):
+    url = f"sqlite:///{tmp_path / 'api.sqlite'}"
+    with pytest.raises(NegvizError, match=r"at most 120 characters .*\(5,000 characters\)"):
+        tfidf_result.save(url, name="A" * 5000)
+    with pytest.raises(NegvizError, match=r"at most 120 characters"):
+        negviz.evaluate(tfidf_score, "nevir", limit=5, name="A" * 121, progress=False)
+    assert Store(url).runs().empty
+
+
 def readme_example() -> str:
     text = (ROOT / "README.md").read_text()
     section = text.split("## Bring your own model", 1)[1]

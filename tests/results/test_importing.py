@@ -272,3 +272,29 @@ def test_sha256_of_reads_from_the_start_and_leaves_the_handle_there():
     handle.read(2)
     assert sha256_of(handle) == hashlib.sha256(b"abc").hexdigest() and handle.tell() == 0
     assert is_trec("run.TREC") and is_trec("x.txt") and not is_trec("x.csv")
+
+
+def test_cli_import_of_another_datasets_file_or_a_huge_cell_says_so_in_a_few_lines(tmp_path, capsys):
+    """`import-scores demetr-scores.csv --dataset nevir` named the dataset as "file nevir"; a huge
+    score cell was echoed whole on stderr (314 MB for a 300 MB cell)."""
+    db = f"sqlite:///{tmp_path / 'cli.sqlite'}"
+    demetr = str(EXAMPLES / "demetr-scores.csv")
+    assert cli(["--db", db, "import-scores", demetr, "--dataset", "nevir", "--name", "x"]) == 2
+    err = capsys.readouterr().err
+    assert "error: file demetr-scores.csv: this file scores " in err and "but the dataset nevir holds" in err
+    huge = tmp_path / "huge.csv"
+    huge.write_bytes(b"item_id,query_slot,doc_slot,score\n1052-2,q1,d1," + b"1" * (4 << 20) + b"\n")
+    assert cli(["--db", db, "import-scores", str(huge), "--dataset", "nevir", "--name", "x"]) == 2
+    err = capsys.readouterr().err
+    assert "line 2 holds a row of more than 1,048,576 bytes" in err and len(err) < 400
+    assert Store(db).runs().empty
+
+
+def test_check_model_name_refuses_a_name_over_its_limit_showing_its_start():
+    from negviz.core.limits import MAX_NAME_CHARS
+    from negviz.results.external.importing import check_model_name
+
+    assert check_model_name("m" * MAX_NAME_CHARS) == "m" * MAX_NAME_CHARS
+    with pytest.raises(NegvizError, match=r"at most 120 characters.*\(5,000 characters\)") as err:
+        check_model_name("A" * 5000)
+    assert len(str(err.value)) < 300

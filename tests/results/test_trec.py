@@ -82,3 +82,26 @@ def test_run_and_qrels_lines():
     assert list(run_lines(hits, "my model/v2")) == ["q1 Q0 a 1 0.5 my_model_v2\n", "q1 Q0 b 2 0.25 my_model_v2\n"]
     assert next(iter(run_lines(hits, "@@@"))).endswith(" ___\n")
     assert list(qrels_lines([("q1", "a", 1), ("q1", "b", 0)])) == ["q1 0 a 1\n", "q1 0 b 0\n"]
+
+
+def test_a_line_over_its_limit_is_refused_after_its_first_bytes_with_its_start_only():
+    """A 300 MB TREC file that was one line was read whole (1.14 GB) and stored as a run."""
+    from negviz.core.limits import MAX_TREC_LINE_BYTES
+    from tests.support.counting import CountingReader
+
+    handle = CountingReader(b"q1 Q0 a 1 1.0 t\nq2 Q0 a 1 " + b"9" * (8 << 20) + b" t\n")
+    with pytest.raises(DataValidationError) as err:
+        read_run(io.BufferedReader(handle), "run.trec", QUERIES, DOCS, max_rows=100)
+    assert handle.served < 64 * MAX_TREC_LINE_BYTES  # the reader's buffer and the line's limit, not 8 MB
+    assert str(err.value).startswith(f"file run.trec: line 2 holds a line of more than {MAX_TREC_LINE_BYTES:,} bytes")
+    assert "(it starts 'q2 Q0 a 1 9999" in str(err.value) and len(str(err.value)) < 300
+
+
+def test_long_ids_and_fields_are_shown_by_their_first_characters():
+    text = f"{'q' * 1000} Q0 a 1 1.0 t\nq1 Q0 {'d' * 1000} 1 1.0 t\nq1 Q0 b 1 {'9' * 500}x t\nq1 {'f ' * 900}\n"
+    with pytest.raises(DataValidationError) as info:
+        read(text)
+    messages = [p.message for p in info.value.problems]
+    assert all(len(m) < 300 for m in messages), messages
+    assert any(f"(first: {'q' * 40!r}... (1,000 characters))" in m for m in messages)
+    assert any(f"(first: line 3: {'9' * 40!r}... (501 characters))" in m for m in messages)

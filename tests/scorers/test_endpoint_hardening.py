@@ -200,6 +200,26 @@ def test_a_hanging_server_fails_after_the_bound_its_message_states(server, store
     assert server.hung <= 4 * 2  # concurrency 4, two attempts each; the other four were never sent
 
 
+def test_a_server_that_sends_a_byte_at_a_time_fails_after_the_same_bound(server, store, cache, caplog):
+    """No socket read waits a whole second (a byte every quarter second), so only a limit on the
+    whole exchange ends an attempt; a per-read timeout let the drip run until the server gave up
+    (and then said "cannot reach")."""
+    server.mode = "drip"
+    message = fails(server, store, cache, caplog, timeout=1, retries=1)
+    assert "gave no answer within 1 s (2 of 2 attempts timed out)" in message
+    assert "timeout x attempts = 1 s x 2 = 2 s" in message
+
+
+def test_an_answer_larger_than_any_completion_is_refused_after_its_limit(server, store, cache, caplog, monkeypatch):
+    """The body was read whole, however large (only its time is bounded by the timeout)."""
+    from negviz.scorers.llm import endpoint
+
+    monkeypatch.setattr(endpoint, "MAX_ANSWER_BYTES", 1 << 20)  # the server pads its answers with 3 MiB
+    server.mode = "huge"
+    message = fails(server, store, cache, caplog, retries=0)
+    assert "answered more than 1,048,576 bytes, which no chat completion needs" in message
+
+
 @pytest.mark.parametrize("options", [{"timeout": 0.5}, {"retries": -1}, {"retries": 11}, {"timeout": 7200}])
 def test_timeout_and_retries_are_checked_against_their_ranges(options):
     from negviz.core.errors import OptionError

@@ -48,7 +48,7 @@ def test_a_wrapped_score_function_scores_pairs_and_is_named():
     assert scorer.family == PYTHON and scorer.name == "overlap" and scorer.options["kind"] == "callable"
     assert scorer.score(["a b c", "x"], ["b c d", "y"]).tolist() == [2.0, 0.0]
     assert wrap(overlap, name="my-overlap").name == "my-overlap"
-    with pytest.raises(NegvizError, match="may not contain"):
+    with pytest.raises(NegvizError, match="without '@'"):
         wrap(overlap, name="a@b")
     with pytest.raises(NegvizError, match="similarity applies to encoders"):
         wrap(overlap, similarity="cosine")

@@ -28,7 +28,12 @@ MODES = {
     "no-verdict": "a completion whose reasoning never reaches </think> (budget spent)",
     "echo-auth-500": "HTTP 500 whose body echoes the request's headers, Authorization included",
     "hang": "never answers (until the server stops)",
+    "huge": "a well-formed completion followed by HUGE_PADDING bytes of JSON whitespace",
+    "drip": "sends its answer a byte every DRIP_SECONDS, status line first, and closes after DRIP_BYTES bytes "
+    "(no socket read ever waits a whole second, so only a limit on the whole exchange ends it)",
 }
+DRIP_SECONDS, DRIP_BYTES = 0.25, 80
+HUGE_PADDING = 3 << 20
 
 
 class TinyChatServer:
@@ -71,9 +76,21 @@ class TinyChatServer:
                 if mode == "hang":
                     server._stopping.wait()  # no answer, not even a status line
                     return
+                if mode == "drip":
+                    return self._drip(json.dumps(answer).encode())
                 if mode == "not-json":
                     return self._send(200, b"<html><body>Welcome to nginx!</body></html>", "text/html")
+                if mode == "huge":
+                    return self._send(200, json.dumps(answer).encode() + b" " * HUGE_PADDING)
                 self._send(500 if mode == "echo-auth-500" else 200, answer)
+
+            def _drip(self, data: bytes) -> None:
+                head = f"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {len(data)}\r\n\r\n"
+                for byte in (head.encode() + data)[:DRIP_BYTES]:
+                    if server._stopping.wait(DRIP_SECONDS):
+                        return
+                    self.wfile.write(bytes([byte]))
+                self.close_connection = True
 
             def _send(self, code, payload, content_type="application/json"):
                 data = payload if isinstance(payload, bytes) else json.dumps(payload).encode()

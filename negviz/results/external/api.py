@@ -24,6 +24,7 @@ from typing import Any
 import pandas as pd
 
 from negviz.core.errors import NegvizError
+from negviz.core.limits import check_name
 from negviz.core.schema import DatasetSpec, ModelSpec
 
 
@@ -107,6 +108,7 @@ class Evaluation:
                 "evaluate that name"
             )
         record = self.record
+        name = check_name(name, "the name given to save()") if name else name
         if name and name != record.model_name:
             record = renamed(record, name)
         check_name_free(record)

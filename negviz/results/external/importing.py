@@ -21,12 +21,12 @@ import numpy as np
 import pandas as pd
 
 from negviz.core.errors import DataValidationError, NegvizError
+from negviz.core.limits import check_name, shown
 from negviz.core.schema import EXCLUSION, DatasetSpec, ModelSpec
 from negviz.results.external import score_files, trec
 from negviz.scorers.external import IMPORTED
 
 TREC_SUFFIXES = (".trec", ".run", ".txt")
-MAX_NAME = 120
 
 
 @dataclass
@@ -41,14 +41,9 @@ def check_model_name(name: str) -> str:
     the imported scores for that model's)."""
     from negviz.evaluation.catalog import catalog_row
 
-    text = (name or "").strip()
+    text = check_name(name)
     if not text:
         raise NegvizError("give the model a name: what produced these scores, e.g. rank1-32b")
-    if len(text) > MAX_NAME or re.search(r"[\x00-\x1f\x7f\[\]@]", text):
-        raise NegvizError(
-            f"the model name must be one line of at most {MAX_NAME} characters without '@', '[' or ']' "
-            f"(got {text[:40]!r}{'...' if len(text) > 40 else ''})"
-        )
     row = catalog_row(text)
     if row is not None:
         raise NegvizError(
@@ -121,7 +116,7 @@ def _check_url(url: str | None) -> str | None:
         return None
     if len(text) > 500 or not re.match(r"^(https?://|doi:|arxiv:)\S+$", text, re.I):
         raise NegvizError(
-            f"the source must be an http(s) URL, doi:... or arxiv:... of at most 500 characters (got {text[:40]!r})"
+            f"the source must be an http(s) URL, doi:... or arxiv:... of at most 500 characters (got {shown(text)})"
         )
     return text
 

@@ -14,12 +14,15 @@ Two layouts, CSV / TSV / JSON Lines / Parquet (data only: nothing is executed or
 Problems are counted with their first examples: unknown ids, slots of another dataset kind,
 duplicates, missing items (refused unless partial), scores that are not finite numbers, texts that
 match nothing, a missing column, an empty file. A file is read in chunks and given up as soon as it
-holds more rows than the dataset could (items x slots, twice over), so a huge file is never read
-into memory whole.
+holds more rows than the dataset could (items x slots, twice over), a row longer than a row can be
+(negviz.core.limits.MAX_RECORD_BYTES, met while streaming) or a cell longer than its column's limit
+(CELL_LIMITS), so a huge file, row or cell is never read into memory whole; a message shows only the
+first characters of an offending value.
 """
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Iterator
@@ -28,7 +31,9 @@ import numpy as np
 import pandas as pd
 
 from negviz.core.errors import DataValidationError
+from negviz.core.limits import MAX_ID_CHARS, MAX_NUMBER_CHARS, MAX_RECORD_BYTES, MAX_TEXT_CHARS, shown
 from negviz.core.schema import KIND_TITLES, SLOTS
+from negviz.results.external.bounded import bounded_lines
 from negviz.language.text.words import counted
 
 CHUNK_ROWS = 50_000
@@ -36,6 +41,10 @@ ID_LAYOUT = ("item_id", "query_slot", "doc_slot", "score")
 TEXT_LAYOUT = ("query", "document", "score")
 FORMATS = {".csv": "csv", ".tsv": "tsv", ".tab": "tsv", ".jsonl": "jsonl", ".ndjson": "jsonl", ".parquet": "parquet"}
 EXAMPLES = 3
+IDS = ("item_id", "query_slot", "doc_slot", "slot")
+CELL_LIMITS = {**dict.fromkeys(IDS, MAX_ID_CHARS), "query": MAX_TEXT_CHARS, "document": MAX_TEXT_CHARS}
+CELL_LIMITS["score"] = MAX_NUMBER_CHARS
+CELL_WHAT = {**dict.fromkeys(IDS, "an id or slot name"), "query": "a text", "document": "a text", "score": "a score"}
 
 
 def slot_names(kind: str) -> dict[tuple[str, str], str]:
@@ -56,26 +65,102 @@ def file_format(name: str) -> str:
 
 
 def chunks(handle: IO[bytes], fmt: str, name: str) -> Iterator[pd.DataFrame]:
-    """The file's rows, a chunk at a time, every column as text (scores are read later)."""
+    """The file's rows, a chunk at a time, every column as text (scores are read later). A text
+    file is read through the limit on a row (RecordTooLong the moment one is over it)."""
     try:
         if fmt in ("csv", "tsv"):
             reader = pd.read_csv(
-                handle, sep="\t" if fmt == "tsv" else ",", dtype=str, keep_default_na=False,
+                bounded_lines(handle, name, MAX_RECORD_BYTES, quoted=True, what="row"),
+                sep="\t" if fmt == "tsv" else ",", dtype=str, keep_default_na=False,
                 chunksize=CHUNK_ROWS, encoding="utf-8",
             )  # fmt: skip
             yield from reader
         elif fmt == "jsonl":
-            yield from pd.read_json(handle, lines=True, dtype=False, chunksize=CHUNK_ROWS)
+            yield from _json_lines(bounded_lines(handle, name, MAX_RECORD_BYTES, quoted=False, what="line"), name)
         else:
-            import pyarrow.parquet as pq
-
-            for batch in pq.ParquetFile(handle).iter_batches(batch_size=CHUNK_ROWS):
-                yield batch.to_pandas()
+            yield from _parquet(handle, name)
     except pd.errors.EmptyDataError:
         return
     except (ValueError, UnicodeDecodeError, pd.errors.ParserError, OSError) as exc:
         first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         raise DataValidationError(f"cannot read this {fmt} file: {first}.", file=name) from None
+
+
+def _json_lines(lines: IO[bytes], name: str) -> Iterator[pd.DataFrame]:
+    """JSON Lines, one object a line (blank lines skipped); any other line is refused by its number."""
+    records: list[dict] = []
+    for number, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except ValueError as exc:  # UnicodeDecodeError included
+            detail = getattr(exc, "msg", None) or type(exc).__name__
+            raise DataValidationError(
+                f"line {number:,} is not JSON ({detail}): {shown(line.decode('utf-8', 'replace').strip())}. "
+                "A JSON Lines score file holds one object a line, e.g. "
+                '{"item_id": "1052-2", "query_slot": "q1", "doc_slot": "d1", "score": 0.5}.',
+                file=name,
+            ) from None
+        if not isinstance(record, dict):
+            raise DataValidationError(
+                f"line {number:,} is a JSON {type(record).__name__}, not an object: "
+                f"{shown(line.decode('utf-8', 'replace').strip())}. A JSON Lines score file holds one object a "
+                'line, e.g. {"item_id": "1052-2", "query_slot": "q1", "doc_slot": "d1", "score": 0.5}.',
+                file=name,
+            )
+        records.append(record)
+        if len(records) == CHUNK_ROWS:
+            yield pd.DataFrame.from_records(records)
+            records = []
+    if records:
+        yield pd.DataFrame.from_records(records)
+
+
+def _parquet(handle: IO[bytes], name: str) -> Iterator[pd.DataFrame]:
+    """The columns a score file uses, a batch at a time; a column whose stored size is more than its
+    rows' cells could hold (CELL_LIMITS) is refused before it is decompressed."""
+    import pyarrow.parquet as pq
+
+    parquet = pq.ParquetFile(handle)
+    columns = [c for c in parquet.schema_arrow.names if str(c).strip() in CELL_LIMITS]
+    if not columns:
+        _layout(parquet.schema_arrow.names, name)  # says which columns a score file has
+    meta = parquet.metadata
+    for group in range(meta.num_row_groups):
+        rows = meta.row_group(group).num_rows
+        for index in range(meta.num_columns):
+            chunk = meta.row_group(group).column(index)
+            column = chunk.path_in_schema
+            if column not in columns:
+                continue
+            most = rows * (4 * CELL_LIMITS[column.strip()] + 16) + (1 << 16)  # UTF-8, offsets, headers
+            if chunk.total_uncompressed_size > most:
+                raise DataValidationError(
+                    f"its column {shown(column)} holds {chunk.total_uncompressed_size:,} bytes for {rows:,} rows "
+                    f"(row group {group + 1}): more than values of at most {CELL_LIMITS[column.strip()]:,} "
+                    "characters could. Is this the right file?",
+                    file=name,
+                )
+    for batch in parquet.iter_batches(batch_size=CHUNK_ROWS, columns=columns):
+        yield batch.to_pandas()
+
+
+def _check_cells(part: pd.DataFrame, first_row: int, name: str) -> None:
+    """Every cell within its column's limit (CELL_LIMITS); the first one over it is refused by row."""
+    for column in part.columns:
+        text = part[column].astype(str)
+        lengths = text.str.len().to_numpy()
+        over = np.flatnonzero(lengths > CELL_LIMITS[column])
+        if len(over):
+            at = int(over[0])
+            raise DataValidationError(
+                f"the value has {int(lengths[at]):,} characters ({shown(text.iat[at])}); {CELL_WHAT[column]} has "
+                f"at most {CELL_LIMITS[column]:,}. Is this the right file?",
+                file=name,
+                row=first_row + at,
+                column=column,
+            )
 
 
 @dataclass
@@ -95,8 +180,15 @@ class Problems:
         kept += examples[: EXAMPLES - len(kept)]
 
     def first(self, kind: str) -> str:
-        """The first examples; ids and texts quoted, row descriptions ("row 3: 'nan'") as they are."""
-        return ", ".join(e if kind in DESCRIBED else repr(e) for e in self.found.get(kind, []))
+        """The first examples; ids and texts quoted (their first characters), row descriptions
+        ("row 3: 'nan'") as they are."""
+        return ", ".join(e if kind in DESCRIBED else _quoted(e) for e in self.found.get(kind, []))
+
+
+def _quoted(example) -> str:
+    if isinstance(example, tuple):
+        return f"({', '.join(map(shown, example))})"
+    return shown(example)
 
 
 DESCRIBED = {"score", "format"}  # problems whose examples already say where they are
@@ -135,6 +227,7 @@ def read_scores(
     for chunk in chunks(handle, fmt, name):
         chunk.columns = [str(c).strip() for c in chunk.columns]
         layout = layout or _layout(chunk.columns, name)
+        first_row = rows + 1
         rows += len(chunk)
         if rows > limit:
             raise DataValidationError(
@@ -142,7 +235,9 @@ def read_scores(
                 f"{expected:,} (one per item and slot). Is it the score file of another dataset?",
                 file=name,
             )
-        parts.append(_keep_columns(chunk, layout))
+        part = _keep_columns(chunk, layout)
+        _check_cells(part, first_row, name)
+        parts.append(part)
     if not rows:
         raise DataValidationError(
             "the file is empty: it holds no score rows. Columns expected: "
@@ -154,10 +249,10 @@ def read_scores(
     values = pd.to_numeric(raw["score"].astype(str).str.strip(), errors="coerce").to_numpy(dtype=np.float64)
     bad = ~np.isfinite(values)
     problems.add(
-        "score", [f"row {i + 1}: {raw['score'].iat[i]!r}" for i in np.flatnonzero(bad)[:EXAMPLES]], int(bad.sum())
+        "score", [f"row {i + 1}: {shown(raw['score'].iat[i])}" for i in np.flatnonzero(bad)[:EXAMPLES]], int(bad.sum())
     )
     if layout == "id":
-        long = _by_id(raw, values, kind, dataset, item_list, problems)
+        long = _by_id(raw, values, kind, dataset, item_list, problems, name)
     else:
         long = _by_text(raw, values, queries, docs, item_list, slot_list, problems)
     flagged = set(long.loc[~np.isfinite(long["score"].to_numpy()), "item_id"])  # said once, as bad scores
@@ -189,10 +284,15 @@ def _layout(columns, name: str) -> str:
     if set(TEXT_LAYOUT) <= present:
         return "text"
     raise DataValidationError(
-        f"the file's columns are {', '.join(map(repr, columns))}; a score file has either "
+        f"the file's columns are {_column_list(columns)}; a score file has either "
         f"{', '.join(ID_LAYOUT)} (or item_id, slot, score) or {', '.join(TEXT_LAYOUT)}.",
         file=name,
     )
+
+
+def _column_list(columns) -> str:
+    shown_columns = ", ".join(shown(str(c)) for c in list(columns)[: EXAMPLES * 3])
+    return shown_columns + (f" and {len(columns) - EXAMPLES * 3:,} more" if len(columns) > EXAMPLES * 3 else "")
 
 
 def _keep_columns(chunk: pd.DataFrame, layout: str) -> pd.DataFrame:
@@ -207,7 +307,7 @@ def _keep_columns(chunk: pd.DataFrame, layout: str) -> pd.DataFrame:
     return out
 
 
-def _by_id(raw: pd.DataFrame, values, kind: str, dataset, item_list: list[str], problems: Problems) -> pd.DataFrame:
+def _by_id(raw: pd.DataFrame, values, kind: str, dataset, item_list, problems: Problems, name: str) -> pd.DataFrame:
     names = slot_names(kind)
     if "slot" in raw.columns:
         slots = raw["slot"]
@@ -225,9 +325,9 @@ def _by_id(raw: pd.DataFrame, values, kind: str, dataset, item_list: list[str], 
         other = _kind_of_slots(set(given), "slot" in raw.columns)
         if other and unknown_slot.all():
             raise DataValidationError(
-                f"this file scores {KIND_TITLES[other]} (slots {', '.join(sorted(set(given))[:4])}), but "
-                f"{dataset.spec.name} holds {KIND_TITLES[kind]}; import it for a dataset of that kind.",
-                file=dataset.spec.name,
+                f"this file scores {KIND_TITLES[other]} (slots {', '.join(sorted(set(given))[:4])}), but the "
+                f"dataset {dataset.spec.name} holds {KIND_TITLES[kind]}; import it for a dataset of that kind.",
+                file=name,
             )
         problems.add("slot", dict.fromkeys(given).keys(), int(unknown_slot.sum()))
     known_ids = set(item_list)
@@ -262,10 +362,10 @@ def _by_text(raw, values, queries, docs, item_list, slot_list, problems: Problem
         if hits is None:
             n_unmatched += 1
             if len(unmatched) < EXAMPLES:
-                unmatched.append(f"{q[:40]!s} | {d[:40]!s}")
+                unmatched.append((q, d))
             continue
         if (q, d) in seen:
-            dupes.append(f"{q[:40]!s} | {d[:40]!s}")
+            dupes.append((q, d))
             continue
         seen.add((q, d))
         for n in hits:

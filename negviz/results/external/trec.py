@@ -16,6 +16,8 @@ from typing import IO, Iterable
 import pandas as pd
 
 from negviz.core.errors import DataValidationError
+from negviz.core.limits import MAX_TREC_LINE_BYTES, shown
+from negviz.results.external.bounded import bounded_lines
 from negviz.results.external.score_files import Problems
 
 MAX_DEPTH = 1000  # trec_eval's default depth: documents per query
@@ -36,12 +38,14 @@ def read_run(
 ) -> TrecRun:
     """Read and check a TREC run against the queries and the corpus; raises DataValidationError
     listing every problem (with counts and first examples). Reads line by line: a file over
-    ``max_rows`` lines is refused there, without being read further."""
+    ``max_rows`` lines, or a line over MAX_TREC_LINE_BYTES, is refused there, without being read
+    further."""
     queries = set(query_ids)
     per_query: dict[str, dict[str, float]] = {}
     problems = Problems()
     rows = 0
-    for number, raw in enumerate(handle, 1):
+    lines = bounded_lines(handle, name, MAX_TREC_LINE_BYTES, quoted=False, what="line")
+    for number, raw in enumerate(lines, 1):
         try:
             line = raw.decode("utf-8").strip()
         except UnicodeDecodeError:
@@ -57,7 +61,7 @@ def read_run(
             )
         fields = line.split()
         if len(fields) != 6:
-            problems.add("format", [f"line {number}: {line[:60]!r}"], 1)
+            problems.add("format", [f"line {number}: {shown(line)}"], 1)
             continue
         qid, _, docid, _, score_text, _ = fields
         try:
@@ -65,7 +69,7 @@ def read_run(
         except ValueError:
             score = math.nan
         if not math.isfinite(score):
-            problems.add("score", [f"line {number}: {score_text!r}"], 1)
+            problems.add("score", [f"line {number}: {shown(score_text)}"], 1)
             continue
         if qid not in queries:
             problems.add("query", [qid], 1)

@@ -17,6 +17,8 @@ llama.cpp's server, Ollama), given a base URL and a model name.
   backoff on 429, 5xx, connection errors and timeouts. A request gives up after ``timeout`` x
   (``retries`` + 1) seconds of waiting (plus the backoff between attempts), and the first request
   that gives up stops the run: requests not yet sent are dropped, those in flight are not retried.
+  ``timeout`` bounds each attempt whole (connecting, headers and body), not each socket read, so a
+  server that sends a byte a second still gives up on time.
 * ``max_calls`` stops a run before it makes more requests than that (what was answered stays
   cached, a re-run goes on from there); ``dry_run`` says how many requests a run would make.
 """
@@ -28,6 +30,7 @@ import http.client
 import json
 import os
 import re
+import socket
 import threading
 import time
 import urllib.error
@@ -38,6 +41,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from negviz.core.errors import NegvizError
+from negviz.core.limits import MAX_ANSWER_BYTES
 from negviz.language.text.words import counted
 
 RESPONSES_NS = "endpoint-responses"
@@ -119,6 +123,58 @@ def user_info_message(url: str, key_env: str) -> str:
         f"environment variable {key_env or 'OPENAI_API_KEY'} (option api_key_env), which is sent as "
         "'Authorization: Bearer <key>' and stored nowhere"
     )
+
+
+class Deadline:
+    """One attempt's time limit over the whole exchange. A socket timeout bounds each read only, so a
+    server that sends a byte a second never trips it; this shuts the attempt's socket when its time
+    is up (the blocked read then ends) and says so in ``expired``."""
+
+    def __init__(self, seconds: float):
+        self.at = time.monotonic() + seconds
+        self.expired = False
+        self._timer: threading.Timer | None = None
+
+    def left(self) -> float:
+        return max(0.001, self.at - time.monotonic())
+
+    def watch(self, sock: socket.socket) -> None:
+        self._timer = threading.Timer(self.left(), self._expire, (sock,))
+        self._timer.daemon = True
+        self._timer.start()
+
+    def _expire(self, sock: socket.socket) -> None:
+        self.expired = True
+        try:
+            sock.shutdown(socket.SHUT_RDWR)
+        except OSError:  # already closed: the attempt ended by itself
+            pass
+
+    def cancel(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+
+    def opener(self) -> urllib.request.OpenerDirector:
+        """urllib's opener with its HTTP(S) connections watched by this deadline."""
+        deadline = self
+
+        class Watched:  # mixed into urllib's handlers: their connections connect within the time left
+            def do_open(self, http_class, req, **kwargs):
+                class Connection(http_class):
+                    def connect(self) -> None:
+                        self.timeout = min(self.timeout, deadline.left())
+                        super().connect()
+                        deadline.watch(self.sock)
+
+                return super().do_open(Connection, req, **kwargs)
+
+        class HTTP(Watched, urllib.request.HTTPHandler):
+            pass
+
+        class HTTPS(Watched, urllib.request.HTTPSHandler):
+            pass
+
+        return urllib.request.build_opener(HTTP, HTTPS)
 
 
 class Endpoint:
@@ -229,9 +285,17 @@ class Endpoint:
                 return None
             last = attempt == self.retries
             req = urllib.request.Request(url, data=data, headers=self._headers(), method="POST")
+            deadline = Deadline(self.timeout)
             try:
-                with urllib.request.urlopen(req, timeout=self.timeout) as resp:
-                    status, raw = resp.status, resp.read()
+                with deadline.opener().open(req, timeout=self.timeout) as resp:
+                    status, raw = resp.status, resp.read(MAX_ANSWER_BYTES + 1)
+                if len(raw) > MAX_ANSWER_BYTES:
+                    raise EndpointError(
+                        f"{where} answered more than {MAX_ANSWER_BYTES:,} bytes, which no chat completion needs; "
+                        "no run was stored: check that base_url is the server's OpenAI-compatible address"
+                    )
+                if deadline.expired:  # the socket was shut mid-body: what was read is cut short
+                    raise TimeoutError
                 return self._answer(raw, status, where, body)
             except urllib.error.HTTPError as exc:
                 if exc.code in (401, 403):
@@ -248,7 +312,7 @@ class Endpoint:
                     ) from None
             except (OSError, http.client.HTTPException) as exc:  # timeouts, refused or lost connections
                 reason = getattr(exc, "reason", exc)
-                if isinstance(reason, TimeoutError) or isinstance(exc, TimeoutError):
+                if deadline.expired or isinstance(reason, TimeoutError) or isinstance(exc, TimeoutError):
                     timed_out += 1
                     if last:
                         raise EndpointError(self._hang_message(where, timed_out)) from None
@@ -257,6 +321,8 @@ class Endpoint:
                         f"cannot reach {where} ({self._quote(str(reason))}) after {counted(self.attempts, 'attempt')}; "
                         "is the server running, and is base_url its address?"
                     ) from None
+            finally:
+                deadline.cancel()
             delay = self.backoff * 2**attempt
             if stop is not None:
                 stop.wait(delay)
