@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import pandas as pd
 
+from negviz.core.cpu_features import device_label
 from negviz.evaluation.summaries import headline
 
 LEADERBOARD_COLUMNS = (
@@ -73,7 +74,7 @@ def leaderboard(runs: pd.DataFrame, catalog: pd.DataFrame | None = None) -> pd.D
                 "tie_rule": (r.options or {}).get("tie_rule") if r.summary.get("metric") == "paired_accuracy" else None,
                 "dataset": r.dataset_name,
                 "split": r.split,
-                "device": r.device,
+                "device": device_label(r.device, r.summary),
                 "wall_seconds": r.wall_seconds,
                 "revision": r.model_revision,
                 "code_version": r.code_version,

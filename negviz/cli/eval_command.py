@@ -10,6 +10,7 @@ import pandas as pd
 
 from negviz.cli.progress import ProgressTee, TqdmProgress
 from negviz.core import metrics
+from negviz.core.cpu_features import device_label
 from negviz.core.errors import NegvizError
 from negviz.core.json_values import dumps
 from negviz.core.options import bounded
@@ -108,7 +109,7 @@ def format_eval(out: dict[str, Any]) -> str:
     n = f"n={out['n']} of {out['items_of']}" if out.get("items_of") else f"n={out['n']}"
     lines = [
         f"{out['model']} ({out['family']}, rev {out['revision']}) on {out['dataset']}:{out['split']}, "
-        f"{n}, {out['wall_seconds']:.1f}s on {out['device']}"
+        f"{n}, {out['wall_seconds']:.1f}s on {device_label(out['device'], out)}"
         + (" [stored run reused]" if out["reused_stored_run"] else "")
     ]
     metric = out.get("metric")

@@ -6,6 +6,7 @@ import argparse
 import sys
 
 from negviz.cli.output import emit
+from negviz.core.cpu_features import device_label
 from negviz.core.json_values import dumps
 
 
@@ -24,6 +25,7 @@ def cmd_runs(args: argparse.Namespace) -> int:
         return 0
     metric, value = zip(*(headline(s) for s in df["summary"])) if len(df) else ((), ())
     table = df[["run_id", "model_name", "family", "dataset_name", "split", "n", "device", "wall_seconds"]].copy()
+    table["device"] = [device_label(d, s) for d, s in zip(df["device"], df["summary"])]  # an INT8 run's CPU
     table["metric"], table["value"] = metric, value
     table["shown"] = chosen_mask(df).map({True: "*", False: ""}).to_numpy()  # the run pages show for the model
     return emit(table, args.json)

@@ -6,6 +6,7 @@ import os
 import re
 
 from negviz.core.errors import DeviceError
+from negviz.core.heavy import heavy_import
 
 _DEVICE = re.compile(r"^(cpu|mps|cuda)(?::(\d+))?$")
 
@@ -16,7 +17,7 @@ def pick_device(requested: str | None = None) -> str:
     chosen = requested_device(requested)
     if chosen:
         return chosen
-    import torch
+    torch = heavy_import("torch")
 
     return "cuda" if torch.cuda.is_available() else "cpu"
 
@@ -37,7 +38,7 @@ def requested_device(requested: str | None = None) -> str | None:
         if index is not None:
             raise DeviceError(f"{source} {text!r}: cpu takes no index; use cpu")
         return "cpu"
-    import torch
+    torch = heavy_import("torch")
 
     if kind == "mps":
         backend = getattr(torch.backends, "mps", None)
@@ -93,7 +94,7 @@ def half_precision(device: str, default: str = "fp32") -> bool:
 
 def inference_dtype(device: str, default: str = "fp32"):
     """float16 where half_precision says so (inference only), float32 otherwise."""
-    import torch
+    torch = heavy_import("torch")
 
     return torch.float16 if half_precision(device, default) else torch.float32
 

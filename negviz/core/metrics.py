@@ -12,6 +12,8 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from negviz.core.heavy import heavy_import
+
 STRICT = "strict"  # NevIR code: a tie is a failure for both queries
 MTEB = "mteb"  # MTEB's NevIR task: ties broken by document id, so a tie on q2 counts as correct
 TIE_RULES = (STRICT, MTEB)
@@ -320,7 +322,7 @@ def demetr_summary(
 def sentence_pairs_summary(similarity, label, seed: int = SEED) -> dict:
     """CANNOT-style pairs: mean similarity with CI, and Spearman between similarity and
     "is a paraphrase" (1 - CANNOT's label), so higher always means more negation-aware."""
-    from scipy import stats
+    stats = heavy_import("scipy", "stats")
 
     sim = np.asarray(similarity, dtype=np.float64)
     is_paraphrase = 1 - np.asarray(label, dtype=np.int64)

@@ -15,6 +15,7 @@ from urllib.parse import urlparse
 import pandas as pd
 
 from negviz.core.errors import DatasetUnavailableError
+from negviz.core.heavy import heavy_import
 from negviz.core.schema import PAIRS
 from negviz.datasets.validate import validate
 
@@ -52,7 +53,7 @@ def load_nevir_split(split: str) -> pd.DataFrame:
     if not hub_reachable():
         raise _unavailable(split, "The Hugging Face Hub is not reachable.")
     try:
-        from datasets import load_dataset
+        load_dataset = heavy_import("datasets", "load_dataset")
 
         hf = load_dataset(HUB_ID, split=split)
     except Exception as exc:  # the library raises many kinds (ConnectionError, FileNotFoundError, ...)
@@ -96,7 +97,7 @@ def hub_frame(hub_id: str, split: str, what: str = "dataset") -> pd.DataFrame:
             f"{what} {where}: the Hugging Face Hub is not reachable from here; give a local file instead."
         )
     try:
-        from datasets import load_dataset
+        load_dataset = heavy_import("datasets", "load_dataset")
 
         return load_dataset(hub_id, split=split).to_pandas()
     except Exception as exc:  # the library raises many kinds

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 import pandas as pd
 
 from negviz import __version__
+from negviz.core import cpu_features
 from negviz.core.cache import ScoreCache
 from negviz.core.device import check_batch_size, requested_device
 from negviz.core.errors import NegvizError
@@ -132,6 +133,12 @@ def kept_texts(kind: str, frame: pd.DataFrame, scorer) -> pd.DataFrame | None:
     return pd.DataFrame({"item_id": items, "slot": slots, "name": "reasoning", "text": texts})
 
 
+def _onnx(scorer) -> bool:
+    from negviz.scorers.onnx_backend import is_onnx_folder
+
+    return "ONNX" in (scorer.weight_format or "") or is_onnx_folder(str(scorer.source))
+
+
 def scored_record(
     kind: str, key: str, scorer, ds, dataset_name: str, options: dict, summary: dict, start: float
 ) -> RunRecord:
@@ -144,6 +151,8 @@ def scored_record(
         summary["model_format"] = scorer.weight_format
     if scorer.loaded and str(scorer.device).startswith("cuda"):
         summary["precision"] = "fp16" if getattr(scorer, "half_precision", False) else "fp32"
+    elif scorer.loaded and _onnx(scorer):  # its INT8 arithmetic depends on the CPU's features
+        summary[cpu_features.SUMMARY_KEY] = cpu_features.int8_cpu()
     if trained := checkpoint_training(scorer.source):  # a `negviz finetune` checkpoint: what it saw
         summary["trained"] = trained
     if hasattr(scorer, "run_provenance"):

@@ -26,6 +26,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from negviz.core.heavy import heavy_import
 from negviz.scorers.colbert import METADATA_FILE
 
 PROVENANCE_FILE = "negviz_finetune.json"  # written next to every fine-tuned checkpoint (train.write_provenance)
@@ -74,9 +75,9 @@ def save_colbert(
     """Write the MaxSim checkpoint folder ``checkpoint`` in the ColBERT layout into ``out``
     (default ``checkpoint/colbert``). ``options``: the ``maxsim`` options it was trained with
     (defaults filled in); ``provenance``: default its negviz_finetune.json."""
-    import torch
-    from safetensors.torch import save_file
-    from transformers import AutoModel, AutoTokenizer
+    torch = heavy_import("torch")
+    save_file = heavy_import("safetensors.torch", "save_file")
+    AutoModel, AutoTokenizer = heavy_import("transformers", "AutoModel", "AutoTokenizer")
 
     from negviz.scorers.maxsim import EncoderMaxSim, transformer_folder
 

@@ -15,12 +15,13 @@ import contextlib
 import math
 from typing import Iterator
 
+from negviz.core.heavy import heavy_import
 from negviz.scorers.delta import LORA_FILE, merge_weight  # noqa: F401  (LORA_FILE: for train.py)
 from negviz.scorers.delta import LORA_SCALE as SCALE
 
 
 def _lora_linear_class():
-    import torch
+    torch = heavy_import("torch")
 
     class LoraLinear(torch.nn.Module):
         def __init__(self, base: torch.nn.Linear, rank: int, dropout: float):
@@ -61,7 +62,7 @@ def top_layers(module, layers: int) -> list:
 def inject(module, layers: int, rank: int, dropout: float = 0.1) -> dict[str, object]:
     """Freeze ``module`` and wrap the linear maps of its top ``layers`` (0: all) with rank-``rank``
     adapters. Returns {parameter name of the wrapped weight in ``module``: the wrapper}."""
-    import torch
+    torch = heavy_import("torch")
 
     LoraLinear = _lora_linear_class()
     for p in module.parameters():

@@ -25,6 +25,7 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
+from negviz.core.heavy import heavy_import
 from negviz.finetune.data import Pair, triplets
 from negviz.finetune.spec import BI_ENCODER, FinetuneSpec
 
@@ -40,7 +41,7 @@ class Cancelled(Exception):
 def seed_everything(seed: int) -> None:
     import random
 
-    import torch
+    torch = heavy_import("torch")
 
     random.seed(seed)
     np.random.seed(seed)
@@ -55,8 +56,8 @@ class _Loop:
         self.cuda = str(device).startswith("cuda")
 
     def _setup(self, params) -> None:
-        import torch
-        from transformers import get_linear_schedule_with_warmup
+        torch = heavy_import("torch")
+        get_linear_schedule_with_warmup = heavy_import("transformers", "get_linear_schedule_with_warmup")
 
         self.params = [p for p in params if p.requires_grad]
         self.opt = torch.optim.AdamW(self.params, lr=self.spec.lr)
@@ -68,7 +69,7 @@ class _Loop:
         self.scaler = torch.amp.GradScaler("cuda") if self.dtype == torch.float16 else None
 
     def _autocast(self):
-        import torch
+        torch = heavy_import("torch")
 
         return torch.autocast("cuda", dtype=self.dtype) if self.cuda else contextlib.nullcontext()
 
@@ -77,7 +78,7 @@ class _Loop:
 
     def train_epoch(self, batches: list[list[Pair]], on_step: OnStep, should_stop: Callable[[], bool]) -> float:
         """One pass over the batches; returns the mean training loss."""
-        import torch
+        torch = heavy_import("torch")
 
         self.module.train()
         losses = []
@@ -130,8 +131,10 @@ class BiEncoderTrainer(_Loop):
 
     def __init__(self, source: str, spec: FinetuneSpec, device: str, total_steps: int):
         super().__init__(spec, device, total_steps)
-        from sentence_transformers import SentenceTransformer
-        from sentence_transformers.sentence_transformer.losses import MultipleNegativesRankingLoss
+        SentenceTransformer = heavy_import("sentence_transformers", "SentenceTransformer")
+        MultipleNegativesRankingLoss = heavy_import(
+            "sentence_transformers.sentence_transformer.losses", "MultipleNegativesRankingLoss"
+        )
 
         self.model = SentenceTransformer(source, device=device)
         self.module = self.model
@@ -147,13 +150,13 @@ class BiEncoderTrainer(_Loop):
         self._setup(self.model.parameters())
 
     def _embed(self, texts: list[str]):
-        from sentence_transformers.util import batch_to_device
+        batch_to_device = heavy_import("sentence_transformers.util", "batch_to_device")
 
         return self.model(batch_to_device(self.model.preprocess(texts), self.device))["sentence_embedding"]
 
     def loss(self, batch: Sequence[Pair]):
-        import torch
-        from sentence_transformers.util import batch_to_device
+        torch = heavy_import("torch")
+        batch_to_device = heavy_import("sentence_transformers.util", "batch_to_device")
 
         if len(batch[0]) == 3:  # (anchor, positive, negative)
             columns = [list(col) for col in zip(*batch)]
@@ -175,7 +178,7 @@ class BiEncoderTrainer(_Loop):
         if not self.lora:
             self.model.save(str(path))
             return path
-        from safetensors.torch import save_file
+        save_file = heavy_import("safetensors.torch", "save_file")
 
         from negviz.finetune.lora import LORA_FILE, factors, merged
 
@@ -192,7 +195,7 @@ class MaxSimTrainer(_Loop):
 
     def __init__(self, source: str, spec: FinetuneSpec, device: str, total_steps: int, options: dict[str, Any]):
         super().__init__(spec, device, total_steps)
-        from transformers import AutoModel, AutoTokenizer
+        AutoModel, AutoTokenizer = heavy_import("transformers", "AutoModel", "AutoTokenizer")
 
         from negviz.scorers.maxsim import EncoderMaxSim, transformer_folder
 
@@ -208,7 +211,7 @@ class MaxSimTrainer(_Loop):
 
     def _masks(self, enc, special, role: str):
         """[batch, length] bool: the tokens that take part in MaxSim (as EncoderMaxSim)."""
-        import torch
+        torch = heavy_import("torch")
 
         from negviz.scorers.late_interaction import is_punct_token
 
@@ -228,7 +231,7 @@ class MaxSimTrainer(_Loop):
 
     def encode(self, texts: list[str], role: str):
         """(L2-normalised token vectors [batch, length, dim], MaxSim mask [batch, length])."""
-        import torch
+        torch = heavy_import("torch")
 
         enc = self.tokenizer(
             texts,
@@ -246,7 +249,7 @@ class MaxSimTrainer(_Loop):
     @staticmethod
     def maxsim_scores(q, q_mask, d, d_mask):
         """S[i, j] = sum over query i's tokens of the max cosine over document j's tokens."""
-        import torch
+        torch = heavy_import("torch")
 
         sim = torch.einsum("qih,djh->qdij", q, d)
         sim = sim.masked_fill(~d_mask[None, :, None, :], float("-inf"))
@@ -254,7 +257,7 @@ class MaxSimTrainer(_Loop):
         return (best * q_mask[:, None, :].float()).sum(dim=-1)
 
     def loss(self, batch: Sequence[Pair]):
-        import torch
+        torch = heavy_import("torch")
 
         queries, docs, _ = triplets(batch)  # q1s + q2s; d1s + d2s: query i's positive is document i
         q, q_mask = self.encode(queries, "query")

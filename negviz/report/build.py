@@ -19,6 +19,7 @@ from typing import Any, Callable, Iterable, Mapping
 import pandas as pd
 
 from negviz.core import outcomes as oc
+from negviz.core.cpu_features import device_label
 from negviz.core.json_values import plain
 from negviz.core.kinds import kind_of
 from negviz.evaluation.catalog import eval_command
@@ -88,7 +89,7 @@ def provenance(run: Mapping[str, Any], catalog: pd.DataFrame) -> dict[str, Any]:
             "options": run.get("options") or {},
             "n": run.get("n"),
             "code_version": run.get("code_version"),
-            "device": run.get("device"),
+            "device": device_label(run.get("device"), run.get("summary")),
             "wall_seconds": run.get("wall_seconds"),
             "date": run.get("created_at"),
             "weights_format": (run.get("summary") or {}).get("model_format"),

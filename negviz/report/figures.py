@@ -13,6 +13,7 @@ import re
 from typing import Any, Iterator, Mapping
 
 from negviz.core import json_values
+from negviz.core.heavy import heavy_import
 
 SVG, PLOTLY = "svg", "plotly"
 _SCRIPT = re.compile(r"<script\b.*?</script\s*>", re.I | re.S)
@@ -38,7 +39,7 @@ def clean_svg(svg: str) -> str:
 def _kaleido_server() -> Iterator[None]:
     """One Chromium for all figures (about 0.4 s a figure instead of 3-4 s)."""
     try:
-        import kaleido
+        kaleido = heavy_import("kaleido")
 
         from negviz.charts.export import _point_kaleido_at_chromium
 

@@ -19,6 +19,7 @@ from typing import Any, Callable, ClassVar, Sequence
 import numpy as np
 
 from negviz.core.cache import ScoreCache
+from negviz.core.heavy import heavy_import
 from negviz.core.options import Option, coerce_options, defaults
 from negviz.core.schema import ModelSpec, spec_hash, text_hash
 
@@ -175,7 +176,7 @@ class Scorer(ABC):
         """Drop the model and free GPU memory."""
         self._model = None
         if str(self._device or "").startswith("cuda"):
-            import torch
+            torch = heavy_import("torch")
 
             torch.cuda.empty_cache()
 

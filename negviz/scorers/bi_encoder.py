@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from negviz.core.errors import ModelUnavailableError
+from negviz.core.heavy import heavy_import
 from negviz.core.options import Option
 from negviz.scorers.base import EmbeddingScorer, Progress
 
@@ -59,8 +60,8 @@ class BiEncoder(EmbeddingScorer):
                 f"{self.name!r} is a sentence-transformers model, which pools as its own "
                 "config says; the option pooling applies to ONNX exports only"
             )
-        import torch
-        from sentence_transformers import SentenceTransformer
+        torch = heavy_import("torch")
+        SentenceTransformer = heavy_import("sentence_transformers", "SentenceTransformer")
 
         from negviz.core.device import inference_dtype
 

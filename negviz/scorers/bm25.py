@@ -22,6 +22,7 @@ from typing import Sequence
 
 import numpy as np
 
+from negviz.core.heavy import heavy_import
 from negviz.core.options import Option
 from negviz.core.schema import spec_hash, text_hash
 from negviz.scorers.base import Progress, Scorer, no_progress
@@ -39,7 +40,7 @@ _QUERIES_PER_REPORT = 200
 
 
 def stop_words() -> frozenset[str]:
-    from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
+    ENGLISH_STOP_WORDS = heavy_import("sklearn.feature_extraction.text", "ENGLISH_STOP_WORDS")
 
     return frozenset(ENGLISH_STOP_WORDS) - NEGATION_WORDS
 

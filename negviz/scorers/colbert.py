@@ -49,6 +49,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from negviz.core.errors import ModelUnavailableError
+from negviz.core.heavy import heavy_import
 from negviz.core.options import Option
 from negviz.scorers.late_interaction import (
     SIMILARITIES,
@@ -84,10 +85,10 @@ def read_metadata(folder: str | Path) -> dict[str, Any]:
 
 def read_state_dict(folder: Path) -> dict[str, Any]:
     """The tensors of an HF-layout checkpoint: model.safetensors, else pytorch_model.bin."""
-    import torch
+    torch = heavy_import("torch")
 
     if (folder / "model.safetensors").is_file():
-        from safetensors.torch import load_file
+        load_file = heavy_import("safetensors.torch", "load_file")
 
         return load_file(str(folder / "model.safetensors"))
     if (folder / "pytorch_model.bin").is_file():
@@ -101,7 +102,7 @@ def read_state_dict(folder: Path) -> dict[str, Any]:
 def read_dnn(path: Path) -> tuple[dict[str, Any], str]:
     """A ColBERT v0.2 training checkpoint (``colbert-v1.dnn``): its model tensors and the hub id
     or path of the BERT it was trained from (config and tokenizer come from there)."""
-    import torch
+    torch = heavy_import("torch")
 
     try:  # tensors, numbers, strings and dicts only: no arbitrary pickled objects
         checkpoint = torch.load(path, map_location="cpu", weights_only=True)
@@ -184,8 +185,8 @@ class ColBERT(LateInteractionScorer):
 
     # -- loading
     def _load(self) -> _Parts:
-        import torch
-        from transformers import AutoConfig, AutoModel, AutoTokenizer
+        torch = heavy_import("torch")
+        AutoConfig, AutoModel, AutoTokenizer = heavy_import("transformers", "AutoConfig", "AutoModel", "AutoTokenizer")
 
         from negviz.core.device import inference_dtype
 
@@ -229,7 +230,7 @@ class ColBERT(LateInteractionScorer):
 
     # -- encoding
     def _encode_batch(self, texts: list[str], role: str) -> list[TokenEmbeddings]:
-        import torch
+        torch = heavy_import("torch")
 
         m: _Parts = self.model
         tok = m.tokenizer

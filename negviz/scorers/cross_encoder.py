@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from negviz.core.errors import ModelUnavailableError
+from negviz.core.heavy import heavy_import
 from negviz.core.options import Option
 from negviz.scorers.base import Progress, Scorer
 
@@ -66,8 +67,8 @@ class CrossEncoderScorer(Scorer):
             except ValueError as exc:
                 raise ModelUnavailableError(f"cannot load {self.name!r} as a cross-encoder: {exc}") from exc
             return model, label, None
-        import torch
-        from sentence_transformers import CrossEncoder
+        torch = heavy_import("torch")
+        CrossEncoder = heavy_import("sentence_transformers", "CrossEncoder")
 
         from negviz.core.device import inference_dtype
 

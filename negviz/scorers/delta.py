@@ -21,6 +21,8 @@ import shutil
 from pathlib import Path
 from typing import Any
 
+from negviz.core.heavy import heavy_import
+
 DELTA_FILE, META_FILE, WEIGHTS = "delta.safetensors", "delta.json", "model.safetensors"
 LORA_FILE = "lora.safetensors"  # a LoRA checkpoint's factors, beside its merged weights
 LORA_SCALE = 2.0  # lora_alpha / rank with alpha = 2 * rank, the common choice
@@ -43,8 +45,8 @@ def _sha256(path: Path) -> str:
 def save_delta(trained: str | Path, base: str | Path, out: str | Path, meta: dict[str, Any]) -> Path:
     """Write the tensors of ``trained`` that differ from ``base`` (both folders with
     model.safetensors, tensor names of the trained one all in the base) into ``out``."""
-    import torch
-    from safetensors.torch import load_file
+    torch = heavy_import("torch")
+    load_file = heavy_import("safetensors.torch", "load_file")
 
     out = Path(out)
     if (Path(trained) / LORA_FILE).is_file():
@@ -58,7 +60,7 @@ def save_delta(trained: str | Path, base: str | Path, out: str | Path, meta: dic
 
 def _save(changed: dict, base: str | Path, out: Path, meta: dict[str, Any]) -> Path:
     """The tensors and their meta JSON into ``out``, both or neither (negviz.core.output_files)."""
-    from safetensors.torch import save_file
+    save_file = heavy_import("safetensors.torch", "save_file")
 
     from negviz.core.output_files import write_files
 
@@ -82,7 +84,7 @@ def read_meta(delta: str | Path) -> dict[str, Any]:
 def assemble(delta: str | Path, base: str | Path, target: str | Path) -> Path:
     """The base folder with the delta's tensors written over it, at ``target`` (reused when it
     is complete: the folder is renamed into place only once written)."""
-    from safetensors.torch import load_file, save_file
+    load_file, save_file = heavy_import("safetensors.torch", "load_file", "save_file")
 
     target, meta = Path(target), read_meta(delta)
     if (target / META_FILE).is_file():

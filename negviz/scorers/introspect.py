@@ -17,6 +17,7 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
+from negviz.core.heavy import heavy_import
 from negviz.scorers.base import Progress, no_progress
 
 IG_STEPS = 32
@@ -75,7 +76,7 @@ def _encode(parts: EncoderParts, texts: Sequence[str]):
 
 
 def _similarity(a, b, similarity: str):
-    import torch
+    torch = heavy_import("torch")
 
     if similarity == "cosine":
         return torch.nn.functional.cosine_similarity(a, b, dim=-1)
@@ -85,7 +86,7 @@ def _similarity(a, b, similarity: str):
 def _embedded(model: Any, enc) -> tuple[Any, Any, Any]:
     """(input embeddings x, the baseline x', attention mask) of a tokenized batch, on the model's
     device: x' is x with every word piece zeroed, special tokens and padding kept as they are."""
-    import torch
+    torch = heavy_import("torch")
 
     device = next(model.parameters()).device
     mask, special = enc["attention_mask"], enc["special_tokens_mask"].bool()
@@ -126,7 +127,7 @@ def integrated_gradients(
 
     ``at_input``: gradient x input instead, (x - x') . grad F(x), one forward and backward pass
     (the fast first-order estimate for dataset-wide runs; it does not sum to F(x) - F(x'))."""
-    import torch
+    torch = heavy_import("torch")
 
     texts = [parts.prefixes[0] + query, parts.prefixes[1] + good] + (
         [parts.prefixes[1] + bad] if bad is not None else []
@@ -188,7 +189,7 @@ def integrated_gradients_joint(
     """IG of F = logit(query, good) - logit(query, bad) for a cross-encoder, over the input
     embeddings of both (query, document) sequences; a query piece's attribution is the sum of its
     two copies' (it is read once beside each document)."""
-    import torch
+    torch = heavy_import("torch")
 
     docs = [good] + ([bad] if bad is not None else [])
     enc = parts.tokenizer(
@@ -293,7 +294,7 @@ def gradient_x_input_many(
 def hidden_states(parts: EncoderParts, texts: Sequence[str]) -> list[dict]:
     """Every layer's token states of each text (layer 0 = the embedding output): one dict per
     text with ``states`` [layers + 1, tokens, H] (padding dropped), ``ids`` and ``mask``."""
-    import torch
+    torch = heavy_import("torch")
 
     enc = _encode(parts, [parts.prefixes[1] + t for t in texts])
     device = next(parts.transformer.parameters()).device

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from negviz.core.errors import ModelUnavailableError
+from negviz.core.heavy import heavy_import
 
 
 @dataclass(frozen=True)
@@ -97,7 +98,7 @@ def resolve_source(name: str, revision: str | None = None, allow_download: bool 
     if name.startswith((".", "/", "~")):
         raise ModelUnavailableError(f"model path {name!r} does not exist; pass an existing directory or a hub id")
 
-    from huggingface_hub import snapshot_download
+    snapshot_download = heavy_import("huggingface_hub", "snapshot_download")
 
     try:
         cached = snapshot_download(name, revision=revision, local_files_only=True)

@@ -21,6 +21,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from negviz.core.errors import ModelUnavailableError
+from negviz.core.heavy import heavy_import
 from negviz.core.options import Option
 from negviz.scorers.late_interaction import (
     SIMILARITIES,
@@ -61,7 +62,7 @@ class EncoderMaxSim(LateInteractionScorer):
     )
 
     def _load(self) -> tuple[Any, Any]:
-        from transformers import AutoModel, AutoTokenizer
+        AutoModel, AutoTokenizer = heavy_import("transformers", "AutoModel", "AutoTokenizer")
 
         from negviz.core.device import inference_dtype
 
@@ -71,7 +72,7 @@ class EncoderMaxSim(LateInteractionScorer):
         return tokenizer, model.to(self.device).eval()
 
     def _encode_batch(self, texts: list[str], role: str) -> list[TokenEmbeddings]:
-        import torch
+        torch = heavy_import("torch")
 
         tokenizer, model = self.model
         max_length = int(self.options["max_length"])

@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from negviz.core.errors import ModelUnavailableError
+from negviz.core.heavy import heavy_import
 from negviz.core.options import Option
 from negviz.scorers.base import Progress, Scorer
 
@@ -42,7 +43,9 @@ class MonoT5(Scorer):
     )
 
     def _load(self) -> Any:
-        from transformers import AutoTokenizer, T5ForConditionalGeneration
+        AutoTokenizer, T5ForConditionalGeneration = heavy_import(
+            "transformers", "AutoTokenizer", "T5ForConditionalGeneration"
+        )
 
         from negviz.core.device import inference_dtype
 
@@ -57,7 +60,7 @@ class MonoT5(Scorer):
         return tokenizer, model, ids
 
     def _score_pairs(self, queries: list[str], docs: list[str], progress: Progress) -> np.ndarray:
-        import torch
+        torch = heavy_import("torch")
 
         tokenizer, model, false_true = self.model
         step, out = self.batch_size, []

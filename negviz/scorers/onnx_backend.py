@@ -21,6 +21,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from negviz.core.errors import ModelUnavailableError
+from negviz.core.heavy import heavy_import
 
 ONNX_FILE = "model.onnx"
 TORCH_WEIGHTS = ("model.safetensors", "pytorch_model.bin", "0_Transformer/model.safetensors")
@@ -71,8 +72,8 @@ class OnnxModel:
 def load(source: str, device: str, name: str) -> OnnxModel:
     """An ONNX Runtime session and tokenizer for the export in ``source``."""
     try:
-        import onnxruntime as ort
-        from transformers import AutoTokenizer
+        ort = heavy_import("onnxruntime")
+        AutoTokenizer = heavy_import("transformers", "AutoTokenizer")
     except ImportError as exc:
         raise ModelUnavailableError(
             f"{name!r} is an ONNX export and needs onnxruntime: `make venv` installs it "

@@ -16,6 +16,7 @@ from typing import Any, ClassVar, Sequence
 
 import numpy as np
 
+from negviz.core.heavy import heavy_import
 from negviz.core.options import Option
 from negviz.scorers.base import Progress, Scorer, no_progress
 
@@ -50,7 +51,7 @@ class Splade(Scorer):
     heavy: ClassVar[bool] = False
 
     def _load(self) -> tuple[Any, Any]:
-        from transformers import AutoModelForMaskedLM, AutoTokenizer
+        AutoModelForMaskedLM, AutoTokenizer = heavy_import("transformers", "AutoModelForMaskedLM", "AutoTokenizer")
 
         from negviz.core.device import inference_dtype
 
@@ -72,7 +73,7 @@ class Splade(Scorer):
         return out  # type: ignore[return-value]
 
     def _encode_batch(self, texts: list[str]) -> list[SparseRep]:
-        import torch
+        torch = heavy_import("torch")
 
         tokenizer, model = self.model
         enc = tokenizer(

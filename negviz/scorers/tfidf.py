@@ -24,6 +24,7 @@ from collections import Counter
 
 import numpy as np
 
+from negviz.core.heavy import heavy_import
 from negviz.scorers.base import Progress, Scorer
 
 _DROP_PUNCTUATION = {ord(c): None for c in string.punctuation}
@@ -67,7 +68,7 @@ class TfIdf(Scorer):
     checkpoint_every = None  # microseconds a pair: one cache write at the end
 
     def _load(self):
-        from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
+        ENGLISH_STOP_WORDS = heavy_import("sklearn.feature_extraction.text", "ENGLISH_STOP_WORDS")
 
         return frozenset(ENGLISH_STOP_WORDS)  # nothing to load: the stop list is the "model"
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import streamlit as st
 
+from negviz.core.cpu_features import device_label
 from negviz.evaluation import eval_jobs
 from negviz.ui import dataset_cache
 from negviz.ui.run_links import headline_text, links_markdown, result_links
@@ -65,7 +66,7 @@ def show_outcome(job: eval_jobs.EvalJob) -> None:
         headline = headline_text(r, int(r.get("n") or 0))
         st.success(
             f"{verb} {r['run_id'][:8]}: {safe_md(r['model'])} on {safe_md(r['dataset'])}:{safe_md(r['split'])}, "
-            f"n={r['n']} · {safe_md(headline)} · {r['wall_seconds']:.1f}s on {r['device']}.",
+            f"n={r['n']} · {safe_md(headline)} · {r['wall_seconds']:.1f}s on {safe_md(device_label(r['device'], r))}.",
             icon=":material/check_circle:",
         )
         dataset = str(r["dataset"])

@@ -32,6 +32,11 @@ def leaderboard_table(board: pd.DataFrame) -> None:
             "ci_high": st.column_config.NumberColumn("95% CI high", format=fmt),
             "params_m": st.column_config.NumberColumn("params (M)", format="%.0f"),
             "wall_seconds": st.column_config.NumberColumn("wall (s)", format="%.1f"),
+            "device": st.column_config.TextColumn(
+                "device",
+                width="medium",
+                help="An INT8 (ONNX) run on a CPU names the CPU and the features its INT8 kernels used",
+            ),
             "ties": st.column_config.NumberColumn("ties", help="items with an exact score tie"),
             "of_n": st.column_config.NumberColumn("of N", help="a partial import scored n of the dataset's N items"),
         },

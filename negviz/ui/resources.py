@@ -10,6 +10,7 @@ import pandas as pd
 import streamlit as st
 
 from negviz.core.paths import DATA_DIR
+from negviz.ui import shutdown
 
 BUNDLED_RUNS = DATA_DIR / "runs"
 
@@ -92,6 +93,7 @@ def _store(url: str):
 
 
 def _load_pending_in_background(s) -> None:
+    """One run at a time, so a stopping server (negviz.ui.shutdown) waits for one run's copy at most."""
     import logging
 
     def load() -> None:
@@ -100,11 +102,14 @@ def _load_pending_in_background(s) -> None:
                 os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 10)
             except (AttributeError, OSError):
                 pass
-            s.load_pending()
+            for run_id in s.pending_runs():
+                if shutdown.stopping():
+                    return
+                s.load_pending(run_id)
         except Exception:  # a page reading the run copies it itself, and reports what fails
             logging.getLogger("negviz").exception("copying the shipped runs' scores into the store failed")
 
-    threading.Thread(target=load, name="negviz-load-shipped-runs", daemon=True).start()
+    shutdown.start_thread(load, "negviz-load-shipped-runs")
 
 
 def available_offline(hub_id: str) -> bool:

@@ -12,10 +12,11 @@ import importlib
 import logging
 import socket
 import sys
-import threading
 import time
+from typing import NoReturn
 
 from negviz.core.paths import ROOT
+from negviz.ui import shutdown
 
 # What the first page (the Overview) imports: ~1 s of the first script run on a fresh server.
 WARM_MODULES = (
@@ -53,23 +54,28 @@ def warm_up_when_listening() -> None:
     """Import the first page's modules and read its data (negviz.ui.dataset_cache.warm_up) in a
     thread once the server listens: the browser spends its first second loading Streamlit's
     scripts, and the first script run then finds them done. (Started earlier, this competes
-    with the server's own start for the GIL.)"""
+    with the server's own start for the GIL.) A stopping server ends it between two steps."""
 
     def wait_and_import() -> None:
         deadline = time.time() + 60
         while not _listening():
+            if shutdown.stopping():
+                return
             if time.time() > deadline:  # warm up anyway; the log says why the first page waited
                 logging.getLogger("negviz").warning("warm-up: the server did not answer in 60 s")
                 break
             time.sleep(0.05)
         try:
             for name in WARM_MODULES:
+                if shutdown.stopping():
+                    return
                 importlib.import_module(name)
-            importlib.import_module("negviz.ui.dataset_cache").warm_up()
+            if not shutdown.stopping():
+                importlib.import_module("negviz.ui.dataset_cache").warm_up()
         except Exception:  # noqa: BLE001  the first page meets the same problem and reports it
             logging.getLogger("negviz").warning("warm-up failed", exc_info=True)
 
-    threading.Thread(target=wait_and_import, name="negviz-warm-up", daemon=True).start()
+    shutdown.start_thread(wait_and_import, "negviz-warm-up")
 
 
 # What a served app runs with unless the command line says otherwise, whatever the working
@@ -92,14 +98,27 @@ def served_args(args: list[str]) -> list[str]:
     return args
 
 
-def main() -> int:
-    from streamlit.runtime.pages_manager import PagesManager
-    from streamlit.web import cli
+def main() -> NoReturn:
+    """Serve the app until SIGTERM or Ctrl-C; never returns (negviz.ui.shutdown.finish ends the
+    process once its threads are done)."""
+    shutdown.exit_on_signal()  # first: a signal during the imports below ends the start-up too
+    code = 0
+    try:
+        from streamlit.runtime.pages_manager import PagesManager
+        from streamlit.web import cli
 
-    PagesManager.uses_pages_directory = False
-    warm_up_when_listening()
-    sys.argv = ["streamlit", "run", str(ROOT / "app.py"), *served_args(sys.argv[1:])]
-    return cli.main()
+        PagesManager.uses_pages_directory = False
+        warm_up_when_listening()
+        sys.argv = ["streamlit", "run", str(ROOT / "app.py"), *served_args(sys.argv[1:])]
+        code = cli.main() or 0
+    except SystemExit as exc:  # click ends with one; so does a signal during the start-up
+        code = exc.code if isinstance(exc.code, int) else 0 if exc.code is None else 1
+        if isinstance(exc.code, str):
+            print(exc.code, file=sys.stderr)
+    except BaseException:  # noqa: BLE001  said, and the threads still stopped before the exit
+        logging.getLogger("negviz").exception("the app server failed")
+        code = 1
+    shutdown.finish(code)
 
 
 if __name__ == "__main__":

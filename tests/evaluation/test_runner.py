@@ -47,6 +47,31 @@ def test_run_eval_scores_stores_and_then_reuses_the_run(tmp_path, pairs_file):
         assert not other_rule.reused and len(store.runs()) == 2  # the tie rule is part of the key
 
 
+def test_an_int8_run_records_the_cpu_features_that_decide_its_arithmetic(tmp_path, pairs_file):
+    """ONNX Runtime's INT8 kernels differ by CPU (AVX2, AVX-512 VNNI, AMX: up to 0.0085 cosine on
+    DEMETR), so an INT8 run keeps the CPU's model and features, stored and shown with its device; a
+    TF-IDF run, whose arithmetic no CPU feature changes, records none."""
+    from negviz.analyses.leaderboard import leaderboard
+    from negviz.core.cpu_features import SUMMARY_KEY, int8_cpu
+
+    with Store(tmp_path / "runs.sqlite") as store:
+        int8 = run_eval("bge-small-en-v1.5-int8", pairs_file, store=store, device="cpu")
+        plain = run_eval("tfidf", pairs_file, store=store)
+        stored = store.runs().set_index("model_name")["summary"]
+        board = leaderboard(store.runs()).set_index("model")["device"]
+    here = int8_cpu()
+    assert int8.summary[SUMMARY_KEY] == here and stored["bge-small-en-v1.5-int8"][SUMMARY_KEY] == here
+    assert SUMMARY_KEY not in plain.summary and SUMMARY_KEY not in stored["tfidf"]
+    flags = next(line for line in open("/proc/cpuinfo") if line.startswith("flags")).split()
+    assert "avx2" in flags and "avx2" in here["features"]  # every x86 CPU this suite runs on
+    assert ("avx512_vnni" in flags) == ("avx512_vnni" in here["features"])
+    assert (
+        board["bge-small-en-v1.5-int8"].startswith("cpu (")
+        and " ".join(here["features"]) in board["bge-small-en-v1.5-int8"]
+    )
+    assert board["tfidf"] == "cpu"
+
+
 def test_cheap_mistakes_are_refused_before_scoring(tmp_path, pairs_file):
     with pytest.raises(NegvizError, match="--checked-only applies to perturbation datasets"):
         run_eval("tfidf", pairs_file, checked_only=True, cache=ScoreCache(tmp_path / "c.sqlite"))

@@ -213,15 +213,6 @@ def test_the_cross_encoder_stands_beside_excluir_table_6s_fp32_row():
     assert for_model("all-mpnet-base-v2")["source"].str.contains("HedgeMPNet Table 1").any()
 
 
-def int8_kernels_of_the_shipped_runs() -> bool:
-    """Whether this CPU has the VNNI instructions of the machine that made the shipped INT8 runs."""
-    try:
-        flags = open("/proc/cpuinfo", encoding="utf-8").read()
-    except OSError:
-        return True  # not Linux: keep the strict check
-    return "avx512_vnni" in flags or "avx_vnni" in flags
-
-
 def test_every_offline_catalog_model_is_available_here():
     from negviz.evaluation.catalog import FILELESS, load_catalog
     from negviz.scorers.loading import is_available_offline

@@ -41,13 +41,12 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-@contextlib.contextmanager
-def serve(tmp: Path, db_url: str | None = None, name: str = "streamlit", port_in_env: bool = False):
-    """A fresh app server (``python -m negviz.ui.serve``, as `make run` starts it) over ``db_url``
-    (default: a throwaway SQLite store in ``tmp``); yields its base URL. The environment, PYTHONPATH
-    included, is passed on, so the server imports this checkout's code; its log is tmp/<name>.log.
-    ``port_in_env``: the port is given as STREAMLIT_SERVER_PORT, not on the command line."""
-    log = open(tmp / f"{name}.log", "wb")
+def spawn_server(tmp: Path, db_url: str | None = None, name: str = "streamlit", port_in_env: bool = False):
+    """Start ``python -m negviz.ui.serve`` (as `make run` starts it, in a process group of its own)
+    over ``db_url`` (default: a throwaway SQLite store in ``tmp``); returns (process, base URL) at
+    once. The environment, PYTHONPATH included, is passed on, so the server imports this checkout's
+    code; its log is tmp/<name>.log. ``port_in_env``: the port is given as STREAMLIT_SERVER_PORT,
+    not on the command line."""
     port = free_port()
     env = {
         **os.environ,
@@ -58,33 +57,77 @@ def serve(tmp: Path, db_url: str | None = None, name: str = "streamlit", port_in
     port_args = ["--server.port", str(port)]
     if port_in_env:
         env["STREAMLIT_SERVER_PORT"], port_args = str(port), []
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "negviz.ui.serve",
-            "--server.headless",
-            "true",
-            *port_args,
-            "--server.address",
-            "127.0.0.1",
-        ],
-        cwd=ROOT,
-        env=env,
-        stdout=log,
-        stderr=subprocess.STDOUT,  # a file: a full pipe would block the server
-    )
-    url = f"http://127.0.0.1:{port}"
+    with open(tmp / f"{name}.log", "wb") as log:
+        proc = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "negviz.ui.serve",
+                "--server.headless",
+                "true",
+                *port_args,
+                "--server.address",
+                "127.0.0.1",
+            ],
+            cwd=ROOT,
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,  # a file: a full pipe would block the server
+            start_new_session=True,
+        )
+    return proc, f"http://127.0.0.1:{port}"
 
-    def healthy() -> bool:
+
+def healthy(url: str) -> bool:
+    """Whether the server at ``url`` answers its health check."""
+    try:
+        return urllib.request.urlopen(url + "/_stcore/health", timeout=2).read() == b"ok"
+    except OSError:  # not up yet
+        return False
+
+
+def group_members(pgid: int) -> list[str]:
+    """The processes of group ``pgid`` (pid and command), read from /proc."""
+    members = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
         try:
-            return urllib.request.urlopen(url + "/_stcore/health", timeout=2).read() == b"ok"
-        except OSError:  # not up yet
-            return False
+            text = stat.read_text()
+        except OSError:  # ended meanwhile
+            continue
+        fields = text[text.rindex(")") + 2 :].split()  # after "pid (comm) "
+        if int(fields[2]) == pgid and fields[0] != "Z":
+            members.append(text[: text.rindex(")") + 1])
+    return members
 
+
+def stop_and_check(proc, sig: int, log: Path) -> None:
+    """Send ``sig`` to the server, wait for its exit, and check its status and its group."""
+    proc.send_signal(sig)
+    wait_for(
+        lambda: proc.poll() is not None, "the server to exit", 120, every=0.1, detail=lambda: log.read_text()[-3000:]
+    )
+    assert proc.returncode == 0, f"exit status {proc.returncode}\n" + log.read_text()[-3000:]
+    left = wait_for(
+        lambda: not group_members(proc.pid) and ["none"],
+        "its process group to empty",
+        30,
+        detail=lambda: str(group_members(proc.pid)),
+    )
+    assert left == ["none"]
+    assert "Traceback" not in log.read_text(), log.read_text()[-3000:]
+
+
+@contextlib.contextmanager
+def serve(tmp: Path, db_url: str | None = None, name: str = "streamlit", port_in_env: bool = False):
+    """A fresh app server (spawn_server) once it answers; yields its base URL, and stops it after."""
+    proc, url = spawn_server(tmp, db_url, name, port_in_env)
     try:
         wait_for(
-            healthy, f"server {name} to start", 90, every=0.5, detail=lambda: (tmp / f"{name}.log").read_text()[-2000:]
+            lambda: healthy(url),
+            f"server {name} to start",
+            90,
+            every=0.5,
+            detail=lambda: (tmp / f"{name}.log").read_text()[-2000:],
         )
     except BaseException:  # pytest's failure is a BaseException
         proc.kill()
@@ -98,7 +141,6 @@ def serve(tmp: Path, db_url: str | None = None, name: str = "streamlit", port_in
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait(timeout=15)
-        log.close()
 
 
 def running_app(tmp_path_factory, name: str = "app", store_file: Path | None = None):

@@ -40,6 +40,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from negviz.core.heavy import heavy_import
 from negviz.core.registry import Registry
 from negviz.evaluation.retrieval.corpus import Corpus
 from negviz.evaluation.retrieval.rank_metrics import top_k_indices
@@ -328,7 +329,7 @@ class TfIdfRetriever(Retriever):
     method = "tfidf"
 
     def _build(self, progress: Progress) -> None:
-        from sklearn.feature_extraction.text import TfidfVectorizer
+        TfidfVectorizer = heavy_import("sklearn.feature_extraction.text", "TfidfVectorizer")
 
         from negviz.scorers.tfidf import nevir_tokens
 
@@ -351,7 +352,7 @@ class SpladeRetriever(Retriever):
     method = "splade"
 
     def _build(self, progress: Progress) -> None:
-        import scipy.sparse as sp
+        sp = heavy_import("scipy.sparse")
 
         reps = self.scorer.encode(self.corpus.texts, progress)
         vocab = self.scorer.model[1].config.vocab_size

@@ -20,6 +20,7 @@ from typing import Any, Callable
 import numpy as np
 
 from negviz.core.errors import ModelUnavailableError
+from negviz.core.heavy import heavy_import
 from negviz.scorers.llm.prompts import Template, answer_prefix, reasoning_of, true_log_prob
 
 # Below this many shared tokens the copy of the cached prefix costs about what it saves.
@@ -47,7 +48,7 @@ class LocalLM:
     """A causal LM, its tokenizer and the ids of the answer words of one template."""
 
     def __init__(self, source: str, device: str, template: Template | None, gguf: str = "", name: str = ""):
-        from transformers import AutoModelForCausalLM, AutoTokenizer
+        AutoModelForCausalLM, AutoTokenizer = heavy_import("transformers", "AutoModelForCausalLM", "AutoTokenizer")
 
         from negviz.core.device import LARGE_MODEL_PRECISION, inference_dtype
 
@@ -99,7 +100,7 @@ class LocalLM:
 
     def answer_scores(self, texts: list[str]) -> np.ndarray:
         """log P(true) at the end of each full prompt (reasoning included), one batch."""
-        import torch
+        torch = heavy_import("torch")
 
         hidden = self._after_prefix(texts) if self.prefix_ids else None
         if hidden is None:
@@ -119,7 +120,7 @@ class LocalLM:
         and values; None when a prompt does not start with the prefix (then the plain path)."""
         import copy
 
-        import torch
+        torch = heavy_import("torch")
 
         ids = self.tokenizer(texts, add_special_tokens=not self.template.chat)["input_ids"]
         p = len(self.prefix_ids)
@@ -149,7 +150,7 @@ class LocalLM:
 
     def generate(self, texts: list[str], max_new_tokens: int, chat: bool | None = None) -> list[str]:
         """Greedy continuations of prompts, one left-padded batch."""
-        import torch
+        torch = heavy_import("torch")
 
         chat = self.template.chat if chat is None else chat
         self.tokenizer.padding_side = "left"
