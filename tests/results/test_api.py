@@ -211,3 +211,31 @@ def test_an_encode_object_retrieves_over_the_offline_corpus_and_a_callable_reran
     assert dense.correct == int(dense.items["correct"].sum())
     rerank = negviz.evaluate(tfidf_score, "excluir", corpus="offline", limit=5, top_k=10, progress=False)
     assert rerank.record.options["retrieval"] == "rerank" and rerank.n == 5
+
+
+def test_a_shipped_spec_is_reused_from_a_fresh_store_and_says_so(tmp_path, monkeypatch):
+    """negviz.evaluate of a spec that ships in data/runs/ on a fresh store (the default store, as
+    on a fresh install): the shipped run, pair and corpus alike, with its scores, and no model
+    loaded; ``reused`` and the repr say so, and nothing new is stored. (Both were computed again:
+    the corpus run for 30+ minutes.)"""
+    from sentence_transformers import SentenceTransformer
+
+    from tests.support.counting import constructed
+
+    monkeypatch.delenv("NEGVIZ_NO_SHIPPED_RUNS", raising=False)
+    monkeypatch.setenv("NEGVIZ_DB_URL", f"sqlite:///{tmp_path / 'fresh.sqlite'}")
+    with constructed(SentenceTransformer) as loaded:
+        pairs = negviz.evaluate("all-MiniLM-L6-v2", "nevir", progress=False)
+        corpus = negviz.evaluate("all-MiniLM-L6-v2", "excluir", corpus="offline", progress=False)
+    assert loaded == []
+    for result, file in ((pairs, "nevir__all-MiniLM-L6-v2"), (corpus, "excluir-corpus-offline__all-MiniLM-L6-v2")):
+        shipped = portable.read_record(RUNS / f"{file}.parquet")
+        assert result.reused and result.record.run_id == shipped.run_id and "[stored run reused]" in repr(result)
+        assert result.summary == shipped.summary
+        expected = portable.read_scores(RUNS / f"{file}.parquet").sort_values(["item_id", "slot"])
+        assert result.scores["score"].tolist() == expected["score"].tolist()
+    assert pairs.correct == round(shipped_verdicts("nevir__all-MiniLM-L6-v2.parquet").sum())
+    with Store(tmp_path / "fresh.sqlite") as store:
+        assert set(store.runs(status=None)["run_id"]) == {
+            portable.read_record(f).run_id for f in RUNS.glob("*.parquet")
+        }
