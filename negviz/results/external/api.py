@@ -274,7 +274,9 @@ def evaluate(
         ds = _load(dataset, split, limit, kind, columns, lookup)
         if similarity is None and ds.kind in SIMILARITY_KINDS:
             similarity = "cosine"  # as run_eval's metric_spec does for bi-encoders on DEMETR and CANNOT
-        scorer = wrap(model, name=name, similarity=similarity, cache=ScoreCache(), batch_size=batch_size)
+        scorer = wrap(
+            model, name=name, similarity=similarity, cache=ScoreCache(), batch_size=batch_size, task_name=ds.spec.name
+        )
         result = evaluate_scorer(scorer, ds, progress=bar, tie_rule=tie_rule, checked_only=checked_only)
         return Evaluation(result.record, result.scores, ds)
     finally:
@@ -341,7 +343,7 @@ def _corpus(model, dataset, corpus, name, top_k, split, limit, device, batch_siz
     if ds_spec is None:
         raise NegvizError("corpus retrieval takes an exclusion dataset by name or file (e.g. 'excluir')")
     if not isinstance(model, (str, ModelSpec)):
-        model = wrap(model, name=name, cache=ScoreCache(), batch_size=batch_size)
+        model = wrap(model, name=name, cache=ScoreCache(), batch_size=batch_size, task_name=ds_spec.name)
     result = run_corpus_eval(
         model, ds_spec, corpus, top_k=top_k, store=store, save=False, device=device, batch_size=batch_size,
         progress=bar,
