@@ -263,3 +263,18 @@ def test_a_run_read_from_the_cache_records_what_computing_it_cost(tiny_model_dir
     name = f"{path_name(folder)}-{weights_fingerprint(model)[:8]}"
     assert first.record.model_name == again.record.model_name == name and name in repr(again)
     assert first.record.wall_seconds > 0 and again.record.wall_seconds == first.record.wall_seconds
+
+
+def test_the_readme_tfidf_example_is_the_catalog_tfidf_pair_by_pair():
+    """The README's score function claims NevIR's TF-IDF protocol: it gives the shipped `tfidf`
+    run's verdicts pair by pair, and the count its comment prints is that run's (27/1,383; the
+    example printed 25/1,383 with scikit-learn's tokenizer)."""
+    code = readme_example()
+    namespace: dict = {}
+    exec(compile(code.split("\nresult = ")[0], "README.md", "exec"), namespace)  # noqa: S102 - our own README
+    result = negviz.evaluate(namespace["my_scores"], "nevir", limit=SLICE, progress=False)
+    expected = shipped_verdicts("nevir__tfidf.parquet")
+    got = result.items.set_index("item_id")["correct"]
+    assert (got == expected.loc[got.index]).all()
+    printed = re.search(r"\((\d+)/1,383\)", code)
+    assert printed and int(printed.group(1)) == int(expected.sum()) == 27
