@@ -26,6 +26,7 @@ from negviz.store.run_table import RunTable, _reason
 
 log = logging.getLogger(__name__)
 
+INSUFFICIENT_PRIVILEGE = "42501"  # PostgreSQL's SQLSTATE for a user without the right to write
 # Set to 1 (or pass --no-shipped-runs) for a store that holds only what you put in it.
 NO_SHIPPED_RUNS_ENV = "NEGVIZ_NO_SHIPPED_RUNS"
 
@@ -47,7 +48,16 @@ def open_store(url: str | Path | None = None, shipped_runs: bool | None = None) 
     ``shipped_runs=False`` (or $NEGVIZ_NO_SHIPPED_RUNS=1): the store holds only what is put in it."""
     store = Store(url)
     if shipped_runs_wanted(shipped_runs) and not store.read_only:
-        store.ensure_bundled(lazy=True)
+        try:
+            store.ensure_bundled(lazy=True)
+        except (StoreAccessError, sa.exc.ProgrammingError) as exc:  # a store this user may only read
+            if (
+                isinstance(exc, sa.exc.ProgrammingError)
+                and getattr(exc.orig, "sqlstate", None) != INSUFFICIENT_PRIVILEGE
+            ):
+                raise
+            log.warning("the shipped runs are not recorded in %s, which cannot be written here (%s); it is read as it is",
+                        store.url, _reason(exc))  # fmt: skip
     return store
 
 

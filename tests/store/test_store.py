@@ -96,3 +96,36 @@ def test_a_store_stays_empty_when_asked(store_url, monkeypatch):
     monkeypatch.setenv("NEGVIZ_NO_SHIPPED_RUNS", "0")
     with open_store(store_url) as s:
         assert set(s.runs(status=None)["run_id"]) == shipped_run_ids()
+
+
+def test_a_store_its_user_may_only_read_opens_as_it_is(pg_url, monkeypatch, caplog):
+    """A PostgreSQL user with SELECT rights only (an analyst on the team's store): open_store
+    cannot record the shipped runs there, says so in a warning, and reads the store as it is
+    (every CLI command failed on the refused import)."""
+    import uuid
+
+    from negviz.store.db import resolve_url
+    from tests.support.pg import fresh_schema
+
+    monkeypatch.delenv("NEGVIZ_NO_SHIPPED_RUNS", raising=False)
+    role, password = f"reader_{uuid.uuid4().hex[:8]}", uuid.uuid4().hex
+    admin = sa.create_engine(resolve_url(pg_url))
+    try:
+        with fresh_schema(pg_url) as url:
+            with Store(url) as owner:  # the owner made the tables and stored a run
+                mine = owner.save_run(make_record("mine"), make_scores(5))
+            schema = resolve_url(url).query["options"].split("search_path=")[1]
+            with admin.begin() as conn:
+                conn.exec_driver_sql(f"CREATE ROLE {role} LOGIN PASSWORD '{password}'")
+                conn.exec_driver_sql(f"GRANT USAGE ON SCHEMA {schema} TO {role}")
+                conn.exec_driver_sql(f"GRANT SELECT ON ALL TABLES IN SCHEMA {schema} TO {role}")
+            reader = resolve_url(url).set(username=role, password=password).render_as_string(hide_password=False)
+            with caplog.at_level("WARNING", logger="negviz.store.store"), open_store(reader) as s:
+                assert s.runs(status=None)["run_id"].tolist() == [mine]
+            assert "the shipped runs are not recorded in" in caplog.text and "permission denied" in caplog.text
+            with admin.begin() as conn:
+                conn.exec_driver_sql(f"DROP OWNED BY {role}")
+    finally:
+        with admin.begin() as conn:
+            conn.exec_driver_sql(f"DROP ROLE IF EXISTS {role}")
+        admin.dispose()
