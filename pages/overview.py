@@ -109,7 +109,7 @@ else:
         st.caption(
             "ExcluIR's published Right Rank comes from top-10 retrieval over the full "
             "90k-paragraph corpus; "
-            "negviz's Right Rank ranks each query's two documents only (REFERENCE.md), so "
+            "negviz's Right Rank ranks each query's two documents only (docs/REFERENCE.md), so "
             "the two differ."
         )
     for (source, metric), part in published.groupby(["source", "metric"], sort=False):

@@ -5,7 +5,7 @@ A maintainer script, run once when the sources change; negviz itself only reads 
     python scripts/build_data.py [--shared ../shared/datasets] [--out data]
 
 Writes data/nevir/test.parquet, data/excluir/sample.parquet, data/demetr/demetr.parquet,
-data/cannot/cannot.parquet and data/SOURCES.md. Every fact REFERENCE.md states about the
+data/cannot/cannot.parquet and data/SOURCES.md. Every fact docs/REFERENCE.md states about the
 sources (row counts, the NevIR/CondaQA join, DEMETR's checked counts) is checked here, so a
 wrong input file fails the build instead of shipping. Outputs are byte-reproducible for a
 given pyarrow version.
@@ -170,7 +170,7 @@ def build_nevir(shared: Path) -> tuple[pd.DataFrame, dict]:
         "top_cues": cue_counts.head(6).to_dict(),
         "sources": conda_files,
     }
-    # The facts REFERENCE.md states ("NevIR and CondaQA").
+    # The facts docs/REFERENCE.md states ("NevIR and CondaQA").
     check(facts["rows"] == 1383 and frame["pair_id"].is_unique, facts)
     check(set(facts["edit_types"]) == {2, 3}, facts)
     check(facts["d2_is_edited"] == 1383 and facts["d1_is_original"] == 1383, facts)

@@ -23,6 +23,10 @@ os.environ["NEGVIZ_CACHE_DIR"] = _SESSION_CACHE  # the user's real cache stays u
 # allocator aborted a spawned writer once on a loaded machine ("cannot create default memory
 # pool", SIGABRT); the system allocator serves the same, and the store is what those tests test.
 os.environ.setdefault("ARROW_DEFAULT_MEMORY_POOL", "system")
+# A store a test opens through the CLI, negviz.evaluate or the app holds what the test put in it
+# (negviz.store.open_store); a test of the shipped runs in every store deletes this variable
+# (monkeypatch.delenv), and an app server started by tests/support/browser.serve runs without it.
+os.environ["NEGVIZ_NO_SHIPPED_RUNS"] = "1"
 
 
 # A test's tier is the directory it lives in (tests/README.md): `make test-fast`

@@ -13,7 +13,7 @@ store is negviz.ui.sensitivity_data's job, and the page only places the results:
     dist = cannot_distribution({"tfidf": cannot_items(frame, wide)})
     table, errors = own_sentence_table(scorers, reference, candidate, perturb.perturb_all(candidate))
 
-The metric definitions are negviz.core.metrics.demetr_items / demetr_summary (REFERENCE.md): the
+The metric definitions are negviz.core.metrics.demetr_items / demetr_summary (docs/REFERENCE.md): the
 detection accuracy is mean(t > h), the ratio mean((t - h) / (t - e)) over items whose
 denominator is not zero; |t - e| < metrics.TINY_DENOMINATOR flags an item as unstable.
 """

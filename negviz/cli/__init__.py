@@ -23,6 +23,14 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = argparse.ArgumentParser(prog="negviz", description="How and why retrievers fail on negation.")
     p.add_argument("--db", help="results store URL (default: $NEGVIZ_DB_URL or a local SQLite file)")
+    p.add_argument(
+        "--no-shipped-runs",
+        dest="shipped_runs",
+        action="store_const",
+        const=False,
+        help="leave the runs shipped in data/runs/ out of a store this command opens first "
+        "(default: they are part of every store; also $NEGVIZ_NO_SHIPPED_RUNS=1)",
+    )
     sub = p.add_subparsers(dest="command", required=True)
     data_commands.register(sub)
     eval_command.register(sub)
@@ -45,3 +53,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (NegvizError, UnknownNameError, ValueError, FileNotFoundError) as exc:
         print(f"negviz: error: {exc}", file=sys.stderr)
         return 2
+    except BrokenPipeError:  # `negviz board --json | head`: the reader has what it wanted
+        import os
+
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no second error at exit's flush
+        return 0

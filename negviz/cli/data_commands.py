@@ -26,9 +26,9 @@ def cmd_models(args: argparse.Namespace) -> int:
 
 def cmd_datasets(args: argparse.Namespace) -> int:
     from negviz.datasets import list_datasets
-    from negviz.store import Store
+    from negviz.store import open_store
 
-    table = list_datasets(Store(args.db))
+    table = list_datasets(open_store(args.db, args.shipped_runs))
     return emit(table if args.json else table.drop(columns=["sha256"]), args.json)
 
 
@@ -40,7 +40,7 @@ def cmd_datasets_add(args: argparse.Namespace) -> int:
     from negviz.datasets.hub import HUB_PREFIX, hub_file
     from negviz.datasets.userfile import check_size
     from negviz.datasets.validate import problem_table
-    from negviz.store import Store
+    from negviz.store import open_store
 
     path = Path(args.file)
     hub = args.file.startswith(HUB_PREFIX)  # a Hub dataset enters exactly like a file
@@ -53,7 +53,7 @@ def cmd_datasets_add(args: argparse.Namespace) -> int:
             check_size(Path(args.file).stat().st_size, path.name)  # before reading a huge file
             data = Path(args.file).read_bytes()
         record, created = add_dataset(
-            Store(args.db),
+            open_store(args.db, args.shipped_runs),
             args.name,
             data,
             path.name,
@@ -82,10 +82,10 @@ def cmd_datasets_add(args: argparse.Namespace) -> int:
 
 def cmd_datasets_remove(args: argparse.Namespace) -> int:
     from negviz.results.dataset_view import DatasetView
-    from negviz.store import Store
+    from negviz.store import open_store
     from negviz.store import datasets as stored
 
-    store = Store(args.db)
+    store = open_store(args.db, args.shipped_runs)
     view = DatasetView(store)
     if view.added_record(args.name) is None:
         raise NegvizError(f"no added dataset named {args.name!r} in {store.url}; see `negviz datasets`")
@@ -121,10 +121,10 @@ def cmd_taxonomy(args: argparse.Namespace) -> int:
     from negviz.core.schema import DatasetSpec
     from negviz.datasets import load
     from negviz.language.taxonomy import distribution_summary, label_pairs
-    from negviz.store import Store
+    from negviz.store import open_store
 
     options = {k: v for k, v in (("kind", args.kind), ("columns", args.columns)) if v}
-    store = Store(args.db)
+    store = open_store(args.db, args.shipped_runs)
     ds = load(DatasetSpec.make(args.dataset, args.split, args.limit, **options), store=store)
     if args.source not in ("auto", "annotator"):
         store = None

@@ -19,7 +19,7 @@ from negviz.core.schema import KIND_HELP
 
 def cmd_eval(args: argparse.Namespace) -> int:
     from negviz.core.schema import DatasetSpec, ModelSpec
-    from negviz.store import Store
+    from negviz.store import open_store
 
     model = ModelSpec.parse(args.model, family=args.family, revision=args.revision, options=args.option or ())
     ds_options = {}
@@ -33,7 +33,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
     if args.columns:
         ds_options["columns"] = args.columns
     dataset = DatasetSpec.make(args.dataset, args.split, args.limit, **ds_options)
-    lookup = Store(args.db)  # added datasets are read from the store even with --no-store
+    lookup = open_store(args.db, args.shipped_runs)  # added datasets are read from the store even with --no-store
     store = None if args.no_store else lookup
     progress = TqdmProgress(enabled=not args.quiet)
     if args.progress_file:  # a background job (negviz.evaluation.eval_jobs): the page reads this file

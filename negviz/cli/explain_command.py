@@ -48,9 +48,9 @@ def run_command(args: argparse.Namespace) -> int:
     from negviz.cli.progress import TqdmProgress
     from negviz.core.schema import DatasetSpec
     from negviz.results.explain import run_cue_influence
-    from negviz.store import Store
+    from negviz.store import open_store
 
-    store = Store(args.db)
+    store = open_store(args.db, args.shipped_runs)
     progress = TqdmProgress(enabled=not args.quiet)
     if args.layers:
         return _layers(args, store, progress)

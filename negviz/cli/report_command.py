@@ -8,12 +8,10 @@ import sys
 
 def cmd_report(args: argparse.Namespace) -> int:
     from negviz.report.html import write_report
-    from negviz.store import Store
+    from negviz.store import open_store
 
     say = (lambda msg: print(f"  {msg}", file=sys.stderr)) if not args.quiet else None
-    store = Store(args.db)
-    if not store.read_only:  # the shipped runs, as the app shows them (records now, scores on read)
-        store.ensure_bundled(lazy=True)
+    store = open_store(args.db, args.shipped_runs)
     out = write_report(
         store,
         args.model,

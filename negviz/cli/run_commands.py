@@ -14,9 +14,9 @@ def cmd_runs(args: argparse.Namespace) -> int:
     from negviz.evaluation.run_choice import chosen_mask
     from negviz.evaluation.summaries import headline
     from negviz.results.dataset_view import DatasetView
-    from negviz.store import Store
+    from negviz.store import open_store
 
-    df = DatasetView(Store(args.db), args.dataset).runs(kind=None)
+    df = DatasetView(open_store(args.db, args.shipped_runs), args.dataset).runs(kind=None)
     if df.empty:
         if args.json:  # JSON and only JSON on stdout, an empty list included
             print("[]")
@@ -34,9 +34,9 @@ def cmd_runs(args: argparse.Namespace) -> int:
 def cmd_board(args: argparse.Namespace) -> int:
     from negviz.analyses.board import board_json, column_keys
     from negviz.results.dataset_view import DatasetView
-    from negviz.store import Store
+    from negviz.store import open_store
 
-    board = DatasetView(Store(args.db)).board()
+    board = DatasetView(open_store(args.db, args.shipped_runs)).board()
     if args.json:
         print(dumps(board_json(board), indent=2))
         return 0
@@ -47,9 +47,9 @@ def cmd_board(args: argparse.Namespace) -> int:
 
 
 def cmd_import(args: argparse.Namespace) -> int:
-    from negviz.store import Store
+    from negviz.store import open_store
 
-    imported = Store(args.db).import_runs(args.path, force=args.force)
+    imported = open_store(args.db, args.shipped_runs).import_runs(args.path, force=args.force)
     print(f"imported {len(imported)} run(s) from {args.path}")
     for file, why in imported.skipped:
         print(f"skipped {file.name}: {why}")
@@ -58,12 +58,17 @@ def cmd_import(args: argparse.Namespace) -> int:
 
 def cmd_export(args: argparse.Namespace) -> int:
     from negviz.results.external.exporting import export_run
-    from negviz.store import Store
+    from negviz.store import open_store
 
     written = export_run(
-        Store(args.db), args.run_id, args.path, args.format, qrels=args.qrels, qrels_excluded=args.qrels_excluded,
+        open_store(args.db, args.shipped_runs),
+        args.run_id,
+        args.path,
+        args.format,
+        qrels=args.qrels,
+        qrels_excluded=args.qrels_excluded,
         dataset=args.dataset,
-    )  # fmt: skip
+    )
     for path in written:
         print(f"wrote {path}")
     return 0
@@ -74,7 +79,7 @@ def cmd_import_scores(args: argparse.Namespace) -> int:
 
     from negviz.core.errors import DataValidationError
     from negviz.results.external.importing import import_scores
-    from negviz.store import Store
+    from negviz.store import open_store
 
     path = Path(args.file)
     if not path.is_file():
@@ -82,7 +87,7 @@ def cmd_import_scores(args: argparse.Namespace) -> int:
     with open(path, "rb") as handle:
         try:
             result = import_scores(
-                handle, path.name, args.dataset, args.name, store=Store(args.db), source_url=args.source,
+                handle, path.name, args.dataset, args.name, store=open_store(args.db, args.shipped_runs), source_url=args.source,
                 allow_partial=args.allow_partial, corpus=args.corpus,
             )  # fmt: skip
         except DataValidationError as exc:
@@ -110,9 +115,9 @@ def cmd_import_scores(args: argparse.Namespace) -> int:
 def cmd_compare(args: argparse.Namespace) -> int:
     from negviz.evaluation.run_choice import resolve_run
     from negviz.results.dataset_view import DatasetView
-    from negviz.store import Store
+    from negviz.store import open_store
 
-    view = DatasetView(Store(args.db), args.dataset)
+    view = DatasetView(open_store(args.db, args.shipped_runs), args.dataset)
     a, b = (resolve_run(view.runs(), ref, args.dataset) for ref in (args.run_a, args.run_b))
     out = view.compare(a, b)
     if args.json:

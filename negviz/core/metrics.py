@@ -1,4 +1,4 @@
-"""Metrics as pure functions over score arrays, exactly as REFERENCE.md defines them.
+"""Metrics as pure functions over score arrays, exactly as docs/REFERENCE.md defines them.
 
 All rates are fractions in [0, 1]; callers format them. Every aggregate comes with n and,
 where it is a mean over items, a seeded percentile-bootstrap 95% CI.
@@ -292,7 +292,7 @@ def demetr_items(t, h, e) -> DemetrItems:
 def demetr_summary(
     t, h, e, checked=None, checked_only: bool = False, seed: int = SEED, resamples: Resamples | None = None
 ) -> dict:
-    """Detection accuracy mean(t > h) and sensitivity ratio mean((t-h)/(t-e)) (REFERENCE.md).
+    """Detection accuracy mean(t > h) and sensitivity ratio mean((t-h)/(t-e)) (docs/REFERENCE.md).
 
     Uses all items, as the published scripts do, unless ``checked_only``; ``checked`` is
     DEMETR's pert_check. Items with a zero denominator are left out of the ratio mean.

@@ -193,3 +193,28 @@ def kind_problem(page: PageEntry, dataset: str, kind: str) -> str | None:
         return None
     wanted = ", ".join(KIND_TITLES[k] for k in page.kinds)
     return f"{page.title} draws {wanted}; {dataset} holds {KIND_TITLES.get(kind, kind)}."
+
+
+README_TABLE_START = "<!-- page URL keys: generated from negviz/core/page_registry.py -->"
+README_TABLE_END = "<!-- end of page URL keys -->"
+
+
+def url_keys_table() -> str:
+    """The README's table of each page's URL and the keys its URL takes besides the sidebar's
+    (`python -m negviz.core.page_registry` prints it; tests/core/test_page_registry.py checks
+    that the README holds exactly this)."""
+    sidebar = ", ".join(f"`{k}`" for k in SIDEBAR_KEYS)
+    rows = [
+        f"Every page takes the sidebar's keys ({sidebar}); each also takes its own:",
+        "",
+        "| page | URL | its own URL keys |",
+        "|---|---|---|",
+    ]
+    for page in PAGES:
+        keys = ", ".join(f"`{k}`" for k in page.url_keys) or "none"
+        rows.append(f"| {page.title} | `/{page.url_path}` | {keys} |")
+    return "\n".join(rows)
+
+
+if __name__ == "__main__":
+    print(url_keys_table())

@@ -64,7 +64,7 @@ def load_nevir_split(split: str) -> pd.DataFrame:
 def to_pairs(hub_frame: pd.DataFrame, split: str) -> pd.DataFrame:
     """The Hub's columns (id, WorkerId, q1, doc1, q2, doc2) as a validated pairs frame."""
     frame = hub_frame.rename(columns={"id": "pair_id", "doc1": "d1", "doc2": "d2"})
-    # The pair id is CondaQA's PassageID-PassageEditID (see REFERENCE.md).
+    # The pair id is CondaQA's PassageID-PassageEditID (see docs/REFERENCE.md).
     parts = frame["pair_id"].astype(str).str.split("-", n=1, expand=True).reindex(columns=[0, 1])
     frame["passage_id"] = pd.to_numeric(parts[0], errors="coerce").astype("Int64")
     frame["edit_type"] = pd.to_numeric(parts[1], errors="coerce").astype("Int64")

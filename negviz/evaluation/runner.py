@@ -173,9 +173,25 @@ def scored_record(
         summary=summary,
         code_version=code_version(),
         device=scorer.device if scorer.loaded else "cached",
-        wall_seconds=time.perf_counter() - start,
+        wall_seconds=computing_cost(scorer, key, time.perf_counter() - start),
         host=socket.gethostname(),
     )
+
+
+COST_NAMESPACE = "run-cost"  # ScoreCache entries {run key: seconds the run took when it was computed}
+
+
+def computing_cost(scorer, key: str, elapsed: float) -> float:
+    """A run's wall_seconds: what computing it cost. A run whose every score came from the cache
+    (the model computed nothing) took ``elapsed`` to read them, not to compute them: it records
+    the cost of the run that computed them, kept in the cache beside its scores."""
+    cache = getattr(scorer, "cache", None)
+    if cache is None:
+        return elapsed
+    if getattr(scorer, "encoded", 0):
+        cache.put_scores(COST_NAMESPACE, {key: elapsed})
+        return elapsed
+    return cache.get_scores(COST_NAMESPACE, [key]).get(key, elapsed)
 
 
 def run_eval(
@@ -191,8 +207,11 @@ def run_eval(
     tie_rule: str = STRICT,
     checked_only: bool = False,
     datasets_from=None,
+    save: bool = True,
 ) -> EvalResult:
-    """``datasets_from``: the store added datasets are read from (default: ``store``)."""
+    """``datasets_from``: the store added datasets are read from (default: ``store``).
+    ``save=False``: a stored run of the spec in ``store`` is reused, a computed one is not stored
+    (negviz.evaluate: nothing is stored until ``.save()``)."""
     start = time.perf_counter()
     # Everything cheap is checked before any model file is located or loaded.
     dataset = DatasetSpec(name=dataset) if isinstance(dataset, str) else dataset
@@ -220,6 +239,7 @@ def run_eval(
         tie_rule=tie_rule,
         checked_only=checked_only,
         start=start,
+        save=save,
     )
 
 
@@ -233,6 +253,7 @@ def evaluate_scorer(
     tie_rule: str = STRICT,
     checked_only: bool = False,
     start: float | None = None,
+    save: bool = True,
 ) -> EvalResult:
     """Score a loaded dataset with a ready Scorer, summarise, and store once (with ``store``).
     The one path under ``run_eval`` (catalog specs: the CLI, the Evaluate page) and
@@ -246,14 +267,14 @@ def evaluate_scorer(
         existing = store.find_run(key)
         if existing is not None:
             return EvalResult(existing, existing.summary, None, reused=True)
-    if store is not None:
+    if store is not None and save:
         store.check_writable()  # before the work: a read-only store is said now, not after scoring
 
     scores = score_dataset(ds.kind, ds.frame, scorer, progress)
     summary = summarize(ds.kind, ds.frame, scores, tie_rule=tie_rule, checked_only=checked_only)
     record = scored_record("eval", key, scorer, ds, ds.spec.name, options, summary, start)
     texts = kept_texts(ds.kind, ds.frame, scorer)
-    if store is not None:  # a forced re-run replaces the stored run of the same spec
+    if store is not None and save:  # a forced re-run replaces the stored run of the same spec
         stored, note = store_once(store, record, scores, replace=force, added_sha256=content_hash(ds.spec))
         if note is not None:
             return EvalResult(stored, stored.summary, None, reused=True, note=note)

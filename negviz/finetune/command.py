@@ -192,11 +192,11 @@ def _sigterm_interrupts() -> None:
 def run_command(args: argparse.Namespace) -> int:
     from negviz.finetune.jobs import check_run_id
     from negviz.finetune.run import resumable, run_finetune
-    from negviz.store import Store
+    from negviz.store import open_store
 
     if args.resume:
         check_run_id(args.resume)  # before the store, or a file, is asked about it
-    store = Store(args.db)
+    store = open_store(args.db, args.shipped_runs)
     spec, keep = resumable(store, args.resume) if args.resume else (spec_from_args(args), args.keep)
     if args.save_layout == "colbert" and spec.family != LATE_INTERACTION:
         raise ValueError("--save-layout colbert needs --family late-interaction (ColBERT scores token vectors)")
@@ -325,11 +325,11 @@ def add_jobs_arguments(s: argparse.ArgumentParser) -> None:
 
 def jobs_command(args: argparse.Namespace) -> int:
     from negviz.finetune import jobs
-    from negviz.store import Store
+    from negviz.store import open_store
 
     if args.jobs_command == "discard":
         jobs.check_run_id(args.run_id)  # before the store, or a file, is asked about it
-    store = Store(args.db)
+    store = open_store(args.db, args.shipped_runs)
     if args.jobs_command == "discard":
         jobs.discard(args.run_id, store)
         print(f"discarded run {args.run_id}")

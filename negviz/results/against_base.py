@@ -25,8 +25,6 @@ def against_base(store, record) -> dict[str, Any] | None:
     if base is None:
         return None
     chosen = base_run_choice(store, record, base)
-    if chosen.empty and store.ensure_bundled(lazy=True):  # the shipped runs, as the app loads them
-        chosen = base_run_choice(store, record, base)
     if chosen.empty:
         return {
             "model": base,

@@ -3,7 +3,7 @@
 Scores are raw logits, never a sigmoid/softmax: a sigmoid saturates in float32 and turns
 distinct large logits into ties, which the strict NevIR rule would count as failures.
 Which logit: option ``label`` (a label name or index) if given; else the entailment logit
-of a 3-way NLI head, found in ``id2label`` (REFERENCE.md); else the one logit of a
+of a 3-way NLI head, found in ``id2label`` (docs/REFERENCE.md); else the one logit of a
 single-output relevance head. Anything else is an error that says to pass ``label``.
 
 A folder that holds an ONNX export instead of PyTorch weights (ms-marco-MiniLM-L-12-v2 INT8 from

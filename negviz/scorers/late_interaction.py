@@ -4,7 +4,7 @@ MaxSim over any encoder.
     S(q, d) = sum over query tokens i (query mask) of max over document tokens j (doc mask) of sim(Q_i, D_j)
 
 with sim the cosine (dot of L2-normalised vectors) or ``l2`` = -||Q_i - D_j||^2
-(REFERENCE.md, "MaxSim"). ``token_matrix`` returns the matrix before the max, so the
+(docs/REFERENCE.md, "MaxSim"). ``token_matrix`` returns the matrix before the max, so the
 MaxSim explorer can draw it; its ``score`` is computed by the very functions that
 ``score()`` uses, so the two agree.
 """

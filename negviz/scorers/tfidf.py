@@ -1,4 +1,4 @@
-"""TF-IDF exactly as the NevIR code scores it (``negations/tfidf.py``, REFERENCE.md).
+"""TF-IDF exactly as the NevIR code scores it (``negations/tfidf.py``, docs/REFERENCE.md).
 
 For every (query, doc) the NevIR code refits ``TfidfVectorizer(tokenizer=normalize,
 stop_words="english")`` on just ``[query, doc]`` and takes the dot product of the two

@@ -2,6 +2,7 @@
 
     from negviz.store import Store, RunRecord
     store = Store()                       # $NEGVIZ_DB_URL, else a per-user SQLite file
+    store = open_store()                  # the same, holding the shipped runs (what the CLI, the API and the app open)
     run_id = store.save_run(record, scores)
     store.find_run(spec_key)              # newest complete run for a spec, or None
 
@@ -24,10 +25,11 @@ from negviz.store.record import (
     StoreError,
     StoreUnavailableError,
 )
-from negviz.store.store import Store
+from negviz.store.store import Store, open_store
 
 __all__ = [
     "Store",
+    "open_store",
     "RunRecord",
     "RunNotFoundError",
     "DuplicateRunError",

@@ -11,6 +11,7 @@ mode with a busy timeout, or any PostgreSQL server.
 from __future__ import annotations
 
 import logging
+import os
 from pathlib import Path
 
 import sqlalchemy as sa
@@ -24,6 +25,40 @@ from negviz.store.run_import import RunImport
 from negviz.store.run_table import RunTable, _reason
 
 log = logging.getLogger(__name__)
+
+INSUFFICIENT_PRIVILEGE = "42501"  # PostgreSQL's SQLSTATE for a user without the right to write
+# Set to 1 (or pass --no-shipped-runs) for a store that holds only what you put in it.
+NO_SHIPPED_RUNS_ENV = "NEGVIZ_NO_SHIPPED_RUNS"
+
+
+def shipped_runs_wanted(shipped_runs: bool | None = None) -> bool:
+    """``shipped_runs`` when given, else whether $NEGVIZ_NO_SHIPPED_RUNS leaves them on."""
+    if shipped_runs is not None:
+        return shipped_runs
+    return os.environ.get(NO_SHIPPED_RUNS_ENV, "").strip().lower() not in ("1", "true", "yes", "on")
+
+
+def open_store(url: str | Path | None = None, shipped_runs: bool | None = None) -> "Store":
+    """The results store as every entry point opens it (the CLI, negviz.evaluate, the app, the
+    report): the runs shipped in data/runs/ are part of it from its first open, so each of them
+    lists, reads and reuses the same runs. Their records come in at once (milliseconds: the
+    Parquet footers), their item scores on a run's first read (RunImport.ensure_bundled, lazy),
+    each spec stored once; a shipped run already there, or a spec the store holds, is left as it
+    is, and concurrent first opens import each run once. A read-only store is read as it is.
+    ``shipped_runs=False`` (or $NEGVIZ_NO_SHIPPED_RUNS=1): the store holds only what is put in it."""
+    store = Store(url)
+    if shipped_runs_wanted(shipped_runs) and not store.read_only:
+        try:
+            store.ensure_bundled(lazy=True)
+        except (StoreAccessError, sa.exc.ProgrammingError) as exc:  # a store this user may only read
+            if (
+                isinstance(exc, sa.exc.ProgrammingError)
+                and getattr(exc.orig, "sqlstate", None) != INSUFFICIENT_PRIVILEGE
+            ):
+                raise
+            log.warning("the shipped runs are not recorded in %s, which cannot be written here (%s); it is read as it is",
+                        store.url, _reason(exc))  # fmt: skip
+    return store
 
 
 class Store(RunTable, EpochTable, LabelTable, RunImport):

@@ -80,15 +80,13 @@ def _shipped_store(host: str):
 
 @st.cache_resource(show_spinner=False)
 def _store(url: str):
-    from negviz.store import Store
+    from negviz.store import open_store
 
-    s = Store(url or None)
-    if BUNDLED_RUNS.is_dir() and not s.read_only:  # a read-only store is shown as it is
-        # First start: the shipped runs' records (with their summaries) land at once, so every
-        # page lists them; their item scores are copied in by a background thread, or by the
-        # first page that reads a run before the thread got to it.
-        if s.ensure_bundled(BUNDLED_RUNS, lazy=True) or s.pending_runs():
-            _load_pending_in_background(s)
+    s = open_store(url or None)  # with the shipped runs' records, as every entry point opens it
+    if not s.read_only and s.pending_runs():  # a read-only store is shown as it is
+        # First start: the shipped runs' item scores are copied in by a background thread, or by
+        # the first page that reads a run before the thread got to it.
+        _load_pending_in_background(s)
     return s
 
 

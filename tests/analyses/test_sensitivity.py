@@ -102,7 +102,7 @@ def test_published_columns_and_matrix():
     pub = sv.published_columns(load_reference())
     assert len(pub) == 132 and pub["published"].all() and set(pub["model"]) == set(sv.PUBLISHED_MODELS)
     cell = pub.set_index(["model", "perturbation"])["value"]
-    assert cell[("all-mpnet-base-v2", "critical_id8_negation")] == 0.14  # REFERENCE.md
+    assert cell[("all-mpnet-base-v2", "critical_id8_negation")] == 0.14  # docs/REFERENCE.md
     assert cell[("NegMPNet", "critical_id8_negation")] == 0.65
     assert cell[("NegMPNet", "critical_id7_antonym")] == 0.24
     table = sv.perturbation_table(sv.item_table(FRAME, WIDE))

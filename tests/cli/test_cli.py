@@ -31,6 +31,16 @@ def test_python_m_negviz_runs(env):
     assert out.returncode == 0 and "nevir" in out.stdout
 
 
+def test_output_into_a_closed_pipe_ends_quietly(env):
+    """`negviz runs --json | head` (a reader that stops early): exit 0, no BrokenPipeError traceback."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "negviz", "models", "--json"], stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
+    proc.stdout.close()  # the reader is gone before negviz writes
+    err = proc.stderr.read().decode()
+    assert proc.wait(timeout=120) == 0 and "Traceback" not in err, err[-2000:]
+
+
 def test_every_json_output_is_json_only(env, capsys):
     """`--json` prints JSON and only JSON on stdout: an empty store's run list is [], and a
     value that is not a number (NaN) is null, never the bare NaN that JSON parsers refuse."""

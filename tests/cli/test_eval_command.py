@@ -98,3 +98,22 @@ def test_format_against_base_says_mcnemar_or_the_bases_metric():
     assert format_against_base({**base, "metric": "mean_similarity", "mean_similarity": 0.5}) == (
         "base model b (run 01234567, n=1,383): mean_similarity 0.5"
     )
+
+
+def test_an_eval_of_a_shipped_spec_on_a_fresh_store_reuses_the_shipped_run(env, capsys, monkeypatch):
+    """`negviz eval` of a spec that ships in data/runs/, on a fresh store: the shipped run is
+    reused, said so, and no model is loaded (it was computed again until the app had started)."""
+    from sentence_transformers import SentenceTransformer
+
+    from negviz.core.paths import DATA_DIR
+    from negviz.store import portable
+    from tests.support.counting import constructed
+
+    monkeypatch.delenv("NEGVIZ_NO_SHIPPED_RUNS", raising=False)
+    shipped = portable.read_record(DATA_DIR / "runs" / "nevir__all-MiniLM-L6-v2.parquet")
+    with constructed(SentenceTransformer) as loaded:
+        out = run_json(capsys, "eval", "--model", "all-MiniLM-L6-v2", "--dataset", "nevir")
+    assert out["reused_stored_run"] is True and out["run_id"] == shipped.run_id
+    assert out["paired_accuracy"] == shipped.summary["paired_accuracy"] and loaded == []
+    assert main(["eval", "--model", "all-MiniLM-L6-v2", "--dataset", "nevir", "--quiet"]) == 0
+    assert "[stored run reused]" in capsys.readouterr().out

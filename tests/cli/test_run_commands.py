@@ -138,3 +138,28 @@ def test_export_run_takes_a_unique_8_character_prefix_and_lists_an_ambiguous_one
     assert not (tmp_path / "two.csv").exists()
     code, _, _ = export(capsys, store_url, twins[1][:9], str(tmp_path / "two.csv"), "--format", "csv")
     assert code == 0 and (tmp_path / "two.csv").is_file()
+
+
+def test_a_fresh_store_lists_and_boards_the_shipped_runs_as_the_app_shows_them(
+    tmp_path, monkeypatch, shipped_store, capsys
+):
+    """On a fresh install (no store yet, $NEGVIZ_NO_SHIPPED_RUNS unset), `negviz runs` and `negviz
+    board` read the shipped runs, as the app shows them (shipped_store: the app's store after its
+    first start); `--no-shipped-runs` keeps a new store empty. (They printed [] and "no stored
+    runs" until the app had started once.)"""
+    from negviz.analyses.board import board_json
+    from negviz.core.json_values import dumps
+
+    monkeypatch.delenv("NEGVIZ_NO_SHIPPED_RUNS", raising=False)
+    monkeypatch.setenv("NEGVIZ_DB_URL", f"sqlite:///{tmp_path / 'fresh.sqlite'}")
+    assert main(["board", "--json"]) == 0
+    app_board = json.loads(dumps(board_json(DatasetView(shipped_store).board())))
+    assert json.loads(capsys.readouterr().out) == app_board and len(app_board) >= 10
+    assert main(["runs", "--json"]) == 0
+    listed = {r["run_id"] for r in json.loads(capsys.readouterr().out)}
+    assert listed == set(DatasetView(shipped_store).runs(kind=None)["run_id"])
+
+    assert main(["--db", str(tmp_path / "empty.sqlite"), "--no-shipped-runs", "runs", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == []
+    assert main(["--db", str(tmp_path / "empty.sqlite"), "--no-shipped-runs", "board"]) == 0
+    assert "no stored runs" in capsys.readouterr().err

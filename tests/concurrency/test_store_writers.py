@@ -47,3 +47,33 @@ def test_concurrent_writers(store_url):
         runs = store.runs()
         assert len(runs) == N_PROCS * N_RUNS and set(runs["n"]) == {500}
         assert table_count(store, t.item_scores) == N_PROCS * N_RUNS * 1000
+
+
+def _first_open(url: str, barrier) -> None:
+    import os
+
+    from negviz.store import open_store
+
+    os.environ.pop("NEGVIZ_NO_SHIPPED_RUNS", None)  # as a user's entry points open it
+    barrier.wait()  # all open the new store together, to collide on the shipped runs' import
+    open_store(url).close()
+
+
+def test_concurrent_first_opens_record_each_shipped_run_once(store_url):
+    """Entry points started together on a new store (a CLI command, a notebook, the app): the
+    shipped runs are recorded once each, whichever process gets there first, and none fails."""
+    from negviz.core.paths import DATA_DIR
+    from negviz.store import portable
+
+    ctx = multiprocessing.get_context("spawn")
+    barrier = ctx.Barrier(N_PROCS)
+    procs = [ctx.Process(target=_first_open, args=(store_url, barrier), daemon=True) for _ in range(N_PROCS)]
+    for p in procs:
+        p.start()
+    for p in procs:
+        p.join(timeout=120)
+    assert [p.exitcode for p in procs] == [0] * N_PROCS
+    shipped = sorted(portable.read_record(f).run_id for f in portable.run_files(DATA_DIR / "runs"))
+    with Store(store_url) as store:
+        assert sorted(store.runs(status=None)["run_id"]) == shipped  # each once
+        assert sorted(store.pending_runs()) == shipped

@@ -34,3 +34,22 @@ def test_kind_problem_says_what_the_page_draws_and_what_the_dataset_holds():
     )
     anything = PageEntry("pages/y.py", "y", "Y", ":material/star:", "Run")  # kinds None: any dataset
     assert kind_problem(anything, "cannot", SENTENCE_PAIRS) is None
+
+
+def test_the_readme_lists_every_page_url_and_its_keys_as_the_registry_does():
+    """The README's table of page URLs and URL keys is the registry's, generated (url_keys_table):
+    a page or key added without regenerating it fails here. Each row is checked by hand against
+    the entry too, so the table cannot drift from what links and the router use."""
+    from negviz.core.page_registry import README_TABLE_END, README_TABLE_START, url_keys_table
+    from negviz.core.paths import ROOT
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert readme.count(README_TABLE_START) == 1 and readme.count(README_TABLE_END) == 1
+    shown = readme.split(README_TABLE_START)[1].split(README_TABLE_END)[0].strip()
+    assert shown == url_keys_table(), "README.md: paste `python -m negviz.core.page_registry` between the markers"
+    rows = [line for line in shown.splitlines() if line.startswith("| ") and "`/" in line]
+    assert len(rows) == len(PAGES)
+    for row, page in zip(rows, PAGES):
+        title, url, keys = (cell.strip() for cell in row.strip("|").split("|"))
+        assert (title, url) == (page.title, f"`/{page.url_path}`")
+        assert keys.replace("`", "").split(", ") == (list(page.url_keys) or ["none"])

@@ -1,7 +1,7 @@
 """negviz.datasets.shipped: the shipped NevIR, ExcluIR, DEMETR and CANNOT files, their options,
 limits and splits.
 
-Expected numbers come from REFERENCE.md and shared/datasets/SOURCES.md (counted by hand
+Expected numbers come from docs/REFERENCE.md and shared/datasets/SOURCES.md (counted by hand
 from the source files).
 """
 

@@ -28,5 +28,6 @@ def test_the_readme_notebook_example_runs_as_written(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     namespace: dict = {}
     exec(compile(readme_example(), "README.md", "exec"), namespace)  # noqa: S102 - our own README
+    assert namespace["result"].correct == 27  # the catalog tfidf's count, which the README prints
     runs = Store(f"sqlite:///{tmp_path / 'readme.sqlite'}").runs()
     assert len(runs) >= 1

@@ -138,6 +138,7 @@ def test_nevir_gold_types_filter():
 def db(tmp_path, monkeypatch):
     url = f"sqlite:///{tmp_path / 'results.sqlite'}"
     monkeypatch.setenv("NEGVIZ_DB_URL", url)
+    monkeypatch.delenv("NEGVIZ_NO_SHIPPED_RUNS")  # a fresh store as a user's app opens it: with the shipped runs
     monkeypatch.setenv("NEGVIZ_CACHE_DIR", str(tmp_path / "cache"))
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     from negviz.ui import dataset_cache

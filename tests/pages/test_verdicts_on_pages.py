@@ -50,7 +50,7 @@ def test_an_mteb_run_has_one_set_of_verdicts_on_every_page_and_in_compare(store_
     mteb = outcomes.item_outcomes("pairs", store.scores_wide(run.run_id), outcomes.tie_rule(run.options))
     strict = outcomes.item_outcomes("pairs", store.scores_wide(run.run_id), "strict")
     assert outcomes.tie_rule(run.options) == "mteb"
-    assert (mteb["correct"] != strict["correct"]).sum() == 10  # BM25 ties on q2 (REFERENCE.md: show how many)
+    assert (mteb["correct"] != strict["correct"]).sum() == 10  # BM25 ties on q2 (docs/REFERENCE.md: show how many)
     right = set(mteb.loc[mteb["correct"], "item_id"])
     pin = {"dataset": "nevir", "run": run.run_id}
 

@@ -19,6 +19,15 @@ RUNS = DATA_DIR / "runs"
 EVIL = "<script>alert('x')</script>&<b>bold"
 
 
+@pytest.fixture(scope="module", autouse=True)
+def shipped_runs_in_every_store():
+    """`negviz report` opens its store as a user's does, with the shipped runs in it (the test
+    session sets NEGVIZ_NO_SHIPPED_RUNS=1 for every other test)."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.delenv("NEGVIZ_NO_SHIPPED_RUNS", raising=False)
+        yield
+
+
 def _store(tmp: Path, files: list[str]) -> str:
     url = f"sqlite:///{tmp / 'store.sqlite'}"
     store = Store(url)

@@ -17,6 +17,7 @@ import negviz
 from negviz.core.errors import NegvizError
 from negviz.core.paths import DATA_DIR, ROOT
 from negviz.results.dataset_view import DatasetView
+from negviz.scorers.external import code_fingerprint
 from negviz.store import Store, portable
 
 RUNS = DATA_DIR / "runs"
@@ -49,6 +50,9 @@ def tfidf_score(queries: list[str], documents: list[str]) -> list[float]:
     return out
 
 
+# An unnamed function is named after itself and its code (negviz.scorers.external.default_name).
+TFIDF_NAME = f"tfidf_score-{code_fingerprint(tfidf_score)[:8]}"
+
 # A slice shows what the whole dataset would (the same path scores every pair); the shipped runs'
 # full-dataset numbers are checked against this code in test_models_that_differ.
 SLICE = 100
@@ -64,7 +68,7 @@ def test_a_score_callable_gives_the_cli_tfidf_verdicts(tfidf_result):
     got = tfidf_result.items.set_index("item_id")["correct"]
     assert len(got) == SLICE and (got == expected.loc[got.index]).all()
     assert tfidf_result.metric == "paired_accuracy" and tfidf_result.correct == int(expected.loc[got.index].sum())
-    assert tfidf_result.record.family == "python" and tfidf_result.record.model_name == "tfidf_score"
+    assert tfidf_result.record.family == "python" and tfidf_result.record.model_name == TFIDF_NAME
     lo, hi = tfidf_result.ci
     assert lo <= tfidf_result.value <= hi and tfidf_result.n == SLICE
 
@@ -92,16 +96,16 @@ def test_items_have_the_columns_of_the_item_downloads(tfidf_result):
 def test_repr_and_html_repr_say_what_was_measured(tfidf_result):
     text = repr(tfidf_result)
     share = f"paired accuracy {100 * tfidf_result.correct / SLICE:.1f}%"
-    assert "tfidf_score (python) on nevir:test" in text and share in text and f"/{SLICE}" in text
+    assert f"{TFIDF_NAME} (python) on nevir:test" in text and share in text and f"/{SLICE}" in text
     page = tfidf_result._repr_html_()
-    assert "<table>" in page and "tfidf_score" in page and "<script" not in page
+    assert "<table>" in page and TFIDF_NAME in page and "<script" not in page
 
 
 def test_compare_is_mcnemar_on_shared_items(tfidf_result):
     bm25 = negviz.evaluate("bm25", "nevir", limit=2 * SLICE, progress=False)  # shares the first SLICE
     out = tfidf_result.compare(bm25)
     assert out["n_shared"] == SLICE and 0 <= out["p_value"] <= 1
-    assert out["model_a"] == "tfidf_score" and out["model_b"] == "bm25"
+    assert out["model_a"] == TFIDF_NAME and out["model_b"] == "bm25"
 
 
 def test_save_stores_a_run_every_reader_sees_once(tfidf_result, tmp_path):
@@ -280,3 +284,66 @@ def test_an_encode_object_retrieves_over_the_offline_corpus_and_a_callable_reran
     assert dense.correct == int(dense.items["correct"].sum())
     rerank = negviz.evaluate(tfidf_score, "excluir", corpus="offline", limit=5, top_k=10, progress=False)
     assert rerank.record.options["retrieval"] == "rerank" and rerank.n == 5
+
+
+def test_a_shipped_spec_is_reused_from_a_fresh_store_and_says_so(tmp_path, monkeypatch):
+    """negviz.evaluate of a spec that ships in data/runs/ on a fresh store (the default store, as
+    on a fresh install): the shipped run, pair and corpus alike, with its scores, and no model
+    loaded; ``reused`` and the repr say so, and nothing new is stored. (Both were computed again:
+    the corpus run for 30+ minutes.)"""
+    from sentence_transformers import SentenceTransformer
+
+    from tests.support.counting import constructed
+
+    monkeypatch.delenv("NEGVIZ_NO_SHIPPED_RUNS", raising=False)
+    monkeypatch.setenv("NEGVIZ_DB_URL", f"sqlite:///{tmp_path / 'fresh.sqlite'}")
+    with constructed(SentenceTransformer) as loaded:
+        pairs = negviz.evaluate("all-MiniLM-L6-v2", "nevir", progress=False)
+        corpus = negviz.evaluate("all-MiniLM-L6-v2", "excluir", corpus="offline", progress=False)
+    assert loaded == []
+    for result, file in ((pairs, "nevir__all-MiniLM-L6-v2"), (corpus, "excluir-corpus-offline__all-MiniLM-L6-v2")):
+        shipped = portable.read_record(RUNS / f"{file}.parquet")
+        assert result.reused and result.record.run_id == shipped.run_id and "[stored run reused]" in repr(result)
+        assert result.summary == shipped.summary
+        expected = portable.read_scores(RUNS / f"{file}.parquet").sort_values(["item_id", "slot"])
+        assert result.scores["score"].tolist() == expected["score"].tolist()
+    assert pairs.correct == round(shipped_verdicts("nevir__all-MiniLM-L6-v2.parquet").sum())
+    with Store(tmp_path / "fresh.sqlite") as store:
+        assert set(store.runs(status=None)["run_id"]) == {
+            portable.read_record(f).run_id for f in RUNS.glob("*.parquet")
+        }
+
+
+def test_a_run_read_from_the_cache_records_what_computing_it_cost(tiny_model_dir):
+    """wall_seconds is the cost of computing a run: evaluated again with every score from the
+    cache, a model records the seconds of the run that computed them (it recorded the seconds
+    spent reading the cache). The model's default name, from its weights, is the result's."""
+    import torch
+    from sentence_transformers import SentenceTransformer
+
+    from negviz.scorers.external import path_name, weights_fingerprint
+
+    folder = str(tiny_model_dir("bi-encoder"))
+    model = SentenceTransformer(folder, device="cpu")
+    with torch.no_grad():  # weights no earlier test cached scores of
+        next(model.parameters())[0].add_(float(torch.rand(1)) * 1e-2)
+    first = negviz.evaluate(model, "nevir", limit=12, progress=False)
+    again = negviz.evaluate(model, "nevir", limit=12, progress=False)
+    name = f"{path_name(folder)}-{weights_fingerprint(model)[:8]}"
+    assert first.record.model_name == again.record.model_name == name and name in repr(again)
+    assert first.record.wall_seconds > 0 and again.record.wall_seconds == first.record.wall_seconds
+
+
+def test_the_readme_tfidf_example_is_the_catalog_tfidf_pair_by_pair():
+    """The README's score function claims NevIR's TF-IDF protocol: it gives the shipped `tfidf`
+    run's verdicts pair by pair, and the count its comment prints is that run's (27/1,383; the
+    example printed 25/1,383 with scikit-learn's tokenizer)."""
+    code = readme_example()
+    namespace: dict = {}
+    exec(compile(code.split("\nresult = ")[0], "README.md", "exec"), namespace)  # noqa: S102 - our own README
+    result = negviz.evaluate(namespace["my_scores"], "nevir", limit=SLICE, progress=False)
+    expected = shipped_verdicts("nevir__tfidf.parquet")
+    got = result.items.set_index("item_id")["correct"]
+    assert (got == expected.loc[got.index]).all()
+    printed = re.search(r"\((\d+)/1,383\)", code)
+    assert printed and int(printed.group(1)) == int(expected.sum()) == 27

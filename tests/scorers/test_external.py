@@ -45,9 +45,9 @@ def test_path_name_adds_the_parent_of_a_generic_folder():
 
 def test_a_wrapped_score_function_scores_pairs_and_is_named():
     scorer = wrap(overlap)
-    assert scorer.family == PYTHON and scorer.name == "overlap" and scorer.options["kind"] == "callable"
+    assert scorer.family == PYTHON and scorer.options["kind"] == "callable"
     assert scorer.score(["a b c", "x"], ["b c d", "y"]).tolist() == [2.0, 0.0]
-    assert wrap(overlap, name="my-overlap").name == "my-overlap"
+    assert wrap(overlap).name.startswith("overlap-") and wrap(overlap, name="my-overlap").name == "my-overlap"
     with pytest.raises(NegvizError, match="without '@'"):
         wrap(overlap, name="a@b")
     with pytest.raises(NegvizError, match="similarity applies to encoders"):
@@ -107,3 +107,72 @@ def test_an_imported_run_cannot_be_scored_again_and_says_what_works():
         scorer.score(["q"], ["d"])
     assert "'their-model'" in str(raised.value) and "stored scores" in str(raised.value)
     assert "negviz.evaluate" in unavailable_message(PYTHON, "nb-model")
+
+
+class MtebStyle:
+    """An encoder with MTEB's signature that prefixes by prompt type, as E5 does ("query: ",
+    "passage: "): vectors count the letters q and p of what it encodes."""
+
+    def __init__(self):
+        self.calls: list[tuple] = []
+
+    def encode(self, sentences, *, task_name=None, prompt_type=None, **kwargs):
+        self.calls.append((prompt_type, task_name, tuple(sentences)))
+        prefix = {"query": "query: ", "document": "passage: "}.get(prompt_type, "")
+        return np.array([[(prefix + t).count("q"), (prefix + t).count("p")] for t in sentences], dtype=np.float32)
+
+
+def test_an_mteb_style_encode_is_told_the_prompt_type_and_task_as_mteb_tells_it():
+    """Queries are encoded with prompt_type "query", documents with "document" (mteb.types.PromptType's
+    values), and task_name is the dataset's; an encode whose signature takes neither gets neither.
+    (It was called with neither: prefixes by prompt type silently never applied.)"""
+    model = MtebStyle()
+    scores = wrap(model, name="e5-like", task_name="nevir").score(["x", "y"], ["x", "z"])
+    assert sorted(c[:2] for c in model.calls) == [("document", "nevir"), ("query", "nevir")]
+    assert {c[0]: c[2] for c in model.calls} == {"query": ("x", "y"), "document": ("x", "z")}
+    assert scores.tolist() == [0.0, 0.0]  # "query: x" (1, 0) · "passage: x" (0, 1)
+    # "query: pq" (2, 1) · "passage: pq" (1, 2) = 4; unprefixed, "pq" · "pq" would be 2
+    assert wrap(MtebStyle(), name="e5-like", task_name="nevir").score(["pq"], ["pq"]).tolist() == [4.0]
+
+    class PromptOnly:
+        def __init__(self):
+            self.types = []
+
+        def encode(self, sentences, prompt_type=None):
+            self.types.append(prompt_type)
+            return np.ones((len(sentences), 2), dtype=np.float32)
+
+    only = PromptOnly()
+    wrap(only, name="prompt-only", task_name="nevir").score(["a"], ["b"])
+    assert sorted(only.types) == ["document", "query"]
+    plain = Letters()
+    wrap(plain, name="letters", task_name="nevir").score(["a"], ["a"])  # encode(texts): called as before
+    assert plain.seen == ["a"]  # one role: a text both query and document is encoded once
+
+
+def test_functions_of_one_name_get_distinct_default_names():
+    def score(queries, documents):
+        return [1.0] * len(queries)
+
+    first = score
+
+    def score(queries, documents):  # noqa: F811  another function, the same name
+        return [0.0] * len(queries)
+
+    assert wrap(first).name != wrap(score).name and wrap(score).name == wrap(score).name
+    assert wrap(first).name.startswith("score-") and wrap(lambda q, d: q).name.startswith("lambda-")
+
+
+def test_sentence_transformers_from_one_folder_get_distinct_names_from_their_weights(tiny_model_dir):
+    """Two models loaded from folders called "model" are told apart by their weights' fingerprint
+    (both were named "<parent>-model"); the same weights keep one name."""
+    import torch
+    from sentence_transformers import SentenceTransformer
+
+    folder = str(tiny_model_dir("bi-encoder"))
+    a, b = SentenceTransformer(folder, device="cpu"), SentenceTransformer(folder, device="cpu")
+    assert wrap(a).name == wrap(b).name == f"{path_name(folder)}-{weights_fingerprint(a)[:8]}"
+    with torch.no_grad():
+        next(b.parameters())[0].add_(1e-3)  # fine-tuned in the notebook
+    assert wrap(a).name != wrap(b).name and wrap(b).name.startswith(path_name(folder) + "-")
+    assert wrap(b, name="mine").name == "mine"

@@ -10,9 +10,10 @@ from __future__ import annotations
 import pytest
 import sqlalchemy as sa
 
-from negviz.store import Store, StoreError, db
+from negviz.core.paths import DATA_DIR
+from negviz.store import Store, StoreError, db, open_store
 from negviz.store import tables as t
-from tests.store.test_run_table import make_record, make_scores
+from tests.store.test_run_table import make_record, make_scores, table_count
 from tests.support.counting import statements
 from tests.support.pg import pg_url, store, store_url  # noqa: F401  (fixtures)
 
@@ -56,3 +57,75 @@ def test_a_large_run_is_saved_with_as_many_statements_as_a_small_one(store):
         run_id = store.save_run(make_record("large"), make_scores(35_000, slots=slots))
     assert len(store.scores(run_id)) == 105_000
     assert 0 < len(many) == len(few) and many == few, "\n".join(many)
+
+
+# ---------------------------------------------------------------- the store every entry point opens
+def shipped_run_ids() -> set[str]:
+    from negviz.core.paths import DATA_DIR
+    from negviz.store import portable
+
+    return {portable.read_record(f).run_id for f in portable.run_files(DATA_DIR / "runs")}
+
+
+def test_open_store_holds_the_shipped_runs_from_its_first_open(store_url, monkeypatch):
+    """open_store (what the CLI, negviz.evaluate, the app and the report open) gives a new store
+    every shipped run at once: the records, the scores still pending in data/runs/ (a fast first
+    open); opening it again imports nothing twice; a run the user saved stays beside them."""
+    monkeypatch.delenv("NEGVIZ_NO_SHIPPED_RUNS", raising=False)
+    shipped = shipped_run_ids()
+    with open_store(store_url) as s:
+        assert set(s.runs(status=None)["run_id"]) == shipped
+        assert len(shipped) == len(list((DATA_DIR / "runs").glob("*.parquet")))
+        assert set(s.pending_runs()) == shipped and table_count(s, t.item_scores) == 0  # scores on first read
+        mine = s.save_run(make_record("mine"), make_scores(5))
+    with open_store(store_url) as again:
+        assert set(again.runs(status=None)["run_id"]) == shipped | {mine}
+
+
+def test_a_store_stays_empty_when_asked(store_url, monkeypatch):
+    """The shipped runs stay out by choice: shipped_runs=False (the CLI's --no-shipped-runs), or
+    $NEGVIZ_NO_SHIPPED_RUNS=1; Store() itself never imports them."""
+    monkeypatch.delenv("NEGVIZ_NO_SHIPPED_RUNS", raising=False)
+    with open_store(store_url, shipped_runs=False) as s:
+        assert s.runs(status=None).empty
+    with Store(store_url) as s:
+        assert s.runs(status=None).empty
+    monkeypatch.setenv("NEGVIZ_NO_SHIPPED_RUNS", "1")
+    with open_store(store_url) as s:
+        assert s.runs(status=None).empty
+    monkeypatch.setenv("NEGVIZ_NO_SHIPPED_RUNS", "0")
+    with open_store(store_url) as s:
+        assert set(s.runs(status=None)["run_id"]) == shipped_run_ids()
+
+
+def test_a_store_its_user_may_only_read_opens_as_it_is(pg_url, monkeypatch, caplog):
+    """A PostgreSQL user with SELECT rights only (an analyst on the team's store): open_store
+    cannot record the shipped runs there, says so in a warning, and reads the store as it is
+    (every CLI command failed on the refused import)."""
+    import uuid
+
+    from negviz.store.db import resolve_url
+    from tests.support.pg import fresh_schema
+
+    monkeypatch.delenv("NEGVIZ_NO_SHIPPED_RUNS", raising=False)
+    role, password = f"reader_{uuid.uuid4().hex[:8]}", uuid.uuid4().hex
+    admin = sa.create_engine(resolve_url(pg_url))
+    try:
+        with fresh_schema(pg_url) as url:
+            with Store(url) as owner:  # the owner made the tables and stored a run
+                mine = owner.save_run(make_record("mine"), make_scores(5))
+            schema = resolve_url(url).query["options"].split("search_path=")[1]
+            with admin.begin() as conn:
+                conn.exec_driver_sql(f"CREATE ROLE {role} LOGIN PASSWORD '{password}'")
+                conn.exec_driver_sql(f"GRANT USAGE ON SCHEMA {schema} TO {role}")
+                conn.exec_driver_sql(f"GRANT SELECT ON ALL TABLES IN SCHEMA {schema} TO {role}")
+            reader = resolve_url(url).set(username=role, password=password).render_as_string(hide_password=False)
+            with caplog.at_level("WARNING", logger="negviz.store.store"), open_store(reader) as s:
+                assert s.runs(status=None)["run_id"].tolist() == [mine]
+            assert "the shipped runs are not recorded in" in caplog.text and "permission denied" in caplog.text
+            with admin.begin() as conn:
+                conn.exec_driver_sql(f"DROP OWNED BY {role}")
+    finally:
+        with admin.begin() as conn:
+            conn.exec_driver_sql(f"DROP ROLE IF EXISTS {role}")
+        admin.dispose()

@@ -49,7 +49,7 @@ def spawn_server(tmp: Path, db_url: str | None = None, name: str = "streamlit", 
     not on the command line."""
     port = free_port()
     env = {
-        **os.environ,
+        **{k: v for k, v in os.environ.items() if k != "NEGVIZ_NO_SHIPPED_RUNS"},  # as a user starts it
         "NEGVIZ_DB_URL": db_url or f"sqlite:///{tmp / 'results.sqlite'}",
         "NEGVIZ_CACHE_DIR": str(tmp / f"{name}-cache"),
         "HF_HUB_OFFLINE": "1",

@@ -55,3 +55,21 @@ class CountingReader(io.RawIOBase):
         self.at += len(chunk)
         self.served += len(chunk)
         return len(chunk)
+
+
+@contextmanager
+def constructed(cls: type) -> Iterator[list[tuple]]:
+    """The positional arguments of every ``cls(...)`` made inside the block (the real constructor
+    runs): e.g. whether a model was loaded at all."""
+    made: list[tuple] = []
+    real = cls.__init__
+
+    def counting(self, *args, **kwargs) -> None:
+        made.append(args)
+        real(self, *args, **kwargs)
+
+    cls.__init__ = counting
+    try:
+        yield made
+    finally:
+        cls.__init__ = real

@@ -113,13 +113,16 @@ def run_corpus_eval(
     progress: Progress = no_progress,
     force: bool = False,
     retriever=None,
+    save: bool = True,
 ) -> CorpusEvalResult:
+    """``save=False``: a stored run of the spec in ``store`` is reused, a computed one is not
+    stored (negviz.evaluate)."""
     start = time.perf_counter()
     model = ModelSpec.parse(model) if isinstance(model, str) else model
     dataset = DatasetSpec(name=dataset) if isinstance(dataset, str) else dataset
     device = requested_device(device)  # the same cheap checks as run_eval, before any work
     check_batch_size(batch_size)
-    if store is not None:
+    if store is not None and save:
         store.check_writable()
     corpus = load_corpus(corpus) if isinstance(corpus, str) else corpus
     ds = load_dataset(dataset)
@@ -155,7 +158,7 @@ def run_corpus_eval(
     record = scored_record(
         RETRIEVAL, key, scorer, ds, corpus_run_dataset(ds.spec.name, corpus.name), options, summary, start
     )
-    if store is not None:  # a forced re-run replaces the stored run of the same spec
+    if store is not None and save:  # a forced re-run replaces the stored run of the same spec
         stored, note = store_once(store, record, frame, replace=force)
         if note is not None:
             return CorpusEvalResult(stored, stored.summary, None, True, {}, note)

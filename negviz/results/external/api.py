@@ -9,7 +9,8 @@
 
 A catalog name or spec goes through ``negviz.evaluation.runner.run_eval`` exactly as `negviz eval` does; an
 object is wrapped as a Scorer (negviz.scorers.external) and scored by the same
-``evaluate_scorer``. So one model gets one set of verdicts through the API, the CLI and the pages.
+``evaluate_scorer``. So one model gets one set of verdicts through the API, the CLI and the pages;
+a run of the spec stored already (a shipped one included) is reused, as the CLI reuses it.
 Scores are cached on disk as the CLI caches them when the model has a stable identity (a catalog
 spec; a sentence-transformers model, by its name and a fingerprint of its weights); any other
 object or function only when it is given ``name=``.
@@ -99,7 +100,7 @@ class Evaluation:
         model name ``name`` if given; returns the run id. A run of the same spec already stored
         is kept and its id returned (a spec is stored once)."""
         from negviz.evaluation.runner import store_once
-        from negviz.store import Store
+        from negviz.store import open_store
 
         if self.dataset.spec.name.startswith(FRAME_PREFIX):
             raise NegvizError(
@@ -112,7 +113,7 @@ class Evaluation:
         if name and name != record.model_name:
             record = renamed(record, name)
         check_name_free(record)
-        store = Store(store_url)
+        store = open_store(store_url)
         existing = store.find_run(record.spec_key)
         if existing is not None:
             return existing.run_id
@@ -238,19 +239,22 @@ def evaluate(
         ``dataset`` is an exclusion dataset (ExcluIR) and ``top_k`` documents are retrieved.
     name: the model's name in results and stored runs; an object without a stable identity
         (not a sentence-transformers model) is cached on disk only when named.
-    store_url: the store that added datasets are read from (default: the default store).
+    store_url: the store that added datasets are read from, and where a stored run of the spec
+        is looked up (default: the default store, holding the shipped runs: see
+        negviz.store.open_store). A stored run is reused, not recomputed (``.reused``, and the
+        repr says so); nothing is stored until ``.save()``.
     """
     from negviz.core.cache import ScoreCache
     from negviz.core.progress import TqdmProgress
     from negviz.evaluation.runner import SIMILARITY_KINDS, evaluate_scorer, run_eval
     from negviz.scorers.external import wrap
-    from negviz.store import Store
+    from negviz.store import open_store
 
     bar = TqdmProgress(enabled=progress, auto=True)
-    lookup = Store(store_url)
+    lookup = open_store(store_url)  # the shipped runs are in it, as in the CLI's and the app's
     try:
         if corpus is not None:
-            return _corpus(model, dataset, corpus, name, top_k, split, limit, device, batch_size, bar)
+            return _corpus(model, dataset, corpus, name, top_k, split, limit, device, batch_size, bar, lookup)
         if isinstance(model, (str, ModelSpec)):
             spec = ModelSpec.parse(model) if isinstance(model, str) else model
             if similarity:
@@ -263,21 +267,29 @@ def evaluate(
                     "a catalog model is evaluated on a dataset name or file; for a DataFrame, pass a model object"
                 )
             result = run_eval(
-                spec, ds_spec, device=device, batch_size=batch_size, progress=bar,
+                spec, ds_spec, store=lookup, save=False, device=device, batch_size=batch_size, progress=bar,
                 tie_rule=tie_rule, checked_only=checked_only, datasets_from=lookup,
             )  # fmt: skip
             from negviz.datasets import load
 
-            ds = load(ds_spec, store=lookup)
-            return Evaluation(result.record, result.scores, ds)
+            return _result(result, load(ds_spec, store=lookup), lookup)
         ds = _load(dataset, split, limit, kind, columns, lookup)
         if similarity is None and ds.kind in SIMILARITY_KINDS:
             similarity = "cosine"  # as run_eval's metric_spec does for bi-encoders on DEMETR and CANNOT
-        scorer = wrap(model, name=name, similarity=similarity, cache=ScoreCache(), batch_size=batch_size)
+        scorer = wrap(
+            model, name=name, similarity=similarity, cache=ScoreCache(), batch_size=batch_size, task_name=ds.spec.name
+        )
         result = evaluate_scorer(scorer, ds, progress=bar, tie_rule=tie_rule, checked_only=checked_only)
         return Evaluation(result.record, result.scores, ds)
     finally:
         bar.close()
+
+
+def _result(result, ds, store) -> Evaluation:
+    """The Evaluation of a run_eval / run_corpus_eval result: a stored run reused (a shipped one,
+    or one saved before) is read from the store and says so."""
+    scores = store.scores(result.record.run_id) if result.scores is None else result.scores
+    return Evaluation(result.record, scores, ds, reused=result.reused)
 
 
 def _dataset_spec(dataset, split, limit, kind, columns) -> DatasetSpec | None:
@@ -323,7 +335,7 @@ def frame_dataset(frame: pd.DataFrame, kind: str, columns, limit: int | None):
     return Dataset(spec, kind, apply_limit(valid, kind, limit), "DataFrame", "in memory", "the caller's", "")
 
 
-def _corpus(model, dataset, corpus, name, top_k, split, limit, device, batch_size, bar) -> Evaluation:
+def _corpus(model, dataset, corpus, name, top_k, split, limit, device, batch_size, bar, store) -> Evaluation:
     from negviz.core.cache import ScoreCache
     from negviz.datasets import load
     from negviz.evaluation.retrieval.evaluate import run_corpus_eval
@@ -333,6 +345,9 @@ def _corpus(model, dataset, corpus, name, top_k, split, limit, device, batch_siz
     if ds_spec is None:
         raise NegvizError("corpus retrieval takes an exclusion dataset by name or file (e.g. 'excluir')")
     if not isinstance(model, (str, ModelSpec)):
-        model = wrap(model, name=name, cache=ScoreCache(), batch_size=batch_size)
-    result = run_corpus_eval(model, ds_spec, corpus, top_k=top_k, device=device, batch_size=batch_size, progress=bar)
-    return Evaluation(result.record, result.scores, load(ds_spec))
+        model = wrap(model, name=name, cache=ScoreCache(), batch_size=batch_size, task_name=ds_spec.name)
+    result = run_corpus_eval(
+        model, ds_spec, corpus, top_k=top_k, store=store, save=False, device=device, batch_size=batch_size,
+        progress=bar,
+    )  # fmt: skip
+    return _result(result, load(ds_spec), store)
