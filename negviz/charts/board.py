@@ -8,7 +8,8 @@ import textwrap
 import pandas as pd
 import plotly.graph_objects as go
 
-from negviz.analyses.board import column_keys, rank_within_columns, shown_value, titles, units
+from negviz.analyses.board import column_keys, metric_of, rank_within_columns, shown_value, titles
+from negviz.core import metric_text, metrics
 from negviz.charts.style import FAMILY_COLORS, FONT, NOTE_COLOR
 
 ROW_PX, HEADER_PX, NAME_PX = 60, 100, 150
@@ -27,12 +28,12 @@ def _cell_text(row: dict, key: str) -> str:
         return "—"
     text = shown_value(key, value)
     lo, hi, n = row.get(f"{key}_ci_low"), row.get(f"{key}_ci_high"), row.get(f"{key}_n")
-    if lo is not None and pd.notna(lo):  # the CI without its unit, which the value shows
-        ci = "–".join(shown_value(key, v).removesuffix("%").removesuffix(" pp") for v in (lo, hi))
-        text += f"<br><span style='font-size:11px'>{ci}</span>"
+    if not metric_text.is_missing(lo):
+        text += f"<br><span style='font-size:11px'>{metric_text.ci(metric_of()[key], lo, hi)}</span>"
     held_out = " · held-out†" if key in _trained_sets(row) else ""  # the model trained on this benchmark's data
-    if n is not None and pd.notna(n):
-        text += f"<br><span style='font-size:11px'>n={int(n):,}{held_out}</span>"
+    if not metric_text.is_missing(n):
+        shown_n = metric_text.n_of(n, row.get(f"{key}_of"))
+        text += f"<br><span style='font-size:11px'>n={shown_n}{held_out}</span>"
     return text
 
 
@@ -176,7 +177,7 @@ def transfer_scatter(
 ) -> go.Figure:
     """One point per model with both cells, both 95% CIs as error bars, coloured by family (one
     legend entry each); published points with both values as hollow diamonds."""
-    scale = {k: 100.0 if units()[k] in ("%", "pp") else 1.0 for k in column_keys()}
+    scale = {k: metrics.metric(m).scale for k, m in metric_of().items()}
     both = board.dropna(subset=[x, y])
     pub = published.dropna(subset=[x, y]) if published is not None and {x, y} <= set(published.columns) else None
     points = both[["model", x, y]]

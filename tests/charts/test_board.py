@@ -32,7 +32,7 @@ def test_board_figure_shows_value_ci_n_and_ranks_each_column():
     fig = board_figure(hand_board(), published, title="board", keys=["nevir", "excluir"])
     heat = fig.data[0]
     small = "<br><span style='font-size:11px'>{}</span>"
-    assert heat.text[0][0] == "50.0%" + small.format("40.0–60.0") + small.format("n=100 · held-out†")
+    assert heat.text[0][0] == "50.0%" + small.format("40.0 to 60.0%") + small.format("n=100 · held-out†")
     assert list(heat.text[1]) == ["30.0%", "—"]  # no CI, no n; no cell at all
     assert heat.z[0][0] == 1.0 and heat.z[1][0] == 0.5  # the best of two, the second
     assert all(math.isnan(v) for v in (heat.z[0][1], heat.z[1][1], heat.z[2][0]))  # one value: no rank; papers: none

@@ -15,7 +15,7 @@ from negviz.report.html import (
 
 def test_fmt_value_writes_each_kind_of_cell():
     assert [fmt_value(v) for v in (None, True, False, 0.12345, 1234567, "x")] == [
-        "–",
+        "—",
         "yes",
         "no",
         "0.123",
