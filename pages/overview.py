@@ -81,7 +81,7 @@ if not beside.empty:
             shown,
             hide_index=True,
             key=f"beside-published-{'percent' if unit == '%' else unit}",
-            column_config={  # one decimal for % and pp (a rate's difference to the paper is in points)
+            column_config={  # one decimal for % and pp (a rate's difference to a paper: points)
                 c: st.column_config.NumberColumn(
                     c, format="%.1f" if c.endswith(("(%)", "(pp)")) else "%.3f"
                 )
