@@ -104,7 +104,7 @@ COLUMNS = (
     ),
     Column(
         "cannot", "cannot", "eval", "CANNOT", "mean_similarity",
-        "mean similarity (scales differ by model, not ranked)", False, _headline, "",
+        "mean similarity (not ranked)", False, _headline, "",
     ),
 )  # fmt: skip
 GENERAL_METRIC = "general_recall10"
@@ -341,12 +341,17 @@ def _trained_text(trained: dict[str, Any]) -> str | None:
 
 # Published numbers measured as negviz measures the column (analyses.beside_published decides).
 PUBLISHED_METRICS = {"nevir": "paired_accuracy", "demetr_negation": "sensitivity_ratio (negation)"}
+# The best published results of a column, as reference rows (model, source): NevIR's from Rank1's
+# Table 2 (arXiv 2502.18418): RankGPT with o3-mini (listwise), Rank1-32B and MonoT5-3B.
+BEST_PUBLISHED = {
+    "nevir": ("rank1_table2", "paired_accuracy", ("RankGPT (o3-mini; listwise)", "Rank1-32B", "MonoT5-3B"))
+}
 
 
 def published_board(reference: pd.DataFrame) -> pd.DataFrame:
     """The papers' rows of the board's columns (model, its sources, and the column values), to be
     shown as marked rows; only columns whose published protocol is negviz's."""
-    from negviz.analyses.beside_published import published_overlay
+    from negviz.analyses.beside_published import SCALE, published_overlay
 
     rows: dict[str, dict[str, Any]] = {}  # by model: a model two papers measured is one point
     by_key = {c.key: c for c in COLUMNS}
@@ -357,6 +362,10 @@ def published_board(reference: pd.DataFrame) -> pd.DataFrame:
             if r.source not in row["source"]:
                 row["source"] += f"; {r.source}"
             row[key] = r.value
+    for key, (table, metric, models) in BEST_PUBLISHED.items():
+        part = reference[(reference["table"] == table) & (reference["metric"] == metric)]
+        for r in part[part["model"].isin(models)].itertuples(index=False):
+            rows.setdefault(r.model, {"model": r.model, "source": r.source})[key] = r.value * SCALE[r.unit]
     return pd.DataFrame(list(rows.values()), columns=["model", "source", *PUBLISHED_METRICS])
 
 

@@ -15,7 +15,7 @@ from negviz.analyses.board import (
     sorted_board,
     titles,
 )
-from negviz.charts.board import board_figure, parts, transfer_scatter
+from negviz.charts.board import board_table_html, transfer_scatter
 from negviz.ui import resources
 from negviz.ui.dataset_cache import dataset_view
 from negviz.ui.widgets import csv_download, figure_downloads, safe_md
@@ -43,20 +43,19 @@ def board_section(frame: pd.DataFrame) -> None:
     )
     published = right.toggle(
         "Published (◇)",
-        value=True,
+        value=False,  # the papers' ~30 rows would double the table; one click shows them
         key="published",
         bind="query-params",
         help="The papers' numbers measured as negviz measures the column (NevIR Table 2, HedgeMPNet "
-        "Table 1, NegBLEURT Fig. 4), as marked rows below the models; never ranked.",
+        "Table 1, NegBLEURT Fig. 4, and the best published NevIR results of Rank1's Table 2), "
+        "as marked rows below the models; never ranked.",
     )
     key = {SHORT[k]: k for k in keys}.get(by)
     shown = sorted_board(frame, key)
     pub = published_board(resources.reference()) if published else None
-    for i, part in enumerate(parts(keys)):
-        title = f"Every model on every benchmark · {len(shown)} models · part {i + 1} of {len(parts(keys))}"
-        fig = board_figure(shown, pub, title, part)
-        st.plotly_chart(fig, key=f"board-{i}", config={"displaylogo": False})
-        figure_downloads(fig, f"negviz-board-{i + 1}", key=f"board-fig-{i}")
+    sorted_by = f"sorted by {titles()[key]}, best first" if key else "sorted by model name"
+    st.markdown(f"**Every model on every benchmark** · {len(shown)} models · {safe_md(sorted_by)}")
+    st.html(board_table_html(shown, pub, key))
     st.caption(
         "† under a model's name: the benchmarks it was trained on part of; its cells there (n · "
         "held-out†) are over the split it never saw (a NevIR-split checkpoint: the passage-disjoint "
