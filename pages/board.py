@@ -16,7 +16,9 @@ if frame.empty:
     st.info(no_runs_yet("nevir", "any benchmark"))
     st.stop()
 board_view.board_section(frame)
-transfer, fixes = st.tabs(["Transfer between benchmarks", "A fix against its base"])  # one at a time
+transfer, fixes = st.tabs(
+    ["Transfer between benchmarks", "A fix against its base"]
+)  # one at a time
 with transfer:
     board_view.transfer_section(frame)
 with fixes:
