@@ -369,21 +369,6 @@ def published_board(reference: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(list(rows.values()), columns=["model", "source", *PUBLISHED_METRICS])
 
 
-def rank_within_columns(board: pd.DataFrame) -> pd.DataFrame:
-    """Per ranked column, each model's place as a fraction: 1 the best, 0 the worst (NaN where
-    the model has no cell, and in columns whose scales differ by model)."""
-    out = pd.DataFrame(index=board.index)
-    for column in COLUMNS:
-        values = board[column.key].astype(float)
-        if column.higher_is_better is None or values.notna().sum() < 2:
-            out[column.key] = float("nan")
-            continue
-        out[column.key] = values.rank(ascending=column.higher_is_better, pct=True, method="average")
-    general = board[GENERAL].astype(float)
-    out[GENERAL] = general.rank(pct=True) if general.notna().sum() >= 2 else float("nan")
-    return out
-
-
 def sorted_board(board: pd.DataFrame, by: str | None) -> pd.DataFrame:
     """The board ordered by one column, best first (missing cells last); by model name otherwise."""
     column = next((c for c in COLUMNS if c.key == by), None)
@@ -392,11 +377,6 @@ def sorted_board(board: pd.DataFrame, by: str | None) -> pd.DataFrame:
     if column is not None:
         return board.sort_values(by, ascending=True, na_position="last", kind="stable").reset_index(drop=True)
     return board.sort_values("model", kind="stable").reset_index(drop=True)
-
-
-def shown_value(key: str, value: float | None) -> str:
-    """A cell's value in its column's metric's unit, for a person (negviz.core.metric_text)."""
-    return metric_text.value(metric_of()[key], value)
 
 
 def cell_text(row: dict, key: str) -> str:

@@ -1,41 +1,20 @@
-"""The board across benchmarks as figures: a table coloured by rank within each column, and the
-transfer scatter of any two columns. DataFrames in (negviz.analyses.board), plotly out."""
+"""The board across benchmarks drawn: one HTML table (cells in their metrics' units, coloured by
+their distance from the metric's chance level) and the transfer scatter of any two columns.
+DataFrames in (negviz.analyses.board), escaped HTML or a plotly figure out."""
 
 from __future__ import annotations
 
-import textwrap
 from html import escape
 
 import pandas as pd
 import plotly.graph_objects as go
 
-from negviz.analyses.board import column_keys, metric_of, rank_within_columns, shown_value, titles
+from negviz.analyses.board import column_keys, metric_of, titles
 from negviz.core import metric_text, metrics
 from negviz.charts.style import FAMILY_COLORS, FONT, NOTE_COLOR
 
-ROW_PX, HEADER_PX, NAME_PX = 60, 100, 150
-PART = 3  # columns per figure: a part fits a 1,000 px window (540 px of content) with each cell's CI
 PLOT_PX = (540, 320)  # the scatter's plotting area, for placing point labels apart
 PUBLISHED_MARK = "◇ "
-
-
-def _wrap(text: str, width: int = 16) -> str:
-    return "<br>".join(textwrap.wrap(text, width))
-
-
-def _cell_text(row: dict, key: str) -> str:
-    value = row.get(key)
-    if value is None or pd.isna(value):
-        return "—"
-    text = shown_value(key, value)
-    lo, hi, n = row.get(f"{key}_ci_low"), row.get(f"{key}_ci_high"), row.get(f"{key}_n")
-    if not metric_text.is_missing(lo):
-        text += f"<br><span style='font-size:11px'>{metric_text.ci(metric_of()[key], lo, hi)}</span>"
-    held_out = " · held-out†" if key in _trained_sets(row) else ""  # the model trained on this benchmark's data
-    if not metric_text.is_missing(n):
-        shown_n = metric_text.n_of(n, row.get(f"{key}_of"))
-        text += f"<br><span style='font-size:11px'>n={shown_n}{held_out}</span>"
-    return text
 
 
 def _trained_sets(row: dict) -> list[str]:
@@ -43,95 +22,7 @@ def _trained_sets(row: dict) -> list[str]:
     return list(sets) if isinstance(sets, (list, tuple)) else []
 
 
-def _row_name(row: dict) -> str:
-    """The model's name, and under it which benchmarks it trained on part of (its cells there are
-    the held-out split, marked †)."""
-    name = _wrap(row["model"], 20)
-    trained = sorted({DATASET_NAMES.get(k.split("_")[0], k) for k in _trained_sets(row)})
-    if trained:
-        name += f"<br><span style='font-size:10px'>† trained on {', '.join(trained)}</span>"
-    samples = row.get("samples") if isinstance(row.get("samples"), dict) else {}
-    for benchmark, limit in samples.items():  # a stated sample, never read as the whole benchmark
-        name += f"<br><span style='font-size:10px'>{benchmark}: first {limit:,} only</span>"
-    return name
-
-
 DATASET_NAMES = {"nevir": "NevIR", "excluir": "ExcluIR", "demetr": "DEMETR", "cannot": "CANNOT"}
-
-
-def parts(keys: list[str]) -> list[list[str]]:
-    """The board's columns in figures of PART columns."""
-    return [keys[i : i + PART] for i in range(0, len(keys), PART)]
-
-
-def board_figure(
-    board: pd.DataFrame, published: pd.DataFrame | None = None, title: str = "", keys: list[str] | None = None
-) -> go.Figure:
-    """Models (rows, in the board's order) x benchmarks: each cell its value, 95% CI and n,
-    coloured by the model's rank within the column (columns whose scales differ are not
-    coloured); empty cells show "—" and their hover says which command fills them; published
-    rows follow, marked ◇ and uncoloured."""
-    keys = keys or column_keys()
-    ranks = rank_within_columns(board)
-    rows = board.to_dict("records")
-    names = [_row_name(r) for r in rows]
-    z = [[ranks.at[i, k] for k in keys] for i in ranks.index]
-    text = [[_cell_text(r, k) for k in keys] for r in rows]
-    hover = [
-        [
-            f"{r['model']} · {titles()[k]}<br>"
-            + (f"run {str(r.get(f'{k}_run_id'))[:8]}" if pd.notna(r.get(k)) else "no run: see the list of commands")
-            for k in keys
-        ]
-        for r in rows
-    ]
-    if published is not None and not published.empty:
-        for p in published.to_dict("records"):
-            names.append(_wrap(f"{PUBLISHED_MARK}{p['model']} ({p['source']})", 20))
-            z.append([float("nan")] * len(keys))
-            text.append([shown_value(k, p[k]) if k in p and pd.notna(p[k]) else "" for k in keys])
-            hover.append([f"published: {p['model']} · {p['source']}" for _ in keys])
-    header = [_wrap(titles()[k], 18) for k in keys]
-    fig = go.Figure(
-        go.Heatmap(
-            z=z,
-            x=header,
-            y=names,
-            text=text,
-            texttemplate="%{text}",
-            textfont=dict(size=13),
-            hovertext=hover,
-            hovertemplate="%{hovertext}<extra></extra>",
-            colorscale=[[0, "#fde68a"], [1, "#15803d"]],
-            zmin=0,
-            zmax=1,
-            xgap=2,
-            ygap=2,
-            colorbar=dict(  # below the cells, so the columns keep the figure's width
-                title=dict(text="rank in its column", side="top"),
-                orientation="h",
-                x=0,
-                xanchor="left",
-                y=-50 / (ROW_PX * len(names)),
-                yanchor="top",
-                tickvals=[0, 1],
-                ticktext=["last", "first"],
-                len=0.4,
-                thickness=12,
-            ),
-        )
-    )
-    height = HEADER_PX + 140 + ROW_PX * len(names)
-    fig.update_layout(
-        title=dict(text=title, x=0, font=dict(size=16)),
-        font=FONT,
-        height=height,
-        margin=dict(l=NAME_PX, r=10, t=HEADER_PX + (40 if title else 10), b=110),
-        plot_bgcolor="#f4f4f5",
-        xaxis=dict(side="top", tickangle=0, tickfont=dict(size=12)),
-        yaxis=dict(autorange="reversed", tickfont=dict(size=12)),
-    )
-    return fig
 
 
 POSITIONS = {  # plotly textposition -> the label box's offset from its point, in px (x, y up)
@@ -290,7 +181,9 @@ def _model_cell(row: dict, key: str, usual_n=None) -> tuple[str, str, str]:
     html = f"<b>{escape(metric_text.value(m, row[key]))}</b>" + "".join(
         f"<br><small>{escape(t)}</small>" for t in small
     )
-    return html, chance_shade(m, row[key]), f"{shown_n} · run {str(row.get(f'{key}_run_id'))[:8]}"
+    run = row.get(f"{key}_run_id")
+    run_text = f" · run {str(run)[:8]}" if isinstance(run, str) else ""
+    return html, chance_shade(m, row[key]), (shown_n if not metric_text.is_missing(n) else "") + run_text
 
 
 MISSING_HTML = f'<span class="nv-missing">{metric_text.MISSING}</span>'
@@ -360,7 +253,9 @@ def board_table_html(
         else:
             groups.append((heads[k][0], 1))
     top = '<th rowspan="2">model</th>' + "".join(f'<th colspan="{n}">{escape(g)}</th>' for g, n in groups)
-    usual = {k: board[f"{k}_n"].mode().iloc[0] if board[f"{k}_n"].notna().any() else None for k in keys}
+    usual = {
+        k: board[f"{k}_n"].mode().max() if board[f"{k}_n"].notna().any() else None for k in keys
+    }  # ties: the larger
     sub = "".join(
         (f'<th class="nv-sorted">{SORTED_MARK} ' if k == sort_key else "<th>")
         + escape(_measure(k))
