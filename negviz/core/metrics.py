@@ -198,6 +198,20 @@ METRICS: dict[str, Metric] = {
             "general_recall10", "HotpotQA Recall@10", "share of HotpotQA's supporting passages in the top 10",
             RATE,
         ),
+        # ExcluIR over a corpus, per document: d+ (the right one) and d- (the excluded one)
+        *(
+            Metric(f"r{k}_{side}", f"R@{k} ({doc})", f"share of queries with {doc} in the top {k}", RATE)
+            for side, doc in (("pos", "d+"), ("neg", "d−"))
+            for k in (1, 5, 10)
+        ),
+        *(
+            Metric(f"mrr10_{side}", f"MRR@10 ({doc})", f"mean reciprocal rank of {doc} in the top 10", NUMBER)
+            for side, doc in (("pos", "d+"), ("neg", "d−"))
+        ),
+        Metric(
+            "right_rank_at_k", "Right Rank in the top k", "share of queries whose d+ is above d- in the top-k list",
+            RATE,
+        ),
     )
 }  # fmt: skip
 
