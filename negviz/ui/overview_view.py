@@ -42,6 +42,7 @@ def leaderboard_shown(board: pd.DataFrame) -> pd.DataFrame:
         metric_text.ci(m, lo, hi) for m, lo, hi in zip(board["metric"], board["ci_low"], board["ci_high"])
     ])  # fmt: skip
     shown["n"] = [metric_text.n_of(n, of) for n, of in zip(board["n"], board["of_n"])]
+    shown["metric"] = [metrics.metric(m).label for m in board["metric"]]  # "paired accuracy", not its key
     others = [c for c in shown.columns if c != "value"]
     shown[others] = metric_text.cells(shown[others].astype(object))
     shown["params_m"] = [metric_text.number(v, 0) for v in board["params_m"]]

@@ -33,6 +33,7 @@ def test_leaderboard_table_shows_success_rates_in_percent(app_env):
     first = board.iloc[0]  # its CI as text in the same unit: "5.9 to 8.4%"
     assert shown["95% CI"].iloc[0] == f"{first['ci_low'] * 100:.1f} to {first['ci_high'] * 100:.1f}%"
     assert shown["n"].iloc[0] == f"{int(first['n']):,}"  # no partial import here: no "of N"
+    assert set(shown["metric"]) == {"paired accuracy"}  # the metric's label, not its key
     texts = shown.drop(columns="value").astype(str).to_numpy().ravel()
     assert not {"None", "nan", "NaN", "-0.0"} & set(texts), "no raw missing value reaches a person"
 
