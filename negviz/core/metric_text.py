@@ -74,13 +74,21 @@ def ci(m: str | Metric, low: Any, high: Any) -> str:
     return " to ".join(ends) + SUFFIX[m.unit]
 
 
+def _difference_metric(m: str | Metric) -> Metric:
+    """The metric a difference of ``m`` is a value of: rates differ by points, always signed."""
+    m = _metric(m)
+    return Metric(m.name, m.label, unit=POINTS if m.unit == RATE else m.unit, signed=True)
+
+
 def difference(m: str | Metric, d: Any) -> str:
     """A difference of two values of metric ``m`` (one run minus another, a run minus a paper):
     rates and their differences in percentage points, numbers with their sign."""
-    m = _metric(m)
-    if m.unit == RATE:
-        m = Metric(m.name, m.label, unit=POINTS)
-    return value(Metric(m.name, m.label, unit=m.unit, signed=True), d)
+    return value(_difference_metric(m), d)
+
+
+def difference_ci(m: str | Metric, low: Any, high: Any) -> str:
+    """The 95% CI of such a difference: '-5.0 to +30.0 pp'."""
+    return ci(_difference_metric(m), low, high)
 
 
 def difference_unit(m: str | Metric) -> str:

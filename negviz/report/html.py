@@ -50,23 +50,24 @@ def preference_rows(preference: list[Mapping[str, Any]]) -> list[dict[str, Any]]
 
 
 def fix_rows(fixes: list[Mapping[str, Any]]) -> list[dict[str, Any]]:
-    """The model against its base per benchmark (analyses.fixes), difference and CI in points."""
-
-    def pp(x: float) -> str:
-        return f"{x * 100:+.1f}"
-
+    """The model against its base per benchmark (analyses.fixes), difference and CI in points
+    (a difference of two accuracies, negviz.core.metric_text)."""
     return [
         {
             "dataset": f["dataset"],
             "base": f["base"],
             "n": f["n"],
-            "difference": f"{pp(f['difference'])} pp [{pp(f['difference_ci_low'])}, {pp(f['difference_ci_high'])}]",
+            "difference": f"{metric_text.difference(ACCURACY, f['difference'])} "
+            f"[{metric_text.difference_ci(ACCURACY, f['difference_ci_low'], f['difference_ci_high'])}]",
             "p": f"{f['p_value']:.2g}",
             "repaired": f["repaired"],
             "broken": f["broken"],
         }
         for f in fixes
     ]
+
+
+ACCURACY = metrics.Metric("accuracy", "accuracy", unit=metrics.RATE)  # a share of items right
 
 
 def labelled_cells(cells: list[Mapping[str, Any]], labels: Mapping[str, str]) -> list[dict[str, Any]]:

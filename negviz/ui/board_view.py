@@ -16,6 +16,7 @@ from negviz.analyses.board import (
     titles,
 )
 from negviz.charts.board import board_table_html, transfer_scatter
+from negviz.core import metric_text
 from negviz.ui import resources
 from negviz.ui.dataset_cache import dataset_view
 from negviz.ui.widgets import csv_download, figure_downloads, safe_md
@@ -99,7 +100,7 @@ def _fixes(url: str, dataset: str):  # noqa: ARG001  (the store's URL keys the c
     return dataset_view(dataset).fixes(resources.catalog())
 
 
-FIX_DATASETS = ("nevir", "excluir")
+FIX_DATASETS = {"nevir": "paired_accuracy", "excluir": "right_rank"}  # benchmark -> its verdict rate
 LISTED = 60  # pairs linked on the page; the CSV has them all  # the benchmarks with a right or wrong verdict per item
 
 
@@ -108,7 +109,7 @@ def fixes_section() -> None:
     from negviz.core import links
 
     st.subheader("A fix against its base: pairs repaired and broken")
-    dataset = st.radio("Benchmark", FIX_DATASETS, key="fix_ds", bind="query-params", horizontal=True)
+    dataset = st.radio("Benchmark", list(FIX_DATASETS), key="fix_ds", bind="query-params", horizontal=True)
     table, items = _fixes(resources.db_url(), dataset)
     if table.empty:
         st.info(f"No model with a catalog base has a stored run beside its base's on {dataset}.")
@@ -120,9 +121,9 @@ def fixes_section() -> None:
             "n": table["n"],
             "base accuracy (%)": table["base_accuracy"] * 100,
             "model accuracy (%)": table["model_accuracy"] * 100,
-            "difference (pp)": table["difference"] * 100,
+            "difference (pp)": (table["difference"] * 100).round(1) + 0.0,  # never "-0.0"
             "95% CI (pp)": [
-                f"{lo * 100:+.1f} to {hi * 100:+.1f}"
+                metric_text.difference_ci(FIX_DATASETS[dataset], lo, hi)
                 for lo, hi in zip(table["difference_ci_low"], table["difference_ci_high"])
             ],
             "McNemar p": table["p_value"],

@@ -48,6 +48,7 @@ def test_ci_difference_header_and_printf():
     assert mt.difference("paired_accuracy", 0.012) == "+1.2 pp"  # two rates differ by points
     assert mt.difference("paired_accuracy", -0.0004) == "0.0 pp"
     assert mt.difference("sensitivity_ratio", -0.25) == "-0.250"
+    assert mt.difference_ci("right_rank", -0.05, 0.3) == "-5.0 to +30.0 pp"
     assert mt.difference_unit("right_rank") == "pp" and mt.difference_unit("sensitivity_ratio") == ""
     assert mt.header("delta_r1") == "ΔR@1 (pp)" and mt.header("sensitivity_ratio") == "sensitivity ratio"
     assert mt.header("paired_accuracy", "NevIR paired accuracy") == "NevIR paired accuracy (%)"
