@@ -131,10 +131,11 @@ def transfer_scatter(
         title=dict(text=title, x=0),
         font=FONT,
         height=560,
-        margin=dict(l=80, r=170, t=60, b=110),  # room for a long label at the right edge
+        margin=dict(l=80, r=170, t=60, b=150),  # room for a long label at the right edge
         xaxis_title=titles()[x],
         yaxis_title=titles()[y],
-        legend=dict(orientation="h", y=-0.2, x=0, title_text="family"),
+        # at the figure's foot, under the x axis title (the plot narrowed by the labels' room)
+        legend=dict(orientation="h", yref="container", y=0, yanchor="bottom", x=0, title_text="family"),
     )
     return fig
 
