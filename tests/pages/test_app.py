@@ -60,7 +60,7 @@ def test_url_query_param_selects_the_dataset(app_env):
     at.query_params["dataset"] = "excluir"
     at.run()
     assert at.sidebar.selectbox(key="dataset").value == "excluir"
-    assert set(next(d.value for d in at.dataframe if "metric" in d.value.columns)["metric"]) == {"right_rank"}
+    assert set(next(d.value for d in at.dataframe if "metric" in d.value.columns)["metric"]) == {"Right Rank"}
 
 
 def test_evaluate_page_reports_an_unknown_model_and_keeps_running(app_env):
