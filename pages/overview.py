@@ -77,15 +77,16 @@ if not beside.empty:
         "difference with the run's 95% CI, and what differs between the two measurements."
     )
     for unit, shown in shown_beside(beside):
-        fmt = "%.1f" if unit == "%" else "%.3f"
         st.dataframe(
             shown,
             hide_index=True,
             key=f"beside-published-{'percent' if unit == '%' else unit}",
-            column_config={
-                c: st.column_config.NumberColumn(c, format=fmt)
+            column_config={  # one decimal for % and pp (a rate's difference to a paper: points)
+                c: st.column_config.NumberColumn(
+                    c, format="%.1f" if c.endswith(("(%)", "(pp)")) else "%.3f"
+                )
                 for c in shown.columns
-                if c.endswith(f"({unit})")
+                if c.endswith(f"({unit})") or c.endswith("(pp)")
             }
             | {
                 "protocol": st.column_config.TextColumn(

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import pandas as pd
 
+from negviz.core import metrics
+
 from negviz.analyses.leaderboard import COMPARABLE_TABLES, is_paper_corpus
 from negviz.core.schema import queries_dataset
 from negviz.evaluation.published import model_rows
@@ -151,9 +153,6 @@ def beside_published(runs: pd.DataFrame, reference: pd.DataFrame) -> pd.DataFram
 
 
 # ---------------------------------------------------------------- display (the Overview page)
-# Metrics that are proportions (success rates, recall differences): shown in percent. Ratios
-# (DEMETR's sensitivity ratio) and correlations keep their own scale.
-PERCENT_METRICS = frozenset({"paired_accuracy", "right_rank", "delta_r1", "delta_mrr10", "recall10", "mrr10"})
 SHOWN_NUMBERS = ("negviz", "ci_low", "ci_high", "published", "difference", "diff_ci_low", "diff_ci_high")
 SHOWN_HEADERS = {
     "negviz": "negviz",
@@ -182,10 +181,14 @@ SHOWN_ORDER = (
 TELLS_APART = ("perturbation", "metric", "source")  # moved to the end where they do not vary
 
 
+DIFFERENCES = ("difference", "diff_ci_low", "diff_ci_high")  # in the difference's unit (pp for rates)
+
+
 def metric_unit(metric: str) -> str:
-    """'%' for a proportion, 'ratio' for a sensitivity ratio, 'correlation' for a correlation."""
-    if metric in PERCENT_METRICS:
-        return "%"
+    """The unit the metric model declares ('%' for a rate, 'pp' for a difference of rates);
+    for a plain number, what it is: 'ratio', 'correlation' or 'value'."""
+    if unit := metrics.metric(metric).unit:
+        return unit
     if "ratio" in metric:
         return "ratio"
     return "correlation" if "rho" in metric or "spearman" in metric or "pearson" in metric else "value"
@@ -193,23 +196,29 @@ def metric_unit(metric: str) -> str:
 
 def shown_beside(beside: pd.DataFrame) -> list[tuple[str, pd.DataFrame]]:
     """The beside-the-papers frame as the Overview shows it: one (unit, frame) per unit, so each
-    column header carries its unit; proportions in percent (x100), like the leaderboard; model,
-    protocol and what else varies first, so rows of one model are told apart at a glance."""
+    column header carries its unit (a difference of rates in points, pp); rates and points x100,
+    like the leaderboard (negviz.core.metrics); model, protocol and what else varies first, so rows
+    of one model are told apart at a glance. Numbers are rounded to the decimals shown (one for %
+    and pp, three otherwise; negviz.core.metric_text.DIGITS), so none reads "-0.0"."""
+    from negviz.core.metric_text import DIGITS
+
     out = []
     units = beside["metric"].map(metric_unit)
     for unit in dict.fromkeys(units):
         part = beside[units == unit].copy()
-        if unit == "%":
-            cols = [c for c in SHOWN_NUMBERS if c in part]
-            part[cols] = part[cols].astype(float) * 100
+        scaled = unit in (metrics.RATE, metrics.POINTS)
         nums = [c for c in SHOWN_NUMBERS if c in part]
-        part[nums] = part[nums].astype(float).round(6) + 0.0  # no "-0.0" for a difference of nothing
+        part[nums] = part[nums].astype(float) * (100.0 if scaled else 1.0)
+        part[nums] = part[nums].round(DIGITS[metrics.POINTS] if scaled else DIGITS[metrics.NUMBER]) + 0.0
         if not (part["perturbation"].fillna("").astype(str) != "").any():
             part = part.drop(columns="perturbation")
         same = [c for c in TELLS_APART if c in part and part[c].nunique(dropna=False) <= 1]
         first = [c for c in SHOWN_ORDER if c in part and c not in same]
         part = part[first + [c for c in part.columns if c not in first]]
-        part = part.rename(columns={c: f"{h} ({unit})" for c, h in SHOWN_HEADERS.items()})
+        diff_unit = metrics.POINTS if unit == metrics.RATE else unit
+        part = part.rename(
+            columns={c: f"{h} ({diff_unit if c in DIFFERENCES else unit})" for c, h in SHOWN_HEADERS.items()}
+        )
         out.append((unit, part.reset_index(drop=True)))
     return out
 

@@ -22,6 +22,7 @@ from typing import Any, Callable
 import pandas as pd
 
 from negviz.analyses.leaderboard import headline_ci
+from negviz.core import metric_text, metrics
 from negviz.core.schema import queries_dataset
 from negviz.evaluation import run_choice
 from negviz.evaluation.catalog import eval_command
@@ -34,17 +35,27 @@ GENERAL = "general"
 
 @dataclass(frozen=True)
 class Column:
-    key: str  # the board's column name (and the prefix of its _ci_low, _ci_high, _n, _run_id)
+    key: str  # the board's column name (and the prefix of its _ci_low, _ci_high, _n, _of, _run_id)
     dataset: str  # the store's dataset name of the runs it reads
     kind: str  # the runs' kind: eval or retrieval
-    title: str  # for a person, with its unit
-    unit: str  # "%" (a proportion, shown x100), "pp" (a difference of proportions) or "ratio"/"score"
-    higher_is_better: bool | None  # None: scales differ by model, so the column is not ranked
+    benchmark: str  # the column's dataset for a person (the table's upper header)
+    metric: str  # negviz.core.metrics' name: the cell's unit, chance level and direction
+    measure: str  # what the column measures, for a person (the table's lower header)
+    ranked: bool  # False: scales differ by model (CANNOT's similarities), so the column is not ranked
     cell: Callable[[dict], Cell]  # a run's summary -> the cell
     fill: str  # the `negviz eval` flags besides model and dataset that fill an empty cell
 
     def command(self, model: str) -> str:
         return eval_command(model, queries_dataset(self.dataset), self.fill)
+
+    @property
+    def title(self) -> str:
+        """'NevIR paired accuracy (%)': benchmark, measure and the metric's unit."""
+        return metric_text.header(self.metric, f"{self.benchmark} {self.measure}")
+
+    @property
+    def higher_is_better(self) -> bool | None:
+        return metrics.metric(self.metric).higher_is_better if self.ranked else None
 
 
 def _headline(summary: dict) -> Cell:
@@ -71,61 +82,34 @@ def _perturbation(name: str) -> Callable[[dict], Cell]:
     return cell
 
 
+CORPUS = "ExcluIR offline corpus"
 COLUMNS = (
-    Column("nevir", "nevir", "eval", "NevIR paired accuracy (%)", "%", True, _headline, ""),
-    Column("excluir", "excluir", "eval", "ExcluIR Right Rank, pairs (%)", "%", True, _headline, ""),
+    Column("nevir", "nevir", "eval", "NevIR", "paired_accuracy", "paired accuracy", True, _headline, ""),
+    Column("excluir", "excluir", "eval", "ExcluIR", "right_rank", "Right Rank, pairs", True, _headline, ""),
     Column(
-        "excluir_delta_r1",
-        "excluir@offline",
-        "retrieval",
-        "ExcluIR offline corpus ΔR@1 (pp)",
-        "pp",
-        True,
-        _corpus("delta_r1"),
-        "--corpus offline",
+        "excluir_delta_r1", "excluir@offline", "retrieval", CORPUS, "delta_r1", "ΔR@1", True,
+        _corpus("delta_r1"), "--corpus offline",
     ),
     Column(
-        "excluir_delta_mrr10",
-        "excluir@offline",
-        "retrieval",
-        "ExcluIR offline corpus ΔMRR@10",
-        "score",
-        True,
-        _corpus("delta_mrr10"),
-        "--corpus offline",
+        "excluir_delta_mrr10", "excluir@offline", "retrieval", CORPUS, "delta_mrr10", "ΔMRR@10", True,
+        _corpus("delta_mrr10"), "--corpus offline",
     ),
     Column(
-        "demetr_negation",
-        "demetr",
-        "eval",
-        "DEMETR negation sensitivity (ratio)",
-        "ratio",
-        True,
-        _perturbation(NEGATION),
-        "",
+        "demetr_negation", "demetr", "eval", "DEMETR", "sensitivity_ratio", "negation sensitivity", True,
+        _perturbation(NEGATION), "",
     ),
     Column(
-        "demetr_antonym",
-        "demetr",
-        "eval",
-        "DEMETR antonym sensitivity (ratio)",
-        "ratio",
-        True,
-        _perturbation(ANTONYM),
-        "",
+        "demetr_antonym", "demetr", "eval", "DEMETR", "sensitivity_ratio", "antonym sensitivity", True,
+        _perturbation(ANTONYM), "",
     ),
     Column(
-        "cannot",
-        "cannot",
-        "eval",
-        "CANNOT mean similarity (score; scales differ by model, not ranked)",
-        "score",
-        None,
-        _headline,
-        "",
+        "cannot", "cannot", "eval", "CANNOT", "mean_similarity",
+        "mean similarity (not ranked)", False, _headline, "",
     ),
-)
-GENERAL_TITLE = "General retrieval: HotpotQA Recall@10 (%)"
+)  # fmt: skip
+GENERAL_METRIC = "general_recall10"
+GENERAL_BENCHMARK, GENERAL_MEASURE = "General retrieval", "HotpotQA Recall@10"
+GENERAL_TITLE = metric_text.header(GENERAL_METRIC, f"{GENERAL_BENCHMARK}: {GENERAL_MEASURE}")
 GENERAL_FILL = "negviz finetune --model {model} --general 30 (epoch 0 measures the starting model)"
 GENERAL_NOT_MEASURED = (
     "no command yet: the figure is measured by `negviz finetune` (epoch 0), which trains PyTorch bi-encoders only"
@@ -137,7 +121,7 @@ GENERAL_NOT_HELD_OUT = (
 # The shipped dataset whose items general retrieval asks (finetune.general: the ExcluIR sample's
 # question0 over its gold passages): a model trained on it has no held-out general cell.
 GENERAL_DRAWS_ON = "excluir"
-PARTS = ("", "_ci_low", "_ci_high", "_n", "_run_id")
+PARTS = ("", "_ci_low", "_ci_high", "_n", "_of", "_run_id")
 
 
 def column_keys() -> list[str]:
@@ -146,6 +130,11 @@ def column_keys() -> list[str]:
 
 def titles() -> dict[str, str]:
     return {c.key: c.title for c in COLUMNS} | {GENERAL: GENERAL_TITLE}
+
+
+def headers() -> dict[str, tuple[str, str]]:
+    """Per column (benchmark, measure): the table's two header rows (columns are dataset x metric)."""
+    return {c.key: (c.benchmark, c.measure) for c in COLUMNS} | {GENERAL: (GENERAL_BENCHMARK, GENERAL_MEASURE)}
 
 
 SHORT = {  # a column's name in pickers and URLs (a bound widget keeps its shown value in the URL)
@@ -160,8 +149,9 @@ SHORT = {  # a column's name in pickers and URLs (a bound widget keeps its shown
 }
 
 
-def units() -> dict[str, str]:
-    return {c.key: c.unit for c in COLUMNS} | {GENERAL: "%"}
+def metric_of() -> dict[str, str]:
+    """Per column, the negviz.core.metrics name its cells are values of (their unit and chance)."""
+    return {c.key: c.metric for c in COLUMNS} | {GENERAL: GENERAL_METRIC}
 
 
 def board_table(runs: pd.DataFrame, catalog: pd.DataFrame | None = None, made_by=None) -> pd.DataFrame:
@@ -189,6 +179,7 @@ def board_table(runs: pd.DataFrame, catalog: pd.DataFrame | None = None, made_by
                     f"{column.key}_ci_low": lo,
                     f"{column.key}_ci_high": hi,
                     f"{column.key}_n": n,
+                    f"{column.key}_of": (r.summary or {}).get("items_of"),  # a partial import: n of N
                     f"{column.key}_run_id": r.run_id,
                 }
             )
@@ -350,12 +341,17 @@ def _trained_text(trained: dict[str, Any]) -> str | None:
 
 # Published numbers measured as negviz measures the column (analyses.beside_published decides).
 PUBLISHED_METRICS = {"nevir": "paired_accuracy", "demetr_negation": "sensitivity_ratio (negation)"}
+# The best published results of a column, as reference rows (model, source): NevIR's from Rank1's
+# Table 2 (arXiv 2502.18418): RankGPT with o3-mini (listwise), Rank1-32B and MonoT5-3B.
+BEST_PUBLISHED = {
+    "nevir": ("rank1_table2", "paired_accuracy", ("RankGPT (o3-mini; listwise)", "Rank1-32B", "MonoT5-3B"))
+}
 
 
 def published_board(reference: pd.DataFrame) -> pd.DataFrame:
     """The papers' rows of the board's columns (model, its sources, and the column values), to be
     shown as marked rows; only columns whose published protocol is negviz's."""
-    from negviz.analyses.beside_published import published_overlay
+    from negviz.analyses.beside_published import SCALE, published_overlay
 
     rows: dict[str, dict[str, Any]] = {}  # by model: a model two papers measured is one point
     by_key = {c.key: c for c in COLUMNS}
@@ -366,22 +362,11 @@ def published_board(reference: pd.DataFrame) -> pd.DataFrame:
             if r.source not in row["source"]:
                 row["source"] += f"; {r.source}"
             row[key] = r.value
+    for key, (table, metric, models) in BEST_PUBLISHED.items():
+        part = reference[(reference["table"] == table) & (reference["metric"] == metric)]
+        for r in part[part["model"].isin(models)].itertuples(index=False):
+            rows.setdefault(r.model, {"model": r.model, "source": r.source})[key] = r.value * SCALE[r.unit]
     return pd.DataFrame(list(rows.values()), columns=["model", "source", *PUBLISHED_METRICS])
-
-
-def rank_within_columns(board: pd.DataFrame) -> pd.DataFrame:
-    """Per ranked column, each model's place as a fraction: 1 the best, 0 the worst (NaN where
-    the model has no cell, and in columns whose scales differ by model)."""
-    out = pd.DataFrame(index=board.index)
-    for column in COLUMNS:
-        values = board[column.key].astype(float)
-        if column.higher_is_better is None or values.notna().sum() < 2:
-            out[column.key] = float("nan")
-            continue
-        out[column.key] = values.rank(ascending=column.higher_is_better, pct=True, method="average")
-    general = board[GENERAL].astype(float)
-    out[GENERAL] = general.rank(pct=True) if general.notna().sum() >= 2 else float("nan")
-    return out
 
 
 def sorted_board(board: pd.DataFrame, by: str | None) -> pd.DataFrame:
@@ -394,16 +379,26 @@ def sorted_board(board: pd.DataFrame, by: str | None) -> pd.DataFrame:
     return board.sort_values("model", kind="stable").reset_index(drop=True)
 
 
-def shown_value(key: str, value: float | None) -> str:
-    """A cell's value in its column's unit, for a person."""
-    if value is None or pd.isna(value):
-        return "—"
-    unit = units()[key]
-    if unit == "%":
-        return f"{value * 100:.1f}%"
-    if unit == "pp":
-        return f"{value * 100:+.1f} pp"
-    return f"{value:.3f}"
+def cell_text(row: dict, key: str) -> str:
+    """A cell as one line: '7.1% [5.8 to 8.5%] n=1,383' ('n=50 of 1,383' for a partial import)."""
+    if metric_text.is_missing(row.get(key)):
+        return metric_text.MISSING
+    m = metric_of()[key]
+    text = metric_text.value(m, row[key])
+    if not metric_text.is_missing(row.get(f"{key}_ci_low")):
+        text += f" [{metric_text.ci(m, row[f'{key}_ci_low'], row[f'{key}_ci_high'])}]"
+    if not metric_text.is_missing(row.get(f"{key}_n")):
+        text += f" n={metric_text.n_of(row[f'{key}_n'], row.get(f'{key}_of'))}"
+    return text
+
+
+def board_text(board: pd.DataFrame) -> pd.DataFrame:
+    """The board with each benchmark's cell as its text (cell_text), for a terminal."""
+    out = board.copy()
+    rows = board.to_dict("records")
+    for key in column_keys():
+        out[key] = [cell_text(r, key) for r in rows]
+    return out
 
 
 def missing_cells(board: pd.DataFrame) -> pd.DataFrame:
@@ -430,7 +425,8 @@ def general_fill(row: dict) -> str:
 
 def board_json(board: pd.DataFrame) -> list[dict[str, Any]]:
     """The board for scripts: per row ``model``, ``base`` where declared, and per benchmark
-    ``value``, ``ci_low``, ``ci_high``, ``n`` (fractions and ratios as stored, never x100)."""
+    ``metric``, ``unit``, ``value``, ``ci_low``, ``ci_high``, ``n`` and, for a partial import,
+    ``of`` (values as stored, never x100: ``unit`` says how a person reads them, negviz.core.metrics)."""
     from negviz.core.json_values import plain
 
     out = []
@@ -446,11 +442,15 @@ def board_json(board: pd.DataFrame) -> list[dict[str, Any]]:
             item["samples"] = row["samples"]  # benchmark -> the first N items its run scored
         for key in column_keys():
             if pd.notna(row.get(key)):
+                metric = metrics.metric(metric_of()[key])
                 item[key] = {
+                    "metric": metric.name,
+                    "unit": metric.unit or "number",
                     "value": row[key],
                     "ci_low": row[f"{key}_ci_low"],
                     "ci_high": row[f"{key}_ci_high"],
                     "n": row[f"{key}_n"],
+                    **({"of": row[f"{key}_of"]} if pd.notna(row.get(f"{key}_of")) else {}),
                     "run_id": row[f"{key}_run_id"],
                 }
         out.append(plain(item))

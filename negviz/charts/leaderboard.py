@@ -6,8 +6,8 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from negviz.charts.style import BASELINE_COLOR, FAMILY_COLORS, FONT
+from negviz.core import metric_text, metrics
 
-PERCENT_METRICS = {"paired_accuracy", "right_rank"}  # success rates, drawn in percent
 PUBLISHED_NAME = "published (paper tables)"
 
 
@@ -24,10 +24,10 @@ def leaderboard_bars(
     ``published`` (model, source, value, category) adds the papers' numbers of the same metric
     as hollow grey bars labelled with their table, so they are never taken for negviz runs."""
     part = board[board["metric"] == metric].dropna(subset=["value"]).sort_values("value")
-    percent = metric in PERCENT_METRICS
-    scale = 100.0 if percent else 1.0
-    unit = "%" if percent else ""
-    fmt = ".1f" if percent else ".3f"
+    m = metrics.metric(metric)  # its unit: a rate drawn in percent on a 0-100 axis
+    percent, scale = m.is_rate, m.scale
+    unit = metric_text.SUFFIX[m.unit]
+    fmt = f".{metric_text.DIGITS[m.unit]}f"
     fig = go.Figure()
     families = part["family"].fillna("other")
     for family in dict.fromkeys(families):
@@ -35,7 +35,10 @@ def leaderboard_bars(
         fig.add_trace(
             go.Bar(
                 x=rows["value"] * scale,
-                y=[f"{m} (n={n})" for m, n in zip(rows["model"], rows["n"])],
+                y=[
+                    f"{name} (n={metric_text.n_of(n, of)})"
+                    for name, n, of in zip(rows["model"], rows["n"], rows.get("of_n", [None] * len(rows)))
+                ],
                 orientation="h",
                 name=family,
                 marker_color=FAMILY_COLORS.get(family, "#3f3f46"),
@@ -87,7 +90,7 @@ def leaderboard_bars(
     fig.update_layout(
         title=title,
         font=FONT,
-        xaxis_title=f"{metric.replace('_', ' ')}{' (%)' if percent else ''}",
+        xaxis_title=metric_text.header(m),
         yaxis_title=None,
         height=top + plot_h + axis_h + legend_h,
         margin=dict(l=10, r=20, t=top, b=axis_h + legend_h),

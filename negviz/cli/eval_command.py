@@ -106,7 +106,9 @@ def eval_payload(result) -> dict[str, Any]:
 
 
 def format_eval(out: dict[str, Any]) -> str:
-    n = f"n={out['n']} of {out['items_of']}" if out.get("items_of") else f"n={out['n']}"
+    from negviz.core.metric_text import ci, n_of, value
+
+    n = f"n={n_of(out['n'], out.get('items_of'))}"
     lines = [
         f"{out['model']} ({out['family']}, rev {out['revision']}) on {out['dataset']}:{out['split']}, "
         f"{n}, {out['wall_seconds']:.1f}s on {device_label(out['device'], out)}"
@@ -116,7 +118,7 @@ def format_eval(out: dict[str, Any]) -> str:
     if metric == "paired_accuracy":
         lo, hi = out["ci95"]
         lines.append(
-            f"paired accuracy ({out['tie_rule']} ties): {out['paired_accuracy']:.1%} [95% CI {lo:.1%}-{hi:.1%}]; "
+            f"paired accuracy ({out['tie_rule']} ties): {value(metric, out[metric])} [95% CI {ci(metric, lo, hi)}]; "
             f"random {out['random_baseline']:.0%}; {out['other_tie_rule']} tie rule: {out['paired_accuracy_other_tie_rule']:.1%} "
             f"({out['verdicts_differing_by_tie_rule']} verdicts differ)"
         )
@@ -126,7 +128,8 @@ def format_eval(out: dict[str, Any]) -> str:
     elif metric == "right_rank":
         lo, hi = out["ci95"]
         lines.append(
-            f"Right Rank: {out['right_rank']:.1%} [95% CI {lo:.1%}-{hi:.1%}]; random {out['random_baseline']:.0%}; ties {out['ties']}"
+            f"Right Rank: {value(metric, out[metric])} [95% CI {ci(metric, lo, hi)}]; "
+            f"random {out['random_baseline']:.0%}; ties {out['ties']}"
         )
     elif metric == "sensitivity_ratio":
         cols = [

@@ -13,5 +13,18 @@ def emit(df: pd.DataFrame, as_json: bool) -> int:
         print(dumps(df, indent=2))
     else:
         with pd.option_context("display.max_colwidth", 60, "display.width", 200):
-            print(df.to_string(index=False))
+            print(for_a_person(df).to_string(index=False))
     return 0
+
+
+def for_a_person(df: pd.DataFrame) -> pd.DataFrame:
+    """The table with no "None", "nan" or "-0.0" in it (negviz.core.metric_text's rule): missing
+    cells read "—", a number that is zero reads 0.0; other numbers as pandas prints them."""
+    from negviz.core import metric_text
+
+    def shown(v):
+        if isinstance(v, str) or not metric_text.is_missing_value(v):
+            return 0.0 if isinstance(v, float) and v == 0 else v
+        return metric_text.MISSING
+
+    return df.astype(object).apply(lambda column: column.map(shown)) if len(df) else df

@@ -11,6 +11,7 @@ from negviz.core.json_values import dumps
 
 
 def cmd_runs(args: argparse.Namespace) -> int:
+    from negviz.core import metric_text, metrics
     from negviz.evaluation.run_choice import chosen_mask
     from negviz.evaluation.summaries import headline
     from negviz.results.dataset_view import DatasetView
@@ -27,12 +28,17 @@ def cmd_runs(args: argparse.Namespace) -> int:
     table = df[["run_id", "model_name", "family", "dataset_name", "split", "n", "device", "wall_seconds"]].copy()
     table["device"] = [device_label(d, s) for d, s in zip(df["device"], df["summary"])]  # an INT8 run's CPU
     table["metric"], table["value"] = metric, value
+    if args.json:  # raw numbers, with the unit a person reads them in (negviz.core.metrics)
+        table["unit"] = [metrics.metric(m).unit or "number" for m in metric]
+    else:
+        table["value"] = [metric_text.value(m, v) for m, v in zip(metric, value)]
+        table["n"] = [metric_text.n_of(n, (s or {}).get("items_of")) for n, s in zip(df["n"], df["summary"])]
     table["shown"] = chosen_mask(df).map({True: "*", False: ""}).to_numpy()  # the run pages show for the model
     return emit(table, args.json)
 
 
 def cmd_board(args: argparse.Namespace) -> int:
-    from negviz.analyses.board import board_json, column_keys
+    from negviz.analyses.board import board_json, board_text, column_keys
     from negviz.results.dataset_view import DatasetView
     from negviz.store import open_store
 
@@ -43,7 +49,7 @@ def cmd_board(args: argparse.Namespace) -> int:
     if board.empty:
         print("no stored runs", file=sys.stderr)
         return 0
-    return emit(board[["model", "base", *column_keys()]], False)
+    return emit(board_text(board)[["model", "base", *column_keys()]], False)
 
 
 def cmd_import(args: argparse.Namespace) -> int:
@@ -102,13 +108,15 @@ def cmd_import_scores(args: argparse.Namespace) -> int:
     if args.json:
         print(dumps(out, indent=2))
     else:
+        from negviz.core import metric_text
         from negviz.evaluation.summaries import headline
 
         metric, value = headline(record.summary)
-        of = record.summary.get("items_of")
-        items = f"{record.n:,} of {of:,} items" if of else f"{record.n:,} items"
-        shown = f"{value:.1%}" if isinstance(value, float) and metric in ("paired_accuracy", "right_rank") else value
-        print(f"imported {record.model_name} on {record.dataset_name} ({items}): {metric} {shown}; run {record.run_id}")
+        items = metric_text.n_of(record.n, record.summary.get("items_of"))
+        print(
+            f"imported {record.model_name} on {record.dataset_name} ({items} items): "
+            f"{metric} {metric_text.value(metric, value)}; run {record.run_id}"
+        )
     return 0
 
 

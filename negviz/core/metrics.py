@@ -120,39 +120,102 @@ def mcnemar(correct_a, correct_b) -> dict:
 
 
 # ---------------------------------------------------------------- the metrics, one definition each
+RATE = "%"  # a share of items (a fraction in [0, 1]): shown x100 with "%"
+POINTS = "pp"  # a difference of two rates (a fraction in [-1, 1]): shown x100 in percentage points
+NUMBER = ""  # a ratio or a score: shown as a plain number
+UNITS = (RATE, POINTS, NUMBER)
+
+
 @dataclass(frozen=True)
 class Metric:
-    """A metric as a value (as ir_measures' measures are): its name in summaries, how a person
-    reads it, its chance level, which way is better, how ties count and how its CI is made."""
+    """A metric as a value (as ir_measures' measures are), declared once: its name in summaries,
+    how a person reads it, what it measures, its unit (RATE, POINTS or NUMBER: how every table,
+    figure and command shows it, negviz.core.metric_text), its chance level, which way is better,
+    how ties count and how its CI is made."""
 
     name: str
     label: str
+    measures: str = ""
+    unit: str = NUMBER
     chance: float | None = None  # a random ranker's expected value; None where there is no single one
     higher_is_better: bool = True
     tie_rule: str | None = None  # how a tie counts (STRICT: a failure); None: not a verdict rate
     n_boot: int = N_BOOT  # resamples of its seeded percentile-bootstrap 95% CI
+    signed: bool = False  # a difference (of two ranks' metrics): shown with its sign
 
     @property
     def is_rate(self) -> bool:
-        """A share of items judged right (drawn in percent, beside its chance level)."""
-        return self.chance is not None
+        """A share of items (drawn in percent, beside its chance level)."""
+        return self.unit == RATE
+
+    @property
+    def scale(self) -> float:
+        """What a stored value is multiplied by to be shown in its unit (100 for % and pp)."""
+        return 100.0 if self.unit in (RATE, POINTS) else 1.0
+
+    @property
+    def is_verdict_rate(self) -> bool:
+        """A right-or-wrong verdict per item (McNemar's test compares two runs of it)."""
+        return self.tie_rule is not None
 
 
 # NevIR needs both queries right (1/2 x 1/2 by chance), ExcluIR and DEMETR one binary choice.
+# A ranker blind to an exclusion puts d+ and d- at the same place on average: Δ's chance is 0.
 METRICS: dict[str, Metric] = {
     m.name: m
     for m in (
-        Metric("paired_accuracy", "paired accuracy", chance=0.25, tie_rule=STRICT),
-        Metric("right_rank", "Right Rank", chance=0.5, tie_rule=STRICT),
-        Metric("detection_accuracy", "detection accuracy", chance=0.5, tie_rule=STRICT),
-        Metric("sensitivity_ratio", "sensitivity ratio"),
+        Metric(
+            "paired_accuracy", "paired accuracy", "share of NevIR pairs with both queries ranked right",
+            RATE, chance=0.25, tie_rule=STRICT,
+        ),
+        Metric(
+            "right_rank", "Right Rank", "share of queries whose document outscores the excluded one",
+            RATE, chance=0.5, tie_rule=STRICT,
+        ),
+        Metric(
+            "detection_accuracy", "detection accuracy", "share of DEMETR items scored below their reference",
+            RATE, chance=0.5, tie_rule=STRICT,
+        ),
+        Metric(
+            "sensitivity_ratio", "sensitivity ratio",
+            "how far a perturbation moves the score, against an empty translation's move (DEMETR)", NUMBER,
+        ),
         # CANNOT: a negation-aware model scores a sentence and its negation as unlike
-        Metric("mean_similarity", "mean similarity", higher_is_better=False),
+        Metric(
+            "mean_similarity", "mean similarity", "mean score of a sentence and its negation (CANNOT)", NUMBER,
+            higher_is_better=False,
+        ),
         # ExcluIR over a corpus: metric(d+) - metric(d-) on the top-10 list
-        Metric("delta_r1", "ΔR@1"),
-        Metric("delta_mrr10", "ΔMRR@10"),
+        Metric(
+            "delta_r1", "ΔR@1", "R@1 of the right document minus R@1 of the excluded one, over a corpus",
+            POINTS, chance=0.0, signed=True,
+        ),
+        Metric(
+            "delta_mrr10", "ΔMRR@10", "MRR@10 of the right document minus MRR@10 of the excluded one",
+            NUMBER, chance=0.0, signed=True,
+        ),
+        Metric("recall10", "R@10", "share of queries with a gold document in the top 10", RATE),
+        Metric("mrr10", "MRR@10", "mean reciprocal rank of the first gold document in the top 10", NUMBER),
+        Metric(
+            "general_recall10", "HotpotQA Recall@10", "share of HotpotQA's supporting passages in the top 10",
+            RATE,
+        ),
+        # ExcluIR over a corpus, per document: d+ (the right one) and d- (the excluded one)
+        *(
+            Metric(f"r{k}_{side}", f"R@{k} ({doc})", f"share of queries with {doc} in the top {k}", RATE)
+            for side, doc in (("pos", "d+"), ("neg", "d−"))
+            for k in (1, 5, 10)
+        ),
+        *(
+            Metric(f"mrr10_{side}", f"MRR@10 ({doc})", f"mean reciprocal rank of {doc} in the top 10", NUMBER)
+            for side, doc in (("pos", "d+"), ("neg", "d−"))
+        ),
+        Metric(
+            "right_rank_at_k", "Right Rank in the top k", "share of queries whose d+ is above d- in the top-k list",
+            RATE,
+        ),
     )
-}
+}  # fmt: skip
 
 
 def metric(name: str) -> Metric:
@@ -161,7 +224,7 @@ def metric(name: str) -> Metric:
     return METRICS.get(name) or Metric(name, str(name).replace("_", " "))
 
 
-RANDOM_BASELINE = {m.name: m.chance for m in METRICS.values() if m.chance is not None}
+RANDOM_BASELINE = {m.name: m.chance for m in METRICS.values() if m.is_verdict_rate}
 
 
 # ---------------------------------------------------------------- NevIR paired accuracy

@@ -159,22 +159,21 @@ def _board_section(
 ) -> dict[str, Any]:
     """The model and its comparisons on every benchmark (the page's board, negviz.analyses.board),
     and, where the model has a catalog base, what it repaired and broke against it per benchmark."""
-    from negviz.analyses.board import board_json, column_keys
-    from negviz.charts.board import board_figure, parts
+    from negviz.analyses.board import board_json
+    from negviz.charts.board import board_table_html
 
     board = DatasetView(store).board(catalog)
     rows = board[board["model"].isin([model, *against])].reset_index(drop=True)
-    figures = []
-    for i, part in enumerate(parts(column_keys()) if len(rows) else ()):  # none on a store of added data only
-        fig_id = f"board-{i + 1}"
-        rep.figures[fig_id] = board_figure(rows, None, f"{model} and its comparisons, part {i + 1}", part)
-        figures.append(fig_id)
+    card = None
+    if len(rows):  # none on a store of added data only
+        card = "board"  # the page's table (every text escaped by board_table_html), a card of its own
+        rep.cards[card] = board_table_html(rows)
     fixes = []
     for name in names:
         table, _ = DatasetView(store, name).fixes(catalog, [model])  # only the model's: each has a bootstrap
         if len(table):
             fixes += table[table["model"] == model].to_dict("records")
-    return {"rows": board_json(rows), "figures": figures, "fixes": fixes}
+    return {"rows": board_json(rows), "table_card": card, "fixes": fixes}
 
 
 def _dataset_section(

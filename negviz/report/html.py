@@ -18,23 +18,21 @@ import jinja2
 from markupsafe import Markup
 
 from negviz.analyses.leaderboard import published_note
-from negviz.core import metrics
+from negviz.core import metric_text, metrics
 from negviz.core.kinds import KindNames, kind_of
 from negviz.report import figures as rf
 from negviz.report.build import SECTION_TITLES, Report, build_report
 
 
 def fmt_value(value: Any, percent: bool = False) -> str:
-    """A table cell's text (escaped by the template): percent or 3 decimals, thousands, yes/no."""
-    if value is None:
-        return "–"
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if isinstance(value, float):
-        return f"{value:.1%}" if percent else f"{value:.3f}"
-    if isinstance(value, int):
-        return f"{value:,}"
-    return str(value)
+    """A table cell's text (escaped by the template), by negviz.core.metric_text's rules: a share
+    in percent, other numbers with 3 decimals, thousands, yes/no, "—" for a missing value."""
+    if percent and metric_text.is_missing(value) is False and not isinstance(value, bool):
+        return metric_text.value(SHARE, value)
+    return metric_text.cell(value)
+
+
+SHARE = metrics.Metric("share", "share", unit=metrics.RATE)  # a table's share of items, in percent
 
 
 def is_number(value: Any) -> bool:
@@ -52,23 +50,24 @@ def preference_rows(preference: list[Mapping[str, Any]]) -> list[dict[str, Any]]
 
 
 def fix_rows(fixes: list[Mapping[str, Any]]) -> list[dict[str, Any]]:
-    """The model against its base per benchmark (analyses.fixes), difference and CI in points."""
-
-    def pp(x: float) -> str:
-        return f"{x * 100:+.1f}"
-
+    """The model against its base per benchmark (analyses.fixes), difference and CI in points
+    (a difference of two accuracies, negviz.core.metric_text)."""
     return [
         {
             "dataset": f["dataset"],
             "base": f["base"],
             "n": f["n"],
-            "difference": f"{pp(f['difference'])} pp [{pp(f['difference_ci_low'])}, {pp(f['difference_ci_high'])}]",
+            "difference": f"{metric_text.difference(ACCURACY, f['difference'])} "
+            f"[{metric_text.difference_ci(ACCURACY, f['difference_ci_low'], f['difference_ci_high'])}]",
             "p": f"{f['p_value']:.2g}",
             "repaired": f["repaired"],
             "broken": f["broken"],
         }
         for f in fixes
     ]
+
+
+ACCURACY = metrics.Metric("accuracy", "accuracy", unit=metrics.RATE)  # a share of items right
 
 
 def labelled_cells(cells: list[Mapping[str, Any]], labels: Mapping[str, str]) -> list[dict[str, Any]]:
@@ -138,6 +137,7 @@ def _environment() -> jinja2.Environment:
     env.tests["num"] = is_number
     env.globals.update(
         bootstrap_note=metrics.BOOTSTRAP_NOTE,
+        is_rate=lambda name: metrics.metric(name).is_rate,  # a rate's cells in percent
         typed_kinds=KindNames(lambda k: k.typed_by is not None),  # DEMETR's: the sensitivity section
         published_note=published_note,
         preference_rows=preference_rows,

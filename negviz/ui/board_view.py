@@ -15,7 +15,8 @@ from negviz.analyses.board import (
     sorted_board,
     titles,
 )
-from negviz.charts.board import board_figure, parts, transfer_scatter
+from negviz.charts.board import board_table_html, transfer_scatter
+from negviz.core import metric_text
 from negviz.ui import resources
 from negviz.ui.dataset_cache import dataset_view
 from negviz.ui.widgets import csv_download, figure_downloads, safe_md
@@ -43,20 +44,19 @@ def board_section(frame: pd.DataFrame) -> None:
     )
     published = right.toggle(
         "Published (◇)",
-        value=True,
+        value=False,  # the papers' ~30 rows would double the table; one click shows them
         key="published",
         bind="query-params",
         help="The papers' numbers measured as negviz measures the column (NevIR Table 2, HedgeMPNet "
-        "Table 1, NegBLEURT Fig. 4), as marked rows below the models; never ranked.",
+        "Table 1, NegBLEURT Fig. 4, and the best published NevIR results of Rank1's Table 2), "
+        "as marked rows below the models; never ranked.",
     )
     key = {SHORT[k]: k for k in keys}.get(by)
     shown = sorted_board(frame, key)
     pub = published_board(resources.reference()) if published else None
-    for i, part in enumerate(parts(keys)):
-        title = f"Every model on every benchmark · {len(shown)} models · part {i + 1} of {len(parts(keys))}"
-        fig = board_figure(shown, pub, title, part)
-        st.plotly_chart(fig, key=f"board-{i}", config={"displaylogo": False})
-        figure_downloads(fig, f"negviz-board-{i + 1}", key=f"board-fig-{i}")
+    sorted_by = f"sorted by {titles()[key]}, best first" if key else "sorted by model name"
+    st.markdown(f"**Every model on every benchmark** · {len(shown)} models · {safe_md(sorted_by)}")
+    st.html(board_table_html(shown, pub, key))
     st.caption(
         "† under a model's name: the benchmarks it was trained on part of; its cells there (n · "
         "held-out†) are over the split it never saw (a NevIR-split checkpoint: the passage-disjoint "
@@ -100,7 +100,7 @@ def _fixes(url: str, dataset: str):  # noqa: ARG001  (the store's URL keys the c
     return dataset_view(dataset).fixes(resources.catalog())
 
 
-FIX_DATASETS = ("nevir", "excluir")
+FIX_DATASETS = {"nevir": "paired_accuracy", "excluir": "right_rank"}  # benchmark -> its verdict rate
 LISTED = 60  # pairs linked on the page; the CSV has them all  # the benchmarks with a right or wrong verdict per item
 
 
@@ -109,7 +109,7 @@ def fixes_section() -> None:
     from negviz.core import links
 
     st.subheader("A fix against its base: pairs repaired and broken")
-    dataset = st.radio("Benchmark", FIX_DATASETS, key="fix_ds", bind="query-params", horizontal=True)
+    dataset = st.radio("Benchmark", list(FIX_DATASETS), key="fix_ds", bind="query-params", horizontal=True)
     table, items = _fixes(resources.db_url(), dataset)
     if table.empty:
         st.info(f"No model with a catalog base has a stored run beside its base's on {dataset}.")
@@ -121,9 +121,9 @@ def fixes_section() -> None:
             "n": table["n"],
             "base accuracy (%)": table["base_accuracy"] * 100,
             "model accuracy (%)": table["model_accuracy"] * 100,
-            "difference (pp)": table["difference"] * 100,
+            "difference (pp)": (table["difference"] * 100).round(1) + 0.0,  # never "-0.0"
             "95% CI (pp)": [
-                f"{lo * 100:+.1f} to {hi * 100:+.1f}"
+                metric_text.difference_ci(FIX_DATASETS[dataset], lo, hi)
                 for lo, hi in zip(table["difference_ci_low"], table["difference_ci_high"])
             ],
             "McNemar p": table["p_value"],

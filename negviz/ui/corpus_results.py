@@ -7,6 +7,7 @@ from __future__ import annotations
 import streamlit as st
 
 from negviz.analyses.leaderboard import CORPUS_COLUMNS, corpus_board, corpus_published
+from negviz.core import metric_text
 from negviz.datasets.facts import metric_label
 from negviz.ui import resources
 from negviz.ui.dataset_cache import dataset_view
@@ -15,16 +16,33 @@ from negviz.ui.widgets import csv_download, safe_md
 LABELS = {c: metric_label(c) for c in CORPUS_COLUMNS}
 
 
+def printf(column: str) -> str:
+    """A corpus column's format from its metric (negviz.core.metrics): ΔR@1 in pp, ΔMRR@10 a number."""
+    return metric_text.printf(column.split("_ci_")[0])
+
+
+def in_units(frame):
+    """The corpus columns (and their CIs) in their metrics' shown scale (x100 for % and pp)."""
+    out = frame.copy()
+    for c in out.columns:
+        if c.split("_ci_")[0] in CORPUS_COLUMNS:
+            out[c] = metric_text.scaled(c.split("_ci_")[0], out[c].astype(float))
+    return out
+
+
 def corpus_section(dataset: str, key: str) -> None:
     """The corpus runs of ``dataset`` (nothing when it has none)."""
     board = corpus_board(dataset_view(dataset).retrieval_runs())
     if board.empty:
         return
     st.subheader("Retrieval over a corpus")
-    percent = st.column_config.NumberColumn(format="percent")
-    config = {c: percent for c in board.columns if c.split("_ci_")[0] in CORPUS_COLUMNS}
-    config |= {c: st.column_config.NumberColumn(LABELS[c], format="percent") for c in CORPUS_COLUMNS}
-    st.dataframe(board, hide_index=True, column_config=config, key=f"{key}-corpus")
+    config = {
+        c: st.column_config.NumberColumn(format=printf(c))
+        for c in board.columns
+        if c.split("_ci_")[0] in CORPUS_COLUMNS
+    }
+    config |= {c: st.column_config.NumberColumn(LABELS[c], format=printf(c)) for c in CORPUS_COLUMNS}
+    st.dataframe(in_units(board), hide_index=True, column_config=config, key=f"{key}-corpus")
     csv_download(board, f"negviz-corpus-runs-{dataset}.csv", key=f"{key}-corpus-csv")
     others = board[~board["paper_corpus"]].drop_duplicates("corpus_hash")
     for r in others.itertuples(index=False):
@@ -38,7 +56,7 @@ def corpus_section(dataset: str, key: str) -> None:
     if board["paper_corpus"].any():
         st.caption("ExcluIR Table 6, same metrics over the same corpus (top-10 list, Sec. 3):")
         st.dataframe(
-            corpus_published(resources.reference()),
+            in_units(corpus_published(resources.reference())),
             hide_index=True,
             column_config=config,
             key=f"{key}-corpus-published",

@@ -1,47 +1,64 @@
-"""The Overview page's stored runs: the leaderboard table (success rates in percent, with their
-95% CIs) and the comparison of two runs by McNemar's test on the items they share."""
+"""The Overview page's stored runs: the leaderboard table (each metric in its unit, with its
+95% CI and n) and the comparison of two runs by McNemar's test on the items they share."""
 
 from __future__ import annotations
 
 import pandas as pd
 import streamlit as st
 
-from negviz.core import metrics
+from negviz.core import metric_text, metrics
 from negviz.datasets.facts import metric_baseline
 from negviz.results.dataset_view import DatasetView
 from negviz.ui.widgets import safe_md
 
 
 def leaderboard_table(board: pd.DataFrame) -> None:
-    """Draw ``board`` (negviz.analyses.leaderboard) as the leaderboard table: values and CIs in
-    percent when every metric is a success rate, the "of N" column only when a partial import
-    has one."""
-    percent = board["metric"].map(metric_baseline).notna().all()  # success rates, shown in percent
-    fmt = "%.1f%%" if percent else "%.3f"
-    shown = board.copy()
-    if shown["of_n"].isna().all():  # only partial imports have an N beside their n
-        shown = shown.drop(columns="of_n")
-    if percent:
-        shown[["value", "ci_low", "ci_high"]] = shown[["value", "ci_low", "ci_high"]] * 100
+    """Draw ``board`` (negviz.analyses.leaderboard) as the leaderboard table: each value in its
+    metric's unit (negviz.core.metrics: a rate in %, a ratio or score as a number), its 95% CI and
+    n as text ("50 of 1,383" for a partial import), and no "None" in any cell."""
+    shown = leaderboard_shown(board)
     st.dataframe(
         shown,
         hide_index=True,
         column_config={
-            "value": st.column_config.NumberColumn("value", format=fmt, help="The run's metric (see 'metric')"),
-            "ci_low": st.column_config.NumberColumn("95% CI low", format=fmt, help=metrics.BOOTSTRAP_NOTE),
-            "ci_high": st.column_config.NumberColumn("95% CI high", format=fmt),
-            "params_m": st.column_config.NumberColumn("params (M)", format="%.0f"),
-            "wall_seconds": st.column_config.NumberColumn("wall (s)", format="%.1f"),
+            "value": st.column_config.NumberColumn("value", format=value_format(board), help="The run's metric"),
+            "95% CI": st.column_config.TextColumn("95% CI", help=metrics.BOOTSTRAP_NOTE),
+            "n": st.column_config.TextColumn("n", help="items scored; 'n of N' for a run over part of the dataset"),
+            "params_m": st.column_config.TextColumn("params (M)"),
+            "wall_seconds": st.column_config.TextColumn("wall (s)"),
             "device": st.column_config.TextColumn(
                 "device",
                 width="medium",
                 help="An INT8 (ONNX) run on a CPU names the CPU and the features its INT8 kernels used",
             ),
-            "ties": st.column_config.NumberColumn("ties", help="items with an exact score tie"),
-            "of_n": st.column_config.NumberColumn("of N", help="a partial import scored n of the dataset's N items"),
+            "ties": st.column_config.TextColumn("ties", help="items with an exact score tie"),
         },
         key="leaderboard",
     )
+
+
+def leaderboard_shown(board: pd.DataFrame) -> pd.DataFrame:
+    """The leaderboard as the table shows it: ``value`` in its metric's scale (x100 for a rate),
+    ``95% CI`` and ``n`` as text (negviz.core.metric_text), every other cell as text with "—" for
+    a missing one."""
+    shown = board.drop(columns=["ci_low", "ci_high", "of_n"])
+    shown["value"] = [v * metrics.metric(m).scale for m, v in zip(board["metric"], board["value"])]
+    shown.insert(shown.columns.get_loc("value") + 1, "95% CI", [
+        metric_text.ci(m, lo, hi) for m, lo, hi in zip(board["metric"], board["ci_low"], board["ci_high"])
+    ])  # fmt: skip
+    shown["n"] = [metric_text.n_of(n, of) for n, of in zip(board["n"], board["of_n"])]
+    shown["metric"] = [metrics.metric(m).label for m in board["metric"]]  # "paired accuracy", not its key
+    others = [c for c in shown.columns if c != "value"]
+    shown[others] = metric_text.cells(shown[others].astype(object))
+    shown["params_m"] = [metric_text.number(v, 0) for v in board["params_m"]]
+    shown["wall_seconds"] = [metric_text.number(v, 1) for v in board["wall_seconds"]]
+    return shown
+
+
+def value_format(board: pd.DataFrame) -> str:
+    """The value column's printf format: its one metric's unit, or three decimals when they differ."""
+    names = set(board["metric"])
+    return metric_text.printf(names.pop() if len(names) == 1 else "a mix of metrics")
 
 
 def compare_two_runs(view: DatasetView, board: pd.DataFrame) -> dict | None:

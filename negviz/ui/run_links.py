@@ -4,10 +4,8 @@ Import scores pages both end with these)."""
 
 from __future__ import annotations
 
-from negviz.core import links
+from negviz.core import links, metric_text
 from negviz.datasets.facts import metric_label
-
-PERCENT = {"paired_accuracy", "right_rank", "detection_accuracy", "delta_r1", "delta_mrr10"}
 
 
 def headline_text(summary: dict, n: int) -> str:
@@ -15,10 +13,9 @@ def headline_text(summary: dict, n: int) -> str:
     from negviz.evaluation.summaries import headline
 
     metric, value = headline(summary)
-    shown = "n/a" if value is None else f"{value:.1%}" if metric in PERCENT else f"{value:.3f}"
     of = summary.get("items_of")
-    items = f"{n:,} of {int(of):,} items" if of else f"n = {n:,} items"
-    return f"{metric_label(metric)} {shown} ({items})"
+    items = f"{metric_text.n_of(n, of)} items" if of else f"n = {n:,} items"
+    return f"{metric_label(metric)} {metric_text.value(metric, value)} ({items})"
 
 
 def result_links(

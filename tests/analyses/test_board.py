@@ -106,7 +106,8 @@ def test_board_json_on_the_command_line(shipped_store, board, capsys):
     assert printed == board_json(board)
     negminilm = next(r for r in printed if r["model"] == "negminilm")
     assert negminilm["base"] == "all-MiniLM-L6-v2"
-    assert set(negminilm["nevir"]) == {"value", "ci_low", "ci_high", "n", "run_id"}
+    assert set(negminilm["nevir"]) == {"metric", "unit", "value", "ci_low", "ci_high", "n", "run_id"}
+    assert (negminilm["nevir"]["unit"], negminilm["demetr_negation"]["unit"]) == ("%", "number")  # raw, with its unit
     assert negminilm["nevir"]["n"] == 1383 and 0 < negminilm["nevir"]["value"] < 1  # a fraction, not %
     assert "excluir_delta_r1" not in negminilm  # no run: no key, never a made-up number
 

@@ -1,12 +1,11 @@
-"""negviz.charts.board: the board heatmap called directly on a hand-made board (cell text with CI
-and n, rank colours, published rows, held-out marks), its parts, and non-overlapping labels."""
-
-import math
+"""negviz.charts.board: the board table called directly on a hand-made board (cell text with CI
+and n, chance-level colours, the sort key, published rows, held-out marks) and non-overlapping labels."""
 
 import pandas as pd
 
 from negviz.analyses.board import board_table
-from negviz.charts.board import PUBLISHED_MARK, board_figure, label_positions, parts
+from negviz.charts.board import PUBLISHED_MARK, board_table_html, chance_shade, label_positions
+from negviz.core import metric_text
 
 
 def hand_board() -> pd.DataFrame:
@@ -27,23 +26,28 @@ def hand_board() -> pd.DataFrame:
     return pd.DataFrame(rows).reindex(columns=list(dict.fromkeys([*empty.columns, "trained_sets"])))
 
 
-def test_board_figure_shows_value_ci_n_and_ranks_each_column():
-    published = pd.DataFrame({"model": ["Paper"], "source": ["Table 2"], "nevir": [0.25]})
-    fig = board_figure(hand_board(), published, title="board", keys=["nevir", "excluir"])
-    heat = fig.data[0]
-    small = "<br><span style='font-size:11px'>{}</span>"
-    assert heat.text[0][0] == "50.0%" + small.format("40.0–60.0") + small.format("n=100 · held-out†")
-    assert list(heat.text[1]) == ["30.0%", "—"]  # no CI, no n; no cell at all
-    assert heat.z[0][0] == 1.0 and heat.z[1][0] == 0.5  # the best of two, the second
-    assert all(math.isnan(v) for v in (heat.z[0][1], heat.z[1][1], heat.z[2][0]))  # one value: no rank; papers: none
-    assert heat.y[0].startswith("m1<br>") and "† trained on NevIR" in heat.y[0]
-    assert heat.y[2] == f"{PUBLISHED_MARK}Paper (Table 2)" and list(heat.text[2]) == ["25.0%", ""]
-    assert "no run" in heat.hovertext[1][1] and fig.layout.title.text == "board"
+def test_the_board_table_shows_each_cell_in_its_unit_with_ci_n_and_the_sort_key():
+    published = pd.DataFrame({"model": ["Paper <i>"], "source": ["Table 2"], "nevir": [0.773]})
+    board = hand_board()
+    board.loc[1, ["nevir_n", "nevir_of"]] = [50, 1383]  # a partial import: 50 of 1,383 pairs
+    html = board_table_html(board, published, "nevir", keys=["nevir", "excluir"])
+    assert html.count("<table") == 1 and '<th colspan="1">NevIR</th>' in html  # (dataset, metric) headers
+    assert '<th class="nv-sorted">▼ paired accuracy (%)<br><small>n=100</small></th>' in html
+    assert "<b>50.0%</b><br><small>40.0 to 60.0%</small><br><small>n=100 held-out†</small>" in html
+    assert "<b>30.0%</b><br><small>n=50 of 1,383</small>" in html  # not the column's n: said, "n of N"
+    assert "† trained on NevIR" in html and html.count(metric_text.MISSING) >= 1  # m2 has no ExcluIR cell
+    assert f"{PUBLISHED_MARK}Paper &lt;i&gt;" in html and "77.3%" in html  # escaped, once, in its unit
+    assert "None" not in html and "nan" not in html
 
 
-def test_parts_split_the_columns_into_figures_of_three():
-    assert parts(["a", "b", "c", "d"]) == [["a", "b", "c"], ["d"]]
-    assert parts([]) == []
+def test_colour_is_the_distance_from_the_metric_chance_level():
+    assert chance_shade("paired_accuracy", 0.25) == "background:rgba(21,128,61,0.08)"  # at chance: faint
+    assert chance_shade("paired_accuracy", 0.071).startswith("background:rgba(185,28,28,")  # NevIR 7.1%: red
+    assert chance_shade("paired_accuracy", 1.0) == "background:rgba(21,128,61,0.58)"  # the far end: strongest
+    # 0.071 lies 0.179 below 0.25: 0.716 of the room down to 0 -> 0.08 + 0.5 * 0.716
+    assert chance_shade("paired_accuracy", 0.071) == "background:rgba(185,28,28,0.44)"
+    assert chance_shade("delta_r1", -0.1) == "background:rgba(185,28,28,0.13)"  # Δ: chance 0, room 1
+    assert chance_shade("sensitivity_ratio", 0.6) == "" and chance_shade("paired_accuracy", None) == ""
 
 
 def test_label_positions_move_a_label_that_would_overlap():

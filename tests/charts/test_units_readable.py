@@ -166,16 +166,20 @@ def test_beside_the_papers_is_in_percent_with_the_protocol_early(store):
     assert list(tables) == ["%"]
     shown = tables["%"]
     assert list(shown.columns)[:3] == ["model", "protocol", "source"], "what tells a model's rows apart, early"
-    assert all(f"({'%'})" in c for c in shown.columns if c.split(" (")[0] in ("negviz", "published", "difference"))
+    assert all(c.endswith("(%)") for c in shown.columns if c.split(" (")[0] in ("negviz", "published"))
+    assert all(c.endswith("(pp)") for c in shown.columns if c.startswith("difference")), "rates differ by points"
     mpnet = shown[(shown["model"] == "all-mpnet-base-v2") & (shown["source"] == "NevIR Table 2")].iloc[0]
     assert mpnet["negviz (%)"] == pytest.approx(8.1, abs=0.05) and mpnet["published (%)"] == pytest.approx(8.1)
     assert mpnet["95% CI low (%)"] < 8.1 < mpnet["95% CI high (%)"]
     # on ExcluIR one model's rows differ by metric: it comes right after the protocol
     view = DatasetView(store, "excluir")
     beside = beside_published(pd.concat([choose_runs(view.runs()), view.retrieval_runs()]), reference)
-    shown = dict(shown_beside(beside))["%"]
-    assert list(shown.columns)[:3] == ["model", "protocol", "metric"]
+    tables = dict(shown_beside(beside))
+    shown = tables["%"]
+    assert list(shown.columns)[:2] == ["model", "protocol"]
     assert shown["negviz (%)"].max() > 1, "ExcluIR's proportions in percent too"
+    if "pp" in tables:  # ΔR@1, a difference of rates: in points, its difference to the paper too
+        assert "negviz (pp)" in tables["pp"] and "difference (pp)" in tables["pp"]
     # DEMETR's ratios stay ratios, and the perturbation tells its rows apart
     view = DatasetView(store, "demetr")
     beside = beside_published(choose_runs(view.runs()), reference)

@@ -81,8 +81,8 @@ def test_format_eval_writes_a_right_rank_result_and_its_base_in_one_line_each():
         "against_base": {"model": "b", "run_id": None, "message": "no stored run"},
     }
     assert format_eval(out).splitlines() == [
-        "m (bi-encoder, rev r1) on excluir:test, n=30 of 3452, 1.2s on cpu [stored run reused]",
-        "Right Rank: 60.0% [95% CI 40.0%-75.0%]; random 50%; ties 2",
+        "m (bi-encoder, rev r1) on excluir:test, n=30 of 3,452, 1.2s on cpu [stored run reused]",
+        "Right Rank: 60.0% [95% CI 40.0 to 75.0%]; random 50%; ties 2",
         "base model b: no stored run",
     ]
 

@@ -15,7 +15,7 @@ from negviz.report.html import (
 
 def test_fmt_value_writes_each_kind_of_cell():
     assert [fmt_value(v) for v in (None, True, False, 0.12345, 1234567, "x")] == [
-        "–",
+        "—",
         "yes",
         "no",
         "0.123",
@@ -42,7 +42,7 @@ def test_fix_rows_write_the_difference_and_ci_in_points():
     fix = {"dataset": "nevir", "base": "b", "n": 10, "difference": 0.125, "difference_ci_low": -0.05}
     fix |= {"difference_ci_high": 0.3, "p_value": 0.01234, "repaired": 3, "broken": 1}
     (row,) = fix_rows([fix])
-    assert row["difference"] == "+12.5 pp [-5.0, +30.0]" and row["p"] == "0.012"
+    assert row["difference"] == "+12.5 pp [-5.0 to +30.0 pp]" and row["p"] == "0.012"
     assert (row["repaired"], row["broken"]) == (3, 1)
 
 

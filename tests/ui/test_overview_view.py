@@ -1,5 +1,5 @@
-"""negviz.ui.overview_view: the Overview's leaderboard table (success rates in percent, the "of N"
-column only for partial imports) and McNemar's comparison of two runs, in AppTest over a copy of the
+"""negviz.ui.overview_view: the Overview's leaderboard table (each metric in its unit, its CI and n
+as text, no "None") and McNemar's comparison of two runs, in AppTest over a copy of the
 shipped runs (app_env)."""
 
 import json
@@ -26,12 +26,16 @@ def test_leaderboard_table_shows_success_rates_in_percent(app_env):
     board = at.session_state["board"]
     (table,) = at.dataframe
     columns = json.loads(table.proto.columns)  # the column settings drawn with it
-    assert columns["ci_low"]["label"] == "95% CI low" and columns["value"]["type_config"]["format"] == "%.1f%%"
+    assert columns["value"]["type_config"]["format"] == "%.1f%%"
     shown = table.value
     assert list(shown["model"]) == list(board["model"]) and {"bm25", "tfidf"} <= set(shown["model"])
-    for column in ("value", "ci_low", "ci_high"):  # paired accuracy: a success rate, in percent
-        assert (shown[column] - board[column] * 100).abs().max() < 1e-9
-    assert board["of_n"].isna().all() and "of_n" not in shown.columns  # no partial import here
+    assert (shown["value"] - board["value"] * 100).abs().max() < 1e-9  # paired accuracy: a rate, in percent
+    first = board.iloc[0]  # its CI as text in the same unit: "5.9 to 8.4%"
+    assert shown["95% CI"].iloc[0] == f"{first['ci_low'] * 100:.1f} to {first['ci_high'] * 100:.1f}%"
+    assert shown["n"].iloc[0] == f"{int(first['n']):,}"  # no partial import here: no "of N"
+    assert set(shown["metric"]) == {"paired accuracy"}  # the metric's label, not its key
+    texts = shown.drop(columns="value").astype(str).to_numpy().ravel()
+    assert not {"None", "nan", "NaN", "-0.0"} & set(texts), "no raw missing value reaches a person"
 
 
 def test_leaderboard_table_keeps_other_metrics_as_they_are(app_env):

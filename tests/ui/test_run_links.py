@@ -17,7 +17,7 @@ def test_headline_text_shows_other_metrics_with_three_decimals_and_a_missing_val
     assert headline_text({"metric": "mean_similarity", "mean_similarity": 0.81234}, 5) == (
         "mean similarity 0.812 (n = 5 items)"
     )
-    assert headline_text({"metric": "paired_accuracy"}, 5) == "paired accuracy n/a (n = 5 items)"
+    assert headline_text({"metric": "paired_accuracy"}, 5) == "paired accuracy — (n = 5 items)"
 
 
 def test_result_links_of_an_evaluation_pin_the_run_on_three_pages():

@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 from typing import Any
 
+from negviz.core import metric_text
 from negviz.core.json_values import dumps
 from negviz.evaluation.retrieval.rank_metrics import METRICS
 
@@ -34,9 +35,9 @@ def format_corpus(out: dict[str, Any]) -> str:
         f"{out['corpus']} ({out['corpus_size']:,} docs, hash {out['corpus_hash']}), n={out['n']}, "
         f"top {out['top_k']}, {out['wall_seconds']:.1f}s" + (" [stored run reused]" if out["reused_stored_run"] else "")
     ]
-    for name in METRICS:
+    for name in METRICS:  # each in its metric's unit (negviz.core.metrics): ΔR@1 in pp, MRR a number
         lo, hi = out["ci95"][name]
-        lines.append(f"  {name:<16} {out[name]:7.2%}  [95% CI {lo:.2%} to {hi:.2%}]")
+        lines.append(f"  {name:<16} {metric_text.value(name, out[name]):>9}  [95% CI {metric_text.ci(name, lo, hi)}]")
     lines.append(
         f"  d+ in top {out['top_k']}: {out['pos_in_top_k']}, d− in top {out['top_k']}: {out['neg_in_top_k']}, "
         f"neither in top 10 (counted wrong by RR): {out['both_absent_top10']}"
