@@ -21,7 +21,7 @@ from negviz.results import annotations as ann
 from negviz.store import StoreError, StoreUnavailableError
 from negviz.ui import inspector_data, resources
 from negviz.ui.dataset_cache import dataset_view
-from negviz.ui.label_form import asks_ambiguity, cannot_save
+from negviz.ui.label_form import asks_ambiguity, cannot_save, validity_index
 from negviz.ui.widgets import safe_md, show_error
 
 PAIR_KEY = "project_pair"
@@ -228,7 +228,7 @@ def _label_form(store, project, annotator, item, skipped) -> None:
         validity = st.radio(
             "Pair validity",
             ann.VALIDITY,
-            index=ann.VALIDITY.index(mine.validity),
+            index=validity_index(mine),
             horizontal=True,
             key=f"pvalid_{form}",
         )

@@ -223,8 +223,8 @@ def test_annotations_page_agreement_and_export(db):
         ("994-2", "affixal", "implicit"),
         ("1052-2", "sentential", "sentential"),
     ):
-        ann.save(store, nevir, item, "ana", ann.Label(a))
-        ann.save(store, nevir, item, "bo", ann.Label(b))
+        ann.save(store, nevir, item, "ana", ann.Label(a, "valid"))
+        ann.save(store, nevir, item, "bo", ann.Label(b, "valid"))
     at = open_page("pages/annotate.py", dataset="nevir")
     table = table_with(at, "kappa").set_index("label")
     assert (

@@ -45,6 +45,12 @@ def test_make_a_project_and_label_its_queue(app_env):
     at.button(key="start_labelling").click().run()
     assert [h.value for h in at.subheader] == [f"types-1 · {project.items[0]}"]
     next(s for s in at.selectbox if s.label == "Negation type").select("affixal")
+    validity = next(r for r in at.radio if r.label == "Pair validity")
+    assert validity.value is None  # nothing pre-selected: a label needs an explicit choice
+    next(b for b in at.button if b.label == "Save and next").click().run()
+    assert any("Choose the pair's validity" in e.value for e in at.error)
+    assert [h.value for h in at.subheader] == [f"types-1 · {project.items[0]}"]  # refused: same pair
+    next(r for r in at.radio if r.label == "Pair validity").set_value("valid")
     next(b for b in at.button if b.label == "Save and next").click().run()
     assert not at.exception and [h.value for h in at.subheader] == [f"types-1 · {project.items[1]}"]
     with Store(url) as store:
