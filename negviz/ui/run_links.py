@@ -5,20 +5,28 @@ Import scores pages both end with these)."""
 from __future__ import annotations
 
 from negviz.core import links
+from negviz.core.sample_size import MIN_N, too_few
 from negviz.datasets.facts import metric_label
+from negviz.language.text.words import counted
 
 PERCENT = {"paired_accuracy", "right_rank", "detection_accuracy", "delta_r1", "delta_mrr10"}
 
 
 def headline_text(summary: dict, n: int) -> str:
-    """ "paired accuracy 7.1% (n = 1,383 items)", or "... (100 of 1,383 items)" for a partial file."""
+    """ "paired accuracy 7.1% (n = 1,383 items)", or "... 50.0% on 100 of 1,383 items scored" for
+    a partial file (not "(10 of 1,383 items)", which reads as 10 right); a statistic over fewer
+    than sample_size.MIN_N items says it is too few to read as a result."""
     from negviz.evaluation.summaries import headline
 
     metric, value = headline(summary)
     shown = "n/a" if value is None else f"{value:.1%}" if metric in PERCENT else f"{value:.3f}"
     of = summary.get("items_of")
-    items = f"{n:,} of {int(of):,} items" if of else f"n = {n:,} items"
-    return f"{metric_label(metric)} {shown} ({items})"
+    text = f"{metric_label(metric)} {shown}"
+    if of:
+        text += f" on {n:,} of {int(of):,} items scored"
+    if too_few(n):
+        return text + f" ({counted(n, 'item')}, fewer than {MIN_N}: too few to read as a result)"
+    return text if of else text + f" (n = {n:,} items)"
 
 
 def result_links(
