@@ -88,7 +88,7 @@ def share_boxes(
         font=FONT,
         template="plotly_white",
         height=200 + 300 * len(panels),
-        legend={"orientation": "h", "y": -0.25 if len(panels) == 1 else -0.12},
+        legend={"orientation": "h", "y": -0.4 if len(panels) == 1 else -0.2},  # below the tilted labels
     )
     fig.update_yaxes(title=f"cue's share ({UNIT})", ticksuffix="%", rangemode="tozero")
     fig.update_xaxes(
