@@ -122,6 +122,7 @@ def shares(name: str, ds) -> None:
         shown = C.bin_items(part)
         silent = len(part) - len(shown)  # no word moved the score: no share to draw or list
         model = picked.loc[bin_run, "model_name"]
+        chart_items.mark_answer("bin_run")
         st.markdown(
             f"**{safe_md(bin_run)}** · {safe_md(labels.get(bin_group, bin_group))}: {len(shown):,} "
             f"comparisons, median cue share {shown[C.SHARE].median():.1f}{safe_md(C.UNIT)}"
