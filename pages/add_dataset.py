@@ -66,7 +66,7 @@ if upload is not None:
         frame, problems = added.check_upload(data, upload.name, kind, mapping)
         if frame is None:
             st.error(
-                f"{len(problems)} problem(s) to fix before this file can be saved; "
+                f"{counted(len(problems), 'problem')} to fix before this file can be saved; "
                 "nothing was stored."
             )
             st.dataframe(problems, hide_index=True, key="problems", use_container_width=True)

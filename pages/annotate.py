@@ -3,6 +3,7 @@
 import streamlit as st
 from negviz.analyses import agreement, paircard
 from negviz.core import links
+from negviz.language.text.words import counted
 from negviz.results import annotations as ann
 from negviz.store import StoreError
 from negviz.store.shipped import ShippedStore
@@ -24,8 +25,8 @@ latest = view.annotations()
 
 st.caption(
     f"**{paircard.md_escape(ds.title)}** · "
-    f"{latest['item_id'].nunique():,} labelled pairs · "
-    f"{latest['annotator'].nunique():,} annotators · labels are kept with every earlier "
+    f"{counted(latest['item_id'].nunique(), 'labelled pair')} · "
+    f"{counted(latest['annotator'].nunique(), 'annotator')} · labels are kept with every earlier "
     "version."
 )
 
@@ -52,6 +53,10 @@ else:
         st.caption("Choose at least two annotators.")
     else:
         table = agreement.agreement_table(latest, who)
+        if few := agreement.few_items_warning(
+            table, "shared_pairs", "kappa", "all of them labelled"
+        ):
+            st.warning(few)
         st.dataframe(
             table,
             hide_index=True,

@@ -19,8 +19,9 @@ st.caption(
     "identically (cosine near 1). Training on contrast pairs, with the pair's other "
     "document as the hard negative, pushes them apart and spreads them out while held-out "
     "paired accuracy rises. Runs trained on sentence/negation pairs (CANNOT, triplet files)"
-    " show the cosine of a held-out sentence with its negation falling while the DEMETR "
-    "negation sensitivity ratio rises. Epoch 0 is before training."
+    " and on ExcluIR triplets show the cosine of a held-out sentence with its negation (or of a "
+    "query with the document it excludes) falling while the DEMETR negation sensitivity ratio "
+    "rises. Epoch 0 is before training."
 )
 store = resources.store()
 
@@ -36,12 +37,11 @@ if runs.empty:
     )
     st.stop()
 labels = runs["label"].tolist()
-default = runs.loc[runs["status"] == "complete", "label"].head(1).tolist() or labels[:1]
 c1, c2 = st.columns([5, 1])
 chosen = c1.multiselect(
     "Runs",
     labels,
-    default=default,
+    default=views.opening_runs(runs),  # the best evidence: the largest held-out accuracy rise
     key="runs",
     bind="query-params",
     help="Compare several runs on shared epoch axes. Label: model [family] epochs run-id.",
@@ -96,11 +96,12 @@ if w is None or w.empty:
     st.stop()
 order = views.pair_order(w)
 p1, p2 = st.columns([2, 3])
-sentences = "margin1" not in w.columns  # a sentence and its negation (CANNOT, triplet files)
+sentences = "margin1" not in w.columns  # no verdicts: a sentence and its negation, a triplet
+noun, cos_name = views.held_out_item(card_run["dataset_spec"])
 pair = p1.selectbox(
-    "Sentence (by cosine drop)"
+    f"Held-out {noun} (by cosine drop)"
     if sentences
-    else "Pair (wrong before and right after first, then by cosine drop)",
+    else f"Held-out {noun} (wrong before and right after first, then by cosine drop)",
     order,
     key="pair",
     bind="query-params",
@@ -109,7 +110,7 @@ lo, hi = int(w["epoch"].min()), int(w["epoch"].max())
 url_check.number("epoch", lo, hi, integer=True)
 epoch = p2.slider("Epoch", lo, hi, key="epoch", bind="query-params") if hi > lo else lo
 card = views.pair_card(w, pair, epoch)
-m1, m2, m3 = st.columns(3)
+m1, m2 = st.columns(2)
 if not sentences:
     m1.metric(
         "Verdict at this epoch",
@@ -117,14 +118,12 @@ if not sentences:
         f"epoch 0: {'right' if card['correct_epoch0'] else 'wrong'}",
         delta_color="off",
     )
-cos_name = "cos(E(sentence), E(negation))" if sentences else "cos(E(d1), E(d2))"
 m2.metric(
     cos_name,
     f"{card['cos']:.4f}",
     f"{card['cos'] - card['cos_epoch0']:+.4f} since epoch 0",
     delta_color="off",
 )
-m3.metric("Sentence" if sentences else "Pair", pair)
 if card["table"] is not None:
     st.dataframe(card["table"], hide_index=True, key="card")
 row = training_pair(card_run["dataset_spec"], pair)
@@ -132,7 +131,7 @@ if row is None or paircard.kind_of(row) is None:
     st.caption("The pair's texts are not available (its dataset file is not on this machine).")
 else:  # NevIR pairs, ExcluIR triplets or CANNOT sentences: drawn as the inspector draws them
     st.html(paircard.card_html(paircard.kind_of(row), row))
-traj = cd.pair_trajectory(card["trajectory"], epoch, f"Pair {pair}", notes[card_label])
+traj = cd.pair_trajectory(card["trajectory"], epoch, f"Held-out {noun} {pair}", notes[card_label])
 st.plotly_chart(traj, key="traj")
 figure_downloads(traj, f"pair-{pair}", key="traj")
 ckpt = (card_run["summary"] or {}).get("checkpoint")

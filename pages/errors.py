@@ -99,6 +99,7 @@ category = c2.selectbox(
 )
 if model and category:
     items = at.cell_items(outcomes, None, ctx.meta, model, category=category)
+    chart_items.mark_answer("seg_model")
     st.markdown(
         f"**{safe_md(model)}** · {category_label(category)}: {len(items):,} of "
         f"{counted(int((outcomes['model'] == model).sum()), 'item')} ({scope})"

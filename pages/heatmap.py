@@ -104,6 +104,7 @@ column = url_check.titled_choice(
 if model and column:
     items = at.cell_items(ctx.outcomes, groups, ctx.meta, model, column)
     acc = items["correct"].mean() if len(items) else float("nan")
+    chart_items.mark_answer("cell_model")
     st.markdown(
         f"**{safe_md(model)}** · {safe_md(labels.get(column, column))}: {ctx.metric} "
         f"{acc:.1%} on n = {len(items):,} items"

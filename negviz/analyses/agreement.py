@@ -12,6 +12,7 @@ from itertools import combinations
 import numpy as np
 import pandas as pd
 
+from negviz.core import sample_size
 from negviz.analyses.inspector import natural_key
 
 LABELS = ("negation_type", "validity", "query_ambiguous")
@@ -133,19 +134,26 @@ def units_table(latest: pd.DataFrame, annotators: list[str], label: str) -> pd.D
     return table.map(lambda v: v if pd.isna(v) else str(v))
 
 
-MIN_ITEMS = 10  # below this, alpha and its bootstrap CI swing with a single label: say so beside them
+MIN_ITEMS = sample_size.MIN_N  # below this, alpha and its bootstrap CI swing with a single label: say so
 
 
-def few_items_warning(alphas: pd.DataFrame) -> str | None:
-    """A line to show beside an alpha table whose rows rest on fewer than MIN_ITEMS pairable items."""
-    few = alphas[(alphas["pairable_items"] < MIN_ITEMS) & alphas["alpha"].notna()]
+def few_items_warning(
+    table: pd.DataFrame,
+    n_column: str = "pairable_items",
+    value: str = "alpha",
+    pairs: str = "labelled by two or more annotators",
+) -> str | None:
+    """A line to show beside an agreement table (alphas; or kappas: ``n_column="shared_pairs"``,
+    ``value="kappa"``) whose rows rest on fewer than MIN_ITEMS pairs."""
+    few = table[(table[n_column] < MIN_ITEMS) & table[value].notna()]
     if few.empty:
         return None
-    least = int(few["pairable_items"].min())
+    least = int(few[n_column].min())
     return (
-        f"{len(few)} of these alphas rest on fewer than {MIN_ITEMS} pairs labelled by two or more annotators "
-        f"(as few as {least}): one label more or less moves them a lot, and their CIs are not to be trusted. "
-        "Label more pairs before reading agreement from them."
+        f"{len(few)} of these {value}s rest on fewer than {MIN_ITEMS} pairs {pairs} "
+        f"(as few as {least}): one label more or less moves them a lot"
+        + (", and their CIs are not to be trusted" if value == "alpha" else "")
+        + ". Label more pairs before reading agreement from them."
     )
 
 

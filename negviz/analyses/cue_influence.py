@@ -131,6 +131,24 @@ def influence_frame(kind: str, wide: pd.DataFrame) -> pd.DataFrame:
     return pd.concat(parts, ignore_index=True)
 
 
+def run_label(model: str, method: str, n: int) -> str:
+    """How the page names a cue-influence run: model · attribution method · pairs."""
+    return f"{model} · {method} · n={n}"
+
+
+def opening_runs(runs: pd.DataFrame, n_items: int) -> list[str]:
+    """The runs the page opens on: its best evidence, in one attribution method. The runs over all
+    ``n_items`` pairs (else the largest), of the method most of them use, largest first; samples of
+    20 or 5 pairs only when nothing larger is stored. ``runs``: rows with label, n and options."""
+    if runs.empty:
+        return []
+    method = runs["options"].map(lambda o: (o or {}).get("method"))
+    full = runs["n"] >= min(n_items, int(runs["n"].max()))
+    common = method[full].mode().iloc[0]
+    chosen = runs[full & (method == common)]
+    return chosen.sort_values(["n", "label"], ascending=[False, True], kind="stable")["label"].tolist()
+
+
 def labelled_frame(kind: str, runs: dict[str, pd.DataFrame], types: pd.DataFrame | None) -> pd.DataFrame:
     """influence_frame of several stored runs (label -> Store.scores_wide), stacked with ``label``
     and each item's negation type."""

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from negviz.core import metrics
+from negviz.core import metrics, sample_size
 from negviz.core.kinds import kind_of
 from negviz.core.outcomes import CATEGORIES, MARGINS
 from negviz.evaluation.item_scoring import item_ids
@@ -32,7 +32,7 @@ AXES = {
     "perturbation": "DEMETR perturbation",
 }
 EDIT_TYPES = {2: "scope (2)", 3: "affirmative (3)"}
-MIN_N = 20  # cells with fewer items are flagged (the heatmap's default, the report's)
+MIN_N = sample_size.MIN_N  # cells with fewer items are flagged (the heatmap's default, the report's)
 CELL_COLUMNS = ("model", "column", "n", "value", "ci_low", "ci_high", "enough")
 
 

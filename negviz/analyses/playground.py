@@ -49,13 +49,11 @@ def model_table(
     """Catalog rows (optionally of some families) with an ``available`` column: loads without
     network (file-less families, a local Hugging Face cache or a bundled copy). ``offline``:
     hub id -> available (default scorers.loading.is_available_offline; the app passes a cached one)."""
-    from negviz.evaluation.catalog import FILELESS
+    from negviz.evaluation.catalog import loads_here
 
-    if offline is None:
-        from negviz.scorers.loading import is_available_offline as offline
     rows = catalog if families is None else catalog[catalog["family"].isin(families)]
     rows = rows.copy()
-    rows["available"] = [fam in FILELESS or offline(hub) for fam, hub in zip(rows["family"], rows["hub_id"])]
+    rows["available"] = [loads_here(fam, hub, offline) for fam, hub in zip(rows["family"], rows["hub_id"])]
     return rows
 
 

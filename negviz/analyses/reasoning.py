@@ -76,6 +76,24 @@ def cue_mentions(table: pd.DataFrame) -> dict[str, int | float | None]:
     }
 
 
+STUB_WORDS = 5  # fewer words than this: a stub ("The answer is:"), not reasoning
+
+
+def no_reasoning(text: str) -> bool:
+    """Whether generated text holds no reasoning: a loop (a few lines repeated, as SmolLM2-135M's
+    "True\nFalse\n\nA:" again and again: at least 4 non-empty lines, at most half of them distinct)
+    or a stub of fewer than STUB_WORDS words ("The answer is:")."""
+    text = str(text or "")
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    loop = len(lines) >= 4 and len(set(lines)) <= len(lines) / 2
+    return loop or len(text.split()) < STUB_WORDS
+
+
+def no_reasoning_count(texts: pd.DataFrame) -> int:
+    """How many of a run's stored texts (column ``text``) hold ``no_reasoning``."""
+    return int(sum(no_reasoning(t) for t in texts["text"])) if len(texts) else 0
+
+
 def item_html(row: Mapping, texts: pd.DataFrame, verdicts: Mapping[str, bool]) -> str:
     """Each query's texts (one per document) with the cue marked, under the query's verdict."""
     cues = cue_finder(row)

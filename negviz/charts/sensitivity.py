@@ -30,7 +30,19 @@ FOCUS_STYLE = {
     "antonym": ("#ea580c", "diamond", 12),
     "other critical": ("#a1a1aa", "circle-open", 8),
 }
-MODEL_COLORS = ("#2563eb", "#16a34a", "#9333ea", "#ea580c", "#0891b2", "#be185d", "#65a30d", "#78716c")
+# One colour per model of the 14 shipped ones, none repeated (Tableau 10, then four far from them).
+MODEL_COLORS = (
+    "#1f77b4",
+    "#ff7f0e",
+    "#2ca02c",
+    "#d62728",
+    "#9467bd",
+    "#8c564b",
+    "#e377c2",
+    "#7f7f7f",
+    "#bcbd22",
+    "#17becf",
+) + ("#000000", "#a3e635", "#fcd34d", "#0c4a6e")
 HEADER_FONT = 11  # px, the upright column headers
 TINY_MARK = "†"  # a cell with items whose denominator |t - e| is tiny
 
@@ -346,6 +358,7 @@ def cannot_chart(dist: pd.DataFrame, title: str) -> go.Figure:
                 upperfence=part["p95"],
                 orientation="h",
                 name=esc(model),
+                legendgroup=esc(model),
                 marker_color=color,
                 showlegend=False,
                 hoverinfo="skip",
@@ -397,6 +410,7 @@ def own_sentence_chart(table: pd.DataFrame, title: str) -> go.Figure:
                 y=part["perturbation"],
                 orientation="h",
                 name=esc(model),
+                legendgroup=esc(model),
                 marker_color=color,
                 customdata=np.stack(
                     [
@@ -422,6 +436,8 @@ def own_sentence_chart(table: pd.DataFrame, title: str) -> go.Figure:
                     y=part["perturbation"],
                     mode="markers",
                     name=f"{esc(model)}: DEMETR mean",
+                    legendgroup=esc(model),
+                    showlegend=False,  # one legend entry per model: the ◇ is explained under the chart
                     marker=dict(symbol="diamond-open", size=11, color=color, line=dict(width=2)),
                     hovertemplate=(
                         f"<b>{esc(model)}</b> · %{{y}}<br>mean ratio on the DEMETR file %{{x:.3f}}<extra></extra>"

@@ -11,6 +11,7 @@ from negviz.cli.output import emit
 from negviz.core.errors import NegvizError
 from negviz.core.json_values import dumps
 from negviz.core.options import MAX_ITEMS, bounded
+from negviz.language.text.words import counted
 from negviz.core.schema import KIND_HELP
 
 
@@ -66,7 +67,7 @@ def cmd_datasets_add(args: argparse.Namespace) -> int:
         )
     except DataValidationError as err:
         problems = problem_table(err)
-        print(f"negviz: error: {path.name}: {len(problems)} problem(s); nothing was stored:", file=sys.stderr)
+        print(f"negviz: error: {path.name}: {counted(len(problems), 'problem')}; nothing was stored:", file=sys.stderr)
         with pd.option_context("display.max_colwidth", 120, "display.width", 200):
             print(problems.to_string(index=False), file=sys.stderr)
         return 2

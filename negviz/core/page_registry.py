@@ -104,7 +104,7 @@ PAGES: tuple[PageEntry, ...] = (
         ":material/troubleshoot:",
         "Results",
         VERDICT_KINDS,
-        ("axis", "bin_group", "bin_run", "layer_type"),
+        ("axis", "bin_group", "bin_run", "layer_runs", "layer_type", "runs"),
     ),
     PageEntry(
         "pages/maxsim.py",

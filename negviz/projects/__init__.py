@@ -4,7 +4,7 @@ queues, review of disagreements and adjudicated labels, exported and imported as
     from negviz.projects import create, get, next_pair, review_queue, adjudicate
     project = create(store, "nevir-types", load("nevir"), owner="ana", overlap=2, sample=100)
     item = next_pair(store, project, "ben")           # claims a pair for ben
-    annotations.save(store, ds, item, "ben", Label("affixal"))
+    annotations.save(store, ds, item, "ben", Label("affixal", "valid"))
     review_queue(store, project)                      # pairs whose labels disagree
 
 project.py (the project and its schema), guidelines.py (safe markdown), queue.py (assignment and

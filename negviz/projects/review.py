@@ -3,7 +3,7 @@ reviewer's decision stored as the adjudicated label (versioned), and how each an
 with the adjudicated labels.
 
     queue = review_queue(store, project)                      # pairs to decide, in project order
-    adjudicate(store, project, queue[0], "rita", Label("affixal"))
+    adjudicate(store, project, queue[0], "rita", Label("affixal", "valid"))
     adjudicated(store, "nevir")                               # newest decision per pair
 
 A pair disagrees when two or more annotators labelled it and their latest labels differ in any

@@ -54,7 +54,7 @@ class Label:
     """What an annotator says about one pair (stored as labels + note)."""
 
     negation_type: str
-    validity: str = "valid"
+    validity: str | None = None  # None: not chosen yet, and refused by check_label (no form pre-selects one)
     query_ambiguous: bool = False
     note: str = ""
     # Further negation types of a pair with more than one cue (a project with several type tags
@@ -110,6 +110,8 @@ def check_label(label: Label, types: list[str] | None = None) -> None:
         raise AnnotationError('Choose a negation type (or "other"); nothing was saved.')
     if label.negation_type not in types:
         raise AnnotationError(f"Unknown negation type {label.negation_type!r}; choose one of {', '.join(types)}.")
+    if label.validity is None:
+        raise AnnotationError(f"Choose the pair's validity ({', '.join(VALIDITY)}); nothing was saved.")
     if label.validity not in VALIDITY:
         raise AnnotationError(f"Validity must be one of {', '.join(VALIDITY)}, not {label.validity!r}.")
     if not isinstance(label.query_ambiguous, (bool, np.bool_)):

@@ -28,6 +28,28 @@ def apply_click(chart_key: str, targets: dict[str, int], options: dict[str, list
     for key, index in targets.items():
         if index < len(custom) and custom[index] in options.get(key, []):
             st.session_state[key] = custom[index]
+            st.session_state[_ANSWER_PENDING] = tuple(targets)  # mark_answer scrolls to what it shows
+
+
+_ANSWER_PENDING = "_chart_click_answer_pending"
+ANSWER_ID = "negviz-answer"
+# Our own constant markup and script (no user text): the mark, then the page scrolled to it; again
+# after the list below it has painted, as the layout above may still move.
+_ANSWER_HTML = f"""<div id="{ANSWER_ID}" data-testid="{ANSWER_ID}"
+ style="border-top:3px solid #dc2626;padding-top:4px;color:#b91c1c;font-weight:600">
+ ↓ What you clicked</div>
+<script>(() => {{
+  const go = () => document.getElementById("{ANSWER_ID}")?.scrollIntoView({{block: "start"}});
+  go(); setTimeout(go, 400); setTimeout(go, 1500);
+}})();</script>"""
+
+
+def mark_answer(picker: str) -> None:
+    """Where a chart click's answer starts (a cell's or a segment's items, thousands of pixels below
+    the chart): marked and scrolled into view, on the rerun a click that set ``picker`` caused only."""
+    if picker in st.session_state.get(_ANSWER_PENDING, ()):
+        del st.session_state[_ANSWER_PENDING]
+        st.html(_ANSWER_HTML, unsafe_allow_javascript=True)
 
 
 def items_table(items: pd.DataFrame, name: str, key: str, file_stem: str, model: str | None = None) -> None:

@@ -51,13 +51,14 @@ def shares(name: str, ds) -> None:
             "(a progress bar counts the pairs; `--limit N` for a first look)."
         )
         return
-    runs = runs.assign(label=[f"{r.model_name} · {r.options.get('method', '?')} · n={r.n}" for r in runs.itertuples()])
+    runs = runs.assign(label=[C.run_label(r.model_name, r.options.get("method", "?"), r.n) for r in runs.itertuples()])
     chosen = st.multiselect(
         "Runs",
         list(runs["label"]),
-        default=list(runs["label"])[:4],
+        default=C.opening_runs(runs, len(ds.frame)),  # whole-dataset runs over samples, one method
         key="runs",
-        help="model · attribution method · pairs",
+        bind="query-params",
+        help="model · attribution method · pairs. Each method is drawn on its own axis.",
     )
     if not chosen:
         st.info("Pick at least one run.")
@@ -76,7 +77,8 @@ def shares(name: str, ds) -> None:
         order = [k for k in TAXONOMY.keys if k in present] + sorted(present - set(TAXONOMY.keys))
         labels = {k: TAXONOMY.label(k) for k in order if k in TAXONOMY.keys}
     title = f"Cue's share of attribution by {axis} · {ds.title} {ds.spec.split}"
-    fig = share_boxes(frame, group, order, title, labels)
+    methods = {label: (r.options or {}).get("method", "?") for label, r in picked.iterrows()}
+    fig = share_boxes(frame, group, order, title, labels, methods)
     chart_items.apply_click("share_chart", {"bin_run": 0, "bin_group": 1}, {"bin_run": chosen, "bin_group": order})
     st.plotly_chart(fig, key="share_chart", on_select="rerun", selection_mode="points")
     figure_downloads(fig, f"negviz-cue-influence-{name}-{group}", key="share")
@@ -120,6 +122,7 @@ def shares(name: str, ds) -> None:
         shown = C.bin_items(part)
         silent = len(part) - len(shown)  # no word moved the score: no share to draw or list
         model = picked.loc[bin_run, "model_name"]
+        chart_items.mark_answer("bin_run")
         st.markdown(
             f"**{safe_md(bin_run)}** · {safe_md(labels.get(bin_group, bin_group))}: {len(shown):,} "
             f"comparisons, median cue share {shown[C.SHARE].median():.1f}{safe_md(C.UNIT)}"
@@ -180,7 +183,9 @@ def fading(name: str, ds) -> None:
     labels = {
         f"{r.model_name} · {' vs '.join(r.options.get('columns', []))} · n={r.n}": r.run_id for r in runs.itertuples()
     }
-    chosen = st.multiselect("Layer-curve runs", list(labels), default=list(labels)[:2], key="layer_runs")
+    chosen = st.multiselect(
+        "Layer-curve runs", list(labels), default=list(labels)[:2], key="layer_runs", bind="query-params"
+    )
     curves = {label: L.stored_curves(dataset_view(name).scores(labels[label])) for label in chosen}
     types = inspector_data.automatic_types(name)[["item_id", "type"]]
     present = sorted({t for c in curves.values() for t in c.merge(types, on="item_id")["type"].dropna()})

@@ -13,6 +13,7 @@ import streamlit as st
 
 from negviz.core import links
 from negviz.core.errors import DataValidationError, NegvizError
+from negviz.language.text.words import counted
 from negviz.ui import dataset_cache, resources
 from negviz.ui.run_links import headline_text, links_markdown, result_links
 from negviz.ui.widgets import safe_md, show_error
@@ -155,7 +156,7 @@ def show_problems(exc: DataValidationError, file_name: str) -> None:
     problems = [p.removesuffix(" Nothing was stored.") for p in problems]  # said once, above them
     listed = "\n".join(f"- {safe_md(p)}" for p in problems)
     st.error(
-        f"{safe_md(file_name)} was refused: {len(problems)} problem(s); nothing was stored.\n\n{listed}",
+        f"{safe_md(file_name)} was refused: {counted(len(problems), 'problem')}; nothing was stored.\n\n{listed}",
         icon=":material/error:",
     )
     if any("--allow-partial" in p for p in problems):

@@ -34,6 +34,12 @@ def asks_ambiguity(kind: str) -> bool:
     return "query_ambiguous" in kind_of(kind).label_fields
 
 
+def validity_index(label) -> int | None:
+    """The validity radio's choice for an annotator's stored label: none for a pair not yet labelled
+    (a pre-selected "valid" was stored when the annotator never chose one)."""
+    return ann.VALIDITY.index(label.validity) if label.validity in ann.VALIDITY else None
+
+
 def label_form(store, ds, dataset: str, current: str, annotator: str, next_id: str | None, pair_key: str) -> None:
     """Draw the form for ``current`` and the message of the last save. After a save the page's
     pair widget (session-state key ``pair_key``, which the page owns) is set to the next pair."""
@@ -76,9 +82,7 @@ def label_form(store, ds, dataset: str, current: str, annotator: str, next_id: s
             placeholder="choose",
             index=choices.index(mine.negation_type) if mine.negation_type in choices else None,
         )
-        st.radio(
-            "Pair validity", ann.VALIDITY, index=ann.VALIDITY.index(mine.validity), horizontal=True, key=f"valid_{form}"
-        )
+        st.radio("Pair validity", ann.VALIDITY, index=validity_index(mine), horizontal=True, key=f"valid_{form}")
         if asks_ambiguity(ds.kind):
             st.checkbox("Query ambiguous", value=mine.query_ambiguous, key=f"amb_{form}")
         st.text_area("Note", value=mine.note, max_chars=ann.MAX_NOTE, key=f"note_{form}")

@@ -72,6 +72,7 @@ def show(ctx, outcomes: pd.DataFrame, order: list[str], scope: str) -> None:
     if lex_model and lex_lean:
         part = comps[(comps["model"] == lex_model) & (comps["lean"] == lex_lean)]
         part = part[["item_id", "comparison", "choice", "model_margin", "lexical_margin"]]
+        chart_items.mark_answer("lex_model")
         st.markdown(
             f"**{safe_md(lex_model)}** · BM25 leans {lex_lean}: {counted(len(part), 'comparison')}, "
             f"{(part['choice'] != 'right').mean():.1%} wrong or tied"

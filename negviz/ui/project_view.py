@@ -11,6 +11,7 @@ from negviz.analyses import agreement, paircard
 from negviz.analyses.uncertainty import RULE as UNCERTAINTY_RULE
 from negviz.evaluation.item_scoring import item_ids
 from negviz.language.taxonomy import TAXONOMY
+from negviz.core.sample_size import MIN_N, too_few
 from negviz.language.text.words import counted
 from negviz.projects import review as R
 from negviz.projects.guidelines import safe_markdown
@@ -21,7 +22,7 @@ from negviz.results import annotations as ann
 from negviz.store import StoreError, StoreUnavailableError
 from negviz.ui import inspector_data, outage, resources
 from negviz.ui.dataset_cache import dataset_view
-from negviz.ui.label_form import asks_ambiguity, cannot_save
+from negviz.ui.label_form import asks_ambiguity, cannot_save, validity_index
 from negviz.ui.widgets import safe_md, show_error
 
 PAIR_KEY = "project_pair"
@@ -223,7 +224,7 @@ def _label_form(store, project, annotator, item, skipped) -> None:
         validity = st.radio(
             "Pair validity",
             ann.VALIDITY,
-            index=ann.VALIDITY.index(mine.validity),
+            index=validity_index(mine),
             horizontal=True,
             key=f"pvalid_{form}",
         )
@@ -338,11 +339,19 @@ def progress_tab(store, project: P.Project) -> None:
     if len(who) >= 2:
         alphas = agreement.alpha_table(labels, who)
         kind = alphas.set_index("label").loc["negation_type"]
-        st.metric(
-            f"{agreement.KRIPPENDORFF}, negation type",
-            "undefined" if pd.isna(kind["alpha"]) else f"{kind['alpha']:.3f}",
-            help="Nominal; every pair two or more annotators labelled counts.",
-        )
+        pairs = int(kind["pairable_items"])
+        if too_few(pairs):  # no headline in large type on a pair or two: greyed, with its n
+            value = "undefined" if pd.isna(kind["alpha"]) else f"{kind['alpha']:.3f}"
+            st.caption(
+                f"{agreement.KRIPPENDORFF}, negation type: {value} on {counted(pairs, 'pair')} labelled by two "
+                f"or more annotators, fewer than {MIN_N}: too few to read as agreement yet."
+            )
+        else:
+            st.metric(
+                f"{agreement.KRIPPENDORFF}, negation type",
+                "undefined" if pd.isna(kind["alpha"]) else f"{kind['alpha']:.3f}",
+                help=f"Nominal; every pair two or more annotators labelled counts ({pairs:,} pairs).",
+            )
         if warning := agreement.few_items_warning(alphas):
             st.warning(warning)
         st.markdown(f"**{agreement.KRIPPENDORFF}** per label (all annotators, missing labels allowed)")

@@ -13,8 +13,10 @@ import streamlit as st
 from negviz.analyses import reasoning as R
 from negviz.analyses.paircard import md_escape
 from negviz.core import links, outcomes
+from negviz.core.sample_size import MIN_N, too_few
 from negviz.core.schema import PAIRS
 from negviz.evaluation import run_choice
+from negviz.language.text.words import counted
 from negviz.scorers import FAMILIES
 from negviz.scorers.llm.prompts import TEMPLATES
 from negviz.ui import resources
@@ -52,6 +54,7 @@ def show(dataset: str, runs: pd.DataFrame, item_id: str, row: Mapping) -> None:
         verdicts = R.query_verdicts(wide.loc[[str(item_id)]], rule).iloc[0].to_dict()
         name = md_escape(run_choice.run_name(run._asdict()))
         with st.expander(f"Why: the reasoning of {name}", expanded=True, icon=":material/psychology:"):
+            st.caption(_what_this_is(run._asdict(), texts, mine))
             st.html(R.item_html(row, mine, verdicts))
             m = _mentions(url, dataset, run.run_id, rule)
             share = f" ({m['share_wrong_without_cue']:.0%})" if m["share_wrong_without_cue"] is not None else ""
@@ -60,6 +63,27 @@ def show(dataset: str, runs: pd.DataFrame, item_id: str, row: Mapping) -> None:
                 f"{m['wrong']:,} wrong verdicts{share} come with reasoning that never names the "
                 f"negation cue (right verdicts that never name it: {m['right_without_cue']:,})."
             )
+
+
+def _what_this_is(run: Mapping, texts: pd.DataFrame, mine: pd.DataFrame) -> str:
+    """What a reader is looking at: the text the model generated before its verdict, over how many
+    items, and whether it is a loop rather than reasoning (a small model's usual output)."""
+    n = int(run.get("n") or 0)
+    line = (
+        f"The text {md_escape(str(run['model_name']))} generated before each verdict, kept for "
+        f"{counted(n, 'pair')}"
+        + (f" (a sample of fewer than {MIN_N} pairs)" if too_few(n) else "")
+        + ": what the model wrote, not an explanation of its verdict, which comes from its answer's scores."
+    )
+    empty, here = R.no_reasoning_count(texts), R.no_reasoning_count(mine)
+    if empty:
+        line += (
+            f" {empty:,} of its {counted(len(texts), 'text')}"
+            + (f" ({here} of this pair's {len(mine)})" if here else "")
+            + " hold no reasoning: a few lines repeated over and over, or a stub such as 'The answer is:'."
+            " Such a text says nothing about why the verdict fell as it did."
+        )
+    return line
 
 
 def _no_text_line(dataset: str, run: Mapping, item_id: str, kept: int) -> str:

@@ -5,17 +5,25 @@ Import scores pages both end with these)."""
 from __future__ import annotations
 
 from negviz.core import links, metric_text
+from negviz.core.sample_size import MIN_N, too_few
 from negviz.datasets.facts import metric_label
+from negviz.language.text.words import counted
 
 
 def headline_text(summary: dict, n: int) -> str:
-    """ "paired accuracy 7.1% (n = 1,383 items)", or "... (100 of 1,383 items)" for a partial file."""
+    """ "paired accuracy 7.1% (n = 1,383 items)", or "... 50.0% on 100 of 1,383 items scored" for
+    a partial file (not "(10 of 1,383 items)", which reads as 10 right); a statistic over fewer
+    than sample_size.MIN_N items says it is too few to read as a result."""
     from negviz.evaluation.summaries import headline
 
     metric, value = headline(summary)
     of = summary.get("items_of")
-    items = f"{metric_text.n_of(n, of)} items" if of else f"n = {n:,} items"
-    return f"{metric_label(metric)} {metric_text.value(metric, value)} ({items})"
+    text = f"{metric_label(metric)} {metric_text.value(metric, value)}"
+    if of:
+        text += f" on {metric_text.n_of(n, of)} items scored"
+    if too_few(n):
+        return text + f" ({counted(n, 'item')}, fewer than {MIN_N}: too few to read as a result)"
+    return text if of else text + f" (n = {n:,} items)"
 
 
 def result_links(

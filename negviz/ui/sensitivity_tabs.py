@@ -9,10 +9,11 @@ import streamlit as st
 
 from negviz.analyses import sensitivity as sv
 from negviz.charts.sensitivity import cannot_chart, own_sentence_chart
+from negviz.evaluation.catalog import runs_here
 from negviz.language.text import perturb
 from negviz.ui import pickers, resources
 from negviz.ui import sensitivity_data as sd
-from negviz.ui.widgets import csv_download, figure_downloads, no_runs_yet, safe_md, show_error
+from negviz.ui.widgets import csv_download, figure_downloads, no_runs_yet, safe_md
 
 REF = "After two years of work, the new bridge was opened to traffic on Monday."
 CAND = "The new bridge opened to traffic on Monday after two years of construction."
@@ -43,17 +44,22 @@ def demetr_controls() -> tuple[str, bool, bool]:
 
 
 def own_sentence(tables: dict[str, pd.DataFrame], runs: pd.DataFrame) -> None:
-    """Perturb a typed translation; score it with each model's stored DEMETR spec."""
+    """Perturb a typed translation; score it with each model's stored DEMETR spec. The default
+    models are those that run here (negviz.evaluation.catalog.runs_here)."""
     c1, c2 = st.columns(2)
     ref = c1.text_area("Reference", REF, key="own_ref", bind="query-params", max_chars=2000, height=90)
     cand = c2.text_area("Candidate (translation)", CAND, key="own_cand", bind="query-params", max_chars=2000, height=90)
+    specs = {m: sv.spec_label(runs.set_index("model_name").loc[m, "model_spec"]) for m in sorted(tables)}
+    here = [m for m, spec in specs.items() if runs_here(spec, resources.available_offline)]
     chosen = st.multiselect(
         "Models",
-        sorted(tables),
-        sorted(tables),
+        list(specs),
+        here,
         key="own_models",
         bind="query-params",
-        help="Models with a stored DEMETR run, scored live with that run's exact spec.",
+        format_func=lambda m: m if m in here else f"{m} (weights not on this machine)",
+        help="Models with a stored DEMETR run, scored live with that run's exact spec; the default is "
+        "every one whose weights are on this machine.",
     )
     edits = perturb.perturb_all(cand) if cand.strip() else {}
     applied = pd.DataFrame(
@@ -63,32 +69,46 @@ def own_sentence(tables: dict[str, pd.DataFrame], runs: pd.DataFrame) -> None:
             if e
         ]
     )
-    skipped = [k for k, e in edits.items() if e is None]
     st.dataframe(applied, hide_index=True, key="own_edits")
+    skipped = [perturb.BY_NAME[k] for k, e in edits.items() if e is None]
     if skipped:
-        st.caption("No rule fits: " + ", ".join(skipped) + " (see negviz/perturb.py for what each rule covers).")
-    if ref.strip() and len(applied) and chosen:
-        specs = {m: sv.spec_label(runs.set_index("model_name").loc[m, "model_spec"]) for m in chosen}
-        with st.spinner("Scoring…"):
-            scorers = {}
-            for m, spec in specs.items():
-                try:
-                    scorers[m] = resources.scorer(spec)
-                except Exception as exc:  # one unavailable model must not hide the others
-                    show_error(exc)
-            own, errors = sv.own_sentence_table(scorers, ref, cand, edits, sv.model_matrix(tables, None))
-        for m, err in errors.items():
-            st.error(f"{safe_md(m)}: {safe_md(err)}")
-        if len(own):
-            ofig = own_sentence_chart(own, "Your sentence: ratio (t − h) / (t − e) per perturbation and model")
-            st.plotly_chart(ofig, key="own_chart")
-            st.dataframe(own, hide_index=True, key="own_table")
-            st.caption(
-                "◇ = the model's mean ratio on the same DEMETR file. BM25's collection is the few texts "
-                "scored here, so its scale differs from its DEMETR run."
+        st.caption(
+            "Not applied, as nothing in this sentence fits the rule: "
+            + "; ".join(f"{r.name.replace('_', ' ')} ({r.description})" for r in skipped)
+            + "."
+        )
+    if not (ref.strip() and len(applied) and chosen):
+        return
+    parts, problems = [], []
+    progress = st.progress(0.0)
+    matrix = sv.model_matrix(tables, None)
+    for k, m in enumerate(chosen):
+        progress.progress(k / len(chosen), text=f"Scoring your sentence with {m}: model {k + 1} of {len(chosen)}…")
+        if m not in here:
+            problems.append(
+                f"{m} is not scored: its weights are not on this machine (its stored run is on the Heatmap tab)."
             )
-            figure_downloads(ofig, "negviz-own-sentence", key="own")
-            csv_download(own, "negviz-own-sentence.csv", key="dl-own")
+            continue
+        try:
+            own, errors = sv.own_sentence_table({m: resources.scorer(specs[m])}, ref, cand, edits, matrix)
+        except Exception as exc:  # one model that fails to load must not hide the others
+            own, errors = pd.DataFrame(), {m: str(exc)}
+        parts.append(own)
+        problems += [f"{name} could not score your sentence: {why}" for name, why in errors.items()]
+    progress.empty()
+    for problem in problems:
+        st.warning(safe_md(problem))
+    own = pd.concat([p for p in parts if len(p)], ignore_index=True) if any(len(p) for p in parts) else pd.DataFrame()
+    if len(own):
+        ofig = own_sentence_chart(own, "Your sentence: ratio (t − h) / (t − e) per perturbation and model")
+        st.plotly_chart(ofig, key="own_chart")
+        st.dataframe(own, hide_index=True, key="own_table")
+        st.caption(
+            "◇ = the model's mean ratio on the same DEMETR file. BM25's collection is the few texts "
+            "scored here, so its scale differs from its DEMETR run."
+        )
+        figure_downloads(ofig, "negviz-own-sentence", key="own")
+        csv_download(own, "negviz-own-sentence.csv", key="dl-own")
 
 
 def cannot() -> None:

@@ -189,3 +189,21 @@ def test_alpha_on_fewer_than_ten_pairs_comes_with_a_warning():
     text = few_items_warning(few)
     assert text and f"fewer than {MIN_ITEMS} pairs" in text and "as few as 2" in text
     assert few_items_warning(alpha_table(latest(30), ["ana", "ben"], labels=("negation_type",), n_boot=50)) is None
+
+
+def test_kappa_on_fewer_pairs_than_the_minimum_comes_with_the_same_warning():
+    """Cohen's kappa on 3 shared pairs was shown as plainly as on 300: the one minimum n applies."""
+    from negviz.analyses.agreement import agreement_table, few_items_warning
+    from negviz.core.sample_size import MIN_N
+
+    rows = [
+        {"item_id": f"p{i}", "annotator": who, "negation_type": kind, "validity": "valid", "query_ambiguous": False}
+        for i in range(3)
+        for who, kind in (("ana", "affixal"), ("ben", "affixal" if i else "implicit"))
+    ]
+    table = agreement_table(pd.DataFrame(rows), ["ana", "ben"], labels=("negation_type",))
+    assert table["shared_pairs"].tolist() == [3] and table["kappa"].notna().all()
+    assert few_items_warning(table, "shared_pairs", "kappa", "all of them labelled") == (
+        f"1 of these kappas rest on fewer than {MIN_N} pairs all of them labelled (as few as 3): one label "
+        "more or less moves them a lot. Label more pairs before reading agreement from them."
+    )

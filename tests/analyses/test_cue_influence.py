@@ -116,3 +116,17 @@ def test_one_line_names_the_models_without_a_run_and_why():
     named = {m.strip() for g in groups for m in g.split("(")[0].split(",")}
     assert named == {"bm25", "tfidf", "smollm2-135m", "other"}  # not "enc", which has its run
     assert C.without_run_line(C.coverage(models.head(1), runs, "nevir", 1383)) == ""
+
+
+def test_the_opening_runs_are_the_whole_dataset_runs_of_one_method():
+    runs = pd.DataFrame(
+        {
+            "label": ["mpnet 20", "minilm full", "splade 5", "negminilm full", "bge occl full"],
+            "n": [20, 1383, 5, 1383, 1383],
+            "options": [{"method": m} for m in ("gradient-x-input", "gradient-x-input", "occlusion")]
+            + [{"method": "gradient-x-input"}, {"method": "occlusion"}],
+        }
+    )
+    assert C.opening_runs(runs, 1383) == ["minilm full", "negminilm full"]
+    assert C.opening_runs(runs.iloc[[0, 2]], 1383) == ["mpnet 20"]  # only samples: the largest
+    assert C.opening_runs(runs.iloc[:0], 1383) == []

@@ -69,3 +69,13 @@ def test_the_cue_is_marked_in_the_reasoning_and_text_is_escaped():
 def test_no_texts_no_rows():
     assert R.query_table(FRAME, WIDE, TEXTS.iloc[:0]).empty
     assert R.cue_mentions(R.query_table(FRAME, WIDE, TEXTS.iloc[:0]))["share_wrong_without_cue"] is None
+
+
+def test_a_loop_or_a_stub_holds_no_reasoning():
+    from negviz.analyses.reasoning import no_reasoning, no_reasoning_count
+
+    loop = "True\nFalse\n\nA:\n" * 8
+    reasoned = "The query asks for a film without sequels.\nDocument 1 names two sequels.\nSo it fails.\nFalse"
+    assert no_reasoning(loop) and no_reasoning("The answer is:") and no_reasoning("")
+    assert not no_reasoning(reasoned) and not no_reasoning("It says the opposite of what q1 asks for.")
+    assert no_reasoning_count(pd.DataFrame({"text": [loop, reasoned, "The answer is:"]})) == 2

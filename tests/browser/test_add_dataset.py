@@ -30,7 +30,7 @@ def test_upload_save_evaluate_and_open_the_heatmap(app_server, browser, tmp_path
     bad = tmp_path / "bad_pairs.csv"
     bad.write_text("id,query1,doc1,query2,doc2\na,Q,D, ,D2\na,Q,,Q2,D2\n,Q,D,Q2,\n", encoding="utf-8")
     _upload(page, bad)
-    page.get_by_text("5 problem(s) to fix before this file can be saved").wait_for(timeout=60_000)
+    page.get_by_text("5 problems to fix before this file can be saved").wait_for(timeout=60_000)
     assert page.get_by_role("button", name="Save to the store").is_disabled()
     page.locator('[data-testid="stDataFrame"] canvas').last.wait_for(timeout=30_000)
     painted(page)  # the grids draw their cells after the canvas appears

@@ -5,6 +5,8 @@ import csv
 import io
 import re
 
+import pytest
+
 from tests.support.browser import ROOT, click_point, download, needs_browser, painted, resize, settle, wait_for_url
 
 pytestmark = needs_browser
@@ -111,4 +113,41 @@ def test_heatmap_is_sized_to_its_content_at_1400_and_1000_px(app_server, browser
             assert min(m["names"]) >= m["figure"][0], (width, mode, m)  # no model name cut
         widths = widths[::-1]  # the next mode loads at the width this one ended at
     page.get_by_text("Very different n: smollm2-135m").first.wait_for(timeout=30_000)
+    page.close()
+
+
+def _answer_after_click(browser, url: str, heading: str, points: str, fragment: str, width: int):
+    """Open ``url`` in a laptop-sized window (900 px tall), click its chart's first point and return
+    the page and the mark where the click's answer starts, once it is in view."""
+    from playwright.sync_api import expect
+
+    page = browser.new_page(viewport={"width": width, "height": 900})
+    _open(page, url, heading)
+    page.locator(f".js-plotly-plot {points}").first.wait_for(timeout=60_000)
+    _click_point(page, points, 0)
+    wait_for_url(page, fragment)
+    mark = page.get_by_test_id("negviz-answer")
+    mark.wait_for(timeout=60_000)
+    expect(mark).to_contain_text("What you clicked")
+    expect(mark).to_be_in_viewport(timeout=30_000)
+    return page, mark
+
+
+@pytest.mark.parametrize("width", [1400, 1000])
+def test_a_cell_click_scrolls_to_its_pairs_and_marks_them(app_server, browser, width):
+    """The pairs of a clicked cell were listed ~2,000 px below the cell: the page now scrolls to
+    them and marks where they start, at both widths."""
+    from playwright.sync_api import expect
+
+    url = app_server + "/heatmap?dataset=nevir"
+    page, _ = _answer_after_click(browser, url, "Per-type accuracy", ".scatterlayer .point", "cell_column=", width)
+    head = page.get_by_text(re.compile(r"paired accuracy .* on n = [\d,]+ items")).last
+    expect(head).to_be_in_viewport(timeout=30_000)
+    page.close()
+
+
+def test_an_error_segment_click_scrolls_to_its_items(app_server, browser):
+    """An error segment's items came after the whole lexical section: the page scrolls to them."""
+    url = app_server + "/errors?dataset=excluir"
+    page, _ = _answer_after_click(browser, url, "Error preference", ".barlayer .point", "seg_category=", 1000)
     page.close()

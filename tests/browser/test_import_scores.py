@@ -55,7 +55,7 @@ def test_refuse_a_nan_then_import_and_open_the_heatmap_and_inspector(app_server,
     _open(page, app_server + "/import-scores?dataset=nevir", "Import scores")
     _import(page, bad, NAME)
     refused = page.get_by_test_id("stAlertContentError")
-    expect(refused).to_contain_text("with-nan.csv was refused: 2 problem(s); nothing was stored.", timeout=WAIT)
+    expect(refused).to_contain_text("with-nan.csv was refused: 2 problems; nothing was stored.", timeout=WAIT)
     problems = refused.locator("li")  # each problem a list item, shown as its text
     expect(problems).to_have_count(2)
     expect(problems.first).to_have_text(

@@ -28,6 +28,10 @@ def test_label_a_pair_and_see_it_after_reload(app_server, browser):
     kind.click()
     kind.press_sequentially("Impl")  # typing opens and filters the options
     page.get_by_role("option", name="Implicit", exact=True).click()
+    # no validity is pre-selected, and a save without one is refused in words
+    expect(form.get_by_role("radio", checked=True)).to_have_count(0)
+    form.get_by_role("button", name="Save", exact=True).click()
+    page.get_by_text("Choose the pair's validity (valid, invalid, unsure); nothing was saved.").wait_for(timeout=WAIT)
     form.get_by_role("radiogroup", name="Pair validity").get_by_text("unsure").click()
     form.get_by_role("textbox", name="Note").fill("<script>window.pwned = 1</script> scope is odd")
     form.get_by_role("button", name="Save", exact=True).click()

@@ -53,6 +53,7 @@ def label_and_next(page, kind: str) -> str | None:
     pair = shown_pair(page)
     form = page.locator('[data-testid="stForm"]').first
     choose_type(form, page, kind)
+    form.get_by_role("radiogroup", name="Pair validity").get_by_text("valid", exact=True).click()
     form.get_by_role("button", name="Save and next").click()
     page.get_by_text(re.compile(rf"Saved {re.escape(pair)} as version 1")).wait_for(timeout=WAIT)
     painted(page)

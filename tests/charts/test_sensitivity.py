@@ -95,3 +95,27 @@ def test_focus_cannot_and_own_sentence_figures():
 def _toy_matrix(value=sv.RATIO, name="toy"):
     table = sv.perturbation_table(sv.item_table(FRAME, WIDE))
     return sv.model_matrix({name: table}, sv.published_columns(load_reference()), value)
+
+
+def test_own_sentence_chart_gives_each_model_its_own_colour_and_one_legend_entry():
+    """14 models (the shipped ones): 14 colours, none repeated, and one legend entry per model
+    (the DEMETR-mean diamond joins its model's entry; it was a second entry, 2 x 13 in all)."""
+    models = [f"m{k}" for k in range(14)]
+    own = pd.DataFrame(
+        {
+            "model": [m for m in models for _ in range(2)],
+            "perturbation": ["negation", "antonym"] * len(models),
+            "perturbed": "x",
+            "margin": 0.1,
+            "score_candidate": 1.0,
+            "score_perturbed": 0.9,
+            "score_empty": 0.0,
+            "ratio": 0.1,
+            "demetr_file_ratio": 0.2,
+        }
+    )
+    fig = own_sentence_chart(own, "o")
+    bars = [t for t in fig.data if t.type == "bar"]
+    assert len({t.marker.color for t in bars}) == len(models)
+    in_legend = [t.name for t in fig.data if t.showlegend is not False]
+    assert in_legend == models

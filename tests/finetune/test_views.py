@@ -85,3 +85,31 @@ def test_pair_card_is_the_2x2_table_and_verdict_at_an_epoch():
     assert views.pair_card(WIDE, "p1", 0)["table"]["ranked first"].tolist() == ["d2", "d1"]
     with pytest.raises(KeyError, match="epoch 5"):
         views.pair_card(WIDE, "p1", 5)
+
+
+def test_the_page_opens_on_the_run_with_the_largest_held_out_accuracy_rise():
+    """A NevIR run (5.3% -> 34.7%) over a newer ExcluIR run that measured no paired accuracy and
+    an unfinished one; without any accuracy, the newest complete run; then the newest run."""
+    runs = pd.DataFrame(
+        {
+            "label": ["running", "excluir", "nevir", "small"],
+            "status": ["running", "complete", "complete", "complete"],
+            "summary": [
+                {"paired_accuracy": 0.9, "epoch0_paired_accuracy": 0.0},
+                {"paired_accuracy": None, "epoch0_paired_accuracy": None},
+                {"paired_accuracy": 0.347, "epoch0_paired_accuracy": 0.053},
+                {"paired_accuracy": 0.30, "epoch0_paired_accuracy": 0.20},
+            ],
+        }
+    )
+    assert views.opening_runs(runs) == ["nevir"]
+    assert views.opening_runs(runs.iloc[:2]) == ["excluir"]
+    assert views.opening_runs(runs.iloc[:1]) == ["running"]
+    assert views.opening_runs(runs.iloc[:0]) == []
+
+
+def test_a_held_out_item_is_named_by_its_training_kind():
+    assert views.held_out_item({"name": "nevir"}) == ("pair", "cos(E(d1), E(d2))")
+    assert views.held_out_item({"name": "excluir"}) == ("query", "cos(E(query), E(excluded document))")
+    assert views.held_out_item({"name": "cannot", "split": "heldout"}) == ("sentence", "cos(E(sentence), E(negation))")
+    assert views.held_out_item({"name": "a-file-not-here"}) == views.UNKNOWN_ITEM

@@ -176,7 +176,7 @@ def test_a_malformed_upload_lists_every_problem_and_stores_nothing(app_env):
     upload(at, "many.csv", MANY_PROBLEMS)
     at.selectbox(key="kind").select("pairs").run()
     assert not at.exception
-    assert "5 problem(s) to fix before this file can be saved; nothing was stored." in texts(at)
+    assert "5 problems to fix before this file can be saved; nothing was stored." in texts(at)
     table = table_with(at, "problem")
     assert list(table.columns) == ["row", "column", "problem"] and len(table) == 5
     found = " | ".join(table["problem"])

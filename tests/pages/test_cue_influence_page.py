@@ -122,3 +122,18 @@ def test_every_model_on_nevir_has_its_cue_influence_or_a_reason(app_env):
     line = next(m.value for m in page.markdown if m.value.startswith(md_escape("No cue-influence run:")))
     assert all(md_escape(model) in line for model in shipped - explained)
     assert md_escape("(no learned weights)") in line and md_escape("(too slow to ship)") in line
+
+
+def test_the_page_opens_on_the_whole_dataset_runs_and_keeps_its_picks_in_the_url(app_env):
+    """It opened on the first four stored runs (20- and 5-pair samples in two methods); now on
+    the runs over all 1,383 NevIR pairs, one method (MiniLM and NegMiniLM, gradient x input), and
+    a pick of runs is part of the URL, so a link reopens it."""
+    page = open_page("pages/cue_influence.py")
+    assert not page.exception, [e.message for e in page.exception]
+    assert page.multiselect(key="runs").value == [
+        "all-MiniLM-L6-v2 · gradient-x-input · n=1383",
+        "negminilm · gradient-x-input · n=1383",
+    ]
+    sample = "splade-tiny · occlusion · n=5"
+    again = open_page("pages/cue_influence.py", runs=sample)
+    assert again.multiselect(key="runs").value == [sample]

@@ -241,6 +241,28 @@ def test_drift_page_shows_the_excluir_split_run(app_env):
     assert "positive document" in card and "excluded document" in card
 
 
+def test_drift_page_opens_on_the_nevir_run_and_names_what_each_run_holds(app_env):
+    """The page opens on its best evidence, the NevIR run (5.3% -> 34.7% held-out paired accuracy),
+    not the newer ExcluIR run; picked, the ExcluIR run's held-out item is a query (not a
+    "Sentence"), its cosine is the query's with the excluded document, and no id is a metric."""
+    nevir = read_record(NEVIR_RUN)
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.run()
+    at.switch_page("pages/drift.py").run()
+    assert not at.exception, [e.message for e in at.exception]
+    [shown] = at.multiselect(key="runs").value
+    assert nevir.run_id[:8] in shown
+    compare = at.dataframe[0].value
+    assert compare["acc_epoch0"].iloc[0] == pytest.approx(0.0534, abs=1e-3)
+    assert compare["acc_final"].iloc[0] == pytest.approx(0.3471, abs=1e-3)
+    assert at.selectbox(key="pair").label.startswith("Held-out pair")
+    excluir = read_record(DATA_DIR / "runs" / "finetune__6886bba4.parquet")
+    label = next(o for o in at.multiselect(key="runs").options if excluir.run_id[:8] in o)
+    at.multiselect(key="runs").set_value([label]).run()
+    assert at.selectbox(key="pair").label == "Held-out query (by cosine drop)"
+    assert [m.label for m in at.metric] == ["cos(E(query), E(excluded document))"]
+
+
 def _run_options(at) -> list[str]:
     at.run()
     return at.multiselect(key="runs").options

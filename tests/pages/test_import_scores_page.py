@@ -127,7 +127,7 @@ def test_a_refused_file_lists_every_problem_and_stores_nothing(db, monkeypatch):
 
     at = AppTest.from_function(page).run()
     text = at.error[0].value
-    assert "2 problem(s); nothing was stored" in text and "\n- 1 row has \\*\\*a\\*\\* \\[link\\]" in text
+    assert "2 problems; nothing was stored" in text and "\n- 1 row has \\*\\*a\\*\\* \\[link\\]" in text
     assert "f\\_\\[1\\]\\.csv was refused" in text and "\n- two" in text
 
 
@@ -163,4 +163,4 @@ def test_a_partial_file_says_n_of_n(db):
     result = import_view.import_bytes(
         score_bytes(keep_items=100), "part.csv", "nevir", "partial", allow_partial=True, store=Store(db)
     )
-    assert import_view.outcome(result, "nevir")["headline"].endswith("(100 of 1,383 items)")
+    assert import_view.outcome(result, "nevir")["headline"].endswith(" on 100 of 1,383 items scored")

@@ -224,8 +224,8 @@ def test_annotations_page_agreement_and_export(db):
         ("994-2", "affixal", "implicit"),
         ("1052-2", "sentential", "sentential"),
     ):
-        ann.save(store, nevir, item, "ana", ann.Label(a))
-        ann.save(store, nevir, item, "bo", ann.Label(b))
+        ann.save(store, nevir, item, "ana", ann.Label(a, "valid"))
+        ann.save(store, nevir, item, "bo", ann.Label(b, "valid"))
     at = open_page("pages/annotate.py", dataset="nevir")
     table = table_with(at, "kappa").set_index("label")
     assert (
@@ -238,6 +238,9 @@ def test_annotations_page_agreement_and_export(db):
     alpha = table_with(at, "alpha").set_index("label")
     assert alpha.loc["negation_type", "alpha"] == pytest.approx(4 / 9)
     assert alpha.loc["negation_type", "pairable_items"] == 3 and alpha.loc["negation_type", "items"] == "all"
+    # kappa on 3 shared pairs is said to be too few to read, as alpha is (one minimum n)
+    assert any(w.value.startswith("1 of these kappas rest on fewer than 20 pairs") for w in at.warning)
+    assert "3 labelled pairs · 2 annotators" in at.caption[0].value
 
 
 def test_inspector_browses_excluir_queries(db):

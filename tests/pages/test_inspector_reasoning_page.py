@@ -6,7 +6,6 @@ import html
 import re
 
 from negviz.analyses.paircard import md_escape
-from negviz.core import links
 from negviz.datasets import load
 from negviz.store import portable
 from tests.analyses.test_shipped_reasoning import NAME, REASONING
@@ -34,12 +33,19 @@ def test_the_inspector_shows_the_shipped_reasoning_of_a_pinned_pair(app_env):
     assert any(c.value.startswith("Over 50 queries with reasoning: ") for c in at.caption)
 
 
-def test_a_run_without_texts_says_so_and_links_the_run_with_them(app_env):
-    run_id, pair, _ = _first_pair_texts()
-    # No pin, as on a fresh install: the policy shows the yes/no run, which kept no text.
-    at = _inspector(dataset="nevir", pair=pair)
-    lines = [c.value for c in at.caption if "stored no reasoning texts" in c.value]
-    assert len(lines) == 1
-    assert "template, yes\\-no, asks for the verdict without reasoning" in lines[0]
-    assert f"({links.inspector('nevir', pair, run=run_id)})" in lines[0]
-    assert not any(e.label.startswith("Why: the reasoning of") for e in at.expander)
+def test_the_reader_is_told_what_the_text_is_and_that_most_holds_no_reasoning(app_env):
+    """SmolLM2-135M's stored texts are "True / False / A:" loops and "The answer is:" stubs: the
+    panel says what a reader is looking at (text generated before each verdict, for 25 pairs) and
+    how many of the texts hold no reasoning."""
+    from negviz.analyses.reasoning import no_reasoning
+
+    run_id, pair, texts = _first_pair_texts()
+    at = _inspector(dataset="nevir", pair=pair, run=run_id)
+    [said] = [c.value for c in at.caption if "generated before each verdict" in c.value]
+    assert "kept for 25 pairs: what the model wrote, not an explanation" in said  # 25: no sample warning
+    all_texts = portable.read_texts(REASONING)
+    empty = sum(no_reasoning(t) for t in all_texts["text"])
+    here = sum(no_reasoning(t) for t in texts["text"])
+    assert empty > 0
+    assert f"{empty:,} of its {len(all_texts):,} texts" in said and "hold no reasoning" in said
+    assert (f"({here} of this pair's {len(texts)})" in said) == (here > 0)

@@ -45,6 +45,12 @@ def test_make_a_project_and_label_its_queue(app_env):
     at.button(key="start_labelling").click().run()
     assert [h.value for h in at.subheader] == [f"types-1 · {project.items[0]}"]
     next(s for s in at.selectbox if s.label == "Negation type").select("affixal")
+    validity = next(r for r in at.radio if r.label == "Pair validity")
+    assert validity.value is None  # nothing pre-selected: a label needs an explicit choice
+    next(b for b in at.button if b.label == "Save and next").click().run()
+    assert any("Choose the pair's validity" in e.value for e in at.error)
+    assert [h.value for h in at.subheader] == [f"types-1 · {project.items[0]}"]  # refused: same pair
+    next(r for r in at.radio if r.label == "Pair validity").set_value("valid")
     next(b for b in at.button if b.label == "Save and next").click().run()
     assert not at.exception and [h.value for h in at.subheader] == [f"types-1 · {project.items[1]}"]
     with Store(url) as store:
@@ -71,3 +77,21 @@ def test_the_uncertainty_queue_serves_the_models_closest_call_first(app_env):
         first = uncertainty_ids(DatasetView(store, "nevir"), P.get(store, "unsure"))[0]
         assert len(store.runs(dataset="nevir")) > 3
     assert [h.value for h in at.subheader] == [f"unsure · {first}"]
+
+
+def test_an_alpha_on_one_pair_is_no_headline(app_env):
+    """Two annotators on one shared pair: alpha "0.000" stood in large type. Now no metric: a grey
+    line with its n and the reason (fewer than the one minimum every page applies)."""
+    from negviz.core.sample_size import MIN_N
+    from tests.support import projects as T
+
+    with Store(f"sqlite:///{app_env / 'results.sqlite'}") as store:
+        project = T.new(store, "tiny-alpha", size=4)
+        item = project.items[0]
+        T.label(store, item, "ana", "affixal")
+        T.label(store, item, "ben", "implicit")
+    at = open_projects(tab="Progress & agreement", project="tiny-alpha")
+    assert not at.exception, [e.message for e in at.exception]
+    assert not [m for m in at.metric if "alpha" in m.label]
+    [line] = [c.value for c in at.caption if "negation type:" in c.value]
+    assert f"on 1 pair labelled by two or more annotators, fewer than {MIN_N}" in line

@@ -130,3 +130,24 @@ def test_the_cannot_tab_shows_only_its_own_controls(page_env):
     assert [r.key for r in page.radio] == ["cannot_pairs"] and not page.toggle
     assert not [e for e in page.expander if "largest complete run" in e.label]
     assert items_table(page, "source")["pairs"].eq("negated").all()
+
+
+def test_perturb_your_own_sentence_defaults_to_models_that_run_here(page_env):
+    """The default models are those whose weights are here (catalog.runs_here): not the split-trained
+    MiniLMs, whose weights do not ship (two red ModelUnavailableError boxes greeted the user); a
+    rule that does not fit is said in words, not as a pointer into the source."""
+    from negviz.core.schema import ModelSpec
+    from negviz.evaluation.catalog import runs_here
+    from negviz.store import Store
+
+    page = open_page(view="Perturb your own sentence", own_ref=" ")  # no reference: nothing scored
+    default = set(page.multiselect(key="own_models").value)
+    with Store() as store:
+        runs = store.runs(dataset="demetr")
+    specs = {m: str(ModelSpec.from_dict(s)) for m, s in zip(runs["model_name"], runs["model_spec"])}
+    assert default == {m for m, s in specs.items() if runs_here(s)}
+    assert {"tfidf", "all-MiniLM-L6-v2"} <= default
+    assert not default & {"minilm-nevir-split", "minilm-excluir-split"}
+    assert not page.error
+    note = next(c.value for c in page.caption if c.value.startswith("Not applied"))
+    assert "case (the case of the first pronoun changed)" in note and "negviz/" not in note

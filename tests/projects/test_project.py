@@ -40,7 +40,7 @@ def test_a_project_keeps_the_sample_every_annotator_shares(store):
 def test_a_multi_type_project_keeps_every_type(store):
     single = new(store, name="single", size=3)
     multi = new(store, name="multi", size=3, multi_type=True)
-    two = ann.Label("affixal", more_types=("implicit",))
+    two = ann.Label("affixal", "valid", more_types=("implicit",))
     with pytest.raises(P.ProjectError, match="one negation type"):
         P.project.check_label(single, two)
     P.project.check_label(multi, two)
@@ -49,7 +49,7 @@ def test_a_multi_type_project_keeps_every_type(store):
     assert stored["negation_type"] == "affixal" and stored[ann.TYPES_KEY] == ["affixal", "implicit"]
     assert ann.current_label(store, "nevir", multi.items[0], "ana")[0] == two
     with pytest.raises(ann.AnnotationError, match="counts once"):
-        ann.check_label(ann.Label("affixal", more_types=("affixal",)))
+        ann.check_label(ann.Label("affixal", "valid", more_types=("affixal",)))
 
 
 def test_check_name_strips_and_refuses_names_outside_the_rule():

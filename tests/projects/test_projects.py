@@ -16,7 +16,7 @@ def test_the_adjudicated_label_is_the_gold_type(store):
     item = project.items[0]
     label(store, item, "ana", "affixal")
     label(store, item, "ben", "implicit")
-    P.adjudicate(store, project, item, "rita", ann.Label("antonym"))
+    P.adjudicate(store, project, item, "rita", ann.Label("antonym", "valid"))
     typed = label_pairs(NEVIR, store=store).set_index("item_id")
     assert typed.loc[item, "type"] == "antonym" and typed.loc[item, "label_source"] == "adjudicated"
     assert "rita" in typed.loc[item, "evidence"]

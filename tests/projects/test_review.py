@@ -36,7 +36,7 @@ def test_review_adjudication_and_agreement_with_it(store):
     diff = P.disagreements(store, project).set_index("item_id")
     assert diff.loc[one, "label: ben"] == "implicit · valid · query clear · note: 'never' <b>hides</b> the cue"
     assert diff.loc[one, "label: ana"] == "affixal · valid · query clear"
-    assert P.adjudicate(store, project, one, "rita", ann.Label("implicit", note="the cue is lexical")) == 1
+    assert P.adjudicate(store, project, one, "rita", ann.Label("implicit", "valid", note="the cue is lexical")) == 1
     assert P.review_queue(store, project) == [three]
     agree = agreement_with_adjudicated(store, project).set_index(["annotator", "label"])["agrees_with_adjudicated"]
     assert agree[("ana", "negation_type")] == 0 and agree[("ben", "negation_type")] == 1
@@ -44,9 +44,9 @@ def test_review_adjudication_and_agreement_with_it(store):
     wait_for(lambda: pd.Timestamp(now()) > decided, "the clock to pass the decision's time")
     label(store, one, "ana", "sentential")  # a relabel after the decision: back in review
     assert P.review_queue(store, project) == [one, three]
-    assert P.adjudicate(store, project, one, "rita", ann.Label("implicit")) == 2
+    assert P.adjudicate(store, project, one, "rita", ann.Label("implicit", "valid")) == 2
     with pytest.raises(P.ProjectError, match="not in project"):
-        P.adjudicate(store, project, "no-such", "rita", ann.Label("implicit"))
+        P.adjudicate(store, project, "no-such", "rita", ann.Label("implicit", "valid"))
 
 
 def test_alpha_of_a_project_by_hand(store):

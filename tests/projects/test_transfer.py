@@ -33,12 +33,12 @@ def exported(tmp_path_factory) -> dict:
         for who, kind in (("ana", "affixal"), ("ben", "implicit")):
             for _ in range(2):
                 item = P.next_pair(source, project, who)
-                ann.save(source, NEVIR, item, who, ann.Label(kind))
+                ann.save(source, NEVIR, item, who, ann.Label(kind, "valid"))
         first = project.items[0]
-        ann.save(source, NEVIR, first, "ana", ann.Label("antonym"))  # a second version
+        ann.save(source, NEVIR, first, "ana", ann.Label("antonym", "valid"))  # a second version
         P.claim_extra(source, project, first, "cy")  # a third slot, beyond the overlap
-        ann.save(source, NEVIR, first, "cy", ann.Label("antonym"))
-        P.adjudicate(source, project, first, "rita", ann.Label("antonym", note="the cue is lexical"))
+        ann.save(source, NEVIR, first, "cy", ann.Label("antonym", "valid"))
+        P.adjudicate(source, project, first, "rita", ann.Label("antonym", "valid", note="the cue is lexical"))
         doc = json.loads(P.export_project(source, "trip"))
     assert (len(doc["claims"]), len(doc["labels"]), len(doc["adjudications"])) == (5, 6, 1)
     return doc
@@ -49,8 +49,8 @@ def target(store):
     """The store to import into, already holding another project with a claim, a label and a decision."""
     other = P.create(store, "other", NEVIR, "zed", overlap=1, sample=3)
     item = P.next_pair(store, other, "zed")
-    ann.save(store, NEVIR, item, "zed", ann.Label("sentential"))
-    P.adjudicate(store, other, item, "zed", ann.Label("sentential"))
+    ann.save(store, NEVIR, item, "zed", ann.Label("sentential", "valid"))
+    P.adjudicate(store, other, item, "zed", ann.Label("sentential", "valid"))
     return store
 
 
@@ -226,7 +226,7 @@ def test_a_label_saved_between_the_checks_and_the_write_stops_it_whole(target, e
     first = exported["labels"][0]
 
     def meanwhile(*args):
-        ann.save(target, NEVIR, first["item_id"], first["annotator"], ann.Label("none"))
+        ann.save(target, NEVIR, first["item_id"], first["annotator"], ann.Label("none", "valid"))
         before.update(counts(target))
         write(*args)
 
@@ -253,7 +253,9 @@ def test_a_file_that_passes_round_trips_with_extra_slots_and_decision_versions(t
 
 def test_a_name_taken_and_a_history_apart_are_said_in_the_list(target, exported):
     data = json.dumps(exported).encode()
-    ann.save(target, NEVIR, exported["labels"][0]["item_id"], exported["labels"][0]["annotator"], ann.Label("none"))
+    ann.save(
+        target, NEVIR, exported["labels"][0]["item_id"], exported["labels"][0]["annotator"], ann.Label("none", "valid")
+    )
     before = counts(target)
     with pytest.raises(P.ProjectFileError, match=re.escape("labels[0]: this store holds another version 1 of")):
         P.import_project(target, data, "trip.json")
@@ -285,10 +287,10 @@ def _filled(store) -> P.Project:
     for who in ("ana", "ben"):
         for _ in range(2):
             item = P.next_pair(store, project, who)
-            ann.save(store, NEVIR, item, who, ann.Label("affixal" if who == "ana" else "implicit"))
+            ann.save(store, NEVIR, item, who, ann.Label("affixal" if who == "ana" else "implicit", "valid"))
     item = project.items[0]
-    ann.save(store, NEVIR, item, "ana", ann.Label("antonym"))  # a second version
-    P.adjudicate(store, project, item, "rita", ann.Label("antonym"))
+    ann.save(store, NEVIR, item, "ana", ann.Label("antonym", "valid"))  # a second version
+    P.adjudicate(store, project, item, "rita", ann.Label("antonym", "valid"))
     return project
 
 
@@ -327,7 +329,7 @@ def test_a_bad_project_file_writes_nothing(store, tmp_path):
                 P.import_project(other, data, "trip.json")
             assert P.all_projects(other) == [] and other.annotations().empty, name
         # a store whose own history of one (pair, annotator) differs: refused, nothing written
-        ann.save(other, NEVIR, doc["labels"][0]["item_id"], doc["labels"][0]["annotator"], ann.Label("none"))
+        ann.save(other, NEVIR, doc["labels"][0]["item_id"], doc["labels"][0]["annotator"], ann.Label("none", "valid"))
         with pytest.raises(P.ProjectError, match="nothing was imported"):
             P.import_project(other, P.export_project(store, "trip"), "trip.json")
         assert P.all_projects(other) == [] and len(other.annotations(latest=False)) == 1

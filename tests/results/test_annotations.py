@@ -70,6 +70,7 @@ def test_save_versions_and_history(store):
         (lambda s: ann.save(s, NEVIR, "1230-2", "ana", label(t="sarcasm")), "Unknown negation type 'sarcasm'"),
         (lambda s: ann.save(s, NEVIR, "1230-2", "ana", label(t=None)), "Choose a negation type"),
         (lambda s: ann.save(s, NEVIR, "1230-2", "ana", label(validity="maybe")), "Validity must be"),
+        (lambda s: ann.save(s, NEVIR, "1230-2", "ana", ann.Label("affixal")), "Choose the pair's validity"),
     ],
 )
 def test_bad_labels_write_nothing(sqlite_store, call, message):

@@ -66,9 +66,9 @@ def test_labels_annotations_and_adjudications_read_through_the_view(tmp_path):
         assert len(gold) == 1383 and gold.loc[item, "label_source"] == GOLD_CUE
         project = P.create(store, "p", ds, "owner", overlap=2, sample=5)
         item = project.items[0]
-        ann.save(store, ds, item, "ana", ann.Label("affixal"))
-        ann.save(store, ds, item, "ben", ann.Label("sentential"))
-        P.adjudicate(store, project, item, "rita", ann.Label("implicit"))
+        ann.save(store, ds, item, "ana", ann.Label("affixal", "valid"))
+        ann.save(store, ds, item, "ben", ann.Label("sentential", "valid"))
+        P.adjudicate(store, project, item, "rita", ann.Label("implicit", "valid"))
         fresh = DatasetView(store, "nevir")  # reads are memoised per view: a new view sees new labels
         assert sorted(fresh.annotations()["annotator"]) == ["ana", "ben"]
         decided = fresh.adjudicated()

@@ -38,5 +38,5 @@ def decide(url: str, who: str, item: str, barrier, rounds: int) -> None:
     project = P.get(store, "review-race")
     barrier.wait()
     for n in range(rounds):
-        P.adjudicate(store, project, item, who, ann.Label("implicit", note=f"{who} {n}"))
+        P.adjudicate(store, project, item, who, ann.Label("implicit", "valid", note=f"{who} {n}"))
     store.close()

@@ -35,6 +35,6 @@ def test_the_alpha_table_holds_each_labels_alpha_and_warns_of_few_items():
     assert list(table["pairable_items"]) == [3, 3, 3] and set(table["items"]) == {"all"}
     (warning,) = at.warning
     assert warning.value.startswith(
-        "1 of these alphas rest on fewer than 10 pairs labelled by two or more annotators (as few as 3)"
+        "1 of these alphas rest on fewer than 20 pairs labelled by two or more annotators (as few as 3)"
     )
     assert at.toggle(key="alpha_by_type").value is False

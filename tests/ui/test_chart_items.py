@@ -71,3 +71,27 @@ def test_items_table_with_a_model_turns_its_why_panel_on():
     assert at.dataframe[0].value["link"].iloc[0] == (
         "inspector?dataset=nevir&pair=7-1&model=bm25&why_model=bm25&why_on=true"
     )
+
+
+def _answered(custom, picker):
+    import streamlit as st
+
+    from negviz.ui.chart_items import apply_click, mark_answer
+
+    st.session_state["chart"] = {"selection": {"points": [{"customdata": custom}]}}
+    apply_click("chart", {"model": 0, "lean": 1}, {"model": ["bm25", "tfidf"], "lean": ["right", "wrong"]})
+    mark_answer(picker)
+
+
+def test_mark_answer_marks_a_clicks_answer_once_and_only_for_its_own_pickers():
+    """A click that set the model picker marks that answer (the scroll target) on its rerun only;
+    another chart's answer on the same page is not marked for it."""
+    from negviz.ui.chart_items import ANSWER_ID
+
+    at = AppTest.from_function(_answered, args=(["tfidf", "wrong"], "model"), default_timeout=30).run()
+    marks = [h for h in at.get("html") if ANSWER_ID in h.proto.body]
+    assert len(marks) == 1 and "What you clicked" in marks[0].proto.body
+    at.run()  # the same click still in the chart's state: nothing marked again
+    assert not [h for h in at.get("html") if ANSWER_ID in h.proto.body]
+    other = AppTest.from_function(_answered, args=(["tfidf", "wrong"], "seg_model"), default_timeout=30).run()
+    assert not [h for h in other.get("html") if ANSWER_ID in h.proto.body]

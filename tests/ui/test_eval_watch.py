@@ -46,7 +46,7 @@ def test_a_stored_run_shows_its_headline_and_links_to_the_pages():
         _outcome, args=(EvalJob("j3", COMPLETE, "bm25", result=result),), default_timeout=30
     ).run()
     (success,) = at.success
-    headline = safe_md("paired accuracy 25.0% (n = 4 items)")
+    headline = safe_md("paired accuracy 25.0% (4 items, fewer than 20: too few to read as a result)")
     assert success.value == f"Stored run abcdef01: bm25 on nevir:test, n=4 · {headline} · 1.2s on cpu."
     links = [m.value for m in at.markdown if m.value.startswith("Open it:")]
     assert (

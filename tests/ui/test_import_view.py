@@ -21,7 +21,9 @@ def test_a_partial_file_is_stored_and_said_with_its_headline_and_links(app_env):
     result = iv.import_bytes(CSV, "two.csv", "nevir", "ext-model", "https://example.org/x", allow_partial=True)
     shown = iv.outcome(result, "nevir")
     assert shown["model"] == "ext-model" and not shown["reused"]
-    assert shown["headline"] == "paired accuracy 50.0% (2 of 1,383 items)"  # 1 of the 2 pairs right
+    assert shown["headline"] == (  # 1 of the 2 pairs right
+        "paired accuracy 50.0% on 2 of 1,383 items scored (2 items, fewer than 20: too few to read as a result)"
+    )
     assert [title for title, _ in shown["links"]] == ["Overview", "Per-type heatmap", "Pair inspector"]
     assert shown["imported"]["file"] == "two.csv" and shown["imported"]["rows"] == 8
     runs = iv.scores_only_runs()  # the run lists were cleared: the new run is listed at once
@@ -64,7 +66,7 @@ def test_a_refused_files_problems_are_listed_as_text():
     at = AppTest.from_function(_problems, args=(exc,), default_timeout=30).run()
     (error,) = at.error
     assert error.value == (
-        f"{safe_md('scores <1>.csv')} was refused: 2 problem(s); nothing was stored.\n\n"
+        f"{safe_md('scores <1>.csv')} was refused: 2 problems; nothing was stored.\n\n"
         f"- {safe_md('no item [x](http://e)')}\n- {safe_md('missing pairs: use --allow-partial')}"
     )
     assert [c.value for c in at.caption] == ["On this page, --allow-partial is the box *Allow a partial file*."]

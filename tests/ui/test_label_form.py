@@ -62,6 +62,19 @@ def test_save_stores_the_chosen_label_as_version_one_and_says_so(sqlite_store):
     assert at.session_state["pair"] == "1230-2"  # Save keeps the pair
 
 
+def test_the_form_starts_with_no_validity_and_refuses_a_label_without_one(sqlite_store):
+    """A pair the annotator has not labelled: no validity is pre-selected, and a save with the type
+    alone is refused in words and stores nothing (a pre-selected "valid" was stored unchosen)."""
+    at = _app(sqlite_store)
+    assert at.radio[0].value is None
+    at.selectbox[0].set_value("affixal")
+    at.button[0].click().run()  # Save
+    assert [e.value.replace("\\", "") for e in at.error] == [
+        "Choose the pair's validity (valid, invalid, unsure); nothing was saved."
+    ]
+    assert ann.current_label(sqlite_store, "nevir", "1230-2", "ana") == (None, 0)
+
+
 def test_the_form_is_prefilled_with_the_latest_label_and_save_and_next_moves_on(sqlite_store):
     ann.save(sqlite_store, NEVIR, "1230-2", "ana", ann.Label("sentential", "invalid", True, "two cues"))
     at = _app(sqlite_store)
@@ -105,6 +118,7 @@ def test_the_form_asks_about_the_query_only_where_items_have_one(sqlite_store):
     at = AppTest.from_function(_form_on, args=(sqlite_store, cannot, item), default_timeout=30).run()
     assert not at.exception and len(at.checkbox) == 0
     at.selectbox[0].set_value("affixal")
+    at.radio[0].set_value("valid")
     at.button[0].click().run()  # Save
     assert ann.current_label(sqlite_store, cannot.spec.name, item, "ana") == (
         ann.Label("affixal", "valid", False, ""),

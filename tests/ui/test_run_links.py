@@ -10,14 +10,21 @@ def test_headline_text_shows_a_percent_metric_as_a_percentage_with_n():
 
 def test_headline_text_says_a_partial_file_covers_part_of_the_items():
     summary = {"metric": "paired_accuracy", "paired_accuracy": 0.5, "items_of": 1383}
-    assert headline_text(summary, 100) == "paired accuracy 50.0% (100 of 1,383 items)"
-
-
-def test_headline_text_shows_other_metrics_with_three_decimals_and_a_missing_value_as_na():
-    assert headline_text({"metric": "mean_similarity", "mean_similarity": 0.81234}, 5) == (
-        "mean similarity 0.812 (n = 5 items)"
+    assert headline_text(summary, 100) == "paired accuracy 50.0% on 100 of 1,383 items scored"
+    # "(10 of 1,383 items)" read as 10 right: the share of items scored is said in words, and so
+    # is a statistic over fewer items than the minimum every page applies
+    assert headline_text(summary, 10) == (
+        "paired accuracy 50.0% on 10 of 1,383 items scored (10 items, fewer than 20: too few to read as a result)"
     )
-    assert headline_text({"metric": "paired_accuracy"}, 5) == "paired accuracy — (n = 5 items)"
+
+
+def test_headline_text_shows_other_metrics_with_three_decimals_and_a_missing_value_as_a_dash():
+    assert headline_text({"metric": "mean_similarity", "mean_similarity": 0.81234}, 5) == (
+        "mean similarity 0.812 (5 items, fewer than 20: too few to read as a result)"
+    )
+    assert headline_text({"metric": "paired_accuracy"}, 1) == (
+        "paired accuracy — (1 item, fewer than 20: too few to read as a result)"
+    )
 
 
 def test_result_links_of_an_evaluation_pin_the_run_on_three_pages():
