@@ -26,7 +26,7 @@ from negviz.core import metric_text, metrics
 from negviz.core.schema import queries_dataset
 from negviz.evaluation import run_choice
 from negviz.evaluation.catalog import eval_command
-from negviz.evaluation.summaries import headline
+from negviz.evaluation.summaries import headline, items_of
 
 Cell = tuple[float | None, float | None, float | None, int | None]  # value, ci low, ci high, n
 NEGATION, ANTONYM = "critical_id8_negation", "critical_id7_antonym"
@@ -179,7 +179,7 @@ def board_table(runs: pd.DataFrame, catalog: pd.DataFrame | None = None, made_by
                     f"{column.key}_ci_low": lo,
                     f"{column.key}_ci_high": hi,
                     f"{column.key}_n": n,
-                    f"{column.key}_of": (r.summary or {}).get("items_of"),  # a partial import: n of N
+                    f"{column.key}_of": items_of(r.summary, getattr(r, "dataset_spec", None)),  # part of it: n of N
                     f"{column.key}_run_id": r.run_id,
                 }
             )

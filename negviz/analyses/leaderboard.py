@@ -9,7 +9,7 @@ from __future__ import annotations
 import pandas as pd
 
 from negviz.core.cpu_features import device_label
-from negviz.evaluation.summaries import headline
+from negviz.evaluation.summaries import headline, items_of
 
 LEADERBOARD_COLUMNS = (
     "model",
@@ -69,7 +69,7 @@ def leaderboard(runs: pd.DataFrame, catalog: pd.DataFrame | None = None) -> pd.D
                 "ci_low": lo,
                 "ci_high": hi,
                 "n": r.n,
-                "of_n": r.summary.get("items_of"),  # a partial import: n of N items
+                "of_n": items_of(r.summary, getattr(r, "dataset_spec", None)),  # part of the dataset: n of N
                 "ties": _ties(r.summary),
                 "tie_rule": (r.options or {}).get("tie_rule") if r.summary.get("metric") == "paired_accuracy" else None,
                 "dataset": r.dataset_name,

@@ -85,6 +85,8 @@ def _eval(args, model, dataset, store, lookup, progress) -> int:
 
 
 def eval_payload(result) -> dict[str, Any]:
+    from negviz.evaluation.summaries import items_of
+
     r = result.record
     head = {
         "model": r.model_name,
@@ -102,6 +104,8 @@ def eval_payload(result) -> dict[str, Any]:
     }
     if result.note:
         head["note"] = result.note
+    if of := items_of(r.summary, r.dataset_spec):  # a run over part of the dataset: n of N
+        head["items_of"] = of
     return {**head, **{k: v for k, v in result.summary.items() if k != "n"}}
 
 

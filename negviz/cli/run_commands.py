@@ -13,7 +13,7 @@ from negviz.core.json_values import dumps
 def cmd_runs(args: argparse.Namespace) -> int:
     from negviz.core import metric_text, metrics
     from negviz.evaluation.run_choice import chosen_mask
-    from negviz.evaluation.summaries import headline
+    from negviz.evaluation.summaries import headline, items_of
     from negviz.results.dataset_view import DatasetView
     from negviz.store import open_store
 
@@ -32,7 +32,9 @@ def cmd_runs(args: argparse.Namespace) -> int:
         table["unit"] = [metrics.metric(m).unit or "number" for m in metric]
     else:
         table["value"] = [metric_text.value(m, v) for m, v in zip(metric, value)]
-        table["n"] = [metric_text.n_of(n, (s or {}).get("items_of")) for n, s in zip(df["n"], df["summary"])]
+        table["n"] = [
+            metric_text.n_of(n, items_of(s, d)) for n, s, d in zip(df["n"], df["summary"], df["dataset_spec"])
+        ]
     table["shown"] = chosen_mask(df).map({True: "*", False: ""}).to_numpy()  # the run pages show for the model
     return emit(table, args.json)
 

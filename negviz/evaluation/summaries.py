@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import functools
+import json
+
 import pandas as pd
 
 from negviz.core import metrics
@@ -24,6 +27,33 @@ def headline(summary: dict) -> tuple[str, float | None]:
         neg = [p for p in summary.get("perturbations", []) if p["perturbation"] == "critical_id8_negation"]
         return ("sensitivity_ratio (negation)", neg[0]["sensitivity_ratio"] if neg else None)
     return (metric, summary.get(metric))
+
+
+def items_of(summary: dict | None, dataset_spec: dict | None) -> int | None:
+    """The N of "n of N" for a run that scored part of its dataset, else None: an import's
+    ``items_of``, or, for a run limited to its first items (``--limit``), the size of the whole
+    dataset it was cut from (the runs shipped before ``items_of`` existed record only the limit)."""
+    if of := (summary or {}).get("items_of"):
+        return int(of)
+    spec = dataset_spec if isinstance(dataset_spec, dict) else {}
+    if not spec.get("limit"):
+        return None
+    return _whole_size(json.dumps({**spec, "limit": None}, sort_keys=True, default=str))
+
+
+@functools.lru_cache(maxsize=64)
+def _whole_size(spec_json: str) -> int | None:
+    """Items of a dataset without its limit (its loader counts them as the runner does), or None
+    when it cannot be loaded here (a file that moved, an added dataset of another store)."""
+    from negviz.core.errors import NegvizError
+    from negviz.core.registry import UnknownNameError
+    from negviz.core.schema import DatasetSpec
+    from negviz.datasets import load
+
+    try:
+        return len(load(DatasetSpec.from_dict(json.loads(spec_json))).frame)
+    except (NegvizError, UnknownNameError, OSError, ValueError, KeyError):
+        return None
 
 
 def pair_verdict_table(frame: pd.DataFrame, scores: pd.DataFrame, tie_rule: str = metrics.STRICT) -> pd.DataFrame:

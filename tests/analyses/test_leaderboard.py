@@ -119,3 +119,10 @@ def test_corpus_runs_carry_their_corpus_and_table6_only_beside_the_papers_corpus
     # ExcluIR Table 6 as transcribed: RocketQA v1 (MSMarco) ΔR@1 31.62, RR 65.13 (percent -> fraction)
     assert pub.loc[("RocketQA v1", "MSMarco"), "delta_r1"] == pytest.approx(0.3162)
     assert pub.loc[("RocketQA v1", "MSMarco"), "right_rank"] == pytest.approx(0.6513)
+
+
+def test_a_run_over_the_first_items_of_a_dataset_says_n_of_the_whole():
+    """Issue 45: the SmolLM2 run over NevIR's first 100 pairs read "n=100", as if it were NevIR."""
+    runs = fake_runs().assign(dataset_spec=[{"name": "nevir", "split": "test", "limit": 10}, None, {}])
+    board = leaderboard(runs).set_index("run_id")
+    assert board.loc["a", "of_n"] == 1383 and pd.isna(board.loc["b", "of_n"]) and pd.isna(board.loc["c", "of_n"])

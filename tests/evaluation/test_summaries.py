@@ -97,3 +97,17 @@ def test_sentence_pairs_summary_gives_the_mean_similarity_overall_and_per_source
     by_source = {s["source"]: s for s in summary["sources"]}
     assert list(by_source) == ["news", "wiki"]
     assert by_source["wiki"]["mean_similarity"] == pytest.approx(0.5) and by_source["news"]["n"] == 1
+
+
+def test_items_of_is_the_whole_datasets_size_for_a_run_over_its_first_items():
+    """The N of "n of N": an import records it; a run limited to its first items (the shipped
+    SmolLM2 run over NevIR's first 100 pairs) is measured against the dataset it was cut from,
+    per group for a kind limited by group (DEMETR: the first 2 items of each of 35 perturbations)."""
+    from negviz.evaluation.summaries import items_of
+
+    nevir = {"name": "nevir", "split": "test", "limit": 100, "options": {}}
+    assert items_of({}, nevir) == 1383
+    assert items_of({"items_of": 50}, {"name": "nevir"}) == 50  # an import says it itself
+    assert items_of({}, {**nevir, "limit": None}) is None and items_of(None, None) is None
+    assert items_of({}, {"name": "demetr", "split": "test", "limit": 2}) == 35000
+    assert items_of({}, {"name": "no-such-dataset-here", "limit": 3}) is None  # unknown: no N claimed

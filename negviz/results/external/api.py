@@ -124,17 +124,16 @@ class Evaluation:
 
     # ------------------------------------------------------------ showing
     def headline(self) -> str:
-        lo, hi = self.ci
-        value = self.value
-        pct = self.metric in ("paired_accuracy", "right_rank")
-        shown = "n/a" if value is None else f"{value:.1%}" if pct else f"{value:.3f}"
-        ci = f" [95% CI {lo:.1%}–{hi:.1%}]" if pct and lo is not None else (
-            f" [95% CI {lo:.3f}–{hi:.3f}]" if lo is not None else ""
-        )  # fmt: skip
+        from negviz.core import metric_text
+        from negviz.datasets.facts import metric_label
+        from negviz.evaluation.summaries import items_of
+
+        lo, hi = self.ci  # formatted from the metric's one declaration, as on every page
+        ci = "" if lo is None else f" [95% CI {metric_text.ci(self.metric, lo, hi)}]"
         count = f" ({self.correct:,}/{self.n:,})" if self.correct is not None else f" (n={self.n:,})"
-        if self.summary.get("items_of"):
-            count += f" on {self.n:,} of {self.summary['items_of']:,} items"
-        return f"{self.metric.replace('_', ' ')} {shown}{ci}{count}"
+        if of := items_of(self.summary, self.record.dataset_spec):
+            count += f" on {metric_text.n_of(self.n, of)} items"
+        return f"{metric_label(self.metric)} {metric_text.value(self.metric, self.value)}{ci}{count}"
 
     def __repr__(self) -> str:
         r = self.record
