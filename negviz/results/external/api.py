@@ -217,6 +217,7 @@ def evaluate(
     columns: str | dict | None = None,
     corpus: str | None = None,
     top_k: int = 100,
+    plan: str = "exact",
     tie_rule: str = "strict",
     checked_only: bool = False,
     similarity: str | None = None,
@@ -234,6 +235,9 @@ def evaluate(
         takes them), or a DataFrame in such a layout (``kind``, default pairs).
     corpus: "offline" (or another corpus the CLI takes) for retrieval over a corpus; then
         ``dataset`` is an exclusion dataset (ExcluIR) and ``top_k`` documents are retrieved.
+    plan: with a corpus, "exact" (every number exact: a bi-encoder encodes the corpus texts not
+        yet cached) or "cheapest" (the shipped codes' two-stage search where it encodes fewer
+        texts, stored apart); negviz.evaluation.retrieval.plan says the rule.
     name: the model's name in results and stored runs; an object without a stable identity
         (not a sentence-transformers model) is cached on disk only when named.
     store_url: the store that added datasets are read from (default: the default store).
@@ -248,7 +252,7 @@ def evaluate(
     lookup = Store(store_url)
     try:
         if corpus is not None:
-            return _corpus(model, dataset, corpus, name, top_k, split, limit, device, batch_size, bar)
+            return _corpus(model, dataset, corpus, name, top_k, split, limit, device, batch_size, bar, plan)
         if isinstance(model, (str, ModelSpec)):
             spec = ModelSpec.parse(model) if isinstance(model, str) else model
             if similarity:
@@ -321,10 +325,11 @@ def frame_dataset(frame: pd.DataFrame, kind: str, columns, limit: int | None):
     return Dataset(spec, kind, apply_limit(valid, kind, limit), "DataFrame", "in memory", "the caller's", "")
 
 
-def _corpus(model, dataset, corpus, name, top_k, split, limit, device, batch_size, bar) -> Evaluation:
+def _corpus(model, dataset, corpus, name, top_k, split, limit, device, batch_size, bar, plan) -> Evaluation:
     from negviz.core.cache import ScoreCache
     from negviz.datasets import load
     from negviz.evaluation.retrieval.evaluate import run_corpus_eval
+    from negviz.evaluation.retrieval.plan import tell_plan
     from negviz.scorers.external import wrap
 
     ds_spec = _dataset_spec(dataset, split, limit, None, None)
@@ -332,5 +337,8 @@ def _corpus(model, dataset, corpus, name, top_k, split, limit, device, batch_siz
         raise NegvizError("corpus retrieval takes an exclusion dataset by name or file (e.g. 'excluir')")
     if not isinstance(model, (str, ModelSpec)):
         model = wrap(model, name=name, cache=ScoreCache(), batch_size=batch_size)
-    result = run_corpus_eval(model, ds_spec, corpus, top_k=top_k, device=device, batch_size=batch_size, progress=bar)
+    said = tell_plan if bar.enabled else None  # the route and its cost, before the work
+    result = run_corpus_eval(
+        model, ds_spec, corpus, top_k=top_k, device=device, batch_size=batch_size, progress=bar, plan=plan, on_plan=said
+    )
     return Evaluation(result.record, result.scores, load(ds_spec))
