@@ -5,6 +5,8 @@ run asking for the cheapest plan encodes its queries' candidates (a code file of
 corpus) instead of the corpus, under its own run key; the exact numbers equal a brute-force
 ranking of the same vectors. MiniLM over the whole offline corpus: benchmarks/bench_corpus_plan.py."""
 
+import json
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -157,3 +159,26 @@ def test_the_exact_plan_states_what_the_candidates_would_cost(corpus, counted, c
     assert plan.route == "corpus" and plan.exact and plan.encode_corpus == len(set(corpus.texts))
     assert 0 < plan.candidate_texts < plan.encode_corpus and "--plan cheapest" in plan.text()
     assert sorted(seen) == sorted(EXCLUIR["query"].head(3))  # counting the candidates encoded the queries only
+
+
+def test_the_cli_says_the_plan_before_the_work_and_in_its_answer(corpus, tiny_model_dir, tmp_path, monkeypatch,
+                                                                  capsys):  # fmt: skip
+    from negviz.cli import main
+
+    monkeypatch.setenv("NEGVIZ_CACHE_DIR", str(tmp_path / "cache"))
+    args = ["--db", f"sqlite:///{tmp_path / 'r.sqlite'}", "eval", "--model", str(tiny_model_dir("bi-encoder")),
+            "--family", "bi-encoder", "--dataset", "excluir", "--limit", "5", "--corpus", corpus.source,
+            "--top-k", str(TOP_K), "--json"]  # fmt: skip
+    assert main(args) == 0
+    captured = capsys.readouterr()
+    unique = len(set(corpus.texts))
+    said = f"negviz: plan: exact dense search: encoding {unique:,} corpus texts not yet cached"
+    assert said in captured.err
+    out = json.loads(captured.out)
+    assert out["encoding_plan"]["route"] == "corpus" and out["encoded_texts"] == unique + 5
+    assert main([*args[:-1], "--force"]) == 0  # table output; every vector is cached now
+    table = capsys.readouterr().out.splitlines()
+    assert (
+        table[-1] == "  plan: exact dense search: encoding 0 corpus texts not yet cached (each once, longest first) "
+        "and 0 of 5 queries; 0 texts encoded"
+    )
