@@ -182,3 +182,10 @@ def test_the_cli_says_the_plan_before_the_work_and_in_its_answer(corpus, tiny_mo
         table[-1] == "  plan: exact dense search: encoding 0 corpus texts not yet cached (each once, longest first) "
         "and 0 of 5 queries; 0 texts encoded"
     )
+
+
+def test_an_unknown_plan_is_refused_before_any_work(corpus):
+    from negviz.core.errors import NegvizError
+
+    with pytest.raises(NegvizError, match="unknown plan 'fastest'; use one of exact, cheapest"):
+        run_corpus_eval("bm25", dataset(2), corpus, plan="fastest")

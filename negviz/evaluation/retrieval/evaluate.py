@@ -29,7 +29,7 @@ from negviz.datasets import load as load_dataset
 from negviz.evaluation.catalog import load_scorer
 from negviz.evaluation.retrieval.corpus import Corpus, load_corpus
 from negviz.evaluation.retrieval.index import retriever_for
-from negviz.evaluation.retrieval.plan import EXACT, EncodingPlan, plan_corpus_run
+from negviz.evaluation.retrieval.plan import EXACT, EncodingPlan, check_plan, plan_corpus_run
 from negviz.evaluation.retrieval.rank_metrics import retrieval_summary
 from negviz.evaluation.runner import run_key, scored_record, store_once
 from negviz.scorers.base import Progress, Scorer, no_progress
@@ -129,6 +129,7 @@ def run_corpus_eval(
     dataset = DatasetSpec(name=dataset) if isinstance(dataset, str) else dataset
     device = requested_device(device)  # the same cheap checks as run_eval, before any work
     check_batch_size(batch_size)
+    check_plan(plan)
     if store is not None:
         store.check_writable()
     corpus = load_corpus(corpus) if isinstance(corpus, str) else corpus

@@ -34,6 +34,7 @@ from typing import Any
 
 import numpy as np
 
+from negviz.core.errors import NegvizError
 from negviz.evaluation.retrieval.corpus import Corpus
 from negviz.evaluation.retrieval.index import CodesRetriever, DenseRetriever, Retriever
 from negviz.scorers.base import Progress, no_progress
@@ -81,6 +82,14 @@ class EncodingPlan:
         return line
 
 
+def check_plan(plan: str) -> str:
+    if plan not in PLANS:
+        raise NegvizError(
+            f"unknown plan {str(plan)[:40]!r}; use one of {', '.join(PLANS)} (negviz.evaluation.retrieval.plan)"
+        )
+    return plan
+
+
 def plan_corpus_run(
     scorer,
     corpus: Corpus,
@@ -94,8 +103,7 @@ def plan_corpus_run(
     """(the plan, the retriever that carries it out) for ``queries`` over ``corpus`` (see the
     module doc). ``codes``: a code file to consider (default: the shipped one of this model and
     corpus). A candidates count encodes the queries first (cached: the run does not redo them)."""
-    if plan not in PLANS:
-        raise ValueError(f"unknown plan {plan!r}; use one of {', '.join(PLANS)}")
+    check_plan(plan)
     n = len(queries)
     if not isinstance(retriever, DenseRetriever) or isinstance(retriever, CodesRetriever):
         route = {"rerank": "first stage", "bm25": "index", "tfidf": "index"}.get(retriever.method, "corpus")
