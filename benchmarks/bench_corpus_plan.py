@@ -108,6 +108,8 @@ def main() -> None:
     parser.add_argument("--queries", type=int, default=20)
     parser.add_argument("--slice", type=float, default=1.0, help="share of the corpus and queries for 'full'")
     parser.add_argument("--skip-full", action="store_true")
+    parser.add_argument("--skip-limited", action="store_true")
+    parser.add_argument("--plain-first", action="store_true", help="for 'full': the plain side first")
     args = parser.parse_args()
 
     from negviz.evaluation.catalog import load_scorer
@@ -117,10 +119,11 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
         texts = tmp / "texts.json"
-        limited = child(NEGVIZ, args.model, "offline", str(args.queries), "cheapest", str(texts), cache=tmp / "c1")
-        plain = child(PLAIN, path, str(texts), cache=tmp / "c2")
-        out["limited"] = {"queries": args.queries, "negviz_cheapest": limited, "plain_encode": plain,
-                          "ratio": round(limited["seconds"] / plain["seconds"], 3)}  # fmt: skip
+        if not args.skip_limited:
+            limited = child(NEGVIZ, args.model, "offline", str(args.queries), "cheapest", str(texts), cache=tmp / "c1")
+            plain = child(PLAIN, path, str(texts), cache=tmp / "c2")
+            out["limited"] = {"queries": args.queries, "negviz_cheapest": limited, "plain_encode": plain,
+                              "ratio": round(limited["seconds"] / plain["seconds"], 3)}  # fmt: skip
         if not args.skip_full:
             if args.slice < 1.0:
                 corpus, n, all_texts = corpus_slice(args.slice, tmp)
@@ -131,8 +134,11 @@ def main() -> None:
                 corpus, n = "offline", 1000
                 all_texts = offline_corpus().texts + load_dataset("excluir").frame["query"].tolist()
             texts.write_text(json.dumps(all_texts))
+            if args.plain_first:
+                plain = child(PLAIN, path, str(texts), cache=tmp / "c4")
             full = child(NEGVIZ, args.model, corpus, str(n), "exact", str(tmp / "unused.json"), cache=tmp / "c3")
-            plain = child(PLAIN, path, str(texts), cache=tmp / "c4")
+            if not args.plain_first:
+                plain = child(PLAIN, path, str(texts), cache=tmp / "c4")
             out["full"] = {"slice": args.slice, "queries": n, "texts": len(all_texts), "negviz_exact": full,
                            "plain_encode": plain, "ratio": round(full["seconds"] / plain["seconds"], 3)}  # fmt: skip
     print(json.dumps(out, indent=2))
