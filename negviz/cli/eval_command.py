@@ -228,4 +228,12 @@ def register(sub) -> None:
         default=100,
         help="documents retrieved per query (with --corpus), 1 to 1,000 (trec_eval's depth)",
     )
+    s.add_argument(
+        "--plan",
+        choices=("exact", "cheapest"),
+        default="exact",
+        help="with --corpus: exact (every number exact; a bi-encoder encodes the corpus texts not yet cached) or "
+        "cheapest (the shipped codes' two-stage search where it encodes fewer texts; ranks exact among its "
+        "candidates, stored apart)",
+    )
     s.set_defaults(func=cmd_eval)

@@ -171,6 +171,14 @@ class ScoreCache:
             out.update((k, np.frombuffer(blob, dtype=np.float32)) for k, blob in rows)
         return out
 
+    def held_vectors(self, ns: str, keys: Iterable[str]) -> set[str]:
+        """Which of ``keys`` have a vector in ``ns`` (the keys only: a plan counts what is left)."""
+        out: set[str] = set()
+        for chunk in _chunks(list(keys)):
+            q = f"SELECT key FROM vectors WHERE ns=? AND key IN ({','.join('?' * len(chunk))})"
+            out.update(k for (k,) in self._run(lambda conn: conn.execute(q, [ns, *chunk]).fetchall()))
+        return out
+
     def put_vectors(self, ns: str, items: Mapping[str, np.ndarray]) -> None:
         rows = [(ns, k, int(v.size), np.asarray(v, dtype=np.float32).tobytes()) for k, v in items.items()]
         self._put("INSERT OR REPLACE INTO vectors VALUES (?,?,?,?)", rows)

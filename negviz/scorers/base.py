@@ -251,6 +251,16 @@ class EmbeddingScorer(Scorer):
         """Text prepended for a role ("query"/"document"), e.g. E5's "query: "."""
         return ""
 
+    def uncached(self, texts: Sequence[str], role: str = "document") -> list[str]:
+        """The texts ``embed(texts, role)`` would encode now: each unique text whose vector the
+        cache does not hold, in first-seen order (all of them without a cache)."""
+        prefix = self.role_prefix(role)
+        unique: dict[str, str] = {}
+        for t in texts:
+            unique.setdefault(text_hash(prefix + t), t)
+        held = self.cache.held_vectors(self.embedding_namespace, unique) if self.cache else set()
+        return [t for k, t in unique.items() if k not in held]
+
     def embed(self, texts: Sequence[str], role: str = "document", progress: Progress = no_progress) -> np.ndarray:
         """Embeddings (float32, one row per text), each unique text computed once and cached."""
         prefix = self.role_prefix(role)

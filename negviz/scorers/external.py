@@ -268,6 +268,10 @@ class EncoderObject(EmbeddingScorer):
         self._role = role
         return super().embed(texts, role, progress)
 
+    def uncached(self, texts, role: str = "document") -> list[str]:
+        self._role = role  # the namespace is the role's
+        return super().uncached(texts, role)
+
     def score(self, queries, docs, progress: Progress = no_progress) -> np.ndarray:
         if not self._roles:  # one function: each text embedded once, whatever its role
             return super().score(queries, docs, progress)

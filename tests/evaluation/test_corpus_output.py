@@ -43,9 +43,11 @@ def test_the_table_has_a_header_and_one_line_per_metric(result):
     text = format_corpus(corpus_payload(result))
     lines = text.splitlines()
     assert lines[0].startswith("bm25 (bm25, bm25) on ") and "(3 docs, hash " in lines[0] and "n=2" in lines[0]
-    assert len(lines) == 1 + len(rm.METRICS) + 1
+    assert len(lines) == 1 + len(rm.METRICS) + 2
     r1 = next(line for line in lines if line.strip().startswith("r1_pos "))
     assert "50.0%" in r1 and "[95% CI" in r1  # a rate, in percent (negviz.core.metrics)
     delta = next(line for line in lines if line.strip().startswith("delta_r1 "))
     assert delta.split()[1:3] == ["0.0", "pp"]  # a difference of rates: points, and no "-0.0"
-    assert lines[-1].strip().startswith("d+ in top 3: 2, d− in top 3: 2")
+    assert lines[-2].strip().startswith("d+ in top 3: 2, d− in top 3: 2")
+    # the run's encoding plan (negviz.evaluation.retrieval.plan): BM25 encodes nothing
+    assert lines[-1].strip() == "plan: bm25 index over the corpus, no model encoding; 2 queries; 0 texts encoded"

@@ -7,6 +7,7 @@ from typing import Any
 
 from negviz.core import metric_text
 from negviz.core.json_values import dumps
+from negviz.evaluation.retrieval.plan import EncodingPlan
 from negviz.evaluation.retrieval.rank_metrics import METRICS
 
 
@@ -42,18 +43,22 @@ def format_corpus(out: dict[str, Any]) -> str:
         f"  d+ in top {out['top_k']}: {out['pos_in_top_k']}, d− in top {out['top_k']}: {out['neg_in_top_k']}, "
         f"neither in top 10 (counted wrong by RR): {out['both_absent_top10']}"
     )
+    if plan := out.get("encoding_plan"):
+        lines.append(f"  {EncodingPlan(**plan).text()}; {out.get('encoded_texts', 0):,} texts encoded")
     return "\n".join(lines)
 
 
 def corpus_eval_command(args, model, dataset, store, progress) -> int:
     from negviz.evaluation.retrieval.corpus import load_corpus
     from negviz.evaluation.retrieval.evaluate import run_corpus_eval
+    from negviz.evaluation.retrieval.plan import tell_plan
 
     corpus = load_corpus(args.corpus, columns=args.corpus_columns)
     try:
         result = run_corpus_eval(
             model, dataset, corpus, top_k=args.top_k, store=store, device=args.device,
-            batch_size=args.batch_size, progress=progress, force=args.force,
+            batch_size=args.batch_size, progress=progress, force=args.force, plan=args.plan,
+        on_plan=None if args.quiet else tell_plan,
         )  # fmt: skip
     finally:
         progress.close()

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 import pandas as pd
@@ -29,6 +29,7 @@ from negviz.datasets import load as load_dataset
 from negviz.evaluation.catalog import load_scorer
 from negviz.evaluation.retrieval.corpus import Corpus, load_corpus
 from negviz.evaluation.retrieval.index import retriever_for
+from negviz.evaluation.retrieval.plan import EXACT, EncodingPlan, check_plan, plan_corpus_run
 from negviz.evaluation.retrieval.rank_metrics import retrieval_summary
 from negviz.evaluation.runner import run_key, scored_record, store_once
 from negviz.scorers.base import Progress, Scorer, no_progress
@@ -114,14 +115,24 @@ def run_corpus_eval(
     force: bool = False,
     retriever=None,
     save: bool = True,
+    plan: str = EXACT,
+    codes=None,
+    on_plan: Callable[[EncodingPlan], None] | None = None,
 ) -> CorpusEvalResult:
-    """``save=False``: a stored run of the spec in ``store`` is reused, a computed one is not
+    """Retrieve each query's top k over ``corpus``, summarise and store (see the module doc).
+
+    plan: "exact" (the default: every number exact) or "cheapest" (the shipped codes' two-stage
+    search where it encodes fewer texts; stored under its own key): negviz.evaluation.retrieval.plan.
+    on_plan: told the plan before the work starts (the CLI prints it). The plan and the texts
+    encoded are in the summary (``encoding_plan``, ``encoded_texts``).
+    ``save=False``: a stored run of the spec in ``store`` is reused, a computed one is not
     stored (negviz.evaluate)."""
     start = time.perf_counter()
     model = ModelSpec.parse(model) if isinstance(model, str) else model
     dataset = DatasetSpec(name=dataset) if isinstance(dataset, str) else dataset
     device = requested_device(device)  # the same cheap checks as run_eval, before any work
     check_batch_size(batch_size)
+    check_plan(plan)
     if store is not None and save:
         store.check_writable()
     corpus = load_corpus(corpus) if isinstance(corpus, str) else corpus
@@ -136,17 +147,30 @@ def run_corpus_eval(
             model, device=device, cache=cache if cache is not None else ScoreCache(), batch_size=batch_size
         )
     retriever = retriever or retriever_for(scorer, corpus)
-    options = {"protocol": RETRIEVAL, "top_k": int(top_k), **corpus.provenance(), **retriever.describe()}
-    key = run_key(scorer.spec, scorer.revision_id, ds.spec, options)
-    if store is not None and not force:
-        existing = store.find_run(key)
+
+    def stored(retriever):  # (options, key, the stored run of that key or None)
+        options = {"protocol": RETRIEVAL, "top_k": int(top_k), **corpus.provenance(), **retriever.describe()}
+        key = run_key(scorer.spec, scorer.revision_id, ds.spec, options)
+        return options, key, (store.find_run(key) if store is not None and not force else None)
+
+    options, key, existing = stored(retriever)  # an exact stored run answers before any planning
+    if existing is not None:
+        return CorpusEvalResult(existing, existing.summary, None, True, {})
+    queries = ds.frame["query"].tolist()
+    encoded_before = getattr(scorer, "encoded", 0)
+    plan_made, chosen = plan_corpus_run(scorer, corpus, queries, retriever, top_k, plan, codes, progress)
+    if chosen is not retriever:
+        retriever = chosen
+        options, key, existing = stored(retriever)
         if existing is not None:
             return CorpusEvalResult(existing, existing.summary, None, True, {})
+    if on_plan is not None:
+        on_plan(plan_made)
 
     t0 = time.perf_counter()
     retriever.build(progress)
     t1 = time.perf_counter()
-    rows, scores = retriever.search(ds.frame["query"].tolist(), top_k, progress)
+    rows, scores = retriever.search(queries, top_k, progress)
     t2 = time.perf_counter()
     pos_rank = ranks_from_rows(rows, [corpus.row_of[d] for d in pos_ids])
     neg_rank = ranks_from_rows(rows, [corpus.row_of[d] for d in neg_ids])
@@ -154,6 +178,8 @@ def run_corpus_eval(
     timings = {"index_seconds": round(t1 - t0, 3), "search_seconds": round(t2 - t1, 3),
                "ms_per_query": round(1000 * (t2 - t1) / max(1, len(rows)), 3)}  # fmt: skip
     summary["timings"] = timings
+    summary["encoding_plan"] = plan_made.describe()
+    summary["encoded_texts"] = getattr(scorer, "encoded", 0) - encoded_before  # what the model computed
     frame = score_frame(ds.frame["query_id"].tolist(), corpus, rows, scores, pos_rank, neg_rank)
     record = scored_record(
         RETRIEVAL, key, scorer, ds, corpus_run_dataset(ds.spec.name, corpus.name), options, summary, start

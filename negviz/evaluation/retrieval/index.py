@@ -6,9 +6,10 @@ corpus position (``metrics.top_k_indices``), whatever the family.
 
 - ``DenseRetriever`` (bi-encoders): exact search. The corpus is embedded once through the
   scorer's own ``embed`` (the ScoreCache keeps every vector, so a second run or process encodes
-  nothing), in chunks of ``ENCODE_CHUNK`` texts, each under the cache's claim on this (model
+  nothing): only the unique texts without a cached vector, longest first over the whole corpus,
+  in one pass of chunks of ``ENCODE_CHUNK`` texts, each under the cache's claim on this (model
   revision, corpus hash), so concurrent builders take turns instead of each encoding it all;
-  progress is reported per batch. Vectors go into one float32 matrix, which is a memory-mapped
+  one bar counts the texts left to encode, per batch (``one_stage``), then the cached rest is read. Vectors go into one float32 matrix, which is a memory-mapped
   file in the cache folder when it would exceed ``$NEGVIZ_INDEX_RAM_MB`` (default 2048). Search is
   chunked matrix products (``QUERY_CHUNK`` queries x ``CORPUS_CHUNK`` documents at a time) with a
   running top k, so memory stays bounded whatever the corpus size. Similarity as the scorer's
@@ -97,6 +98,16 @@ def merge_top_k(best_s, best_i, new_s, new_i, k: int) -> tuple[np.ndarray, np.nd
     return out_s, out_i
 
 
+def one_stage(progress: Progress, desc: str) -> Progress:
+    """``progress`` with every report under ``desc``: the nested calls of one stage (chunks,
+    batches) say their own words, which would start a new bar each time (issue 45)."""
+
+    def report(done: int, total: int, _desc: str) -> None:
+        progress(done, total, desc)
+
+    return report
+
+
 def matrix_top_k(q_all: np.ndarray, matrix, k: int, progress: Progress = no_progress):
     """(rows, scores) of the top k rows of ``matrix`` by dot product with each query vector:
     ``QUERY_CHUNK`` queries x ``CORPUS_CHUNK`` rows at a time, with a running top k."""
@@ -167,21 +178,42 @@ class DenseRetriever(Retriever):
     method = "dense"
 
     def _build(self, progress: Progress) -> None:
+        """One pass over what is missing: the corpus's unique texts without a cached vector,
+        longest first (batches of similar length pad little), one bar counting only them; then
+        the cached rest is read into the matrix. Each text is encoded once, whatever its rows."""
         texts, scorer = self.corpus.texts, self.scorer
         n = len(texts)
         name = f"dense-{scorer.embedding_namespace}-{scorer.options.get('similarity', 'dot')}-{self.corpus.hash}"
         # Other processes (app sessions, `negviz eval --corpus`) may build the same index now: a
         # chunk is encoded under the claim, so each text is encoded once and the others read it.
         claim = scorer.cache.claim(name) if scorer.cache else contextlib.nullcontext()
+        rows_of: dict[str, list[int]] = {}
+        for row, text in enumerate(texts):
+            rows_of.setdefault(text, []).append(row)
+        todo = sorted(scorer.uncached(texts, "document"), key=len, reverse=True)
+        filled = np.zeros(n, dtype=bool)
         matrix = done_path = None
-        for start in range(0, n, ENCODE_CHUNK):
-            chunk = texts[start : start + ENCODE_CHUNK]
-            with claim:
-                part = self.document_vectors(chunk, chunk_progress(progress, start, len(chunk), n))
+
+        def put(chunk: list[str], part: np.ndarray) -> None:
+            nonlocal matrix, done_path
             if matrix is None:
                 matrix, done_path = self._matrix(name, n, part.shape[1])
-            matrix[start : start + len(part)] = part
-            progress(start + len(part), n, "encoding corpus")
+            for text, vector in zip(chunk, part):
+                matrix[rows_of[text]] = vector
+                filled[rows_of[text]] = True
+
+        bar = one_stage(progress, "encoding corpus")
+        for start in range(0, len(todo), ENCODE_CHUNK):
+            chunk = todo[start : start + ENCODE_CHUNK]
+            with claim:  # embed reads what another builder finished meanwhile
+                put(chunk, self.document_vectors(chunk, chunk_progress(bar, start, len(chunk), len(todo))))
+            bar(start + len(chunk), len(todo), "")
+        rest = list(dict.fromkeys(texts[row] for row in np.flatnonzero(~filled)))  # cached: read, not encoded
+        read = one_stage(progress, "reading cached corpus vectors")
+        for start in range(0, len(rest), ENCODE_CHUNK):
+            chunk = rest[start : start + ENCODE_CHUNK]
+            put(chunk, self.document_vectors(chunk))
+            read(start + len(chunk), len(rest), "")
         if done_path is not None:  # a complete file under its final name, for the next process
             matrix.flush()
             os.replace(matrix.filename, done_path)
@@ -207,14 +239,14 @@ class DenseRetriever(Retriever):
             part = part / np.maximum(np.linalg.norm(part, axis=1, keepdims=True), 1e-12)
         return part
 
-    def query_vectors(self, queries: list[str]) -> np.ndarray:
-        q = self.scorer.embed(queries, "query")
+    def query_vectors(self, queries: list[str], progress: Progress = no_progress) -> np.ndarray:
+        q = self.scorer.embed(queries, "query", one_stage(progress, "encoding queries"))
         if self.scorer.options.get("similarity") == "cosine":
             q = q / np.maximum(np.linalg.norm(q, axis=1, keepdims=True), 1e-12)
         return q.astype(np.float32)
 
     def _search(self, queries: list[str], k: int, progress: Progress):
-        return matrix_top_k(self.query_vectors(queries), self.matrix, k, progress)
+        return matrix_top_k(self.query_vectors(queries, progress), self.matrix, k, progress)
 
     def score_all(self, query: str) -> np.ndarray:
         self.build()
@@ -271,12 +303,11 @@ class CodesRetriever(DenseRetriever):
         progress(self.corpus.size, self.corpus.size, "reading the shipped codes")
 
     def _search(self, queries: list[str], k: int, progress: Progress):
-        q = self.query_vectors(queries)
-        depth = min(self.corpus.size, max(k, int(self.options["candidates"])))
-        candidates, _ = matrix_top_k(q, self.approx, depth)
+        q = self.query_vectors(queries, progress)
+        candidates = self.candidates(q, k)
         union = np.unique(candidates)  # queries sharing a candidate encode it once
         texts = self.corpus.frame["text"].to_numpy()
-        vectors = self.document_vectors(texts[union].tolist(), progress)
+        vectors = self.document_vectors(texts[union].tolist(), one_stage(progress, "encoding candidates"))
         where = np.searchsorted(union, candidates)
         rows = np.empty((len(queries), k), dtype=np.int64)
         scores = np.empty((len(queries), k), dtype=np.float64)
@@ -285,6 +316,12 @@ class CodesRetriever(DenseRetriever):
             order = np.lexsort((candidates[n], -exact))[:k]
             rows[n], scores[n] = candidates[n][order], exact[order]
         return rows, scores
+
+    def candidates(self, q: np.ndarray, k: int) -> np.ndarray:
+        """Each query vector's first-stage candidates (rows), by the decoded codes."""
+        self.build()
+        depth = min(self.corpus.size, max(k, int(self.options["candidates"])))
+        return matrix_top_k(q, self.approx, depth)[0]
 
     def score_all(self, query: str) -> np.ndarray:
         raise NotImplementedError("a two-stage search scores only its candidates")

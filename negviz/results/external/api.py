@@ -219,6 +219,7 @@ def evaluate(
     columns: str | dict | None = None,
     corpus: str | None = None,
     top_k: int = 100,
+    plan: str = "exact",
     tie_rule: str = "strict",
     checked_only: bool = False,
     similarity: str | None = None,
@@ -236,6 +237,9 @@ def evaluate(
         takes them), or a DataFrame in such a layout (``kind``, default pairs).
     corpus: "offline" (or another corpus the CLI takes) for retrieval over a corpus; then
         ``dataset`` is an exclusion dataset (ExcluIR) and ``top_k`` documents are retrieved.
+    plan: with a corpus, "exact" (every number exact: a bi-encoder encodes the corpus texts not
+        yet cached) or "cheapest" (the shipped codes' two-stage search where it encodes fewer
+        texts, stored apart); negviz.evaluation.retrieval.plan says the rule.
     name: the model's name in results and stored runs; an object without a stable identity
         (not a sentence-transformers model) is cached on disk only when named.
     store_url: the store that added datasets are read from, and where a stored run of the spec
@@ -253,7 +257,7 @@ def evaluate(
     lookup = open_store(store_url)  # the shipped runs are in it, as in the CLI's and the app's
     try:
         if corpus is not None:
-            return _corpus(model, dataset, corpus, name, top_k, split, limit, device, batch_size, bar, lookup)
+            return _corpus(model, dataset, corpus, name, top_k, split, limit, device, batch_size, bar, lookup, plan)
         if isinstance(model, (str, ModelSpec)):
             spec = ModelSpec.parse(model) if isinstance(model, str) else model
             if similarity:
@@ -334,10 +338,11 @@ def frame_dataset(frame: pd.DataFrame, kind: str, columns, limit: int | None):
     return Dataset(spec, kind, apply_limit(valid, kind, limit), "DataFrame", "in memory", "the caller's", "")
 
 
-def _corpus(model, dataset, corpus, name, top_k, split, limit, device, batch_size, bar, store) -> Evaluation:
+def _corpus(model, dataset, corpus, name, top_k, split, limit, device, batch_size, bar, store, plan) -> Evaluation:
     from negviz.core.cache import ScoreCache
     from negviz.datasets import load
     from negviz.evaluation.retrieval.evaluate import run_corpus_eval
+    from negviz.evaluation.retrieval.plan import tell_plan
     from negviz.scorers.external import wrap
 
     ds_spec = _dataset_spec(dataset, split, limit, None, None)
@@ -345,8 +350,9 @@ def _corpus(model, dataset, corpus, name, top_k, split, limit, device, batch_siz
         raise NegvizError("corpus retrieval takes an exclusion dataset by name or file (e.g. 'excluir')")
     if not isinstance(model, (str, ModelSpec)):
         model = wrap(model, name=name, cache=ScoreCache(), batch_size=batch_size, task_name=ds_spec.name)
+    said = tell_plan if bar.enabled else None  # the route and its cost, before the work
     result = run_corpus_eval(
         model, ds_spec, corpus, top_k=top_k, store=store, save=False, device=device, batch_size=batch_size,
-        progress=bar,
+        progress=bar, plan=plan, on_plan=said,
     )  # fmt: skip
     return _result(result, load(ds_spec), store)
