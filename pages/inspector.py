@@ -40,14 +40,15 @@ def pick(table_ids):  # a click in the list; row positions are the frame's, what
     st.session_state["pair"] = table_ids[rows[0]] if rows else st.session_state.get("pair", "")
 
 
-bar = st.columns([3, 1, 1, 3], vertical_alignment="bottom")
-wanted = bar[0].text_input(
-    "Pair id", key="pair", bind="query-params", placeholder="first of the list"
+# one wrapping row, each part as wide as its content: columns cut the buttons' words at 1,000 px
+bar = st.container(horizontal=True, vertical_alignment="bottom")
+wanted = bar.text_input(
+    "Pair id", key="pair", bind="query-params", placeholder="first of the list", width=220
 )
 known = list(items["item_id"])
 current = wanted if wanted in set(known) else (ids[0] if ids else None)
 prev_id, next_id = F.neighbours(ids, current)
-bar[1].button(
+bar.button(
     "Previous",
     on_click=go,
     args=(prev_id,),
@@ -56,7 +57,7 @@ bar[1].button(
     icon=":material/arrow_back:",
     key="prev",
 )
-bar[2].button(
+bar.button(
     "Next",
     on_click=go,
     args=(next_id,),
@@ -65,7 +66,7 @@ bar[2].button(
     icon=":material/arrow_forward:",
     key="next",
 )
-bar[3].caption(f"{'Queue' if queue else 'Filtered list'}: {F.position(ids, current)} · keys P / N")
+bar.caption(f"{'Queue' if queue else 'Filtered list'}: {F.position(ids, current)} · keys P / N")
 if wanted and wanted not in set(known):
     st.warning(
         f"{ds.title} has no pair {paircard.md_escape(wanted[:80])}; showing the first of the list."
@@ -96,12 +97,20 @@ if ds.kind in paircard.MAXSIM_KINDS:
     )
 with left:
     reasoning_view.show(dataset, runs, current, row)
-many = verdicts["model"].nunique() > paircard.MAX_CARDS  # then one table of every model's scores
-left.dataframe(
-    paircard.verdict_rows(ds.kind, verdicts, current, with_scores=many),
-    hide_index=True,
-    key="verdicts",
+many = verdicts["model"].nunique() > paircard.MAX_CARDS  # then tables instead of a card per model
+# many models: their verdicts (model, category, margin) across the page under the card, where a
+# 1,000 px window shows every column (the right column stays empty), and their scores in a second
+# table (seven columns need a sideways scroll there)
+(st if many else left).dataframe(
+    paircard.verdict_rows(ds.kind, verdicts, current), hide_index=True, key="verdicts"
 )
+if many:
+    with st.expander("Every model's scores of this pair"):
+        st.dataframe(
+            paircard.verdict_rows(ds.kind, verdicts, current, with_scores=True),
+            hide_index=True,
+            key="scores",
+        )
 with right:
     if verdicts.empty:
         st.info(

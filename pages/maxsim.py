@@ -65,16 +65,17 @@ with st.expander(
         dict(zip(slots + ["d1", "d2"], queries + docs)), "Edit", LIMIT
     )
 
-t1, t2, t3, t4, t5 = st.columns(5)
-merge = t1.toggle(
+# one wrapping row, each as wide as its words: five columns cut them at 1,000 px ("Me…")
+toggles = st.container(horizontal=True, vertical_alignment="center")
+merge = toggles.toggle(
     "Merge word pieces", False, key="merge", bind="query-params", help="Max over pieces; row = sum."
 )
-show_mask = t2.toggle(
+show_mask = toggles.toggle(
     "[MASK] rows", True, key="masks", bind="query-params", help="ColBERT's query augmentation."
 )
-show_punct = t3.toggle("Punctuation", True, key="punct", bind="query-params")
-show_special = t4.toggle("Special tokens", True, key="special", bind="query-params")
-sim = t5.radio(
+show_punct = toggles.toggle("Punctuation", True, key="punct", bind="query-params")
+show_special = toggles.toggle("Special tokens", True, key="special", bind="query-params")
+sim = toggles.radio(
     "Similarity", ["default", "cosine", "l2"], key="sim", bind="query-params", horizontal=True
 )
 hide = [

@@ -8,7 +8,7 @@ from negviz.analyses import search as sa
 from negviz.language.text.worddiff import STYLE, text_block
 from negviz.ui import corpus_index, outage, resources, url_check
 from negviz.ui.dataset_cache import dataset_view
-from negviz.ui.widgets import show_error
+from negviz.ui.widgets import safe_md, show_error
 
 K = 10
 if not url_check.routed() and (away := resources.outage()) is not None:
@@ -64,10 +64,13 @@ if not query:
 
 removal = sa.drop_exclusion(query)
 try:
-    corpus = corpus_index.corpus(corpus_name)
+    # a first search loads the corpus and the model (seconds each): said, with a clock
+    with st.spinner(f"Loading the {corpus_name} corpus…", show_time=True):
+        corpus = corpus_index.corpus(corpus_name)
     label = f"Index of {corpus.size:,} documents for {model}"
     retriever = corpus_index.index(model, corpus_name, label)
-    rows, scores = retriever.search([removal.original, removal.edited], K)
+    with st.spinner(f"Searching {corpus.size:,} documents with {safe_md(model)}…", show_time=True):
+        rows, scores = retriever.search([removal.original, removal.edited], K)
 except Exception as exc:  # model not available offline, corpus missing: a message, the page runs on
     show_error(exc)
     st.stop()

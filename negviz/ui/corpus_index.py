@@ -32,7 +32,8 @@ def index(model: str, corpus_name: str, label: str | None = None):
     """The built retriever. A build with work to do shows ``label``'s bar (count, time left) and
     a Cancel button: its click makes Streamlit rerun the page, which stops the build at its next
     progress report (a dense index keeps the vectors encoded so far in the ScoreCache)."""
-    retriever = _index(model, corpus_name)
+    with st.spinner(f"Loading {safe_md(model)} and its index of the corpus…", show_time=True):
+        retriever = _index(model, corpus_name)
     if retriever.built or label is None:
         return retriever.build()
     cancel_key = f"search-cancel-{model}-{corpus_name}"

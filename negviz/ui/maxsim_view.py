@@ -69,17 +69,20 @@ def checkpoint_problem(text: str) -> str | None:
 
 
 def draw(spec: str, caption: str, key: str, inputs: Inputs, display: Display) -> None:
+    i, d = inputs, display
+    texts = len(i.edited_queries) + len(i.edited_docs)
     try:
-        scorer = resources.scorer(spec)
-        cold = not scorer.loaded
-        start = time.perf_counter()
-        i, d = inputs, display
-        sim = None if d.sim == "default" else d.sim
-        ex = alignment.explore(
-            scorer, i.edited_queries, i.edited_docs, i.shown, sim, d.merge, list(d.hide), i.gold, i.marks
-        )
-        base = alignment.explore(scorer, i.queries, i.docs, i.shown, ex.similarity) if i.edit else None
-        ms = (time.perf_counter() - start) * 1000
+        # a first load or a model switch takes seconds: say what runs, with its clock, not a greyed page
+        with st.spinner(f"{spec}: loading the model (once) and encoding {texts} texts…", show_time=True):
+            scorer = resources.scorer(spec)
+            cold = not scorer.loaded
+            start = time.perf_counter()
+            sim = None if d.sim == "default" else d.sim
+            ex = alignment.explore(
+                scorer, i.edited_queries, i.edited_docs, i.shown, sim, d.merge, list(d.hide), i.gold, i.marks
+            )
+            base = alignment.explore(scorer, i.queries, i.docs, i.shown, ex.similarity) if i.edit else None
+            ms = (time.perf_counter() - start) * 1000
     except Exception as exc:  # unavailable checkpoint, wrong family: a clear message, the page keeps running
         show_error(exc)
         return
@@ -97,13 +100,20 @@ def draw(spec: str, caption: str, key: str, inputs: Inputs, display: Display) ->
     bars = delta_bars(ex.deltas, labels=i.doc_names)
     st.plotly_chart(bars, key=f"delta-{key}")
     figure_downloads(bars, f"maxsim-delta-{key}", key=f"delta-{key}")
-    left, right = st.columns(2)
-    left.markdown("**Verdict" + (" (edited)**" if i.edit else "**"))
-    left.dataframe(pg.grid_verdict_table(ex.grid, i.slots, i.doc_names), hide_index=True, key=f"verdict-{key}")
+    # across the page, one under the other, the verdict first: half of a 1,000 px page cut it off
+    st.markdown("**Verdict" + (" (edited)**" if i.edit else "**"))
+    _verdicts(pg.grid_verdict_table(ex.grid, i.slots, i.doc_names), f"verdict-{key}")
     if base is not None:
-        right.markdown("**Original (pinned)**")
-        right.dataframe(pg.grid_verdict_table(base.grid, i.slots, i.doc_names), hide_index=True, key=f"pinned-{key}")
+        st.markdown("**Original (pinned)**")
+        _verdicts(pg.grid_verdict_table(base.grid, i.slots, i.doc_names), f"pinned-{key}")
     st.caption(
         f"{len(i.edited_queries) + 2} texts encoded and {2 * len(i.edited_queries)} matrices built in {ms:,.0f} ms on "
         f"{scorer.device}" + (" (including loading the model)." if cold else ".")
     )
+
+
+def _verdicts(table, key: str) -> None:
+    """A verdict table with what it decides left of the scores and the (long) query text last."""
+    first = [c for c in ("verdict", "pair", "ranked first") if c in table]
+    order = first + [c for c in table if c not in first and c != "query"] + ["query"]
+    st.dataframe(table, hide_index=True, key=key, column_order=order)

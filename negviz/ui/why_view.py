@@ -72,7 +72,7 @@ def show(kind: str, runs: pd.DataFrame, item_id: str, row: Mapping, dataset: str
     # bound selectboxes put their options in the URL: labels, not ids (why_contrast=s(q2,d2) - s(q2,d1))
     contrasts = {c.label: c for c in A.contrasts(kind, row)}
     methods = {title: method for method, title in A.METHOD_TITLES.items()}
-    cols = st.columns([2, 2, 2, 1], vertical_alignment="bottom")
+    cols = st.columns(3, vertical_alignment="bottom")
     model = cols[0].selectbox(
         "Model to explain",
         models,
@@ -88,7 +88,8 @@ def show(kind: str, runs: pd.DataFrame, item_id: str, row: Mapping, dataset: str
     if scores_only(families[model]):
         st.info(safe_md(unavailable_message(families[model], model)), icon=":material/block:")
         return
-    on = cols[3].toggle(
+    # under the pickers, not a fourth column: a seventh of the page at 1,000 px cut its word
+    on = st.toggle(
         "Explain",
         key="why_on",
         bind="query-params",
@@ -145,18 +146,31 @@ def _rate_key(spec: str, method: str) -> tuple[str, str]:
     return spec, ("pairs" if method == A.OCCLUSION else "gradients")
 
 
-def _rate(spec: str, model: str, contrast: A.Contrast, method: str) -> tuple[float, str]:
+def _rate(spec: str, model: str, contrast: A.Contrast, method: str, request: tuple) -> tuple[float, str]:
     """Seconds per pass of this model and kind of method on this machine, and where that comes
     from: its last explanation in this process, else PROBE passes of this item timed now, after
-    the model has loaded and run once."""
+    the model has loaded and run once. An LLM's estimate takes tens of seconds: its steps are said
+    beside a Cancel button, which takes effect between two steps (the next st call)."""
     memory = _memory()
     key = _rate_key(spec, method)
     if key in memory["rates"]:
         return memory["rates"][key]
-    with st.spinner(f"Loading {safe_md(model)} and timing {PROBE} passes to estimate the cost…"):
+    slot = st.empty()
+    with slot.container():
+        left, right = st.columns([6, 1], vertical_alignment="bottom")
+        right.button(
+            "Cancel", key="why_cancel_estimate", on_click=_mark, args=(STOPPED, request), icon=":material/stop:"
+        )
+        step = left.empty()
+    st.session_state[LAST] = "while estimating the cost"
+    with st.spinner("Estimating the cost…", show_time=True):
+        step.caption(f"Estimating the cost, step 1 of 3: loading {safe_md(model)}…")
         scorer = resources.scorer(spec)
+        step.caption(f"Estimating the cost, step 2 of 3: one pass to warm {safe_md(model)} up…")
         _timed(scorer, contrast, method, 1)  # warms the model up (threads, lazy set-up): not timed
+        step.caption(f"Estimating the cost, step 3 of 3: timing {PROBE} passes of this pair…")
         seconds, passes = _timed(scorer, contrast, method, PROBE)
+    slot.empty()
     memory["rates"][key] = seconds / passes, f"{passes} passes of this pair timed here"
     return memory["rates"][key]
 
@@ -197,20 +211,28 @@ def _explained(spec: str, model: str, contrast: A.Contrast, method: str) -> A.At
     if request in memory["results"]:
         return memory["results"][request]
     passes = A.planned_passes(method, contrast, STEPS)
+    stopped = st.session_state.get(STOPPED) == request
+    if stopped and _rate_key(spec, method) not in memory["rates"]:  # cancelled while estimating
+        return _wait_for_start(request, stopped, None)
     try:
-        rate, source = _rate(spec, model, contrast, method)
+        rate, source = _rate(spec, model, contrast, method, request)
     except Exception as exc:  # a model that cannot load offline, or no gradients: say so, keep the page
         show_error(exc)
         return None
     cost = cost_text(model, method, passes, rate, source)
-    stopped = st.session_state.get(STOPPED) == request
     if stopped or (passes * rate > EXPLICIT_AFTER and st.session_state.get(GO) != request):
-        if stopped:
-            st.warning(f"Cancelled {st.session_state.get(LAST, '')}; nothing was kept.", icon=":material/stop:")
-        st.info(cost, icon=":material/schedule:")
-        st.button("Start", key="why_start", on_click=_mark, args=(GO, request), icon=":material/play_arrow:")
-        return None
+        return _wait_for_start(request, stopped, cost)
     return _run(spec, model, request, contrast, method, cost)
+
+
+def _wait_for_start(request: tuple, stopped: bool, cost: str | None) -> None:
+    """The cancel said (if any), the cost (once estimated) and a Start button; nothing computed."""
+    if stopped:
+        st.warning(f"Cancelled {st.session_state.get(LAST, '')}; nothing was kept.", icon=":material/stop:")
+    if cost:
+        st.info(cost, icon=":material/schedule:")
+    st.button("Start", key="why_start", on_click=_mark, args=(GO, request), icon=":material/play_arrow:")
+    return None
 
 
 def _mark(key: str, request: tuple) -> None:

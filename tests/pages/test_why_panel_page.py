@@ -72,3 +72,23 @@ def test_the_panel_defaults_to_a_quick_model_and_long_work_waits_for_start(app_e
     )
     next(b for b in at.button if b.label == "Start").click().run()
     assert {m.label: m.value for m in at.metric}["Scored passes"] == f"{passes:,}"
+
+
+def test_a_cancel_during_the_cost_estimate_does_not_start_it_again(app_env, monkeypatch):
+    """The estimate (tens of seconds for an LLM) has a Cancel; the rerun it causes says so and
+    waits for Start instead of estimating again."""
+    from negviz.ui import why_view
+
+    why_view._memory.clear()
+    monkeypatch.setattr(why_view, "EXPLICIT_AFTER", 0.0)
+    at = _open(dataset="nevir", pair="1230-2", why_model="tfidf", why_on="true")
+    next(b for b in at.button if b.label == "Start").click().run()
+    request = at.session_state[why_view.GO]  # this explanation's request
+    why_view._memory.clear()  # no rate measured: the next run would estimate
+    at.session_state[why_view.STOPPED] = request  # as the estimate's Cancel button marks it
+    at.session_state[why_view.LAST] = "while estimating the cost"
+    at.run()
+    assert [w.value for w in at.warning] == ["Cancelled while estimating the cost; nothing was kept."]
+    assert not at.info and not at.metric  # no cost, nothing computed
+    assert why_view._memory()["rates"] == {}  # the estimate did not run again
+    assert [b.label for b in at.button if b.label == "Start"] == ["Start"]
