@@ -42,7 +42,10 @@ def leaderboard_shown(board: pd.DataFrame) -> pd.DataFrame:
     ``95% CI`` and ``n`` as text (negviz.core.metric_text), every other cell as text with "—" for
     a missing one."""
     shown = board.drop(columns=["ci_low", "ci_high", "of_n"])
-    shown["value"] = [v * metrics.metric(m).scale for m, v in zip(board["metric"], board["value"])]
+    shown["value"] = [  # a run without its headline value (a perturbation set with no negation) stays empty
+        None if metric_text.is_missing(v) else v * metrics.metric(m).scale
+        for m, v in zip(board["metric"], board["value"])
+    ]
     shown.insert(shown.columns.get_loc("value") + 1, "95% CI", [
         metric_text.ci(m, lo, hi) for m, lo, hi in zip(board["metric"], board["ci_low"], board["ci_high"])
     ])  # fmt: skip

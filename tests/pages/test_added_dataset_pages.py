@@ -85,6 +85,7 @@ def test_inspector_and_maxsim_on_an_added_dataset(added):
     assert at.subheader[0].value == "mypairs · 007"  # natural order of the file's ids
     at.sidebar.text_input(key="annotator").input("ana").run()
     next(w for w in at.main.selectbox if w.label == "Negation type").select("sentential")
+    next(w for w in at.main.radio if w.label == "Pair validity").set_value("valid")  # no pre-selected choice
     next(b for b in at.button if b.label == "Save").click().run()
     assert not at.exception and "Saved 007 as version 1 by ana." in texts(at)
     from negviz.store import Store

@@ -40,7 +40,7 @@ def test_the_annotations_page_says_the_labels_cannot_be_read_and_offers_no_impor
     with Store(url) as store:
         for item in nevir.frame["pair_id"].astype(str)[:3]:
             for who in ("ana", "ben"):
-                ann.save(store, nevir, item, who, ann.Label("sentential"))
+                ann.save(store, nevir, item, who, ann.Label("sentential", "valid"))
     before = annotations_page()
     assert "6 labelled pairs" not in texts(before) and "3 labelled pairs" in before.caption[0].value
     assert offers_import(before)

@@ -150,7 +150,7 @@ def test_a_huge_cell_gets_a_short_error_box(db, row):
         show_problems(error, "huge.csv")
 
     at = AppTest.from_function(page, args=(refused.value,)).run()
-    assert not at.exception and "csv was refused: 1 problem(s); nothing was stored" in at.error[0].value
+    assert not at.exception and "csv was refused: 1 problem; nothing was stored" in at.error[0].value
     assert len(at.error[0].value) < 400
     assert imported_runs(db).empty
 

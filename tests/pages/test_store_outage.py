@@ -87,6 +87,7 @@ def test_pages_survive_a_database_outage_and_recover_with_labels_kept(own_pg):
     pair = inspector.subheader[0].value
     inspector.sidebar.text_input(key="annotator").input("ana").run()
     next(w for w in inspector.main.selectbox if w.label == "Negation type").select("sentential")
+    next(w for w in inspector.main.radio if w.label == "Pair validity").set_value("valid")  # no pre-selected choice
     save_button(inspector).click().run()
     assert "version 1 by ana" in texts(inspector)
 

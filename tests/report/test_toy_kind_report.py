@@ -28,6 +28,6 @@ def test_the_report_draws_a_new_kind(tmp_path, monkeypatch):
         shares = {(r["model"], r["category"]): r["count"] for r in section["errors"]["preference"]}
         assert shares[("tfidf", PREFERS_A)] == 1 and shares[("tfidf", "tie")] == 1
         assert section["errors"]["margin_definitions"] == ["s(q,right) - s(q,wrong_a)", "s(q,right) - s(q,wrong_b)"]
-        assert rep.data["board"]["figures"] == []  # no shipped benchmark holds the model
+        assert rep.data["board"]["table_card"] is None  # no shipped benchmark holds the model
         page, _ = html.render(rep, "plotly")
         assert "choice accuracy" in page and "wrong_a" in page

@@ -45,7 +45,9 @@ def test_a_run_that_kept_reasoning_shows_it_for_the_pair(app_env):
     assert expander.label.startswith("Why: the reasoning of smollm2\\-135m") and "first 25 items" in expander.label
     (html,) = at.get("html")
     assert "q1 · d1 — q1 ranked " in html.proto.body  # each query's text under its verdict
-    assert [c.value for c in at.caption][0].startswith("Over ") and " queries with reasoning: " in at.caption[0].value
+    what, over = [c.value for c in at.caption][:2]  # what the text is (issue 46), then the cue rates
+    assert what.startswith("The text smollm2\\-135m generated before each verdict") and "not an explanation" in what
+    assert over.startswith("Over ") and " queries with reasoning: " in over
 
 
 def test_a_run_without_text_says_why_and_links_the_run_that_has_some(app_env):

@@ -44,7 +44,9 @@ def test_own_sentence_lists_each_rule_that_fits_the_typed_candidate():
     assert list(edits["perturbation"]) == list(expected)
     negation = edits.set_index("perturbation").loc["negation", "perturbed"]
     assert negation == "The new bridge did not open to traffic on Monday after two years of construction."
-    assert [c.value for c in at.caption] == ["No rule fits: case (see negviz/perturb.py for what each rule covers)."]
+    assert [c.value for c in at.caption] == [
+        "Not applied, as nothing in this sentence fits the rule: case (the case of the first pronoun changed)."
+    ]
 
 
 def test_own_sentence_with_an_empty_candidate_lists_no_edit():
