@@ -24,7 +24,7 @@ st.dataframe(
 )
 csv_download(cat, "negviz-catalog.csv", key="dl-cat")
 st.caption(
-    "Models marked offline_default load without network. Others need the Hugging Face Hub "
+    "Models marked offline load without network. Others need the Hugging Face Hub "
     "once "
     "(`negviz download NAME`), then run from the local cache."
 )
