@@ -11,7 +11,7 @@ from negviz.core import links
 from negviz.finetune import views
 from negviz.ui import finetune_jobs, resources, url_check
 from negviz.ui.dataset_cache import dataset_view, training_pair
-from negviz.ui.widgets import csv_download, figure_downloads, safe_md
+from negviz.ui.widgets import csv_download, figure_downloads, headed, safe_md
 
 st.title("Fine-tuning drift")
 st.caption(
@@ -65,13 +65,15 @@ fig = cd.drift_figure(
 percent = st.column_config.NumberColumn(format="percent")
 st.plotly_chart(fig, key="drift")
 figure_downloads(fig, "cosine-drift", key="drift")
+compared = views.comparison(picked, epochs)
 st.dataframe(
-    views.comparison(picked, epochs),
+    compared,
     hide_index=True,
     key="compare",
-    column_config={
-        c: percent for c in ("acc_epoch0", "acc_final", "right_rank_epoch0", "right_rank_final")
-    },
+    column_config=headed(
+        compared,
+        {c: percent for c in ("acc_epoch0", "acc_final", "right_rank_epoch0", "right_rank_final")},
+    ),
 )
 if views.has_general(epochs):  # negation gain against retrieval without negation
     trade = cd.tradeoff_figure(views.tradeoff(epochs), notes)

@@ -4,13 +4,14 @@ import pandas as pd
 import streamlit as st
 from negviz.analyses.beside_published import beside_published, published_overlay, shown_beside
 from negviz.analyses.leaderboard import leaderboard, published_rows
+from negviz.core import metric_text
 from negviz.charts.leaderboard import leaderboard_bars
 from negviz.datasets.facts import metric_baseline, metric_label
 from negviz.ui import overview_view, pickers, resources
 from negviz.ui.corpus_results import corpus_section
 from negviz.ui.dataset_cache import dataset_view
 from negviz.ui.report_download import report_button
-from negviz.ui.widgets import csv_download, figure_downloads, no_runs_yet
+from negviz.ui.widgets import csv_download, figure_downloads, headed, no_runs_yet
 
 dataset = pickers.current_dataset()
 view = dataset_view(dataset)
@@ -114,10 +115,14 @@ else:
             "the two differ."
         )
     for (source, metric), part in published.groupby(["source", "metric"], sort=False):
-        with st.expander(f"{source} · {metric}", expanded=source.startswith("NevIR")):
+        with st.expander(f"{source} · {metric_label(metric)}", expanded=source.startswith("NevIR")):
+            rows = part.drop(columns=["source", "metric"])
+            text = [c for c in rows.columns if c != "value"]  # "—" for a missing note, no "None"
+            rows[text] = metric_text.cells(rows[text].astype(object))
             st.dataframe(
-                part.drop(columns=["source", "metric"]),
+                rows,
                 hide_index=True,
+                column_config=headed(rows),
                 key=f"pub-{source}-{metric}",
             )
     csv_download(

@@ -8,8 +8,8 @@ from negviz.charts.alignment import margin_bars
 from negviz.core import links
 from negviz.language.text import counterfactual as cf
 from negviz.scorers import score_unit
-from negviz.ui import playground_data, playground_presets, resources
-from negviz.ui.counterfactual_editor import counterfactual_editor
+from negviz.ui import chart_items, playground_data, playground_presets, resources
+from negviz.ui.counterfactual_editor import ANSWER as EDITED, counterfactual_editor
 from negviz.ui.widgets import csv_download, figure_downloads, show_error
 
 TEXTS = {
@@ -104,6 +104,7 @@ with st.spinner("Scoring…"):
                 show_error(exc)
         tables[version] = pg.results_table(grids, version, units)
 
+chart_items.mark_answer(playground_presets.ANSWER, EDITED)  # a preset or an edit: its verdicts
 panes = st.columns(len(tables))
 for pane, (version, table) in zip(panes, tables.items()):
     pane.markdown(f"**{version}**" + (" (pinned)" if version == "original" and edit else ""))

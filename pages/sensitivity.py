@@ -71,9 +71,9 @@ if tabs[0].open is not False:
         )
         st.plotly_chart(fig, key="sens_chart", on_select="rerun", selection_mode="points")
         st.caption(
-            "critical_id20_shuffled is labelled base_shuffled in the paper's figure; "
-            "DEMETR's own severity "
-            "(critical) groups it here. Published cells list no items."
+            "The paper's figure counts “shuffled” (DEMETR's perturbation 20) as a base "
+            "perturbation; DEMETR's own severity (critical) groups it here. Published cells list "
+            "no items."
         )
         figure_downloads(fig, f"negviz-demetr-{value}", key="heat")
         csv_download(

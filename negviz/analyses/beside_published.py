@@ -210,6 +210,7 @@ def shown_beside(beside: pd.DataFrame) -> list[tuple[str, pd.DataFrame]]:
         nums = [c for c in SHOWN_NUMBERS if c in part]
         part[nums] = part[nums].astype(float) * (100.0 if scaled else 1.0)
         part[nums] = part[nums].round(DIGITS[metrics.POINTS] if scaled else DIGITS[metrics.NUMBER]) + 0.0
+        part["metric"] = [metrics.metric(m).label for m in part["metric"]]  # "ΔR@1", not its key
         if not (part["perturbation"].fillna("").astype(str) != "").any():
             part = part.drop(columns="perturbation")
         same = [c for c in TELLS_APART if c in part and part[c].nunique(dropna=False) <= 1]

@@ -80,10 +80,27 @@ _ID = re.compile(r"_id(\d+)_")
 
 
 # ---------------------------------------------------------------- perturbation names and order
+# DEMETR's abbreviations in its file stems, spelled out for a person
+_WORDS = {
+    "ne": "named entity",
+    "adj": "adjective /",
+    "adv": "adverb",
+    "subj": "subject",
+    "pp": "prepositional phrase",
+    "conj": "conjunction",
+    "pos": "part-of-speech",
+    "punc": "punctuation",
+    "char": "character",
+    "trans": "translation",
+}
+
+
 def short_label(stem: str) -> str:
-    """'critical_id8_negation' -> 'negation' (the file stem without severity and id)."""
+    """'critical_id8_negation' -> 'negation', 'minor_id22_ne_removed' -> 'named entity removed'
+    (the file stem without severity and id, in words)."""
     m = _ID.search(stem)
-    return stem[m.end() :] if m else stem
+    name = stem[m.end() :] if m else stem
+    return " ".join(_WORDS.get(w, w) for w in name.split("_"))
 
 
 def severity_of(stem: str) -> str:

@@ -109,6 +109,12 @@ def header(m: str | Metric, text: str | None = None) -> str:
     return f"{head} ({m.unit})" if m.unit else head
 
 
+def heading(column: str) -> str:
+    """A table column's key as a person reads it: a metric's label ('paired_accuracy' -> 'paired
+    accuracy'), any other key with spaces for its underscores ('tie_rule' -> 'tie rule')."""
+    return metric(column).label  # an unknown name reads as itself with spaces
+
+
 def printf(m: str | Metric) -> str:
     """A table column's printf format for values already x ``scale`` (Streamlit's NumberColumn):
     '%.1f%%', '%+.1f pp', '%.3f', '%+.3f'."""

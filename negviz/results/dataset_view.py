@@ -191,7 +191,7 @@ class DatasetView:
         if len(chosen):
             run_id = str(chosen.iloc[0]["run_id"])
             margins = lexical.lexical_margins(self.kind, self.dataset.frame, self.scores(run_id))
-            return margins, f"the stored BM25 run {run_id[:8]}", run_id
+            return margins, "the stored BM25 run", run_id
 
         def scored_now():
             from negviz.evaluation.catalog import load_scorer

@@ -44,10 +44,17 @@ _ANSWER_HTML = f"""<div id="{ANSWER_ID}" data-testid="{ANSWER_ID}"
 }})();</script>"""
 
 
-def mark_answer(picker: str) -> None:
-    """Where a chart click's answer starts (a cell's or a segment's items, thousands of pixels below
-    the chart): marked and scrolled into view, on the rerun a click that set ``picker`` caused only."""
-    if picker in st.session_state.get(_ANSWER_PENDING, ()):
+def expect_answer(picker: str) -> None:
+    """A widget's callback (a button, an edit): the rerun it causes marks where ``picker``'s answer
+    is drawn and scrolls there (mark_answer), as a chart click does."""
+    st.session_state[_ANSWER_PENDING] = (picker,)
+
+
+def mark_answer(*pickers: str) -> None:
+    """Where a click's answer starts (a cell's or a segment's items, thousands of pixels below the
+    chart; the verdicts of an edit or a preset): marked and scrolled into view, on the rerun a click
+    that set one of ``pickers`` caused only."""
+    if set(pickers) & set(st.session_state.get(_ANSWER_PENDING, ())):
         del st.session_state[_ANSWER_PENDING]
         st.html(_ANSWER_HTML, unsafe_allow_javascript=True)
 

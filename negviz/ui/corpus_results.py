@@ -11,7 +11,7 @@ from negviz.core import metric_text
 from negviz.datasets.facts import metric_label
 from negviz.ui import resources
 from negviz.ui.dataset_cache import dataset_view
-from negviz.ui.widgets import csv_download, safe_md
+from negviz.ui.widgets import csv_download, headed, safe_md
 
 LABELS = {c: metric_label(c) for c in CORPUS_COLUMNS}
 
@@ -42,7 +42,7 @@ def corpus_section(dataset: str, key: str) -> None:
         if c.split("_ci_")[0] in CORPUS_COLUMNS
     }
     config |= {c: st.column_config.NumberColumn(LABELS[c], format=printf(c)) for c in CORPUS_COLUMNS}
-    st.dataframe(in_units(board), hide_index=True, column_config=config, key=f"{key}-corpus")
+    st.dataframe(in_units(board), hide_index=True, column_config=headed(board, config), key=f"{key}-corpus")
     csv_download(board, f"negviz-corpus-runs-{dataset}.csv", key=f"{key}-corpus-csv")
     others = board[~board["paper_corpus"]].drop_duplicates("corpus_hash")
     for r in others.itertuples(index=False):
@@ -55,9 +55,10 @@ def corpus_section(dataset: str, key: str) -> None:
         )
     if board["paper_corpus"].any():
         st.caption("ExcluIR Table 6, same metrics over the same corpus (top-10 list, Sec. 3):")
+        published = in_units(corpus_published(resources.reference()))
         st.dataframe(
-            in_units(corpus_published(resources.reference())),
+            published,
             hide_index=True,
-            column_config=config,
+            column_config=headed(published, config),
             key=f"{key}-corpus-published",
         )

@@ -10,17 +10,20 @@ import streamlit as st
 
 from negviz.language.text import counterfactual as cf
 from negviz.language.text.worddiff import STYLE, Span, render_html, text_block
+from negviz.ui.chart_items import expect_answer
 
+ANSWER = "cf"  # mark_answer's name for an edit's verdicts
 OPS = ["none"] + [cf.OP_LABELS[op] for op in cf.OPS]  # bound widgets hold readable values
 
 
 def counterfactual_editor(texts: dict[str, str], label: str = "Edit", limit: int = 5000):
     """Widgets to edit one of ``texts`` (name -> text); returns (target name, Edit or None)."""
     c1, c2, c3, c4 = st.columns([3, 1, 1, 1])
-    op_label = c1.radio(label, OPS, key="cf", bind="query-params", horizontal=True)
-    target = c2.selectbox("Text", list(texts), key="cf_on", bind="query-params")
-    old = c3.text_input("swap", "not", key="cf_old", bind="query-params")
-    new = c4.text_input("for", "never", key="cf_new", bind="query-params")
+    answer = dict(on_change=expect_answer, args=(ANSWER,))  # the verdicts, far below, scrolled to
+    op_label = c1.radio(label, OPS, key="cf", bind="query-params", horizontal=True, **answer)
+    target = c2.selectbox("Text", list(texts), key="cf_on", bind="query-params", **answer)
+    old = c3.text_input("swap", "not", key="cf_old", bind="query-params", **answer)
+    new = c4.text_input("for", "never", key="cf_new", bind="query-params", **answer)
     if op_label == cf.OP_LABELS["free"]:
         st.button(
             "Start from the current text",

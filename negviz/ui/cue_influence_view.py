@@ -84,7 +84,7 @@ def shares(name: str, ds) -> None:
     figure_downloads(fig, f"negviz-cue-influence-{name}-{group}", key="share")
     table = C.in_percent(_group_table(frame, group))
     st.dataframe(
-        table,
+        table.assign(**{group: table[group].map(labels).fillna(table[group])}),  # the chart's names; the CSV keeps ids
         hide_index=True,
         key="share_table",
         column_config={c: st.column_config.NumberColumn(format="%.2f") for c in C.PERCENT_HEADERS.values()},

@@ -49,8 +49,8 @@ def show(ctx, outcomes: pd.DataFrame, order: list[str], scope: str) -> None:
                 format="percent",
                 help="among comparisons where BM25 is not tied: how often the model picks BM25's document",
             ),
-            "ci_low": st.column_config.NumberColumn(format="percent"),
-            "ci_high": st.column_config.NumberColumn(format="percent"),
+            "ci_low": st.column_config.NumberColumn("95% CI low", format="percent"),
+            "ci_high": st.column_config.NumberColumn("95% CI high", format="percent"),
             "share_right_is_lexical": st.column_config.NumberColumn(
                 "BM25 right", format="percent", help="how often BM25's document is the right one (gold)"
             ),

@@ -11,7 +11,7 @@ import streamlit as st
 from negviz.analyses import alignment
 from negviz.analyses import playground as pg
 from negviz.charts.alignment import alignment_heatmaps, delta_bars
-from negviz.ui import resources
+from negviz.ui import chart_items, counterfactual_editor, resources
 from negviz.ui.widgets import figure_downloads, safe_md, show_error
 
 
@@ -100,6 +100,7 @@ def draw(spec: str, caption: str, key: str, inputs: Inputs, display: Display) ->
     bars = delta_bars(ex.deltas, labels=i.doc_names)
     st.plotly_chart(bars, key=f"delta-{key}")
     figure_downloads(bars, f"maxsim-delta-{key}", key=f"delta-{key}")
+    chart_items.mark_answer(counterfactual_editor.ANSWER)  # an edit's verdicts, below its charts
     # across the page, one under the other, the verdict first: half of a 1,000 px page cut it off
     st.markdown("**Verdict" + (" (edited)**" if i.edit else "**"))
     _verdicts(pg.grid_verdict_table(ex.grid, i.slots, i.doc_names), f"verdict-{key}")

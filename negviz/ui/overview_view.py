@@ -9,7 +9,7 @@ import streamlit as st
 from negviz.core import metric_text, metrics
 from negviz.datasets.facts import metric_baseline
 from negviz.results.dataset_view import DatasetView
-from negviz.ui.widgets import safe_md
+from negviz.ui.widgets import headed, safe_md
 
 
 def leaderboard_table(board: pd.DataFrame) -> None:
@@ -20,19 +20,22 @@ def leaderboard_table(board: pd.DataFrame) -> None:
     st.dataframe(
         shown,
         hide_index=True,
-        column_config={
-            "value": st.column_config.NumberColumn("value", format=value_format(board), help="The run's metric"),
-            "95% CI": st.column_config.TextColumn("95% CI", help=metrics.BOOTSTRAP_NOTE),
-            "n": st.column_config.TextColumn("n", help="items scored; 'n of N' for a run over part of the dataset"),
-            "params_m": st.column_config.TextColumn("params (M)"),
-            "wall_seconds": st.column_config.TextColumn("wall (s)"),
-            "device": st.column_config.TextColumn(
-                "device",
-                width="medium",
-                help="An INT8 (ONNX) run on a CPU names the CPU and the features its INT8 kernels used",
-            ),
-            "ties": st.column_config.TextColumn("ties", help="items with an exact score tie"),
-        },
+        column_config=headed(
+            shown,
+            {
+                "value": st.column_config.NumberColumn("value", format=value_format(board), help="The run's metric"),
+                "95% CI": st.column_config.TextColumn("95% CI", help=metrics.BOOTSTRAP_NOTE),
+                "n": st.column_config.TextColumn("n", help="items scored; 'n of N' for a run over part of the dataset"),
+                "params_m": st.column_config.TextColumn("params (M)"),
+                "wall_seconds": st.column_config.TextColumn("wall (s)"),
+                "device": st.column_config.TextColumn(
+                    "device",
+                    width="medium",
+                    help="An INT8 (ONNX) run on a CPU names the CPU and the features its INT8 kernels used",
+                ),
+                "ties": st.column_config.TextColumn("ties", help="items with an exact score tie"),
+            },
+        ),
         key="leaderboard",
     )
 

@@ -7,16 +7,20 @@ from __future__ import annotations
 import streamlit as st
 
 from negviz.analyses import playground as pg
-from negviz.ui import pickers, playground_data
+from negviz.ui import chart_items, pickers, playground_data
 from negviz.ui.dataset_cache import dataset_view
 from negviz.ui.page_guard import dataset_kind_problem
 from negviz.ui.widgets import show_error
+
+
+ANSWER = "preset"  # mark_answer's name for a preset's verdicts
 
 
 def use_preset(p: pg.Preset) -> None:
     """Fill the playground's text boxes with preset ``p`` and clear the counterfactual edit."""
     q2 = p.queries[1] if len(p.queries) > 1 else ""
     st.session_state.update(pq=p.queries[0], pq2=q2, pd1=p.docs[0], pd2=p.docs[1], pd3="", cf="none")
+    chart_items.expect_answer(ANSWER)  # its verdicts, below the fold, scrolled to
 
 
 def preset_buttons() -> list[pg.Preset]:

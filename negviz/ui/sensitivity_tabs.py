@@ -26,10 +26,10 @@ def demetr_controls() -> tuple[str, bool, bool]:
     value = values[st.radio("Values", list(values), key="value", bind="query-params", horizontal=True)]
     c2, c3 = st.columns(2)  # two toggles a row: three columns cut their labels at 1,000 px
     checked = c2.toggle(
-        "Only items with pert_check",
+        "Only checked items",
         key="checked",
         bind="query-params",
-        help="DEMETR's pert_check = false marks items that were not really perturbed; the published "
+        help="DEMETR checked each item (its pert_check): false marks one not really perturbed; the published "
         "scripts use all items.",
     )
     show_pub = c3.toggle(

@@ -24,6 +24,21 @@ def no_runs_yet(dataset: str, title: str | None = None) -> str:
     )
 
 
+def headed(frame: pd.DataFrame, config: dict | None = None) -> dict:
+    """``config`` (st.dataframe's column_config) with a readable header (metric_text.heading) for
+    each of ``frame``'s columns it gives no label: no snake_case key shown to a person."""
+    from negviz.core.metric_text import heading
+
+    out = dict(config or {})
+    for c in frame.columns:
+        given = out.get(c)
+        if c not in out:
+            out[c] = heading(c)
+        elif isinstance(given, dict) and not given.get("label"):  # a column_config object with no label
+            out[c] = {**given, "label": heading(c)}
+    return out
+
+
 def csv_download(df: pd.DataFrame, file_name: str, label: str = "Download CSV", key: str | None = None) -> None:
     from negviz.language.text.csv_cells import csv_bytes
 

@@ -81,7 +81,8 @@ def test_cell_items_filters_and_sorts_most_sensitive_first():
 
 def test_labels_and_order_follow_severity_then_demetr_id():
     assert sv.short_label("critical_id8_negation") == "negation"
-    assert sv.short_label("base_id33_shuffle_trans") == "shuffle_trans"
+    assert sv.short_label("base_id33_shuffle_trans") == "shuffle translation"
+    assert sv.short_label("minor_id22_adj_adv_removed") == "adjective / adverb removed"
     stems = [
         "minor_id15_case",
         "base_id33_empty",

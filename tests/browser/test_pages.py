@@ -1,7 +1,8 @@
 """Real browser, fresh server: every page opens from its own URL with typical parameters, shows
 its title, no error box and no "Page not found" (the first request of the server included); on
 the same pass, at 1,400 px and at 1,000 px (the window resized: pages load at each width in turn),
-nothing is clipped or overlapping (tests/support/layout.py's measures, checked themselves in tests/browser/test_layout.py)."""
+nothing is clipped or overlapping (tests/support/layout.py's measures, checked themselves in tests/browser/test_layout.py),
+and no text a person reads holds a raw value (`None`, snake_case, a hex id ...: tests/support/raw_text.py)."""
 
 import re
 
@@ -10,6 +11,7 @@ import pytest
 from negviz.core.page_registry import url_paths
 from tests.support.browser import needs_browser, resize, running_app
 from tests.support.layout import measure_page
+from tests.support.raw_text import raw_values
 
 pytestmark = needs_browser
 # URL (path and query) -> the page's title; /overview comes first, as the first request of the server.
@@ -48,7 +50,7 @@ def test_every_page_opens_from_its_url_on_a_fresh_server(fresh_server, browser):
     app_paths = set(url_paths())
     assert app_paths == {re.match(r"/([\w-]*)", u).group(1) for u in PAGES} - {""}, "a page of app.py is not visited"
     page = browser.new_page(viewport={"width": WIDE, "height": 1200})
-    laid_out = {}
+    laid_out, raw = {}, []
     for url, title in PAGES.items():
         page.goto(fresh_server + url, timeout=60_000)
         page.get_by_role("heading", name=title, exact=True).wait_for(timeout=120_000)
@@ -74,6 +76,8 @@ def test_every_page_opens_from_its_url_on_a_fresh_server(fresh_server, browser):
             laid_out[(url, first)] = measure_page(page, url, first)
             resize(page, second)
             laid_out[(url, second)] = measure_page(page, url, second)
+        raw += raw_values(page, url)  # last: it scrolls each table into view to read its cells
     page.close()
     found = [f"{url} at {width} px: {p}" for (url, width), problems in laid_out.items() for p in problems]
     assert not found, "\n".join(found)
+    assert not raw, "\n".join(raw)

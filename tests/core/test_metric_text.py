@@ -74,3 +74,8 @@ def test_cells_of_a_table():
     frame = pd.DataFrame({"a": [None, 1.0, -0.0001, np.int64(1383)], "b": ["x", None, True, float("nan")]})
     assert mt.cells(frame).to_numpy().tolist() == [["—", "x"], ["1.000", "—"], ["0.000", "yes"], ["1,383.000", "—"]]
     assert mt.cell(-0.0) == "0.000" and mt.cell(12345) == "12,345" and mt.cell([1, 2]) == "[1, 2]"
+
+
+def test_heading_reads_a_column_key_as_words():
+    assert mt.heading("paired_accuracy") == METRICS["paired_accuracy"].label  # a metric: its own label
+    assert mt.heading("tie_rule") == "tie rule" and mt.heading("model") == "model"

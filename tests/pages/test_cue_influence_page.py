@@ -10,6 +10,7 @@ import pytest
 from negviz.analyses import cue_influence as C
 from negviz.analyses import lexical as X
 from negviz.analyses.paircard import md_escape
+from negviz.charts.per_type import category_label
 from negviz.core.schema import DatasetSpec
 from negviz.results.explain import run_cue_influence, run_layer_curves
 from negviz.store import Store
@@ -38,7 +39,8 @@ def test_the_page_draws_the_shares_by_verdict_and_lists_a_bins_pairs(app_env):
     page.multiselect(key="runs").set_value([label]).run()
     median = C.PERCENT_HEADERS["median cue share"]
     table = next(d.value for d in page.dataframe if {median, "category"} <= set(d.value.columns))
-    expected = {r["category"]: 100 * r["median cue share"] for r in record.summary["by_verdict"]}
+    # each verdict by its name, as the chart names it (not its key)
+    expected = {category_label(r["category"]): 100 * r["median cue share"] for r in record.summary["by_verdict"]}
     assert dict(zip(table["category"], table[median])) == pytest.approx(expected)  # the stored run's, in %
     page.selectbox(key="bin_run").select(label).run()
     page.selectbox(key="bin_group").select("tie").run()

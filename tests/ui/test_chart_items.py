@@ -95,3 +95,24 @@ def test_mark_answer_marks_a_clicks_answer_once_and_only_for_its_own_pickers():
     assert not [h for h in at.get("html") if ANSWER_ID in h.proto.body]
     other = AppTest.from_function(_answered, args=(["tfidf", "wrong"], "seg_model"), default_timeout=30).run()
     assert not [h for h in other.get("html") if ANSWER_ID in h.proto.body]
+
+
+def _expected(picker: str, marked: tuple[str, ...]):
+    import streamlit as st
+
+    from negviz.ui.chart_items import expect_answer, mark_answer
+
+    if not st.session_state.get("clicked"):  # the first run only: a button's callback
+        st.session_state["clicked"] = True
+        expect_answer(picker)
+    mark_answer(*marked)
+
+
+def test_expect_answer_marks_a_buttons_answer_once_under_any_of_its_names():
+    from negviz.ui.chart_items import ANSWER_ID
+
+    at = AppTest.from_function(_expected, args=("preset", ("preset", "cf")), default_timeout=30).run()
+    assert len([h for h in at.get("html") if ANSWER_ID in h.proto.body]) == 1
+    assert not [h for h in at.run().get("html") if ANSWER_ID in h.proto.body]  # once
+    other = AppTest.from_function(_expected, args=("preset", ("cf",)), default_timeout=30).run()
+    assert not [h for h in other.get("html") if ANSWER_ID in h.proto.body]

@@ -94,3 +94,16 @@ def test_no_runs_yet_names_the_dataset_escaped_and_the_command_that_stores_a_run
     shown = no_runs_yet("my[set]", "**mine**")  # a user's dataset title stays text
     assert f"on {safe_md('**mine**')} yet" in shown and "**mine**" not in shown
     assert shown.endswith(f"`{eval_command(STARTER_MODEL, 'my[set]')}`.")
+
+
+def test_headed_labels_every_column_it_is_not_told_about():
+    import pandas as pd
+    import streamlit as st
+
+    from negviz.ui.widgets import headed
+
+    frame = pd.DataFrame(columns=["tie_rule", "acc_final", "params_m"])
+    percent = st.column_config.NumberColumn(format="percent")
+    config = headed(frame, {"acc_final": percent, "params_m": "params (M)"})
+    assert config["tie_rule"] == "tie rule" and config["params_m"] == "params (M)"  # a given label kept
+    assert config["acc_final"]["label"] == "acc final" and percent["label"] is None  # the shared config untouched
