@@ -38,10 +38,18 @@ def items_of(summary: dict | None, dataset_spec: dict | None) -> int | None:
     spec = dataset_spec if isinstance(dataset_spec, dict) else {}
     if not spec.get("limit"):
         return None
-    return _whole_size(json.dumps({**spec, "limit": None}, sort_keys=True, default=str))
+    from negviz.datasets.registered import DATASETS
+
+    whole = json.dumps({**spec, "limit": None}, sort_keys=True, default=str)
+    return _shipped_size(whole) if spec.get("name") in DATASETS else _whole_size(whole)
 
 
 @functools.lru_cache(maxsize=64)
+def _shipped_size(spec_json: str) -> int | None:
+    """A shipped dataset's size per split and options: a fact of its files, read once."""
+    return _whole_size(spec_json)
+
+
 def _whole_size(spec_json: str) -> int | None:
     """Items of a dataset without its limit (its loader counts them as the runner does), or None
     when it cannot be loaded here (a file that moved, an added dataset of another store)."""

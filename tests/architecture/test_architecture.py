@@ -46,6 +46,7 @@ SHIPPED_FILE_READERS = {
     "negviz/evaluation/catalog.py": {"load_catalog"},
     "negviz/evaluation/published.py": {"_load"},
     "negviz/datasets/shipped.py": {"_read"},
+    "negviz/evaluation/summaries.py": {"_shipped_size"},  # a shipped dataset's size (a --limit run's N)
     "negviz/evaluation/runner.py": {"code_version"},  # git HEAD of the running code
     "negviz/finetune/general.py": {"general_pool"},  # the shipped candidate pools
     "negviz/scorers/wheels.py": {"_sha256"},  # an installed weight file, keyed by its size and mtime

@@ -43,7 +43,7 @@ def test_overview_shows_bundled_runs_and_published_rows(app_env):
     assert set(board["metric"]) == {"paired accuracy"}  # the metric's label (negviz.core.metrics)
     # Every model's run covers the test split, but SmolLM2's (its first 100 items: a CPU run of an LLM).
     partial = board["model"] == "smollm2-135m"
-    assert (board.loc[~partial, "n"] == "1,383").all() and (board.loc[partial, "n"] == "100").all()
+    assert (board.loc[~partial, "n"] == "1,383").all() and (board.loc[partial, "n"] == "100 of 1,383").all()
 
 
 def test_dataset_picker_switches_the_leaderboard(app_env):
