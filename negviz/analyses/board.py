@@ -423,6 +423,10 @@ def general_fill(row: dict) -> str:
     return GENERAL_NOT_MEASURED
 
 
+def _count(n: Any) -> int | None:
+    return None if pd.isna(n) else int(n)
+
+
 def board_json(board: pd.DataFrame) -> list[dict[str, Any]]:
     """The board for scripts: per row ``model``, ``base`` where declared, and per benchmark
     ``metric``, ``unit``, ``value``, ``ci_low``, ``ci_high``, ``n`` and, for a partial import,
@@ -449,8 +453,8 @@ def board_json(board: pd.DataFrame) -> list[dict[str, Any]]:
                     "value": row[key],
                     "ci_low": row[f"{key}_ci_low"],
                     "ci_high": row[f"{key}_ci_high"],
-                    "n": row[f"{key}_n"],
-                    **({"of": row[f"{key}_of"]} if pd.notna(row.get(f"{key}_of")) else {}),
+                    "n": _count(row[f"{key}_n"]),  # a count, not the float a column with gaps holds
+                    **({"of": _count(row[f"{key}_of"])} if pd.notna(row.get(f"{key}_of")) else {}),
                     "run_id": row[f"{key}_run_id"],
                 }
         out.append(plain(item))

@@ -110,6 +110,8 @@ def test_board_json_on_the_command_line(shipped_store, board, capsys):
     assert (negminilm["nevir"]["unit"], negminilm["demetr_negation"]["unit"]) == ("%", "number")  # raw, with its unit
     assert negminilm["nevir"]["n"] == 1383 and 0 < negminilm["nevir"]["value"] < 1  # a fraction, not %
     assert "excluir_delta_r1" not in negminilm  # no run: no key, never a made-up number
+    counts = [cell["n"] for row in printed for cell in row.values() if isinstance(cell, dict) and "n" in cell]
+    assert counts and all(type(n) is int for n in counts)  # 1000, not 1000.0 (a column with gaps is float)
 
 
 def test_an_empty_store_gives_an_empty_board(tmp_path):
