@@ -249,6 +249,32 @@ def tail(path: Path) -> str:
         return ""
 
 
+def end_children(wait: float = 5.0) -> list[int]:
+    """End every job this process started that still runs (SIGTERM to its process group, then
+    SIGKILL after ``wait`` seconds) and reap it: a server that stops leaves no child behind. An
+    evaluation ended so stores nothing (a later run reuses its cached scores); a fine-tuning run
+    is shown as interrupted, with Resume. Returns the pids ended."""
+    import signal
+
+    live = [proc for proc in _PROCS.values() if proc.poll() is None]
+    for proc in live:
+        try:
+            os.killpg(proc.pid, signal.SIGTERM)
+        except OSError:  # ended meanwhile
+            pass
+    deadline = time.monotonic() + wait
+    for proc in live:
+        try:
+            proc.wait(max(0.0, deadline - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            try:
+                os.killpg(proc.pid, signal.SIGKILL)
+            except OSError:
+                pass
+            proc.wait()
+    return [proc.pid for proc in live]
+
+
 def terminate(job_id: str, job: dict[str, Any]) -> None:
     """End a job of this machine now (SIGTERM to its process group)."""
     import signal

@@ -63,6 +63,9 @@ def finish(code: int) -> None:
         signal.signal(sig, signal.SIG_IGN)
     with _lock:
         _stop.set()
+    from negviz.evaluation.jobs import end_children
+
+    end_children()  # the evaluation and fine-tuning jobs this server started: no child left behind
     deadline = time.monotonic() + WAIT_SECONDS
     for thread in [*_threads, *(t for t in threading.enumerate() if t.name == SCRIPT_THREAD)]:
         thread.join(max(0.0, deadline - time.monotonic()))

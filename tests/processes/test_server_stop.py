@@ -80,3 +80,48 @@ def test_a_signal_while_the_shipped_scores_are_copied_in_ends_the_server_with_st
         stop_and_check(proc, signal.SIGTERM, log)
     finally:
         proc.kill()
+
+
+JOB_STARTING = """
+import json, sys, time
+from pathlib import Path
+from negviz.evaluation import eval_jobs, jobs
+from negviz.store import Store
+from negviz.ui import shutdown
+
+store_url, jobs_dir = sys.argv[1], Path(sys.argv[2])
+job = eval_jobs.start("all-MiniLM-L6-v2", "demetr", "test", store=Store(store_url), jobs_dir=jobs_dir, threads=1)
+paths = jobs.job_paths(jobs_dir, job.job_id)
+pid = jobs.read_json(paths["job.json"])["pid"]
+deadline = time.monotonic() + 120
+while not paths["beat"].exists() and time.monotonic() < deadline:  # the job's Python is running
+    time.sleep(0.1)
+print(json.dumps({"pid": pid, "running": jobs.alive(job.job_id, {})[0]}), flush=True)
+shutdown.finish(0)
+"""
+
+
+def test_a_stop_while_a_job_starts_ends_the_job_too(tmp_path):
+    """The server's stop ends the jobs it started (a 35,000-item DEMETR evaluation just begun):
+    before, `finish` left them running as orphans of their own session."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [sys.executable, "-c", JOB_STARTING, f"sqlite:///{tmp_path / 'store.sqlite'}", str(tmp_path / "jobs")],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    said = json.loads(done.stdout.splitlines()[0])
+    try:
+        assert done.returncode == 0 and said["running"], done.stderr[-2000:]
+        with pytest.raises(ProcessLookupError):  # neither the job nor anything of its group is left
+            os.killpg(said["pid"], 0)
+    finally:
+        try:
+            os.killpg(said["pid"], signal.SIGKILL)
+        except ProcessLookupError:
+            pass
