@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from typing import Callable, Mapping
 
+import numpy as np
 import pandas as pd
 
 from negviz.core import kinds
@@ -79,10 +80,21 @@ def score_matrix(kind: str, scores: Mapping[str, float]) -> pd.DataFrame:
 def extra_fields(kind: str, row: Mapping) -> pd.DataFrame:
     """The item's other columns (a dataset's own metadata: label, source, free columns), as text,
     for the inspector; the texts and the id are on the card already."""
+    from negviz.core.metric_text import heading
+
     spec = kinds.kind_of(kind)
     skip = set(spec.text_columns) | {spec.id_column}
-    items = [(str(k), str(v)) for k, v in row.items() if k not in skip and v is not None and str(v) != "nan"]
+    items = [
+        (heading(str(k)), _as_words(v)) for k, v in row.items() if k not in skip and v is not None and str(v) != "nan"
+    ]
     return pd.DataFrame(items, columns=["field", "value"])
+
+
+def _as_words(value) -> str:
+    """A field's value as a person reads it: 'yes' / 'no' for a flag (not 'True'), else its text."""
+    if isinstance(value, (bool, np.bool_)):
+        return "yes" if value else "no"
+    return str(value)
 
 
 MAX_CARDS = 6  # more models than this: one table of scores instead of a score matrix per model

@@ -64,6 +64,14 @@ def test_extra_fields_list_a_datasets_own_columns():
     row = {"pair_id": "1", "q1": "q", "d1": "d", "q2": "q", "d2": "d", "source": "mine", "note": None, "label": 3}
     fields = paircard.extra_fields(PAIRS, row)
     assert fields.to_dict("records") == [{"field": "source", "value": "mine"}, {"field": "label", "value": "3"}]
+    # names and flags in words (issue 46): 'd1 is original: yes', not 'd1_is_original: True'
+    nevir_row = {"pair_id": "1", "passage_id": 1230, "edit_type": 2, "d1_is_original": True, "d2_is_edited": False}
+    assert paircard.extra_fields(PAIRS, nevir_row).values.tolist() == [
+        ["passage id", "1230"],
+        ["edit type", "2"],
+        ["d1 is original", "yes"],
+        ["d2 is edited", "no"],
+    ]
 
 
 def test_kind_of_a_row_is_the_kind_whose_text_columns_it_holds():

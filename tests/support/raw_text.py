@@ -64,7 +64,6 @@ KNOWN = [
     ("/drift", r"n_train|n_heldout", "the split note (negviz/finetune/data.py)"),
     ("/inspector", r"gold_cue", "the type's provenance line"),
     ("/inspector", r"max_reasoning_tokens", "the reasoning run's note (an option name the user may set)"),
-    ("/inspector", r"passage_id|edit_type|d1_is_original|d2_is_edited|True|False", "the pair's own fields table"),
     ("/inspector", r"q1_d1|q1_d2|q2_d1|q2_d2|prefers_edited|prefers_original", "the model table (issue 46 point 5's)"),
     ("/catalog", r"training_data|sentence_pairs|offline_default", "Models & data's columns (issue 46 point 5's)"),
 ]
