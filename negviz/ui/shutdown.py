@@ -50,7 +50,9 @@ def exit_on_signal() -> None:
     or printing a KeyboardInterrupt."""
 
     def leave(signum, frame) -> None:
-        raise SystemExit(0)
+        # finish here, not by raising SystemExit: raised inside an import's C code (protobuf's),
+        # it came out as "TypeError: expected a message argument" and status 1
+        finish(0)
 
     for sig in SIGNALS:
         signal.signal(sig, leave)
