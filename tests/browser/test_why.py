@@ -13,7 +13,8 @@ WAIT = 180_000
 
 def work_cancel(page):
     """The Cancel of the explanation's work (the cost estimate before it has its own)."""
-    return page.locator(".st-key-why_cancel").get_by_role("button", name="Cancel")
+    # .last: while a rerun replaces the panel, Streamlit can show the old button beside the new one
+    return page.locator(".st-key-why_cancel").get_by_role("button", name="Cancel").last
 
 
 def start_if_asked(page) -> None:
