@@ -65,9 +65,11 @@ def finish(code: int) -> None:
         signal.signal(sig, signal.SIG_IGN)
     with _lock:
         _stop.set()
-    from negviz.evaluation.jobs import end_children
-
-    end_children()  # the evaluation and fine-tuning jobs this server started: no child left behind
+    # the evaluation and fine-tuning jobs this server started: no child left behind. Not imported
+    # here (a signal can land inside another import): a process that never loaded it started none.
+    jobs = sys.modules.get("negviz.evaluation.jobs")
+    if jobs is not None:
+        jobs.end_children()
     deadline = time.monotonic() + WAIT_SECONDS
     for thread in [*_threads, *(t for t in threading.enumerate() if t.name == SCRIPT_THREAD)]:
         thread.join(max(0.0, deadline - time.monotonic()))
