@@ -15,7 +15,8 @@ model load in the timed part of both sides, one torch thread each (OMP_NUM_THREA
   queries. ``--slice F`` takes a proportional slice instead of the whole corpus (minutes): the
   first F of the 1,000 queries with their d+ and d−, and the first F of the other documents, so
   the mix of long paragraphs and short sentences is the corpus's.
-The 1-minute load average is printed before and after each measurement.
+The 1-minute load average is printed before and after each measurement. ``--together`` runs the
+two full sides at once, one core each: a load that changes over an hour falls on both alike.
 """
 
 from __future__ import annotations
@@ -73,14 +74,31 @@ def load() -> float:
     return round(os.getloadavg()[0], 2)
 
 
-def child(code: str, *args: str, cache: Path) -> dict:
+def start(code: str, *args: str, cache: Path) -> tuple[subprocess.Popen, float]:
     env = {**os.environ, "NEGVIZ_CACHE_DIR": str(cache), "PYTHONPATH": str(ROOT), "HF_HUB_OFFLINE": "1",
            "OMP_NUM_THREADS": "1"}  # fmt: skip
     before = load()
-    out = subprocess.run([sys.executable, "-c", code, *args], env=env, cwd=ROOT, capture_output=True, text=True)
-    if out.returncode:
-        raise SystemExit(out.stderr[-3000:])
-    return {**json.loads(out.stdout.strip().splitlines()[-1]), "load_before": before, "load_after": load()}
+    proc = subprocess.Popen(
+        [sys.executable, "-c", code, *args],
+        env=env,
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    return proc, before
+
+
+def result(started: tuple[subprocess.Popen, float]) -> dict:
+    proc, before = started
+    stdout, stderr = proc.communicate()
+    if proc.returncode:
+        raise SystemExit(stderr[-3000:])
+    return {**json.loads(stdout.strip().splitlines()[-1]), "load_before": before, "load_after": load()}
+
+
+def child(code: str, *args: str, cache: Path) -> dict:
+    return result(start(code, *args, cache=cache))
 
 
 def corpus_slice(fraction: float, folder: Path) -> tuple[str, int, list[str]]:
@@ -110,6 +128,11 @@ def main() -> None:
     parser.add_argument("--skip-full", action="store_true")
     parser.add_argument("--skip-limited", action="store_true")
     parser.add_argument("--plain-first", action="store_true", help="for 'full': the plain side first")
+    parser.add_argument(
+        "--together",
+        action="store_true",
+        help="for 'full': both sides at once, one core each, so a changing load falls on both alike",
+    )
     args = parser.parse_args()
 
     from negviz.evaluation.catalog import load_scorer
@@ -134,11 +157,16 @@ def main() -> None:
                 corpus, n = "offline", 1000
                 all_texts = offline_corpus().texts + load_dataset("excluir").frame["query"].tolist()
             texts.write_text(json.dumps(all_texts))
-            if args.plain_first:
-                plain = child(PLAIN, path, str(texts), cache=tmp / "c4")
-            full = child(NEGVIZ, args.model, corpus, str(n), "exact", str(tmp / "unused.json"), cache=tmp / "c3")
-            if not args.plain_first:
-                plain = child(PLAIN, path, str(texts), cache=tmp / "c4")
+            negviz_args = (NEGVIZ, args.model, corpus, str(n), "exact", str(tmp / "unused.json"))
+            if args.together:
+                both = start(*negviz_args, cache=tmp / "c3"), start(PLAIN, path, str(texts), cache=tmp / "c4")
+                full, plain = result(both[0]), result(both[1])
+            else:
+                if args.plain_first:
+                    plain = child(PLAIN, path, str(texts), cache=tmp / "c4")
+                full = child(*negviz_args, cache=tmp / "c3")
+                if not args.plain_first:
+                    plain = child(PLAIN, path, str(texts), cache=tmp / "c4")
             out["full"] = {"slice": args.slice, "queries": n, "texts": len(all_texts), "negviz_exact": full,
                            "plain_encode": plain, "ratio": round(full["seconds"] / plain["seconds"], 3)}  # fmt: skip
     print(json.dumps(out, indent=2))
