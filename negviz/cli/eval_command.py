@@ -230,10 +230,11 @@ def register(sub) -> None:
     )
     s.add_argument(
         "--plan",
-        choices=("exact", "cheapest"),
-        default="exact",
-        help="with --corpus: exact (every number exact; a bi-encoder encodes the corpus texts not yet cached) or "
-        "cheapest (the shipped codes' two-stage search where it encodes fewer texts; ranks exact among its "
-        "candidates, stored apart)",
+        choices=("auto", "exact", "cheapest"),
+        default="auto",
+        help="with --corpus, how a bi-encoder's run encodes: auto (default: a run limited to part of the queries "
+        "takes the shipped codes' two-stage search when it encodes fewer texts, its ranks exact among the "
+        "candidates only and stored apart; a run over all queries is exact), exact (always encode the corpus "
+        "texts not yet cached) or cheapest (the two-stage search whenever it encodes fewer texts)",
     )
     s.set_defaults(func=cmd_eval)

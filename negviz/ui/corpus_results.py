@@ -44,6 +44,12 @@ def corpus_section(dataset: str, key: str) -> None:
     config |= {c: st.column_config.NumberColumn(LABELS[c], format=printf(c)) for c in CORPUS_COLUMNS}
     st.dataframe(in_units(board), hide_index=True, column_config=headed(board, config), key=f"{key}-corpus")
     csv_download(board, f"negviz-corpus-runs-{dataset}.csv", key=f"{key}-corpus-csv")
+    if (board["retrieval"] == "codes").any():  # negviz.evaluation.retrieval.plan: a limited run's cheaper route
+        st.caption(
+            'Runs whose retrieval is "codes" searched two stages: the shipped compressed vectors picked each '
+            "query's candidates, which alone were encoded and re-scored, so their ranks are exact among those "
+            "candidates only, not over the whole corpus (`--plan exact` gives exact ranks)."
+        )
     others = board[~board["paper_corpus"]].drop_duplicates("corpus_hash")
     for r in others.itertuples(index=False):
         st.caption(

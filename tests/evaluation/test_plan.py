@@ -1,9 +1,10 @@
 """negviz.evaluation.retrieval.plan: what a corpus run encodes, counted as the texts the real (tiny)
 bi-encoder is handed. An exact run encodes each corpus text once and its queries, in one bar of
 what is left, a second run nothing; what the Search page encoded is not encoded again; a limited
-run asking for the cheapest plan encodes its queries' candidates (a code file of this model and
-corpus) instead of the corpus, under its own run key; the exact numbers equal a brute-force
-ranking of the same vectors. MiniLM over the whole offline corpus: benchmarks/bench_corpus_plan.py."""
+run (the default plan, auto) or one asking for the cheapest plan encodes its queries' candidates (a
+code file of this model and corpus) instead of the corpus, under its own run key, while a run over
+all its dataset's queries, or over a cached corpus, stays exact; the exact numbers equal a
+brute-force ranking of the same vectors. MiniLM over the whole offline corpus: benchmarks/bench_corpus_plan.py."""
 
 import json
 
@@ -150,6 +151,61 @@ def test_a_limited_cheapest_run_encodes_its_candidates_not_the_corpus(corpus, co
     assert "two-stage" in plan.text() and f"{len(candidates):,} candidate texts" in plan.text()
 
 
+def test_a_limited_run_takes_the_candidates_by_default(corpus, counted, code_file, tmp_path):
+    """The default plan (auto): 5 of ExcluIR's 1,000 queries encode their candidates, not the corpus."""
+    limit = 5
+    scorer, seen = counted(ScoreCache(tmp_path / "cache.sqlite"))
+    told: list[EncodingPlan] = []
+    result = run_corpus_eval(scorer, dataset(limit), corpus, top_k=TOP_K, codes=code_file, on_plan=told.append)
+    two_stage = CodesRetriever(scorer, corpus, codes=code_file)
+    candidates = np.unique(two_stage.candidates(two_stage.query_vectors(EXCLUIR["query"].head(limit).tolist()), TOP_K))
+    assert sorted(seen) == sorted({corpus.texts[r] for r in candidates} | set(EXCLUIR["query"].head(limit)))
+    (plan,) = told
+    assert (plan.route, plan.asked, plan.queries, plan.dataset_queries) == ("candidates", "auto", limit, 1000)
+    assert plan.encode_corpus == len(set(corpus.texts)) and plan.candidate_texts == len(candidates)
+    assert result.summary["encoded_texts"] == len(candidates) + limit < plan.encode_corpus
+    assert result.record.options["retrieval"] == "codes" and not plan.exact
+    assert "ranks exact among them only" in plan.text() and "5 of 1,000; --plan exact for exact ranks" in plan.text()
+
+
+def whole_file(tmp_path, queries: int) -> DatasetSpec:
+    """A dataset file of ExcluIR's first ``queries`` queries: a run over it without a limit is
+    over all its queries."""
+    path = tmp_path / f"excluir-{queries}.parquet"
+    EXCLUIR.head(queries).to_parquet(path, index=False)
+    return DatasetSpec.make(str(path), "test", None, kind="exclusion")
+
+
+def test_a_run_over_all_queries_stays_exact_then_a_cached_corpus_keeps_limited_runs_exact(
+    corpus, counted, code_file, tmp_path
+):
+    """All 20 queries of a dataset: the corpus route (each text once), though the candidates
+    would be fewer; a limit that the dataset does not exceed is not part of it; once the corpus is
+    cached, a limited run is exact too and encodes nothing."""
+    scorer, seen = counted(ScoreCache(tmp_path / "cache.sqlite"))
+    told: list[EncodingPlan] = []
+    full = run_corpus_eval(scorer, whole_file(tmp_path, QUERIES), corpus, top_k=TOP_K, codes=code_file,
+                           on_plan=told.append)  # fmt: skip
+    (plan,) = told
+    unique = set(corpus.texts)
+    assert (plan.route, plan.asked, plan.queries, plan.dataset_queries) == ("corpus", "auto", QUERIES, QUERIES)
+    assert 0 < plan.candidate_texts < plan.encode_corpus == len(unique)  # cheaper, yet not taken
+    assert sorted(seen) == sorted(unique | set(EXCLUIR["query"]))  # each text once: corpus + queries
+    assert full.summary["encoded_texts"] == len(unique) + QUERIES and full.record.options["retrieval"] == "dense"
+    assert "all the dataset's queries, so exact" in plan.text()
+
+    whole, _ = plan_corpus_run(scorer, corpus, EXCLUIR["query"].tolist(), DenseRetriever(scorer, corpus), TOP_K,
+                               codes=code_file, dataset_queries=QUERIES)  # fmt: skip
+    assert whole.route == "corpus" and not whole.partial  # 20 queries of 20 are all of them
+
+    seen.clear()
+    told.clear()
+    limited = run_corpus_eval(scorer, dataset(5), corpus, top_k=TOP_K, codes=code_file, on_plan=told.append)
+    assert seen == [] and limited.summary["encoded_texts"] == 0  # the cached corpus costs nothing
+    assert (told[0].route, told[0].encode_corpus, told[0].partial) == ("corpus", 0, True)
+    assert limited.record.options["retrieval"] == "dense"
+
+
 def test_the_exact_plan_states_what_the_candidates_would_cost(corpus, counted, code_file, tmp_path):
     scorer, seen = counted(ScoreCache(tmp_path / "cache.sqlite"))
     plan, retriever = plan_corpus_run(
@@ -184,8 +240,37 @@ def test_the_cli_says_the_plan_before_the_work_and_in_its_answer(corpus, tiny_mo
     )
 
 
+def test_a_limited_cli_run_on_a_fresh_cache_does_not_encode_the_corpus(
+    corpus, counted, code_file, tiny_model_dir, tmp_path, monkeypatch, capsys
+):
+    """`negviz eval --limit 5 --corpus` with a code file for the (model, corpus) where the shipped
+    ones lie: the default plan encodes the candidates, says so, and a second run reuses it."""
+    from negviz.cli import main
+
+    scorer, _ = counted(ScoreCache(tmp_path / "other.sqlite"))
+    cc.save_codes(code_file, cc.code_path(corpus.name, scorer.name, tmp_path / "codes"))
+    monkeypatch.setattr(cc, "CODES_DIR", tmp_path / "codes")
+    monkeypatch.setenv("NEGVIZ_CACHE_DIR", str(tmp_path / "fresh-cache"))
+    args = ["--db", f"sqlite:///{tmp_path / 'r.sqlite'}", "eval", "--model", str(tiny_model_dir("bi-encoder")),
+            "--family", "bi-encoder", "--dataset", "excluir", "--limit", "5", "--corpus", corpus.source,
+            "--top-k", str(TOP_K)]  # fmt: skip
+    assert main([*args, "--json"]) == 0
+    captured = capsys.readouterr()
+    assert "negviz: plan: two-stage search (shipped codes;" in captured.err
+    out = json.loads(captured.out)
+    unique = len(set(corpus.texts))
+    assert out["encoding_plan"]["route"] == "candidates" and out["retrieval"] == "codes"
+    assert out["encoded_texts"] == out["encoding_plan"]["candidate_texts"] + 5 < unique  # no corpus pass
+    assert main(args) == 0  # the table: its run is stored under its own key and reused
+    table = capsys.readouterr().out.splitlines()
+    assert table[0].endswith("[stored run reused]")
+    assert table[1] == "  two-stage search by the shipped codes: ranks are exact among each query's 20 candidates " \
+        "only, not over the whole corpus"  # fmt: skip
+    assert table[-1].startswith("  plan: two-stage search") and "(part of the queries, 5 of 1,000;" in table[-1]
+
+
 def test_an_unknown_plan_is_refused_before_any_work(corpus):
     from negviz.core.errors import NegvizError
 
-    with pytest.raises(NegvizError, match="unknown plan 'fastest'; use one of exact, cheapest"):
+    with pytest.raises(NegvizError, match="unknown plan 'fastest'; use one of auto, exact, cheapest"):
         run_corpus_eval("bm25", dataset(2), corpus, plan="fastest")

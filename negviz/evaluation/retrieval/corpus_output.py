@@ -20,7 +20,10 @@ def corpus_payload(result) -> dict[str, Any]:
         "revision": r.model_revision,
         "dataset": r.dataset_spec.get("name"),
         "split": r.split,
-        **{k: r.options.get(k) for k in ("corpus", "corpus_size", "corpus_hash", "retrieval", "first_stage", "depth")},
+        **{
+            k: r.options.get(k)
+            for k in ("corpus", "corpus_size", "corpus_hash", "retrieval", "first_stage", "depth", "candidates")
+        },
         "wall_seconds": round(r.wall_seconds or 0.0, 3),
         "device": r.device,
         "run_id": r.run_id,
@@ -36,6 +39,11 @@ def format_corpus(out: dict[str, Any]) -> str:
         f"{out['corpus']} ({out['corpus_size']:,} docs, hash {out['corpus_hash']}), n={out['n']}, "
         f"top {out['top_k']}, {out['wall_seconds']:.1f}s" + (" [stored run reused]" if out["reused_stored_run"] else "")
     ]
+    if out.get("retrieval") == "codes":  # negviz.evaluation.retrieval.plan: the candidates route
+        lines.append(
+            f"  two-stage search by the shipped codes: ranks are exact among each query's "
+            f"{out.get('candidates', '?')} candidates only, not over the whole corpus"
+        )
     for name in METRICS:  # each in its metric's unit (negviz.core.metrics): ΔR@1 in pp, MRR a number
         lo, hi = out["ci95"][name]
         lines.append(f"  {name:<16} {metric_text.value(name, out[name]):>9}  [95% CI {metric_text.ci(name, lo, hi)}]")

@@ -15,7 +15,7 @@ size and hash are in the run's options (its provenance) and part of its key.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Callable
 
 import numpy as np
@@ -29,7 +29,7 @@ from negviz.datasets import load as load_dataset
 from negviz.evaluation.catalog import load_scorer
 from negviz.evaluation.retrieval.corpus import Corpus, load_corpus
 from negviz.evaluation.retrieval.index import retriever_for
-from negviz.evaluation.retrieval.plan import EXACT, EncodingPlan, check_plan, plan_corpus_run
+from negviz.evaluation.retrieval.plan import AUTO, EncodingPlan, check_plan, plan_corpus_run
 from negviz.evaluation.retrieval.rank_metrics import retrieval_summary
 from negviz.evaluation.runner import run_key, scored_record, store_once
 from negviz.scorers.base import Progress, Scorer, no_progress
@@ -91,6 +91,15 @@ def score_frame(query_ids, corpus: Corpus, rows, scores, pos_rank, neg_rank) -> 
     return pd.DataFrame(records, columns=["item_id", "slot", "score"])
 
 
+def dataset_queries(ds, spec: DatasetSpec) -> int:
+    """How many queries the whole dataset of ``spec`` has: more than ``ds.n`` (``spec`` loaded)
+    when its limit cut it (the plan takes a limited run's cheaper route:
+    negviz.evaluation.retrieval.plan)."""
+    if spec.limit is None or ds.n < spec.limit:
+        return ds.n  # no limit, or one the dataset does not reach
+    return load_dataset(replace(spec, limit=None)).n
+
+
 @dataclass
 class CorpusEvalResult:
     record: Any
@@ -115,14 +124,15 @@ def run_corpus_eval(
     force: bool = False,
     retriever=None,
     save: bool = True,
-    plan: str = EXACT,
+    plan: str = AUTO,
     codes=None,
     on_plan: Callable[[EncodingPlan], None] | None = None,
 ) -> CorpusEvalResult:
     """Retrieve each query's top k over ``corpus``, summarise and store (see the module doc).
 
-    plan: "exact" (the default: every number exact) or "cheapest" (the shipped codes' two-stage
-    search where it encodes fewer texts; stored under its own key): negviz.evaluation.retrieval.plan.
+    plan: "auto" (the default: a run over part of the dataset's queries takes the shipped codes'
+    two-stage search where it encodes fewer texts, a run over all of them is exact), "exact" or
+    "cheapest"; a two-stage run is stored under its own key: negviz.evaluation.retrieval.plan.
     on_plan: told the plan before the work starts (the CLI prints it). The plan and the texts
     encoded are in the summary (``encoding_plan``, ``encoded_texts``).
     ``save=False``: a stored run of the spec in ``store`` is reused, a computed one is not
@@ -158,7 +168,9 @@ def run_corpus_eval(
         return CorpusEvalResult(existing, existing.summary, None, True, {})
     queries = ds.frame["query"].tolist()
     encoded_before = getattr(scorer, "encoded", 0)
-    plan_made, chosen = plan_corpus_run(scorer, corpus, queries, retriever, top_k, plan, codes, progress)
+    plan_made, chosen = plan_corpus_run(
+        scorer, corpus, queries, retriever, top_k, plan, codes, progress, dataset_queries(ds, dataset)
+    )
     if chosen is not retriever:
         retriever = chosen
         options, key, existing = stored(retriever)

@@ -219,7 +219,7 @@ def evaluate(
     columns: str | dict | None = None,
     corpus: str | None = None,
     top_k: int = 100,
-    plan: str = "exact",
+    plan: str = "auto",
     tie_rule: str = "strict",
     checked_only: bool = False,
     similarity: str | None = None,
@@ -237,9 +237,11 @@ def evaluate(
         takes them), or a DataFrame in such a layout (``kind``, default pairs).
     corpus: "offline" (or another corpus the CLI takes) for retrieval over a corpus; then
         ``dataset`` is an exclusion dataset (ExcluIR) and ``top_k`` documents are retrieved.
-    plan: with a corpus, "exact" (every number exact: a bi-encoder encodes the corpus texts not
-        yet cached) or "cheapest" (the shipped codes' two-stage search where it encodes fewer
-        texts, stored apart); negviz.evaluation.retrieval.plan says the rule.
+    plan: with a corpus, how a bi-encoder's run encodes: "auto" (the default: with a ``limit``, the
+        shipped codes' two-stage search when it encodes fewer texts, its ranks exact among the
+        candidates only and stored apart; over all queries, exact), "exact" (encode the corpus
+        texts not yet cached) or "cheapest" (two-stage whenever it encodes fewer texts);
+        negviz.evaluation.retrieval.plan says the rule, and ``.summary["encoding_plan"]`` the choice.
     name: the model's name in results and stored runs; an object without a stable identity
         (not a sentence-transformers model) is cached on disk only when named.
     store_url: the store that added datasets are read from, and where a stored run of the spec
