@@ -107,9 +107,12 @@ def run_name(row) -> str:
     )
 
 
-def resolve_run(runs: pd.DataFrame, ref: str, dataset: str | None = None) -> str:
-    """A run id from what a user typed: a run id, a unique prefix of one (8+ characters), or a
-    model name, which stands for the run this policy chooses on ``dataset``."""
+def resolve_run(
+    runs: pd.DataFrame, ref: str, dataset: str | None = None, *, by_model: bool = True, listing: str = "`negviz runs`"
+) -> str:
+    """A run id from what a user typed: a run id, a unique prefix of one (8+ characters, as the
+    listings show), or (``by_model``) a model name, which stands for the run this policy chooses
+    on ``dataset``. ``listing``: the command that lists ``runs``, named in the messages."""
     from negviz.core.errors import NegvizError
 
     ids = runs["run_id"].astype(str)
@@ -126,14 +129,17 @@ def resolve_run(runs: pd.DataFrame, ref: str, dataset: str | None = None) -> str
             raise NegvizError(
                 f"run id prefix {ref[:40]!r} matches {len(hits)} runs: {candidates}{more}; give more characters"
             )
-    if (runs["model_name"] == ref).any():
+    if by_model and (runs["model_name"] == ref).any():
         if dataset is None:
             raise NegvizError(f"{ref!r} is a model name: add --dataset to say whose run stands for it")
         chosen = choose_runs(runs[runs["dataset_name"] == dataset], [ref])
         if chosen.empty:
-            raise NegvizError(f"model {ref!r} has no complete run on {dataset!r}; list runs with `negviz runs`")
+            raise NegvizError(f"model {ref!r} has no complete run on {dataset!r}; list runs with {listing}")
         return chosen["run_id"].iloc[0]
-    raise NegvizError(f"no stored run or model {ref[:40]!r}; list them with `negviz runs`")
+    short = " (a prefix needs 8 characters or more)" if len(ref) < 8 else ""
+    if by_model:
+        raise NegvizError(f"no stored run or model {ref[:40]!r}{short}; list them with {listing}")
+    raise NegvizError(f"no run {ref[:40]!r} in the store{short}; list runs with {listing}")
 
 
 def chosen_mask(runs: pd.DataFrame) -> pd.Series:

@@ -120,7 +120,7 @@ def add_arguments(s: argparse.ArgumentParser) -> None:
     s.add_argument(
         "--resume",
         metavar="RUN_ID",
-        help="train an interrupted run (see `negviz jobs`) again from "
+        help="train an interrupted run (see `negviz jobs`; its id or the id's first 8+ characters) again from "
         "epoch 0, under its id, with its own spec and --keep (other spec options are ignored)",
     )
     s.add_argument("--json", action="store_true", help="print one JSON object")
@@ -190,13 +190,15 @@ def _sigterm_interrupts() -> None:
 
 
 def run_command(args: argparse.Namespace) -> int:
-    from negviz.finetune.jobs import check_run_id
+    from negviz.finetune.jobs import check_run_id, resolve_job
     from negviz.finetune.run import resumable, run_finetune
     from negviz.store import open_store
 
     if args.resume:
         check_run_id(args.resume)  # before the store, or a file, is asked about it
     store = open_store(args.db, args.shipped_runs)
+    if args.resume:
+        args.resume = resolve_job(args.resume, store)  # a listing's 8-character prefix, or the whole id
     spec, keep = resumable(store, args.resume) if args.resume else (spec_from_args(args), args.keep)
     if args.save_layout == "colbert" and spec.family != LATE_INTERACTION:
         raise ValueError("--save-layout colbert needs --family late-interaction (ColBERT scores token vectors)")
@@ -320,7 +322,7 @@ def add_jobs_arguments(s: argparse.ArgumentParser) -> None:
     s.add_argument("--json", action="store_true")
     sub = s.add_subparsers(dest="jobs_command")
     d = sub.add_parser("discard", help="delete an interrupted run and its stored epochs (nothing else)")
-    d.add_argument("run_id")
+    d.add_argument("run_id", help="the run's id, or its first 8+ characters as `negviz jobs` shows them")
 
 
 def jobs_command(args: argparse.Namespace) -> int:
@@ -331,8 +333,9 @@ def jobs_command(args: argparse.Namespace) -> int:
         jobs.check_run_id(args.run_id)  # before the store, or a file, is asked about it
     store = open_store(args.db, args.shipped_runs)
     if args.jobs_command == "discard":
-        jobs.discard(args.run_id, store)
-        print(f"discarded run {args.run_id}")
+        run_id = jobs.resolve_job(args.run_id, store)  # a listing's 8-character prefix, or the whole id
+        jobs.discard(run_id, store)
+        print(f"discarded run {run_id}")
         return 0
     rows = [{"run_id": j.run_id, "state": j.state, "progress": j.line()} for j in jobs.running(store)]
     if args.json:

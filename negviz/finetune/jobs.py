@@ -261,6 +261,19 @@ def _stored(store, record) -> dict[str, Any]:
     return {"phase": "stored", "epoch": len(store.epochs(record.run_id)), "epochs": epochs}
 
 
+def resolve_job(ref: str, store) -> str:
+    """The run id that ``ref`` names: the whole id, or a unique prefix of 8+ characters as
+    `negviz runs` shows it (the resolver `export-run` uses), among every stored run, so a prefix
+    of another kind of run is told it is not a fine-tuning run; a clear message for an unknown or
+    ambiguous one."""
+    from negviz.evaluation.run_choice import resolve_run
+
+    if len(check_run_id(ref)) >= 32:  # a whole id: the store and the job files speak for it, as before
+        return ref
+    listing = "`negviz runs` (fine-tuning runs not ended: `negviz jobs`)"
+    return resolve_run(store.runs(status=None), ref, by_model=False, listing=listing)
+
+
 def _interrupted(run_id: str, store, jobs_dir, what: str) -> Path:
     """The job's folder, after checking that its run is interrupted (else a message saying why not)."""
     status = poll(run_id, store, jobs_dir)

@@ -16,12 +16,14 @@ import subprocess
 import sys
 from datetime import datetime, timedelta, timezone
 
+import pandas as pd
 import pytest
 
 from negviz import cli
 from negviz import finetune as ft
 from negviz.core.paths import ROOT
 from negviz.evaluation import eval_jobs, jobs
+from negviz.finetune import jobs as ft_jobs
 from negviz.store import RunNotFoundError, RunRecord
 from tests.support.pg import pg_url, store, store_url  # noqa: F401  (fixtures)
 from tests.support.waiting import wait_for
@@ -142,3 +144,52 @@ def test_an_evaluation_of_another_replica_lives_by_its_heartbeat(tmp_path, monke
     failed = wait_for(lambda: (j := eval_jobs.poll(job_id, folder)).done and j, "the silent job's end", timeout=60)
     assert failed.state == "failed" and "no sign of life" in failed.error and "another-replica" in failed.error
     assert eval_jobs.running(folder) == []
+
+
+def test_discard_and_resume_take_the_prefix_the_listings_show(store, capsys, monkeypatch):
+    """`negviz jobs discard` and `negviz finetune --resume` resolve an 8-character prefix as
+    `export-run` does (negviz.evaluation.run_choice.resolve_run): a unique one names its run, an
+    ambiguous or unknown one is refused with a message saying which runs or where to look."""
+    url = jobs.store_url(store)
+
+    def finetune_run(run_id: str) -> str:
+        options = {"finetune": {"epochs": 2}}
+        return store.start_run(
+            RunRecord(
+                spec_key=run_id,
+                kind="finetune",
+                model_name="m",
+                dataset_name="finetune:x",
+                options=options,
+                run_id=run_id,
+            )  # fmt: skip
+        )
+
+    twins = [finetune_run(f"abcdef01{n}" + "0" * 23) for n in (1, 2)]  # one 8-character prefix, two runs
+    lone = finetune_run("0123abcd" + "e" * 24)
+    monkeypatch.setenv(STALE_ENV, "1")
+    wait_for(lambda: ft_jobs.poll(lone, store).state == "interrupted", "the silent run's interruption", timeout=30)
+
+    assert cli.main(["--db", url, "jobs", "discard", lone[:8]]) == 0
+    assert capsys.readouterr().out.strip() == f"discarded run {lone}"
+    with pytest.raises(RunNotFoundError):
+        store.get_run(lone)
+
+    for command in (["jobs", "discard"], ["finetune", "--resume"]):
+        assert cli.main(["--db", url, *command, "abcdef01"]) == 2
+        err = capsys.readouterr().err
+        assert "run id prefix 'abcdef01' matches 2 runs: " in err and "give more characters" in err
+        assert all(f"{t} (m on finetune:x)" in err for t in twins)
+        assert cli.main(["--db", url, *command, "feedbeef"]) == 2
+        assert "no run 'feedbeef' in the store; list runs with `negviz runs` (fine-tuning runs not ended: `negviz jobs`)" \
+            in capsys.readouterr().err  # fmt: skip
+        assert cli.main(["--db", url, *command, "abc"]) == 2
+        assert "no run 'abc' in the store (a prefix needs 8 characters or more)" in capsys.readouterr().err
+
+    evaluation = store.save_run(RunRecord(spec_key="e", kind="eval", model_name="m", dataset_name="nevir"),
+                                pd.DataFrame(columns=["item_id", "slot", "score"]))  # fmt: skip
+    assert cli.main(["--db", url, "finetune", "--resume", evaluation[:8]]) == 2  # the prefix found it: its kind is told
+    assert f"run {evaluation} is a eval run, not a fine-tuning run" in capsys.readouterr().err
+    assert cli.main(["--db", url, "jobs", "discard", twins[0][:9]]) == 0  # a ninth character: one run
+    assert capsys.readouterr().out.strip() == f"discarded run {twins[0]}"
+    assert store.get_run(twins[1]).run_id == twins[1]
