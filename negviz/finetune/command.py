@@ -10,8 +10,8 @@ Background jobs (negviz.finetune.jobs) run this same command with ``--run-id``, 
 and ``--cancel-file``. A run whose process was killed is listed as interrupted by
 
     negviz jobs                       # fine-tuning runs not ended: running or interrupted
-    negviz finetune --resume RUN_ID   # train an interrupted run again, under its id
-    negviz jobs discard RUN_ID        # delete an interrupted run and its epochs
+    negviz finetune --resume RUN_ID   # train an interrupted run again, under its id (or 8+ first characters)
+    negviz jobs discard RUN_ID        # delete an interrupted run and its epochs (id or 8+ first characters)
 """
 
 from __future__ import annotations
