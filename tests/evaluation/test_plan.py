@@ -259,11 +259,11 @@ def test_a_limited_cli_run_on_a_fresh_cache_does_not_encode_the_corpus(
     assert "negviz: plan: two-stage search (shipped codes;" in captured.err
     out = json.loads(captured.out)
     unique = len(set(corpus.texts))
-    assert out["encoding_plan"]["route"] == "candidates" and out["retrieval"] == "codes"
+    assert out["encoding_plan"]["route"] == "candidates" and out["retrieval"] == "codes" and out["items_of"] == 1000
     assert out["encoded_texts"] == out["encoding_plan"]["candidate_texts"] + 5 < unique  # no corpus pass
     assert main(args) == 0  # the table: its run is stored under its own key and reused
     table = capsys.readouterr().out.splitlines()
-    assert table[0].endswith("[stored run reused]")
+    assert table[0].endswith("[stored run reused]") and ", n=5 of 1,000, top 10, " in table[0]
     assert table[1] == "  two-stage search by the shipped codes: ranks are exact among each query's 20 candidates " \
         "only, not over the whole corpus"  # fmt: skip
     assert table[-1].startswith("  plan: two-stage search") and "(part of the queries, 5 of 1,000;" in table[-1]

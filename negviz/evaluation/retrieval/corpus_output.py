@@ -9,6 +9,7 @@ from negviz.core import metric_text
 from negviz.core.json_values import dumps
 from negviz.evaluation.retrieval.plan import EncodingPlan
 from negviz.evaluation.retrieval.rank_metrics import METRICS
+from negviz.evaluation.summaries import items_of
 
 
 def corpus_payload(result) -> dict[str, Any]:
@@ -30,13 +31,16 @@ def corpus_payload(result) -> dict[str, Any]:
         "reused_stored_run": result.reused,
         "code_version": r.code_version,
     }
+    if of := items_of(r.summary, r.dataset_spec):  # a run over part of the queries: n of N
+        head["items_of"] = of
     return {**{k: v for k, v in head.items() if v is not None}, **result.summary}
 
 
 def format_corpus(out: dict[str, Any]) -> str:
+    n = metric_text.n_of(out["n"], out.get("items_of"))  # "5 of 1,000" for a limited run
     lines = [
         f"{out['model']} ({out['family']}, {out.get('retrieval')}) on {out['dataset']} over corpus "
-        f"{out['corpus']} ({out['corpus_size']:,} docs, hash {out['corpus_hash']}), n={out['n']}, "
+        f"{out['corpus']} ({out['corpus_size']:,} docs, hash {out['corpus_hash']}), n={n}, "
         f"top {out['top_k']}, {out['wall_seconds']:.1f}s" + (" [stored run reused]" if out["reused_stored_run"] else "")
     ]
     if out.get("retrieval") == "codes":  # negviz.evaluation.retrieval.plan: the candidates route

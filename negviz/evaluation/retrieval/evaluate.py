@@ -15,7 +15,7 @@ size and hash are in the run's options (its provenance) and part of its key.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any, Callable
 
 import numpy as np
@@ -32,6 +32,7 @@ from negviz.evaluation.retrieval.index import retriever_for
 from negviz.evaluation.retrieval.plan import AUTO, EncodingPlan, check_plan, plan_corpus_run
 from negviz.evaluation.retrieval.rank_metrics import retrieval_summary
 from negviz.evaluation.runner import run_key, scored_record, store_once
+from negviz.evaluation.summaries import items_of
 from negviz.scorers.base import Progress, Scorer, no_progress
 from negviz.store.record import RETRIEVAL
 
@@ -94,10 +95,8 @@ def score_frame(query_ids, corpus: Corpus, rows, scores, pos_rank, neg_rank) -> 
 def dataset_queries(ds, spec: DatasetSpec) -> int:
     """How many queries the whole dataset of ``spec`` has: more than ``ds.n`` (``spec`` loaded)
     when its limit cut it (the plan takes a limited run's cheaper route:
-    negviz.evaluation.retrieval.plan)."""
-    if spec.limit is None or ds.n < spec.limit:
-        return ds.n  # no limit, or one the dataset does not reach
-    return load_dataset(replace(spec, limit=None)).n
+    negviz.evaluation.retrieval.plan). The same count as a limited run's "n of N" (items_of)."""
+    return items_of(None, spec.to_dict()) or ds.n
 
 
 @dataclass
