@@ -197,6 +197,7 @@ def corpus_board(runs: pd.DataFrame) -> pd.DataFrame:
             "dataset": r.dataset_name,
             "split": r.split,
             "n": r.n,
+            "of_n": items_of(r.summary, getattr(r, "dataset_spec", None)),  # a limited run: n of N
         }
         for metric in CORPUS_COLUMNS:
             lo, hi = (s.get("ci95") or {}).get(metric) or (None, None)

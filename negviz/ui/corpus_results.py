@@ -30,6 +30,19 @@ def in_units(frame):
     return out
 
 
+def shown(board):
+    """The board for a person: metrics in their units, how each run searched in words, counts
+    with thousands, a limited run's n as "5 of 1,000", "—" for what does not apply (no "None")."""
+    from negviz.evaluation.retrieval.index import method_title
+
+    out = in_units(board)
+    out["retrieval"] = out["retrieval"].map(method_title)
+    for c in ("first_stage", "top_k", "corpus_size"):
+        out[c] = out[c].map(metric_text.cell)
+    out["n"] = [metric_text.n_of(n, of) for n, of in zip(out["n"], out["of_n"])]
+    return out.drop(columns=["of_n"])
+
+
 def corpus_section(dataset: str, key: str) -> None:
     """The corpus runs of ``dataset`` (nothing when it has none)."""
     board = corpus_board(dataset_view(dataset).retrieval_runs())
@@ -42,13 +55,15 @@ def corpus_section(dataset: str, key: str) -> None:
         if c.split("_ci_")[0] in CORPUS_COLUMNS
     }
     config |= {c: st.column_config.NumberColumn(LABELS[c], format=printf(c)) for c in CORPUS_COLUMNS}
-    st.dataframe(in_units(board), hide_index=True, column_config=headed(board, config), key=f"{key}-corpus")
+    table = shown(board)
+    st.dataframe(table, hide_index=True, column_config=headed(table, config), key=f"{key}-corpus")
     csv_download(board, f"negviz-corpus-runs-{dataset}.csv", key=f"{key}-corpus-csv")
     if (board["retrieval"] == "codes").any():  # negviz.evaluation.retrieval.plan: a limited run's cheaper route
         st.caption(
-            'Runs whose retrieval is "codes" searched two stages: the shipped compressed vectors picked each '
-            "query's candidates, which alone were encoded and re-scored, so their ranks are exact among those "
-            "candidates only, not over the whole corpus (`--plan exact` gives exact ranks)."
+            'Runs that searched by "shipped codes, top candidates re-scored" (a limited run\'s default) searched two '
+            "stages: the shipped compressed vectors picked each query's candidates, which alone were encoded and "
+            "re-scored, so their ranks are exact among those candidates only, not over the whole corpus "
+            "(`--plan exact` gives exact ranks)."
         )
     others = board[~board["paper_corpus"]].drop_duplicates("corpus_hash")
     for r in others.itertuples(index=False):

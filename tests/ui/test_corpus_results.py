@@ -28,3 +28,44 @@ def test_the_corpus_runs_are_listed_and_the_offline_corpus_is_named(app_env):
 def test_a_dataset_without_corpus_runs_draws_nothing(app_env):
     at = AppTest.from_function(_section, args=("nevir",), default_timeout=60).run()
     assert list(at.subheader) == [] and list(at.dataframe) == [] and [t.value for t in at.text] == ["end"]
+
+
+def _limited_two_stage_run(url: str) -> None:
+    """A run over ExcluIR's first 5 queries by the shipped codes, as `negviz eval --limit 5
+    --corpus offline` stores it by default: the shipped MiniLM run's first 5 queries, its options
+    those of a two-stage search (retrieval codes, 100 candidates) and its dataset limited to 5."""
+    from dataclasses import replace
+
+    from negviz.store import Store
+
+    store = Store(url)
+    runs = store.runs(dataset="excluir@offline", kind="retrieval")
+    shipped = store.get_run(runs.loc[runs["model_name"] == "all-MiniLM-L6-v2", "run_id"].iloc[0])
+    scores = store.scores(shipped.run_id)
+    first = scores["item_id"].drop_duplicates().head(5)
+    record = replace(
+        shipped, run_id="", spec_key="a-limited-two-stage-run", n=None,
+        options={**shipped.options, "retrieval": "codes", "candidates": 100},
+        dataset_spec={**shipped.dataset_spec, "limit": 5},
+    )  # fmt: skip
+    store.save_run(record, scores[scores["item_id"].isin(first)])
+
+
+def test_a_limited_two_stage_run_says_n_of_n_and_that_its_ranks_are_exact_among_candidates(app_env):
+    import os
+
+    from negviz.ui import dataset_cache
+
+    _limited_two_stage_run(os.environ["NEGVIZ_DB_URL"])
+    dataset_cache.clear_runs()
+    at = AppTest.from_function(_section, args=("excluir",), default_timeout=60).run()
+    assert not at.exception
+    (board,) = at.dataframe
+    table = board.value
+    two_stage = table[table["retrieval"] == "shipped codes, top candidates re-scored"]
+    assert two_stage["n"].tolist() == ["5 of 1,000"] and set(table["n"]) == {"5 of 1,000", "1,000"}
+    assert set(table["corpus_size"]) == {"42,871"} and "exact dense search" in set(table["retrieval"])
+    assert not table.astype(str).isin(["None", "nan"]).any().any()  # a BM25 run's first stage reads "—"
+    assert set(table.loc[table["retrieval"] == "BM25 index (bm25s)", "first_stage"]) == {"—"}
+    said = [c.value for c in at.caption if "shipped codes" in c.value]
+    assert len(said) == 1 and "ranks are exact among those candidates only, not over the whole corpus" in said[0]

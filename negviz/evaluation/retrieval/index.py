@@ -61,6 +61,13 @@ RETRIEVERS.register("bm25", "negviz.evaluation.retrieval.index:BM25Retriever", t
 RETRIEVERS.register("tfidf", "negviz.evaluation.retrieval.index:TfIdfRetriever", title="TF-IDF index (corpus-fitted)")
 RETRIEVERS.register("splade", "negviz.evaluation.retrieval.index:SpladeRetriever", title="SPLADE sparse dot product")
 RETRIEVERS.register("rerank", "negviz.evaluation.retrieval.index:RerankRetriever", title="BM25 top-k, re-ranked")
+
+
+def method_title(method: str | None) -> str:
+    """How a stored run searched, in words (its retrieval method's registered title)."""
+    return RETRIEVERS.entry(method).meta["title"] if method in RETRIEVERS else str(method or "—")
+
+
 # Model family -> how it searches a corpus.
 METHOD_OF_FAMILY = {
     "bi-encoder": "dense",
