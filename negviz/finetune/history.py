@@ -15,6 +15,7 @@ import pandas as pd
 
 from negviz.core import times
 from negviz.core.json_values import plain
+from negviz.datasets import short_title
 from negviz.finetune.data import readable_note
 
 SEP = "@"  # slot = f"{name}{SEP}{epoch}"
@@ -128,7 +129,7 @@ def items_wide(items_frame: pd.DataFrame) -> pd.DataFrame:
 def training_run_label(run: Any) -> str:
     """A run in words, e.g. "all-MiniLM-L6-v2 · bi-encoder · 4 epochs · NevIR · 2 Dec 2026, 14:03":
     the model (a local folder by its last part), its family, its epochs, the dataset it is
-    measured on (the registry's short title) and when it was stored; short enough to stay on one
+    measured on (its short title) and when it was stored; short enough to stay on one
     line of a figure's notes. Two runs alike to the minute are told apart by finetune_runs
     (negviz.results.dataset_view)."""
     opts = (getattr(run, "options", None) or {}).get("finetune", {})
@@ -139,18 +140,10 @@ def training_run_label(run: Any) -> str:
     parts = [name, run.family, f"{epochs} epoch{'s' if epochs != 1 else ''}" if epochs else None]
     held = (getattr(run, "dataset_spec", None) or {}).get("name")
     if held:
-        parts.append(_title(held))
+        parts.append(short_title(held))
     if getattr(run, "created_at", None) is not None:
         parts.append(times.readable(run.created_at))
     return " · ".join(str(p) for p in parts if p)
-
-
-def _title(dataset: str) -> str:
-    """A shipped dataset's title from the registry without its note ("ExcluIR", not "ExcluIR
-    (1,000-query sample)"), else its name."""
-    from negviz.datasets import DATASETS
-
-    return DATASETS.entry(dataset).meta["title"].split(" (")[0] if dataset in DATASETS else dataset
 
 
 def run_note(run: Any) -> str:
