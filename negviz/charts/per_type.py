@@ -15,6 +15,7 @@ from plotly.subplots import make_subplots
 
 from negviz.charts.alignment import esc
 from negviz.charts.style import BASELINE_COLOR, FONT, NOTE_COLOR, legend_below
+from negviz.core.kinds import category_words
 from negviz.language.text.words import counted
 
 GREY = "#d4d4d8"
@@ -22,14 +23,15 @@ BELOW = "▾"  # marks a cell below the random baseline
 NS = "ns"  # marks a difference whose 95% CI spans 0 (a superscript after the value)
 # Diverging around the baseline: red = worse than random, blue = better.
 DIVERGING = [[0.0, "#b91c1c"], [0.5, "#f5f5f4"], [1.0, "#1d4ed8"]]
-CATEGORY_STYLE = {  # label, colour
-    "correct": ("correct", "#16a34a"),
-    "prefers_original": ("prefers original (d1) for both", "#f97316"),
-    "prefers_edited": ("prefers edited (d2) for both", "#a855f7"),
-    "reversed": ("both rankings reversed", "#dc2626"),
-    "wrong": ("wrong document first", "#dc2626"),
-    "tie": ("tie", "#a1a1aa"),
+CATEGORY_COLORS = {
+    "correct": "#16a34a",
+    "prefers_original": "#f97316",
+    "prefers_edited": "#a855f7",
+    "reversed": "#dc2626",
+    "wrong": "#dc2626",
+    "tie": "#a1a1aa",
 }
+CATEGORY_STYLE = {c: (category_words(c), color) for c, color in CATEGORY_COLORS.items()}  # label, colour
 MARGIN_COLORS = ("#2563eb", "#ea580c")
 TIE_NAME = "tie (margin 0): left of it the wrong document ranks first"
 
@@ -147,7 +149,7 @@ def heatmap_notes(min_n: int, grey: bool, reference: str | None, ns: bool, n_war
 
 
 def category_label(category: str) -> str:
-    return CATEGORY_STYLE.get(category, (category, ""))[0]
+    return category_words(category)
 
 
 def _layout(fig: go.Figure, title: str, height: int) -> go.Figure:

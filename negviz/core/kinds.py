@@ -38,6 +38,21 @@ EMPTY_CANDIDATE = "."
 SEVERITIES = ("critical", "major", "minor", "base")
 WRONG = "wrong"  # ExcluIR: the excluded document ranked first; DEMETR: the perturbed one scored higher
 OUTCOME_COLUMNS = ("item_id", "correct", "category", "margin1", "margin2", "margin")
+# Each verdict category as a person reads it (tables, cards, legends: charts.per_type colours them)
+CATEGORY_WORDS = {
+    metrics.CORRECT: "correct",
+    metrics.PREFERS_ORIGINAL: "prefers original (d1) for both",
+    metrics.PREFERS_EDITED: "prefers edited (d2) for both",
+    metrics.REVERSED: "both rankings reversed",
+    WRONG: "wrong document first",
+    metrics.TIE: "tie",
+}
+
+
+def category_words(category: str) -> str:
+    """A verdict category in words (an unknown one as it is)."""
+    return CATEGORY_WORDS.get(category, category)
+
 
 Outcomes = Callable[["DatasetKind", pd.DataFrame, str], pd.DataFrame]
 Summary = Callable[["DatasetKind", pd.DataFrame, pd.DataFrame, str, bool], dict]

@@ -129,6 +129,14 @@ def coerce_options(owner: str, declared: Iterable[Option], values: Mapping[str, 
     return out
 
 
+def in_words(options: Mapping[str, Any]) -> str:
+    """Options as a person reads them, each name in words and sorted: {"max_length": 384,
+    "similarity": "cosine"} -> "max length 384, similarity cosine" (not the spec's
+    "max_length=384"), a flag as yes or no."""
+    shown = lambda v: ("yes" if v else "no") if isinstance(v, bool) else v  # noqa: E731
+    return ", ".join(f"{str(k).replace('_', ' ')} {shown(v)}" for k, v in sorted(options.items()))
+
+
 def defaults(declared: Iterable[Option]) -> dict[str, Any]:
     return {o.name: o.default for o in declared}
 

@@ -29,7 +29,17 @@ from negviz.datasets.registered import DATASETS
 from negviz.datasets.userfile import load_file
 from negviz.datasets.validate import validate
 
-__all__ = ["DATASETS", "Dataset", "DatasetFacts", "facts", "list_datasets", "load", "load_file", "validate"]
+__all__ = [
+    "DATASETS",
+    "Dataset",
+    "DatasetFacts",
+    "facts",
+    "list_datasets",
+    "load",
+    "load_file",
+    "short_title",
+    "validate",
+]
 
 _FILE_OPTIONS = (
     Option("kind", str, None, "what the file holds", choices=KINDS),
@@ -85,6 +95,12 @@ def facts(dataset: DatasetSpec | str | Dataset, store=None) -> DatasetFacts:
         meta = {**kind_facts(ds.kind), "title": ds.title}
     fields = ("kind", "title", "id_column", "metric", "item_metric", "random_baseline")
     return DatasetFacts(name, *(meta[f] for f in fields))
+
+
+def short_title(name: str) -> str:
+    """A shipped dataset's title without its note ("ExcluIR", not "ExcluIR (1,000-query
+    sample)"), for a label that names many things; another name as it is."""
+    return DATASETS.entry(name).meta["title"].split(" (")[0] if name in DATASETS else name
 
 
 LIST_COLUMNS = ["name", "origin", "kind", "title", "n", "splits", "source", "licence", "sha256"]

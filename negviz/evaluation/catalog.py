@@ -17,6 +17,7 @@ import pandas as pd
 
 from negviz.core.errors import ModelUnavailableError
 from negviz.core.paths import DATA_DIR, looks_like_path, on_disk
+from negviz.core.options import in_words
 from negviz.core.schema import ModelSpec, parse_options
 
 CATALOG_FILE = DATA_DIR / "catalog.csv"
@@ -189,10 +190,12 @@ def weights_from(row: dict[str, Any]) -> str:
 
 
 def catalog_view(catalog: pd.DataFrame | None = None) -> pd.DataFrame:
-    """The catalog as a person reads it: ``weights from`` in words instead of the hub_id key."""
+    """The catalog as a person reads it: ``weights from`` in words instead of the hub_id key, and
+    each model's default options in words ("max length 384", not "max_length=384")."""
     catalog = load_catalog() if catalog is None else catalog
     view = catalog.copy()
     view.insert(1, "weights from", [weights_from(r) for r in catalog.to_dict("records")])
+    view["options"] = [in_words(parse_options(o)) if isinstance(o, str) else o for o in view["options"]]
     return view.drop(columns=["hub_id"])
 
 

@@ -19,6 +19,8 @@ from typing import Iterable
 
 import pandas as pd
 
+from negviz.core.options import in_words
+
 POLICY = (
     "the complete run on the dataset's evaluation split (else another split) with the most items, "
     "newest first among equals (a pinned run wins)"
@@ -94,10 +96,11 @@ def run_label(row) -> str:
 
 def run_name(row) -> str:
     """What tells two runs of one model apart, in words: the model, its options as run (e.g. the
-    prompt template) and a limited run's item count, e.g. 'smollm2-135m (template=rank1) · first
-    25 items'. Store.runs rows; a row without the specs gives the model name alone."""
+    prompt template; an option's name in words) and a limited run's item count, e.g.
+    'smollm2-135m (max reasoning tokens 128, template rank1) · first 25 items'. Store.runs rows;
+    a row without the specs gives the model name alone."""
     spec = row.get("model_spec") if isinstance(row.get("model_spec"), dict) else {}
-    options = ", ".join(f"{k}={v}" for k, v in sorted((spec.get("options") or {}).items()))
+    options = in_words(spec.get("options") or {})
     data = row.get("dataset_spec") if isinstance(row.get("dataset_spec"), dict) else {}
     limit = data.get("limit")
     return (

@@ -58,6 +58,25 @@ class TrainingData:
         return f"finetune:{self.provenance['heldout_name']}"
 
 
+# The sizes in a run's note, in words; notes stored before they were (a shipped run's) said
+# "n_train=400, n_heldout=412": readable_note rewrites those as a new note says them.
+SIZE_WORDS = {"n_train=": "training items ", "n_heldout=": "held-out items "}
+
+
+def sizes_note(n_train: int, n_heldout: int, of: list[str]) -> str:
+    """e.g. "training items 400 (first 400 of 969), held-out items 412"; ``of``: each size's
+    "(first n of N)" note or ""."""
+    (train_words, held_words) = SIZE_WORDS.values()
+    return f"{train_words}{n_train:,}{of[0]}, {held_words}{n_heldout:,}{of[1]}"
+
+
+def readable_note(note: str) -> str:
+    """A stored run note as a person reads it (an older note's option-style sizes in words)."""
+    for key, words in SIZE_WORDS.items():
+        note = note.replace(key, words)
+    return note
+
+
 def resolve_source(train: str) -> str:
     if train != AUTO:
         return train
@@ -254,7 +273,7 @@ def _triplet_data(spec: FinetuneSpec, source: str) -> TrainingData:
         for n, whole in zip((len(train), len(heldout)), full)
     ]
     prov.update(n_train=len(train), n_heldout=len(heldout), loss="MultipleNegativesRankingLoss with hard negatives")
-    note = f"{what}, n_train={len(train):,}{of[0]}, n_heldout={len(heldout):,}{of[1]}"
+    note = f"{what}, {sizes_note(len(train), len(heldout), of)}"
     if dropped:
         note += f" ({dropped} held-out triplets sharing a text with training dropped)"
     return TrainingData(
@@ -302,7 +321,7 @@ def load_training_data(spec: FinetuneSpec) -> TrainingData:
     leaked = (heldout["d1"].isin(seen) | heldout["d2"].isin(seen)).to_numpy()
     heldout = heldout[~leaked].reset_index(drop=True)
     prov.update(n_train=len(train), n_heldout=len(heldout), dropped_heldout_pairs=int(leaked.sum()))
-    note = f"{what}, n_train={len(train):,}{of[0]}, n_heldout={len(heldout):,}{of[1]}"
+    note = f"{what}, {sizes_note(len(train), len(heldout), of)}"
     if leaked.any():
         note += f" ({int(leaked.sum())} held-out pairs sharing a document with training dropped)"
     return TrainingData(train, heldout, source, note, prov, held_spec)

@@ -13,7 +13,10 @@ from typing import Any
 
 import pandas as pd
 
+from negviz.core import times
 from negviz.core.json_values import plain
+from negviz.datasets import short_title
+from negviz.finetune.data import readable_note
 
 SEP = "@"  # slot = f"{name}{SEP}{epoch}"
 EPOCH_KEY = "epochs"  # run summary: the per-epoch metrics, for runs read from a file
@@ -124,18 +127,27 @@ def items_wide(items_frame: pd.DataFrame) -> pd.DataFrame:
 
 
 def training_run_label(run: Any) -> str:
-    """e.g. "all-MiniLM-L6-v2 [bi-encoder] 3ep 1a2b3c4d" (short, unique by the id prefix)."""
+    """A run in words, e.g. "all-MiniLM-L6-v2 · bi-encoder · 4 epochs · NevIR · 2 Dec 2026, 14:03":
+    the model (a local folder by its last part), its family, its epochs, the dataset it is
+    measured on (its short title) and when it was stored; short enough to stay on one
+    line of a figure's notes. Two runs alike to the minute are told apart by finetune_runs
+    (negviz.results.dataset_view)."""
     opts = (getattr(run, "options", None) or {}).get("finetune", {})
     name = run.model_name
     if name.startswith(("/", ".", "~")):  # a local folder: its last part
         name = name.rstrip("/").rsplit("/", 1)[-1]
-    return f"{name} [{run.family}] {opts.get('epochs', '?')}ep {run.run_id[:8]}"
+    epochs = opts.get("epochs")
+    parts = [name, run.family, f"{epochs} epoch{'s' if epochs != 1 else ''}" if epochs else None]
+    held = (getattr(run, "dataset_spec", None) or {}).get("name")
+    if held:
+        parts.append(short_title(held))
+    if getattr(run, "created_at", None) is not None:
+        parts.append(times.readable(run.created_at))
+    return " · ".join(str(p) for p in parts if p)
 
 
 def run_note(run: Any) -> str:
     """The data line every figure carries, with the run's hyper-parameters."""
     opts = getattr(run, "options", None) or {}
     ft = opts.get("finetune", {})
-    return (
-        f"{opts.get('note', '')}; lr {ft.get('lr')}, batch {ft.get('batch_size')}, seed {ft.get('seed')}, {run.device}"
-    )
+    return f"{readable_note(opts.get('note', ''))}; lr {ft.get('lr')}, batch {ft.get('batch_size')}, seed {ft.get('seed')}, {run.device}"

@@ -282,7 +282,11 @@ class DatasetView:
 
         def labelled() -> pd.DataFrame:
             runs = self.store.runs(dataset=self.name, kind=FINETUNE, status=status)
-            runs["label"] = [training_run_label(r) for r in runs.itertuples(index=False)]
+            labels = pd.Series([training_run_label(r) for r in runs.itertuples(index=False)], dtype=object)
+            # runs alike to the minute: the later ones numbered (2), (3) ..., so every label picks one
+            # run and an older run keeps its label (a URL that names it) when a new one lands
+            nth = labels.groupby(labels).cumcount(ascending=False)
+            runs["label"] = [f"{lab} ({k + 1})" if k else lab for lab, k in zip(labels, nth)]
             return runs
 
         return self._read("finetune_runs", (self.name, status), labelled)

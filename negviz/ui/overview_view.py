@@ -6,7 +6,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from negviz.core import metric_text, metrics
+from negviz.core import metric_text, metrics, times
 from negviz.datasets.facts import metric_baseline
 from negviz.results.dataset_view import DatasetView
 from negviz.ui.widgets import headed, safe_md
@@ -75,7 +75,7 @@ def compare_two_runs(view: DatasetView, board: pd.DataFrame) -> dict | None:
     if len(binary) < 2:
         return None
     with st.expander("Compare two runs (McNemar's test on the items they share)"):
-        label = dict(zip(binary["run_id"], binary["model"] + " · " + binary["run_id"].str[:8]))
+        label = dict(zip(binary["run_id"], run_names(binary)))
         col_a, col_b = st.columns(2)
         run_a = col_a.selectbox("Run A", list(label), format_func=label.get, key="cmp_a")
         run_b = col_b.selectbox("Run B", list(label), index=1, format_func=label.get, key="cmp_b")
@@ -88,3 +88,13 @@ def compare_two_runs(view: DatasetView, board: pd.DataFrame) -> dict | None:
             f"A wrong & B right = {c['c']}, p = {c['p_value']:.3g} ({c['method']})."
         )
         return c
+
+
+def run_names(board: pd.DataFrame) -> list[str]:
+    """Each of ``board``'s runs by its model, as the legends name it; a model with several runs
+    (every stored run shown) adds the items it scored and when it was stored: never a run id."""
+    several = board["model"].duplicated(keep=False)
+    return [
+        f"{model} · {metric_text.n_of(n, of)} items · {times.readable(when)}" if twice else str(model)
+        for model, n, of, when, twice in zip(board["model"], board["n"], board["of_n"], board["created_at"], several)
+    ]

@@ -9,6 +9,7 @@ import pandas as pd
 
 from negviz.core import outcomes
 from negviz.datasets import DatasetFacts
+from negviz.language.taxonomy.labels import source_words
 from negviz.ui.dataset_cache import dataset_view
 
 
@@ -35,7 +36,8 @@ class TypesContext:
     def label_source(self) -> str:
         if "label_source" not in self.meta:
             return "none"
-        return ", ".join(f"{k} ({v:,})" for k, v in self.meta["label_source"].value_counts().items())
+        counts = self.meta["label_source"].value_counts().items()
+        return ", ".join(f"{source_words(k)} ({v:,})" for k, v in counts)
 
 
 def context(name: str, runs: pd.DataFrame) -> TypesContext | None:

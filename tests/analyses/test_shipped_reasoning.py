@@ -17,7 +17,7 @@ from negviz.store import Store, portable
 
 REASONING = DATA_DIR / "runs" / "nevir-first25-rank1__smollm2-135m.parquet"
 YES_NO = DATA_DIR / "runs" / "nevir-first100__smollm2-135m.parquet"
-NAME = "smollm2-135m (max_reasoning_tokens=128, template=rank1) · first 25 items"
+NAME = "smollm2-135m (max reasoning tokens 128, template rank1) · first 25 items"
 
 
 @pytest.fixture(scope="module")
@@ -47,7 +47,7 @@ def test_the_reasoning_run_never_stands_for_the_model(smollm2_store):
     assert chosen["run_id"].tolist() == [portable.read_record(YES_NO).run_id]  # the 100-item run
     names = {r["run_id"]: run_choice.run_name(r) for r in runs.to_dict("records")}
     assert names[portable.read_record(REASONING).run_id] == NAME
-    assert names[chosen["run_id"].iloc[0]] == "smollm2-135m (template=yes-no) · first 100 items"
+    assert names[chosen["run_id"].iloc[0]] == "smollm2-135m (template yes-no) · first 100 items"
 
 
 def test_its_reasoning_gives_the_cue_count_something_to_count(smollm2_store):

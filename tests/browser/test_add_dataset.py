@@ -55,7 +55,7 @@ def test_upload_save_evaluate_and_open_the_heatmap(app_server, browser, tmp_path
     _open(page, app_server + "/heatmap?dataset=browser-pairs&min_n=1", "Per-type accuracy")
     page.locator(".js-plotly-plot .scatterlayer .point").first.wait_for(timeout=60_000)
     page.get_by_text("n = 3 items", exact=False).wait_for(timeout=30_000)
-    page.get_by_text("type labels: detected", exact=False).wait_for(timeout=30_000)
+    page.get_by_text("type labels: cue detected in the texts", exact=False).wait_for(timeout=30_000)
     painted(page)
     page.screenshot(path=str(SHOTS / "heatmap_added_dataset.png"), full_page=True)
     assert page.get_by_text("Traceback").count() == 0

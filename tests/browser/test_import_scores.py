@@ -94,7 +94,7 @@ def test_refuse_a_nan_then_import_and_open_the_heatmap_and_inspector(app_server,
 
     _open(page, f"{app_server}/{inspector}&pair=1230-2", "NevIR · 1230-2")
     # MiniLM's verdict on 1230-2 (it prefers the edited d2 for both queries), moved scores and all
-    card = page.get_by_text(re.compile(rf"^{NAME} · prefers_edited · margin -0\.0028$"))
+    card = page.get_by_text(re.compile(rf"^{NAME} · prefers edited \(d2\) for both · margin -0\.0028$"))
     card.wait_for(timeout=WAIT)
     page.get_by_text("were imported from a file", exact=False).wait_for(timeout=WAIT)
     assert page.get_by_role("switch", name="Explain").count() == 0  # the Why panel offers nothing to run

@@ -151,7 +151,7 @@ def test_a_project_end_to_end_with_three_annotators(tmp_path, browser):
 
         # The heatmap types p1 by the adjudicated label and says so.
         rita.goto(f"{base}/heatmap?dataset=nevir", timeout=WAIT)
-        caption = rita.get_by_text(re.compile(r"type labels: .*adjudicated \(1\)"))
+        caption = rita.get_by_text(re.compile(r"type labels: .*a reviewer's decision \(1\)"))
         # Type labels are cached for 30 s: reload until the heatmap reads the decision.
         wait_for(lambda: reloaded_shows(rita, "Per-type accuracy", caption), "the adjudicated label on the heatmap")
         for page in pages.values():

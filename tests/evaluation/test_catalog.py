@@ -164,3 +164,15 @@ def test_runs_here_is_the_offline_rule_for_a_stored_runs_spec():
     asked = []
     assert not loads_here("bi-encoder", "org/model", lambda hub: asked.append(hub) or False)
     assert asked == ["org/model"] and loads_here("bm25", "", lambda hub: False)
+
+
+def test_the_catalog_view_says_default_options_in_words():
+    """Issue 46 point 6: a model's default options read 'masked doc tokens zero, similarity l2',
+    not the spec's 'masked_doc_tokens=zero,similarity=l2'; a flag reads yes or no."""
+    from negviz.core.options import in_words
+    from negviz.evaluation.catalog import catalog_view
+
+    view = catalog_view().set_index("name")
+    assert view.loc["colbertv2.0", "options"] == "masked doc tokens zero, similarity l2"
+    assert not view["options"].str.contains(r"_|=|True|False").any()
+    assert in_words({"normalize": True, "pooling": "cls"}) == "normalize yes, pooling cls"

@@ -69,3 +69,16 @@ def test_an_unknown_corpus_name_lists_the_known_ones():
 
     with pytest.raises(UnknownNameError, match="unknown corpus 'nope'.*offline"):
         load_corpus("nope")
+
+
+def test_a_corpus_document_reads_by_its_dataset_item_and_role():
+    """Issue 46 point 6: Search names a hit in words, not by the offline corpus's id."""
+    from negviz.evaluation.retrieval.corpus import doc_label
+
+    assert doc_label("nevir-1230-2-d1") == "NevIR pair 1230-2, document d1"
+    assert (
+        doc_label("cannot-wikifactcheck_english_4:1281-s2") == "CANNOT pair wikifactcheck english 4 #1281, sentence 2"
+    )
+    assert doc_label("demetr-33-ref") == "DEMETR item 33, reference"
+    assert doc_label("59341", "Henry Fonda") == "Henry Fonda, paragraph 59341"  # ExcluIR: its title
+    assert doc_label("my-doc-7") == "my-doc-7"  # another corpus's id, as it is

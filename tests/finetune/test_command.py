@@ -44,7 +44,7 @@ def test_cli_finetune_json(tiny_model_dir, tmp_path, capsys):
     assert main(args) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["status"] == "complete" and [e["epoch"] for e in out["epochs"]] == [0, 1]
-    assert out["checkpoint"] is None and "n_heldout=4" in out["note"]
+    assert out["checkpoint"] is None and "held-out items 4" in out["note"]
     with Store(db) as store:  # the ExcluIR transfer check, per epoch
         transfer = store.epochs(out["run_id"])
         assert (transfer["right_rank_n"] == 3).all() and transfer["right_rank"].between(0, 1).all()

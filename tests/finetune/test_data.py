@@ -30,8 +30,8 @@ def test_offline_split_is_passage_disjoint_seeded_and_stated():
     assert not (set(d.train["d1"]) | set(d.train["d2"])) & (set(d.heldout["d1"]) | set(d.heldout["d2"]))
     assert len(d.train) + len(d.heldout) + d.provenance["dropped_heldout_pairs"] == 1383
     assert 0.25 < len(d.heldout) / 1383 < 0.35
-    assert d.note.startswith("offline split: NevIR test, passage-disjoint 70/30, seed 0, n_train=")
-    assert f"n_heldout={len(d.heldout)}" in d.note
+    assert d.note.startswith("offline split: NevIR test, passage-disjoint 70/30, seed 0, training items ")
+    assert f"held-out items {len(d.heldout)}" in d.note
     again = ft.load_training_data(ft.FinetuneSpec(train="nevir-split"))
     assert again.heldout["pair_id"].tolist() == d.heldout["pair_id"].tolist()
     other = ft.load_training_data(ft.FinetuneSpec(train="nevir-split", seed=1))

@@ -75,10 +75,28 @@ def test_a_sentence_run_summary_reads_the_demetr_ratio_and_no_accuracy():
     assert s["demetr_ratio_epoch0"] == pytest.approx(0.14) and s["demetr_ratio"] == pytest.approx(0.5)
 
 
-def test_a_run_label_is_short_and_unique_by_its_id():
+def test_a_run_label_reads_in_words():
+    """Model (a folder by its last part), family, epochs, the held-out dataset's title and a
+    readable time: no run id, no option syntax, no ISO stamp."""
     run = SimpleNamespace(
-        model_name="/ckpts/neg/", family="bi-encoder", run_id="1a2b3c4d5e6f", options={"finetune": {"epochs": 3}}
+        model_name="/ckpts/neg/",
+        family="bi-encoder",
+        run_id="1a2b3c4d5e6f",
+        options={"finetune": {"epochs": 3}},
+        dataset_spec={"name": "nevir"},
+        created_at=pd.Timestamp("2026-11-26T23:39:48Z"),
     )
-    assert history.training_run_label(run) == "neg [bi-encoder] 3ep 1a2b3c4d"
-    run.model_name, run.options = "all-MiniLM-L6-v2", {}
-    assert history.training_run_label(run) == "all-MiniLM-L6-v2 [bi-encoder] ?ep 1a2b3c4d"
+    assert history.training_run_label(run) == "neg · bi-encoder · 3 epochs · NevIR · 26 Nov 2026, 23:39"
+    run.model_name, run.options, run.dataset_spec = "all-MiniLM-L6-v2", {"finetune": {"epochs": 1}}, {"name": "x.csv"}
+    assert history.training_run_label(run) == "all-MiniLM-L6-v2 · bi-encoder · 1 epoch · x.csv · 26 Nov 2026, 23:39"
+
+
+def test_an_older_note_reads_its_sizes_in_words():
+    """A shipped run's note said "n_train=400 ..., n_heldout=412": run_note says it as a new run's does."""
+    run = SimpleNamespace(
+        options={"note": "NevIR, n_train=400 (first 400 of 969), n_heldout=412", "finetune": {"lr": 1e-4}},
+        device="cpu",
+    )
+    note = history.run_note(run)
+    assert note.startswith("NevIR, training items 400 (first 400 of 969), held-out items 412; lr 0.0001")
+    assert "n_train" not in note and "n_heldout" not in note

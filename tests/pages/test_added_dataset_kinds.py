@@ -247,7 +247,7 @@ def test_pages_on_an_added_exclusion_set(excl_and_pert):
     shown = walk("myexcl")
     assert "**myexcl**" in shown["overview"] and "n = 2" in shown["overview"]
     assert "No stored runs" not in shown["overview"]
-    assert "type labels: dataset_label (2)" in shown["heatmap"]  # its negation_type column
+    assert "type labels: the dataset's own label (2)" in shown["heatmap"]  # its negation_type column
     # taxonomy order (by its titles), then the file's own label as it is
     assert shown["heatmap columns"] == ["Affixal", "exclusion"]
     assert "No stored runs" not in shown["errors"]
@@ -373,7 +373,7 @@ def test_heatmap_of_added_pairs_uses_its_type_label_column(app_env):
     at = open_page("pages/heatmap.py", "labelled")
     shown = texts(at)
     assert "**labelled**" in shown and "n = 4 items" in shown
-    assert "type labels: dataset_label (4)" in shown and "detected" not in shown.split("type labels:")[1]
+    assert "type labels: the dataset's own label (4)" in shown and "detected" not in shown.split("type labels:")[1]
     assert at.selectbox(key="axis").value == "type"
     # The file's labels are the columns, in taxonomy order, its own label last.
     # (by their titles on screen; the file's own label as it is)

@@ -75,7 +75,7 @@ def texts(at: AppTest) -> str:
 def test_heatmap_and_errors_on_an_added_dataset(added):
     at = open_page("pages/heatmap.py", "mypairs")
     shown = texts(at)
-    assert "**mypairs**" in shown and "n = 3 items" in shown and "type labels: detected" in shown
+    assert "**mypairs**" in shown and "n = 3 items" in shown and "type labels: cue detected in the texts" in shown
     at = open_page("pages/errors.py", "mypairs")
     assert "No stored runs" not in texts(at) and len(at.get("plotly_chart")) >= 1
 

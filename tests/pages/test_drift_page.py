@@ -12,7 +12,7 @@ from streamlit.testing.v1 import AppTest
 
 from negviz.charts import drift as cd
 from negviz.core.paths import DATA_DIR
-from negviz.finetune import views
+from negviz.finetune import history, views
 from negviz.store.portable import read_record, run_files
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
@@ -211,7 +211,7 @@ def test_drift_page_shows_the_cannot_run(app_env):
     at = AppTest.from_file(APP, default_timeout=120)
     at.run()
     at.switch_page("pages/drift.py")
-    label = next(o for o in _run_options(at) if record.run_id[:8] in o)
+    label = next(o for o in _run_options(at) if o == history.training_run_label(record))
     # A URL changed after the first load does not reseed a bound widget: pick the run itself (the
     # page's default is the newest run, which need not be this one).
     at.multiselect(key="runs").set_value([label]).run()
@@ -234,7 +234,7 @@ def test_drift_page_shows_the_excluir_split_run(app_env):
     at = AppTest.from_file(APP, default_timeout=120)
     at.run()
     at.switch_page("pages/drift.py")
-    label = next(o for o in _run_options(at) if record.run_id[:8] in o)
+    label = next(o for o in _run_options(at) if o == history.training_run_label(record))
     at.multiselect(key="runs").set_value([label]).run()
     assert not at.exception, [e.message for e in at.exception]
     card = " ".join(h.proto.body for h in at.get("html"))
@@ -251,13 +251,13 @@ def test_drift_page_opens_on_the_nevir_run_and_names_what_each_run_holds(app_env
     at.switch_page("pages/drift.py").run()
     assert not at.exception, [e.message for e in at.exception]
     [shown] = at.multiselect(key="runs").value
-    assert nevir.run_id[:8] in shown
+    assert shown == history.training_run_label(nevir)
     compare = at.dataframe[0].value
     assert compare["acc_epoch0"].iloc[0] == pytest.approx(0.0534, abs=1e-3)
     assert compare["acc_final"].iloc[0] == pytest.approx(0.3471, abs=1e-3)
     assert at.selectbox(key="pair").label.startswith("Held-out pair")
     excluir = read_record(DATA_DIR / "runs" / "finetune__6886bba4.parquet")
-    label = next(o for o in at.multiselect(key="runs").options if excluir.run_id[:8] in o)
+    label = next(o for o in at.multiselect(key="runs").options if o == history.training_run_label(excluir))
     at.multiselect(key="runs").set_value([label]).run()
     assert at.selectbox(key="pair").label == "Held-out query (by cosine drop)"
     assert [m.label for m in at.metric] == ["cos(E(query), E(excluded document))"]
@@ -275,10 +275,10 @@ def test_drift_page_shows_the_shipped_run_a_pair_card_and_url_views(app_env):
     at.switch_page("pages/drift.py").run()
     assert not at.exception, [e.message for e in at.exception]
     assert at.title[0].value == "Fine-tuning drift"
-    nevir_label = next(o for o in at.multiselect(key="runs").options if record.run_id[:8] in o)
+    nevir_label = history.training_run_label(record)
     at.multiselect(key="runs").set_value([nevir_label]).run()
     label = at.multiselect(key="runs").value
-    assert len(label) == 1 and record.run_id[:8] in label[0]
+    assert label == [nevir_label]
     compare = at.dataframe[0].value
     assert compare["acc_final"].iloc[0] > compare["acc_epoch0"].iloc[0]
     assert at.slider(key="epoch").value == 0

@@ -20,7 +20,7 @@ def test_heatmap_page_lists_the_pairs_of_a_cell(app_env):
     page = open_page("pages/heatmap.py")
     assert not page.exception, [e.message for e in page.exception]
     assert page.title[0].value == "Per-type accuracy"
-    assert "gold_cue (1,383)" in page.caption[0].value
+    assert "the dataset's cue word (1,383)" in page.caption[0].value
     page.selectbox(key="cell_model").select("all-MiniLM-L6-v2").run()  # one of the 12 drawn by default
     page.selectbox(key="cell_column").select("affixal").run()
     items = page.dataframe[-1].value

@@ -173,9 +173,9 @@ def test_inspector_opens_a_pair_url_with_diff_and_scores(db):
     if len(verdicts) <= paircard.MAX_CARDS:  # one card per model
         assert len(matrices) == len(verdicts) and matrices[0].shape == (2, 2)
     else:  # more models (the shipped runs grow): a second table with every model's scores instead
-        scores = table_with(at, "q1_d1")
-        assert not matrices and {"q2_d2", "margin1"} <= set(scores) and len(scores) == len(verdicts)
-        assert "q1_d1" not in verdicts  # the verdicts alone fit a 1,000 px page (tests/browser/test_narrow.py)
+        scores = table_with(at, "s(q1, d1)")  # headed by what each scores, not the slot key
+        assert not matrices and {"s(q2, d2)", "margin1"} <= set(scores) and len(scores) == len(verdicts)
+        assert "s(q1, d1)" not in verdicts  # the verdicts alone fit a 1,000 px page (tests/browser/test_narrow.py)
     assert any("maxsim?dataset=nevir&pair=1230-2" in m.value for m in at.markdown)
 
 
@@ -252,4 +252,4 @@ def test_inspector_browses_excluir_queries(db):
     card = at.get("html")[0].proto.body
     assert "<b>positive document</b>" in card and "<b>excluded document</b>" in card and "nv-cue" in card
     verdicts = table_with(at, "margin")
-    assert set(verdicts["category"]) <= {"correct", "wrong", "tie"}
+    assert set(verdicts["category"]) <= {"correct", "wrong document first", "tie"}  # in words

@@ -55,18 +55,7 @@ ALLOWED = [
 
 # Offenders found by this check and not yet fixed at their source (issue 46 point 6): listed here,
 # by page and match, so none passes silently; each fixed one must leave this list.
-KNOWN = [
-    (
-        "/drift",
-        r"[0-9a-f]{8}",
-        "the training run's label (finetune.history.training_run_label: the id keeps it unique)",
-    ),
-    ("/drift", r"n_train|n_heldout", "the split note (negviz/finetune/data.py)"),
-    ("/inspector", r"gold_cue", "the type's provenance line"),
-    ("/inspector", r"max_reasoning_tokens", "the reasoning run's note (an option name the user may set)"),
-    ("/inspector", r"q1_d1|q1_d2|q2_d1|q2_d2|prefers_edited|prefers_original", "the model table (issue 46 point 5's)"),
-    ("/catalog", r"training_data|sentence_pairs|offline_default", "Models & data's columns (issue 46 point 5's)"),
-]
+KNOWN: list[tuple[str, str, str]] = []
 
 
 def page_texts(page) -> list[str]:

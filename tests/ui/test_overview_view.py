@@ -6,6 +6,8 @@ import json
 
 from streamlit.testing.v1 import AppTest
 
+from tests.support.raw_text import RAW
+
 
 def _table(dataset):
     import streamlit as st
@@ -65,6 +67,9 @@ def test_compare_two_runs_says_mcnemars_test_on_the_shared_items(app_env):
     assert at.expander[0].label == "Compare two runs (McNemar's test on the items they share)"
     run_a, run_b = at.selectbox(key="cmp_a"), at.selectbox(key="cmp_b")
     assert run_a.value != run_b.value and run_a.options == run_b.options
+    # every stored run (several per model): each named in words and told apart, never by its id
+    assert len(set(run_a.options)) == len(run_a.options) > len({o.split(" · ")[0] for o in run_a.options})
+    assert not [o for o in run_a.options if RAW["hex id"].search(o) or RAW["timestamp"].search(o)]
     c = at.session_state["compared"]
     assert c["n_shared"] == 1383 and 0 <= c["p_value"] <= 1
     (said,) = at.markdown

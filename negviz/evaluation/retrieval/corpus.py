@@ -27,6 +27,7 @@ from negviz.core.errors import DatasetUnavailableError
 from negviz.core.paths import DATA_DIR
 from negviz.core.registry import UnknownNameError
 from negviz.core.schema import CORPUS
+from negviz.datasets import short_title
 from negviz.datasets.userfile import load_file
 from negviz.datasets.validate import validate
 
@@ -134,3 +135,24 @@ def _from_hub(hub_id: str, split: str, columns, label: str) -> Corpus:
         mapping = {"doc_id": "_id"}  # BEIR/MTEB corpora
     frame = apply_mapping(frame, mapping, where)
     return Corpus(label, normalise(frame, where), where, "as published on the Hub")
+
+
+# The offline corpus's ids (scripts/build_corpus.py): "<dataset>-<item>-<role>" for the shipped
+# datasets' texts, the paragraph's index for ExcluIR's. The roles and items in words:
+_ROLES = {"d1": "document d1", "d2": "document d2", "s1": "sentence 1", "s2": "sentence 2"}
+_ROLES.update(ref="reference", mt="machine translation")
+_ITEMS = {"nevir": "pair", "cannot": "pair", "demetr": "item"}
+
+
+def doc_label(doc_id: str, title: str = "") -> str:
+    """A corpus document as a person reads it: "NevIR pair 1230-2, document d1", "CANNOT pair
+    sem anto neg #5507, sentence 1", an ExcluIR paragraph by its title ("Henry Fonda, paragraph
+    22060"); a document of another corpus by its title, else its own id."""
+    source, _, rest = str(doc_id).partition("-")
+    item, _, role = rest.rpartition("-")
+    if source in _ITEMS and item and role in _ROLES:
+        item = item.replace("_", " ").replace(":", " #")
+        return f"{short_title(source)} {_ITEMS[source]} {item}, {_ROLES[role]}"
+    if title:
+        return f"{title}, paragraph {doc_id}" if str(doc_id).isdigit() else str(title)
+    return str(doc_id)

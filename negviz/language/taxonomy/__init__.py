@@ -22,6 +22,7 @@ from negviz.language.taxonomy.labels import (
     SOURCES,
     distribution_summary,
     label_pairs,
+    source_words,
     taxonomy_for,
     type_distribution,
 )
@@ -48,6 +49,7 @@ __all__ = [
     "distribution_summary",
     "find_cues",
     "label_pairs",
+    "source_words",
     "taxonomy_for",
     "type_distribution",
     "type_of_cue",

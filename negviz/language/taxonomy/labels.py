@@ -16,6 +16,21 @@ DATASET_LABEL = "dataset_label"  # a column of a user's file
 ANNOTATOR = "annotator"  # the latest annotations (labels["negation_type"])
 ADJUDICATED = "adjudicated"  # a reviewer's decision on a disagreement (negviz.projects.review)
 SOURCES = (GOLD_CUE, DETECTED, DATASET_LABEL, ANNOTATOR, ADJUDICATED)
+# Each source as a person reads it (the inspector's type line, the heatmap's caption)
+SOURCE_WORDS = {
+    GOLD_CUE: "the dataset's cue word",
+    DETECTED: "cue detected in the texts",
+    DATASET_LABEL: "the dataset's own label",
+    ANNOTATOR: "an annotator's label",
+    ADJUDICATED: "a reviewer's decision",
+}
+
+
+def source_words(source: str) -> str:
+    """A label source in words (an unknown one as it is)."""
+    return SOURCE_WORDS.get(source, source)
+
+
 LABEL_COLUMNS = ("item_id", "type", "cue", "label_source", "evidence", "where")
 ANNOTATION_KEY = "negation_type"
 CUE_COLUMN = "cue"
