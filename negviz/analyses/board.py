@@ -459,3 +459,64 @@ def board_json(board: pd.DataFrame) -> list[dict[str, Any]]:
                 }
         out.append(plain(item))
     return out
+
+
+@dataclass(frozen=True)
+class FillCell:
+    """An empty cell (or one holding only a sample) that an evaluation fills: ``model`` on the
+    shipped ``dataset`` (its held-out ``split`` where the model trained on part of it), shown in
+    the columns ``keys`` (DEMETR's negation and antonym come from one run)."""
+
+    model: str
+    dataset: str
+    split: str | None
+    keys: tuple[str, ...]
+
+    @property
+    def benchmarks(self) -> str:
+        return ", ".join(titles()[k] for k in self.keys)
+
+
+def fillable(column: Column) -> bool:
+    """Whether a plain `negviz eval` of the model on the column's dataset fills it (not a search
+    over a corpus, nor fine-tuning's general retrieval)."""
+    return column.kind == "eval" and not column.fill
+
+
+def fill_cells(
+    board: pd.DataFrame, models: list[str] | None = None, benchmarks: list[str] | None = None
+) -> tuple[list[FillCell], pd.DataFrame]:
+    """What ``negviz board --fill`` fills: the board's empty evaluation cells (and those holding a
+    sample of their benchmark), for ``models`` (default: the board's; a model not on it has every
+    cell empty) and ``benchmarks`` (column or dataset names, e.g. nevir, demetr; default: all). The
+    other empty cells come back as missing_cells does (model, benchmark, command): left out."""
+    from negviz.core.errors import NegvizError
+    from negviz.evaluation.catalog import evaluation_split
+
+    chosen = [c for c in COLUMNS if not benchmarks or {c.key, c.dataset, SHORT[c.key]} & set(benchmarks)]
+    if benchmarks:
+        known = {n for c in COLUMNS for n in (c.key, c.dataset, SHORT[c.key])} | {GENERAL}
+        if unknown := [b for b in benchmarks if b not in known]:
+            raise NegvizError(f"no benchmark {', '.join(unknown)} on the board; choose from {', '.join(sorted(known))}")
+    rows = board.to_dict("records") if not board.empty else []
+    if models:
+        on_board = {r["model"]: r for r in rows}
+        rows = [on_board.get(m, {"model": m}) for m in models]
+    cells: dict[tuple[str, str], FillCell] = {}
+    left: list[dict[str, str]] = []
+    for r in rows:
+        sampled = r.get("samples") if isinstance(r.get("samples"), dict) else {}
+        for c in chosen:
+            if not pd.isna(r.get(c.key)) and SHORT[c.key] not in sampled:
+                continue
+            if not fillable(c):
+                if pd.isna(r.get(c.key)):
+                    left.append({"model": r["model"], "benchmark": titles()[c.key], "command": c.command(r["model"])})
+                continue
+            found = cells.get((r["model"], c.dataset))
+            keys = (*found.keys, c.key) if found else (c.key,)
+            split = evaluation_split(r["model"], c.dataset)
+            cells[(r["model"], c.dataset)] = FillCell(r["model"], c.dataset, split, keys)
+        if (not benchmarks or GENERAL in benchmarks) and pd.isna(r.get(GENERAL)):
+            left.append({"model": r["model"], "benchmark": titles()[GENERAL], "command": general_fill(r)})
+    return list(cells.values()), pd.DataFrame(left, columns=["model", "benchmark", "command"])

@@ -8,6 +8,7 @@ from typing import Any
 
 import pandas as pd
 
+from negviz.cli.fill_command import add_fill_options
 from negviz.cli.progress import ProgressTee, TqdmProgress
 from negviz.core import metrics
 from negviz.core.cpu_features import device_label
@@ -38,6 +39,8 @@ def cmd_eval(args: argparse.Namespace) -> int:
     progress = TqdmProgress(enabled=not args.quiet)
     if args.progress_file:  # a background job (negviz.evaluation.eval_jobs): the page reads this file
         progress = ProgressTee(progress, args.progress_file)
+    if args.corpus and (args.on or args.shards):
+        raise NegvizError("--on and --shards cut an evaluation of pairs; a search over a corpus (--corpus) runs here")
     if args.corpus:  # retrieval over a corpus: negviz.evaluation.retrieval
         from negviz.evaluation.retrieval.corpus_output import corpus_eval_command
 
@@ -53,8 +56,18 @@ def cmd_eval(args: argparse.Namespace) -> int:
 
 
 def _eval(args, model, dataset, store, lookup, progress) -> int:
+    from negviz.evaluation.fill.executor import ray_address
     from negviz.evaluation.runner import run_eval
 
+    if args.shards or ray_address(args.on) is not None:  # shards, here or on a Ray cluster
+        from negviz.cli.fill_command import eval_on
+
+        progress.close()  # the plan shows its own bar
+        sharded = eval_on(args, model, dataset, store)
+        if isinstance(sharded, int):
+            return sharded
+        if sharded is not None:
+            return _show(args, sharded, lookup)
     try:
         result = run_eval(
             model,
@@ -70,6 +83,10 @@ def _eval(args, model, dataset, store, lookup, progress) -> int:
         )
     finally:
         progress.close()
+    return _show(args, result, lookup)
+
+
+def _show(args, result, lookup) -> int:
     if result.note:  # e.g. another process stored this spec meanwhile: its run is shown
         print(f"negviz: {result.note}", file=sys.stderr)
     out = eval_payload(result)
@@ -237,4 +254,5 @@ def register(sub) -> None:
         "candidates only and stored apart; a run over all queries is exact), exact (always encode the corpus "
         "texts not yet cached) or cheapest (the two-stage search whenever it encodes fewer texts)",
     )
+    add_fill_options(s, board=False)
     s.set_defaults(func=cmd_eval)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from negviz.cli.fill_command import add_fill_options
 from negviz.cli.output import emit
 from negviz.core.cpu_features import device_label
 from negviz.core.json_values import dumps
@@ -41,8 +42,13 @@ def cmd_runs(args: argparse.Namespace) -> int:
 
 def cmd_board(args: argparse.Namespace) -> int:
     from negviz.analyses.board import board_json, board_text, column_keys
+    from negviz.cli.fill_command import check_fill_args, cmd_fill
     from negviz.results.dataset_view import DatasetView
     from negviz.store import open_store
+
+    check_fill_args(args)
+    if args.fill:
+        return cmd_fill(args)
 
     board = DatasetView(open_store(args.db, args.shipped_runs)).board()
     if args.json:
@@ -150,6 +156,7 @@ def register(sub) -> None:
 
     s = sub.add_parser("board", help="every model on every benchmark: the run each page shows, value, 95%% CI and n")
     s.add_argument("--json", action="store_true", help="a list of rows: model, base, per benchmark value/ci/n")
+    add_fill_options(s, board=True)
     s.set_defaults(func=cmd_board)
 
     s = sub.add_parser("import-runs", help="load run files (e.g. data/runs) into the store")

@@ -30,6 +30,7 @@ HEAVY = (
     "sklearn",
     "scipy",
     "kaleido",
+    "ray",
 )
 
 _lock = threading.RLock()  # re-entrant: a module's import may ask for another through here

@@ -66,6 +66,14 @@ def metric_spec(model: ModelSpec | ResolvedModel, kind: str) -> ModelSpec:
     return spec.with_options(similarity=similarity)
 
 
+def eval_options(scorer, tie_rule: str, checked_only: bool) -> dict[str, Any]:
+    """The options of an evaluation's run key (a whole run's, or each of its shards')."""
+    options: dict[str, Any] = {"tie_rule": tie_rule, "checked_only": checked_only}
+    if getattr(scorer, "half_precision", False):  # objects a notebook passes may not be Scorers
+        options["precision"] = "fp16"  # an fp16 run is stored apart from the fp32 run of its spec
+    return options
+
+
 def run_key(model: ModelSpec, revision: str, dataset: DatasetSpec, options: dict[str, Any]) -> str:
     """What makes two runs the same: resolved model spec and revision, dataset spec, options."""
     return spec_hash({"model": model.to_dict(), "revision": revision, "dataset": dataset.to_dict(), "options": options})
@@ -140,11 +148,20 @@ def _onnx(scorer) -> bool:
 
 
 def scored_record(
-    kind: str, key: str, scorer, ds, dataset_name: str, options: dict, summary: dict, start: float
+    kind: str,
+    key: str,
+    scorer,
+    ds,
+    dataset_name: str,
+    options: dict,
+    summary: dict,
+    start: float,
+    cost_key: str | None = None,
 ) -> RunRecord:
     """The record of a finished scoring run (an evaluation, or a retrieval over a corpus): the
     scorer's provenance (weights format; a generative family's back end, requests and cache hits)
-    joins the summary, not the key, so INT8 ONNX never passes for the fp32 model unnoticed."""
+    joins the summary, not the key, so INT8 ONNX never passes for the fp32 model unnoticed.
+    ``cost_key``: what the computing cost is kept under (default ``key``; a shard of a run has its own)."""
     from negviz.store import RunRecord
 
     if scorer.weight_format:
@@ -173,7 +190,7 @@ def scored_record(
         summary=summary,
         code_version=code_version(),
         device=scorer.device if scorer.loaded else "cached",
-        wall_seconds=computing_cost(scorer, key, time.perf_counter() - start),
+        wall_seconds=computing_cost(scorer, cost_key or key, time.perf_counter() - start),
         host=socket.gethostname(),
     )
 
@@ -213,22 +230,14 @@ def run_eval(
     ``save=False``: a stored run of the spec in ``store`` is reused, a computed one is not stored
     (negviz.evaluate: nothing is stored until ``.save()``)."""
     start = time.perf_counter()
-    # Everything cheap is checked before any model file is located or loaded.
-    dataset = DatasetSpec(name=dataset) if isinstance(dataset, str) else dataset
-    device = requested_device(device)
-    check_batch_size(batch_size)
-    resolved = checked_model(model, dataset)  # once
-    ds = load_dataset(dataset, store=datasets_from if datasets_from is not None else store)
-    if checked_only and "checked" not in kind_of(ds.kind).columns:
-        raise NegvizError(
-            f"--checked-only applies to perturbation datasets (DEMETR) only, not to {ds.spec.name!r} "
-            f"({ds.kind}); drop it"
-        )
-    spec = metric_spec(resolved, ds.kind)
-    if spec != resolved.spec:
-        resolved = resolve_model(spec)
-    scorer = load_scorer(
-        resolved, device=device, cache=cache if cache is not None else ScoreCache(), batch_size=batch_size
+    scorer, ds = eval_inputs(
+        model,
+        dataset,
+        cache=cache,
+        device=device,
+        batch_size=batch_size,
+        checked_only=checked_only,
+        datasets_from=datasets_from if datasets_from is not None else store,
     )
     return evaluate_scorer(
         scorer,
@@ -241,6 +250,39 @@ def run_eval(
         start=start,
         save=save,
     )
+
+
+def eval_inputs(
+    model: ModelSpec | str,
+    dataset: DatasetSpec | str,
+    *,
+    cache: ScoreCache | None = None,
+    device: str | None = None,
+    batch_size: int | None = None,
+    checked_only: bool = False,
+    datasets_from=None,
+):
+    """(scorer, dataset) of an evaluation, as ``run_eval`` (and a sharded run) scores them: the model
+    resolved and checked, the dataset loaded, the metric's similarity applied. Model files are
+    located, weights not loaded."""
+    # Everything cheap is checked before any model file is located or loaded.
+    dataset = DatasetSpec(name=dataset) if isinstance(dataset, str) else dataset
+    device = requested_device(device)
+    check_batch_size(batch_size)
+    resolved = checked_model(model, dataset)  # once
+    ds = load_dataset(dataset, store=datasets_from)
+    if checked_only and "checked" not in kind_of(ds.kind).columns:
+        raise NegvizError(
+            f"--checked-only applies to perturbation datasets (DEMETR) only, not to {ds.spec.name!r} "
+            f"({ds.kind}); drop it"
+        )
+    spec = metric_spec(resolved, ds.kind)
+    if spec != resolved.spec:
+        resolved = resolve_model(spec)
+    scorer = load_scorer(
+        resolved, device=device, cache=cache if cache is not None else ScoreCache(), batch_size=batch_size
+    )
+    return scorer, ds
 
 
 def evaluate_scorer(
@@ -259,9 +301,7 @@ def evaluate_scorer(
     The one path under ``run_eval`` (catalog specs: the CLI, the Evaluate page) and
     ``negviz.evaluate`` (objects a notebook holds), so one model gets one set of verdicts."""
     start = time.perf_counter() if start is None else start
-    options = {"tie_rule": tie_rule, "checked_only": checked_only}
-    if getattr(scorer, "half_precision", False):  # objects a notebook passes may not be Scorers
-        options["precision"] = "fp16"  # an fp16 run is stored apart from the fp32 run of its spec
+    options = eval_options(scorer, tie_rule, checked_only)
     key = run_key(scorer.spec, scorer.revision_id, ds.spec, options)
     if store is not None and not force:
         existing = store.find_run(key)

@@ -2,7 +2,7 @@
 
 One face over modules with one job each: run_table (runs, scores, heartbeats, a spec stored
 once), epoch_table (fine-tuning epochs), label_table (annotations), run_import (portable run
-files, the shipped runs); this module opens the database, migrates it and checks writability.
+files, the shipped runs), shard_table (finished shards of runs not committed yet); this module opens the database, migrates it and checks writability.
 
 Every write is one short transaction, so several processes can share a store: SQLite in WAL
 mode with a busy timeout, or any PostgreSQL server.
@@ -23,6 +23,7 @@ from negviz.store.label_table import LabelTable
 from negviz.store.record import COMPLETE, StoreAccessError, StoreError
 from negviz.store.run_import import RunImport
 from negviz.store.run_table import RunTable, _reason
+from negviz.store.shard_table import ShardTable
 
 log = logging.getLogger(__name__)
 
@@ -61,7 +62,7 @@ def open_store(url: str | Path | None = None, shipped_runs: bool | None = None) 
     return store
 
 
-class Store(RunTable, EpochTable, LabelTable, RunImport):
+class Store(RunTable, EpochTable, LabelTable, RunImport, ShardTable):
     """Results database. ``Store()`` uses $NEGVIZ_DB_URL, else a per-user SQLite file."""
 
     def __init__(self, url: str | Path | None = None):

@@ -241,6 +241,26 @@ run_heartbeats = sa.Table(
     sa.Column("beat_at", UTCDateTime, nullable=False),
 )
 
+# Finished shards of a run not committed yet (negviz.evaluation.fill): one row per shard of a
+# spec cut into ``shard_count`` parts, its scores (and a generative scorer's texts) as Parquet
+# bytes in their scoring order, and the shard's own record (device, cost, host) as JSON. Written
+# once by the driver as each shard comes back (the primary key refuses a second copy); a driver
+# killed half-way leaves them for the next one; the spec's rows go when its run is committed.
+# Created on open in older stores, like the tables above.
+pending_shards = sa.Table(
+    "pending_shards",
+    metadata,
+    sa.Column("spec_key", sa.String, primary_key=True),
+    sa.Column("shard_count", sa.Integer, primary_key=True),
+    sa.Column("shard_index", sa.Integer, primary_key=True),
+    sa.Column("start", sa.Integer, nullable=False),
+    sa.Column("stop", sa.Integer, nullable=False),
+    sa.Column("record", JSON, nullable=False),
+    sa.Column("scores", sa.LargeBinary, nullable=False),
+    sa.Column("texts", sa.LargeBinary),
+    sa.Column("created_at", UTCDateTime, nullable=False),
+)
+
 
 def now() -> datetime:
     return datetime.now(timezone.utc)
