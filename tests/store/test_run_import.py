@@ -4,6 +4,7 @@ tests/support/pg.py)."""
 
 from __future__ import annotations
 
+import pandas as pd
 import pytest
 
 from negviz.core.errors import DataValidationError
@@ -51,9 +52,13 @@ def test_lazy_import_lists_at_once_and_copies_scores_once(store, tmp_path):
     assert set(store.runs()["run_id"]) == {run_a, run_b}  # listed with summaries before any score is copied
     assert store.get_run(run_a).summary == {"rr": 0.5} and table_count(store, t.item_scores) == 0
 
-    # The first read of a pending run copies its scores in; the other stays pending.
-    assert store.scores(run_a)["score"].tolist() == scores.sort_values(["item_id", "slot"])["score"].tolist()
-    assert store.pending_runs() == [run_b] and table_count(store, t.item_scores) == 80
+    # A pending run reads in place from its file, as the store gives it once copied in; nothing is copied.
+    in_place = store.scores(run_a)
+    assert in_place["score"].tolist() == scores.sort_values(["item_id", "slot"])["score"].tolist()
+    assert sorted(store.pending_runs()) == sorted([run_a, run_b]) and table_count(store, t.item_scores) == 0
+    assert store.load_pending(run_a) == 1 and store.pending_runs() == [run_b]
+    assert table_count(store, t.item_scores) == 80
+    pd.testing.assert_frame_equal(store.scores(run_a), in_place)  # the same frame, from the table now
     assert store.load_pending(run_a) == 0  # already copied: nothing done twice
     with Store(store.engine.url.render_as_string(hide_password=False)) as other:  # a second store on it
         assert other.load_pending() == 1

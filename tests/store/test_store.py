@@ -7,6 +7,7 @@ test_store_once.py. Several processes writing at once: tests/concurrency/test_st
 
 from __future__ import annotations
 
+import pandas as pd
 import pytest
 import sqlalchemy as sa
 
@@ -76,10 +77,27 @@ def test_open_store_holds_the_shipped_runs_from_its_first_open(store_url, monkey
     with open_store(store_url) as s:
         assert set(s.runs(status=None)["run_id"]) == shipped
         assert len(shipped) == len(list((DATA_DIR / "runs").glob("*.parquet")))
-        assert set(s.pending_runs()) == shipped and table_count(s, t.item_scores) == 0  # scores on first read
+        assert set(s.pending_runs()) == shipped and table_count(s, t.item_scores) == 0  # scores read in place
         mine = s.save_run(make_record("mine"), make_scores(5))
     with open_store(store_url) as again:
         assert set(again.runs(status=None)["run_id"]) == shipped | {mine}
+
+
+def test_a_fresh_store_reads_the_shipped_scores_as_the_copied_store_does(shipped_store, tmp_path, monkeypatch):
+    """Every shipped run read in place from data/runs/ by a fresh store (nothing copied yet) gives
+    the frame, and the texts, that the store with every score copied in gives: the same numbers
+    before and after the background copy."""
+    monkeypatch.delenv("NEGVIZ_NO_SHIPPED_RUNS", raising=False)
+    shipped = sorted(shipped_run_ids())
+    with open_store(tmp_path / "fresh.sqlite") as fresh:
+        assert sorted(fresh.pending_runs()) == shipped and table_count(fresh, t.item_scores) == 0
+        in_place = fresh.scores_many(shipped)
+        assert table_count(fresh, t.item_scores) == 0  # read, not copied
+        copied = shipped_store.scores_many(shipped)
+        assert shipped_store.pending_runs() == [] and sum(map(len, copied.values())) > 1_000_000
+        for run_id in shipped:
+            pd.testing.assert_frame_equal(in_place[run_id], copied[run_id], obj=run_id)
+            pd.testing.assert_frame_equal(fresh.item_texts(run_id), shipped_store.item_texts(run_id), obj=run_id)
 
 
 def test_a_store_stays_empty_when_asked(store_url, monkeypatch):
