@@ -186,9 +186,14 @@ class RunImport:
 
 
 def _pending_file(run_id: str, file: str) -> Path:
+    """The run file a pending run's scores are read or copied from, still holding that run: a
+    regenerated data/runs/ (make data-runs) gives a file of the same name another run."""
     path = Path(file)
     if not path.is_file():
         raise StoreError(f"run {run_id}: its scores are pending in {file}, which is missing")
+    held = portable.read_record(path).run_id  # the Parquet footer only
+    if held != run_id:
+        raise StoreError(f"run {run_id}: its scores were pending in {file}, which now holds run {held}")
     return path
 
 

@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 
 from negviz.core.errors import DataValidationError
-from negviz.store import Store
+from negviz.store import Store, StoreError
 from negviz.store import tables as t
 from tests.store.test_run_table import make_record, make_scores, table_count
 from tests.support.pg import pg_url, store, store_url  # noqa: F401  (fixtures)
@@ -65,3 +65,24 @@ def test_lazy_import_lists_at_once_and_copies_scores_once(store, tmp_path):
     assert store.load_pending() == 0 and store.pending_runs() == []
     assert table_count(store, t.item_scores) == 100 and len(store.scores_wide(run_b)) == 10
     store.delete_run(run_b)  # the pending row (gone already) would cascade too
+
+
+def test_a_pending_run_whose_file_went_or_changed_is_refused_with_the_file_named(store, tmp_path):
+    """A pending run is read from its file, so a file removed, or regenerated with another run
+    under the same name (make data-runs), is an error naming both, never another run's scores."""
+    first = store.save_run(make_record("ka"), make_scores(4))
+    other = store.save_run(make_record("kb"), make_scores(6, seed=1))
+    bundle = tmp_path / "runs"
+    bundle.mkdir()
+    file = store.export_run(first, bundle / "shipped.parquet")
+    replacement = store.export_run(other, tmp_path / "other.parquet")
+    store.delete_run(first)
+    assert store.import_runs(bundle, lazy=True) == [first]
+    replacement.replace(file)
+    with pytest.raises(
+        StoreError, match=f"run {first}: its scores were pending in .*shipped.parquet, which now holds run {other}"
+    ):
+        store.scores(first)
+    file.unlink()
+    with pytest.raises(StoreError, match="shipped.parquet, which is missing"):
+        store.load_pending(first)
