@@ -55,8 +55,9 @@ format: venv
 	$(VENV)/bin/ruff format .
 
 # Two pytest workers on a 2-core machine (one per core, -n auto), each test file kept on one worker
-# (--dist loadfile) so a module's fixtures are built once; `make test XDIST=` runs in one process.
-XDIST ?= -n auto --dist loadfile
+# (--dist loadfile) so a module's fixtures are built once, handed out in the order tests/conftest.py
+# gives (the long slow tiers first, --no-loadscope-reorder); `make test XDIST=` runs in one process.
+XDIST ?= -n auto --dist loadfile --no-loadscope-reorder
 
 test: venv browser lint
 	@pg_url=$$(scripts/pg_test_server.sh start); \

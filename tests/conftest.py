@@ -51,6 +51,13 @@ def tier_of(path: Path) -> str:
     return parts[0] if len(parts) > 1 else ""
 
 
+# The slow tiers' files run first, longest kind first. The Makefile hands the files out to the
+# workers one at a time in this order (--dist loadfile --no-loadscope-reorder): the long files
+# start at once and the many short ones fill the end. xdist's own order (files with the most tests
+# first) put the few long multi-process tests last, where one worker ran them alone for minutes.
+LONGEST_FIRST = ("browser", "processes", "concurrency", "report", "pages", "models")
+
+
 def pytest_collection_modifyitems(config, items):  # noqa: ARG001
     for item in items:
         tier = tier_of(item.path)
@@ -58,6 +65,30 @@ def pytest_collection_modifyitems(config, items):  # noqa: ARG001
             item.add_marker(pytest.mark.browser)
         if tier in SLOW_DIRS:
             item.add_marker(pytest.mark.slow)
+    rank = {tier: i for i, tier in enumerate(LONGEST_FIRST)}
+    items.sort(key=lambda item: rank.get(tier_of(item.path), len(rank)))  # stable: a file stays whole
+
+
+def pytest_ignore_collect(collection_path, config):
+    """A run whose -m leaves the slow tiers out (`make test-fast`) does not collect their
+    directories: importing their modules cost every worker seconds for tests it then deselects."""
+    path = Path(collection_path)
+    if path.parent != TESTS_DIR or path.name not in SLOW_DIRS or not config.option.markexpr:
+        return None
+    return True if leaves_out(config.option.markexpr, path.name) else None
+
+
+def leaves_out(markexpr: str, tier: str) -> bool:
+    """Whether ``-m markexpr`` deselects every test of the tier's directory, whatever other
+    markers a test there carries (the tier's own markers come from the directory)."""
+    from _pytest.mark.expression import Expression
+
+    own = {"slow"} | ({"browser"} if tier in BROWSER_DIRS else set())
+    expression = Expression.compile(markexpr)
+    return not any(
+        expression.evaluate(lambda name, /, **_: name in own or (others and name not in ("slow", "browser")))
+        for others in (False, True)
+    )
 
 
 def pytest_unconfigure(config):  # noqa: ARG001

@@ -5,6 +5,7 @@ A bad frame is rejected before anything is written, with a message naming the it
 
 from __future__ import annotations
 
+from itertools import repeat
 from typing import Sequence
 
 import numpy as np
@@ -21,12 +22,33 @@ def score_rows(run_id: str, scores: pd.DataFrame) -> list[tuple]:
     return _rows((run_id,), scores, SCORE_COLUMNS, what="scores")
 
 
+def score_frame(scores: pd.DataFrame) -> pd.DataFrame:
+    """A long score frame checked as score_rows checks it and shaped as the store reads it back
+    (RunTable.scores: item_id and slot as str, score as float, ordered by item_id then slot): a
+    shipped run's scores read in place from its file give the same frame as once copied in."""
+    item_ids, slots, values, ordered = _checked(scores, SCORE_COLUMNS, what="scores")
+    frame = pd.DataFrame({"item_id": item_ids, "slot": slots, "score": values})
+    if not ordered:  # code-point order, as SQLite's (and PostgreSQL's C collation's) ORDER BY
+        frame = frame.sort_values(["item_id", "slot"], kind="stable", ignore_index=True)
+    return frame
+
+
 def epoch_item_rows(run_id: str, epoch: int, items: pd.DataFrame) -> list[tuple]:
     """(run_id, epoch, item_id, name, value) tuples from a per-item measurement frame."""
     return _rows((run_id, epoch), items, EPOCH_ITEM_COLUMNS, what="epoch items")
 
 
 def _rows(prefix: tuple, frame: pd.DataFrame, columns: Sequence[str], *, what: str) -> list[tuple]:
+    first, second, values, _ = _checked(frame, columns, what=what)
+    # zip over repeated prefix values: a plain C loop, several times faster than unpacking
+    # each row in a comprehension (2 million rows for the shipped runs)
+    return list(zip(*(repeat(p) for p in prefix), first, second, values.tolist()))
+
+
+def _checked(frame: pd.DataFrame, columns: Sequence[str], *, what: str) -> tuple[list, list, np.ndarray, bool]:
+    """The two key columns as str lists and the values as floats, after the checks (a frame, the
+    exact columns, no empty key, finite values, no key twice), and whether the keys are already in
+    strictly increasing order (what the store's own files hold)."""
     if not isinstance(frame, pd.DataFrame):
         raise DataValidationError(f"{what} must be a pandas DataFrame, got {type(frame).__name__}")
     got = list(frame.columns)
@@ -50,11 +72,25 @@ def _rows(prefix: tuple, frame: pd.DataFrame, columns: Sequence[str], *, what: s
             row=i,
             column=value_col,
         )
-    dup = pd.DataFrame({"a": keys[0], "b": keys[1]}).duplicated()
-    if dup.any():
-        i = int(np.flatnonzero(dup.to_numpy())[0])
-        raise DataValidationError(f"{what}: {key_cols[0]} {keys[0][i]!r} has {key_cols[1]} {keys[1][i]!r} twice", row=i)
-    return [(*prefix, a, b, v) for a, b, v in zip(keys[0], keys[1], values.tolist())]
+    ordered = _strictly_increasing(keys[0], keys[1])
+    if not ordered:  # increasing pairs cannot repeat: only an unordered frame needs the full check
+        dup = pd.DataFrame({"a": keys[0], "b": keys[1]}).duplicated()
+        if dup.any():
+            i = int(np.flatnonzero(dup.to_numpy())[0])
+            raise DataValidationError(
+                f"{what}: {key_cols[0]} {keys[0][i]!r} has {key_cols[1]} {keys[1][i]!r} twice", row=i
+            )
+    return keys[0], keys[1], values, ordered
+
+
+def _strictly_increasing(first: list[str], second: list[str]) -> bool:
+    """Whether the (first, second) pairs rise strictly, row after row (one vectorized pass)."""
+    if len(first) < 2:
+        return True
+    a, b = np.array(first, dtype=object), np.array(second, dtype=object)
+    later_a, earlier_a = a[1:], a[:-1]
+    rising = (later_a > earlier_a) | ((later_a == earlier_a) & (b[1:] > b[:-1]))
+    return bool(rising.all())
 
 
 def long_frame(rows: list, columns: Sequence[str]) -> pd.DataFrame:

@@ -17,12 +17,20 @@ def save(engine: sa.Engine, run_id: str, texts: pd.DataFrame | None) -> int:
     """Store a run's texts (COLUMNS; empty texts skipped); returns how many rows were written."""
     if texts is None or texts.empty:
         return 0
-    kept = texts[texts["text"].astype(str).str.strip() != ""]
-    rows = [(run_id, str(i), str(s), str(n), str(x)) for i, s, n, x in kept[list(COLUMNS)].itertuples(index=False)]
+    rows = [(run_id, *row) for row in kept(texts).itertuples(index=False)]
     with db.write(engine) as conn:
         conn.execute(table.delete().where(table.c.run_id == run_id))
         db.bulk_insert(conn, table, rows)
     return len(rows)
+
+
+def kept(texts: pd.DataFrame | None) -> pd.DataFrame:
+    """The texts as stored (COLUMNS, as str; empty texts left out): what save writes and load
+    reads back, also for a run read in place from its file (Store.item_texts)."""
+    if texts is None or texts.empty:
+        return pd.DataFrame(columns=list(COLUMNS))
+    chosen = texts[texts["text"].astype(str).str.strip() != ""]
+    return pd.DataFrame({c: chosen[c].astype(str).tolist() for c in COLUMNS}, columns=list(COLUMNS))
 
 
 def load(engine: sa.Engine, run_id: str) -> pd.DataFrame:

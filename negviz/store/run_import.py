@@ -1,5 +1,5 @@
 """Portable run files in and out of the store: export, import (eagerly or lazily: records now,
-scores on first read), the shipped runs of data/runs, and the texts behind a run's scores (a mixin
+scores read from the file until copied in), the shipped runs of data/runs, and the texts behind a run's scores (a mixin
 of negviz.store.Store)."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import sqlalchemy as sa
 
 from negviz.store import db, portable
 from negviz.store import tables as t
-from negviz.store.frames import score_rows
+from negviz.store.frames import score_frame, score_rows
 from negviz.store.record import COMPLETE, DuplicateRunError, RunRecord, StoreError
 
 
@@ -37,13 +37,13 @@ class RunImport:
 
     def item_texts(self, run_id: str) -> pd.DataFrame:
         """Text kept per item and slot (a generative reranker's reasoning); empty for most runs.
-        A lazily imported run's texts come in with its scores: copied in now, as scores() does."""
+        A lazily imported run's texts are read from its file until copied in, as its scores are."""
         from negviz.store import item_texts
 
         with db.read(self._engine) as conn:
             pending = self._pending(conn, run_id)
-        if pending:
-            self.load_pending(run_id)
+        if pending:  # read in place, as scores() reads a pending run's scores
+            return item_texts.kept(portable.read_texts(_pending_file(run_id, pending)))
         return item_texts.load(self._engine, run_id)
 
     def save_item_texts(self, run_id: str, texts: pd.DataFrame | None) -> int:
@@ -58,8 +58,8 @@ class RunImport:
         another run id) is skipped, unless ``force`` (not with ``lazy``): it then replaces the
         stored run. Returns the run ids imported, with ``.skipped`` (file, why) for the files the
         spec rule left out. ``lazy``: store the records at once (listings and summaries are
-        complete in milliseconds) and copy each run's item scores in later, by load_pending
-        (e.g. from a background thread) or on the run's first read."""
+        complete in milliseconds); each run's item scores are read in place from its file
+        (pending_scores) until load_pending copies them in (e.g. from a background thread)."""
         found: dict[str, tuple[Path, RunRecord]] = {}
         for file in portable.run_files(Path(path)):
             record = portable.read_record(file)  # the Parquet footer only
@@ -83,6 +83,12 @@ class RunImport:
         directory = Path(directory)
         return self.import_runs(directory, lazy=lazy) if directory.is_dir() else Imported()
 
+    def pending_scores(self, run_id: str, file: str) -> pd.DataFrame:
+        """A lazily imported run's scores read in place from its file, checked and shaped as the
+        store would give them once copied in (frames.score_frame): a fresh store shows the shipped
+        runs without waiting for the copy of their 2 million score rows."""
+        return score_frame(portable.read_scores(_pending_file(run_id, file)))
+
     def pending_runs(self) -> list[str]:
         """Runs imported lazily whose item scores are not copied in yet."""
         with db.read(self._engine) as conn:
@@ -100,9 +106,7 @@ class RunImport:
                 file = self._pending(conn, rid)
             if file is None:  # copied meanwhile (another thread or process)
                 continue
-            path = Path(file)
-            if not path.is_file():
-                raise StoreError(f"run {rid}: its scores are pending in {file}, which is missing")
+            path = _pending_file(rid, file)
             rows = score_rows(rid, portable.read_scores(path))  # read and checked outside the write lock
             with db.write(self._engine) as conn:
                 if conn.execute(t.pending_scores.delete().where(pend.run_id == rid)).rowcount == 0:
@@ -179,6 +183,18 @@ class RunImport:
             raise
         self.save_item_texts(record.run_id, portable.read_texts(file))
         return True
+
+
+def _pending_file(run_id: str, file: str) -> Path:
+    """The run file a pending run's scores are read or copied from, still holding that run: a
+    regenerated data/runs/ (make data-runs) gives a file of the same name another run."""
+    path = Path(file)
+    if not path.is_file():
+        raise StoreError(f"run {run_id}: its scores are pending in {file}, which is missing")
+    held = portable.read_record(path).run_id  # the Parquet footer only
+    if held != run_id:
+        raise StoreError(f"run {run_id}: its scores were pending in {file}, which now holds run {held}")
+    return path
 
 
 def _newest_per_spec(found: list[tuple[Path, RunRecord]]) -> tuple[list, list[tuple[Path, str]]]:

@@ -197,9 +197,8 @@ class RunTable:
             if not rows:
                 self._check_exists(conn, run_id)
                 pending = self._pending(conn, run_id)
-        if not rows and pending:  # a lazily imported run: copy it in now, or read what another copier wrote
-            self.load_pending(run_id)
-            return self.scores(run_id)
+        if not rows and pending:  # a lazily imported run: read in place from its file until copied in
+            return self.pending_scores(run_id, pending)
         if not rows:
             return long_frame([], ("item_id", "slot", "score"))
         frame = pd.DataFrame.from_records(rows, columns=["item_id", "slot", "score"])
@@ -234,7 +233,7 @@ class RunTable:
             frame["score"] = frame["score"].astype(float)
             for run_id, part in frame.groupby("run_id", sort=False):
                 out[run_id] = part.drop(columns="run_id").reset_index(drop=True)
-        # Runs without rows: pending (copied in now), empty, or missing (RunNotFoundError), as scores() does.
+        # Runs without rows: pending (read from their file), empty, or missing (RunNotFoundError), as scores() does.
         for run_id in ids:
             if run_id not in out:
                 out[run_id] = self.scores(run_id)

@@ -116,7 +116,7 @@ item_texts = sa.Table(
 )
 
 # Runs imported lazily (Store.import_runs(lazy=True)): their record is stored, their item scores
-# are still in the run file named here, copied in by Store.load_pending or on the run's first read.
+# are still in the run file named here, read from it in place until Store.load_pending copies them in.
 pending_scores = sa.Table(
     "pending_scores",
     metadata,

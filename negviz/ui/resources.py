@@ -84,8 +84,8 @@ def _store(url: str):
 
     s = open_store(url or None)  # with the shipped runs' records, as every entry point opens it
     if not s.read_only and s.pending_runs():  # a read-only store is shown as it is
-        # First start: the shipped runs' item scores are copied in by a background thread, or by
-        # the first page that reads a run before the thread got to it.
+        # First start: the shipped runs' item scores are copied in by a background thread, and
+        # read in place from their files until then (Store.pending_scores).
         _load_pending_in_background(s)
     return s
 
@@ -104,7 +104,7 @@ def _load_pending_in_background(s) -> None:
                 if shutdown.stopping():
                     return
                 s.load_pending(run_id)
-        except Exception:  # a page reading the run copies it itself, and reports what fails
+        except Exception:  # a page reads the run from its file meanwhile, and reports what fails
             logging.getLogger("negviz").exception("copying the shipped runs' scores into the store failed")
 
     shutdown.start_thread(load, "negviz-load-shipped-runs")

@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tests.conftest import BROWSER_DIRS, SLOW_DIRS
+from tests.conftest import BROWSER_DIRS, LONGEST_FIRST, SLOW_DIRS, leaves_out
 
 TESTS = Path(__file__).resolve().parents[1]
 NOT_TESTS = {"support", "data", "__pycache__"}
@@ -49,6 +49,32 @@ def test_the_markers_come_from_the_directory():
     kept = {line.split("::")[0] for line in done.stdout.splitlines() if "::" in line}
     assert kept == {"tests/core/test_outcomes.py"}, done.stdout + done.stderr
     assert BROWSER_DIRS <= SLOW_DIRS, "a browser test is slow too"
+
+
+def test_the_long_tiers_are_collected_first_a_file_kept_whole():
+    """Without -m, every file is collected, the slow tiers first in LONGEST_FIRST's order (the
+    Makefile hands files to the workers in this order), each file's tests together."""
+    files = ["tests/core/test_outcomes.py", "tests/pages/test_board_page.py", "tests/browser/test_board.py"]
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider", *files],
+        cwd=TESTS.parent,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    order = [line.split("::")[0] for line in done.stdout.splitlines() if "::" in line]
+    runs = [f for i, f in enumerate(order) if i == 0 or order[i - 1] != f]
+    assert runs == [files[2], files[1], files[0]], done.stdout + done.stderr
+    assert set(LONGEST_FIRST) == SLOW_DIRS
+
+
+def test_a_marker_expression_leaves_out_a_tier_only_when_no_test_there_can_match():
+    """The directories `make test-fast` does not collect at all: those its -m deselects whatever
+    other marker a test there carries."""
+    assert leaves_out("not browser and not slow", "pages") and leaves_out("not browser and not slow", "browser")
+    assert leaves_out("not browser", "browser") and not leaves_out("not browser", "pages")
+    assert not leaves_out("slow", "processes") and not leaves_out("browser", "browser")
+    assert not leaves_out("not slow or gpu", "models")  # a models test marked gpu would be selected
 
 
 def test_every_module_with_logic_has_a_test_file_of_its_name():

@@ -41,9 +41,10 @@ def test_reasoning_is_stored_per_item_and_query(rank1, store, tmp_path):
             other.import_runs(file, lazy=lazy)
             if lazy:
                 assert other.pending_runs() == [again.record.run_id]  # the record only, so far
-            # A lazily imported run's texts are copied in, with its scores, on their first read.
+            # A lazily imported run's texts are read from its file until copied in, with its scores.
             assert len(other.item_texts(again.record.run_id)) == 8
-            assert other.pending_runs() == []
+            other.load_pending()
+            assert other.pending_runs() == [] and len(other.item_texts(again.record.run_id)) == 8
 
 
 def test_a_template_without_reasoning_keeps_no_text(tiny_model_dir, store, tmp_path):

@@ -6,7 +6,7 @@ import pandas as pd
 import pytest
 
 from negviz.core.errors import DataValidationError
-from negviz.store.frames import epoch_item_rows, long_frame, score_rows
+from negviz.store.frames import epoch_item_rows, long_frame, score_frame, score_rows
 
 
 def test_score_rows_prefix_the_run_and_keep_exact_floats():
@@ -49,3 +49,27 @@ def test_long_frame_fixes_dtypes_even_when_empty():
     assert frame["value"].tolist() == [0.5] and frame["epoch"].dtype == int and frame["item_id"].tolist() == ["r"]
     empty = long_frame([], ["item_id", "slot", "score"])
     assert list(empty.columns) == ["item_id", "slot", "score"] and empty["score"].dtype == float
+
+
+def test_score_frame_is_what_the_store_reads_back_in_its_order():
+    """A run file's scores read in place: str keys, float scores, ordered by item_id then slot in
+    code-point order (SQLite's ORDER BY), checked as score_rows checks them."""
+    scores = pd.DataFrame(
+        {"item_id": ["b", 10, "B", "b", "é"], "slot": ["pos", "neg", "neg", "neg", "pos"], "score": [1, 2, 3, 4.5, 5]}
+    )
+    frame = score_frame(scores)
+    assert list(frame.itertuples(index=False, name=None)) == [
+        ("10", "neg", 2.0),
+        ("B", "neg", 3.0),
+        ("b", "neg", 4.5),
+        ("b", "pos", 1.0),
+        ("é", "pos", 5.0),
+    ]
+    assert frame["score"].dtype == float and list(frame.index) == [0, 1, 2, 3, 4]
+    ordered = score_frame(frame)  # already in order: kept as it is
+    pd.testing.assert_frame_equal(ordered, frame)
+    with pytest.raises(DataValidationError, match="item_id 'b' has slot 'pos' twice") as err:
+        score_frame(pd.concat([scores, scores.iloc[:1]], ignore_index=True))
+    assert err.value.row == 5
+    with pytest.raises(DataValidationError, match="item_id 'a' has slot 's' twice"):
+        score_rows("r1", pd.DataFrame({"item_id": ["a", "a", "b"], "slot": ["s", "s", "s"], "score": [1, 2, 3]}))

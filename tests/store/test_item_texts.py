@@ -23,3 +23,8 @@ def test_item_texts_are_saved_beside_the_run_and_travel_in_its_file(store, tmp_p
     assert store.item_texts(run_id).empty
     assert store.import_runs(path) == [run_id]
     pd.testing.assert_frame_equal(store.item_texts(run_id), texts)
+    store.delete_run(run_id)
+    assert store.import_runs(path, lazy=True) == [run_id] and store.pending_runs() == [run_id]
+    pd.testing.assert_frame_equal(store.item_texts(run_id), texts)  # read in place from the file
+    assert store.load_pending(run_id) == 1
+    pd.testing.assert_frame_equal(store.item_texts(run_id), texts)  # copied in

@@ -18,7 +18,7 @@ def test_the_stand_in_reads_the_runs_and_refuses_writes(tmp_path):
     stand_in = ShippedStore("the results database at db:5432 is not reachable", host="db", runs_dir=runs)
     try:
         assert stand_in.runs()["run_id"].tolist() == [run_id] and stand_in.get_run(run_id).summary == {"rr": 0.5}
-        assert stand_in.scores(run_id).equals(expected)  # copied in on first read: allowed
+        assert stand_in.scores(run_id).equals(expected)  # read in place from the run file
         with pytest.raises(StoreUnavailableError, match="not reachable; nothing can be saved until it is back"):
             stand_in.add_annotation("nevir", "1", "ana", {"type": "none"})
         assert stand_in.annotations().empty and len(stand_in.runs()) == 1

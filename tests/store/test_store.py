@@ -7,6 +7,7 @@ test_store_once.py. Several processes writing at once: tests/concurrency/test_st
 
 from __future__ import annotations
 
+import pandas as pd
 import pytest
 import sqlalchemy as sa
 
@@ -76,10 +77,34 @@ def test_open_store_holds_the_shipped_runs_from_its_first_open(store_url, monkey
     with open_store(store_url) as s:
         assert set(s.runs(status=None)["run_id"]) == shipped
         assert len(shipped) == len(list((DATA_DIR / "runs").glob("*.parquet")))
-        assert set(s.pending_runs()) == shipped and table_count(s, t.item_scores) == 0  # scores on first read
+        assert set(s.pending_runs()) == shipped and table_count(s, t.item_scores) == 0  # scores read in place
         mine = s.save_run(make_record("mine"), make_scores(5))
     with open_store(store_url) as again:
         assert set(again.runs(status=None)["run_id"]) == shipped | {mine}
+
+
+def test_a_fresh_store_reads_the_shipped_scores_as_the_copied_store_does(shipped_store, tmp_path, monkeypatch):
+    """Shipped runs read in place from data/runs/ by a fresh store (nothing copied yet) give the
+    frame, and the texts, that the store with every score copied in gives: the same numbers before
+    and after the background copy. Every run of one dataset in four (one per dataset and kind at
+    least) and the run that keeps reasoning texts: reading all 2 million rows twice would cost this
+    fast tier seconds for the same check."""
+    monkeypatch.delenv("NEGVIZ_NO_SHIPPED_RUNS", raising=False)
+    listed = shipped_store.runs(status=None).sort_values("run_id")
+    chosen = set(listed.groupby(["dataset_name", "kind"])["run_id"].first()) | set(listed["run_id"].iloc[::4])
+    with open_store(tmp_path / "fresh.sqlite") as fresh:
+        assert sorted(fresh.pending_runs()) == sorted(shipped_run_ids()) == listed["run_id"].tolist()
+        with_texts = [r for r in listed["run_id"] if not shipped_store.item_texts(r).empty]
+        assert len(with_texts) == 1
+        chosen = sorted(chosen | set(with_texts))
+        in_place = fresh.scores_many(chosen)
+        assert table_count(fresh, t.item_scores) == 0  # read, not copied
+        copied = shipped_store.scores_many(chosen)
+        assert shipped_store.pending_runs() == [] and sum(map(len, copied.values())) > 100_000
+        for run_id in chosen:
+            pd.testing.assert_frame_equal(in_place[run_id], copied[run_id], obj=run_id)
+        for run_id in with_texts:
+            pd.testing.assert_frame_equal(fresh.item_texts(run_id), shipped_store.item_texts(run_id), obj=run_id)
 
 
 def test_a_store_stays_empty_when_asked(store_url, monkeypatch):
