@@ -48,10 +48,11 @@ SOURCES: dict[str, TrainingSource] = {
 }
 
 
-def sources_help(file: str) -> str:
-    """Every source with what it is, then ``file`` (what else --train takes): one line for --help."""
+def sources_help(more: str) -> str:
+    """Every source with what it is, then ``more`` (what else the field takes), in one line: the
+    CLI's --help and the Fine-tune form's."""
     named = [f"{s.name} ({s.help})" if s.help else s.name for s in SOURCES.values()]
-    return f"{', '.join(named)}, or {file}"
+    return f"{', '.join(named)}, {more}"
 
 
 def trained_datasets(source: str) -> list[str]:

@@ -33,7 +33,7 @@ _DEFAULT = FinetuneSpec()
 _HELP = {
     "model": "catalog name, hub id or local folder (a sentence-transformers or transformers encoder)",
     "family": "bi-encoder (MultipleNegativesRankingLoss) or late-interaction (MaxSim over token vectors)",
-    "train": sources_help("a pairs or triplet file (see --train-kind)"),
+    "train": sources_help("or a pairs or triplet file (see --train-kind)"),
     "heldout": "held-out pairs: a pairs file or nevir (default: the split's held-out part)",
     "columns": "column mapping of a user file, e.g. pair_id=id,q1=query1,...",
     "heldout_fraction": "share of passages held out when a source is split",
