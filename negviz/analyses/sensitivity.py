@@ -31,8 +31,8 @@ from negviz.core.kinds import ANTONYM_PERTURBATION, NEGATION_PERTURBATION, pertu
 from negviz.core.schema import EMPTY_CANDIDATE, PERTURBATION, SENTENCE_PAIRS, SEVERITIES
 from negviz.datasets.facts import metric_label
 from negviz.evaluation.item_scoring import item_ids
+from negviz.evaluation.summaries import RATIO
 
-RATIO = "sensitivity_ratio"
 ACCURACY = "detection_accuracy"
 VALUES = {v: metric_label(v) for v in (RATIO, ACCURACY)}  # the one label of each (datasets.facts)
 PUBLISHED_TABLE = "negbleurt_demetr"

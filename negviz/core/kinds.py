@@ -333,7 +333,7 @@ def right_rank_summary(
 
 
 def perturbation_summary(
-    kind: DatasetKind,  # noqa: ARG001
+    kind: DatasetKind,
     frame: pd.DataFrame,
     wide: pd.DataFrame,
     rule: str,  # noqa: ARG001
@@ -345,7 +345,7 @@ def perturbation_summary(
     rows = perturbation_rows(frame.reset_index(drop=True).join(slot_scores), checked_only)
     order = {sev: i for i, sev in enumerate(SEVERITIES)}
     rows.sort(key=lambda r: (order.get(r["severity"], 9), r["perturbation"]))
-    return {"metric": "sensitivity_ratio", "n": len(frame), "checked_only": checked_only, "perturbations": rows}
+    return {"metric": kind.metric, "n": len(frame), "checked_only": checked_only, "perturbations": rows}
 
 
 def perturbation_row(summary: Mapping[str, Any], name: str) -> dict | None:
