@@ -15,8 +15,10 @@ import pandas as pd
 from negviz.core import metrics
 
 from negviz.analyses.leaderboard import COMPARABLE_TABLES, is_paper_corpus
+from negviz.core.kinds import NEGATION_PERTURBATION, perturbation_row
 from negviz.core.schema import queries_dataset
 from negviz.evaluation.published import model_rows
+from negviz.evaluation.summaries import HEADLINE_RATIO, RATIO
 
 BESIDE_COLUMNS = (  # which row of which paper first: a model may stand beside several
     "model",
@@ -49,7 +51,7 @@ def run_value(summary: dict, metric: str, perturbation: str = "") -> tuple[float
     """(value, CI low, CI high) of ``metric`` in a run's summary (one perturbation's for DEMETR),
     None when the run does not measure it."""
     if perturbation:
-        hit = _perturbation(summary, perturbation)
+        hit = perturbation_row(summary, perturbation)
         if hit is None or hit.get(metric) is None:
             return None
         lo, hi = hit.get("ratio_ci95") or (None, None)
@@ -63,10 +65,6 @@ def run_value(summary: dict, metric: str, perturbation: str = "") -> tuple[float
         ci = None
     lo, hi = ci or (None, None)
     return float(summary[metric]), lo, hi
-
-
-def _perturbation(summary: dict, name: str) -> dict | None:
-    return next((p for p in summary.get("perturbations", []) if p.get("perturbation") == name), None)
 
 
 def protocol_note(
@@ -136,7 +134,7 @@ def beside_published(runs: pd.DataFrame, reference: pd.DataFrame) -> pd.DataFram
                     "negviz": value,
                     "ci_low": lo,
                     "ci_high": hi,
-                    "n": (_perturbation(summary, perturbation) or {}).get("n", r.n) if perturbation else r.n,
+                    "n": (perturbation_row(summary, perturbation) or {}).get("n", r.n) if perturbation else r.n,
                     "published": published,
                     "difference": value - published,
                     "diff_ci_low": lo - published if has_ci else None,
@@ -226,9 +224,7 @@ def shown_beside(beside: pd.DataFrame) -> list[tuple[str, pd.DataFrame]]:
 
 # Published rows that a leaderboard chart may overlay beyond leaderboard.COMPARABLE_TABLES: the
 # chart's metric -> (published metric, perturbation, tables measured with negviz's protocol).
-OVERLAY_TABLES = {
-    ("demetr", "sensitivity_ratio (negation)"): ("sensitivity_ratio", "critical_id8_negation", ("negbleurt_demetr",))
-}
+OVERLAY_TABLES = {("demetr", HEADLINE_RATIO): (RATIO, NEGATION_PERTURBATION, ("negbleurt_demetr",))}
 
 
 def published_overlay(reference: pd.DataFrame, dataset: str, metric: str) -> tuple[pd.DataFrame, str]:

@@ -2,7 +2,7 @@
 
 Each cell is the number the benchmark's own page shows for the model: the run that stands for
 the model there (negviz.evaluation.run_choice, the one policy), read by the function that page reads it
-with (summaries.headline / leaderboard.headline_ci for a run's headline, the corpus board's
+with (summaries.headline / summaries.headline_ci for a run's headline, the corpus board's
 columns for retrieval over the offline corpus, a DEMETR run's per-perturbation ratio). So a
 board cell and the Overview of that dataset can never show two numbers for one model.
 
@@ -21,15 +21,14 @@ from typing import Any, Callable
 
 import pandas as pd
 
-from negviz.analyses.leaderboard import headline_ci
 from negviz.core import metric_text, metrics
+from negviz.core.kinds import ANTONYM_PERTURBATION, NEGATION_PERTURBATION, perturbation_row
 from negviz.core.schema import queries_dataset
 from negviz.evaluation import run_choice
 from negviz.evaluation.catalog import eval_command
-from negviz.evaluation.summaries import headline, items_of
+from negviz.evaluation.summaries import HEADLINE_RATIO, headline, headline_ci, items_of
 
 Cell = tuple[float | None, float | None, float | None, int | None]  # value, ci low, ci high, n
-NEGATION, ANTONYM = "critical_id8_negation", "critical_id7_antonym"
 GENERAL = "general"
 
 
@@ -73,11 +72,10 @@ def _corpus(metric: str) -> Callable[[dict], Cell]:
 
 def _perturbation(name: str) -> Callable[[dict], Cell]:
     def cell(summary: dict) -> Cell:
-        for p in summary.get("perturbations", []):
-            if p["perturbation"] == name:
-                lo, hi = p.get("ratio_ci95") or (None, None)
-                return p.get("sensitivity_ratio"), lo, hi, p.get("n_ratio", p.get("n"))
-        return None, None, None, None
+        if (p := perturbation_row(summary, name)) is None:
+            return None, None, None, None
+        lo, hi = p.get("ratio_ci95") or (None, None)
+        return p.get("sensitivity_ratio"), lo, hi, p.get("n_ratio", p.get("n"))
 
     return cell
 
@@ -96,11 +94,11 @@ COLUMNS = (
     ),
     Column(
         "demetr_negation", "demetr", "eval", "DEMETR", "sensitivity_ratio", "negation sensitivity", True,
-        _perturbation(NEGATION), "",
+        _perturbation(NEGATION_PERTURBATION), "",
     ),
     Column(
         "demetr_antonym", "demetr", "eval", "DEMETR", "sensitivity_ratio", "antonym sensitivity", True,
-        _perturbation(ANTONYM), "",
+        _perturbation(ANTONYM_PERTURBATION), "",
     ),
     Column(
         "cannot", "cannot", "eval", "CANNOT", "mean_similarity",
@@ -340,7 +338,7 @@ def _trained_text(trained: dict[str, Any]) -> str | None:
 
 
 # Published numbers measured as negviz measures the column (analyses.beside_published decides).
-PUBLISHED_METRICS = {"nevir": "paired_accuracy", "demetr_negation": "sensitivity_ratio (negation)"}
+PUBLISHED_METRICS = {"nevir": "paired_accuracy", "demetr_negation": HEADLINE_RATIO}
 # The best published results of a column, as reference rows (model, source): NevIR's from Rank1's
 # Table 2 (arXiv 2502.18418): RankGPT with o3-mini (listwise), Rank1-32B and MonoT5-3B.
 BEST_PUBLISHED = {

@@ -259,6 +259,16 @@ def bin_items(frame: pd.DataFrame) -> pd.DataFrame:
 
 
 # ---------------------------------------------------------------- which models have a run
+FASTEST = "gradient-x-input"  # one batched pass (PyTorch encoders): the method a first run is told to use
+
+
+def explain_command(model: str, dataset: str, method: str = FASTEST, limit: int | None = None) -> str:
+    """The `negviz explain` command that stores ``model``'s cue-influence run on ``dataset``: the
+    one hint the Why page, its coverage table and the report give."""
+    command = f"negviz explain --model {model} --dataset {dataset} --method {method}"
+    return f"{command} --limit {limit}" if limit else command
+
+
 COVERAGE_COLUMNS = ("model", "family", "method", "items", f"median cue share ({UNIT})", "why not")
 
 
@@ -285,8 +295,8 @@ def coverage(
             reasons.get(r.model_name)
             or NO_ATTRIBUTION.get(r.family)
             or (
-                f"no run on this dataset yet: `negviz explain --model {r.model_name} --dataset {dataset} "
-                "--method occlusion --limit 100` (occlusion works for every model)"
+                f"no run on this dataset yet: `{explain_command(r.model_name, dataset, A.OCCLUSION, 100)}` "
+                "(occlusion works for every model)"
             )
         )
         rows.append((r.model_name, r.family, "", "", float("nan"), why))

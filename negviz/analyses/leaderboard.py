@@ -9,7 +9,7 @@ from __future__ import annotations
 import pandas as pd
 
 from negviz.core.cpu_features import device_label
-from negviz.evaluation.summaries import headline, items_of
+from negviz.evaluation.summaries import headline, headline_ci, items_of
 
 LEADERBOARD_COLUMNS = (
     "model",
@@ -32,17 +32,6 @@ LEADERBOARD_COLUMNS = (
     "created_at",
     "run_id",
 )
-
-
-def headline_ci(summary: dict) -> tuple[float | None, float | None]:
-    """The 95% CI of the one number a run is shown by (summaries.headline)."""
-    ci = summary.get("ci95")
-    if isinstance(ci, dict):  # a corpus run: one CI per metric
-        ci = ci.get(summary.get("metric"))
-    if not ci and summary.get("metric") == "sensitivity_ratio":
-        neg = [p for p in summary.get("perturbations", []) if p["perturbation"] == "critical_id8_negation"]
-        ci = neg[0].get("ratio_ci95") if neg else None
-    return (ci[0], ci[1]) if ci else (None, None)
 
 
 def _ties(summary: dict):

@@ -27,18 +27,17 @@ import numpy as np
 import pandas as pd
 
 from negviz.core import metrics
-from negviz.core.kinds import perturbation_rows
+from negviz.core.kinds import ANTONYM_PERTURBATION, NEGATION_PERTURBATION, perturbation_rows
 from negviz.core.schema import EMPTY_CANDIDATE, PERTURBATION, SENTENCE_PAIRS, SEVERITIES
 from negviz.datasets.facts import metric_label
 from negviz.evaluation.item_scoring import item_ids
+from negviz.evaluation.summaries import RATIO
 
-RATIO = "sensitivity_ratio"
 ACCURACY = "detection_accuracy"
 VALUES = {v: metric_label(v) for v in (RATIO, ACCURACY)}  # the one label of each (datasets.facts)
 PUBLISHED_TABLE = "negbleurt_demetr"
 PUBLISHED_SOURCE = "NegBLEURT Fig. 4"
 PUBLISHED_MODELS = ("BLEURT20", "NegBLEURT", "all-mpnet-base-v2", "NegMPNet")  # the paper's column order
-NEGATION, ANTONYM = "critical_id8_negation", "critical_id7_antonym"
 FOCUS_GROUPS = ("negation", "antonym", "other critical")
 ITEM_COLUMNS = (
     "item_id",
@@ -304,7 +303,11 @@ def critical_focus(matrix: pd.DataFrame) -> pd.DataFrame:
     """The critical perturbations per model, each tagged negation / antonym / other critical, with
     the model's rank of negation and antonym among its critical files (1 = most sensitive)."""
     crit = matrix[matrix["perturbation"].map(severity_of) == "critical"].copy()
-    crit["group"] = crit["perturbation"].map({NEGATION: "negation", ANTONYM: "antonym"}).fillna("other critical")
+    crit["group"] = (
+        crit["perturbation"]
+        .map({NEGATION_PERTURBATION: "negation", ANTONYM_PERTURBATION: "antonym"})
+        .fillna("other critical")
+    )
     crit["label"] = crit["perturbation"].map(short_label)
     crit["rank"] = crit.groupby("model")["value"].rank(ascending=False, method="min")
     crit["of"] = crit.groupby("model")["value"].transform("count")

@@ -102,23 +102,11 @@ def _show(args, result, lookup) -> int:
 
 
 def eval_payload(result) -> dict[str, Any]:
+    from negviz.evaluation.runner import run_head
     from negviz.evaluation.summaries import items_of
 
     r = result.record
-    head = {
-        "model": r.model_name,
-        "model_spec": r.model_spec,
-        "family": r.family,
-        "revision": r.model_revision,
-        "dataset": r.dataset_name,
-        "split": r.split,
-        "n": r.n,
-        "wall_seconds": round(r.wall_seconds, 3),
-        "device": r.device,
-        "run_id": r.run_id,
-        "reused_stored_run": result.reused,
-        "code_version": r.code_version,
-    }
+    head = run_head(result, r.dataset_name, {"n": r.n})
     if result.note:
         head["note"] = result.note
     if of := items_of(r.summary, r.dataset_spec):  # a run over part of the dataset: n of N

@@ -36,6 +36,10 @@ CORPUS = "corpus"  # a document collection to retrieve from (doc_id, text, optio
 EMPTY_CANDIDATE = "."
 # DEMETR severities, in the order the NegBLEURT paper draws them.
 SEVERITIES = ("critical", "major", "minor", "base")
+# DEMETR's negation perturbation, NegBLEURT Fig. 4's negation column: a perturbation run's headline
+# is its sensitivity ratio (negviz.evaluation.summaries.headline); the antonym swap is its foil.
+NEGATION_PERTURBATION = "critical_id8_negation"
+ANTONYM_PERTURBATION = "critical_id7_antonym"
 WRONG = "wrong"  # ExcluIR: the excluded document ranked first; DEMETR: the perturbed one scored higher
 OUTCOME_COLUMNS = ("item_id", "correct", "category", "margin1", "margin2", "margin")
 # Each verdict category as a person reads it (tables, cards, legends: charts.per_type colours them)
@@ -344,7 +348,7 @@ def right_rank_summary(
 
 
 def perturbation_summary(
-    kind: DatasetKind,  # noqa: ARG001
+    kind: DatasetKind,
     frame: pd.DataFrame,
     wide: pd.DataFrame,
     rule: str,  # noqa: ARG001
@@ -356,7 +360,13 @@ def perturbation_summary(
     rows = perturbation_rows(frame.reset_index(drop=True).join(slot_scores), checked_only)
     order = {sev: i for i, sev in enumerate(SEVERITIES)}
     rows.sort(key=lambda r: (order.get(r["severity"], 9), r["perturbation"]))
-    return {"metric": "sensitivity_ratio", "n": len(frame), "checked_only": checked_only, "perturbations": rows}
+    return {"metric": kind.metric, "n": len(frame), "checked_only": checked_only, "perturbations": rows}
+
+
+def perturbation_row(summary: Mapping[str, Any], name: str) -> dict | None:
+    """The row of perturbation ``name`` in a perturbation run's summary (perturbation_summary),
+    None where the run did not score it."""
+    return next((p for p in summary.get("perturbations", []) if p.get("perturbation") == name), None)
 
 
 def perturbation_rows(items: pd.DataFrame, checked_only: bool, seed: int = metrics.SEED) -> list[dict]:

@@ -68,8 +68,6 @@ def eval_command(model: str, dataset: str, options: str = "") -> str:
 # A checkpoint made by `negviz finetune` carries this file (finetune.train.write_provenance): the
 # run, epoch, spec and base model that made it.
 TRAINING_FILE = "negviz_finetune.json"
-# The shipped dataset each `negviz finetune --train` source draws its training pairs from.
-TRAINING_SOURCES = {"nevir-split": "nevir", "nevir-train": "nevir", "cannot": "cannot", "excluir-split": "excluir"}
 
 
 def checkpoint_training(path: str | Path) -> dict[str, Any] | None:
@@ -78,6 +76,8 @@ def checkpoint_training(path: str | Path) -> dict[str, Any] | None:
     from, in the words of the run's note. An evaluation of the checkpoint records it in its summary
     (``summary["trained"]``), so no cell is read as held-out when the model saw that data."""
     import json
+
+    from negviz.datasets.training import trained_datasets
 
     if not str(path or ""):
         return None
@@ -92,7 +92,7 @@ def checkpoint_training(path: str | Path) -> dict[str, Any] | None:
         "epoch": made.get("epoch"),
         "base_model": made.get("base_model") or spec.get("model"),
         "source": source,
-        "datasets": [TRAINING_SOURCES[source]] if source in TRAINING_SOURCES else [],
+        "datasets": trained_datasets(source),  # the shipped dataset the --train source drew on
         "note": made.get("note") or "",
         "spec": spec,  # the recipe: a run of the same recipe and seed stands in when this one is not stored
     }

@@ -88,6 +88,27 @@ class EvalResult:
     note: str | None = None  # said to the user, e.g. why a stored run was reused after scoring
 
 
+def run_head(result, dataset: str, between: dict[str, Any]) -> dict[str, Any]:
+    """What a run's JSON begins with (`negviz eval --json`, over pairs or a corpus): the model,
+    the dataset, ``between`` (n, or the corpus searched), then where it ran and which stored run
+    it is. ``result``: an EvalResult or a CorpusEvalResult."""
+    r = result.record
+    return {
+        "model": r.model_name,
+        "model_spec": r.model_spec,
+        "family": r.family,
+        "revision": r.model_revision,
+        "dataset": dataset,
+        "split": r.split,
+        **between,
+        "wall_seconds": round(r.wall_seconds or 0.0, 3),
+        "device": r.device,
+        "run_id": r.run_id,
+        "reused_stored_run": result.reused,
+        "code_version": r.code_version,
+    }
+
+
 def store_once(
     store, record, scores: pd.DataFrame, *, replace: bool = False, added_sha256: str | None = None
 ) -> tuple[Any, str | None]:

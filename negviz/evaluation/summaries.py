@@ -8,7 +8,7 @@ import json
 import pandas as pd
 
 from negviz.core import metrics
-from negviz.core.kinds import kind_of
+from negviz.core.kinds import NEGATION_PERTURBATION, kind_of, perturbation_row
 from negviz.core.schema import PAIRS
 from negviz.evaluation.item_scoring import wide_scores
 
@@ -20,13 +20,32 @@ def summarize(
     return kind_of(kind).summarize(frame, wide_scores(kind, frame, scores), tie_rule, checked_only)
 
 
+RATIO = "sensitivity_ratio"  # a perturbation run's metric: one ratio per perturbation
+HEADLINE_RATIO = "sensitivity_ratio (negation)"  # its headline: the negation perturbation's ratio
+
+
+def _headline_row(summary: dict) -> dict | None:
+    """A perturbation run's headline row (its negation perturbation's); None for other runs."""
+    return perturbation_row(summary, NEGATION_PERTURBATION) if summary.get("metric") == RATIO else None
+
+
 def headline(summary: dict) -> tuple[str, float | None]:
     """The one number a leaderboard shows for a run, with its metric name."""
     metric = summary.get("metric", "")
-    if metric == "sensitivity_ratio":
-        neg = [p for p in summary.get("perturbations", []) if p["perturbation"] == "critical_id8_negation"]
-        return ("sensitivity_ratio (negation)", neg[0]["sensitivity_ratio"] if neg else None)
+    if metric == RATIO:
+        row = _headline_row(summary)
+        return (HEADLINE_RATIO, row["sensitivity_ratio"] if row else None)
     return (metric, summary.get(metric))
+
+
+def headline_ci(summary: dict) -> tuple[float | None, float | None]:
+    """The 95% CI of the one number a run is shown by (headline)."""
+    ci = summary.get("ci95")
+    if isinstance(ci, dict):  # a corpus run: one CI per metric
+        ci = ci.get(summary.get("metric"))
+    if not ci and (row := _headline_row(summary)):
+        ci = row.get("ratio_ci95")
+    return (ci[0], ci[1]) if ci else (None, None)
 
 
 def items_of(summary: dict | None, dataset_spec: dict | None) -> int | None:

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from negviz.core.options import MAX_ITEMS, bounded, range_words
+from negviz.datasets.training import sources_help
 from negviz.evaluation.jobs import ProgressFile as JobProgressFile
 from negviz.finetune.spec import FAMILIES, KEEP, LATE_INTERACTION, TRAIN_KINDS, FinetuneSpec
 
@@ -32,11 +33,7 @@ _DEFAULT = FinetuneSpec()
 _HELP = {
     "model": "catalog name, hub id or local folder (a sentence-transformers or transformers encoder)",
     "family": "bi-encoder (MultipleNegativesRankingLoss) or late-interaction (MaxSim over token vectors)",
-    "train": "auto (NevIR train from the Hub when reachable, else nevir-split), nevir-split (offline: "
-    "passage-disjoint split of the shipped NevIR test), nevir-train, cannot (sentence/negation "
-    "pairs of the shipped CANNOT files), excluir-split (offline: query-disjoint split of the "
-    "shipped ExcluIR sample as query/document/excluded-document triplets), or a pairs or triplet "
-    "file (see --train-kind)",
+    "train": sources_help("or a pairs or triplet file (see --train-kind)"),
     "heldout": "held-out pairs: a pairs file or nevir (default: the split's held-out part)",
     "columns": "column mapping of a user file, e.g. pair_id=id,q1=query1,...",
     "heldout_fraction": "share of passages held out when a source is split",

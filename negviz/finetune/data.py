@@ -36,7 +36,8 @@ import pandas as pd
 
 from negviz.core.errors import DataValidationError, NegvizError
 from negviz.core.schema import EXCLUSION, PAIRS, DatasetSpec
-from negviz.finetune.spec import AUTO, CANNOT, EXCLUIR_SPLIT, NEVIR_SPLIT, NEVIR_TRAIN, FinetuneSpec
+from negviz.datasets.training import AUTO, CANNOT, EXCLUIR_SPLIT, NEVIR_SPLIT, NEVIR_TRAIN, SOURCES
+from negviz.finetune.spec import FinetuneSpec
 
 GROUP_COLUMN = "passage_id"
 
@@ -283,7 +284,7 @@ def _triplet_data(spec: FinetuneSpec, source: str) -> TrainingData:
 
 def load_training_data(spec: FinetuneSpec) -> TrainingData:
     source = resolve_source(spec.train)
-    if source in (CANNOT, EXCLUIR_SPLIT) or spec.train_kind == TRIPLETS:
+    if (source in SOURCES and SOURCES[source].triplets) or spec.train_kind == TRIPLETS:
         return _triplet_data(spec, source)
     pct = f"{round(100 * (1 - spec.heldout_fraction))}/{round(100 * spec.heldout_fraction)}"
     prov: dict[str, Any] = {"source": source}

@@ -16,6 +16,7 @@ import numpy as np
 import pandas as pd
 
 from negviz.core import metrics
+from negviz.core.kinds import NEGATION_PERTURBATION
 from negviz.core.schema import EXCLUSION, PAIRS, PERTURBATION, SLOTS, DatasetSpec, ModelSpec
 from negviz.evaluation.item_scoring import score_dataset, wide_scores
 from negviz.scorers.base import Progress, no_progress
@@ -50,7 +51,6 @@ def pair_cosines(scorer, d1: list[str], d2: list[str], progress: Progress = no_p
 
 
 SENTENCE_ITEM_NAMES = ("cos", "cos_positive")
-DEMETR_PERTURBATION = "critical_id8_negation"  # the negation column of NegBLEURT Fig. 4
 
 
 def demetr_sample(n: int) -> pd.DataFrame | None:
@@ -59,7 +59,7 @@ def demetr_sample(n: int) -> pd.DataFrame | None:
         return None
     from negviz.datasets import load
 
-    return load(DatasetSpec.make("demetr", limit=int(n), perturbations=DEMETR_PERTURBATION)).frame
+    return load(DatasetSpec.make("demetr", limit=int(n), perturbations=NEGATION_PERTURBATION)).frame
 
 
 # Triplet columns as the exclusion kind's (query, document to retrieve, excluded document).

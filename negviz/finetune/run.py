@@ -24,7 +24,8 @@ from typing import Any, Callable
 import pandas as pd
 
 from negviz.core.json_values import plain
-from negviz.core.schema import EXCLUSION, PAIRS, SENTENCE_PAIRS, DatasetSpec, spec_hash
+from negviz.core.schema import EXCLUSION, PAIRS, DatasetSpec, spec_hash
+from negviz.datasets.training import SOURCES
 from negviz.finetune import history
 from negviz.finetune.data import (
     TRIPLETS,
@@ -398,7 +399,8 @@ SENTENCE_COSINE = "cos(E(anchor), E(negative)) of the sentence embeddings: a hel
 def _heldout_kind(data: TrainingData) -> str:
     if data.kind != TRIPLETS:
         return PAIRS
-    return SENTENCE_PAIRS if data.heldout_spec.name == "cannot" else EXCLUSION
+    source = SOURCES.get(data.source)
+    return source.heldout_kind if source else EXCLUSION  # a triplet file: query, document, excluded one
 
 
 def _transfer_frame(n: int) -> pd.DataFrame | None:

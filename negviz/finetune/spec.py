@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, fields, replace
 from typing import Any, Mapping
 
+from negviz.datasets.training import AUTO
 from negviz.scorers import LATE_INTERACTION
 
 # Families that can be fine-tuned, and the scorer family that reads their checkpoints.
@@ -17,14 +18,6 @@ BI_ENCODER = "bi-encoder"
 FAMILIES = (BI_ENCODER, LATE_INTERACTION)
 EVAL_FAMILY = {BI_ENCODER: "bi-encoder", LATE_INTERACTION: "maxsim"}
 
-# Training data sources (besides a pairs file path).
-AUTO = "auto"  # NevIR train from the Hub when reachable, else the offline split
-NEVIR_SPLIT = "nevir-split"  # offline: shipped NevIR test split into passage-disjoint parts
-NEVIR_TRAIN = "nevir-train"  # NevIR train (Hub); held out: the shipped NevIR test
-CANNOT = "cannot"  # offline: the shipped CANNOT files' sentence/negation pairs (train part; held out: heldout)
-# offline: the shipped ExcluIR sample as (query, document, excluded document) triplets, split by query
-EXCLUIR_SPLIT = "excluir-split"
-SOURCES = (AUTO, NEVIR_SPLIT, NEVIR_TRAIN, CANNOT, EXCLUIR_SPLIT)
 TRAIN_KINDS = ("pairs", "triplets")  # what a training file holds: NevIR pairs or (anchor, positive, negative)
 KEEP = ("none", "final", "all")  # which checkpoints stay on disk after the run
 
@@ -35,7 +28,7 @@ class FinetuneSpec:
 
     model: str = "all-MiniLM-L6-v2"  # catalog name, hub id or local path (ModelSpec text)
     family: str = BI_ENCODER
-    train: str = AUTO  # a SOURCES value or a pairs file (CSV/TSV/JSONL/Parquet)
+    train: str = AUTO  # a training source (negviz.datasets.training) or a pairs file (CSV/TSV/JSONL/Parquet)
     heldout: str | None = None  # a pairs file or "nevir"; None: the source's default
     columns: str | None = None  # column mapping of a user file, as for `negviz eval --columns`
     heldout_fraction: float = 0.3  # share of passages held out when a source is split

@@ -348,18 +348,16 @@ def _why(view: DatasetView, outs: pd.DataFrame, order: list[str]) -> dict[str, A
     "attribution") and the lexical confound against BM25 (DatasetView.lexical_margins, as on the page)."""
     from negviz.analyses import lexical as X
     from negviz.analyses.cue_influence import ANALYSIS as CUE_INFLUENCE
+    from negviz.analyses.cue_influence import explain_command
     from negviz.store.record import ATTRIBUTION
 
     name = view.name
     out: dict[str, Any] = {
         "attribution": [],
         "lexical": None,
-        "command": f"negviz explain --model {order[0]} --dataset {name} --method gradient-x-input",
+        "command": explain_command(order[0], name),
     }
-    stored = view.runs(ATTRIBUTION)
-    if len(stored):  # the kind also holds layer curves: only cue-influence runs here
-        stored = stored[stored["options"].map(lambda o: (o or {}).get("analysis")) == CUE_INFLUENCE]
-    found = choose_runs(stored, order, kind=ATTRIBUTION)
+    found = choose_runs(view.attribution_runs(CUE_INFLUENCE), order, kind=ATTRIBUTION)
     for r in found.to_dict("records"):
         s = r["summary"] or {}
         out["attribution"].append(

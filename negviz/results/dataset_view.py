@@ -27,7 +27,7 @@ import pandas as pd
 from negviz.core import outcomes as oc
 from negviz.core.schema import queries_dataset
 from negviz.evaluation import run_choice
-from negviz.store.record import COMPLETE, EVAL, FINETUNE, RETRIEVAL
+from negviz.store.record import ATTRIBUTION, COMPLETE, EVAL, FINETUNE, RETRIEVAL
 
 
 class ReadCache(Protocol):
@@ -115,6 +115,14 @@ class DatasetView:
         return self._read(
             "runs", (self.name, kind, status), lambda: self.store.runs(dataset=self.name, kind=kind, status=status)
         )
+
+    def attribution_runs(self, analysis: str) -> pd.DataFrame:
+        """The dataset's complete attribution runs of one analysis: the kind holds two, told apart
+        by options["analysis"] (negviz.analyses.cue_influence.ANALYSIS, negviz.analyses.layers.ANALYSIS)."""
+        stored = self.runs(ATTRIBUTION)
+        if stored.empty:
+            return stored
+        return stored[stored["options"].map(lambda o: (o or {}).get("analysis")) == analysis]
 
     def retrieval_runs(self) -> pd.DataFrame:
         """Complete retrieval runs over a corpus whose queries are this dataset's (a corpus run is

@@ -69,7 +69,7 @@ class LLMListwise(GenerativeScorer):
         list; the endpoint back end still caches every response. A query asked twice has the same
         first-stage list, so it is ranked once; two candidates with one text share a score."""
         scores, _ = self._rank(dict(zip(queries, lists)), progress)
-        self._pairs_seen = getattr(self, "_pairs_seen", 0) + sum(len(c) for c in lists)  # provenance
+        self._pairs_seen += sum(len(c) for c in lists)  # provenance
         return np.array([[scores[(q, d)] for d in cands] for q, cands in zip(queries, lists)], dtype=np.float64)
 
     def _rank(self, lists: dict[str, list[str]], progress: Progress):

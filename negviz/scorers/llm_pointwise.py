@@ -63,6 +63,13 @@ class GenerativeScorer(Scorer):
     checkpoint_every = 32  # seconds of work per pair on a CPU: a killed run keeps what it finished
     run_options = ("api_key_env", "concurrency", "max_calls", "dry_run", "timeout", "retries")  # change no score
 
+    def __init__(self, *args: Any, **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self._endpoint: Any = None  # the endpoint client, made on first use (negviz.scorers.llm.endpoint)
+        self._pairs_seen = 0  # pairs asked for, for run_provenance
+        self._pairs_cached = 0  # of those, pairs the score cache answered
+        self._reasoning: dict[str, str] = {}  # kept texts by pair key (text_hash(q) + text_hash(d))
+
     @classmethod
     def needs_files(cls, options: dict[str, Any]) -> bool:
         return options.get("backend", "transformers") != "endpoint"
@@ -93,7 +100,7 @@ class GenerativeScorer(Scorer):
     def endpoint(self):
         from negviz.scorers.llm.endpoint import Endpoint
 
-        if getattr(self, "_endpoint", None) is None:
+        if self._endpoint is None:
             o = self.options
             self._endpoint = Endpoint(
                 o["base_url"],
@@ -120,8 +127,8 @@ class GenerativeScorer(Scorer):
         before = self.encoded
         out = super().score(queries, docs, progress)
         unique = len({(q, d) for q, d in zip(queries, docs)})
-        self._pairs_seen = getattr(self, "_pairs_seen", 0) + unique
-        self._pairs_cached = getattr(self, "_pairs_cached", 0) + unique - (self.encoded - before)
+        self._pairs_seen += unique
+        self._pairs_cached += unique - (self.encoded - before)
         return out
 
     # -- the text behind a verdict (Rank1's reasoning, RankGPT's permutation), kept with the scores
@@ -133,7 +140,7 @@ class GenerativeScorer(Scorer):
 
     def _keep_texts(self, queries: Sequence[str], docs: Sequence[str], texts: Sequence[str]) -> None:
         kept = {text_hash(q) + text_hash(d): t for q, d, t in zip(queries, docs, texts)}
-        self._reasoning = {**getattr(self, "_reasoning", {}), **kept}
+        self._reasoning = {**self._reasoning, **kept}
         if self.cache:
             self.cache.put_texts(self.reasoning_namespace, kept)
 
@@ -142,7 +149,7 @@ class GenerativeScorer(Scorer):
         if not self.keeps_text:
             return None
         keys = [text_hash(q) + text_hash(d) for q, d in zip(queries, docs)]
-        known = dict(getattr(self, "_reasoning", {}))
+        known = dict(self._reasoning)
         missing = [k for k in set(keys) if k not in known]
         if missing and self.cache:
             known.update(self.cache.get_texts(self.reasoning_namespace, missing))
@@ -151,13 +158,12 @@ class GenerativeScorer(Scorer):
     def run_provenance(self) -> dict[str, Any]:
         """Figures a stored run keeps: pairs answered from the score cache, and for the endpoint
         back end its requests, tokens and wall time (never the key)."""
-        seen = getattr(self, "_pairs_seen", 0)
         out: dict[str, Any] = {
             "backend": self.options["backend"],
-            "pairs": seen,
-            "pairs_from_score_cache": getattr(self, "_pairs_cached", 0),
+            "pairs": self._pairs_seen,
+            "pairs_from_score_cache": self._pairs_cached,
         }
-        if self.options["backend"] == "endpoint" and getattr(self, "_endpoint", None) is not None:
+        if self.options["backend"] == "endpoint" and self._endpoint is not None:
             out["endpoint"] = {"base_url": self._endpoint.where, **self._endpoint.usage.as_dict()}
         elif self.loaded and hasattr(self._model, "prefix_ids"):  # local: the template prefix read from its KV cache
             out["prefix_tokens"] = len(self._model.prefix_ids)

@@ -13,17 +13,9 @@ from negviz.charts.layers import layer_curves
 from negviz.charts.per_type import category_label
 from negviz.core.outcomes import CATEGORIES
 from negviz.language.taxonomy import TAXONOMY
-from negviz.store.record import ATTRIBUTION
 from negviz.ui import chart_items, inspector_data
 from negviz.ui.dataset_cache import dataset_view
 from negviz.ui.widgets import csv_download, figure_downloads, safe_md
-
-
-def _stored(name: str) -> tuple[pd.DataFrame, pd.Series]:
-    """The dataset's stored attribution-kind runs and each one's analysis."""
-    stored = dataset_view(name).runs(ATTRIBUTION)
-    analysis = stored["options"].map(lambda o: (o or {}).get("analysis")) if len(stored) else pd.Series(dtype=object)
-    return stored, analysis
 
 
 @st.cache_data(show_spinner=False, max_entries=16)
@@ -34,7 +26,6 @@ def _group_table(frame: pd.DataFrame, group: str) -> pd.DataFrame:
 
 def shares(name: str, ds) -> None:
     """The cue's share per verdict or negation type, and the pairs behind a bin."""
-    stored, analysis = _stored(name)
     st.caption(
         "Token attributions over a whole dataset, reduced to one number per comparison: the share of "
         "|attribution| that falls on the negation cue (the words of the negation edit), in percent of the "
@@ -42,12 +33,12 @@ def shares(name: str, ds) -> None:
         "model); integrated gradients and gradient × input differentiate a PyTorch encoder. Runs are "
         "computed once with `negviz explain` and shared through the store."
     )
-    runs = stored[analysis == C.ANALYSIS] if len(stored) else stored
+    runs = dataset_view(name).attribution_runs(C.ANALYSIS)
     _coverage(name, ds, runs)
     if runs.empty:
         st.info(
             f"No cue-influence runs on {ds.title} yet. Compute one with "
-            f"`negviz explain --model all-MiniLM-L6-v2 --dataset {name} --method gradient-x-input` "
+            f"`{C.explain_command('all-MiniLM-L6-v2', name)}` "
             "(a progress bar counts the pairs; `--limit N` for a first look)."
         )
         return
@@ -166,14 +157,13 @@ def _coverage(name: str, ds, runs: pd.DataFrame) -> None:
 
 def fading(name: str, ds) -> None:
     """Per-layer curves of stored runs, averaged over the items of a negation type."""
-    stored, analysis = _stored(name)
     st.subheader("Where the cue fades, layer by layer")
     st.caption(
         "1 − cos between an item's two documents at the first word piece where they differ, and between "
         "their mean-pooled states, per layer (0 = the embeddings), averaged per negation type. A trained "
         "model's curve beside its base shows in which layers training changed the representation."
     )
-    runs = stored[analysis == L.ANALYSIS] if len(stored) else stored
+    runs = dataset_view(name).attribution_runs(L.ANALYSIS)
     if runs.empty:
         st.info(
             f"No layer curves on {ds.title} yet. Compute them with "

@@ -8,6 +8,7 @@ import streamlit as st
 
 from negviz import finetune as ft
 from negviz.finetune import jobs
+from negviz.datasets.training import SOURCES, sources_help
 from negviz.finetune.data import HEDGE_TRIPLE
 from negviz.finetune.spec import TRAIN_KINDS
 from negviz.ui.widgets import show_error, user_path
@@ -45,13 +46,13 @@ def start_form(store) -> None:
             d1, d2, d3, d4 = st.columns([3, 1, 1, 1])
             train = d1.selectbox(
                 "Training data",
-                ["auto", "nevir-split", "nevir-train", "cannot", HEDGE_TRIPLE],
+                [*SOURCES, HEDGE_TRIPLE],
                 accept_new_options=True,
-                help="auto: NevIR train from the Hub when reachable, else a passage-disjoint 70/30 split "
-                "of the shipped NevIR test (offline). cannot: CANNOT's sentence/negation pairs "
-                "(the NegMPNet recipe). hf:joey234/hedge_triple: HedgeTriple (needs the Hub). Or "
-                "type the name of a pairs dataset added on 'Add a dataset' (how a file reaches a "
-                "shared server), or a file path where this server allows it.",
+                help=sources_help(
+                    f"{HEDGE_TRIPLE} (HedgeTriple; needs the Hub), or type the name of a pairs dataset added "
+                    "on 'Add a dataset' (how a file reaches a shared server), or a file path where this "
+                    "server allows it."
+                ),
             )
             limit = d2.number_input("Training items (0 = all)", 0, 100_000, 0)
             seed = d3.number_input("Seed", 0, 2**31 - 1, 0)

@@ -154,3 +154,35 @@ def test_maxsim_variants_have_their_encoders_as_base():
     assert base_model("maxsim-all-MiniLM-L6-v2") == "all-MiniLM-L6-v2"
     assert base_model("maxsim-all-mpnet-base-v2") == "all-mpnet-base-v2"
     assert base_model("all-MiniLM-L6-v2") is None and base_model("bm25") is None
+
+
+def test_one_negation_perturbation_heads_a_demetr_run_everywhere():
+    """A DEMETR run's headline and its CI (Overview, leaderboard, notebook API), the board's DEMETR
+    columns and the comparison with the papers read the perturbations named in negviz.core.kinds."""
+    from negviz.analyses.beside_published import run_value
+    from negviz.core.kinds import ANTONYM_PERTURBATION, NEGATION_PERTURBATION
+    from negviz.evaluation.summaries import HEADLINE_RATIO, RATIO, headline, headline_ci
+
+    rows = [
+        {"perturbation": ANTONYM_PERTURBATION, "sensitivity_ratio": 0.2, "ratio_ci95": [0.1, 0.3], "n": 5},
+        {"perturbation": NEGATION_PERTURBATION, "sensitivity_ratio": 0.6, "ratio_ci95": [0.5, 0.7], "n": 7},
+    ]
+    summary = {"metric": RATIO, "n": 12, "perturbations": rows}
+    assert headline(summary) == (HEADLINE_RATIO, 0.6) and headline_ci(summary) == (0.5, 0.7)
+    cells = {c.key: c.cell(summary) for c in COLUMNS if c.dataset == "demetr"}
+    assert cells == {"demetr_negation": (0.6, 0.5, 0.7, 7), "demetr_antonym": (0.2, 0.1, 0.3, 5)}
+    assert run_value(summary, RATIO, NEGATION_PERTURBATION) == (0.6, 0.5, 0.7)
+    antonym_only = {**summary, "perturbations": rows[:1]}  # a run without the negation file has no headline
+    assert headline(antonym_only) == (HEADLINE_RATIO, None) and headline_ci(antonym_only) == (None, None)
+    row = leaderboard(
+        pd.DataFrame(
+            [
+                {
+                    "model_name": "m", "family": "bi-encoder", "summary": summary, "n": 12, "options": {},
+                    "dataset_name": "demetr", "split": "test", "device": "cpu", "wall_seconds": 1.0,
+                    "model_revision": "r", "code_version": "v", "created_at": None, "run_id": "x",
+                }
+            ]
+        )
+    ).iloc[0]  # fmt: skip
+    assert (row["metric"], row["value"], row["ci_low"], row["ci_high"]) == (HEADLINE_RATIO, 0.6, 0.5, 0.7)

@@ -51,3 +51,22 @@ def test_the_table_has_a_header_and_one_line_per_metric(result):
     assert lines[-2].strip().startswith("d+ in top 3: 2, d− in top 3: 2")
     # the run's encoding plan (negviz.evaluation.retrieval.plan): BM25 encodes nothing
     assert lines[-1].strip() == "plan: bm25 index over the corpus, no model encoding; 2 queries; 0 texts encoded"
+
+
+def test_a_pairs_run_and_a_corpus_run_print_one_head(result, store, score_cache):
+    """`negviz eval --json` begins alike over pairs and over a corpus (negviz.evaluation.runner.run_head):
+    the model and dataset, what differs (n, or the corpus searched), then where it ran and which run."""
+    from negviz.cli.eval_command import eval_payload
+    from negviz.evaluation.runner import run_eval
+
+    pairs = eval_payload(run_eval("bm25", DatasetSpec.make("nevir", limit=2), store=store, cache=score_cache))
+    first = ["model", "model_spec", "family", "revision", "dataset", "split"]
+    then = ["wall_seconds", "device", "run_id", "reused_stored_run", "code_version"]
+    for out, between in (
+        (pairs, ["n"]),
+        (corpus_payload(result), ["corpus", "corpus_size", "corpus_hash", "retrieval"]),
+    ):
+        keys = list(out)
+        assert keys[: len(first) + len(between)] == first + between
+        assert keys[keys.index("wall_seconds") :][: len(then)] == then
+    assert pairs["dataset"] == "nevir" and pairs["n"] == 2 and pairs["model"] == "bm25"

@@ -161,3 +161,26 @@ def test_excluir_triplets_and_triplet_batches():
     b = fd.triplet_batches(items, batch_size=2, seed=1)
     assert [len(x) for x in b] == [2, 2, 1] and sorted(i for x in b for i in x) == items
     assert b == fd.triplet_batches(items, 2, seed=1) and b != fd.triplet_batches(items, 2, seed=2)
+
+
+def test_every_offline_source_trains_on_the_dataset_it_declares_and_the_catalog_says_so(tmp_path):
+    """One declaration per source (negviz.datasets.training) drives the loader, the held-out
+    measure, `negviz finetune --help` and the catalog's record of what a checkpoint trained on."""
+    import json
+
+    from negviz.datasets.training import AUTO, NEVIR_TRAIN, SOURCES
+    from negviz.evaluation.catalog import TRAINING_FILE, checkpoint_training
+    from negviz.finetune.command import _HELP
+    from negviz.finetune.run import _heldout_kind
+
+    for source in SOURCES.values():
+        assert source.name in _HELP["train"]
+        folder = tmp_path / source.name
+        folder.mkdir()
+        (folder / TRAINING_FILE).write_text(json.dumps({"run_id": "r", "epoch": 1, "spec": {"train": source.name}}))
+        assert checkpoint_training(folder)["datasets"] == ([source.dataset] if source.dataset else [])
+        if source.name in (AUTO, NEVIR_TRAIN):  # the Hub's NevIR train, or a choice made when it runs
+            continue
+        data = fd.load_training_data(ft.FinetuneSpec(train=source.name, limit_train=4, limit_heldout=4))
+        assert data.heldout_spec.name == source.dataset and (data.kind == fd.TRIPLETS) == source.triplets
+        assert _heldout_kind(data) == source.heldout_kind and len(data.train) == 4

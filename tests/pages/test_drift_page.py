@@ -315,7 +315,9 @@ def test_drift_page_shows_the_shipped_run_a_pair_card_and_url_views(app_env):
     # HedgeTriple from the Hub, offline: the form says what to do, and nothing starts
     at2.text_input[0].input("all-MiniLM-L6-v2")
     train = next(s for s in at2.selectbox if s.label == "Training data")
-    assert {"cannot", "hf:joey234/hedge_triple"} <= set(train.options)
+    from negviz.datasets.training import SOURCES
+
+    assert set(train.options) == {*SOURCES, "hf:joey234/hedge_triple"}  # every --train source, and HedgeTriple
     train.select("hf:joey234/hedge_triple")
     at2.button[0].click().run()
     assert not at2.exception

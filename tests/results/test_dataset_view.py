@@ -26,6 +26,22 @@ def test_runs_are_the_stores_and_read_once(shipped_store):
     assert again is runs and sent == []
 
 
+def test_attribution_runs_split_the_kind_by_analysis_for_the_page_and_the_report(shipped_store):
+    """The shipped NevIR attribution runs hold cue-influence runs and layer curves: each analysis
+    gets its own, together all of them (the Cue influence page and the report read them here)."""
+    from negviz.analyses import cue_influence as C
+    from negviz.analyses import layers as L
+    from negviz.store.record import ATTRIBUTION
+
+    view = DatasetView(shipped_store, "nevir")
+    cue, layers = view.attribution_runs(C.ANALYSIS), view.attribution_runs(L.ANALYSIS)
+    assert len(cue) and len(layers)
+    assert {o["analysis"] for o in cue["options"]} == {C.ANALYSIS} and all(s.get("method") for s in cue["summary"])
+    assert {o["analysis"] for o in layers["options"]} == {L.ANALYSIS}
+    assert sorted([*cue["run_id"], *layers["run_id"]]) == sorted(view.runs(ATTRIBUTION)["run_id"])
+    assert DatasetView(shipped_store, "excluir").attribution_runs(C.ANALYSIS).empty
+
+
 def test_chosen_outcomes_equal_a_hand_computation_from_the_scores(shipped_store):
     view = DatasetView(shipped_store, "nevir")
     chosen = view.chosen(["bm25"])

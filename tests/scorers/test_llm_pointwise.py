@@ -57,3 +57,10 @@ def test_run_options_leave_the_score_cache_namespace_alone():
     assert scorer(concurrency=8, retries=0).score_namespace == scorer().score_namespace
     assert scorer(template="true-false").score_namespace != scorer().score_namespace
     assert not scorer().half_precision  # an endpoint runs at its server's precision
+
+
+def test_a_scorer_that_scored_nothing_states_no_pairs_and_no_endpoint_use():
+    """The usage figures start at zero in every new scorer (state set in __init__, not guessed)."""
+    scorer = load_scorer(ModelSpec.make("m", "llm-pointwise", backend="endpoint", base_url="http://h/v1"))
+    assert scorer.run_provenance() == {"backend": "endpoint", "pairs": 0, "pairs_from_score_cache": 0}
+    assert scorer.reasoning_for(["q"], ["d"]) is None  # yes-no keeps no text

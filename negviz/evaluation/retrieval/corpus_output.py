@@ -13,24 +13,11 @@ from negviz.evaluation.summaries import items_of
 
 
 def corpus_payload(result) -> dict[str, Any]:
+    from negviz.evaluation.runner import run_head
+
     r = result.record
-    head = {
-        "model": r.model_name,
-        "model_spec": r.model_spec,
-        "family": r.family,
-        "revision": r.model_revision,
-        "dataset": r.dataset_spec.get("name"),
-        "split": r.split,
-        **{
-            k: r.options.get(k)
-            for k in ("corpus", "corpus_size", "corpus_hash", "retrieval", "first_stage", "depth", "candidates")
-        },
-        "wall_seconds": round(r.wall_seconds or 0.0, 3),
-        "device": r.device,
-        "run_id": r.run_id,
-        "reused_stored_run": result.reused,
-        "code_version": r.code_version,
-    }
+    searched = ("corpus", "corpus_size", "corpus_hash", "retrieval", "first_stage", "depth", "candidates")
+    head = run_head(result, r.dataset_spec.get("name"), {k: r.options.get(k) for k in searched})
     if of := items_of(r.summary, r.dataset_spec):  # a run over part of the queries: n of N
         head["items_of"] = of
     return {**{k: v for k, v in head.items() if v is not None}, **result.summary}

@@ -52,7 +52,8 @@ OP_LABELS = {
     "free": "free edit",
 }
 
-_WORD = re.compile(r"[A-Za-z]+(?:['’][A-Za-z]+)*")
+# A word of an English sentence: letters with inner apostrophes (don't); both editors split by it.
+WORD = re.compile(r"[A-Za-z]+(?:['’][A-Za-z]+)*")
 BE = {"am", "is", "are", "was", "were"}
 MODALS = {"can", "could", "will", "would", "shall", "should", "may", "might", "must"}
 DO = {"do", "does", "did"}
@@ -178,8 +179,9 @@ def changed_span(a: str, b: str) -> tuple[tuple[int, int], tuple[int, int]]:
 
 
 # ---------------------------------------------------------------- words and verb forms
-def _words(sentence: str) -> list[tuple[int, int, str]]:
-    return [(m.start(), m.end(), m.group()) for m in _WORD.finditer(sentence)]
+def word_spans(sentence: str) -> list[tuple[int, int, str]]:
+    """(start, end, word) of each WORD of ``sentence``."""
+    return [(m.start(), m.end(), m.group()) for m in WORD.finditer(sentence)]
 
 
 def _norm(word: str) -> str:
@@ -240,7 +242,7 @@ def _subject_like(prev: str, prev_raw: str) -> bool:
 # ---------------------------------------------------------------- negate
 def negate(sentence: str) -> Edit | None:
     """Negate the first finite verb (see the module docstring for the rules and limits)."""
-    words = _words(sentence)
+    words = word_spans(sentence)
     question = sentence.rstrip().endswith("?")
     for k, (start, end, raw) in enumerate(words):
         low = _norm(raw)
@@ -330,7 +332,7 @@ def _literal_cues(sentence: str, cue: str) -> list[_Span]:
 def _undo(sentence: str, start: int, end: int, kind: str) -> Edit | None:
     text = sentence[start:end]
     low = _norm(text)
-    words = _words(sentence)
+    words = word_spans(sentence)
     k = next((i for i, w in enumerate(words) if w[0] <= start < w[1]), None)
     if low in ("not", "never"):
         if k and _norm(words[k - 1][2]) in DO and k + 1 < len(words) and _verb_lemma(words[k + 1][2], "VBP"):
@@ -413,7 +415,7 @@ def swap_cue(sentence: str, old: str, new: str) -> Edit | None:
     if not hits:
         return None
     hit = hits[0]
-    words = _words(sentence)
+    words = word_spans(sentence)
     k = next(i for i, w in enumerate(words) if w[0] <= hit.start < w[1])
     # not / n't with do-support -> never: "did not go" / "didn't go" -> "never went".
     do_k = k - 1 if old_l == "not" and k and _norm(words[k - 1][2]) in DO else k if UN_NT.get(old_l) in DO else None

@@ -45,9 +45,8 @@ from dataclasses import dataclass
 from typing import Callable
 
 from negviz.language.text import counterfactual as cf
-from negviz.language.text.counterfactual import Edit, make_edit
+from negviz.language.text.counterfactual import Edit, make_edit, word_spans
 
-_WORD = re.compile(r"[A-Za-z]+(?:['’][A-Za-z]+)*")
 _SENTENTIAL = re.compile(
     r"(?<![\w'’])(not|never|no|nobody|nothing|none|nowhere|neither|nor|cannot)(?![\w'’])|n['’]t\b", re.IGNORECASE
 )
@@ -183,10 +182,6 @@ class Rule:
         return self.stem.split("_", 1)[0]
 
 
-def _words(text: str) -> list[tuple[int, int, str]]:
-    return [(m.start(), m.end(), m.group()) for m in _WORD.finditer(text)]
-
-
 def _case_like(template: str, word: str) -> str:
     if template.isupper() and len(template) > 1:
         return word.upper()
@@ -226,7 +221,7 @@ def demetr_antonyms() -> dict[str, str]:
     part = frame[(frame["perturbation"] == "critical_id7_antonym") & frame["checked"]]
     counts: collections.Counter = collections.Counter()
     for cand, pert in zip(part["candidate"], part["perturbed"]):
-        a, b = [w.lower() for *_, w in _words(cand)], [w.lower() for *_, w in _words(pert)]
+        a, b = [w.lower() for *_, w in word_spans(cand)], [w.lower() for *_, w in word_spans(pert)]
         ops = [o for o in difflib.SequenceMatcher(a=a, b=b, autojunk=False).get_opcodes() if o[0] != "equal"]
         if len(ops) == 1 and ops[0][0] == "replace" and ops[0][2] - ops[0][1] == 1 and ops[0][4] - ops[0][3] == 1:
             counts[(a[ops[0][1]], b[ops[0][3]])] += 1
@@ -263,13 +258,13 @@ def negation(text: str) -> Edit | None:
 def antonym(text: str) -> Edit | None:
     hits = [
         (hit[1], k, hit[0])
-        for k, (_, _, w) in enumerate(_words(text))
+        for k, (_, _, w) in enumerate(word_spans(text))
         if (hit := antonym_of(w.lower().replace("’", "'")))
     ]
     if not hits:
         return None
     tier, k, new = min(hits)  # the best tier, then the first word
-    start, end, word = _words(text)[k]
+    start, end, word = word_spans(text)[k]
     return _sub(text, start, end, _case_like(word, new), "antonym", f"{word} -> {new} ({TIERS[tier]})")
 
 
@@ -288,7 +283,7 @@ def _noun_like(words: list[tuple[int, int, str]], k: int) -> bool:
 
 
 def noun_removed(text: str) -> Edit | None:
-    words = _words(text)
+    words = word_spans(text)
     for k in range(len(words) - 1, 0, -1):
         if _noun_like(words, k):
             start, end, word = words[k]
@@ -300,7 +295,7 @@ def noun_removed(text: str) -> Edit | None:
     return None
 
 
-def _rewrite_words(text: str, words: list[tuple[int, int, str]], new_words: list[str]) -> str:
+def _rewriteword_spans(text: str, words: list[tuple[int, int, str]], new_words: list[str]) -> str:
     out, pos = [], 0
     for (start, end, _), new in zip(words, new_words):
         out += [text[pos:start], new]
@@ -309,7 +304,7 @@ def _rewrite_words(text: str, words: list[tuple[int, int, str]], new_words: list
 
 
 def shuffled(text: str) -> Edit | None:
-    words = _words(text)
+    words = word_spans(text)
     if len(words) < 3:
         return None
     order = list(range(len(words)))
@@ -322,12 +317,12 @@ def shuffled(text: str) -> Edit | None:
         if not (new[first].isupper() and len(new[first]) > 1) and new[first] != "I":
             new[first] = new[first][:1].lower() + new[first][1:]
         new[0] = new[0][:1].upper() + new[0][1:]
-    edited = _rewrite_words(text, words, new)
+    edited = _rewriteword_spans(text, words, new)
     return _sub(text, 0, len(text), edited, "shuffled", f"words shuffled (seed {SHUFFLE_SEED})")
 
 
 def word_swap(text: str) -> Edit | None:
-    words = _words(text)
+    words = word_spans(text)
     if len(words) < 2:
         return None
     k = max(0, len(words) // 2 - 1)
@@ -339,7 +334,7 @@ def word_swap(text: str) -> Edit | None:
 
 
 def case(text: str) -> Edit | None:
-    for start, end, word in _words(text):
+    for start, end, word in word_spans(text):
         new = PRONOUN_CASE.get(word.lower())
         if new:
             new = new if new == "I" else _case_like(word, new)
@@ -366,7 +361,7 @@ def final_punc_removed(text: str) -> Edit | None:
 
 
 def punc_addition(text: str) -> Edit | None:
-    words = _words(text)
+    words = word_spans(text)
     if len(words) < 2:
         return None
     middle = len(words) // 2 - 1 if len(words) > 2 else 0

@@ -59,7 +59,7 @@ class Evaluation:
 
     @property
     def ci(self) -> tuple[float | None, float | None]:
-        from negviz.analyses.leaderboard import headline_ci
+        from negviz.evaluation.summaries import headline_ci
 
         return headline_ci(self.summary)
 
