@@ -1,6 +1,6 @@
 """Training and held-out pairs for fine-tuning, and the triplets and batches made from them.
 
-Sources (FinetuneSpec.train):
+Sources (FinetuneSpec.train; each declared once in negviz.datasets.training, loaded here):
 - ``nevir-train``: NevIR train from the Hub (needs network); held out: the shipped NevIR test.
 - ``nevir-split``: offline. The shipped NevIR test split, seeded, into passage-disjoint parts
   (CondaQA passage ids: every pair of a passage lands on the same side), so no held-out
