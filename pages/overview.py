@@ -82,19 +82,22 @@ if not beside.empty:
             shown,
             hide_index=True,
             key=f"beside-published-{'percent' if unit == '%' else unit}",
-            column_config={  # one decimal for % and pp (a rate's difference to a paper: points)
-                c: st.column_config.NumberColumn(
-                    c, format="%.1f" if c.endswith(("(%)", "(pp)")) else "%.3f"
-                )
-                for c in shown.columns
-                if c.endswith(f"({unit})") or c.endswith("(pp)")
-            }
-            | {
-                "protocol": st.column_config.TextColumn(
-                    "protocol", width="medium", help="what differs between the two measurements"
-                ),
-                "published_in_ci": st.column_config.CheckboxColumn("paper inside CI"),
-            },
+            column_config=headed(
+                shown,
+                {  # one decimal for % and pp (a rate's difference to a paper: points)
+                    c: st.column_config.NumberColumn(
+                        c, format="%.1f" if c.endswith(("(%)", "(pp)")) else "%.3f"
+                    )
+                    for c in shown.columns
+                    if c.endswith(f"({unit})") or c.endswith("(pp)")
+                }
+                | {
+                    "protocol": st.column_config.TextColumn(
+                        "protocol", width="medium", help="what differs between the two measurements"
+                    ),
+                    "published_in_ci": st.column_config.CheckboxColumn("paper inside CI"),
+                },
+            ),  # headed: every other column's key in words ("published model", not published_model)
         )
     csv_download(beside, f"negviz-beside-published-{dataset}.csv", key="dl-beside")
 

@@ -18,7 +18,7 @@ from negviz.analyses.leaderboard import COMPARABLE_TABLES, is_paper_corpus
 from negviz.core.kinds import NEGATION_PERTURBATION, perturbation_row
 from negviz.core.schema import queries_dataset
 from negviz.evaluation.published import model_rows
-from negviz.evaluation.summaries import HEADLINE_RATIO, RATIO
+from negviz.evaluation.summaries import HEADLINE_RATIO, RATIO, items_of
 
 BESIDE_COLUMNS = (  # which row of which paper first: a model may stand beside several
     "model",
@@ -32,6 +32,7 @@ BESIDE_COLUMNS = (  # which row of which paper first: a model may stand beside s
     "ci_low",
     "ci_high",
     "n",
+    "of_n",  # the whole dataset's items when the run scored part of it (n of N), else empty
     "published",
     "difference",
     "diff_ci_low",
@@ -78,6 +79,11 @@ def protocol_note(
         )
     elif relation == "reproduction":
         notes.append("a re-training with the paper's recipe and departures (see the model's README), not its weights")
+    if options.get("retrieval") == "codes":  # negviz.evaluation.retrieval.plan: a limited run's default
+        notes.append(
+            f"two-stage search by the shipped codes: ranks exact among each query's {options.get('candidates')} "
+            "candidates only"
+        )
     if options.get("corpus"):
         if table not in CORPUS_TABLES:
             notes.append("this run retrieves over a corpus; the paper's table does not say that it did")
@@ -135,6 +141,7 @@ def beside_published(runs: pd.DataFrame, reference: pd.DataFrame) -> pd.DataFram
                     "ci_low": lo,
                     "ci_high": hi,
                     "n": (perturbation_row(summary, perturbation) or {}).get("n", r.n) if perturbation else r.n,
+                    "of_n": None if perturbation else items_of(summary, getattr(r, "dataset_spec", None)),
                     "published": published,
                     "difference": value - published,
                     "diff_ci_low": lo - published if has_ci else None,
@@ -198,7 +205,7 @@ def shown_beside(beside: pd.DataFrame) -> list[tuple[str, pd.DataFrame]]:
     like the leaderboard (negviz.core.metrics); model, protocol and what else varies first, so rows
     of one model are told apart at a glance. Numbers are rounded to the decimals shown (one for %
     and pp, three otherwise; negviz.core.metric_text.DIGITS), so none reads "-0.0"."""
-    from negviz.core.metric_text import DIGITS
+    from negviz.core.metric_text import DIGITS, n_of
 
     out = []
     units = beside["metric"].map(metric_unit)
@@ -209,6 +216,8 @@ def shown_beside(beside: pd.DataFrame) -> list[tuple[str, pd.DataFrame]]:
         part[nums] = part[nums].astype(float) * (100.0 if scaled else 1.0)
         part[nums] = part[nums].round(DIGITS[metrics.POINTS] if scaled else DIGITS[metrics.NUMBER]) + 0.0
         part["metric"] = [metrics.metric(m).label for m in part["metric"]]  # "ΔR@1", not its key
+        part["n"] = [n_of(n, of) for n, of in zip(part["n"], part["of_n"])]  # "5 of 1,000" for a limited run
+        part = part.drop(columns="of_n")
         if not (part["perturbation"].fillna("").astype(str) != "").any():
             part = part.drop(columns="perturbation")
         same = [c for c in TELLS_APART if c in part and part[c].nunique(dropna=False) <= 1]

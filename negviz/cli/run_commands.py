@@ -36,7 +36,12 @@ def cmd_runs(args: argparse.Namespace) -> int:
         table["n"] = [
             metric_text.n_of(n, items_of(s, d)) for n, s, d in zip(df["n"], df["summary"], df["dataset_spec"])
         ]
+        table["metric"] = [metrics.metric(m).label for m in metric]  # "paired accuracy", not its key
+        table["wall_seconds"] = [metric_text.MISSING if metric_text.is_missing_value(w) else f"{w:,.1f}"
+                                 for w in df["wall_seconds"]]  # fmt: skip
     table["shown"] = chosen_mask(df).map({True: "*", False: ""}).to_numpy()  # the run pages show for the model
+    if not args.json:  # headers in words: "model name", "wall seconds"
+        table = table.rename(columns=metric_text.heading)
     return emit(table, args.json)
 
 

@@ -49,10 +49,10 @@ def corpus_section(dataset: str, key: str) -> None:
     if board.empty:
         return
     st.subheader("Retrieval over a corpus")
-    config = {
-        c: st.column_config.NumberColumn(format=printf(c))
+    config = {  # a CI bound's header names its metric: "ΔR@1 95% CI low", not delta_r1_ci_low
+        c: st.column_config.NumberColumn(f"{LABELS[m]} 95% CI {c.rsplit('_', 1)[1]}", format=printf(c))
         for c in board.columns
-        if c.split("_ci_")[0] in CORPUS_COLUMNS
+        if "_ci_" in c and (m := c.split("_ci_")[0]) in CORPUS_COLUMNS
     }
     config |= {c: st.column_config.NumberColumn(LABELS[c], format=printf(c)) for c in CORPUS_COLUMNS}
     table = shown(board)

@@ -29,6 +29,19 @@ def test_runs_lists_a_datasets_runs_and_marks_the_ones_the_pages_show(shipped_st
     assert {r["run_id"] for r in rows if r["shown"] == "*"} == set(view.chosen()["run_id"])
 
 
+def test_the_runs_table_reads_in_words(shipped_store, capsys):
+    """The text table: headers and metrics in words, seconds to one decimal (JSON keeps the keys)."""
+    assert main(["--db", str(shipped_store.engine.url), "runs", "--dataset", "nevir"]) == 0
+    header, *rows = capsys.readouterr().out.splitlines()
+    assert header.split()[:4] == ["run", "id", "model", "name"] and "wall seconds" in header
+    assert "_" not in header and any("paired accuracy" in r for r in rows)
+    assert not any("paired_accuracy" in r for r in rows)
+    runs = DatasetView(shipped_store, "nevir").runs(kind=None).set_index("run_id")
+    for row in rows:
+        run_id, seconds = row.split()[0], runs.at[row.split()[0], "wall_seconds"]
+        assert f" {seconds:,.1f} " in row, (run_id, seconds)
+
+
 def test_compare_counts_the_discordant_pairs_of_two_models(shipped_store, capsys):
     runs = DatasetView(shipped_store, "nevir").chosen().set_index("model_name")["run_id"]
     out = cli_json(capsys, shipped_store, "compare", "tfidf", "bm25", "--dataset", "nevir")

@@ -44,9 +44,10 @@ def test_the_table_has_a_header_and_one_line_per_metric(result):
     lines = text.splitlines()
     assert lines[0].startswith("bm25 (bm25, bm25) on ") and "(3 docs, hash " in lines[0] and "n=2" in lines[0]
     assert len(lines) == 1 + len(rm.METRICS) + 2
-    r1 = next(line for line in lines if line.strip().startswith("r1_pos "))
+    r1 = next(line for line in lines if line.strip().startswith("R@1 (d+) "))  # the metric's label, not its key
     assert "50.0%" in r1 and "[95% CI" in r1  # a rate, in percent (negviz.core.metrics)
-    delta = next(line for line in lines if line.strip().startswith("delta_r1 "))
+    delta = next(line for line in lines if line.strip().startswith("ΔR@1 "))
+    assert not any("_" in line.split("  ")[1] for line in lines[1:-2])  # no metric key (r1_pos) reaches a person
     assert delta.split()[1:3] == ["0.0", "pp"]  # a difference of rates: points, and no "-0.0"
     assert lines[-2].strip().startswith("d+ in top 3: 2, d− in top 3: 2")
     # the run's encoding plan (negviz.evaluation.retrieval.plan): BM25 encodes nothing

@@ -69,3 +69,28 @@ def test_a_limited_two_stage_run_says_n_of_n_and_that_its_ranks_are_exact_among_
     assert set(table.loc[table["retrieval"] == "BM25 index (bm25s)", "first_stage"]) == {"—"}
     said = [c.value for c in at.caption if "shipped codes" in c.value]
     assert len(said) == 1 and "ranks are exact among those candidates only, not over the whole corpus" in said[0]
+
+
+def test_a_limited_two_stage_run_beside_the_papers_says_so(app_env):
+    """The Overview's "negviz beside the papers" puts the same run beside ExcluIR Table 6 with its
+    n as "5 of 1,000" and the two-stage search named in what differs."""
+    import os
+
+    from negviz.analyses.beside_published import beside_published, shown_beside
+    from negviz.evaluation.published import load_reference
+    from negviz.store import Store
+
+    _limited_two_stage_run(os.environ["NEGVIZ_DB_URL"])
+    runs = Store(os.environ["NEGVIZ_DB_URL"]).runs(dataset="excluir@offline", kind="retrieval")
+    tables = dict(shown_beside(beside_published(runs, load_reference())))
+    points = tables["pp"]  # ΔR@1 against ExcluIR Table 6, in points
+    mine = points[points["n"] == "5 of 1,000"]
+    assert len(mine) == 1 and mine["model"].iloc[0] == "all-MiniLM-L6-v2"
+    assert (
+        mine["protocol"]
+        .iloc[0]
+        .startswith(
+            "two-stage search by the shipped codes: ranks exact among each query's 100 candidates only; corpus differs"
+        )
+    )
+    assert set(points["n"]) == {"5 of 1,000", "1,000"} and "of_n" not in points

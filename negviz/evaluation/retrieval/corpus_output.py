@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from typing import Any
 
-from negviz.core import metric_text
+from negviz.core import metric_text, metrics
 from negviz.core.json_values import dumps
 from negviz.evaluation.retrieval.plan import EncodingPlan
 from negviz.evaluation.retrieval.rank_metrics import METRICS
@@ -35,9 +35,10 @@ def format_corpus(out: dict[str, Any]) -> str:
             f"  two-stage search by the shipped codes: ranks are exact among each query's "
             f"{out.get('candidates', '?')} candidates only, not over the whole corpus"
         )
-    for name in METRICS:  # each in its metric's unit (negviz.core.metrics): ΔR@1 in pp, MRR a number
+    for name in METRICS:  # each by its label, in its unit (negviz.core.metrics): ΔR@1 in pp, MRR a number
         lo, hi = out["ci95"][name]
-        lines.append(f"  {name:<16} {metric_text.value(name, out[name]):>9}  [95% CI {metric_text.ci(name, lo, hi)}]")
+        label = metrics.metric(name).label
+        lines.append(f"  {label:<23} {metric_text.value(name, out[name]):>9}  [95% CI {metric_text.ci(name, lo, hi)}]")
     lines.append(
         f"  d+ in top {out['top_k']}: {out['pos_in_top_k']}, d− in top {out['top_k']}: {out['neg_in_top_k']}, "
         f"neither in top 10 (counted wrong by RR): {out['both_absent_top10']}"
