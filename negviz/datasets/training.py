@@ -23,6 +23,9 @@ class TrainingSource:
     triplets: bool = False  # (anchor, positive, negative) triplets, not NevIR pairs
     heldout_kind: str = PAIRS  # the kind its held-out part is measured as (negviz.finetune.run)
     choices: tuple[str, ...] = ()  # a source chosen when it runs: the sources it may become
+    # the split of its dataset it never trains on, where `negviz eval` may score its checkpoints
+    # (None: none; its held-out part is measured by the fine-tuning run, read by the board)
+    unseen_split: str | None = None
 
 
 AUTO = "auto"
@@ -37,9 +40,16 @@ SOURCES: dict[str, TrainingSource] = {
             AUTO, None, "NevIR train from the Hub when reachable, else nevir-split", choices=(NEVIR_TRAIN, NEVIR_SPLIT)
         ),
         TrainingSource(NEVIR_SPLIT, "nevir", "offline: passage-disjoint split of the shipped NevIR test"),
-        TrainingSource(NEVIR_TRAIN, "nevir", ""),  # NevIR train (Hub); held out: the shipped NevIR test
+        TrainingSource(NEVIR_TRAIN, "nevir", "", unseen_split="test"),  # NevIR train (Hub); held out: NevIR test
         # held out: the CANNOT dataset's seeded heldout part
-        TrainingSource(CANNOT, "cannot", "sentence/negation pairs of the shipped CANNOT files", True, SENTENCE_PAIRS),
+        TrainingSource(
+            CANNOT,
+            "cannot",
+            "sentence/negation pairs of the shipped CANNOT files",
+            True,
+            SENTENCE_PAIRS,
+            unseen_split="heldout",
+        ),
         TrainingSource(
             EXCLUIR_SPLIT,
             "excluir",
@@ -74,3 +84,14 @@ def chosen_when_run(source: str) -> bool:
     a record naming it (made before runs stored the resolved source) does not say which."""
     found = SOURCES.get(source)
     return bool(found and found.choices)
+
+
+def unseen_split(source: str) -> str | None:
+    """The split of its dataset a checkpoint trained with ``source`` never saw (None: none; its
+    held-out part lives in the fine-tuning run). For auto, the split every choice leaves unseen,
+    else None: a record naming auto is never evaluated where it may have trained."""
+    found = SOURCES.get(source)
+    if found and found.choices:
+        splits = {unseen_split(choice) for choice in found.choices}
+        return splits.pop() if len(splits) == 1 else None
+    return found.unseen_split if found else None

@@ -12,10 +12,11 @@ import pytest
 
 from negviz import finetune as ft
 from negviz.core.cache import ScoreCache
+from negviz.core.errors import NegvizError
 from negviz.core.schema import DatasetSpec
 from negviz.datasets.training import AUTO, NEVIR_SPLIT
 from negviz.evaluation.catalog import TRAINING_FILE, checkpoint_training
-from negviz.evaluation.runner import run_eval
+from negviz.evaluation.runner import check_held_out, run_eval
 from negviz.results.dataset_view import DatasetView
 from negviz.store import Store
 
@@ -59,6 +60,17 @@ def test_its_board_row_reads_nevir_from_the_held_out_split_and_marks_it_trained_
     assert (row["nevir"], row["nevir_n"], row["nevir_run_id"]) == (last["paired_accuracy"], 6, result.run_id)
 
 
+def test_its_evaluation_on_the_nevir_it_trained_on_is_refused(auto_run, tmp_path):
+    """nevir-split trained on part of NevIR test: its held-out pairs are the fine-tuning run's, so
+    `negviz eval` on NevIR would score pairs it trained on. Other benchmarks stay open."""
+    store, _, result, _ = auto_run
+    cache = ScoreCache(tmp_path / "cache.sqlite")
+    with pytest.raises(NegvizError, match="fine-tuned on part of nevir .--train nevir-split.; its held-out part"):
+        run_eval(result.checkpoint, DatasetSpec("nevir", limit=6), store=store, cache=cache, device="cpu")
+    assert store.runs(dataset="nevir", status=None).empty  # nothing stored
+    check_held_out(result.checkpoint, EXCLUIR)  # it saw no ExcluIR item
+
+
 def test_a_checkpoint_recorded_as_auto_is_never_read_as_held_out(auto_run, tmp_path):
     """Before the fix a run stored the literal auto. Every source auto can choose trains on part of
     NevIR, so such a record is read as trained on NevIR (deterministically); which of them it was
@@ -79,3 +91,22 @@ def test_a_checkpoint_recorded_as_auto_is_never_read_as_held_out(auto_run, tmp_p
     row = board_table(runs).set_index("model").loc[ckpt.model_name]
     assert row["trained_sets"] == ["nevir"] and row["trained_on"].startswith("unknown (auto): ")
     assert row["nevir_run_id"] == result.run_id  # its NevIR cell: the held-out split, as for a new record
+    # auto chose nevir-train (NevIR test unseen) or nevir-split (part of it seen): no split is safe
+    for split in ("test", "train"):
+        with pytest.raises(NegvizError, match="--train auto"):
+            check_held_out(str(old), DatasetSpec("nevir", split=split))
+
+
+@pytest.mark.parametrize(
+    ("source", "dataset", "allowed", "refused"),
+    [("nevir-train", "nevir", "test", "train"), ("cannot", "cannot", "heldout", "test")],
+)
+def test_a_checkpoint_is_evaluated_on_the_split_its_source_never_trained_on(
+    tmp_path, source, dataset, allowed, refused
+):
+    folder = tmp_path / source
+    folder.mkdir()
+    (folder / TRAINING_FILE).write_text(json.dumps({"run_id": "r", "epoch": 1, "spec": {"train": source}}))
+    check_held_out(str(folder), DatasetSpec(dataset, split=allowed))
+    with pytest.raises(NegvizError, match=f"use --split {allowed} .not {refused}."):
+        check_held_out(str(folder), DatasetSpec(dataset, split=refused))
