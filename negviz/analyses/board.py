@@ -24,6 +24,7 @@ import pandas as pd
 from negviz.core import metric_text, metrics
 from negviz.core.kinds import ANTONYM_PERTURBATION, NEGATION_PERTURBATION, perturbation_row
 from negviz.core.schema import queries_dataset
+from negviz.datasets.training import chosen_when_run
 from negviz.evaluation import run_choice
 from negviz.evaluation.catalog import eval_command
 from negviz.evaluation.summaries import HEADLINE_RATIO, headline, headline_ci, items_of
@@ -331,8 +332,11 @@ def _trained_text(trained: dict[str, Any]) -> str | None:
     if not trained:
         return None
     run = str(trained.get("finetune_run_id") or "")[:8]
+    source = trained.get("source") or "a training file"
+    if chosen_when_run(source):  # recorded before runs stored what auto chose: its note may say
+        source = f"unknown ({source})"
     return (
-        f"{trained.get('source') or 'a training file'}: {trained.get('base_model')} fine-tuned by negviz "
+        f"{source}: {trained.get('base_model')} fine-tuned by negviz "
         f"(finetune run {run}, epoch {trained.get('epoch')}); {trained.get('note') or ''}"
     ).rstrip("; ")
 

@@ -20,10 +20,11 @@ from negviz.core.device import check_batch_size, requested_device
 from negviz.core.errors import NegvizError
 from negviz.core.kinds import KindNames, kind_of
 from negviz.core.metrics import STRICT
-from negviz.core.paths import ROOT
+from negviz.core.paths import ROOT, looks_like_path
 from negviz.core.schema import DatasetSpec, ModelSpec, spec_hash
 from negviz.datasets import load as load_dataset
 from negviz.datasets.added import content_hash
+from negviz.datasets.training import unseen_split
 from negviz.evaluation.catalog import ResolvedModel, checkpoint_training, load_scorer, resolve_model
 from negviz.evaluation.item_scoring import score_dataset
 from negviz.evaluation.summaries import summarize
@@ -130,7 +131,8 @@ def store_once(
 
 def check_held_out(model: str, dataset: DatasetSpec) -> None:
     """A model trained on part of a shipped dataset is evaluated there only on the split it never
-    saw (catalog.TRAINED_ON): any other split would score items it was trained on."""
+    saw (catalog.TRAINED_ON; a `negviz finetune` checkpoint: its training source's, from the
+    checkpoint's record): any other split would score items it was trained on."""
     from negviz.evaluation.catalog import evaluation_split
 
     held_out = evaluation_split(model, dataset.name)
@@ -138,6 +140,21 @@ def check_held_out(model: str, dataset: DatasetSpec) -> None:
         raise NegvizError(
             f"{model} was trained on part of {dataset.name}; on {dataset.name} it is evaluated "
             f"on its held-out split only: use --split {held_out} (not {dataset.split})"
+        )
+    trained = checkpoint_training(model) if looks_like_path(model) else None
+    if not trained or dataset.name not in trained["datasets"]:
+        return
+    unseen = unseen_split(trained["source"])
+    if unseen is None:
+        raise NegvizError(
+            f"{model} was fine-tuned on part of {dataset.name} (--train {trained['source']}); its held-out "
+            f"part is measured by the fine-tuning run that made it (the board's {dataset.name} cell), "
+            f"and any split of {dataset.name} here would score items it was trained on"
+        )
+    if dataset.split != unseen:
+        raise NegvizError(
+            f"{model} was fine-tuned on part of {dataset.name} (--train {trained['source']}); on "
+            f"{dataset.name} it is evaluated on its held-out split only: use --split {unseen} (not {dataset.split})"
         )
 
 

@@ -301,8 +301,8 @@ def _ship_delta(out: str, result, run, spec: FinetuneSpec) -> None:
     meta = {
         "base_model": base.model_name,
         "base_revision": base.revision,
-        "spec": spec.to_dict(),
-        "cli": "negviz finetune " + " ".join(spec.cli_args()),
+        "spec": base.spec.to_dict(),  # as run: ``auto`` resolved (finetune.data.as_trained)
+        "cli": "negviz finetune " + " ".join(base.spec.cli_args()),
         "data": run.options.get("data"),
         "note": run.options.get("note"),
         "train_seconds": sum(e.get("train_seconds") or 0 for e in epochs),

@@ -86,6 +86,17 @@ def resolve_source(train: str) -> str:
     return NEVIR_TRAIN if not offline() and hub_reachable() else NEVIR_SPLIT
 
 
+def as_trained(spec: FinetuneSpec, data: TrainingData) -> FinetuneSpec:
+    """The spec a run stores (its key, options, checkpoint file and shipped delta): ``auto``
+    replaced by the source it resolved to, so what a checkpoint trained on is read from the spec
+    (catalog.checkpoint_training, the held-out rule, the board, the drift page) and a resumed or
+    repeated run trains on the same data. The request stays visible in the note (``AUTO_CHOSE``)."""
+    return spec.with_(train=data.source) if spec.train == AUTO else spec
+
+
+AUTO_CHOSE = "chosen by --train auto"
+
+
 def group_split(frame: pd.DataFrame, fraction: float, seed: int) -> tuple[pd.DataFrame, pd.DataFrame]:
     """(train, held-out): a seeded share ``fraction`` of the groups (passage_id, else pair_id)
     is held out, so both sides never share a passage."""
@@ -325,6 +336,8 @@ def load_training_data(spec: FinetuneSpec) -> TrainingData:
     note = f"{what}, {sizes_note(len(train), len(heldout), of)}"
     if leaked.any():
         note += f" ({int(leaked.sum())} held-out pairs sharing a document with training dropped)"
+    if spec.train == AUTO:
+        note += f"; {source} {AUTO_CHOSE}"
     return TrainingData(train, heldout, source, note, prov, held_spec)
 
 

@@ -31,6 +31,7 @@ from negviz.finetune.data import (
     TRIPLETS,
     TrainingData,
     batches,
+    as_trained,
     load_training_data,
     pair_tuples,
     triplet_batches,
@@ -113,7 +114,8 @@ def plan(spec: FinetuneSpec) -> Plan:
         )
     options = resolved.spec.opts if resolved.spec.family == spec.eval_family else {}
     source = resolve_source(resolved.hub_id, resolved.spec.revision)
-    return Plan(spec, resolved.spec.name, source.path, source.revision, options, load_training_data(spec))
+    data = load_training_data(spec)
+    return Plan(as_trained(spec, data), resolved.spec.name, source.path, source.revision, options, data)
 
 
 @dataclass

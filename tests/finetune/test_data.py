@@ -178,7 +178,9 @@ def test_every_offline_source_trains_on_the_dataset_it_declares_and_the_catalog_
         folder = tmp_path / source.name
         folder.mkdir()
         (folder / TRAINING_FILE).write_text(json.dumps({"run_id": "r", "epoch": 1, "spec": {"train": source.name}}))
-        assert checkpoint_training(folder)["datasets"] == ([source.dataset] if source.dataset else [])
+        # auto (a choice made when it runs): every dataset its choices draw on, never none
+        drawn = [source.dataset] if source.dataset else sorted({SOURCES[c].dataset for c in source.choices})
+        assert checkpoint_training(folder)["datasets"] == drawn and drawn
         if source.name in (AUTO, NEVIR_TRAIN):  # the Hub's NevIR train, or a choice made when it runs
             continue
         data = fd.load_training_data(ft.FinetuneSpec(train=source.name, limit_train=4, limit_heldout=4))
