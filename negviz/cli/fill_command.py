@@ -15,7 +15,7 @@ def cmd_fill(args: argparse.Namespace) -> int:
     """Plan the board's empty cells (or the chosen models/benchmarks), print the plan, run it."""
     from negviz.analyses.board import fill_cells
     from negviz.core.schema import DatasetSpec
-    from negviz.evaluation.fill.plan import LeftOut
+    from negviz.evaluation.fill.planning import LeftOut
     from negviz.results.dataset_view import DatasetView
     from negviz.store import open_store
 
@@ -34,7 +34,7 @@ def eval_on(args: argparse.Namespace, model, dataset, store):
         raise NegvizError("--on and --shards keep finished shards in the store: drop --no-store")
     if args.force:
         raise NegvizError("--force re-runs in this process only: drop --on/--shards, or drop --force")
-    from negviz.evaluation.fill.plan import make_plan
+    from negviz.evaluation.fill.planning import make_plan
 
     plan = make_plan(store, [(model, dataset, "")], shards=args.shards or 4, worker=_worker(args))
     if plan.left_out:
@@ -53,7 +53,7 @@ def eval_on(args: argparse.Namespace, model, dataset, store):
 def _plan_and_run(args, store, wanted=(), left_out=(), plan=None):
     """(exit code, FillReport or None when nothing ran)."""
     from negviz.evaluation.fill.executor import ray_address, run_plan
-    from negviz.evaluation.fill.plan import make_plan
+    from negviz.evaluation.fill.planning import make_plan
 
     address = ray_address(args.on)
     if plan is None:

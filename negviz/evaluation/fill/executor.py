@@ -16,7 +16,7 @@ from typing import Callable
 from negviz.core.errors import NegvizError
 from negviz.core.progress import Cancelled, stoppable
 from negviz.evaluation.fill.commit import Committed, commit, keep, kept
-from negviz.evaluation.fill.plan import FillPlan, PlannedCell, dataset_text
+from negviz.evaluation.fill.planning import FillPlan, PlannedCell, dataset_text
 from negviz.evaluation.fill.shards import Shard, ShardScores, compute_shard
 from negviz.scorers.base import Progress, no_progress
 

@@ -12,7 +12,7 @@ from negviz.core.errors import NegvizError
 from negviz.core.schema import DatasetSpec
 from negviz.evaluation.fill import executor
 from negviz.evaluation.fill.executor import ray_address, run_plan
-from negviz.evaluation.fill.plan import make_plan
+from negviz.evaluation.fill.planning import make_plan
 from negviz.evaluation.runner import run_eval
 from tests.support.pg import pg_url, store, store_url  # noqa: F401  (fixtures)
 

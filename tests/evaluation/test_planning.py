@@ -11,7 +11,7 @@ from negviz.core.cache import ScoreCache
 from negviz.core.errors import NegvizError
 from negviz.core.schema import DatasetSpec
 from negviz.evaluation.fill.commit import keep
-from negviz.evaluation.fill.plan import ASSUMED_PAIRS_PER_SECOND, LeftOut, make_plan, throughput
+from negviz.evaluation.fill.planning import ASSUMED_PAIRS_PER_SECOND, LeftOut, make_plan, throughput
 from negviz.evaluation.fill.shards import compute_shard
 from negviz.evaluation.runner import run_eval
 from negviz.results.dataset_view import DatasetView
