@@ -23,7 +23,12 @@ def cmd_fill(args: argparse.Namespace) -> int:
     cells, left = fill_cells(DatasetView(store).board(), args.models, args.benchmarks)
     wanted = [(c.model, DatasetSpec.make(c.dataset, c.split or "test", args.limit), c.benchmarks) for c in cells]
     left_out = [LeftOut(r["model"], r["benchmark"], r["command"]) for r in left.to_dict("records")]
-    return _plan_and_run(args, store, wanted, left_out)[0]
+    if not args.heartbeat_file:
+        return _plan_and_run(args, store, wanted, left_out)[0]
+    from negviz.evaluation.jobs import Heartbeat, touch
+
+    with Heartbeat(lambda: touch(Path(args.heartbeat_file))):  # a job a page started says it lives
+        return _plan_and_run(args, store, wanted, left_out)[0]
 
 
 def eval_on(args: argparse.Namespace, model, dataset, store):
@@ -111,6 +116,7 @@ def add_fill_options(s: argparse.ArgumentParser, *, board: bool) -> None:
     s.add_argument("--quiet", action="store_true", help="no progress bar")
     s.add_argument("--progress-file", help=argparse.SUPPRESS)  # a job the Evaluate page started
     s.add_argument("--cancel-file", help=argparse.SUPPRESS)  # its Cancel: the plan stops once this exists
+    s.add_argument("--heartbeat-file", help=argparse.SUPPRESS)  # it lives (negviz.evaluation.jobs.is_alive)
 
 
 def check_fill_args(args: argparse.Namespace) -> None:

@@ -74,3 +74,15 @@ def test_a_shard_count_below_one_is_refused(db, capsys):
     with pytest.raises(SystemExit):
         main([*db, "board", "--fill", "--shards", "0"])
     assert "not a whole number of shards" in capsys.readouterr().err
+
+
+def test_a_fill_a_page_started_reports_progress_and_stops_on_cancel(db, capsys, tmp_path):
+    files = {n: tmp_path / f"job.{n}" for n in ("progress", "beat", "cancel")}
+    job = [f"--progress-file={files['progress']}", f"--heartbeat-file={files['beat']}"]
+    assert main([*db, *FILL, "--shards", "2", *job]) == 0
+    assert "shards 2/2 · tfidf on nevir (first 40 items) 2/2" in json.loads(files["progress"].read_text())["desc"]
+    files["cancel"].touch()  # Cancel pressed before the next plan's first shard
+    other = ["board", "--fill", "--models", "bm25", "--benchmarks", "nevir", "--limit", "40", "--quiet"]
+    assert main([*db, *other, *job, f"--cancel-file={files['cancel']}"]) == 1
+    assert "Fill cancelled: 0 of 1 cell stored" in capsys.readouterr().out
+    assert sorted(Store(db[1]).runs()["model_name"]) == ["tfidf"]  # nothing of bm25's stored
