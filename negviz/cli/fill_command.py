@@ -128,6 +128,8 @@ def check_fill_args(args: argparse.Namespace) -> None:
     ]
     if given and not args.fill:
         raise NegvizError(f"{', '.join(given)} apply to `negviz board --fill`; add --fill")
+    if args.fill and args.json:
+        raise NegvizError("--json prints the board; a fill prints its plan and report as text: drop --json")
 
 
 def _positive(text: str) -> int:

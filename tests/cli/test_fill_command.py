@@ -60,6 +60,7 @@ def test_eval_in_shards_prints_its_run_as_a_plain_eval_does(db, capsys):
     [
         (["board", "--models", "tfidf"], "--models apply to `negviz board --fill`; add --fill"),
         (["board", "--fill", "--benchmarks", "nevirr"], "no benchmark nevirr on the board"),
+        (["board", "--fill", "--json"], "drop --json"),
         (["board", "--fill", "--on", "elsewhere"], "--on 'elsewhere' is not a place to run"),
         (["eval", "--model", "tfidf", "--dataset", "nevir", "--shards", "2", "--no-store"], "drop --no-store"),
         (["eval", "--model", "tfidf", "--dataset", "nevir", "--shards", "2", "--force"], "drop --force"),
