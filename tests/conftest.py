@@ -65,8 +65,14 @@ def pytest_collection_modifyitems(config, items):  # noqa: ARG001
             item.add_marker(pytest.mark.browser)
         if tier in SLOW_DIRS:
             item.add_marker(pytest.mark.slow)
-    rank = {tier: i for i, tier in enumerate(LONGEST_FIRST)}
-    items.sort(key=lambda item: rank.get(tier_of(item.path), len(rank)))  # stable: a file stays whole
+    items.sort(key=lambda item: collection_rank(item.path))  # a stable sort: a file stays whole
+
+
+def collection_rank(path: Path) -> int:
+    """Where a test file's tests go in the run: its tier's place in LONGEST_FIRST, the fast tiers
+    after them all, each in its collection order."""
+    tier = tier_of(path)
+    return LONGEST_FIRST.index(tier) if tier in LONGEST_FIRST else len(LONGEST_FIRST)
 
 
 def pytest_ignore_collect(collection_path, config):

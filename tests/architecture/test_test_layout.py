@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tests.conftest import BROWSER_DIRS, LONGEST_FIRST, SLOW_DIRS, leaves_out
+from tests.conftest import BROWSER_DIRS, LONGEST_FIRST, SLOW_DIRS, collection_rank, leaves_out
 
 TESTS = Path(__file__).resolve().parents[1]
 NOT_TESTS = {"support", "data", "__pycache__"}
@@ -51,20 +51,14 @@ def test_the_markers_come_from_the_directory():
     assert BROWSER_DIRS <= SLOW_DIRS, "a browser test is slow too"
 
 
-def test_the_long_tiers_are_collected_first_a_file_kept_whole():
-    """Without -m, every file is collected, the slow tiers first in LONGEST_FIRST's order (the
-    Makefile hands files to the workers in this order), each file's tests together."""
-    files = ["tests/core/test_outcomes.py", "tests/pages/test_board_page.py", "tests/browser/test_board.py"]
-    done = subprocess.run(
-        [sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider", *files],
-        cwd=TESTS.parent,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    order = [line.split("::")[0] for line in done.stdout.splitlines() if "::" in line]
-    runs = [f for i, f in enumerate(order) if i == 0 or order[i - 1] != f]
-    assert runs == [files[2], files[1], files[0]], done.stdout + done.stderr
+def test_the_long_tiers_are_collected_first():
+    """The order the Makefile hands test files to the workers: the slow tiers first, in
+    LONGEST_FIRST's order (the page tours and child processes before the AppTest pages), then the
+    fast tiers in their collection order (tests/conftest.py sorts the items stably by this rank)."""
+    files = [TESTS / name for name in ("core/test_outcomes.py", "pages/test_board_page.py", "browser/test_board.py",
+                                       "processes/test_server_stop.py", "analyses/test_board.py")]  # fmt: skip
+    ordered = sorted(files, key=collection_rank)
+    assert [f.relative_to(TESTS).parts[0] for f in ordered] == ["browser", "processes", "pages", "core", "analyses"]
     assert set(LONGEST_FIRST) == SLOW_DIRS
 
 
