@@ -51,10 +51,12 @@ def tier_of(path: Path) -> str:
     return parts[0] if len(parts) > 1 else ""
 
 
-# The slow tiers' files run first, longest kind first. The Makefile hands the files out to the
-# workers one at a time in this order (--dist loadfile --no-loadscope-reorder): the long files
-# start at once and the many short ones fill the end. xdist's own order (files with the most tests
-# first) put the few long multi-process tests last, where one worker ran them alone for minutes.
+# The slow tiers' files run first, longest kind first, then the fast tiers' files with the most
+# tests first (xdist's own order, which starts the fast tier's largest file, scorers/test_contract.py,
+# at once). The Makefile hands the files out to the workers one at a time in this order (--dist
+# loadfile --no-loadscope-reorder): the long files start at once and the many short ones fill the
+# end. xdist's order alone put the slow tiers' few long multi-process tests last, where one worker
+# ran them alone for minutes.
 LONGEST_FIRST = ("browser", "processes", "concurrency", "report", "pages", "models")
 
 
@@ -65,8 +67,19 @@ def pytest_collection_modifyitems(config, items):  # noqa: ARG001
             item.add_marker(pytest.mark.browser)
         if tier in SLOW_DIRS:
             item.add_marker(pytest.mark.slow)
-    rank = {tier: i for i, tier in enumerate(LONGEST_FIRST)}
-    items.sort(key=lambda item: rank.get(tier_of(item.path), len(rank)))  # stable: a file stays whole
+    per_file: dict[Path, int] = {}
+    for item in items:
+        per_file[item.path] = per_file.get(item.path, 0) + 1
+    items.sort(key=lambda item: collection_rank(item.path, per_file[item.path]))  # stable: a file stays whole
+
+
+def collection_rank(path: Path, tests_in_file: int) -> tuple[int, int]:
+    """Where a test file's tests go in the run: its slow tier's place in LONGEST_FIRST (in
+    collection order within it), else after every slow tier, the files with more tests first."""
+    tier = tier_of(path)
+    if tier in LONGEST_FIRST:
+        return LONGEST_FIRST.index(tier), 0
+    return len(LONGEST_FIRST), -tests_in_file
 
 
 def pytest_ignore_collect(collection_path, config):

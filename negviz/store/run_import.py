@@ -1,6 +1,6 @@
 """Portable run files in and out of the store: export, import (eagerly or lazily: records now,
-scores read from the file until copied in), the shipped runs of data/runs, and the texts behind a run's scores (a mixin
-of negviz.store.Store)."""
+scores read from the file until copied in), the shipped runs of data/runs, and the texts behind a
+run's scores (a mixin of negviz.store.Store)."""
 
 from __future__ import annotations
 

@@ -44,8 +44,7 @@ def open_store(url: str | Path | None = None, shipped_runs: bool | None = None) 
     report): the runs shipped in data/runs/ are part of it from its first open, so each of them
     lists, reads and reuses the same runs. Their records come in at once (milliseconds: the
     Parquet footers), their item scores read in place from the files until copied in
-    (RunImport.ensure_bundled, lazy),
-    each spec stored once; a shipped run already there, or a spec the store holds, is left as it
+    (RunImport.ensure_bundled, lazy), each spec stored once; a shipped run already there, or a spec the store holds, is left as it
     is, and concurrent first opens import each run once. A read-only store is read as it is.
     ``shipped_runs=False`` (or $NEGVIZ_NO_SHIPPED_RUNS=1): the store holds only what is put in it."""
     store = Store(url)

@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tests.conftest import BROWSER_DIRS, LONGEST_FIRST, SLOW_DIRS, leaves_out
+from tests.conftest import BROWSER_DIRS, LONGEST_FIRST, SLOW_DIRS, collection_rank, leaves_out
 
 TESTS = Path(__file__).resolve().parents[1]
 NOT_TESTS = {"support", "data", "__pycache__"}
@@ -51,20 +51,30 @@ def test_the_markers_come_from_the_directory():
     assert BROWSER_DIRS <= SLOW_DIRS, "a browser test is slow too"
 
 
-def test_the_long_tiers_are_collected_first_a_file_kept_whole():
-    """Without -m, every file is collected, the slow tiers first in LONGEST_FIRST's order (the
-    Makefile hands files to the workers in this order), each file's tests together."""
-    files = ["tests/core/test_outcomes.py", "tests/pages/test_board_page.py", "tests/browser/test_board.py"]
-    done = subprocess.run(
-        [sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider", *files],
-        cwd=TESTS.parent,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    order = [line.split("::")[0] for line in done.stdout.splitlines() if "::" in line]
-    runs = [f for i, f in enumerate(order) if i == 0 or order[i - 1] != f]
-    assert runs == [files[2], files[1], files[0]], done.stdout + done.stderr
+def test_the_long_tiers_are_collected_first():
+    """The order the Makefile hands test files to the workers: the slow tiers first, in
+    LONGEST_FIRST's order (the page tours and child processes before the AppTest pages), each in
+    collection order, then the fast tiers' files with the most tests first (tests/conftest.py
+    sorts the items stably by this rank, so a file stays whole)."""
+    files = {  # a file and how many tests it holds
+        "core/test_outcomes.py": 5,
+        "pages/test_board_page.py": 9,
+        "browser/test_board.py": 2,
+        "processes/test_server_stop.py": 1,
+        "processes/test_server_start.py": 3,
+        "scorers/test_contract.py": 120,
+        "analyses/test_board.py": 9,
+    }
+    ordered = sorted(files, key=lambda name: collection_rank(TESTS / name, files[name]))
+    assert ordered == [
+        "browser/test_board.py",
+        "processes/test_server_stop.py",
+        "processes/test_server_start.py",
+        "pages/test_board_page.py",
+        "scorers/test_contract.py",
+        "analyses/test_board.py",
+        "core/test_outcomes.py",
+    ]
     assert set(LONGEST_FIRST) == SLOW_DIRS
 
 
