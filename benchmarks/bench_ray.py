@@ -91,7 +91,9 @@ def main() -> None:
                     if side == "in_process":
                         results[side].append(timed(IN_PROCESS, [str(args.limit)], env))
                     else:
-                        results[side].append(timed(ON_RAY, [str(args.limit), str(args.shards), f"{tmp}/ray-cache"], env))
+                        results[side].append(
+                            timed(ON_RAY, [str(args.limit), str(args.shards), f"{tmp}/ray-cache"], env)
+                        )
                 print(side, results[side][-1], "load", load_average(), file=sys.stderr, flush=True)
     best = {k: min(r["seconds"] for r in v) for k, v in results.items()}
     same = {round(r["paired_accuracy"], 6) for v in results.values() for r in v}
