@@ -15,7 +15,7 @@ def cmd_fill(args: argparse.Namespace) -> int:
     """Plan the board's empty cells (or the chosen models/benchmarks), print the plan, run it."""
     from negviz.analyses.board import fill_cells
     from negviz.core.schema import DatasetSpec
-    from negviz.evaluation.fill.plan import LeftOut
+    from negviz.evaluation.fill.planning import LeftOut
     from negviz.results.dataset_view import DatasetView
     from negviz.store import open_store
 
@@ -23,7 +23,12 @@ def cmd_fill(args: argparse.Namespace) -> int:
     cells, left = fill_cells(DatasetView(store).board(), args.models, args.benchmarks)
     wanted = [(c.model, DatasetSpec.make(c.dataset, c.split or "test", args.limit), c.benchmarks) for c in cells]
     left_out = [LeftOut(r["model"], r["benchmark"], r["command"]) for r in left.to_dict("records")]
-    return _plan_and_run(args, store, wanted, left_out)[0]
+    if not args.heartbeat_file:
+        return _plan_and_run(args, store, wanted, left_out)[0]
+    from negviz.evaluation.jobs import Heartbeat, touch
+
+    with Heartbeat(lambda: touch(Path(args.heartbeat_file))):  # a job a page started says it lives
+        return _plan_and_run(args, store, wanted, left_out)[0]
 
 
 def eval_on(args: argparse.Namespace, model, dataset, store):
@@ -34,7 +39,7 @@ def eval_on(args: argparse.Namespace, model, dataset, store):
         raise NegvizError("--on and --shards keep finished shards in the store: drop --no-store")
     if args.force:
         raise NegvizError("--force re-runs in this process only: drop --on/--shards, or drop --force")
-    from negviz.evaluation.fill.plan import make_plan
+    from negviz.evaluation.fill.planning import make_plan
 
     plan = make_plan(store, [(model, dataset, "")], shards=args.shards or 4, worker=_worker(args))
     if plan.left_out:
@@ -53,7 +58,7 @@ def eval_on(args: argparse.Namespace, model, dataset, store):
 def _plan_and_run(args, store, wanted=(), left_out=(), plan=None):
     """(exit code, FillReport or None when nothing ran)."""
     from negviz.evaluation.fill.executor import ray_address, run_plan
-    from negviz.evaluation.fill.plan import make_plan
+    from negviz.evaluation.fill.planning import make_plan
 
     address = ray_address(args.on)
     if plan is None:
@@ -111,6 +116,7 @@ def add_fill_options(s: argparse.ArgumentParser, *, board: bool) -> None:
     s.add_argument("--quiet", action="store_true", help="no progress bar")
     s.add_argument("--progress-file", help=argparse.SUPPRESS)  # a job the Evaluate page started
     s.add_argument("--cancel-file", help=argparse.SUPPRESS)  # its Cancel: the plan stops once this exists
+    s.add_argument("--heartbeat-file", help=argparse.SUPPRESS)  # it lives (negviz.evaluation.jobs.is_alive)
 
 
 def check_fill_args(args: argparse.Namespace) -> None:
@@ -122,6 +128,8 @@ def check_fill_args(args: argparse.Namespace) -> None:
     ]
     if given and not args.fill:
         raise NegvizError(f"{', '.join(given)} apply to `negviz board --fill`; add --fill")
+    if args.fill and args.json:
+        raise NegvizError("--json prints the board; a fill prints its plan and report as text: drop --json")
 
 
 def _positive(text: str) -> int:

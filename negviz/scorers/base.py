@@ -62,6 +62,9 @@ class Scorer(ABC):
     # Texts/pairs per cache write (rounded up to whole batches); None: one write at the end, for
     # families whose scoring is cheap or needs the whole call at once (TF-IDF, BM25).
     checkpoint_every: ClassVar[int | None] = 1024
+    # Whether a pair's score depends on every document of the score() call (BM25's collection):
+    # such a run is never cut into shards (negviz.evaluation.fill), which would change its numbers.
+    whole_call: ClassVar[bool] = False
     # Inference precision on CUDA unless $NEGVIZ_PRECISION says otherwise (negviz.core.device).
     cuda_precision: ClassVar[str] = "fp32"
     # A family that runs no tensors (TF-IDF, BM25) is on the CPU whatever the machine has: its

@@ -58,6 +58,7 @@ class BM25(Scorer):
     family = "bm25"
     cpu_only = True
     checkpoint_every = None  # needs the whole collection of the call: one cache write at the end
+    whole_call = True  # its IDF and average length come from the call's documents
     declared_options = (
         Option("k1", float, 1.5, "term-frequency saturation", gt=0, le=10),
         Option("b", float, 0.75, "document-length normalisation (0: none, 1: full)", ge=0, le=1),

@@ -304,6 +304,7 @@ class CallableScorer(Scorer):
     retrieval_method = "rerank"
     declared_options = PythonModel.declared_options
     checkpoint_every = None  # one call: the function may fit something on the whole call (TF-IDF)
+    whole_call = True
 
     def __init__(self, fn: Callable, spec: ModelSpec, cache=None, batch_size: int | None = None):
         super().__init__(spec, None, "cpu", cache, batch_size, spec.revision, "Python callable")

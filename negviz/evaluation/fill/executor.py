@@ -16,7 +16,7 @@ from typing import Callable
 from negviz.core.errors import NegvizError
 from negviz.core.progress import Cancelled, stoppable
 from negviz.evaluation.fill.commit import Committed, commit, keep, kept
-from negviz.evaluation.fill.plan import FillPlan, PlannedCell, dataset_text
+from negviz.evaluation.fill.planning import FillPlan, PlannedCell, dataset_text
 from negviz.evaluation.fill.shards import Shard, ShardScores, compute_shard
 from negviz.scorers.base import Progress, no_progress
 
@@ -120,8 +120,25 @@ class Driver:
         state = self.cells[result.shard.key]
         keep(self.store, result)
         state.done.add(result.shard.index)
-        self.report()
+        self.report(state)
         return self._commit(state) if len(state.done) == len(state.cell.shards) else None
+
+    def needless(self, shard: Shard) -> bool:
+        """Whether computing ``shard`` now would be wasted: its cell failed or is stored, another
+        fill kept this shard meanwhile (counted here), or stored the cell's spec (reused here)."""
+        state = self.cells[shard.key]
+        if state.run is not None or state.error:
+            return True
+        if shard.index in kept(self.store, shard):
+            state.done.add(shard.index)
+            self.report(state)
+            if len(state.done) == len(state.cell.shards):
+                self._commit(state)
+            return True
+        if self.store.find_run(shard.key) is not None:
+            self._commit(state)  # reuses the stored run and drops this spec's kept shards
+            return True
+        return False
 
     def failed(self, shard: Shard, error: BaseException) -> None:
         self.cells[shard.key].error = str(error) or type(error).__name__
@@ -133,11 +150,20 @@ class Driver:
             state.error = str(exc)
         return state.run
 
-    def report(self) -> None:
+    def report(self, latest: CellState | None = None) -> None:
+        """Items done in all (the bar and its time left), with shards done in all and in the cell
+        a shard just came back for."""
         done = sum(s.items_done for s in self.cells.values())
         shards = sum(len(s.done) for s in self.cells.values())
         of = sum(len(s.cell.shards) for s in self.cells.values())
-        self.progress(done, max(self.total, 1), f"shards {shards}/{of}")
+        desc = f"shards {shards}/{of}"
+        if latest is not None:
+            desc += f" · {latest.cell.model} on {dataset_text(latest.cell.dataset)} {len(latest.done)}/{len(latest.cell.shards)}"
+        self.progress(done, max(self.total, 1), desc)
+
+    def lines(self) -> list[str]:
+        """Each cell's state for a person (a page's job list)."""
+        return [state.text() for state in self.cells.values()]
 
     def outcome(self, cancelled: bool = False) -> FillReport:
         return FillReport(list(self.cells.values()), cancelled, time.perf_counter() - self.start)
@@ -179,8 +205,8 @@ def run_here(
     for shard in driver.todo():
         if should_stop():
             return driver.outcome(cancelled=True)
-        if driver.cells[shard.key].error:
-            continue  # a cell that failed is not worth its other shards
+        if driver.needless(shard):
+            continue
         try:
             result = compute_shard(shard, device, cache_dir, progress=stoppable(no_progress, should_stop))
         except Cancelled:

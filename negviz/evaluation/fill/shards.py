@@ -89,14 +89,15 @@ def cut(
     cache: ScoreCache | None = None,
     datasets_from=None,
 ) -> list[Shard]:
-    """The spec ``model`` × ``dataset`` cut into ``count`` shards (fewer when it has fewer items).
-    Locates the model files (for the revision of the key), loads no weights."""
+    """The spec ``model`` × ``dataset`` cut into ``count`` shards (fewer when it has fewer items; one
+    for a family whose scores depend on the whole call, as BM25's collection). Locates the model
+    files (for the revision of the key), loads no weights."""
     if int(count) < 1:
         raise NegvizError(f"shards must be 1 or more, not {count}")
     scorer, ds = eval_inputs(model, dataset, cache=cache, checked_only=checked_only, datasets_from=datasets_from)
     options = eval_options(scorer, tie_rule, checked_only)
     key = run_key(scorer.spec, scorer.revision_id, ds.spec, options)
-    parts = bounds(len(ds.frame), count)
+    parts = bounds(len(ds.frame), 1 if scorer.whole_call else count)  # BM25: its collection is the whole run
     return [
         Shard(key, scorer.spec.to_dict(), ds.spec.to_dict(), options, i, len(parts), start, stop)
         for i, (start, stop) in enumerate(parts)

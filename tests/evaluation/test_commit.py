@@ -1,6 +1,6 @@
 """The store side of a sharded run, on SQLite and a real PostgreSQL: finished shards kept once,
 the run committed once when the last one is in (equal to run_eval's), shards a killed driver
-left reused, two drivers at once storing one run, and the table added to an older store."""
+left reused, two drivers at once storing one run (the table itself: tests/store/test_shard_table.py)."""
 
 from __future__ import annotations
 
@@ -106,14 +106,6 @@ def test_two_drivers_at_once_store_one_run(store_url, computed):
     assert _runs_of(stores[0], shards[0].key) == 1 and _kept_rows(stores[0]) == 0
     for s in stores:
         s.close()
-
-
-def test_a_store_made_before_the_table_gets_it_on_opening(store_url):
-    with Store(store_url) as first:
-        with first.engine.begin() as conn:
-            t.pending_shards.drop(conn)
-    with Store(store_url) as again:
-        assert again.kept_shards("k", 2) == []
 
 
 def store_order(scores: pd.DataFrame) -> pd.DataFrame:

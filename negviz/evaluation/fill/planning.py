@@ -110,6 +110,8 @@ class FillPlan:
             )
             for c in self.cells:
                 reused = f", {len(c.done)} finished by an earlier fill (reused)" if c.done else ""
+                if len(c.shards) == 1 and _whole_call(c.shards[0]):
+                    reused += " (one: its scores depend on every document of the run)"
                 lines.append(
                     f"  {c.model} on {dataset_text(c.dataset)}"
                     + (f" · {c.benchmarks}" if c.benchmarks else "")
@@ -123,6 +125,12 @@ class FillPlan:
                 lines.append(f"  {why}")
                 lines.append("      " + "; ".join(f"{m} ({', '.join(b)})" for m, b in models.items()))
         return "\n".join(lines)
+
+
+def _whole_call(shard: Shard) -> bool:
+    from negviz.scorers import FAMILIES
+
+    return FAMILIES.get(shard.model.get("family") or "").whole_call
 
 
 def _count(n: int, noun: str) -> str:
