@@ -42,7 +42,7 @@ import json, sys, time
 t0 = time.perf_counter()
 from negviz.core.schema import DatasetSpec
 from negviz.evaluation.fill.executor import run_plan
-from negviz.evaluation.fill.plan import make_plan
+from negviz.evaluation.fill.planning import make_plan
 from negviz.store import Store
 limit, shards, cache = int(sys.argv[1]) or None, int(sys.argv[2]), sys.argv[3]
 store = Store()

@@ -20,7 +20,7 @@ from negviz.core.paths import DATA_DIR
 from negviz.core.schema import DatasetSpec
 from negviz.evaluation.fill import on_ray
 from negviz.evaluation.fill.executor import run_plan
-from negviz.evaluation.fill.plan import make_plan
+from negviz.evaluation.fill.planning import make_plan
 from negviz.store import Store
 from negviz.store.portable import read_scores
 from tests.support.pg import pg_url, store, store_url  # noqa: F401  (fixtures)
@@ -39,7 +39,7 @@ DRIVER = """
 import sys
 from negviz.core.schema import DatasetSpec
 from negviz.evaluation.fill.executor import run_plan
-from negviz.evaluation.fill.plan import make_plan
+from negviz.evaluation.fill.planning import make_plan
 from negviz.store import Store
 
 url, limit, shards, cache = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
