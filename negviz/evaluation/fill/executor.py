@@ -184,9 +184,9 @@ def run_plan(
     true the plan stops, keeping the shards already finished and storing no partial run."""
     address = ray_address(on)
     if address is not None:
-        from negviz.evaluation.fill import on_ray
-
-        return on_ray.run_on_ray(plan, store, address=address, progress=progress, should_stop=should_stop)
+        return run_on_ray(
+            plan, store, address=address, progress=progress, should_stop=should_stop, device=device, cache_dir=cache_dir
+        )
     return run_here(plan, store, progress=progress, should_stop=should_stop, device=device, cache_dir=cache_dir)
 
 
@@ -216,3 +216,29 @@ def run_here(
             continue
         driver.finished(result)
     return driver.outcome()
+
+
+def run_on_ray(
+    plan: FillPlan,
+    store,
+    *,
+    address: str,
+    progress: Progress = no_progress,
+    should_stop: Callable[[], bool] = lambda: False,
+    device: str | None = None,
+    cache_dir: str | None = None,
+) -> FillReport:
+    """The plan's shards as Ray tasks on the cluster at ``address`` (on_ray.computed), each result
+    kept and committed here, in the driver, as it comes back: the workers need no store."""
+    from negviz.evaluation.fill import on_ray
+
+    driver = Driver(plan, store, progress)
+    driver.ready()
+    for outcome in on_ray.computed(
+        driver.todo(), address=address, should_stop=should_stop, device=device, cache_dir=cache_dir
+    ):
+        if isinstance(outcome, on_ray.Failed):
+            driver.failed(outcome.shard, outcome.error)  # its spec's other shards are cancelled
+        else:
+            driver.finished(outcome)
+    return driver.outcome(cancelled=should_stop())
