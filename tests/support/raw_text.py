@@ -3,7 +3,8 @@
 tests/browser/test_pages.py's tour (every page, once).
 
 Read in the browser: every visible text node (SVG texts of the charts included; icon ligatures
-such as "table_chart", drawn in the Material icon font, left out), plus the cells of each data grid.
+such as "table_chart", drawn in the Material icon font, left out), the value each visible input
+shows (a picker's chosen option), plus the cells of each data grid.
 Streamlit's grid (glide) paints cells on a canvas but keeps an accessibility <table> of the cells
 it draws in the DOM: those cells are read (rows scrolled out of a grid are not, nor grids inside
 closed tabs). Closed expanders are opened first (open_expanders): what a person reads after a
@@ -24,6 +25,9 @@ _READ = """async () => {
     if (el.closest('svg') && !el.getBoundingClientRect().width) continue;  // plotly keeps hidden texts
     out.push(text);
   }
+  // a picker shows its chosen option as its input's value (a selectbox's "Run A"), no text node
+  for (const input of document.querySelectorAll('input:not([type=hidden]):not([type=checkbox]):not([type=radio])'))
+    if (input.value.trim() && input.checkVisibility()) out.push(input.value.trim());
   // a grid draws (and lists) its cells once on screen: each shown grid scrolled to, then read
   for (const grid of document.querySelectorAll('[data-testid="stDataFrame"]')) {
     if (!grid.checkVisibility()) continue;
