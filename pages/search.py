@@ -49,7 +49,6 @@ qid = c3.selectbox(
     [""] + queries.index.tolist(),
     key="qid",
     bind="query-params",
-    format_func=lambda q: queries.loc[q, "query"] if q else "",  # its words; the id is the URL's
 )
 typed = url_check.text_input(st, "Query", sa.DEFAULT_QUERY, "q", max_chars=1000)
 pos_id = neg_id = pos_text = neg_text = None
