@@ -15,6 +15,7 @@ from negviz.ui import (
 )
 from negviz.ui.dataset_cache import dataset_view
 from negviz.ui.label_form import annotator_name, label_form
+from negviz.ui.widgets import headed
 
 dataset = pickers.current_dataset()
 store = resources.store()  # labels are written here
@@ -134,10 +135,12 @@ else:
 
 
 listed = "Queue" if queue else "Filtered pairs"
+listing = F.listing(items, verdicts, ids, filters.model)
 with st.expander(f"{listed} ({len(ids):,}): click a row to open it"):
     st.dataframe(
-        F.listing(items, verdicts, ids, filters.model),
+        listing,
         hide_index=True,
+        column_config=headed(listing),
         key="pair_list",
         on_select=lambda: pick(ids),
         selection_mode="single-row",

@@ -15,9 +15,10 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from negviz.core import metrics, outcomes
+from negviz.core import kinds, metrics, outcomes
 from negviz.core.schema import SLOTS
 from negviz.evaluation.item_scoring import item_ids
+from negviz.language.taxonomy import TAXONOMY
 
 ANY = "any"
 CORRECT = outcomes.CORRECT
@@ -179,11 +180,16 @@ def _verdict_mask(rows: pd.DataFrame, f: Filters) -> pd.Series:
 
 
 def listing(items: pd.DataFrame, verdicts: pd.DataFrame, ids: list[str], model: str | None) -> pd.DataFrame:
-    """The filtered items in list order, with one model's verdict and margin, for a table."""
+    """The filtered items in list order, with one model's verdict and margin, for a table; a type
+    and a verdict in words ("exclusion (exceptor)", "prefers edited (d2) for both"), not their keys."""
     out = items.set_index("item_id").loc[ids].reset_index().drop(columns=["mine", "order"])
     if model:
         mine = verdicts.loc[verdicts["model"] == model, ["item_id", "category", "margin"]]
         out = out.merge(mine, on="item_id", how="left")
+    if "negation_type" in out:
+        out["negation_type"] = [TAXONOMY.label(t) if t else t for t in out["negation_type"]]
+    if "category" in out:
+        out["category"] = [kinds.category_words(c) if isinstance(c, str) else c for c in out["category"]]
     return out
 
 

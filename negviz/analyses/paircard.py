@@ -101,7 +101,8 @@ MAX_CARDS = 6  # more models than this: one table of scores instead of a score m
 
 
 def verdict_rows(kind: str, verdicts: pd.DataFrame, item_id: str, with_scores: bool = False) -> pd.DataFrame:
-    """Per model, the verdict of one item (from inspector.verdict_table), its category in words;
+    """Per model, the verdict of one item (from inspector.verdict_table), its category in short
+    words (kinds.CATEGORY_SHORT: the table fits a 1,000 px page);
     the scores themselves are in score_matrix, or here as one column per slot when
     ``with_scores``, headed by what it scores: "s(q1, d1)", not the slot's key."""
     part = verdicts[verdicts["item_id"] == item_id]
@@ -109,7 +110,7 @@ def verdict_rows(kind: str, verdicts: pd.DataFrame, item_id: str, with_scores: b
     cols = [c for c in (*spec.verdict_table_columns, *(spec.slots if with_scores else ())) if c in part]
     rows = part[cols].reset_index(drop=True)
     if "category" in rows:
-        rows["category"] = [kinds.category_words(c) if isinstance(c, str) else c for c in rows["category"]]
+        rows["category"] = [kinds.category_words(c, short=True) if isinstance(c, str) else c for c in rows["category"]]
     return rows.rename(columns={s: slot_heading(kind, s) for s in spec.slots if s in rows})
 
 

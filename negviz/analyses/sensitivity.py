@@ -26,11 +26,12 @@ from typing import Any, Callable, Mapping
 import numpy as np
 import pandas as pd
 
-from negviz.core import metrics
+from negviz.core import metric_text, metrics, times
 from negviz.core.kinds import ANTONYM_PERTURBATION, NEGATION_PERTURBATION, perturbation_rows
 from negviz.core.schema import EMPTY_CANDIDATE, PERTURBATION, SENTENCE_PAIRS, SEVERITIES
 from negviz.datasets.facts import metric_label
 from negviz.evaluation.item_scoring import item_ids
+from negviz.evaluation.run_choice import run_name
 from negviz.evaluation.summaries import RATIO
 
 ACCURACY = "detection_accuracy"
@@ -292,11 +293,22 @@ def matrix_axes(matrix: pd.DataFrame) -> tuple[list[str], list[tuple[str, bool]]
 
 
 def runs_table(runs: pd.DataFrame) -> pd.DataFrame:
-    """The provenance of the runs a view uses: model, exact spec, n, revision, run id, time, code."""
-    cols = ["model_name", "spec", "n", "model_revision", "run_id", "created_at", "code_version"]
+    """The provenance of the runs a view uses, as a person reads it: the model, the run in words
+    (its options: run_choice.run_name), items, when it was stored, the weights' revision and
+    negviz's version; no run id or option syntax."""
+    cols = ["model", "run", "items", "stored", "weights revision", "code version"]
     if runs.empty:
         return pd.DataFrame(columns=cols)
-    return runs.assign(spec=runs["model_spec"].map(spec_label))[cols]
+    return pd.DataFrame(
+        {
+            "model": runs["model_name"],
+            "run": [run_name(r) for r in runs.to_dict("records")],
+            "items": [metric_text.n_of(n) for n in runs["n"]],
+            "stored": [times.readable(t) for t in runs["created_at"]],
+            "weights revision": runs["model_revision"],
+            "code version": runs["code_version"],
+        }
+    )[cols]
 
 
 def critical_focus(matrix: pd.DataFrame) -> pd.DataFrame:

@@ -53,9 +53,19 @@ CATEGORY_WORDS = {
 }
 
 
-def category_words(category: str) -> str:
-    """A verdict category in words (an unknown one as it is)."""
-    return CATEGORY_WORDS.get(category, category)
+# The same, short, for a table that must fit beside five other columns at 1,000 px (the
+# inspector's model table; its pair card names d1 and d2)
+CATEGORY_SHORT = {
+    metrics.PREFERS_ORIGINAL: "prefers d1",
+    metrics.PREFERS_EDITED: "prefers d2",
+    metrics.REVERSED: "reversed",
+    WRONG: "wrong",
+}
+
+
+def category_words(category: str, short: bool = False) -> str:
+    """A verdict category in words (an unknown one as it is); ``short``: its short form."""
+    return (short and CATEGORY_SHORT.get(category)) or CATEGORY_WORDS.get(category, category)
 
 
 Outcomes = Callable[["DatasetKind", pd.DataFrame, str], pd.DataFrame]

@@ -19,6 +19,7 @@ from typing import Iterable
 
 import pandas as pd
 
+from negviz.core import times
 from negviz.core.options import in_words
 
 POLICY = (
@@ -88,10 +89,10 @@ def alternatives(runs: pd.DataFrame, model: str, split: str | None = None) -> pd
 
 
 def run_label(row) -> str:
-    """A short, stable label of a run for pickers and captions: name · family · n items · date · id."""
-    when = pd.Timestamp(row["created_at"]).strftime("%Y-%m-%d %H:%M") if pd.notna(row["created_at"]) else "?"
+    """A run in words for pickers and captions: name (with its options) · family · items · when it
+    was stored, e.g. "tfidf · tfidf · 1,383 items · 21 Nov 2026, 08:17"; never its id."""
     n = int(row["n"]) if pd.notna(row["n"]) else 0
-    return f"{run_name(row)} · {row.get('family') or '?'} · n={n:,} · {when} · {str(row['run_id'])[:8]}"
+    return f"{run_name(row)} · {row.get('family') or '?'} · {n:,} items · {times.readable(row['created_at'])}"
 
 
 def run_name(row) -> str:

@@ -8,7 +8,8 @@ import pandas as pd
 import streamlit as st
 
 from negviz.core import links
-from negviz.language.taxonomy import TAXONOMY
+from negviz.core.kinds import category_words
+from negviz.language.taxonomy import TAXONOMY, source_words
 
 
 def apply_click(chart_key: str, targets: dict[str, int], options: dict[str, list]) -> None:
@@ -62,25 +63,39 @@ def mark_answer(*pickers: str) -> None:
 def items_table(items: pd.DataFrame, name: str, key: str, file_stem: str, model: str | None = None) -> None:
     """The items behind a cell or segment, each linking to the pair inspector (with ``model``: its
     verdict and its attributions turned on), with a CSV download."""
-    from negviz.ui.widgets import csv_download
+    from negviz.ui.widgets import csv_download, headed
 
     # the list's verdicts and the Why panel both of this model (the panel has its own URL key)
     extra = {"model": model, "why_model": model, "why_on": "true"} if model else {}
     shown = items.assign(link=[links.inspector(name, i, **extra) for i in items["item_id"]])
     shown = shown[["link"] + [c for c in shown.columns if c != "link"]]
+    table = in_words(shown)  # the CSV keeps the keys
     st.dataframe(
-        type_titles(shown),  # the CSV keeps the type ids
+        table,
         hide_index=True,
         key=key,
-        column_config={
-            "link": st.column_config.LinkColumn(
-                "pair", display_text=r"pair=([^&]+)", help="open in the pair inspector"
-            ),
-            "margin1": st.column_config.NumberColumn("margin 1", format="%.4f"),
-            "margin2": st.column_config.NumberColumn("margin 2", format="%.4f"),
-        },
+        column_config=headed(
+            table,
+            {
+                "link": st.column_config.LinkColumn(
+                    "pair", display_text=r"pair=([^&]+)", help="open in the pair inspector"
+                ),
+                "margin1": st.column_config.NumberColumn("margin 1", format="%.4f"),
+                "margin2": st.column_config.NumberColumn("margin 2", format="%.4f"),
+            },
+        ),
     )
     csv_download(shown, f"{file_stem}.csv", label="Download these items (CSV)", key=f"dl-{key}")
+
+
+def in_words(items: pd.DataFrame) -> pd.DataFrame:
+    """``items`` as a person reads them: types by their titles (type_titles), verdict categories
+    and label sources in words ("prefers edited (d2) for both", "the dataset's cue word")."""
+    out = type_titles(items.copy())  # a copy: the CSV keeps the keys
+    for column, words in (("verdict", category_words), ("category", category_words), ("label_source", source_words)):
+        if column in out:
+            out[column] = [words(v) if isinstance(v, str) else v for v in out[column]]
+    return out
 
 
 def type_titles(items: pd.DataFrame) -> pd.DataFrame:

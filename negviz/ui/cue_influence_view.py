@@ -11,6 +11,8 @@ from negviz.analyses import layers as L
 from negviz.charts.cue_influence import share_boxes
 from negviz.charts.layers import layer_curves
 from negviz.charts.per_type import category_label
+from negviz.core import metric_text, times
+from negviz.core.options import in_words
 from negviz.core.outcomes import CATEGORIES
 from negviz.language.taxonomy import TAXONOMY
 from negviz.ui import chart_items, inspector_data
@@ -87,8 +89,17 @@ def shares(name: str, ds) -> None:
         key="dl-share",
     )
     with st.expander("Runs and their methods"):
+        runs_read = picked.reset_index()  # each run in words: its options, a readable time, no id
         st.dataframe(
-            picked.reset_index()[["label", "run_id", "model_name", "n", "options", "created_at"]],
+            pd.DataFrame(
+                {
+                    "run": runs_read["label"],
+                    "model": runs_read["model_name"],
+                    "items": [metric_text.n_of(n) for n in runs_read["n"]],
+                    "options": [in_words(o) if isinstance(o, dict) else "" for o in runs_read["options"]],
+                    "stored": [times.readable(t) for t in runs_read["created_at"]],
+                }
+            ),
             hide_index=True,
             key="share_runs",
         )

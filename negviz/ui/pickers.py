@@ -5,6 +5,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
+from negviz.core import metric_text, times
 from negviz.core.page_registry import DATASET_KEY, MODELS_KEY, PIN_KEY
 from negviz.evaluation import run_choice
 from negviz.ui import resources
@@ -97,9 +98,7 @@ def shown_runs(dataset: str, key: str = "pinned_runs") -> pd.DataFrame:
             )
             b.multiselect("Families", families, key=f"{key}_family", placeholder="all families")
             c.text_input("Model name contains", key=f"{key}_name")
-        st.dataframe(
-            chosen[["model_name", "run_id", "n", "created_at", "chosen_by"]], hide_index=True, key=f"{key}_table"
-        )
+        st.dataframe(shown_table(chosen), hide_index=True, key=f"{key}_table")
     return chosen
 
 
@@ -123,10 +122,24 @@ def _choice(url: str, dataset: str, models: tuple, pins: tuple, families: tuple,
     return len(every), chosen, labels, sorted(every["family"].dropna().unique()) if len(every) else []
 
 
+def shown_table(chosen: pd.DataFrame) -> pd.DataFrame:
+    """The runs shown, as a person reads them: the model, the run in words (its options, a limited
+    run's items: run_choice.run_name), items scored, when it was stored and why it was chosen."""
+    return pd.DataFrame(
+        {
+            "model": chosen["model_name"],
+            "run": [run_choice.run_name(r) for r in chosen.to_dict("records")],
+            "items": [metric_text.n_of(n) for n in chosen["n"]],
+            "stored": [times.readable(t) for t in chosen["created_at"]],
+            "chosen by": chosen["chosen_by"],
+        }
+    )
+
+
 def _runs_label(chosen: pd.DataFrame, total: int) -> str:
-    named = lambda rows: ", ".join(
-        f"{m} {r[:8]}" + (" (pinned)" if c == run_choice.PINNED else "")  # noqa: E731
-        for m, r, c in zip(rows["model_name"], rows["run_id"], rows["chosen_by"])
+    named = lambda rows: ", ".join(  # each run in words (run_choice.run_name), never by its id
+        run_choice.run_name(r) + (" (pinned)" if r["chosen_by"] == run_choice.PINNED else "")  # noqa: E731
+        for r in rows.to_dict("records")
     )
     if len(chosen) > 6:  # too many to name; pinned runs still are, as they differ from the policy's choice
         pinned = chosen[chosen["chosen_by"] == run_choice.PINNED]

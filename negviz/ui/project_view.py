@@ -23,7 +23,8 @@ from negviz.store import StoreError, StoreUnavailableError
 from negviz.ui import inspector_data, outage, resources
 from negviz.ui.dataset_cache import dataset_view
 from negviz.ui.label_form import asks_ambiguity, cannot_save, validity_index
-from negviz.ui.widgets import safe_md, show_error
+from negviz.core.metric_text import heading
+from negviz.ui.widgets import headed, safe_md, show_error
 
 PAIR_KEY = "project_pair"
 NEXT_PROJECT = "project_next"
@@ -355,7 +356,10 @@ def progress_tab(store, project: P.Project) -> None:
         if warning := agreement.few_items_warning(alphas):
             st.warning(warning)
         st.markdown(f"**{agreement.KRIPPENDORFF}** per label (all annotators, missing labels allowed)")
-        st.dataframe(alphas, hide_index=True, key="project_alpha", placeholder="undefined")
+        shown = alphas.assign(label=[heading(str(v)) for v in alphas["label"]]) if "label" in alphas else alphas
+        st.dataframe(  # headers and label names in words: "pairable items", "negation type"
+            shown, hide_index=True, key="project_alpha", placeholder="undefined", column_config=headed(shown)
+        )
     agree = project_reads(store).agreement_with_adjudicated(project)
     if len(agree):
         st.markdown("**Agreement with the adjudicated labels**")
@@ -363,7 +367,10 @@ def progress_tab(store, project: P.Project) -> None:
             agree,
             hide_index=True,
             key="with_adjudicated",
-            column_config={"agrees_with_adjudicated": st.column_config.NumberColumn("agrees", format="percent")},
+            column_config=headed(
+                agree,
+                {"agrees_with_adjudicated": st.column_config.NumberColumn("agrees", format="percent")},
+            ),
         )
 
 

@@ -64,7 +64,12 @@ def own_sentence(tables: dict[str, pd.DataFrame], runs: pd.DataFrame) -> None:
     edits = perturb.perturb_all(cand) if cand.strip() else {}
     applied = pd.DataFrame(
         [
-            {"perturbation": k, "DEMETR file": perturb.BY_NAME[k].stem, "perturbed": e.edited, "rule": e.rule}
+            {  # in words: "noun removed", DEMETR's "critical" severity (not critical_id23_noun_removed)
+                "perturbation": sv.short_label(perturb.BY_NAME[k].stem),
+                "DEMETR severity": sv.severity_of(perturb.BY_NAME[k].stem),
+                "perturbed": e.edited,
+                "rule": e.rule,
+            }
             for k, e in edits.items()
             if e
         ]

@@ -73,8 +73,9 @@ def test_filter_items_applies_each_filter_and_sort(items, verdicts, filters, exp
 
 def test_listing_shows_the_filtered_items_with_one_models_verdict(items, verdicts):
     got = ins.listing(items, verdicts, ["3", "1"], "A")
-    assert got["item_id"].tolist() == ["3", "1"] and got["category"].tolist() == ["tie", "correct"]
+    assert got["item_id"].tolist() == ["3", "1"] and got["category"].tolist() == ["tie", "correct"]  # in words
     assert "mine" not in got and "order" not in got
+    assert got["negation_type"].tolist() == ["Affixal", "Affixal"]  # the type's label, not its key
 
 
 def test_neighbours_and_position_in_a_filtered_list():

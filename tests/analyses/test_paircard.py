@@ -95,7 +95,7 @@ def test_verdict_rows_keep_one_items_rows_and_the_kinds_columns():
         {"item_id": ["a", "b"], "model": ["m", "m"], "category": ["wrong", "correct"], "margin": [-1.0, 2.0]}
     ).assign(pos=[1.0, 3.0], neg=[2.0, 1.0], extra=0)
     assert paircard.verdict_rows(EXCLUSION, verdicts, "a").to_dict("records") == [
-        {"model": "m", "category": "wrong document first", "margin": -1.0}  # in words (issue 46)
+        {"model": "m", "category": "wrong", "margin": -1.0}  # in words (issue 46), short
     ]
     assert list(paircard.verdict_rows(EXCLUSION, verdicts, "b", with_scores=True)) == [
         "model",
@@ -122,7 +122,7 @@ def test_the_model_table_reads_in_words():
         {"item_id": ["a"], "model": ["m"], "category": ["prefers_edited"], "margin": [-0.5]}
     ).assign(q1_d1=0.1, q1_d2=0.9, q2_d1=0.2, q2_d2=0.8)
     rows = paircard.verdict_rows(PAIRS, verdicts, "a", with_scores=True)
-    assert rows["category"].tolist() == ["prefers edited (d2) for both"]
+    assert rows["category"].tolist() == ["prefers d2"]  # short: the table fits a 1,000 px page
     assert [c for c in rows if c.startswith("s(")] == ["s(q1, d1)", "s(q1, d2)", "s(q2, d1)", "s(q2, d2)"]
     assert not [c for c in rows if "_" in c]
     ((_, title, _),) = paircard.model_cards(PAIRS, verdicts, "a")

@@ -2,7 +2,8 @@
 its title, no error box and no "Page not found" (the first request of the server included); on
 the same pass, at 1,400 px and at 1,000 px (the window resized: pages load at each width in turn),
 nothing is clipped or overlapping (tests/support/layout.py's measures, checked themselves in tests/browser/test_layout.py),
-and no text a person reads holds a raw value (`None`, snake_case, a hex id ...: tests/support/raw_text.py)."""
+and no text a person reads, its closed expanders opened, holds a raw value (`None`, snake_case, a
+hex id, a corpus document's id ...: tests/support/raw_text.py)."""
 
 import re
 
@@ -27,6 +28,7 @@ PAGES = {
     "/playground": "Playground",
     "/inspector?dataset=nevir&pair=1230-2": "Pair inspector",
     "/search?qid=excluir_31": "Search",  # BM25 over the offline corpus by default
+    "/search?q=unhappy": "Search",  # a typed query: hits from NevIR, CANNOT or DEMETR, named in words
     "/annotations": "Annotations",
     "/projects": "Annotation projects",  # no project yet: the creation form
     "/evaluate": "Evaluate a model",

@@ -129,7 +129,7 @@ def test_two_replicas_on_one_postgres(pg_url, tmp_path, browser):  # noqa: F811
         new = runs[runs["n"] == 20]
         assert len(new) == 1
         run_id = new["run_id"].iloc[0]  # the full shipped run stands for tfidf; pin the new one
-        pinned = page.get_by_text(f"tfidf {run_id[:8]} (pinned)").first
+        pinned = page.get_by_text("tfidf · first 20 items (pinned)").first  # the run in words
 
         def overview_lists_it() -> bool:  # the Overview is the main page
             page.goto(b + f"/?dataset=nevir&run={run_id}", timeout=WAIT)

@@ -252,4 +252,4 @@ def test_inspector_browses_excluir_queries(db):
     card = at.get("html")[0].proto.body
     assert "<b>positive document</b>" in card and "<b>excluded document</b>" in card and "nv-cue" in card
     verdicts = table_with(at, "margin")
-    assert set(verdicts["category"]) <= {"correct", "wrong document first", "tie"}  # in words
+    assert set(verdicts["category"]) <= {"correct", "wrong", "tie"}  # in words, short

@@ -108,7 +108,7 @@ def test_perturb_your_own_sentence_with_tfidf(page_env):
         own_cand="The new bridge opened to traffic.",
     )
     edits = items_table(page, "perturbed")
-    assert {"negation", "antonym", "word_swap"} <= set(edits["perturbation"])
+    assert {"negation", "antonym", "word swap"} <= set(edits["perturbation"])  # in words (issue 46)
     assert edits.set_index("perturbation").loc["antonym", "perturbed"] == "The old bridge opened to traffic."
     own = items_table(page, "score_empty")
     assert set(own["model"]) == {"tfidf"} and len(own) == len(edits)

@@ -116,3 +116,16 @@ def test_expect_answer_marks_a_buttons_answer_once_under_any_of_its_names():
     assert not [h for h in at.run().get("html") if ANSWER_ID in h.proto.body]  # once
     other = AppTest.from_function(_expected, args=("preset", ("cf",)), default_timeout=30).run()
     assert not [h for h in other.get("html") if ANSWER_ID in h.proto.body]
+
+
+def test_a_clicks_items_read_in_words():
+    """A heatmap cell's or an error segment's items (issue 46 point 6): the verdict and the label
+    source in words, not 'prefers_edited' and 'gold_cue'."""
+    from negviz.ui.chart_items import in_words
+
+    items = pd.DataFrame(
+        {"item_id": ["1"], "type": ["affixal"], "label_source": ["gold_cue"], "verdict": ["prefers_edited"]}
+    )
+    shown = in_words(items)
+    assert shown.iloc[0].tolist() == ["1", "Affixal", "the dataset's cue word", "prefers edited (d2) for both"]
+    assert items["verdict"].tolist() == ["prefers_edited"]  # the CSV keeps the keys

@@ -19,13 +19,15 @@ def _runs(n: int, pinned: int = 0) -> pd.DataFrame:
 
 
 def test_the_runs_label_names_each_run_and_its_pin():
-    assert _runs_label(_runs(2, pinned=1), 2) == "Runs shown: m0 00000000 (pinned), m1 11111111"
-    assert _runs_label(_runs(2), 5) == "Runs shown: m0 00000000, m1 11111111 (of 5 models)"
+    assert _runs_label(_runs(2, pinned=1), 2) == "Runs shown: m0 (pinned), m1"  # in words, no run id
+    assert _runs_label(_runs(2), 5) == "Runs shown: m0, m1 (of 5 models)"
+    limited = _runs(1).assign(dataset_spec=[{"limit": 20}])
+    assert _runs_label(limited, 1) == "Runs shown: m0 · first 20 items"
 
 
 def test_the_runs_label_counts_many_runs_and_still_names_the_pinned_ones():
     assert _runs_label(_runs(7), 9) == "Runs shown: 7 of 9 models (one run each)"
-    assert _runs_label(_runs(7, pinned=1), 9) == "Runs shown: 7 of 9 models (one run each; m0 00000000 (pinned))"
+    assert _runs_label(_runs(7, pinned=1), 9) == "Runs shown: 7 of 9 models (one run each; m0 (pinned))"
 
 
 def _sidebar():
@@ -62,4 +64,4 @@ def test_a_models_choice_in_the_url_narrows_the_shown_runs(app_env):
     assert at.session_state["shown"] == ["bm25", "tfidf"]
     assert at.session_state["current"] == ("nevir", ["bm25", "tfidf"])
     (expander,) = at.expander
-    assert expander.label.startswith("Runs shown: bm25 ") and "tfidf" in expander.label
+    assert expander.label == "Runs shown: bm25, tfidf"  # each run in words, no run id
