@@ -441,7 +441,7 @@ def own_sentence_table(
         try:
             parts.append(own_sentence_scores(scorer, reference, candidate, edits).assign(model=name))
         except Exception as exc:  # noqa: BLE001 - reported per model
-            errors[name] = f"{type(exc).__name__}: {exc}"
+            errors[name] = str(exc) or "it stopped without a message (see the server log)"
     if not parts:
         return pd.DataFrame(), errors
     table = pd.concat(parts, ignore_index=True)
@@ -459,3 +459,33 @@ def own_sentence_table(
         "detected",
     ]
     return table[first + [c for c in table.columns if c not in first]], errors
+
+
+OWN_SHOWN = {  # own_sentence_table's columns as a person reads them, in this order
+    "model": "model",
+    "perturbation": "perturbation",
+    "severity": "DEMETR severity",
+    "ratio": "ratio (t − h) / (t − e)",
+    "margin": "margin t − h",
+    "score_candidate": "t = m(ref, candidate)",
+    "score_perturbed": "h = m(ref, perturbed)",
+    "score_empty": 'e = m(ref, ".")',
+    "detected": "detected (t > h)",
+    "demetr_file_ratio": "mean ratio on the DEMETR file",
+    "tiny_denominator": "|t − e| < 0.001",
+    "perturbed": "perturbed",
+}
+
+
+def own_sentence_shown(table: pd.DataFrame) -> pd.DataFrame:
+    """``own_sentence_table`` for a person: perturbations and severities in words (not
+    ``full_lower`` or ``minor_id31_full_lower``), flags as yes/no, headers that say what each
+    number is. The CSV download keeps the table's own columns."""
+    shown = table.assign(
+        perturbation=[short_label(f) for f in table["demetr_file"]],
+        severity=[severity_of(f) for f in table["demetr_file"]],
+        detected=["yes" if d else "no" for d in table["detected"]],
+        tiny_denominator=["yes" if d else "no" for d in table["tiny_denominator"]],
+    )
+    columns = [c for c in OWN_SHOWN if c in shown.columns]
+    return shown[columns].rename(columns=OWN_SHOWN)

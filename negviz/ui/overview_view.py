@@ -34,6 +34,10 @@ def leaderboard_table(board: pd.DataFrame) -> None:
                     help="An INT8 (ONNX) run on a CPU names the CPU and the features its INT8 kernels used",
                 ),
                 "ties": st.column_config.TextColumn("ties", help="items with an exact score tie"),
+                "created_at": st.column_config.TextColumn("stored", help="when the run was stored (UTC)"),
+                "run_id": st.column_config.TextColumn(
+                    "run id", help="the id `negviz export-run` and `negviz compare` take (its first 8 characters do)"
+                ),
             },
         ),
         key="leaderboard",
@@ -58,6 +62,8 @@ def leaderboard_shown(board: pd.DataFrame) -> pd.DataFrame:
     shown[others] = metric_text.cells(shown[others].astype(object))
     shown["params_m"] = [metric_text.number(v, 0) for v in board["params_m"]]
     shown["wall_seconds"] = [metric_text.number(v, 1) for v in board["wall_seconds"]]
+    if "created_at" in board.columns:  # "2 Dec 2026, 14:03", not an ISO stamp
+        shown["created_at"] = [times.readable(t) for t in board["created_at"]]
     return shown
 
 

@@ -107,7 +107,7 @@ def own_sentence(tables: dict[str, pd.DataFrame], runs: pd.DataFrame) -> None:
     if len(own):
         ofig = own_sentence_chart(own, "Your sentence: ratio (t − h) / (t − e) per perturbation and model")
         st.plotly_chart(ofig, key="own_chart")
-        st.dataframe(own, hide_index=True, key="own_table")
+        st.dataframe(sv.own_sentence_shown(own), hide_index=True, key="own_table")
         st.caption(
             "◇ = the model's mean ratio on the same DEMETR file. BM25's collection is the few texts "
             "scored here, so its scale differs from its DEMETR run."

@@ -4,6 +4,8 @@ as a link, image or tag) and ``user_path`` (the server-side path policy)."""
 
 from __future__ import annotations
 
+import logging
+
 import pandas as pd
 import streamlit as st
 
@@ -98,9 +100,15 @@ class ProgressBar:
         self.bar.empty()
 
 
+UNEXPLAINED_ERROR = "an unexpected error stopped this step; the server log has the details"
+
+
 def show_error(exc: Exception) -> None:
-    """A user-facing error; the page keeps running."""
-    st.error(f"{type(exc).__name__}: {safe_md(exc)}", icon=":material/error:")
+    """A user-facing error in words (its message; the class name, for whoever debugs, goes to the
+    server log, not to the person reading the page); the page keeps running."""
+    logging.getLogger("negviz.ui").warning("shown to the user: %s: %s", type(exc).__name__, exc)
+    message = str(exc).strip()
+    st.error(safe_md(message) if message else UNEXPLAINED_ERROR, icon=":material/error:")
 
 
 def user_path(value: str) -> str:

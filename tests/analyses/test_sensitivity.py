@@ -231,3 +231,18 @@ def test_own_sentence_table_reports_a_failing_model_and_keeps_the_others(score_c
 
 def test_tiny_denominator_constant_is_the_metrics_one():
     assert metrics.TINY_DENOMINATOR == 1e-3  # the page's caption says |t - e| < 0.001
+
+
+def test_the_own_sentence_table_reads_in_words(score_cache):
+    from negviz.evaluation.catalog import load_scorer
+
+    cand = "The New Bridge opened for traffic."
+    edits = perturb.perturb_all(cand, ["antonym", "full_lower"])
+    table, _ = sv.own_sentence_table(
+        {"tfidf": load_scorer("tfidf", cache=score_cache)}, "The bridge opened.", cand, edits
+    )
+    shown = sv.own_sentence_shown(table)
+    assert shown["perturbation"].tolist() == ["antonym", "full lower"]  # not the rule key full_lower
+    assert set(shown["DEMETR severity"]) <= {"critical", "major", "minor", "base"}
+    assert set(shown["detected (t > h)"]) <= {"yes", "no"}
+    assert not [c for c in shown.columns if "_" in c]  # headers in words

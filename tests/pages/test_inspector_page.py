@@ -167,14 +167,17 @@ def test_inspector_opens_a_pair_url_with_diff_and_scores(db):
     card = at.get("html")[0].proto.body
     assert '<span class="nv-diff">had <span' not in card  # our spans never nest inside one another
     assert "<b>q1</b> Who " in card and 'class="nv-diff nv-cue">not</span>' in card
-    verdicts = table_with(at, "margin1")
-    assert {"all-MiniLM-L6-v2", "tfidf"} <= set(verdicts["model"]) and {"c1", "c2", "margin1"} <= set(verdicts)
+    margin1 = "s(q1,d1) - s(q1,d2)"  # headed by what it subtracts (kinds.margin_labels), not "margin1"
+    verdicts = table_with(at, margin1)
+    assert {"all-MiniLM-L6-v2", "tfidf"} <= set(verdicts["model"]) and {"q1 right", "q2 right", margin1} <= set(
+        verdicts
+    )
     matrices = [d.value for d in at.dataframe if list(d.value.index) == ["q1", "q2"]]
     if len(verdicts) <= paircard.MAX_CARDS:  # one card per model
         assert len(matrices) == len(verdicts) and matrices[0].shape == (2, 2)
     else:  # more models (the shipped runs grow): a second table with every model's scores instead
         scores = table_with(at, "s(q1, d1)")  # headed by what each scores, not the slot key
-        assert not matrices and {"s(q2, d2)", "margin1"} <= set(scores) and len(scores) == len(verdicts)
+        assert not matrices and {"s(q2, d2)", margin1} <= set(scores) and len(scores) == len(verdicts)
         assert "s(q1, d1)" not in verdicts  # the verdicts alone fit a 1,000 px page (tests/browser/test_narrow.py)
     assert any("maxsim?dataset=nevir&pair=1230-2" in m.value for m in at.markdown)
 

@@ -38,6 +38,9 @@ def test_leaderboard_table_shows_success_rates_in_percent(app_env):
     assert set(shown["metric"]) == {"paired accuracy"}  # the metric's label, not its key
     texts = shown.drop(columns="value").astype(str).to_numpy().ravel()
     assert not {"None", "nan", "NaN", "-0.0"} & set(texts), "no raw missing value reaches a person"
+    stored = shown["created_at"].astype(str)
+    assert not stored.str.contains(RAW["timestamp"]).any(), "a stored time reads '2 Dec 2026, 14:03'"
+    assert columns["created_at"]["label"] == "stored" and columns["run_id"]["label"] == "run id"
 
 
 def test_leaderboard_table_keeps_other_metrics_as_they_are(app_env):

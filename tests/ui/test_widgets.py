@@ -12,12 +12,17 @@ def _error_box(text):
     show_error(ValueError(text))
 
 
-def test_show_error_names_the_error_and_escapes_the_users_text():
+def test_show_error_says_the_message_in_words_and_escapes_the_users_text():
     text = "[click](http://evil.example) <b>bold</b>"
     at = AppTest.from_function(_error_box, args=(text,), default_timeout=30).run()
-    assert [e.value for e in at.error] == [f"ValueError: {safe_md(text)}"]
+    assert [e.value for e in at.error] == [safe_md(text)]  # no "ValueError:" for a person to decode
     shown = at.error[0].value
     assert "](http" not in shown and "<b>" not in shown  # no link, no tag
+
+
+def test_show_error_of_an_error_without_a_message_still_says_something():
+    at = AppTest.from_function(_error_box, args=("",), default_timeout=30).run()
+    assert [e.value for e in at.error] == ["an unexpected error stopped this step; the server log has the details"]
 
 
 def _progress(steps, finish):
