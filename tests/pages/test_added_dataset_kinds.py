@@ -251,7 +251,7 @@ def test_pages_on_an_added_exclusion_set(excl_and_pert):
     # taxonomy order (by its titles), then the file's own label as it is
     assert shown["heatmap columns"] == ["Affixal", "exclusion"]
     assert "No stored runs" not in shown["errors"]
-    assert "Type **exclusion** (dataset_label)" in shown["inspector"]
+    assert "Type **exclusion** (the dataset's own label)" in shown["inspector"]  # its source in words
     assert "This page draws DEMETR and CANNOT only, not myexcl (exclusion items)" in shown["sensitivity"]
     assert shown["maxsim items"] == ["e1", "e2"]
     assert any(p.startswith("myexcl: ") for p in shown["presets"]), shown["presets"]
@@ -269,7 +269,7 @@ def test_pages_on_an_added_perturbation_set(excl_and_pert):
     assert "n = 6 items" in shown["heatmap"]
     assert shown["heatmap columns"] == ["antonym", "negation"]  # its perturbation column
     assert "No stored runs" not in shown["errors"]
-    assert "Type **No negation found** (detected)" in shown["inspector"]
+    assert "Type **No negation found** (cue detected in the texts)" in shown["inspector"]
     # The pages that cannot apply to perturbation items say so.
     assert "This page draws DEMETR and CANNOT only, not mypert (perturbation items)" in shown["sensitivity"]
     assert (
@@ -383,4 +383,4 @@ def test_heatmap_of_added_pairs_uses_its_type_label_column(app_env):
     at.selectbox(key="cell_column").select("my-own-type").run()
     assert not at.exception, [e.message for e in at.exception]
     items = table_with(at, "item_id", "label_source")
-    assert items["item_id"].tolist() == ["a4"] and items["label_source"].tolist() == ["dataset_label"]
+    assert items["item_id"].tolist() == ["a4"] and items["label_source"].tolist() == ["the dataset's own label"]

@@ -11,6 +11,8 @@ import json
 
 import pytest
 
+from negviz.core.kinds import category_words
+
 from negviz.cli import main as cli
 from negviz.core import outcomes
 from negviz.core.schema import DatasetSpec
@@ -30,14 +32,14 @@ def store_with_shipped_runs(app_env):
 
 def runs_shown(app) -> str:
     """The page's "Runs shown" expander: its label (which names every run up to six models, and
-    pinned runs always) and its table's runs, as "model run-id-prefix [(pinned)]"."""
+    pinned runs always) and its table's runs in words (pickers.shown_table: no run id), as
+    "run [(pinned)]"."""
     from negviz.evaluation import run_choice
 
     box = next(e for e in app.expander if e.label.startswith("Runs shown"))
     table = box.dataframe[0].value
     named = "; ".join(
-        f"{m} {r[:8]}" + (" (pinned)" if c == run_choice.PINNED else "")
-        for m, r, c in zip(table["model_name"], table["run_id"], table["chosen_by"])
+        r + (" (pinned)" if c == run_choice.PINNED else "") for r, c in zip(table["run"], table["chosen by"])
     )
     return f"{box.label} | {named}"
 
@@ -55,11 +57,11 @@ def test_an_mteb_run_has_one_set_of_verdicts_on_every_page_and_in_compare(store_
     pin = {"dataset": "nevir", "run": run.run_id}
 
     heat = open_page("pages/heatmap.py", **pin, cell_model="bm25", cell_column="sentential")
-    assert run.run_id[:8] in runs_shown(heat)
+    assert "bm25 (pinned)" in runs_shown(heat)  # the MTEB-rule run, pinned (its verdicts below say it is)
     cell = heat.dataframe[-1].value
     assert len(cell) > 20
-    assert dict(zip(cell["item_id"], cell["verdict"])) == dict(
-        zip(cell["item_id"], mteb.set_index("item_id").loc[cell["item_id"], "category"])
+    assert dict(zip(cell["item_id"], cell["verdict"])) == dict(  # each verdict in words (kinds.category_words)
+        zip(cell["item_id"], map(category_words, mteb.set_index("item_id").loc[cell["item_id"], "category"]))
     )
 
     errors = open_page("pages/errors.py", **pin, seg_model="bm25", seg_category="correct")
@@ -86,9 +88,10 @@ def test_a_limit_run_never_hides_the_full_run(store_with_shipped_runs, capsys):
     quick = run_eval("tfidf", DatasetSpec.make("nevir", limit=50), store=store).record.run_id  # newer, smaller
     for page in ("pages/overview.py", "pages/heatmap.py", "pages/errors.py", "pages/inspector.py"):
         label = runs_shown(open_page(page, dataset="nevir"))
-        assert f"tfidf {full_id[:8]}" in label and quick[:8] not in label, (page, label)
+        assert "tfidf" in label and "tfidf · first 50 items" not in label, (page, label)
     # ... unless the user pins the quick run
-    assert f"tfidf {quick[:8]} (pinned)" in runs_shown(open_page("pages/heatmap.py", dataset="nevir", run=quick))
+    pinned = runs_shown(open_page("pages/heatmap.py", dataset="nevir", run=quick))
+    assert "tfidf · first 50 items (pinned)" in pinned
 
     assert cli(["runs", "--dataset", "nevir", "--json"]) == 0
     listed = {r["run_id"]: r["shown"] for r in json.loads(capsys.readouterr().out)}

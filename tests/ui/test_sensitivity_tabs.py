@@ -3,6 +3,7 @@ sentence" tab's edits of a typed translation, in AppTest (no model chosen: nothi
 
 from streamlit.testing.v1 import AppTest
 
+from negviz.analyses import sensitivity as sv
 from negviz.language.text import perturb
 from negviz.ui.sensitivity_tabs import CAND
 
@@ -41,7 +42,7 @@ def test_own_sentence_lists_each_rule_that_fits_the_typed_candidate():
     assert not at.exception
     edits = at.dataframe[0].value
     expected = {k: e for k, e in perturb.perturb_all(CAND).items() if e}
-    assert list(edits["perturbation"]) == list(expected)
+    assert list(edits["perturbation"]) == [sv.short_label(perturb.BY_NAME[k].stem) for k in expected]  # in words
     negation = edits.set_index("perturbation").loc["negation", "perturbed"]
     assert negation == "The new bridge did not open to traffic on Monday after two years of construction."
     assert [c.value for c in at.caption] == [

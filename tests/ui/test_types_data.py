@@ -20,7 +20,7 @@ def test_context_holds_the_datasets_facts_and_the_shown_runs_verdicts(app_env):
     assert set(ctx.outcomes["model"]) == {"bm25", "tfidf"} and len(ctx.outcomes) == 2 * 1383
     by_model = ctx.outcomes.groupby("model")["correct"].sum()
     assert by_model.to_dict() == expected.to_dict()
-    assert len(ctx.meta) == 1383 and ctx.label_source.startswith("gold")
+    assert len(ctx.meta) == 1383 and ctx.label_source.startswith("the dataset's cue word")
 
 
 def test_context_is_none_for_a_dataset_without_verdicts(app_env):
@@ -34,5 +34,5 @@ def _ctx(meta: pd.DataFrame) -> TypesContext:
 
 def test_label_source_counts_each_source_most_common_first():
     meta = pd.DataFrame({"label_source": ["detected"] * 1200 + ["gold"] * 3})
-    assert _ctx(meta).label_source == "detected (1,200), gold (3)"
+    assert _ctx(meta).label_source == "cue detected in the texts (1,200), gold (3)"  # sources in words
     assert _ctx(pd.DataFrame({"item_id": ["a"]})).label_source == "none"
