@@ -203,6 +203,10 @@ def cancel(job_id: str, jobs_dir: str | Path | None = None) -> None:
     jobs.job_paths(jobs_dir, job_id)["cancel"].touch()
 
 
+def cancel_asked(job_id: str, jobs_dir: str | Path | None = None) -> bool:
+    return jobs.job_paths(jobs_dir, job_id)["cancel"].exists()
+
+
 def running(jobs_dir: str | Path | None = None) -> list[FillJob]:
     """This machine's fill plans still running (anyone's), oldest first."""
     folder = Path(jobs_dir) if jobs_dir else jobs.default_jobs_dir()
