@@ -13,7 +13,7 @@ from negviz.core.errors import NegvizError
 
 def cmd_fill(args: argparse.Namespace) -> int:
     """Plan the board's empty cells (or the chosen models/benchmarks), print the plan, run it."""
-    from negviz.analyses.board_fill import board_plan
+    from negviz.results.board_fill import board_plan
     from negviz.results.dataset_view import DatasetView
     from negviz.store import open_store
 

@@ -1,5 +1,5 @@
 """The Evaluate page's "Fill the board's empty cells": the plan shown before it starts (cells,
-shards, estimated cost, what it leaves out; negviz.analyses.board_fill), where it runs (here, or a
+shards, estimated cost, what it leaves out; negviz.results.board_fill), where it runs (here, or a
 Ray address typed in), Start, then one row per running plan (negviz.evaluation.fill.fill_jobs)
 with each cell's progress and Cancel, refreshed every 2 s, and what each plan ended with."""
 
@@ -69,7 +69,7 @@ def fill_section() -> None:
 
 def _plan(models: list[str], chosen: list[str], limit: int | None, shards: int, on: str) -> dict:
     """The plan for a person (as `negviz board --fill --dry-run` prints it) and the request that starts it."""
-    from negviz.analyses.board_fill import board_plan
+    from negviz.results.board_fill import board_plan
     from negviz.evaluation.fill.executor import ray_address
 
     address = ray_address(on)  # a typed address that is not ray://HOST:PORT: refused here
@@ -113,7 +113,7 @@ def watch() -> None:
             shown.add(job_id)
             if job.done:
                 st.session_state[MINE] = [j for j in st.session_state.get(MINE, []) if j != job_id]
-                st.session_state[ENDED] = [*st.session_state.get(ENDED, []), _outcome(job)]
+                st.session_state[ENDED] = [*st.session_state.get(ENDED, []), outcome_text(job)]
                 if job.state == fill_jobs.COMPLETE:
                     dataset_cache.clear_runs()  # every page lists the new runs
                 st.rerun()
@@ -144,7 +144,7 @@ def _row(job: fill_jobs.FillJob) -> None:
         left.markdown("\n".join(f"- {safe_md(line)}" for line in lines))
 
 
-def _outcome(job: fill_jobs.FillJob) -> tuple[str, str]:
+def outcome_text(job: fill_jobs.FillJob) -> tuple[str, str]:
     """(st's function, text) for how ``job`` ended."""
     cells = "; ".join(job.cell_lines())
     if job.state == fill_jobs.CANCELLED:
