@@ -86,7 +86,7 @@ def _start(planned: dict) -> None:
     try:
         job = fill_jobs.start(store=resources.store(), **planned["request"])
     except Exception as exc:  # noqa: BLE001 - said on the page
-        st.session_state[ENDED] = [*st.session_state.get(ENDED, []), ("error", f"The plan did not start: {exc}")]
+        st.session_state[ENDED] = [*st.session_state.get(ENDED, []), ("error", f"The plan did not start: {exc}", [])]
         return
     st.session_state.pop(PLAN, None)
     if job.job_id not in st.session_state.get(MINE, []):
@@ -94,7 +94,7 @@ def _start(planned: dict) -> None:
     if job.joined:
         st.session_state[ENDED] = [
             *st.session_state.get(ENDED, []),
-            ("info", f"The same plan is already running ({job.label}): following it."),
+            ("info", f"The same plan is already running ({job.label}): following it.", []),
         ]
 
 
@@ -123,8 +123,8 @@ def watch() -> None:
                 _row(job)
 
     rows()
-    for kind, text in st.session_state.get(ENDED, []):
-        getattr(st, kind)(safe_md(text))
+    for kind, head, lines in st.session_state.get(ENDED, []):
+        getattr(st, kind)("\n".join([safe_md(head), *(f"- {safe_md(line)}" for line in lines)]))
 
 
 def _row(job: fill_jobs.FillJob) -> None:
@@ -144,14 +144,14 @@ def _row(job: fill_jobs.FillJob) -> None:
         left.markdown("\n".join(f"- {safe_md(line)}" for line in lines))
 
 
-def outcome_text(job: fill_jobs.FillJob) -> tuple[str, str]:
-    """(st's function, text) for how ``job`` ended."""
-    cells = "; ".join(job.cell_lines())
+def outcome_text(job: fill_jobs.FillJob) -> tuple[str, str, list[str]]:
+    """(st's function, what happened, each cell's line) for how ``job`` ended."""
+    cells = job.cell_lines()
     if job.state == fill_jobs.CANCELLED:
-        return "warning", (
-            f"Cancelled the fill of {job.label}: no partial run was stored; finished shards are kept for a "
-            f"later fill. {cells}"
+        head = (
+            f"Cancelled the fill of {job.label}: no partial run was stored; finished shards are kept for a later fill."
         )
+        return "warning", head, cells
     if job.state == fill_jobs.FAILED:
-        return "error", f"The fill of {job.label} failed: {job.error}"
-    return "success", f"Filled {job.label}: {cells or 'nothing was left to fill'}."
+        return "error", f"The fill of {job.label} failed: {job.error}", []
+    return "success", f"Filled {job.label}" + ("." if cells else ": nothing was left to fill."), cells

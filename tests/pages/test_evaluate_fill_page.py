@@ -60,7 +60,7 @@ def test_a_fill_started_on_the_page_stores_its_cell_once(empty_store):
     assert not at.exception and any("Filling tfidf × NevIR, first 20 items, here" in r for r in rows(at))
     wait_ended(at)
     assert [plain(s.value) for s in at.success] == [
-        "Filled tfidf × NevIR, first 20 items, here: tfidf on nevir (first 20 items): stored."
+        "Filled tfidf × NevIR, first 20 items, here.\n- tfidf on nevir (first 20 items): stored"
     ]
     with Store(empty_store) as store:
         runs = store.runs(kind="eval")

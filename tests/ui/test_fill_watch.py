@@ -27,15 +27,17 @@ def job(state, error=None):
 
 
 def test_how_a_plan_ended_is_said_in_words():
-    kind, text = outcome_text(job(CANCELLED))
-    assert kind == "warning" and text.startswith("Cancelled the fill of tfidf × every benchmark, here")
-    assert "no partial run was stored" in text and "tfidf on demetr: 1/4 shards, 5/20 items" in text
-    assert "left" not in text.split("stored;")[-1]  # no time left once it ended
-    kind, text = outcome_text(job(FAILED, error="tfidf on demetr: the dataset is missing"))
-    assert (kind, text) == (
+    kind, head, cells = outcome_text(job(CANCELLED))
+    assert kind == "warning" and head.startswith("Cancelled the fill of tfidf × every benchmark, here")
+    assert "no partial run was stored" in head
+    assert cells == ["tfidf on nevir: stored", "tfidf on demetr: 1/4 shards, 5/20 items"]  # no time left once ended
+    failed = outcome_text(job(FAILED, error="tfidf on demetr: the dataset is missing"))
+    assert failed == (
         "error",
         "The fill of tfidf × every benchmark, here failed: tfidf on demetr: the dataset is missing",
+        [],
     )
-    kind, text = outcome_text(job(COMPLETE))
-    assert kind == "success" and text.startswith("Filled tfidf × every benchmark, here: tfidf on nevir: stored")
-    assert "None" not in text
+    kind, head, cells = outcome_text(job(COMPLETE))
+    assert (kind, head) == ("success", "Filled tfidf × every benchmark, here.") and "None" not in " ".join(cells)
+    nothing = FillJob("fill-x", COMPLETE, "tfidf × nevir, here", {"report": "Nothing to fill"})
+    assert outcome_text(nothing) == ("success", "Filled tfidf × nevir, here: nothing was left to fill.", [])
