@@ -8,6 +8,7 @@ from __future__ import annotations
 import streamlit as st
 
 from negviz.analyses.board import COLUMNS, SHORT, fillable
+from negviz.core.errors import NegvizError
 from negviz.evaluation.fill import fill_jobs
 from negviz.ui import dataset_cache, resources
 from negviz.ui.widgets import safe_md, show_error
@@ -49,7 +50,10 @@ def fill_section() -> None:
         try:
             on = {HERE: "here", LOCAL_RAY: "ray"}.get(where) or address.strip()
             st.session_state[PLAN] = _plan(models, chosen, int(limit) or None, int(shards), on)
-        except Exception as exc:  # a clear message; nothing started
+        except NegvizError as exc:  # the library's own words; nothing started
+            st.session_state.pop(PLAN, None)
+            st.error(safe_md(exc), icon=":material/error:")
+        except Exception as exc:  # anything else, with its kind
             st.session_state.pop(PLAN, None)
             show_error(exc)
     planned = st.session_state.get(PLAN)
@@ -72,7 +76,7 @@ def _plan(models: list[str], chosen: list[str], limit: int | None, shards: int, 
     from negviz.results.board_fill import board_plan
     from negviz.evaluation.fill.executor import ray_address
 
-    address = ray_address(on)  # a typed address that is not ray://HOST:PORT: refused here
+    address = ray_address(on, "The Ray cluster address")  # not ray://HOST:PORT: refused here
     store = resources.store()
     with st.spinner("Planning the cells…"):
         plan = board_plan(

@@ -34,7 +34,7 @@ def planned(models, benchmark, limit, shards=4):
 
 def plain(text: str) -> str:
     """Shown text without its markdown escapes."""
-    return text.replace("\\", "")
+    return text.replace("\\", "").replace("\u2060", "")
 
 
 def rows(at) -> list[str]:
@@ -84,3 +84,16 @@ def test_cancel_stops_the_plan_and_stores_no_run(empty_store):
         assert store.runs().empty
     next(b for b in at.button if b.label == "Show the plan").click().run()  # the finished shards are kept
     assert "finished by an earlier fill (reused)" in at.code[0].value
+
+
+def test_a_typed_ray_address_that_is_not_ray_host_port_is_refused(empty_store):
+    from tests.pages.test_app import open_page
+
+    at = open_page("pages/evaluate.py")
+    at.multiselect(key="fill_models").select("tfidf")
+    at.radio(key="fill_where").set_value("A Ray cluster")
+    at.text_input(key="fill_address").input("head:10001; rm -rf /")
+    next(b for b in at.button if b.label == "Show the plan").click().run()
+    assert len(at.error) == 1 and "ray://HOST:PORT" in plain(at.error[0].value)
+    assert not at.code and not [b for b in at.button if b.label == "Start"]
+    assert plain(at.error[0].value).startswith("The Ray cluster address 'head:10001; rm -rf /' is not a place")

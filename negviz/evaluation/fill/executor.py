@@ -28,15 +28,15 @@ RAY_ADDRESS_ENV = "NEGVIZ_RAY_ADDRESS"  # where `--on` is not given: a Ray clust
 _CLIENT = re.compile(r"ray://(?:[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?|\[[0-9A-Fa-f:.]+\]):(\d{1,5})")
 
 
-def ray_address(on: str | None) -> str | None:
+def ray_address(on: str | None, source: str = "--on") -> str | None:
     """Where a plan runs: None here; "ray" for a Ray on this machine, or "ray://HOST:PORT" (``on``,
-    else $NEGVIZ_RAY_ADDRESS)."""
+    else $NEGVIZ_RAY_ADDRESS). ``source``: what ``on`` is called in a refusal (a page's field)."""
     text = (on if on is not None else os.environ.get(RAY_ADDRESS_ENV, "")).strip()
     if text in ("", "local", "here"):
         return None
     if text == "ray" or ((found := _CLIENT.fullmatch(text)) and 0 < int(found.group(1)) < 65536):
         return text
-    source = "--on" if on is not None else f"${RAY_ADDRESS_ENV}"
+    source = source if on is not None else f"${RAY_ADDRESS_ENV}"
     raise NegvizError(f"{source} {text!r} is not a place to run: use ray (a Ray on this machine) or ray://HOST:PORT")
 
 
