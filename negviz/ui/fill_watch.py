@@ -31,9 +31,7 @@ def fill_section() -> None:
     )
     with st.form("fill"):
         left, right = st.columns(2)
-        models = left.multiselect(
-            "Models", resources.catalog()["name"].tolist(), key="fill_models", placeholder="every model on the board"
-        )
+        models = left.multiselect("Models", _models(), key="fill_models", placeholder="every model on the board")
         chosen = right.multiselect("Benchmarks", benchmarks(), key="fill_benchmarks", placeholder="every benchmark")
         left, middle, right = st.columns(3)
         limit = left.number_input("Only the first N items (0 = all)", min_value=0, value=0, step=50, key="fill_limit")
@@ -69,6 +67,16 @@ def fill_section() -> None:
                 icon=":material/play_arrow:",
             )
     watch()
+
+
+def _models() -> list[str]:
+    """The catalog's models, then those on the board outside it (a fine-tuned model, an added one)."""
+    from negviz.ui.board_view import board
+
+    names = resources.catalog()["name"].tolist()
+    on_board = board()
+    extra = [m for m in on_board.get("model", []) if m not in names] if not on_board.empty else []
+    return names + sorted(set(extra))
 
 
 def _plan(models: list[str], chosen: list[str], limit: int | None, shards: int, on: str) -> dict:
