@@ -1,7 +1,7 @@
 """Evaluate: run a model on the selected dataset; the run lands in the store once."""
 
 import streamlit as st
-from negviz.ui import eval_watch, outage, pickers, resources
+from negviz.ui import eval_watch, fill_watch, outage, pickers, resources
 from negviz.ui.widgets import show_error, user_path
 
 dataset = pickers.current_dataset()
@@ -62,3 +62,6 @@ if go:
         show_error(exc)
 
 eval_watch.watch()  # progress while it runs in the background, then its outcome
+
+st.divider()
+fill_watch.fill_section()  # the board's empty cells, planned, then run here or on Ray

@@ -13,22 +13,26 @@ from negviz.core.errors import NegvizError
 
 def cmd_fill(args: argparse.Namespace) -> int:
     """Plan the board's empty cells (or the chosen models/benchmarks), print the plan, run it."""
-    from negviz.analyses.board import fill_cells
-    from negviz.core.schema import DatasetSpec
-    from negviz.evaluation.fill.planning import LeftOut
+    from negviz.results.board_fill import board_plan
     from negviz.results.dataset_view import DatasetView
     from negviz.store import open_store
 
     store = open_store(args.db, args.shipped_runs)
-    cells, left = fill_cells(DatasetView(store).board(), args.models, args.benchmarks)
-    wanted = [(c.model, DatasetSpec.make(c.dataset, c.split or "test", args.limit), c.benchmarks) for c in cells]
-    left_out = [LeftOut(r["model"], r["benchmark"], r["command"]) for r in left.to_dict("records")]
+    plan = board_plan(
+        DatasetView(store).board(),
+        store,
+        models=args.models,
+        benchmarks=args.benchmarks,
+        limit=args.limit,
+        shards=args.shards or 4,
+        worker=_worker(args),
+    )
     if not args.heartbeat_file:
-        return _plan_and_run(args, store, wanted, left_out)[0]
+        return _plan_and_run(args, store, plan=plan)[0]
     from negviz.evaluation.jobs import Heartbeat, touch
 
     with Heartbeat(lambda: touch(Path(args.heartbeat_file))):  # a job a page started says it lives
-        return _plan_and_run(args, store, wanted, left_out)[0]
+        return _plan_and_run(args, store, plan=plan)[0]
 
 
 def eval_on(args: argparse.Namespace, model, dataset, store):
@@ -55,37 +59,41 @@ def eval_on(args: argparse.Namespace, model, dataset, store):
     return EvalResult(run.record, run.record.summary, None, reused=run.reused, note=run.note)
 
 
-def _plan_and_run(args, store, wanted=(), left_out=(), plan=None):
+def _plan_and_run(args, store, plan):
     """(exit code, FillReport or None when nothing ran)."""
     from negviz.evaluation.fill.executor import ray_address, run_plan
-    from negviz.evaluation.fill.planning import make_plan
+    from negviz.evaluation.jobs import CANCELLED, COMPLETE, FAILED
 
     address = ray_address(args.on)
-    if plan is None:
-        plan = make_plan(store, list(wanted), shards=args.shards or 4, worker=_worker(args), left_out=list(left_out))
     # `negviz eval --json` keeps stdout for its one JSON object
     print(
         plan.text(workers=None if address else 1),
         flush=True,
         file=sys.stderr if getattr(args, "json", False) else sys.stdout,
     )
-    if getattr(args, "dry_run", False) or not plan.cells:
+    if getattr(args, "dry_run", False):
         return 0, None
     progress = TqdmProgress(enabled=not args.quiet)
-    if args.progress_file:  # a background job: the page reads this file
-        progress = ProgressTee(progress, args.progress_file)
+    tee = ProgressTee(progress, args.progress_file) if args.progress_file else None  # a job: a page reads it
+    if not plan.cells:
+        if tee:
+            tee.end(COMPLETE, plan.text())
+        return 0, None
     cancel = Path(args.cancel_file) if getattr(args, "cancel_file", None) else None
     try:
         report = run_plan(
             plan,
             store,
             on=args.on,
-            progress=progress,
+            progress=tee or progress,
             should_stop=(lambda: cancel.exists()) if cancel else (lambda: False),
             device=args.device,
+            watch=tee.cells if tee else None,
         )
     finally:
         progress.close()
+    if tee:
+        tee.end(CANCELLED if report.cancelled else FAILED if report.failed else COMPLETE, report.text())
     print(report.text(), file=sys.stderr if getattr(args, "json", False) else sys.stdout)
     return (1 if report.failed or report.cancelled else 0), report
 

@@ -152,17 +152,7 @@ def poll(job_id: str, jobs_dir: str | Path | None = None) -> EvalJob:
                 "its process was killed or its machine stopped; nothing was stored, run it again"
             ),
         )
-    return EvalJob(job_id, FAILED, label, progress, error=_failure(paths["log"], code))
-
-
-def _failure(log: Path, code: int | None) -> str:
-    """The CLI's own message ("negviz: error: ...") when it gave one, else the log's tail."""
-    text = jobs.tail(log)
-    said = [line.removeprefix("negviz: error: ") for line in text.splitlines() if line.startswith("negviz: error: ")]
-    if said:
-        return said[-1]
-    why = f"the evaluation process ended without a result (exit code {code if code is not None else 'unknown'})"
-    return why + (":\n" + text if text else "")
+    return EvalJob(job_id, FAILED, label, progress, error=jobs.failure(paths["log"], code))
 
 
 def cancel(job_id: str, jobs_dir: str | Path | None = None) -> None:
@@ -175,15 +165,5 @@ def cancel(job_id: str, jobs_dir: str | Path | None = None) -> None:
 def running(jobs_dir: str | Path | None = None) -> list[EvalJob]:
     """This machine's evaluation jobs still running (anyone's), oldest first."""
     folder = Path(jobs_dir) if jobs_dir else jobs.default_jobs_dir()
-    records = [jobs.read_json(p) for p in folder.glob(f"{PREFIX}*.job.json")]
-    live = [
-        r
-        for r in records
-        if r
-        and jobs.is_alive(
-            jobs.alive(r["job_id"], r)[0],
-            jobs.file_beat(jobs.job_paths(folder, r["job_id"])["beat"], r.get("started_at")),
-        )
-    ]
-    polled = [poll(r["job_id"], folder) for r in sorted(live, key=lambda r: r["started_at"])]
+    polled = [poll(r["job_id"], folder) for r in jobs.live_records(folder, PREFIX)]
     return [j for j in polled if not j.done]  # a process may still be exiting after its result

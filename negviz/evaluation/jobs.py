@@ -249,6 +249,28 @@ def tail(path: Path) -> str:
         return ""
 
 
+def failure(log: Path, code: int | None, what: str = "the evaluation process") -> str:
+    """A child's own message ("negviz: error: ...") when it gave one, else its log's tail."""
+    text = tail(log)
+    said = [line.removeprefix("negviz: error: ") for line in text.splitlines() if line.startswith("negviz: error: ")]
+    if said:
+        return said[-1]
+    why = f"{what} ended without a result (exit code {code if code is not None else 'unknown'})"
+    return why + (":\n" + text if text else "")
+
+
+def live_records(folder: Path, prefix: str) -> list[dict[str, Any]]:
+    """The job records of ``prefix`` in ``folder`` whose job lives (is_alive), oldest first."""
+    records = [read_json(p) for p in folder.glob(f"{prefix}*.job.json")]
+    live = [
+        r
+        for r in records
+        if r
+        and is_alive(alive(r["job_id"], r)[0], file_beat(job_paths(folder, r["job_id"])["beat"], r.get("started_at")))
+    ]
+    return sorted(live, key=lambda r: r["started_at"])
+
+
 def end_children(wait: float = 5.0) -> list[int]:
     """End every job this process started that still runs (SIGTERM to its process group, then
     SIGKILL after ``wait`` seconds) and reap it: a server that stops leaves no child behind. An

@@ -186,6 +186,8 @@ WRITERS = {
     "run_eval": "evaluates and stores a run",
     "make_plan": "plans a fill: which specs the store holds, which shards an earlier fill kept",
     "run_plan": "runs a fill plan: keeps its shards and stores its runs",
+    "board_plan": "plans a fill of the board's empty cells (make_plan)",
+    "fill_jobs.start": "starts a fill plan in the background",
     "run_cue_influence": "computes and stores an attribution run",
     "run_layer_curves": "computes and stores layer curves",
     "build_report": "the report, which reads through its own DatasetView",

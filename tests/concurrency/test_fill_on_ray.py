@@ -199,3 +199,34 @@ def test_two_drivers_at_once_store_one_run(on_cluster, store, store_url, tmp_pat
     assert list(runs["spec_key"]) == [key], runs
     assert store.kept_shards(key, shards) == []
     _assert_the_local_scores(store.scores(store.find_run(key).run_id), limit)
+
+
+def test_a_fill_the_evaluate_page_starts_on_a_ray_address_runs_there(ray_cluster, tmp_path, monkeypatch):  # noqa: F811
+    """The page's background job (negviz.evaluation.fill.fill_jobs) given the cluster's Ray Client
+    address, as typed on the page: its shards are Ray tasks there, its cell stored once."""
+    from negviz.evaluation.fill import fill_jobs
+
+    monkeypatch.setenv("NEGVIZ_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.delenv("RAY_ADDRESS", raising=False)
+    folder = tmp_path / "jobs"
+    with Store(f"sqlite:///{tmp_path / 'results.sqlite'}") as results:
+        job = fill_jobs.start(
+            store=results, models=["tfidf"], benchmarks=["nevir"], limit=20, on=ray_cluster.client, jobs_dir=folder
+        )
+        assert job.label == f"tfidf × nevir, first 20 items, on the Ray cluster at {ray_cluster.client}"
+        job = _wait_until(lambda: (j := fill_jobs.poll(job.job_id, folder)).done and j, "the fill job to end")
+        assert job.state == fill_jobs.COMPLETE, (job.error, ray_cluster.logs())
+        assert job.cell_lines() == ["tfidf on nevir (first 20 items): stored"]
+        assert results.runs(kind="eval")[["model_name", "n"]].values.tolist() == [["tfidf", 20]]
+    from ray.util.state import list_tasks
+
+    on_ray.connect(ray_cluster.client)
+    names = _settled(
+        lambda: {
+            t.name
+            for t in list_tasks(filters=[("state", "=", "FINISHED")], limit=10_000, raise_on_missing_output=False)
+            if (t.name or "").endswith("of tfidf on nevir:test")
+        },
+        lambda found: len(found) == 4,
+    )
+    assert names == {f"shard {i}/4 of tfidf on nevir:test" for i in (1, 2, 3, 4)}

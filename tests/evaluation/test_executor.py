@@ -119,8 +119,10 @@ def _after_asked(times: int):
 def test_where_a_plan_runs():
     assert ray_address(None) is None and ray_address("here") is None
     assert ray_address("ray") == "ray" and ray_address("ray://head:10001") == "ray://head:10001"
-    with pytest.raises(NegvizError, match="ray://HOST:PORT"):
-        ray_address("head:10001")
+    assert ray_address("ray://10.0.0.7:10001") == "ray://10.0.0.7:10001" and ray_address("ray://[::1]:10001")
+    for wrong in ("head:10001", "ray://head", "ray://head:0", "ray://head:70000", "ray://-x:1", "ray://a b:1"):
+        with pytest.raises(NegvizError, match="ray://HOST:PORT"):
+            ray_address(wrong)
 
 
 def test_the_ray_address_may_come_from_the_environment(monkeypatch):

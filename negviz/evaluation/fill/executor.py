@@ -9,6 +9,7 @@ the shard's scores once, count it, and commit the cell's run when its last shard
 from __future__ import annotations
 
 import os
+import re
 import time
 from dataclasses import dataclass, field
 from typing import Callable
@@ -20,18 +21,22 @@ from negviz.evaluation.fill.planning import FillPlan, PlannedCell, dataset_text
 from negviz.evaluation.fill.shards import Shard, ShardScores, compute_shard
 from negviz.scorers.base import Progress, no_progress
 
+Watch = Callable[[list[dict]], None]  # told every cell's state (CellState.record) as it changes
+
 RAY_ADDRESS_ENV = "NEGVIZ_RAY_ADDRESS"  # where `--on` is not given: a Ray cluster to run on
+# ray://HOST:PORT, HOST a name or an IPv4/bracketed IPv6 address: nothing else reaches ray.init
+_CLIENT = re.compile(r"ray://(?:[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?|\[[0-9A-Fa-f:.]+\]):(\d{1,5})")
 
 
-def ray_address(on: str | None) -> str | None:
+def ray_address(on: str | None, source: str = "--on") -> str | None:
     """Where a plan runs: None here; "ray" for a Ray on this machine, or "ray://HOST:PORT" (``on``,
-    else $NEGVIZ_RAY_ADDRESS)."""
+    else $NEGVIZ_RAY_ADDRESS). ``source``: what ``on`` is called in a refusal (a page's field)."""
     text = (on if on is not None else os.environ.get(RAY_ADDRESS_ENV, "")).strip()
     if text in ("", "local", "here"):
         return None
-    if text == "ray" or (text.startswith("ray://") and len(text) > len("ray://")):
+    if text == "ray" or ((found := _CLIENT.fullmatch(text)) and 0 < int(found.group(1)) < 65536):
         return text
-    source = "--on" if on is not None else f"${RAY_ADDRESS_ENV}"
+    source = source if on is not None else f"${RAY_ADDRESS_ENV}"
     raise NegvizError(f"{source} {text!r} is not a place to run: use ray (a Ray on this machine) or ray://HOST:PORT")
 
 
@@ -45,6 +50,27 @@ class CellState:
     @property
     def items_done(self) -> int:
         return sum(s.items for s in self.cell.shards if s.index in self.done)
+
+    def record(self) -> dict:
+        """The cell's state as plain data, for a job's progress file (the Evaluate page's job list)."""
+        state = (
+            "failed"
+            if self.error
+            else "reused"
+            if self.run and self.run.reused
+            else "stored"
+            if self.run
+            else "running"
+        )
+        return {
+            "cell": f"{self.cell.model} on {dataset_text(self.cell.dataset)}",
+            "state": state,
+            "shards_done": len(self.done),
+            "shards": len(self.cell.shards),
+            "items_done": self.items_done,
+            "items": self.cell.items,
+            "error": self.error,
+        }
 
     def text(self) -> str:
         """'all-MiniLM-L6-v2 on nevir: 3/4 shards, 1,040/1,383 items' (or its outcome)."""
@@ -90,8 +116,8 @@ class Driver:
     (kept in the store, by this fill or an earlier one), progress per cell and in all (items; the
     caller's ``progress`` works out the time left), and each cell's run committed once."""
 
-    def __init__(self, plan: FillPlan, store, progress: Progress = no_progress):
-        self.plan, self.store, self.progress = plan, store, progress
+    def __init__(self, plan: FillPlan, store, progress: Progress = no_progress, watch: Watch | None = None):
+        self.plan, self.store, self.progress, self.watch = plan, store, progress, watch
         self.cells = {c.key: CellState(c, set(kept(store, c.shards[0]))) for c in plan.cells}
         self.total = sum(c.items for c in plan.cells)
         self.start = time.perf_counter()
@@ -142,12 +168,14 @@ class Driver:
 
     def failed(self, shard: Shard, error: BaseException) -> None:
         self.cells[shard.key].error = str(error) or type(error).__name__
+        self.report(self.cells[shard.key])
 
     def _commit(self, state: CellState) -> Committed | None:
         try:
             state.run = commit(self.store, state.cell.shards[0])
         except NegvizError as exc:
             state.error = str(exc)
+        self.report(state)
         return state.run
 
     def report(self, latest: CellState | None = None) -> None:
@@ -156,6 +184,8 @@ class Driver:
         done = sum(s.items_done for s in self.cells.values())
         shards = sum(len(s.done) for s in self.cells.values())
         of = sum(len(s.cell.shards) for s in self.cells.values())
+        if self.watch is not None:  # first, so the progress record it rides with is current
+            self.watch([state.record() for state in self.cells.values()])
         desc = f"shards {shards}/{of}"
         if latest is not None:
             desc += f" · {latest.cell.model} on {dataset_text(latest.cell.dataset)} {len(latest.done)}/{len(latest.cell.shards)}"
@@ -178,6 +208,7 @@ def run_plan(
     should_stop: Callable[[], bool] = lambda: False,
     device: str | None = None,
     cache_dir: str | None = None,
+    watch: Watch | None = None,
 ) -> FillReport:
     """Run the plan here (``on`` None and no $NEGVIZ_RAY_ADDRESS) or on Ray (``on``: "ray",
     "ray://HOST:PORT"). ``should_stop``: asked between shards (and within a shard here); once
@@ -185,9 +216,18 @@ def run_plan(
     address = ray_address(on)
     if address is not None:
         return run_on_ray(
-            plan, store, address=address, progress=progress, should_stop=should_stop, device=device, cache_dir=cache_dir
+            plan,
+            store,
+            address=address,
+            progress=progress,
+            should_stop=should_stop,
+            device=device,
+            cache_dir=cache_dir,
+            watch=watch,
         )
-    return run_here(plan, store, progress=progress, should_stop=should_stop, device=device, cache_dir=cache_dir)
+    return run_here(
+        plan, store, progress=progress, should_stop=should_stop, device=device, cache_dir=cache_dir, watch=watch
+    )
 
 
 def run_here(
@@ -198,9 +238,10 @@ def run_here(
     should_stop: Callable[[], bool] = lambda: False,
     device: str | None = None,
     cache_dir: str | None = None,
+    watch: Watch | None = None,
 ) -> FillReport:
     """The plan in this process, shard after shard (the scorer of a spec loaded once)."""
-    driver = Driver(plan, store, progress)
+    driver = Driver(plan, store, progress, watch)
     driver.ready()
     for shard in driver.todo():
         if should_stop():
@@ -227,12 +268,13 @@ def run_on_ray(
     should_stop: Callable[[], bool] = lambda: False,
     device: str | None = None,
     cache_dir: str | None = None,
+    watch: Watch | None = None,
 ) -> FillReport:
     """The plan's shards as Ray tasks on the cluster at ``address`` (on_ray.computed), each result
     kept and committed here, in the driver, as it comes back: the workers need no store."""
     from negviz.evaluation.fill import on_ray
 
-    driver = Driver(plan, store, progress)
+    driver = Driver(plan, store, progress, watch)
     driver.ready()
     for outcome in on_ray.computed(
         driver.todo(), address=address, should_stop=should_stop, device=device, cache_dir=cache_dir
