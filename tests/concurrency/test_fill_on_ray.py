@@ -161,7 +161,9 @@ def test_a_worker_killed_mid_shard_is_retried_and_no_row_is_doubled(on_cluster, 
 
 def test_a_driver_killed_mid_plan_leaves_shards_the_next_one_reuses(on_cluster, store, store_url, tmp_path):  # noqa: F811
     """A driver killed after its first shard was kept; a second driver computes only the others."""
-    limit, shards = 600, 6  # 6 shards on 3 CPUs: when the first is kept, at least 3 are still to run
+    # 6 shards on 3 CPUs: when the first is kept, at least 3 are still to run (40 pairs each: a
+    # shard takes seconds after its worker has the model, the driver is killed within 0.2 s)
+    limit, shards = 240, 6
     key = _plan(store, limit, shards).cells[0].key
     first = _driver(store_url, limit, shards, tmp_path / "cache")
     try:
@@ -190,7 +192,7 @@ def test_a_driver_killed_mid_plan_leaves_shards_the_next_one_reuses(on_cluster, 
 
 def test_two_drivers_at_once_store_one_run(on_cluster, store, store_url, tmp_path):  # noqa: F811
     """Two drivers fill the same cell at once: both finish, one run is stored, no shard row is left."""
-    limit, shards = 120, 2
+    limit, shards = 60, 2
     key = _plan(store, limit, shards).cells[0].key
     drivers = [_driver(store_url, limit, shards, tmp_path / "cache") for _ in range(2)]
     outs = [d.communicate(timeout=SECONDS)[0] for d in drivers]
