@@ -111,22 +111,14 @@ def verdict_rows(kind: str, verdicts: pd.DataFrame, item_id: str, with_scores: b
     rows = part[cols].reset_index(drop=True)
     if "category" in rows:
         rows["category"] = [kinds.category_words(c, short=True) if isinstance(c, str) else c for c in rows["category"]]
-    for c in spec.query_verdicts:  # each query's own verdict: yes / no, not True / False
-        if c in rows:
-            rows[c] = [_as_words(bool(v)) if not pd.isna(v) else "—" for v in rows[c]]
-    return rows.rename(
-        columns={**{s: slot_heading(kind, s) for s in spec.slots if s in rows}, **verdict_headings(spec)}
-    )
+    return rows.rename(columns={**{s: slot_heading(kind, s) for s in spec.slots if s in rows}, **margin_headings(spec)})
 
 
-def verdict_headings(spec) -> dict[str, str]:
-    """The verdict columns' headings in words: each query's own verdict ("q1 right") and each
-    margin by what it subtracts ("s(q1,d1) - s(q1,d2)"), not the outcome keys c1 or margin1."""
+def margin_headings(spec) -> dict[str, str]:
+    """Each query's margin in words, "margin (q1)" (its own document's score minus the other's:
+    kinds.margin_labels), short enough for a 1,000 px page, not the outcome key margin1."""
     queries = spec.text_groups[0] if spec.text_groups else ()  # pairs: ("q1", "q2")
-    out = {c: f"{q} right" for c, q in zip(spec.query_verdicts, queries)}
-    margins = ("margin1", "margin2")
-    out.update({m: label for m, label in zip(margins, spec.margin_labels) if label})
-    return out
+    return {m: f"margin ({q})" for m, q in zip(("margin1", "margin2"), queries)}
 
 
 def slot_heading(kind: str, slot: str) -> str:

@@ -438,7 +438,8 @@ register(
         text_groups=(("q1", "q2"), ("d1", "d2")),
         diffed=True,
         title_flags={"d1": ("d1_is_original", " (original)"), "d2": ("d2_is_edited", " (edited)")},
-        verdict_columns=("model", "category", "c1", "c2", "margin1", "margin2"),
+        # each query's own verdict (c1, c2) is in the category already ("prefers d2": both queries)
+        verdict_columns=("model", "category", "margin1", "margin2"),
         category_note="d1 = the original CondaQA passage, d2 = the edited one; a tie on either query is a tie",
         outcomes_of=pair_outcomes,
         summary_of=pairs_summary,

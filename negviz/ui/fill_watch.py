@@ -34,7 +34,9 @@ def fill_section() -> None:
         models = left.multiselect("Models", _models(), key="fill_models", placeholder="every model on the board")
         chosen = right.multiselect("Benchmarks", benchmarks(), key="fill_benchmarks", placeholder="every benchmark")
         left, middle, right = st.columns(3)
-        limit = left.number_input("Only the first N items (0 = all)", min_value=0, value=0, step=50, key="fill_limit")
+        limit = left.number_input(
+            "Only the first N items of each benchmark (0 = all)", min_value=0, value=0, step=50, key="fill_limit"
+        )
         shards = middle.number_input("Shards per cell", min_value=1, max_value=64, value=4, key="fill_shards")
         where = right.radio("Where it runs", [HERE, LOCAL_RAY, CLUSTER], key="fill_where")
         address = st.text_input(
@@ -71,10 +73,8 @@ def fill_section() -> None:
 
 def _models() -> list[str]:
     """The catalog's models, then those on the board outside it (a fine-tuned model, an added one)."""
-    from negviz.ui.board_view import board
-
     names = resources.catalog()["name"].tolist()
-    on_board = board()
+    on_board = dataset_cache.dataset_view().board(resources.catalog())  # DatasetView caches its reads
     extra = [m for m in on_board.get("model", []) if m not in names] if not on_board.empty else []
     return names + sorted(set(extra))
 

@@ -167,11 +167,9 @@ def test_inspector_opens_a_pair_url_with_diff_and_scores(db):
     card = at.get("html")[0].proto.body
     assert '<span class="nv-diff">had <span' not in card  # our spans never nest inside one another
     assert "<b>q1</b> Who " in card and 'class="nv-diff nv-cue">not</span>' in card
-    margin1 = "s(q1,d1) - s(q1,d2)"  # headed by what it subtracts (kinds.margin_labels), not "margin1"
+    margin1 = "margin (q1)"  # in words, not the outcome key "margin1"
     verdicts = table_with(at, margin1)
-    assert {"all-MiniLM-L6-v2", "tfidf"} <= set(verdicts["model"]) and {"q1 right", "q2 right", margin1} <= set(
-        verdicts
-    )
+    assert {"all-MiniLM-L6-v2", "tfidf"} <= set(verdicts["model"]) and {margin1, "margin (q2)"} <= set(verdicts)
     matrices = [d.value for d in at.dataframe if list(d.value.index) == ["q1", "q2"]]
     if len(verdicts) <= paircard.MAX_CARDS:  # one card per model
         assert len(matrices) == len(verdicts) and matrices[0].shape == (2, 2)

@@ -110,11 +110,12 @@ def test_perturb_your_own_sentence_with_tfidf(page_env):
     edits = items_table(page, "perturbed")
     assert {"negation", "antonym", "word swap"} <= set(edits["perturbation"])  # in words (issue 46)
     assert edits.set_index("perturbation").loc["antonym", "perturbed"] == "The old bridge opened to traffic."
-    own = items_table(page, "score_empty")
+    empty = 'e = m(ref, ".")'  # the table's headers say what each number is (sensitivity.OWN_SHOWN)
+    own = items_table(page, empty)
     assert set(own["model"]) == {"tfidf"} and len(own) == len(edits)
-    assert (own["score_empty"] == 0).all()  # TF-IDF: "." has no terms
-    lower = own.set_index("perturbation").loc["full_lower"]
-    assert lower["ratio"] == pytest.approx(0.0)  # TF-IDF lower-cases: no change
+    assert (own[empty] == 0).all()  # TF-IDF: "." has no terms
+    lower = own.set_index("perturbation").loc["full lower"]  # in words, not the rule key full_lower
+    assert lower["ratio (t − h) / (t − e)"] == pytest.approx(0.0)  # TF-IDF lower-cases: no change
     page.text_area(key="own_cand").input("<b>Nothing</b> was opened.").run()
     assert not page.exception
     edits = items_table(page, "perturbed").set_index("perturbation")
