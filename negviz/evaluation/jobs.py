@@ -313,7 +313,11 @@ class ProgressFile:
     seconds within one stage, and always when the stage changes or ends."""
 
     def __init__(self, path: str | Path | None, every: float = 0.5):
-        self.path, self.every, self.last, self.stage = (Path(path) if path else None), every, 0.0, None
+        from negviz.core.output_files import check_writable_target
+
+        # checked once, before the work: a store file, a folder or a device is never replaced by a record
+        target = check_writable_target(path, "the progress file") if path else None
+        self.path, self.every, self.last, self.stage = target, every, 0.0, None
 
     def __call__(self, record: dict[str, Any], stage: Any = None, last: bool = False) -> None:
         now = time.time()

@@ -88,3 +88,18 @@ def test_progress_file_writes_at_a_stage_change_and_at_the_end_only(tmp_path):
 def test_a_job_of_another_host_cannot_be_seen_from_here():
     assert jobs.alive("j-other", {"pid": os.getpid(), "host": "elsewhere"}) == (None, None)
     assert jobs.alive("j-none", {}) == (None, None)
+
+
+def test_a_progress_file_that_is_a_store_or_a_folder_is_refused_before_any_write(tmp_path):
+    from negviz.core.output_files import UnwritableTargetError
+    from negviz.evaluation.jobs import ProgressFile
+    from negviz.store import Store
+
+    db = tmp_path / "results.sqlite"
+    with Store(str(db)):
+        pass
+    before = db.read_bytes()
+    for hostile in (db, tmp_path, "/dev/full"):
+        with pytest.raises(UnwritableTargetError):
+            ProgressFile(hostile)
+    assert db.read_bytes() == before  # the store is untouched
