@@ -1,16 +1,17 @@
-"""negviz: the router. Navigation built from negviz.core.page_registry; shared pickers too."""
+"""negviz: the router. Navigation from negviz.ui.navigation.page_registry; shared pickers too."""
 
 import streamlit as st
 
-from negviz.core.page_registry import HOME, PAGES, SECTIONS
-from negviz.ui import outage, page_guard, pickers, url_check
+from negviz.ui import outage
+from negviz.ui.navigation import page_guard, pickers, url_check
+from negviz.ui.navigation.page_registry import HOME, PAGES, SECTIONS
 
 st.set_page_config(page_title="negviz", page_icon=":material/block:", layout="wide")
 
 # The default page of st.navigation is served at "/" only, never at its url_path; so the root
 # runs the Overview's file as a hidden page and the Overview itself is an ordinary page, whose
 # link /overview works (query parameters included, as nothing redirects). Pages, their order,
-# titles, icons and sections: negviz.core.page_registry.
+# titles, icons and sections: negviz.ui.navigation.page_registry.
 root = st.Page(
     HOME.file,
     title=HOME.title,

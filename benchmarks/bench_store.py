@@ -37,7 +37,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.append(str(ROOT))  # appended: PYTHONPATH (e.g. an older checkout) wins
 
-from negviz.core.page_registry import by_url_path  # noqa: E402 (after the path is set)
+from negviz.ui.navigation.page_registry import by_url_path  # noqa: E402 (after the path is set)
 
 PAGES = ("overview", "heatmap", "errors", "sensitivity", "drift", "inspector", "annotations")  # URL paths
 

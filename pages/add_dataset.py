@@ -2,7 +2,6 @@
 the results store (everyone on the store sees it); list and remove added datasets."""
 
 import streamlit as st
-from negviz.core import links
 from negviz.core.errors import NegvizError
 from negviz.core.schema import KIND_HELP, KIND_TITLES, KINDS
 from negviz.datasets import added
@@ -10,8 +9,9 @@ from negviz.datasets.formats import FORMATS
 from negviz.datasets.userfile import format_columns, max_file_bytes, read_columns
 from negviz.language.text.words import counted
 from negviz.ui import outage, resources
-from negviz.ui.added_datasets import added_datasets_section
-from negviz.ui.column_mapping import column_mapping
+from negviz.ui.add_dataset.added_datasets import added_datasets_section
+from negviz.ui.add_dataset.column_mapping import column_mapping
+from negviz.ui.navigation import links
 from negviz.ui.widgets import show_error
 
 store = resources.store()

@@ -2,13 +2,14 @@
 
 import streamlit as st
 from negviz.analyses import agreement, paircard
-from negviz.core import links
 from negviz.language.text.words import counted
 from negviz.results import annotations as ann
 from negviz.store import StoreError
 from negviz.store.shipped import ShippedStore
-from negviz.ui import agreement_view, outage, pickers, resources
+from negviz.ui import outage, resources
+from negviz.ui.annotate import agreement_view
 from negviz.ui.dataset_cache import dataset_view
+from negviz.ui.navigation import links, pickers
 from negviz.ui.widgets import show_error
 
 dataset = pickers.current_dataset()

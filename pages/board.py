@@ -1,7 +1,7 @@
 """Across benchmarks: every model on every benchmark, and whether what helps one moves another."""
 
 import streamlit as st
-from negviz.ui import board_view
+from negviz.ui.board import board_view
 from negviz.ui.widgets import no_runs_yet
 
 st.title("Across benchmarks")

@@ -2,9 +2,10 @@
 scores alone (imported files, Python objects) and the datasets."""
 
 import streamlit as st
-from negviz.evaluation.catalog import catalog_view
-from negviz.ui import import_view, resources
 from negviz.core.kinds import kind_of
+from negviz.evaluation.catalog import catalog_view
+from negviz.ui import resources
+from negviz.ui.import_scores import import_view
 from negviz.ui.widgets import csv_download, headed
 
 KEY_COLUMNS = ["name", "family", "params_m", "offline_default", "weights from", "training_data"]

@@ -7,10 +7,11 @@ import streamlit as st
 from negviz import finetune as ft
 from negviz.analyses import paircard
 from negviz.charts import drift as cd
-from negviz.core import links
 from negviz.finetune import views
-from negviz.ui import finetune_jobs, resources, url_check
+from negviz.ui import resources
 from negviz.ui.dataset_cache import dataset_view, training_pair
+from negviz.ui.drift import finetune_jobs
+from negviz.ui.navigation import links, url_check
 from negviz.ui.widgets import csv_download, figure_downloads, headed, safe_md
 
 st.title("Fine-tuning drift")

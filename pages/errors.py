@@ -7,8 +7,10 @@ from negviz.core.kinds import kind_of
 from negviz.core.outcomes import CATEGORIES, MARGINS
 from negviz.language.taxonomy import TAXONOMY
 from negviz.language.text.words import counted
-from negviz.ui import chart_items, lexical_view, pickers, url_check
+from negviz.ui import chart_items
 from negviz.ui import types_data as td
+from negviz.ui.errors import lexical_view
+from negviz.ui.navigation import pickers, url_check
 from negviz.ui.widgets import csv_download, figure_downloads, no_runs_yet, safe_md
 
 st.title("Error preference")

@@ -1,7 +1,9 @@
 """Evaluate: run a model on the selected dataset; the run lands in the store once."""
 
 import streamlit as st
-from negviz.ui import eval_watch, fill_watch, outage, pickers, resources
+from negviz.ui import outage, resources
+from negviz.ui.evaluate import eval_watch, fill_watch
+from negviz.ui.navigation import pickers
 from negviz.ui.widgets import show_error, user_path
 
 dataset = pickers.current_dataset()

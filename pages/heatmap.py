@@ -2,9 +2,11 @@
 
 import streamlit as st
 from negviz.analyses import per_type as at
-from negviz.ui import chart_items, heatmap_view, pickers, url_check
+from negviz.ui import chart_items
 from negviz.ui import types_data as td
 from negviz.ui.corpus_results import corpus_section
+from negviz.ui.heatmap import heatmap_view
+from negviz.ui.navigation import pickers, url_check
 from negviz.ui.widgets import csv_download, figure_downloads, no_runs_yet, safe_md
 
 st.title("Per-type accuracy")

@@ -3,7 +3,9 @@ shown on every page like a run negviz computed (negviz.results.external.importin
 
 import streamlit as st
 from negviz.datasets.userfile import max_file_bytes
-from negviz.ui import import_view, outage, pickers, resources
+from negviz.ui import outage, resources
+from negviz.ui.import_scores import import_view
+from negviz.ui.navigation import pickers
 
 dataset = pickers.current_dataset()
 st.title("Import scores")

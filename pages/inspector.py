@@ -3,18 +3,12 @@
 import streamlit as st
 from negviz.analyses import inspector as F
 from negviz.analyses import paircard
-from negviz.core import links
 from negviz.language.taxonomy import TAXONOMY, source_words
-from negviz.ui import (
-    inspector_data,
-    inspector_filters,
-    pickers,
-    reasoning_view,
-    resources,
-    why_view,
-)
+from negviz.ui import inspector_data, label_form, resources
 from negviz.ui.dataset_cache import dataset_view
-from negviz.ui.label_form import annotator_name, label_form
+from negviz.ui.inspector import inspector_filters, reasoning_view, why_view
+from negviz.ui.label_form import annotator_name
+from negviz.ui.navigation import links, pickers
 from negviz.ui.widgets import headed
 
 dataset = pickers.current_dataset()

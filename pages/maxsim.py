@@ -5,8 +5,10 @@ import streamlit as st
 from negviz.analyses import playground as pg
 from negviz.core.schema import ModelSpec
 from negviz.language.text import counterfactual as cf
-from negviz.ui import maxsim_inputs, maxsim_view, pickers, playground_data
-from negviz.ui.counterfactual_editor import counterfactual_editor
+from negviz.ui import counterfactual_editor
+from negviz.ui.maxsim import maxsim_inputs, maxsim_view
+from negviz.ui.navigation import pickers
+from negviz.ui.playground import playground_data
 from negviz.ui.widgets import safe_md, show_error, user_path
 
 LIMIT = maxsim_inputs.LIMIT  # the model truncates further (noted below)

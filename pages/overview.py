@@ -4,13 +4,15 @@ import pandas as pd
 import streamlit as st
 from negviz.analyses.beside_published import beside_published, published_overlay, shown_beside
 from negviz.analyses.leaderboard import leaderboard, published_rows
-from negviz.core import metric_text
 from negviz.charts.leaderboard import leaderboard_bars
+from negviz.core import metric_text
 from negviz.datasets.facts import metric_baseline, metric_label
-from negviz.ui import overview_view, pickers, resources
+from negviz.ui import resources
 from negviz.ui.corpus_results import corpus_section
 from negviz.ui.dataset_cache import dataset_view
-from negviz.ui.report_download import report_button
+from negviz.ui.navigation import pickers
+from negviz.ui.overview import overview_view
+from negviz.ui.overview.report_download import report_button
 from negviz.ui.widgets import csv_download, figure_downloads, headed, no_runs_yet
 
 dataset = pickers.current_dataset()

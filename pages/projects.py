@@ -2,9 +2,9 @@
 queues, review of disagreements and adjudicated labels (negviz.projects)."""
 
 import streamlit as st
-from negviz.ui import project_view as V
 from negviz.ui import resources
 from negviz.ui.label_form import annotator_name
+from negviz.ui.projects import project_view as V
 
 store = resources.store()
 st.title("Annotation projects")

@@ -7,8 +7,10 @@ from negviz.analyses import playground as pg
 from negviz.analyses import search as sa
 from negviz.evaluation.retrieval.corpus import doc_label
 from negviz.language.text.worddiff import STYLE, text_block
-from negviz.ui import corpus_index, outage, resources, url_check
+from negviz.ui import outage, resources
 from negviz.ui.dataset_cache import dataset_view
+from negviz.ui.navigation import links, url_check
+from negviz.ui.search import corpus_index
 from negviz.ui.widgets import safe_md, show_error
 
 K = 10
@@ -112,7 +114,9 @@ for col, (head, qhtml), tab, n in zip(st.columns(2), heads, tables, (0, 1)):
             shared = "↔ in both lists" if r["doc_id"] in ov["ids"] else ""
             mark = f" **{r['role']}**" if r["role"] else ""
             other = sa.comparison_doc(tab, i, neg_text, pos_text)
-            link = sa.maxsim_link(query, r["text"], other, removal.edited if removal.rule else "")
+            link = links.maxsim_typed(
+                query, r["text"], other, removal.edited if removal.rule else ""
+            )
             doc = safe_md(doc_label(r["doc_id"], r["title"]))  # "NevIR pair 1230-2, document d1"
             st.markdown(
                 f"`{r['rank']}` score `{r['score']:.4f}` · {doc}{mark} {shared} · [MaxSim]({link})"

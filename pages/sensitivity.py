@@ -6,8 +6,10 @@ import streamlit as st
 from negviz.analyses import sensitivity as sv
 from negviz.charts.sensitivity import focus_chart, sensitivity_heatmap
 from negviz.language.text.words import counted
-from negviz.ui import chart_items, pickers, resources, sensitivity_cell, sensitivity_tabs
-from negviz.ui import sensitivity_data as sd
+from negviz.ui import chart_items, resources
+from negviz.ui.navigation import pickers
+from negviz.ui.sensitivity import sensitivity_cell, sensitivity_tabs
+from negviz.ui.sensitivity import sensitivity_data as sd
 from negviz.ui.widgets import csv_download, figure_downloads, no_runs_yet, safe_md
 
 st.title("Perturbation sensitivity")

@@ -318,9 +318,9 @@ def score_cache(tmp_path):
 
 
 # Fixtures shared across test modules: the results store on both backends, and the browser.
-from tests.support.router import pages_run_under_the_router  # noqa: E402
 from tests.support.browser import app_server, browser  # noqa: E402,F401
 from tests.support.pg import pg_url, store, store_url  # noqa: E402,F401
+from tests.support.router import pages_run_under_the_router  # noqa: E402
 
 pages_run_under_the_router()  # every AppTest here runs app.py, then the page, as the server does
 

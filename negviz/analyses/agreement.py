@@ -12,8 +12,8 @@ from itertools import combinations
 import numpy as np
 import pandas as pd
 
-from negviz.core import sample_size
 from negviz.analyses.inspector import natural_key
+from negviz.core import sample_size
 
 LABELS = ("negation_type", "validity", "query_ambiguous")
 COHEN = "Cohen's kappa"

@@ -12,9 +12,8 @@ from __future__ import annotations
 
 import pandas as pd
 
-from negviz.core import metrics
-
 from negviz.analyses.leaderboard import COMPARABLE_TABLES, is_paper_corpus
+from negviz.core import metrics
 from negviz.core.kinds import NEGATION_PERTURBATION, perturbation_row
 from negviz.core.schema import queries_dataset
 from negviz.evaluation.published import model_rows

@@ -1,4 +1,4 @@
-"""The Search page's pure parts: the exclusion-removed query, result tables, overlap, links.
+"""The Search page's pure parts: the exclusion-removed query, result tables, overlap.
 
 Exclusion removal (``drop_exclusion``), one documented rule:
 - the query's first exclusion cue of the taxonomy's ``exclusion_exceptor`` type ("excluding",
@@ -17,7 +17,6 @@ from typing import Sequence
 
 import pandas as pd
 
-from negviz.core import links
 from negviz.language.taxonomy.cues import find_cues
 from negviz.language.text.counterfactual import remove_negation
 from negviz.language.text.worddiff import Span, diff_words, render_html
@@ -101,11 +100,6 @@ def role_rank(table: pd.DataFrame, role: str) -> int:
     """1-based rank of the document with ``role`` in a results table, 0 when absent."""
     hit = table.index[table["role"] == role]
     return int(table.loc[hit[0], "rank"]) if len(hit) else 0
-
-
-def maxsim_link(query: str, doc: str, other: str, query2: str = "", model: str = "maxsim-all-MiniLM-L6-v2") -> str:
-    """A MaxSim-explorer URL drawing (query [, query2]) against the result ``doc`` and ``other``."""
-    return links.page("maxsim", model=model, src="typed", tq=query, tq2=query2, td1=doc, td2=other)
 
 
 def comparison_doc(table: pd.DataFrame, row: int, neg_text: str | None, pos_text: str | None) -> str:

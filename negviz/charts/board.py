@@ -10,8 +10,8 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from negviz.analyses.board import column_keys, metric_of, titles
-from negviz.core import metric_text, metrics
 from negviz.charts.style import FAMILY_COLORS, FONT, NOTE_COLOR
+from negviz.core import metric_text, metrics
 
 PLOT_PX = (540, 320)  # the scatter's plotting area, for placing point labels apart
 PUBLISHED_MARK = "◇ "

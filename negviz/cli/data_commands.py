@@ -11,8 +11,8 @@ from negviz.cli.output import emit
 from negviz.core.errors import NegvizError
 from negviz.core.json_values import dumps
 from negviz.core.options import MAX_ITEMS, bounded
-from negviz.language.text.words import counted
 from negviz.core.schema import KIND_HELP
+from negviz.language.text.words import counted
 
 
 def cmd_models(args: argparse.Namespace) -> int:
@@ -83,8 +83,8 @@ def cmd_datasets_add(args: argparse.Namespace) -> int:
 
 def cmd_datasets_remove(args: argparse.Namespace) -> int:
     from negviz.results.dataset_view import DatasetView
-    from negviz.store import open_store
     from negviz.store import datasets as stored
+    from negviz.store import open_store
 
     store = open_store(args.db, args.shipped_runs)
     view = DatasetView(store)

@@ -11,7 +11,7 @@ to branch on a kind asks the registry instead, so a new kind is one ``register(D
     kind.summarize(frame, wide, rule, False)  # what a run stores
     metrics.metric(kind.metric).label         # "paired accuracy"
 
-Which pages draw a kind is declared by each page (negviz.core.page_registry's ``kinds``, as LIT's
+Which pages draw a kind is declared by each page (negviz.ui.navigation.page_registry's ``kinds``, as LIT's
 components declare what they are compatible with); their refusal names the kind's ``title``.
 """
 

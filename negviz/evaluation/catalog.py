@@ -16,8 +16,8 @@ from typing import Any, Callable
 import pandas as pd
 
 from negviz.core.errors import ModelUnavailableError
-from negviz.core.paths import DATA_DIR, looks_like_path, on_disk
 from negviz.core.options import in_words
+from negviz.core.paths import DATA_DIR, looks_like_path, on_disk
 from negviz.core.schema import ModelSpec, parse_options
 
 CATALOG_FILE = DATA_DIR / "catalog.csv"

@@ -30,8 +30,8 @@ from negviz.finetune import history
 from negviz.finetune.data import (
     TRIPLETS,
     TrainingData,
-    batches,
     as_trained,
+    batches,
     load_training_data,
     pair_tuples,
     triplet_batches,

@@ -7,9 +7,9 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from negviz.core import links
 from negviz.core.kinds import category_words
 from negviz.language.taxonomy import TAXONOMY, source_words
+from negviz.ui.navigation import links
 
 
 def apply_click(chart_key: str, targets: dict[str, int], options: dict[str, list]) -> None:

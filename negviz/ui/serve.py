@@ -24,11 +24,11 @@ WARM_MODULES = (
     "plotly.graph_objects",
     "negviz.store",
     "negviz.ui.resources",
-    "negviz.ui.pickers",
+    "negviz.ui.navigation.pickers",
     "negviz.charts.leaderboard",
     "negviz.analyses.leaderboard",
     "negviz.ui.corpus_results",
-    "negviz.ui.report_download",
+    "negviz.ui.overview.report_download",
     "negviz.ui.widgets",
 )
 

@@ -42,7 +42,7 @@ class TypesContext:
 
 def context(name: str, runs: pd.DataFrame) -> TypesContext | None:
     """Everything both pages need for a dataset and the runs they show (the page's run picker,
-    negviz.ui.pickers.shown_runs), or None when items of its kind have no verdicts."""
+    negviz.ui.navigation.pickers.shown_runs), or None when items of its kind have no verdicts."""
     view = dataset_view(name)
     ds = view.dataset
     if not outcomes.has_verdicts(ds.kind):

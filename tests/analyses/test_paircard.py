@@ -2,8 +2,8 @@
 its score matrix, each model's verdict row and card, and text shown in markdown as itself."""
 
 from negviz.analyses import paircard
-from negviz.core import links
 from negviz.core.schema import EXCLUSION, PAIRS
+from negviz.ui.navigation import links
 
 Q1 = "Who had no love for the violin?"
 Q2 = "Who did not yet have love for the violin?"

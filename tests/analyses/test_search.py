@@ -1,7 +1,5 @@
 """The Search page's pure parts: exclusion removal, overlap, result roles, MaxSim links."""
 
-from urllib.parse import parse_qs, urlparse
-
 from negviz.analyses import search as sa
 
 
@@ -33,11 +31,3 @@ def test_results_roles_and_comparison_doc():
     assert sa.comparison_doc(t, 1, "neg text", "pos text") == "neg text"
     assert sa.comparison_doc(t, 0, "neg text", "pos text") == "pos text"  # d− itself: against d+
     assert sa.comparison_doc(t, 0, None, None) == "other"  # no gold: the top result, or the second
-
-
-def test_maxsim_link_is_a_typed_explorer_view():
-    link = sa.maxsim_link("q (x) & y", "doc one", "doc two", "q2")
-    url = urlparse(link)
-    params = parse_qs(url.query)
-    assert url.path == "maxsim" and params["src"] == ["typed"] and params["tq"] == ["q (x) & y"]
-    assert params["td1"] == ["doc one"] and params["td2"] == ["doc two"] and params["tq2"] == ["q2"]

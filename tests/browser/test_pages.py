@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from negviz.core.page_registry import url_paths
+from negviz.ui.navigation.page_registry import url_paths
 from tests.support.browser import needs_browser, resize, running_app
 from tests.support.layout import measure_page
 from tests.support.raw_text import raw_values

@@ -49,8 +49,8 @@ def test_inspector_annotator_name_is_text(app_server, browser):
 def bound_keys() -> set[str]:
     """Every URL key a widget is bound to: the page registry's (tests/architecture/test_page_registry.py checks
     each entry against the keys its page and the streamlit code it uses bind)."""
-    from negviz.core.page_registry import PAGES as ENTRIES
-    from negviz.core.page_registry import SIDEBAR_KEYS
+    from negviz.ui.navigation.page_registry import PAGES as ENTRIES
+    from negviz.ui.navigation.page_registry import SIDEBAR_KEYS
 
     return set(SIDEBAR_KEYS).union(*(e.url_keys for e in ENTRIES))
 

@@ -7,13 +7,13 @@ import pytest
 from negviz.core import kinds, metrics, outcomes, schema
 from negviz.core.cache import ScoreCache
 from negviz.core.errors import DataValidationError
-from negviz.core.page_registry import PAGES, kind_problem
 from negviz.core.schema import DatasetSpec
 from negviz.datasets import load
 from negviz.datasets.facts import kind_facts, lower_is_better
 from negviz.datasets.validate import validate
 from negviz.evaluation.runner import run_eval
 from negviz.store import Store
+from negviz.ui.navigation.page_registry import PAGES, kind_problem
 from tests.support.toy_kind import CHOICE, PREFERS_A, TOY_FILE, toy_kind_registered
 
 

@@ -15,8 +15,8 @@ from negviz.core.schema import DatasetSpec
 from negviz.evaluation.fill import executor
 from negviz.evaluation.fill.commit import keep
 from negviz.evaluation.fill.executor import ray_address, run_plan
-from negviz.evaluation.fill.shards import compute_shard
 from negviz.evaluation.fill.planning import make_plan
+from negviz.evaluation.fill.shards import compute_shard
 from negviz.evaluation.runner import run_eval
 from negviz.store import Store
 from tests.support.pg import pg_url, store, store_url  # noqa: F401  (fixtures)

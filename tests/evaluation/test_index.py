@@ -118,7 +118,7 @@ def test_default_query_is_answered_by_the_offline_corpus():
 @pytest.mark.parametrize("model", ["all-MiniLM-L6-v2", "bge-small-en-v1.5-int8"])  # codes.SHIPPED
 def test_a_shipped_code_file_leaves_nothing_to_warm_up(model, score_cache):
     """The Search page's index for the two bi-encoders with a code file is built by reading it:
-    no model loaded and no text encoded until a query comes (negviz.ui.corpus_index)."""
+    no model loaded and no text encoded until a query comes (negviz.ui.search.corpus_index)."""
     from negviz.evaluation.catalog import load_scorer
     from negviz.evaluation.retrieval.corpus import offline_corpus
     from negviz.evaluation.retrieval.index import CodesRetriever, search_retriever

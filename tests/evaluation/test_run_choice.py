@@ -3,10 +3,10 @@
 import pandas as pd
 import pytest
 
-from negviz.core import links
 from negviz.core.errors import NegvizError
 from negviz.datasets import facts
 from negviz.evaluation.run_choice import BY_POLICY, PINNED, alternatives, choose_runs, chosen_mask, resolve_run
+from negviz.ui.navigation import links
 
 
 def runs():

@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from negviz.core.page_registry import PAGES as PAGE_ENTRIES
+from negviz.ui.navigation.page_registry import PAGES as PAGE_ENTRIES
 from tests.support.apptest import click_run_and_wait
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")

@@ -58,7 +58,7 @@ def test_the_page_shows_the_layouts_and_asks_for_a_file(db):
 
 
 def test_an_import_is_stored_once_and_shown_everywhere(db):
-    from negviz.ui import import_view
+    from negviz.ui.import_scores import import_view
 
     result = import_view.import_bytes(score_bytes(), "minilm.csv", "nevir", NAME, "arxiv:2305.12345", store=Store(db))
     assert not result.reused and result.record.family == "imported"
@@ -98,7 +98,7 @@ def test_an_import_is_stored_once_and_shown_everywhere(db):
 
 
 def test_a_refused_file_lists_every_problem_and_stores_nothing(db, monkeypatch):
-    from negviz.ui import import_view
+    from negviz.ui.import_scores import import_view
 
     good = score_bytes().decode().splitlines()
     good[1] = good[1].rsplit(",", 1)[0] + ",nan"  # a NaN score
@@ -116,7 +116,7 @@ def test_a_refused_file_lists_every_problem_and_stores_nothing(db, monkeypatch):
 
     def page():
         from negviz.core.errors import DataValidationError
-        from negviz.ui.import_view import show_problems
+        from negviz.ui.import_scores.import_view import show_problems
 
         show_problems(
             DataValidationError.of(
@@ -138,14 +138,14 @@ def test_a_refused_file_lists_every_problem_and_stores_nothing(db, monkeypatch):
 )
 def test_a_huge_cell_gets_a_short_error_box(db, row):
     """A 5 MB cell gave a 5.2-million-character error box, a 5 MB id no answer in 150 s."""
-    from negviz.ui import import_view
+    from negviz.ui.import_scores import import_view
 
     data = b"item_id,query_slot,doc_slot,score\n" + row + b"\n"
     with pytest.raises(DataValidationError) as refused:
         import_view.import_bytes(data, "huge.csv", "nevir", NAME, store=Store(db))
 
     def page(error):
-        from negviz.ui.import_view import show_problems
+        from negviz.ui.import_scores.import_view import show_problems
 
         show_problems(error, "huge.csv")
 
@@ -156,7 +156,7 @@ def test_a_huge_cell_gets_a_short_error_box(db, row):
 
 
 def test_a_partial_file_says_n_of_n(db):
-    from negviz.ui import import_view
+    from negviz.ui.import_scores import import_view
 
     with pytest.raises(DataValidationError, match="--allow-partial"):
         import_view.import_bytes(score_bytes(keep_items=100), "part.csv", "nevir", "partial", store=Store(db))

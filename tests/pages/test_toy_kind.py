@@ -7,10 +7,10 @@ from pathlib import Path
 from streamlit.testing.v1 import AppTest
 
 from negviz.core.cache import ScoreCache
-from negviz.core.page_registry import PAGES, kind_problem
 from negviz.datasets.added import add_dataset
 from negviz.evaluation.runner import run_eval
 from negviz.store import Store
+from negviz.ui.navigation.page_registry import PAGES, kind_problem
 from tests.support.toy_kind import CHOICE, TOY_FILE, toy_kind_registered
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")

@@ -11,10 +11,9 @@ import json
 
 import pytest
 
-from negviz.core.kinds import category_words
-
 from negviz.cli import main as cli
 from negviz.core import outcomes
+from negviz.core.kinds import category_words
 from negviz.core.schema import DatasetSpec
 from tests.support.apptest import open_page
 

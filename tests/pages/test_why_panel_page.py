@@ -4,9 +4,9 @@ work waiting for Start."""
 from __future__ import annotations
 
 from negviz.analyses import attribution as A
-from negviz.core import links
 from negviz.core.schema import PAIRS
 from negviz.evaluation.catalog import load_scorer
+from negviz.ui.navigation import links
 from tests.analyses.test_why_panel import SECOND
 from tests.support.apptest import open_page
 
@@ -24,7 +24,7 @@ def _nevir_contrast(pair: str, name: str) -> A.Contrast:
 
 
 def test_the_panel_explains_the_model_its_url_names_not_the_filter_model(app_env):
-    from negviz.ui import why_view
+    from negviz.ui.inspector import why_view
 
     why_view._memory.clear()
     at = _open(
@@ -54,7 +54,7 @@ def test_the_panel_explains_the_model_its_url_names_not_the_filter_model(app_env
 
 
 def test_the_panel_defaults_to_a_quick_model_and_long_work_waits_for_start(app_env, monkeypatch):
-    from negviz.ui import why_view
+    from negviz.ui.inspector import why_view
 
     why_view._memory.clear()
     at = _open(dataset="nevir", pair="1230-2", model="smollm2-135m")
@@ -77,7 +77,7 @@ def test_the_panel_defaults_to_a_quick_model_and_long_work_waits_for_start(app_e
 def test_a_cancel_during_the_cost_estimate_does_not_start_it_again(app_env, monkeypatch):
     """The estimate (tens of seconds for an LLM) has a Cancel; the rerun it causes says so and
     waits for Start instead of estimating again."""
-    from negviz.ui import why_view
+    from negviz.ui.inspector import why_view
 
     why_view._memory.clear()
     monkeypatch.setattr(why_view, "EXPLICIT_AFTER", 0.0)

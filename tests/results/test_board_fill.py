@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pandas as pd
 
-from negviz.results.board_fill import board_plan
 from negviz.core.schema import DatasetSpec
 from negviz.evaluation.runner import run_eval
+from negviz.results.board_fill import board_plan
 from negviz.store import Store
 
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
 
-from negviz.ui.eval_watch import JOB
+from negviz.ui.evaluate.eval_watch import JOB
 from tests.support.waiting import wait_for
 
 

@@ -1,4 +1,4 @@
-"""negviz.ui.added_datasets: the Add a dataset page's list of added datasets and their removal,
+"""negviz.ui.add_dataset.added_datasets: the Add a dataset page's list of added datasets and their removal,
 drawn in AppTest over a copy of the shipped runs (app_env) with datasets added to that store."""
 
 from pathlib import Path
@@ -20,7 +20,7 @@ def _section():
     import streamlit as st
 
     from negviz.ui import resources
-    from negviz.ui.added_datasets import added_datasets_section
+    from negviz.ui.add_dataset.added_datasets import added_datasets_section
 
     added_datasets_section(resources.store())
     st.text("end")

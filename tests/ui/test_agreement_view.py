@@ -1,4 +1,4 @@
-"""negviz.ui.agreement_view: the Annotations page's Krippendorff's alpha table, in AppTest over
+"""negviz.ui.annotate.agreement_view: the Annotations page's Krippendorff's alpha table, in AppTest over
 two annotators' hand-made labels (alpha computed by hand), with the few-items warning."""
 
 import numpy as np
@@ -19,7 +19,7 @@ LATEST = pd.DataFrame(
 
 
 def _section(latest):
-    from negviz.ui.agreement_view import alpha_section
+    from negviz.ui.annotate.agreement_view import alpha_section
 
     alpha_section("nevir", latest, ["ana", "bo"])
 

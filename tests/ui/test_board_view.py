@@ -1,4 +1,4 @@
-"""negviz.ui.board_view: the board across benchmarks over a copy of the shipped runs (app_env), in
+"""negviz.ui.board.board_view: the board across benchmarks over a copy of the shipped runs (app_env), in
 AppTest: the board's figures, download and the --json row count; the transfer scatter's axes; the
 fixes table of a model against its catalog base."""
 
@@ -8,7 +8,7 @@ from negviz.analyses.board import board_json, sorted_board
 
 
 def _board_page(section):
-    from negviz.ui import board_view
+    from negviz.ui.board import board_view
 
     frame = board_view.board()
     if section == "board":
@@ -24,7 +24,7 @@ def _app(section) -> AppTest:
 
 
 def test_the_board_has_a_figure_per_part_and_says_its_json_rows(app_env):
-    from negviz.ui import board_view
+    from negviz.ui.board import board_view
 
     at = _app("board")
     assert not at.exception

@@ -1,10 +1,10 @@
-"""negviz.ui.column_mapping: the Add a dataset page's pickers mapping an uploaded file's columns
+"""negviz.ui.add_dataset.column_mapping: the Add a dataset page's pickers mapping an uploaded file's columns
 onto a kind's columns, drawn in AppTest (app_env); pre-filled by name, optional ones left out."""
 
 from streamlit.testing.v1 import AppTest
 
 from negviz.core.schema import COLUMNS
-from negviz.ui.column_mapping import NONE
+from negviz.ui.add_dataset.column_mapping import NONE
 
 PAIRS_FILE = ["id", "query1", "doc1", "query2", "doc2", "note"]  # tests/data/pairs.csv's header
 
@@ -12,7 +12,7 @@ PAIRS_FILE = ["id", "query1", "doc1", "query2", "doc2", "note"]  # tests/data/pa
 def _mapping(present, kind):
     import streamlit as st
 
-    from negviz.ui.column_mapping import column_mapping
+    from negviz.ui.add_dataset.column_mapping import column_mapping
 
     st.session_state["result"] = column_mapping(present, kind)
 

@@ -1,11 +1,11 @@
-"""negviz.ui.corpus_index: the Search page's corpus and index, built once per process and shared,
+"""negviz.ui.search.corpus_index: the Search page's corpus and index, built once per process and shared,
 over a five-document corpus file with BM25 (no model weights); the build drawn in AppTest."""
 
 import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from negviz.ui import corpus_index
+from negviz.ui.search import corpus_index
 
 DOCS = {
     "a": "The violin was never his favourite instrument.",
@@ -40,7 +40,7 @@ def test_the_index_is_built_once_and_finds_the_document_sharing_the_words(corpus
 def _build(corpus_file):
     import streamlit as st
 
-    from negviz.ui.corpus_index import index
+    from negviz.ui.search.corpus_index import index
 
     retriever = index("bm25", corpus_file, label="Indexing")
     st.session_state["built"] = retriever.built
@@ -55,7 +55,7 @@ def test_a_build_with_a_label_ends_built_with_its_bar_and_cancel_button_gone(cor
 def _cancelled(corpus_file):
     import streamlit as st
 
-    from negviz.ui.corpus_index import index
+    from negviz.ui.search.corpus_index import index
 
     st.session_state[f"search-cancel-bm25-{corpus_file}"] = True  # as after a click on Cancel
     index("bm25", corpus_file, label="Indexing")

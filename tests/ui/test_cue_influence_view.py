@@ -1,4 +1,4 @@
-"""negviz.ui.cue_influence_view: the Cue influence page's sections over the shipped runs (app_env),
+"""negviz.ui.cue_influence.cue_influence_view: the Cue influence page's sections over the shipped runs (app_env),
 in AppTest: the layer curves of the stored NevIR runs, and on a dataset without attribution runs
 the coverage of every evaluated model with the command that computes one."""
 
@@ -6,7 +6,7 @@ from streamlit.testing.v1 import AppTest
 
 
 def _section(name, which):
-    from negviz.ui import cue_influence_view as view
+    from negviz.ui.cue_influence import cue_influence_view as view
     from negviz.ui.dataset_cache import dataset_view
 
     ds = dataset_view(name).dataset

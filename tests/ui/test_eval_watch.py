@@ -1,4 +1,4 @@
-"""negviz.ui.eval_watch: how the Evaluate page says what a background evaluation ended with
+"""negviz.ui.evaluate.eval_watch: how the Evaluate page says what a background evaluation ended with
 (cancelled, failed, stored), drawn in AppTest from hand-made job states."""
 
 from streamlit.testing.v1 import AppTest
@@ -9,7 +9,7 @@ from negviz.ui.widgets import safe_md
 
 
 def _outcome(job):
-    from negviz.ui.eval_watch import show_outcome
+    from negviz.ui.evaluate.eval_watch import show_outcome
 
     show_outcome(job)
 
@@ -57,7 +57,7 @@ def test_a_stored_run_shows_its_headline_and_links_to_the_pages():
 
 
 def _started(job):
-    from negviz.ui.eval_watch import started
+    from negviz.ui.evaluate.eval_watch import started
 
     started(job)
 

@@ -1,4 +1,4 @@
-"""negviz.ui.fill_watch: the benchmarks a person picks are names the plan takes, and how a plan's
+"""negviz.ui.evaluate.fill_watch: the benchmarks a person picks are names the plan takes, and how a plan's
 end is said (the page itself, with real plans: tests/pages/test_evaluate_fill_page.py)."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import pandas as pd
 
 from negviz.analyses.board import fill_cells
 from negviz.evaluation.fill.fill_jobs import CANCELLED, COMPLETE, FAILED, FillJob
-from negviz.ui.fill_watch import benchmarks, outcome_text
+from negviz.ui.evaluate.fill_watch import benchmarks, outcome_text
 
 
 def test_each_benchmark_offered_is_one_the_plan_fills():

@@ -1,4 +1,4 @@
-"""negviz.ui.finetune_jobs: the drift page's job pieces in AppTest over an empty SQLite store: the
+"""negviz.ui.drift.finetune_jobs: the drift page's job pieces in AppTest over an empty SQLite store: the
 last failure this session saw, a notice left by Resume or Discard, no running job listed, and the
 start form's fields and defaults."""
 
@@ -17,7 +17,7 @@ def sqlite_store(tmp_path):
 def _failure(failed):
     import streamlit as st
 
-    from negviz.ui.finetune_jobs import last_failure
+    from negviz.ui.drift.finetune_jobs import last_failure
 
     if failed:
         st.session_state["_finetune_failed"] = failed
@@ -34,7 +34,7 @@ def test_last_failure_names_the_run_and_shows_its_error():
 def _jobs(store, notice):
     import streamlit as st
 
-    from negviz.ui.finetune_jobs import live_jobs
+    from negviz.ui.drift.finetune_jobs import live_jobs
 
     if notice:
         st.session_state["job_notice"] = notice
@@ -49,7 +49,7 @@ def test_no_running_job_lists_nothing_and_a_notice_is_shown_once(sqlite_store):
 
 
 def _form(store):
-    from negviz.ui.finetune_jobs import start_form
+    from negviz.ui.drift.finetune_jobs import start_form
 
     start_form(store)
 

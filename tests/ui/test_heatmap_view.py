@@ -1,19 +1,19 @@
-"""negviz.ui.heatmap_view: the per-type heatmap's charts (one per PAGE_COLUMNS columns, the legend in
+"""negviz.ui.heatmap.heatmap_view: the per-type heatmap's charts (one per PAGE_COLUMNS columns, the legend in
 accuracy and difference mode) and the type distribution with its downloads, in AppTest over a copy of
 the shipped runs (app_env)."""
 
 from streamlit.testing.v1 import AppTest
 
-from negviz.ui.heatmap_view import PAGE_COLUMNS, column_parts
+from negviz.ui.heatmap.heatmap_view import PAGE_COLUMNS, column_parts
 
 
 def _heatmap(dataset, axis, top_k, reference):
     import streamlit as st
 
     from negviz.analyses import per_type as at
-    from negviz.ui import heatmap_view
     from negviz.ui import types_data as td
     from negviz.ui.dataset_cache import dataset_view
+    from negviz.ui.heatmap import heatmap_view
 
     ctx = td.context(dataset, dataset_view(dataset).chosen(["bm25", "tfidf"]))
     pt = at.per_type_cells(ctx.outcomes, ctx.meta, ctx.kind, axis, top_k, at.MIN_N, reference)
@@ -72,9 +72,9 @@ def test_heatmap_charts_in_difference_mode_name_the_reference(app_env):
 def _types(dataset):
     import streamlit as st
 
-    from negviz.ui import heatmap_view
     from negviz.ui import types_data as td
     from negviz.ui.dataset_cache import dataset_view
+    from negviz.ui.heatmap import heatmap_view
 
     ctx = td.context(dataset, dataset_view(dataset).chosen(["bm25"]))
     shares = heatmap_view.type_distribution_section(ctx)
@@ -111,7 +111,7 @@ def test_type_distribution_of_a_dataset_without_types_is_said_and_offers_no_down
 def _downloads_without_figure():
     import pandas as pd
 
-    from negviz.ui.heatmap_view import TypeShares, type_distribution_downloads
+    from negviz.ui.heatmap.heatmap_view import TypeShares, type_distribution_downloads
 
     dist = pd.DataFrame({"type": ["affixal"], "count": [3]})
     type_distribution_downloads("mine", TypeShares(dist, pd.DataFrame(), None))

@@ -1,4 +1,4 @@
-"""negviz.ui.import_view: a score file stored as a run through the Import scores page's own
+"""negviz.ui.import_scores.import_view: a score file stored as a run through the Import scores page's own
 path (import_bytes, outcome) into a copy of the shipped runs (app_env), the run then listed among
 the scores-only models; a refused file's problems as text; the provenance line."""
 
@@ -6,7 +6,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from negviz.core.errors import DataValidationError, NegvizError
-from negviz.ui import import_view as iv
+from negviz.ui.import_scores import import_view as iv
 from negviz.ui.widgets import safe_md
 
 # Two NevIR pairs by id: 1230-2 right on both queries, 994-2 wrong on q2 (d1 above d2).
@@ -51,7 +51,7 @@ def test_provenance_names_the_file_its_layout_rows_hash_and_source():
 
 
 def _problems(exc):
-    from negviz.ui.import_view import show_problems
+    from negviz.ui.import_scores.import_view import show_problems
 
     show_problems(exc, "scores <1>.csv")
 

@@ -1,4 +1,4 @@
-"""negviz.ui.inspector_filters: the pair inspector's sidebar filters (each widget bound to its URL
+"""negviz.ui.inspector.inspector_filters: the pair inspector's sidebar filters (each widget bound to its URL
 key) and the ids they list, BM25's lean and the annotator's queue included, in AppTest over a
 copy of the shipped runs (app_env)."""
 
@@ -9,7 +9,7 @@ from negviz.analyses import lexical as X
 from negviz.datasets import load
 from negviz.results import annotations as ann
 from negviz.ui.dataset_cache import dataset_view
-from negviz.ui.inspector_filters import Queue
+from negviz.ui.inspector.inspector_filters import Queue
 
 FILTER_KEYS = ["type", "cue", "edit", "model", "verdict", "lean", "annotated", "sort"]
 
@@ -17,8 +17,9 @@ FILTER_KEYS = ["type", "cue", "edit", "model", "verdict", "lean", "annotated", "
 def _sidebar(dataset):
     import streamlit as st
 
-    from negviz.ui import inspector_data, inspector_filters
+    from negviz.ui import inspector_data
     from negviz.ui.dataset_cache import dataset_view
+    from negviz.ui.inspector import inspector_filters
 
     view = dataset_view(dataset)
     verdicts = inspector_data.verdicts(dataset, view.chosen(["bm25", "tfidf"]))
@@ -92,8 +93,9 @@ def _listed(filters, queue, annotator, labelled):
     import pandas as pd
     import streamlit as st
 
-    from negviz.ui import inspector_data, inspector_filters
+    from negviz.ui import inspector_data
     from negviz.ui.dataset_cache import dataset_view
+    from negviz.ui.inspector import inspector_filters
 
     verdicts = inspector_data.verdicts("nevir", dataset_view("nevir").chosen(["bm25"]))
     annotations = pd.DataFrame({"item_id": labelled, "annotator": ["ana"] * len(labelled)})

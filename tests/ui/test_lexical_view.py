@@ -1,4 +1,4 @@
-"""negviz.ui.lexical_view: the Error preference page's lexical-confound section over the shipped
+"""negviz.ui.errors.lexical_view: the Error preference page's lexical-confound section over the shipped
 BM25 and TF-IDF runs (app_env), in AppTest: BM25 follows its own lean on every untied comparison,
 and a (model, lean) picked lists exactly its comparisons."""
 
@@ -10,7 +10,7 @@ from negviz.analyses import lexical as X
 def _section():
     from negviz.ui import types_data
     from negviz.ui.dataset_cache import dataset_view
-    from negviz.ui.lexical_view import show
+    from negviz.ui.errors.lexical_view import show
 
     runs = dataset_view("nevir").chosen(["bm25", "tfidf"])
     ctx = types_data.context("nevir", runs)

@@ -1,11 +1,11 @@
-"""negviz.ui.maxsim_inputs: the MaxSim explorer's texts, drawn in AppTest over a copy of the
+"""negviz.ui.maxsim.maxsim_inputs: the MaxSim explorer's texts, drawn in AppTest over a copy of the
 shipped runs (app_env): a NevIR pair or an ExcluIR query picked by id, or four typed texts."""
 
 from streamlit.testing.v1 import AppTest
 
 from negviz.analyses import playground as pg
 from negviz.datasets import load
-from negviz.ui.maxsim_inputs import LIMIT
+from negviz.ui.maxsim.maxsim_inputs import LIMIT
 
 
 def _pick(dataset, src):
@@ -13,7 +13,7 @@ def _pick(dataset, src):
 
     import streamlit as st
 
-    from negviz.ui.maxsim_inputs import pick_texts
+    from negviz.ui.maxsim.maxsim_inputs import pick_texts
 
     texts = pick_texts(dataset, src)
     st.session_state["result"] = None if texts is None else asdict(texts)

@@ -1,9 +1,9 @@
-"""negviz.ui.maxsim_view: the explorer's check of a typed "After" checkpoint before any file is
+"""negviz.ui.maxsim.maxsim_view: the explorer's check of a typed "After" checkpoint before any file is
 looked up under its name, and one model's view drawn in AppTest with a tiny offline MaxSim model."""
 
 from streamlit.testing.v1 import AppTest
 
-from negviz.ui.maxsim_view import CHECKPOINT_MAX_CHARS, NAME_MAX_BYTES, checkpoint_problem
+from negviz.ui.maxsim.maxsim_view import CHECKPOINT_MAX_CHARS, NAME_MAX_BYTES, checkpoint_problem
 from negviz.ui.widgets import safe_md
 
 
@@ -32,14 +32,14 @@ def test_a_name_longer_than_a_file_system_allows_is_refused_in_bytes():
 def _explorer(spec, inputs):
     import streamlit as st
 
-    from negviz.ui.maxsim_view import Display, draw
+    from negviz.ui.maxsim.maxsim_view import Display, draw
 
     draw(spec, "Before: tiny <b>model</b>", "before", inputs, Display())
     st.text("end")
 
 
 def _inputs(edit=None):
-    from negviz.ui.maxsim_view import Inputs
+    from negviz.ui.maxsim.maxsim_view import Inputs
 
     queries = ["Who did not play the violin?", "Who played the violin?"]
     docs = ["He never played the violin.", "He played the violin well."]

@@ -1,4 +1,4 @@
-"""negviz.ui.overview_view: the Overview's leaderboard table (each metric in its unit, its CI and n
+"""negviz.ui.overview.overview_view: the Overview's leaderboard table (each metric in its unit, its CI and n
 as text, no "None") and McNemar's comparison of two runs, in AppTest over a copy of the
 shipped runs (app_env)."""
 
@@ -15,7 +15,7 @@ def _table(dataset):
     from negviz.analyses.leaderboard import leaderboard
     from negviz.ui import resources
     from negviz.ui.dataset_cache import dataset_view
-    from negviz.ui.overview_view import leaderboard_table
+    from negviz.ui.overview.overview_view import leaderboard_table
 
     board = leaderboard(dataset_view(dataset).runs(), resources.catalog())
     st.session_state["board"] = board
@@ -58,7 +58,7 @@ def _compare(dataset):
     from negviz.analyses.leaderboard import leaderboard
     from negviz.ui import resources
     from negviz.ui.dataset_cache import dataset_view
-    from negviz.ui.overview_view import compare_two_runs
+    from negviz.ui.overview.overview_view import compare_two_runs
 
     view = dataset_view(dataset)
     st.session_state["compared"] = compare_two_runs(view, leaderboard(view.runs(), resources.catalog()))

@@ -1,10 +1,10 @@
-"""negviz.ui.page_guard: the router stops a page, saying why in the registry's words, when the
+"""negviz.ui.navigation.page_guard: the router stops a page, saying why in the registry's words, when the
 sidebar's dataset is of a kind the page does not draw (AppTest over a copy of the shipped runs,
 app_env); the pages tier sees the same through app.py (tests/pages/test_added_dataset_pages.py)."""
 
 from streamlit.testing.v1 import AppTest
 
-from negviz.ui.page_guard import dataset_kind_problem
+from negviz.ui.navigation.page_guard import dataset_kind_problem
 
 
 def test_dataset_kind_problem_names_the_kinds_the_page_draws(app_env):
@@ -20,7 +20,7 @@ def _routed(page, dataset):
     """What app.py does with the page it is about to run."""
     import streamlit as st
 
-    from negviz.ui.page_guard import refuses
+    from negviz.ui.navigation.page_guard import refuses
 
     if not refuses(page, dataset):
         st.text("page drawn")

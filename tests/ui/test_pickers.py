@@ -1,11 +1,11 @@
-"""negviz.ui.pickers: the sidebar's dataset and model pickers and the shown-runs expander, in
+"""negviz.ui.navigation.pickers: the sidebar's dataset and model pickers and the shown-runs expander, in
 AppTest over a copy of the shipped runs (app_env); the expander's label from hand-made runs."""
 
 import pandas as pd
 from streamlit.testing.v1 import AppTest
 
 from negviz.evaluation.run_choice import BY_POLICY, PINNED
-from negviz.ui.pickers import _runs_label
+from negviz.ui.navigation.pickers import _runs_label
 
 
 def _runs(n: int, pinned: int = 0) -> pd.DataFrame:
@@ -33,7 +33,7 @@ def test_the_runs_label_counts_many_runs_and_still_names_the_pinned_ones():
 def _sidebar():
     import streamlit as st
 
-    from negviz.ui import pickers
+    from negviz.ui.navigation import pickers
 
     dataset = pickers.dataset_picker()
     pickers.models_picker(dataset)

@@ -1,9 +1,9 @@
-"""negviz.ui.playground_data: the explore pages' model table and the playground's presets picked
+"""negviz.ui.playground.playground_data: the explore pages' model table and the playground's presets picked
 from the stored runs of a copy of the shipped runs (app_env)."""
 
 from negviz.analyses import playground as pg
-from negviz.ui import playground_data
 from negviz.ui.dataset_cache import dataset_view
+from negviz.ui.playground import playground_data
 
 
 def test_models_of_file_less_families_are_available_offline(app_env):

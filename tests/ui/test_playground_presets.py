@@ -1,17 +1,17 @@
-"""negviz.ui.playground_presets: the playground's preset buttons over a copy of the shipped runs
+"""negviz.ui.playground.playground_presets: the playground's preset buttons over a copy of the shipped runs
 (app_env), in AppTest: a button per preset the stored runs give, a click filling the text boxes
 (a one-query ExcluIR preset clears q2), and the sidebar dataset of a kind the playground does not
 draw said so under the buttons."""
 
 from streamlit.testing.v1 import AppTest
 
-from negviz.core.page_registry import DATASET_KEY
+from negviz.ui.navigation.page_registry import DATASET_KEY
 
 
 def _presets(dataset):
     import streamlit as st
 
-    from negviz.ui.playground_presets import preset_buttons
+    from negviz.ui.playground.playground_presets import preset_buttons
 
     if dataset is not None:
         st.session_state.setdefault("dataset", dataset)  # the sidebar picker's key (DATASET_KEY)
@@ -25,7 +25,7 @@ def _app(dataset=None) -> AppTest:
 
 
 def test_a_button_per_stored_preset_and_a_click_fills_the_text_boxes(app_env):
-    from negviz.ui import playground_data
+    from negviz.ui.playground import playground_data
 
     at = _app()
     presets = at.session_state["presets"]

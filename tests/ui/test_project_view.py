@@ -1,4 +1,4 @@
-"""negviz.ui.project_view: the Annotation projects page's pieces over a real SQLite store, in
+"""negviz.ui.projects.project_view: the Annotation projects page's pieces over a real SQLite store, in
 AppTest: the project list (and the message when the database is away), the URL-bound picker and
 the one-line summary."""
 
@@ -9,7 +9,7 @@ from negviz import projects as P
 from negviz.datasets import load
 from negviz.store import Store
 from negviz.store.shipped import ShippedStore
-from negviz.ui.project_view import summary
+from negviz.ui.projects.project_view import summary
 
 
 @pytest.fixture
@@ -26,7 +26,7 @@ def test_summary_names_the_project_its_size_overlap_and_owner(sqlite_store):
 def _projects(store):
     import streamlit as st
 
-    from negviz.ui.project_view import pick_project, readable_projects
+    from negviz.ui.projects.project_view import pick_project, readable_projects
 
     projects = readable_projects(store)
     st.session_state["names"] = None if projects is None else [p.name for p in projects]

@@ -1,10 +1,10 @@
-"""negviz.ui.reasoning_view: a generative run's reasoning in the inspector, over the shipped
+"""negviz.ui.inspector.reasoning_view: a generative run's reasoning in the inspector, over the shipped
 SmolLM2 runs (app_env): the pair's reasoning when the shown run kept some, else one line saying
 why and linking the run of the model that has some; the template note from hand-made runs."""
 
 from streamlit.testing.v1 import AppTest
 
-from negviz.ui.reasoning_view import TEXT_FAMILIES, _template_note
+from negviz.ui.inspector.reasoning_view import TEXT_FAMILIES, _template_note
 
 MODEL = "smollm2-135m"
 
@@ -24,7 +24,7 @@ def _panel(run_filter):
     import streamlit as st
 
     from negviz.ui.dataset_cache import dataset_view
-    from negviz.ui.reasoning_view import show
+    from negviz.ui.inspector.reasoning_view import show
 
     view = dataset_view("nevir")
     runs = view.runs()

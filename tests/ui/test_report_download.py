@@ -1,4 +1,4 @@
-"""negviz.ui.report_download: the Overview's report button, in AppTest over a copy of the shipped
+"""negviz.ui.overview.report_download: the Overview's report button, in AppTest over a copy of the shipped
 runs (app_env); the report itself is built only on a click (tests/report/ builds reports)."""
 
 from streamlit.testing.v1 import AppTest
@@ -7,7 +7,7 @@ from streamlit.testing.v1 import AppTest
 def _button(models):
     import streamlit as st
 
-    from negviz.ui.report_download import report_button
+    from negviz.ui.overview.report_download import report_button
 
     report_button(models, key="rep")
     st.text("end")

@@ -1,6 +1,6 @@
-"""negviz.ui.run_links: a new run's headline in words and the links to the pages that show it."""
+"""negviz.ui.navigation.run_links: a new run's headline in words and the links to the pages that show it."""
 
-from negviz.ui.run_links import headline_text, links_markdown, result_links
+from negviz.ui.navigation.run_links import headline_text, links_markdown, result_links
 
 
 def test_headline_text_shows_a_percent_metric_as_a_percentage_with_n():

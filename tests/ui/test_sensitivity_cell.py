@@ -1,4 +1,4 @@
-"""negviz.ui.sensitivity_cell: the heatmap's "Items behind a cell" over the stored BM25 and TF-IDF
+"""negviz.ui.sensitivity.sensitivity_cell: the heatmap's "Items behind a cell" over the stored BM25 and TF-IDF
 DEMETR runs of a copy of the shipped runs (app_env), in AppTest: its URL-bound pickers, nothing
 listed until a cell is picked, then that cell's items (checked-only and the Show filter applied)."""
 
@@ -31,9 +31,9 @@ def _runs():
 def _section(checked):
     import streamlit as st
 
-    from negviz.ui import sensitivity_data as sd
     from negviz.ui.dataset_cache import dataset_view
-    from negviz.ui.sensitivity_cell import cell_items_section
+    from negviz.ui.sensitivity import sensitivity_data as sd
+    from negviz.ui.sensitivity.sensitivity_cell import cell_items_section
 
     runs = dataset_view("demetr").chosen(["tfidf", "bm25"])  # AppTest runs this function's body alone
     tables = {r["model_name"]: sd.table(r, checked) for r in runs.to_dict("records")}
@@ -50,7 +50,7 @@ def _app(checked=False) -> AppTest:
 
 def _bm25_items():
     """The BM25 run's items of PERT, by hand from its whole item table."""
-    from negviz.ui import sensitivity_data as sd
+    from negviz.ui.sensitivity import sensitivity_data as sd
 
     run = _runs().set_index("model_name").loc["bm25"]
     items = sd.items(run["run_id"])

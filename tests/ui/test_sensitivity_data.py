@@ -1,4 +1,4 @@
-"""negviz.ui.sensitivity_data: the sensitivity page's cached data of stored runs over a copy of the
+"""negviz.ui.sensitivity.sensitivity_data: the sensitivity page's cached data of stored runs over a copy of the
 shipped runs (app_env): a DEMETR run's item and perturbation tables (the stored summary when it
 fits, else recomputed from the items, which must agree), one cell's items, and CANNOT's
 distributions per model."""
@@ -6,8 +6,8 @@ distributions per model."""
 import numpy as np
 
 from negviz.analyses import sensitivity as sv
-from negviz.ui import sensitivity_data as sd
 from negviz.ui.dataset_cache import dataset_view
+from negviz.ui.sensitivity import sensitivity_data as sd
 
 
 def _bm25(dataset: str):

@@ -1,17 +1,17 @@
-"""negviz.ui.sensitivity_tabs: the DEMETR tabs' URL-bound controls and the "perturb your own
+"""negviz.ui.sensitivity.sensitivity_tabs: the DEMETR tabs' URL-bound controls and the "perturb your own
 sentence" tab's edits of a typed translation, in AppTest (no model chosen: nothing is scored)."""
 
 from streamlit.testing.v1 import AppTest
 
 from negviz.analyses import sensitivity as sv
 from negviz.language.text import perturb
-from negviz.ui.sensitivity_tabs import CAND
+from negviz.ui.sensitivity.sensitivity_tabs import CAND
 
 
 def _controls():
     import streamlit as st
 
-    from negviz.ui.sensitivity_tabs import demetr_controls
+    from negviz.ui.sensitivity.sensitivity_tabs import demetr_controls
 
     st.session_state["controls"] = demetr_controls()
 
@@ -30,7 +30,7 @@ def _own(candidate):
     import pandas as pd
     import streamlit as st
 
-    from negviz.ui.sensitivity_tabs import own_sentence
+    from negviz.ui.sensitivity.sensitivity_tabs import own_sentence
 
     if candidate is not None:
         st.session_state.setdefault("own_cand", candidate)

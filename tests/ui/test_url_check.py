@@ -1,4 +1,4 @@
-"""negviz.ui.url_check: URL values checked when read, in AppTest with the URL set by hand: a
+"""negviz.ui.navigation.url_check: URL values checked when read, in AppTest with the URL set by hand: a
 number a widget cannot take is dropped with its reason, a cut text is said, ``report`` names
 what the page did not take, and ``titled_choice`` shows titles while the URL keeps ids."""
 
@@ -8,7 +8,7 @@ from streamlit.testing.v1 import AppTest
 def _number_page():
     import streamlit as st
 
-    from negviz.ui import url_check
+    from negviz.ui.navigation import url_check
 
     url_check.number_input(st, "Smallest n", "min_n", 0, 10, 2)
 
@@ -35,7 +35,7 @@ def test_a_number_in_range_is_taken():
 def _text_page():
     import streamlit as st
 
-    from negviz.ui import url_check
+    from negviz.ui.navigation import url_check
 
     url_check.text_input(st, "Query", "", "q", max_chars=5)
 
@@ -50,7 +50,7 @@ def test_a_text_longer_than_the_box_takes_is_cut_and_said():
 def _reported_page():
     import streamlit as st
 
-    from negviz.ui import url_check
+    from negviz.ui.navigation import url_check
 
     before = url_check.values()
     url_check.number_input(st, "Smallest n", "min_n", 0, 10, 2)
@@ -76,7 +76,7 @@ def test_report_says_nothing_when_every_value_was_taken():
 def _titled_page():
     import streamlit as st
 
-    from negviz.ui import url_check
+    from negviz.ui.navigation import url_check
 
     titles = {"affixal": "Affixal", "exclusion_exceptor": "Exclusion: exceptor"}
     url_check.titled_choice(st, "Types", list(titles), "types", titles.get, multi=True)

@@ -1,7 +1,7 @@
-"""negviz.ui.why_view: the Why panel's choice of a model that explains quickly and its cost line
+"""negviz.ui.inspector.why_view: the Why panel's choice of a model that explains quickly and its cost line
 (what the work does and an estimate of how long), from hand-made inputs."""
 
-from negviz.ui.why_view import STEPS, cost_text, default_model
+from negviz.ui.inspector.why_view import STEPS, cost_text, default_model
 
 
 def test_default_model_skips_scores_only_and_generative_models():

@@ -33,8 +33,8 @@ import pandas as pd
 from negviz.core.errors import DataValidationError
 from negviz.core.limits import MAX_ID_CHARS, MAX_NUMBER_CHARS, MAX_RECORD_BYTES, MAX_TEXT_CHARS, shown
 from negviz.core.schema import KIND_TITLES, SLOTS
-from negviz.results.external.bounded import bounded_lines
 from negviz.language.text.words import counted
+from negviz.results.external.bounded import bounded_lines
 
 CHUNK_ROWS = 50_000
 ID_LAYOUT = ("item_id", "query_slot", "doc_slot", "score")
