@@ -3,6 +3,7 @@ scores alone (imported files, Python objects) and the datasets."""
 
 import streamlit as st
 from negviz.core.kinds import kind_of
+from negviz.core.metric_text import heading
 from negviz.evaluation.catalog import catalog_view
 from negviz.ui import resources
 from negviz.ui.import_scores import import_view
@@ -24,7 +25,7 @@ st.dataframe(
         {  # every header in words: no snake_case key shown
             "name": st.column_config.TextColumn("name", pinned=True),
             "params_m": st.column_config.NumberColumn(
-                "size (M)", format="%.0f", width="small", help="parameters, in millions"
+                heading("params_m"), format="%.0f", width="small", help="parameters, in millions"
             ),
             "offline_default": st.column_config.CheckboxColumn(
                 "offline", width="small", help="loads without network"

@@ -4,10 +4,10 @@ import streamlit as st
 from negviz.analyses import inspector as F
 from negviz.analyses import paircard
 from negviz.language.taxonomy import TAXONOMY, source_words
-from negviz.ui import inspector_data, label_form, resources
+from negviz.ui import inspector_data, resources
 from negviz.ui.dataset_cache import dataset_view
 from negviz.ui.inspector import inspector_filters, reasoning_view, why_view
-from negviz.ui.label_form import annotator_name
+from negviz.ui.label_form import annotator_name, label_form
 from negviz.ui.navigation import links, pickers
 from negviz.ui.widgets import headed
 

@@ -5,7 +5,7 @@ import streamlit as st
 from negviz.analyses import playground as pg
 from negviz.core.schema import ModelSpec
 from negviz.language.text import counterfactual as cf
-from negviz.ui import counterfactual_editor
+from negviz.ui.counterfactual_editor import counterfactual_editor
 from negviz.ui.maxsim import maxsim_inputs, maxsim_view
 from negviz.ui.navigation import pickers
 from negviz.ui.playground import playground_data

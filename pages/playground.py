@@ -7,8 +7,9 @@ from negviz.analyses import playground as pg
 from negviz.charts.alignment import margin_bars
 from negviz.language.text import counterfactual as cf
 from negviz.scorers import score_unit
-from negviz.ui import chart_items, counterfactual_editor, resources
+from negviz.ui import chart_items, resources
 from negviz.ui.counterfactual_editor import ANSWER as EDITED
+from negviz.ui.counterfactual_editor import counterfactual_editor
 from negviz.ui.navigation import links
 from negviz.ui.playground import playground_data, playground_presets
 from negviz.ui.widgets import csv_download, figure_downloads, show_error

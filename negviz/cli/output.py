@@ -8,12 +8,15 @@ from negviz.core.json_values import dumps
 
 
 def emit(df: pd.DataFrame, as_json: bool) -> int:
-    """A table on stdout: JSON and only JSON with --json, else aligned text."""
+    """A table on stdout: JSON and only JSON with --json (its keys as stored), else aligned text
+    with headers in words (negviz.core.metric_text.heading: "model name", "size (M)")."""
+    from negviz.core.metric_text import heading
+
     if as_json:
         print(dumps(df, indent=2))
     else:
         with pd.option_context("display.max_colwidth", 60, "display.width", 200):
-            print(for_a_person(df).to_string(index=False))
+            print(for_a_person(df).rename(columns=heading).to_string(index=False))
     return 0
 
 

@@ -40,8 +40,6 @@ def cmd_runs(args: argparse.Namespace) -> int:
         table["wall_seconds"] = [metric_text.MISSING if metric_text.is_missing_value(w) else f"{w:,.1f}"
                                  for w in df["wall_seconds"]]  # fmt: skip
     table["shown"] = chosen_mask(df).map({True: "*", False: ""}).to_numpy()  # the run pages show for the model
-    if not args.json:  # headers in words: "model name", "wall seconds"
-        table = table.rename(columns=metric_text.heading)
     return emit(table, args.json)
 
 

@@ -109,10 +109,15 @@ def header(m: str | Metric, text: str | None = None) -> str:
     return f"{head} ({m.unit})" if m.unit else head
 
 
+# Keys whose words are not the key with spaces (the catalog's model size is in millions)
+COLUMN_WORDS = {"params_m": "size (M)", "hub_id": "hub id"}
+
+
 def heading(column: str) -> str:
     """A table column's key as a person reads it: a metric's label ('paired_accuracy' -> 'paired
-    accuracy'), any other key with spaces for its underscores ('tie_rule' -> 'tie rule')."""
-    return metric(column).label  # an unknown name reads as itself with spaces
+    accuracy'), a key of COLUMN_WORDS in its words ('params_m' -> 'size (M)'), any other key with
+    spaces for its underscores ('tie_rule' -> 'tie rule')."""
+    return COLUMN_WORDS.get(column) or metric(column).label  # an unknown name reads as itself with spaces
 
 
 def printf(m: str | Metric) -> str:

@@ -74,7 +74,9 @@ def _ui_modules(path: Path) -> set[Path]:
             if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("negviz.ui"):
                 # a module of a package (from negviz.ui.inspector import why_view), else the module itself
                 names = [f"{node.module}.{a.name}" for a in node.names] + [node.module]
-                todo += [f for n in names if (f := ROOT / (n.replace(".", "/") + ".py")).is_file() and f not in REGISTRY]
+                todo += [
+                    f for n in names if (f := ROOT / (n.replace(".", "/") + ".py")).is_file() and f not in REGISTRY
+                ]
     return seen
 
 

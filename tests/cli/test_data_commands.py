@@ -17,6 +17,16 @@ def test_models_and_datasets_listings(env, capsys):
     assert {"nevir", "excluir", "demetr", "cannot"} <= {d["name"] for d in datasets}
 
 
+def test_models_table_headers_are_words_and_json_keeps_the_keys(env, capsys):
+    """The text table names each column as a person reads it (metric_text.heading, one rule for
+    every CLI table); --json keeps the stored keys for programs."""
+    assert main(["models"]) == 0
+    header = capsys.readouterr().out.splitlines()[0]
+    assert "hub id" in header and "size (M)" in header and "training data" in header
+    assert "_" not in header
+    assert {"hub_id", "params_m", "training_data"} <= set(run_json(capsys, "models")[0])
+
+
 def test_datasets_table_and_taxonomy_of_a_few_pairs(env, capsys):
     assert main(["datasets"]) == 0
     lines = capsys.readouterr().out.splitlines()

@@ -9,7 +9,7 @@ TEXTS = {"q1": "The film is good.", "d1": "It is not <b>red</b>."}
 def _editor(texts):
     import streamlit as st
 
-    from negviz.ui import counterfactual_editor
+    from negviz.ui.counterfactual_editor import counterfactual_editor
 
     target, edit = counterfactual_editor(texts)
     st.session_state["result"] = (target, edit.edited if edit else None)

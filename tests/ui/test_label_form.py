@@ -38,7 +38,7 @@ def test_cannot_save_says_why_for_a_read_only_store_and_the_shipped_stand_in(sql
 def _form(store, ds, annotator, next_id):
     import streamlit as st
 
-    from negviz.ui import label_form
+    from negviz.ui.label_form import label_form
 
     st.session_state["annotator"] = annotator  # the sidebar's box, which save() reads
     label_form(store, ds, "nevir", "1230-2", annotator, next_id, "pair")
@@ -103,7 +103,7 @@ def test_a_read_only_store_turns_both_buttons_off_and_says_why(sqlite_store, tmp
 def _form_on(store, ds, item):
     import streamlit as st
 
-    from negviz.ui import label_form
+    from negviz.ui.label_form import label_form
 
     st.session_state["annotator"] = "ana"
     label_form(store, ds, ds.spec.name, item, "ana", None, "pair")
