@@ -44,7 +44,7 @@ def cmd_runs(args: argparse.Namespace) -> int:
 
 
 def cmd_board(args: argparse.Namespace) -> int:
-    from negviz.analyses.board import board_json, board_text, column_keys
+    from negviz.analyses.board import board_json, board_text, column_keys, titles
     from negviz.cli.fill_command import check_fill_args, cmd_fill
     from negviz.results.dataset_view import DatasetView
     from negviz.store import open_store
@@ -60,7 +60,8 @@ def cmd_board(args: argparse.Namespace) -> int:
     if board.empty:
         print("no stored runs", file=sys.stderr)
         return 0
-    return emit(board_text(board)[["model", "base", *column_keys()]], False)
+    shown = board_text(board)[["model", "base", *column_keys()]]
+    return emit(shown.rename(columns=titles()), False)  # the page's column titles: "NevIR paired accuracy (%)"
 
 
 def cmd_import(args: argparse.Namespace) -> int:

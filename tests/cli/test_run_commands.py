@@ -168,6 +168,10 @@ def test_a_fresh_store_lists_and_boards_the_shipped_runs_as_the_app_shows_them(
     assert main(["board", "--json"]) == 0
     app_board = json.loads(dumps(board_json(DatasetView(shipped_store).board())))
     assert json.loads(capsys.readouterr().out) == app_board and len(app_board) >= 10
+    assert main(["board"]) == 0  # the text table: the page's column titles, each cell with its unit and n
+    lines = capsys.readouterr().out.splitlines()
+    assert "NevIR paired accuracy (%)" in lines[0] and "_" not in lines[0]
+    assert "7.1% [5.9 to 8.4%] n=1,383" in next(line for line in lines if line.split()[0] == "all-MiniLM-L6-v2")
     assert main(["runs", "--json"]) == 0
     listed = {r["run_id"] for r in json.loads(capsys.readouterr().out)}
     assert listed == set(DatasetView(shipped_store).runs(kind=None)["run_id"])
