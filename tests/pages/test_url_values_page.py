@@ -2,7 +2,7 @@
 
 from streamlit.testing.v1 import AppTest
 
-from tests.core.test_links import APP
+from tests.ui.test_links import APP
 
 
 def open_with(page: str, **params) -> AppTest:
