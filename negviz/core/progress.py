@@ -134,10 +134,14 @@ class TqdmProgress:
         else:
             from tqdm import tqdm
 
-        if self.bar is None or self.bar.desc != desc or self.bar.total != total:
+        if self.bar is None or self.bar.total != total or done < self.bar.n:  # new work: a new bar
             self.close()
             self.bar = tqdm(total=total, desc=desc, unit="item", file=sys.stderr, leave=False)
+        elif self.bar.desc != desc:  # the same work's next stage ("shards 3/8"): one bar, its rate and ETA kept
+            self.bar.set_description(desc, refresh=False)
         self.bar.update(done - self.bar.n)
+        if done >= total:
+            self.bar.refresh()  # the last count shows even within tqdm's minimum interval
 
     def close(self) -> None:
         if self.bar is not None:

@@ -108,3 +108,19 @@ def test_tqdm_progress_follows_one_bar_per_stage(capsys):
     assert bar.bar is not first and (bar.bar.desc, bar.bar.total, bar.bar.n) == ("scoring", 4, 2)
     bar.close()
     assert bar.bar is None and "encoding" in capsys.readouterr().err  # drawn on stderr
+
+
+def test_tqdm_progress_keeps_one_bar_when_only_the_stage_words_move_on(capsys):
+    """A fill's bar says "shards 1/8", then "shards 2/8" over the same items: one bar, so its count
+    shows and its rate and time left are not restarted at each shard; the last count is drawn."""
+    bar = TqdmProgress()
+    bar(0, 2383, "shards 0/8")
+    first = bar.bar
+    bar(173, 2383, "shards 1/8 · maxsim on nevir 1/4")
+    assert bar.bar is first and first.n == 173 and first.desc.startswith("shards 1/8")
+    bar(2383, 2383, "shards 8/8")
+    assert bar.bar is first and first.n == 2383
+    assert "2383/2383" in capsys.readouterr().err
+    bar(0, 2383, "shards 0/8")  # the same total started again: new work, a new bar
+    assert bar.bar is not first
+    bar.close()
