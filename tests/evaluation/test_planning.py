@@ -91,3 +91,15 @@ def test_the_plan_cuts_cells_reuses_kept_shards_and_says_what_it_leaves_out(stor
     assert "2 shards to run" in text and "assumed: no stored run of tfidf" in text
     assert "negviz eval --model tfidf --dataset excluir --corpus offline" in text
     assert "tfidf (ExcluIR offline corpus ΔR@1)" in text
+
+
+def test_a_limit_is_said_per_group_where_the_kind_limits_each_group():
+    """DEMETR's limit keeps the first N items of each perturbation (its kind's limit_by): the plan
+    says so, so 120 does not read as 120 items when the cell holds 35 x 120."""
+    from negviz.evaluation.fill.planning import dataset_text
+
+    assert dataset_text(DatasetSpec.make("demetr", limit=120), "perturbation") == (
+        "demetr (first 120 items of each perturbation)"
+    )
+    assert dataset_text(DatasetSpec.make("nevir", limit=40), "pairs") == "nevir (first 40 items)"
+    assert dataset_text(DatasetSpec.make("nevir")) == "nevir"

@@ -126,6 +126,10 @@ def local_cluster(head_cpus: int = 2, worker_cpus: int = 1) -> Iterator[Cluster]
         "HF_HUB_OFFLINE": "1",
         "NEGVIZ_CACHE_DIR": str(cache_dir),
         "RAY_USAGE_STATS_ENABLED": "0",
+        # Ray starts its workers 15 nicer than the raylet, which is right on a node of their own; on
+        # this shared machine they would wait behind every other process (the suite's other pytest
+        # worker, a benchmark's in-process side): here they run at the caller's priority.
+        "RAY_worker_niceness": "0",
     }
     port, dashboard, client = _free_port(), _free_port(), _free_port()
     address = f"127.0.0.1:{port}"

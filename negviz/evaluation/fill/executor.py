@@ -63,7 +63,7 @@ class CellState:
             else "running"
         )
         return {
-            "cell": f"{self.cell.model} on {dataset_text(self.cell.dataset)}",
+            "cell": f"{self.cell.model} on {dataset_text(self.cell.dataset, self.cell.kind)}",
             "state": state,
             "shards_done": len(self.done),
             "shards": len(self.cell.shards),
@@ -74,7 +74,7 @@ class CellState:
 
     def text(self) -> str:
         """'all-MiniLM-L6-v2 on nevir: 3/4 shards, 1,040/1,383 items' (or its outcome)."""
-        name = f"{self.cell.model} on {dataset_text(self.cell.dataset)}"
+        name = f"{self.cell.model} on {dataset_text(self.cell.dataset, self.cell.kind)}"
         if self.error:
             return f"{name}: failed ({self.error})"
         if self.run is not None:
@@ -188,7 +188,7 @@ class Driver:
             self.watch([state.record() for state in self.cells.values()])
         desc = f"shards {shards}/{of}"
         if latest is not None:
-            desc += f" · {latest.cell.model} on {dataset_text(latest.cell.dataset)} {len(latest.done)}/{len(latest.cell.shards)}"
+            desc += f" · {latest.cell.model} on {dataset_text(latest.cell.dataset, latest.cell.kind)} {len(latest.done)}/{len(latest.cell.shards)}"
         self.progress(done, max(self.total, 1), desc)
 
     def lines(self) -> list[str]:

@@ -113,7 +113,7 @@ class FillPlan:
                 if len(c.shards) == 1 and _whole_call(c.shards[0]):
                     reused += " (one: its scores depend on every document of the run)"
                 lines.append(
-                    f"  {c.model} on {dataset_text(c.dataset)}"
+                    f"  {c.model} on {dataset_text(c.dataset, c.kind)}"
                     + (f" · {c.benchmarks}" if c.benchmarks else "")
                     + f": {c.items:,} items in {_count(len(c.shards), 'shard')}{reused}; "
                     + f"{duration_text(c.seconds)} of computing at {c.rate.pairs_per_second:,.1f} pairs/s "
@@ -151,11 +151,16 @@ def worker_text(worker: str) -> str:
     return "GPU workers" if worker == "cuda" else "CPU workers"
 
 
-def dataset_text(spec: DatasetSpec) -> str:
-    """'nevir', 'nevir (held-out split dev)', 'nevir (first 40 items)'."""
+def dataset_text(spec: DatasetSpec, kind: str | None = None) -> str:
+    """'nevir', 'nevir (held-out split dev)', 'nevir (first 40 items)', and for a kind whose limit
+    keeps the first N of each group (DEMETR: of each perturbation) 'demetr (first 120 items of
+    each perturbation)'."""
+    from negviz.core.kinds import kind_of
+
     notes = [f"split {spec.split}"] if spec.split != DatasetSpec.make(spec.name).split else []
     if spec.limit:
-        notes.append(f"first {spec.limit:,} items")
+        group = kind_of(kind).limit_by if kind else None
+        notes.append(f"first {spec.limit:,} items" + (f" of each {group}" if group else ""))
     return f"{spec.name} ({', '.join(notes)})" if notes else spec.name
 
 

@@ -35,7 +35,12 @@ def fill_section() -> None:
         chosen = right.multiselect("Benchmarks", benchmarks(), key="fill_benchmarks", placeholder="every benchmark")
         left, middle, right = st.columns(3)
         limit = left.number_input(
-            "Only the first N items of each benchmark (0 = all)", min_value=0, value=0, step=50, key="fill_limit"
+            "Only the first N items of each benchmark (0 = all)",
+            min_value=0,
+            value=0,
+            step=50,
+            key="fill_limit",
+            help="DEMETR keeps the first N items of each of its perturbations.",
         )
         shards = middle.number_input("Shards per cell", min_value=1, max_value=64, value=4, key="fill_shards")
         where = right.radio("Where it runs", [HERE, LOCAL_RAY, CLUSTER], key="fill_where")
