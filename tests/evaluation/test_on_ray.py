@@ -21,3 +21,23 @@ def test_a_task_is_named_after_its_shard():
 def test_no_shards_need_no_cluster():
     """A plan with nothing left to compute connects to nothing: an address that would fail is never tried."""
     assert list(on_ray.computed([], address="ray://127.0.0.1:1")) == []
+
+
+def test_a_cluster_that_asks_for_a_token_is_named_with_what_to_set():
+    """Ray's own error when a driver joins a token-authenticated cluster without the token (an
+    explicit address never turns token auth on by itself): negviz says which variables to set."""
+    from ray.exceptions import AuthenticationError
+
+    try:
+        try:
+            raise AuthenticationError("RPC error: InvalidAuthToken: Authentication token is missing")
+        except AuthenticationError as cause:
+            raise ConnectionError("Failed to connect to Ray cluster at 10.0.0.5:6379") from cause
+    except ConnectionError as failed:
+        text = on_ray.connection_problem("10.0.0.5:6379", failed)
+    assert "asks for its authentication token: set RAY_AUTH_MODE=token" in text and "10.0.0.5:6379" in text
+    plain = on_ray.connection_problem(None, ConnectionError("Failed to connect\nlong trace"))
+    assert plain == (
+        "cannot connect to the Ray cluster at this machine: Failed to connect; start one with "
+        "`ray start --head` (README, Running on a Ray cluster)"
+    )

@@ -130,6 +130,10 @@ def local_cluster(head_cpus: int = 2, worker_cpus: int = 1) -> Iterator[Cluster]
         # this shared machine they would wait behind every other process (the suite's other pytest
         # worker, a benchmark's in-process side): here they run at the caller's priority.
         "RAY_worker_niceness": "0",
+        # A token left in ~/.ray by an earlier local `ray.init()` (negviz --on ray, Ray 2.5x+)
+        # would switch this 127.0.0.1 cluster to token auth, which a driver given its address
+        # does not send unless told (RAY_AUTH_MODE=token): these clusters take none.
+        "RAY_AUTH_MODE": "disabled",
     }
     port, dashboard, client = _free_port(), _free_port(), _free_port()
     address = f"127.0.0.1:{port}"

@@ -71,13 +71,29 @@ def connect(address: str | None) -> Any:
             logging_level="WARNING",
         )
     except (ConnectionError, RuntimeError, ValueError) as failed:
-        where = address or "this machine"
-        raise NegvizError(
-            f"cannot connect to the Ray cluster at {where}: {failed}; start one with `ray start --head` "
-            "(README, Running on a Ray cluster)"
-        ) from failed
+        raise NegvizError(connection_problem(address, failed)) from failed
     _connected[:] = [address]
     return ray
+
+
+def connection_problem(address: str | None, failed: BaseException) -> str:
+    """Why negviz could not join the cluster, and what to do: a cluster that asks for Ray's token
+    (token authentication) is joined with RAY_AUTH_MODE=token and its token; else start one."""
+    where = address or "this machine"
+    causes = [failed, failed.__cause__, failed.__context__]
+    if any(c is not None and "AuthenticationError" in type(c).__name__ for c in causes) or "InvalidAuthToken" in str(
+        failed
+    ):
+        return (
+            f"the Ray cluster at {where} asks for its authentication token: set RAY_AUTH_MODE=token, with "
+            "the cluster's token in RAY_AUTH_TOKEN or ~/.ray/auth_token (`ray get-auth-token` on the head "
+            "prints it), then run this again"
+        )
+    first = str(failed).splitlines()[0] if str(failed) else type(failed).__name__
+    return (
+        f"cannot connect to the Ray cluster at {where}: {first}; start one with `ray start --head` "
+        "(README, Running on a Ray cluster)"
+    )
 
 
 def has_gpus(ray) -> bool:
