@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import json
 import sys
-import time
 import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -108,16 +107,8 @@ def start(
     cmd += ["--limit", str(int(limit))] if limit else []
     cmd += ["--force"] if force else []
     label = f"{name} on {dataset}:{split}" + (f" (first {limit:,})" if limit else "")
-    # The store's URL goes in the environment: a password stays out of the command line and job file.
-    jobs.launch(
-        cmd,
-        job_id,
-        jobs_dir=folder,
-        fields={"request": request, "label": label},
-        threads=threads,
-        env={"NEGVIZ_DB_URL": jobs.store_url(store)},
-        stdout_to_file=True,
-        python=python,
+    jobs.launch_on_store(
+        cmd, job_id, store, jobs_dir=folder, request=request, label=label, threads=threads, python=python
     )
     return EvalJob(job_id, RUNNING, label)
 
@@ -142,16 +133,8 @@ def poll(job_id: str, jobs_dir: str | Path | None = None) -> EvalJob:
     if running:
         return EvalJob(job_id, RUNNING, label, progress)
     if process is None:  # a job this machine cannot see, silent for too long
-        return EvalJob(
-            job_id,
-            FAILED,
-            label,
-            progress,
-            error=(
-                f"no sign of life for {time.time() - beat:.0f} s from the evaluation on {record.get('host')}: "
-                "its process was killed or its machine stopped; nothing was stored, run it again"
-            ),
-        )
+        error = jobs.silent_error(record, beat, "the evaluation", "nothing was stored, run it again")
+        return EvalJob(job_id, FAILED, label, progress, error=error)
     return EvalJob(job_id, FAILED, label, progress, error=jobs.failure(paths["log"], code))
 
 

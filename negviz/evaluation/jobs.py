@@ -129,6 +129,44 @@ def launch(
     return proc
 
 
+def launch_on_store(
+    cmd: Sequence[str],
+    job_id: str,
+    store,
+    *,
+    jobs_dir: Path,
+    request: dict,
+    label: str,
+    threads: int | None = None,
+    python: str = sys.executable,
+) -> subprocess.Popen:
+    """A job that writes to ``store`` (an evaluation, a fill plan): its request and label kept in
+    its record (a second asker of the same request joins it), the store's URL in the environment
+    (a password stays out of the command line and the job file), the command's answer on stdout
+    apart from its log."""
+    return launch(
+        cmd,
+        job_id,
+        jobs_dir=jobs_dir,
+        fields={"request": request, "label": label},
+        threads=threads,
+        env={"NEGVIZ_DB_URL": store_url(store)},
+        stdout_to_file=True,
+        python=python,
+    )
+
+
+def silent_error(record: dict, beat: float, what: str, kept: str) -> str:
+    """Why a job this machine cannot see failed: silent too long (its process was killed, or its
+    machine stopped); ``kept`` says what of its work remains."""
+    from negviz.core.progress import duration_text
+
+    return (
+        f"no sign of life for {duration_text(time.time() - beat)} from {what} on {record.get('host')}: "
+        f"its process was killed or its machine stopped; {kept}"
+    )
+
+
 def read_json(path: Path) -> dict[str, Any]:
     try:
         return json.loads(path.read_text())

@@ -103,3 +103,15 @@ def test_a_progress_file_that_is_a_store_or_a_folder_is_refused_before_any_write
         with pytest.raises(UnwritableTargetError):
             ProgressFile(hostile)
     assert db.read_bytes() == before  # the store is untouched
+
+
+def test_a_silent_job_is_said_with_its_silence_host_and_what_is_kept():
+    import time
+
+    from negviz.evaluation.jobs import silent_error
+
+    text = silent_error({"host": "replica-2"}, time.time() - 125, "the fill plan", "finished shards are kept")
+    assert text == (
+        "no sign of life for about 2 min from the fill plan on replica-2: its process was killed or its "
+        "machine stopped; finished shards are kept"
+    )

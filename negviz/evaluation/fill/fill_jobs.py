@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from negviz.core.errors import NegvizError
-from negviz.core.progress import duration_text, eta_text, progress_text
+from negviz.core.progress import eta_text, progress_text
 from negviz.evaluation import jobs
 from negviz.evaluation.fill.executor import ray_address
 from negviz.evaluation.jobs import CANCELLED, COMPLETE, FAILED, JobState
@@ -151,16 +151,8 @@ def start(
         f"--cancel-file={paths['cancel']}",
     ]
     label = label_text(models, benchmarks, limit, on)
-    # The store's URL goes in the environment: a password stays out of the command line and job file.
-    jobs.launch(
-        cmd,
-        job_id,
-        jobs_dir=folder,
-        fields={"request": request, "label": label},
-        threads=threads,
-        env={"NEGVIZ_DB_URL": jobs.store_url(store)},
-        stdout_to_file=True,  # the plan and its report, apart from the log
-        python=python,
+    jobs.launch_on_store(
+        cmd, job_id, store, jobs_dir=folder, request=request, label=label, threads=threads, python=python
     )
     return FillJob(job_id, RUNNING, label)
 
@@ -185,16 +177,8 @@ def poll(job_id: str, jobs_dir: str | Path | None = None) -> FillJob:
     if cancelled is not None:
         return FillJob(job_id, CANCELLED, label, progress)
     if process is None:  # a job this machine cannot see, silent for too long
-        return FillJob(
-            job_id,
-            FAILED,
-            label,
-            progress,
-            error=(
-                f"no sign of life for {duration_text(time.time() - beat)} from the fill plan on {record.get('host')}: "
-                "its process was killed or its machine stopped; finished shards are kept, start it again"
-            ),
-        )
+        error = jobs.silent_error(record, beat, "the fill plan", "finished shards are kept, start it again")
+        return FillJob(job_id, FAILED, label, progress, error=error)
     return FillJob(job_id, FAILED, label, progress, error=jobs.failure(paths["log"], code, "the fill plan"))
 
 
