@@ -350,7 +350,7 @@ def _drift_section(rep: Report, store, model: str, catalog: pd.DataFrame) -> dic
     if picked.empty:
         return out
     section = drift.section(everything, picked)
-    if section is None:
+    if section.tables["epochs"].empty:
         out["note"] += " Its runs have no measured epochs."
         return out
     for r in picked.to_dict("records"):

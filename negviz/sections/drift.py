@@ -55,16 +55,14 @@ def runs_of(everything, model: str, catalog: pd.DataFrame) -> tuple[pd.DataFrame
     return picked, note, trained
 
 
-def section(everything, picked: pd.DataFrame, *, shape: str = "violin") -> Section | None:
+def section(everything, picked: pd.DataFrame, *, shape: str = "violin") -> Section:
     """The drift of ``picked`` (rows of DatasetView.finetune_runs) read through ``everything`` (the
-    whole store's view): None when they have no measured epochs."""
+    whole store's view); ``tables["epochs"]`` is empty while they have no measured epoch."""
     from negviz import finetune as ft
     from negviz.charts.drift import drift_figure, tradeoff_figure
     from negviz.finetune import views
 
     epochs, cosines, wide = everything.drift_frames(picked)
-    if epochs.empty:
-        return None
     notes = {r.label: ft.run_note(r) for r in picked.itertuples(index=False)}
     baseline = metrics.metric(PAIRED).chance  # held-out NevIR pairs' chance level
     figures = {FIGURE: drift_figure(epochs, cosines, notes, shape=shape, baseline=baseline)}

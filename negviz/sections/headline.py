@@ -40,7 +40,7 @@ def bars(board: pd.DataFrame, name: str, metric: str, reference: pd.DataFrame | 
     return fig, (missing or None)
 
 
-def caption(name: str, split: str | None, metric: str, n_items: int) -> Caption:
+def caption(name: str, split: str | None, metric: str, n_items: int, overlay: bool = True) -> Caption:
     """The words under the bars: dataset, split, metric (its unit and chance level, as the metric
     model declares them), the dataset's n, how the CIs are made."""
     m = metrics.metric(metric)
@@ -48,7 +48,7 @@ def caption(name: str, split: str | None, metric: str, n_items: int) -> Caption:
     chance = f" (random {metric_text.value(m, m.chance)})" if m.chance is not None else ""
     return Caption(
         "{name}" + (" {split}" if split else "") + f" · {m.label}{unit}{chance} · n = {n_items:,} items · "
-        f"95% CI: {metrics.BOOTSTRAP_NOTE}. Hollow grey bars: published numbers.",
+        f"95% CI: {metrics.BOOTSTRAP_NOTE}." + (" Hollow grey bars: published numbers." if overlay else ""),
         {"name": name, "split": split or ""},
     )
 
