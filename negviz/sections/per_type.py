@@ -52,8 +52,8 @@ def caption(view, min_n: int, reference: str | None = None) -> Caption:
 def heatmap(view, pt: at.PerTypeCells, rows: list[str], columns: list[str] | None = None, where: str = ""):
     """The heatmap of ``pt``'s cells in ``columns`` (default all), models in ``rows`` order, with
     its title (``where`` appended: a part of the columns) and the n warning of those cells."""
+    cells = pt.cells if columns is None else pt.cells[pt.cells["column"].isin(columns)]
     columns = pt.columns if columns is None else columns
-    cells = pt.cells if columns is pt.columns else pt.cells[pt.cells["column"].isin(columns)]
     f = view.facts
     return accuracy_heatmap(
         cells,
