@@ -4,10 +4,10 @@ Fig. 8 and Fig. 5), one pair's card per epoch, and fine-tuning jobs started from
 from pathlib import Path
 
 import streamlit as st
-from negviz import finetune as ft
 from negviz.analyses import paircard
 from negviz.charts import drift as cd
 from negviz.finetune import views
+from negviz.sections import drift
 from negviz.ui import resources
 from negviz.ui.dataset_cache import dataset_view, training_pair
 from negviz.ui.drift import finetune_jobs
@@ -15,15 +15,7 @@ from negviz.ui.navigation import links, url_check
 from negviz.ui.widgets import csv_download, figure_downloads, headed, safe_md
 
 st.title("Fine-tuning drift")
-st.caption(
-    "Before fine-tuning, a bi-encoder embeds the two documents of a NevIR pair almost "
-    "identically (cosine near 1). Training on contrast pairs, with the pair's other "
-    "document as the hard negative, pushes them apart and spreads them out while held-out "
-    "paired accuracy rises. Runs trained on sentence/negation pairs (CANNOT, triplet files)"
-    " and on ExcluIR triplets show the cosine of a held-out sentence with its negation (or of a "
-    "query with the document it excludes) falling while the DEMETR negation sensitivity ratio "
-    "rises. Epoch 0 is before training."
-)
+st.caption(drift.CAPTION.text())
 store = resources.store()
 
 finetune_jobs.start_form(store)
@@ -59,15 +51,12 @@ for r in picked[picked["status"] != "complete"].itertuples(index=False):
     (st.warning if state != "running" else st.info)(
         safe_md(f"{r.label} is {state}{why}; its stored epochs are shown.")
     )
-epochs, cosines, wide = every_run.drift_frames(picked)
-notes = {r.label: ft.run_note(r) for r in picked.itertuples(index=False)}
-fig = cd.drift_figure(
-    epochs, cosines, notes, shape=shape, baseline=dataset_view("nevir").facts.random_baseline
-)
+section = drift.section(every_run, picked, shape=shape)  # the report's, at its defaults
+epochs, cosines, wide, notes = (section.tables[k] for k in ("epochs", "cosines", "wide", "notes"))
 percent = st.column_config.NumberColumn(format="percent")
-st.plotly_chart(fig, key="drift")
-figure_downloads(fig, "cosine-drift", key="drift")
-compared = views.comparison(picked, epochs)
+st.plotly_chart(section.figures[drift.FIGURE], key="drift")
+figure_downloads(section.figures[drift.FIGURE], "cosine-drift", key="drift")
+compared = section.tables["comparison"]
 st.dataframe(
     compared,
     hide_index=True,
@@ -77,10 +66,9 @@ st.dataframe(
         {c: percent for c in ("acc_epoch0", "acc_final", "right_rank_epoch0", "right_rank_final")},
     ),
 )
-if views.has_general(epochs):  # negation gain against retrieval without negation
-    trade = cd.tradeoff_figure(views.tradeoff(epochs), notes)
-    st.plotly_chart(trade, key="tradeoff")
-    figure_downloads(trade, "negation-vs-retrieval", key="tradeoff")
+if drift.TRADEOFF in section.figures:  # negation gain against retrieval without negation
+    st.plotly_chart(section.figures[drift.TRADEOFF], key="tradeoff")
+    figure_downloads(section.figures[drift.TRADEOFF], "negation-vs-retrieval", key="tradeoff")
 e1, e2, _ = st.columns([1, 1, 3])
 with e1:
     csv_download(epochs, "drift-epochs.csv", "Epochs (CSV)")

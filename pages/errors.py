@@ -2,13 +2,14 @@
 
 import streamlit as st
 from negviz.analyses import per_type as at
-from negviz.charts.per_type import category_label, margin_distributions, preference_bars
-from negviz.core.kinds import kind_of
-from negviz.core.outcomes import CATEGORIES, MARGINS
+from negviz.charts.per_type import category_label
+from negviz.core.outcomes import CATEGORIES
 from negviz.language.taxonomy import TAXONOMY
 from negviz.language.text.words import counted
+from negviz.sections import errors
 from negviz.ui import chart_items
 from negviz.ui import types_data as td
+from negviz.ui.dataset_cache import dataset_view
 from negviz.ui.errors import lexical_view
 from negviz.ui.navigation import pickers, url_check
 from negviz.ui.widgets import csv_download, figure_downloads, no_runs_yet, safe_md
@@ -20,12 +21,8 @@ if ctx.outcomes.empty:
     st.info(no_runs_yet(ctx.name))
     st.stop()
 categories = CATEGORIES[ctx.kind]
-note = kind_of(ctx.kind).category_note
-st.caption(
-    f"**{ctx.title}** · split {ctx.split} · every item gets one verdict: "
-    + ", ".join(category_label(c) for c in categories)
-    + (f" ({note})." if note else ".")
-)
+view = dataset_view(ctx.name)
+st.caption(errors.verdict_caption(view).text(safe_md))
 
 c1, c2, c3 = st.columns(3)
 type_options = [k for k in TAXONOMY.keys if k in set(ctx.meta.get("type", []))] + sorted(
@@ -56,17 +53,12 @@ facets = None if facet == "none" else at.item_groups(facet, ctx.meta)
 if facet == "type":
     facets = facets.map(TAXONOMY.label)
 order = at.model_order(outcomes, "accuracy")
-prefs = at.ordered_preference(outcomes, ctx.kind, order, facets)  # the report's too
 type_titles = ", ".join(TAXONOMY.label(t) for t in types)
-scope = " · ".join(x for x in (type_titles, ", ".join(edits)) if x) or "all items"
-n_note = at.preference_n_note(prefs, facets is not None)  # never one n for runs of different n
-fig = preference_bars(
-    prefs,
-    categories,
-    f"Error preference · {ctx.name} {ctx.split} · {scope} ({n_note})",
-    faceted=facets is not None,
-)
-if warning := at.preference_n_warning(prefs, order):
+scope = " · ".join(x for x in (type_titles, ", ".join(edits)) if x) or errors.ALL_ITEMS
+section = errors.section(view, outcomes, order, facets=facets, scope=scope)  # the report's too
+prefs = section.tables["preference"]
+fig, mfig = (section.figures[f] for f in section.data["figures"])
+if warning := section.tables["warning"]:
     st.warning(warning, icon=":material/warning:")
 
 chart_items.apply_click(
@@ -111,17 +103,11 @@ if model and category:
     )
 
 st.subheader("Margins")
-names = MARGINS[ctx.kind]
-st.caption(
-    f"Margins {' and '.join(n for n in names if n)} per model; left of the dashed tie line "
-    "the model "
-    "ranks the wrong document first. Each model keeps its own score scale."
-)
-mfig = margin_distributions(outcomes, names, f"Margins · {ctx.name} {ctx.split} · {scope}", order)
+st.caption(section.captions[f"margins-{ctx.name}"].text(safe_md))
 st.plotly_chart(mfig, key="margin_chart")
 figure_downloads(mfig, f"negviz-margins-{ctx.name}", key="margins")
 csv_download(  # n, mean, quartiles, share < 0 and ties per margin: the report's margin table
-    at.margin_table(outcomes, ctx.kind).assign(dataset=ctx.name, split=ctx.split, filter=scope),
+    section.tables["margins"].assign(dataset=ctx.name, split=ctx.split, filter=scope),
     f"negviz-margins-{ctx.name}.csv",
     label="Download margin statistics (CSV)",
     key="dl-margins",

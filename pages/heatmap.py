@@ -66,13 +66,19 @@ col_sort = c3.selectbox(
     help="natural = taxonomy / frequency order; n = most items first; hardest = lowest mean first",
 )
 
-diff_ref = reference if mode == "difference" else None
-pt = at.per_type_cells(  # the report draws the same cells
-    ctx.outcomes, ctx.meta, ctx.kind, axis, int(top_k), int(min_n), diff_ref, col_sort
-)
-groups, cells, columns, labels = pt.groups, pt.cells, pt.columns, pt.column_labels
 rows = at.model_order(ctx.outcomes, row_sort)
-fig = heatmap_view.heatmap_charts(ctx, pt, rows)  # the whole figure: its download
+section = heatmap_view.heatmap_charts(  # the report draws the same section, at its defaults
+    ctx,
+    rows,
+    axis=axis,
+    top_k=int(top_k),
+    min_n=int(min_n),
+    reference=reference if mode == "difference" else None,
+    column_sort=col_sort,
+)
+pt = section.tables["cells"]
+groups, cells, columns, labels = pt.groups, pt.cells, pt.columns, pt.column_labels
+fig = section.figure  # the whole figure: its download
 types = heatmap_view.type_distribution_section(ctx)
 
 # Downloads at full width: in a half-width column the buttons would be cut off.

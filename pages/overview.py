@@ -2,18 +2,18 @@
 
 import pandas as pd
 import streamlit as st
-from negviz.analyses.beside_published import beside_published, published_overlay, shown_beside
+from negviz.analyses.beside_published import beside_published, shown_beside
 from negviz.analyses.leaderboard import leaderboard, published_rows
-from negviz.charts.leaderboard import leaderboard_bars
 from negviz.core import metric_text
-from negviz.datasets.facts import metric_baseline, metric_label
+from negviz.datasets.facts import metric_label
+from negviz.sections import headline
 from negviz.ui import resources
 from negviz.ui.corpus_results import corpus_section
 from negviz.ui.dataset_cache import dataset_view
 from negviz.ui.navigation import pickers
 from negviz.ui.overview import overview_view
 from negviz.ui.overview.report_download import report_button
-from negviz.ui.widgets import csv_download, figure_downloads, headed, no_runs_yet
+from negviz.ui.widgets import csv_download, figure_downloads, headed, no_runs_yet, safe_md
 
 dataset = pickers.current_dataset()
 view = dataset_view(dataset)
@@ -21,9 +21,9 @@ models = pickers.current_models()
 info = resources.datasets_table().set_index("name").loc[dataset]
 
 st.title("Overview")
+split = info["splits"].split(",")[0] if isinstance(info["splits"], str) else "test"
 st.caption(
-    f"**{info['title']}** · split "
-    f"{info['splits'].split(',')[0] if isinstance(info['splits'], str) else 'test'} · "
+    f"**{info['title']}** · split {split} · "
     f"n = {int(info['n']):,} · source: {info['source']} · licence: {info['licence']}"
 )
 
@@ -48,17 +48,11 @@ if board.empty:
 else:
     for metric in board["metric"].unique():
         part = board[board["metric"] == metric]
-        pub, missing = published_overlay(resources.reference(), dataset, metric)
-        fig = leaderboard_bars(
-            part,
-            metric,
-            metric_baseline(metric),
-            f"{metric_label(metric)} on {dataset}",
-            pub if overlay else None,
-        )
-        if overlay and missing:  # the toggle is on: say why nothing is overlaid
+        fig, missing = headline.bars(part, dataset, metric, resources.reference(), overlay)
+        if missing:  # the toggle is on: say why nothing is overlaid
             st.caption(missing)
         st.plotly_chart(fig, key=f"bars-{metric}")
+        st.caption(headline.caption(dataset, split, metric, int(info["n"]), overlay).text(safe_md))
         figure_downloads(fig, f"negviz-{dataset}-{metric}", key=f"fig-{metric}")
     overview_view.leaderboard_table(board)
     csv_download(board, f"negviz-leaderboard-{dataset}.csv", key="dl-board")

@@ -4,12 +4,12 @@ beside the paper's published columns; CANNOT similarity distributions; perturb y
 
 import streamlit as st
 from negviz.analyses import sensitivity as sv
-from negviz.charts.sensitivity import focus_chart, sensitivity_heatmap
-from negviz.language.text.words import counted
+from negviz.charts.sensitivity import focus_chart
+from negviz.sections import sensitivity
 from negviz.ui import chart_items, resources
+from negviz.ui.dataset_cache import dataset_view
 from negviz.ui.navigation import pickers
 from negviz.ui.sensitivity import sensitivity_cell, sensitivity_tabs
-from negviz.ui.sensitivity import sensitivity_data as sd
 from negviz.ui.widgets import csv_download, figure_downloads, no_runs_yet, safe_md
 
 st.title("Perturbation sensitivity")
@@ -43,9 +43,15 @@ if tabs[3].open:  # CANNOT has its own runs and controls: none of DEMETR's apply
 with controls:
     runs = pickers.shown_runs("demetr")
     value, checked, show_pub = sensitivity_tabs.demetr_controls()
-tables = {r["model_name"]: sd.table(r, checked) for r in runs.to_dict("records")}
-published = sv.published_columns(resources.reference()) if show_pub else None
-matrix = sv.model_matrix(tables, published, value)
+section = sensitivity.section(  # the report's, at its defaults
+    dataset_view("demetr"),
+    runs,
+    resources.reference(),
+    value=value,
+    checked_only=checked,
+    published=show_pub,
+)
+tables, matrix, rows = (section.tables[k] for k in ("runs", "matrix", "rows"))
 if runs.empty:
     tabs[0].info(no_runs_yet("demetr", "DEMETR") + " The published columns are shown alone.")
 with st.expander(f"Runs used ({len(runs)}): the largest complete run per model"):
@@ -53,18 +59,7 @@ with st.expander(f"Runs used ({len(runs)}): the largest complete run per model")
 
 if tabs[0].open is not False:
     with tabs[0]:
-        rows, cols = sv.matrix_axes(matrix)
-        title = (
-            f"DEMETR {sv.VALUES[value]} · {counted(len(tables), 'stored run')} · "
-            f"{'pert_check items only' if checked else 'all items'}"
-            + (
-                "<br><sup>right of the dotted line: published (NegBLEURT Fig. 4), not run "
-                "here</sup>"
-                if published is not None
-                else ""
-            )
-        )
-        fig = sensitivity_heatmap(matrix, rows, cols, value=value, title=title)
+        fig = section.figure
         run_models = sorted(tables)
         chart_items.apply_click(
             "sens_chart",
@@ -72,11 +67,7 @@ if tabs[0].open is not False:
             {"sens_model": run_models, "sens_pert": rows},
         )
         st.plotly_chart(fig, key="sens_chart", on_select="rerun", selection_mode="points")
-        st.caption(
-            "The paper's figure counts “shuffled” (DEMETR's perturbation 20) as a base "
-            "perturbation; DEMETR's own severity (critical) groups it here. Published cells list "
-            "no items."
-        )
+        st.caption(section.caption.text(safe_md))
         figure_downloads(fig, f"negviz-demetr-{value}", key="heat")
         csv_download(
             matrix, f"negviz-demetr-{value}.csv", label="Download cells (CSV)", key="dl-matrix"

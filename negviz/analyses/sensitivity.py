@@ -3,7 +3,8 @@
 Any scorer is a similarity metric m(reference, candidate) here; a DEMETR run stores three slots
 per item: t = m(ref, mt_sent), h = m(ref, pert_sent), e = m(ref, ".") (negviz.core.schema.SLOTS).
 Pure functions over DataFrames (``wide``: Store.scores_wide of a run); reading and caching the
-store is negviz.ui.sensitivity.sensitivity_data's job, and the page only places the results:
+store is negviz.results.dataset_view's job (DatasetView.sensitivity_items, perturbation_table), the
+section's negviz.sections.sensitivity, and the page only places the results:
 
     items = item_table(frame, wide)                  # one row per item: texts, t, h, e, ratio, flags
     table = stored_table(run, checked_only)          # the run's stored summary, or None: then

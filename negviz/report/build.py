@@ -23,37 +23,36 @@ from negviz.core.cpu_features import device_label
 from negviz.core.json_values import plain
 from negviz.core.kinds import kind_of
 from negviz.evaluation.catalog import eval_command
-from negviz.evaluation.run_choice import POLICY, choose_runs
-from negviz.finetune.provenance import trained_runs
+from negviz.evaluation.run_choice import POLICY
 from negviz.results.dataset_view import DatasetView
 from negviz.scorers import LATE_INTERACTION, families_of_architecture
+from negviz.sections.base import TITLES, Section
 
 FORMAT_VERSION = 1
 LEXICAL = ("tfidf", "bm25")
 EXAMPLES_PER_SIDE = 2  # worked examples per dataset: model right & comparison wrong, and the reverse
 SECTIONS = ("headline", "board", "per_type", "errors", "why", "sensitivity", "drift", "examples", "provenance")
-SECTION_TITLES = {
-    "headline": "Headline results",
-    "board": "Across benchmarks",
-    "per_type": "Per-type accuracy",
-    "errors": "Error preference and margins",
-    "why": "Why the cue is missed: attributions and the lexical confound",
-    "sensitivity": "DEMETR perturbation sensitivity",
-    "drift": "Fine-tuning drift",
-    "examples": "Worked examples",
-    "provenance": "Provenance",
-}
+SECTION_TITLES = TITLES  # declared once, with the sections (negviz.sections.base)
 Progress = Callable[[str], None]
 
 
 @dataclass
 class Report:
     """``data``: the JSON numbers; ``figures``: id -> plotly figure; ``cards``: id -> escaped HTML
-    of an example's texts (paircard.card_html). Figure and card ids are referenced from ``data``."""
+    of an example's texts (paircard.card_html); ``captions``: figure or card id -> the words under
+    it (plain text: the templates escape it). Figure and card ids are referenced from ``data``."""
+
+    def add(self, section: Section) -> dict[str, Any]:
+        """Keep ``section``'s figures, cards and captions; return its data (stored by the caller)."""
+        self.figures.update(section.figures)
+        self.cards.update(section.cards)
+        self.captions.update({k: str(c) for k, c in section.captions.items()})
+        return section.data
 
     data: dict[str, Any]
     figures: dict[str, Any] = field(default_factory=dict)
     cards: dict[str, str] = field(default_factory=dict)
+    captions: dict[str, str] = field(default_factory=dict)  # figure or card id -> the words under it
     scorers: dict[str, Any] = field(default_factory=dict, repr=False)  # the one model loaded for MaxSim
 
 
@@ -157,23 +156,11 @@ def build_report(
 def _board_section(
     rep: Report, store, model: str, against: list[str], names: list[str], catalog: pd.DataFrame
 ) -> dict[str, Any]:
-    """The model and its comparisons on every benchmark (the page's board, negviz.analyses.board),
-    and, where the model has a catalog base, what it repaired and broke against it per benchmark."""
-    from negviz.analyses.board import board_json
-    from negviz.charts.board import board_table_html
+    """The model and its comparisons on every benchmark (the page's board), and, where the model
+    has a catalog base, what it repaired and broke against it per benchmark (negviz.sections.board)."""
+    from negviz.sections import board
 
-    board = DatasetView(store).board(catalog)
-    rows = board[board["model"].isin([model, *against])].reset_index(drop=True)
-    card = None
-    if len(rows):  # none on a store of added data only
-        card = "board"  # the page's table (every text escaped by board_table_html), a card of its own
-        rep.cards[card] = board_table_html(rows)
-    fixes = []
-    for name in names:
-        table, _ = DatasetView(store, name).fixes(catalog, [model])  # only the model's: each has a bootstrap
-        if len(table):
-            fixes += table[table["model"] == model].to_dict("records")
-    return {"rows": board_json(rows), "table_card": card, "fixes": fixes}
+    return rep.add(board.section(DatasetView(store), [model, *against], names, catalog))
 
 
 def _dataset_section(
@@ -187,8 +174,7 @@ def _dataset_section(
     maxsim: bool,
     say: Progress,
 ) -> dict[str, Any]:
-    from negviz.analyses.beside_published import beside_published
-    from negviz.analyses.leaderboard import comparable_published, leaderboard
+    from negviz.sections import errors, headline, per_type, sensitivity, why
 
     name, ds, f = view.name, view.dataset, view.facts
     chosen = view.chosen([model, *against])  # each on its own evaluation split (run_choice)
@@ -218,26 +204,7 @@ def _dataset_section(
     out["run_ids"] = {r["model_name"]: r["run_id"] for r in records}
 
     # headline: the leaderboard's rows (same headline(), CI and n), published rows beside them
-    board = leaderboard(chosen, catalog)
-    board = board.set_index("model").loc[order].reset_index()
-    out["headline"] = plain(board[["model", "metric", "value", "ci_low", "ci_high", "n", "ties", "tie_rule", "run_id"]])
-    extra = {
-        r["model_name"]: {
-            k: v
-            for k, v in (r["summary"] or {}).items()
-            if k in ("per_query_accuracy", "spearman_paraphrase", "failures", "half_correct")
-        }
-        | {"split": r["split"]}
-        for r in records
-    }
-    for row in out["headline"]:
-        row.update(plain(extra.get(row["model"], {})))
-    metric = board["metric"].iloc[0]
-    out["published"] = plain(comparable_published(reference, name, metric))
-    # the same model's published rows on this dataset, whatever their protocol, with what differs
-    mine = chosen[chosen["model_name"] == model]
-    out["beside"] = plain(beside_published(mine, reference).drop(columns=["model", "dataset"]))
-    out["headline_figure"] = _headline_figure(rep, name, board, metric, reference, out["published"])
+    out.update(rep.add(headline.section(view, chosen, catalog, reference)))
 
     if not oc.has_verdicts(ds.kind):
         return out
@@ -250,183 +217,15 @@ def _dataset_section(
     typed_by = kind_of(ds.kind).typed_by  # DEMETR's columns are its perturbations: the sensitivity section
     if not typed_by:
         say(f"{name}: per-type cells")
-        out["per_type"] = _per_type(rep, view, outs, order)
-    out["errors"] = _errors(rep, name, ds, outs, order)
-    out["why"] = _why(view, outs, order)
+        out["per_type"] = rep.add(per_type.section(view, outs, order))
+    out["errors"] = rep.add(errors.section(view, outs, order))
+    out["why"] = rep.add(why.section(view, outs, order))
     if typed_by:
-        out["sensitivity"] = _sensitivity(rep, view, records, reference)
+        out["sensitivity"] = rep.add(sensitivity.section(view, records, reference, models=order))
     if len(order) > 1:
         say(f"{name}: worked examples")
         out["examples"] = _examples(rep, name, ds, outs, wide, order, records, examples, maxsim)
     return out
-
-
-def _headline_figure(rep: Report, name: str, board: pd.DataFrame, metric: str, reference, published) -> str | None:
-    from negviz.analyses.leaderboard import comparable_published
-    from negviz.charts.leaderboard import leaderboard_bars
-    from negviz.datasets.facts import metric_baseline, metric_label
-
-    if board["value"].isna().all():
-        return None
-    pub = comparable_published(reference, name, metric)
-    fig_id = f"headline-{name}"
-    rep.figures[fig_id] = leaderboard_bars(
-        board, metric, metric_baseline(metric), f"{metric_label(metric)} on {name}", pub if len(pub) else None
-    )
-    return fig_id
-
-
-def _per_type(rep: Report, view: DatasetView, outs: pd.DataFrame, order: list[str]) -> dict[str, Any]:
-    """The heatmap page's cells (per_type.per_type_cells) on its default axis, and per comparison
-    the difference of the model to it on the same items."""
-    from negviz.analyses import per_type as at
-    from negviz.charts.per_type import accuracy_heatmap
-
-    name, ds, f = view.name, view.dataset, view.facts
-    meta = view.item_meta()
-    pt = at.per_type_cells(outs, meta, ds.kind)
-    metric = f.item_metric_label
-
-    def heatmap(cells: pd.DataFrame, rows: list[str], title: str, reference: str | None = None):
-        return accuracy_heatmap(
-            cells,
-            rows,
-            pt.columns,
-            metric=metric,
-            baseline=f.random_baseline,
-            title=title,
-            column_labels=pt.column_labels,
-            min_n=pt.min_n,
-            reference=reference,
-        )
-
-    title = f"{metric} by {pt.axis_label} · {name} {ds.spec.split} · ▾ below random ({f.random_baseline:.0%})"
-    rep.figures[f"per_type-{name}"] = heatmap(pt.cells, order, title)
-    out = {
-        "axis": pt.axis,
-        "axis_label": pt.axis_label,
-        "min_n": pt.min_n,
-        "columns": pt.columns,
-        "column_labels": pt.column_labels,
-        "cells": plain(pt.cells),
-        "figure": f"per_type-{name}",
-        "differences": [],
-    }
-    model = order[0]
-    for ref in order[1:]:
-        diff = at.per_type_cells(outs, meta, ds.kind, pt.axis, reference=ref).cells
-        diff = diff[diff["model"] == model]
-        fig_id = f"per_type-{name}-diff-{order.index(ref)}"
-        diff_title = f"{metric} difference to {ref} (percentage points, same items) · {name}"
-        rep.figures[fig_id] = heatmap(diff, [model], diff_title, ref)
-        out["differences"].append({"reference": ref, "cells": plain(diff), "figure": fig_id})
-    return out
-
-
-def _errors(rep: Report, name: str, ds, outs: pd.DataFrame, order: list[str]) -> dict[str, Any]:
-    from negviz.analyses import per_type as at
-    from negviz.charts.per_type import category_label, margin_distributions, preference_bars
-
-    categories = oc.CATEGORIES[ds.kind]
-    prefs = at.ordered_preference(outs, ds.kind, order)  # the error page's table, in the report's order
-    rep.figures[f"errors-{name}"] = preference_bars(
-        prefs, categories, f"Error preference · {name} {ds.spec.split} ({at.preference_n_note(prefs)})"
-    )
-    rep.figures[f"margins-{name}"] = margin_distributions(outs, oc.MARGINS[ds.kind], f"Margins · {name}", order)
-    return {
-        "categories": list(categories),
-        "category_labels": {c: category_label(c) for c in categories},
-        "preference": plain(prefs.drop(columns=["facet"])),
-        "margins": plain(at.margin_table(outs, ds.kind)),
-        "margin_definitions": [m for m in oc.MARGINS[ds.kind] if m],
-        "figures": [f"errors-{name}", f"margins-{name}"],
-    }
-
-
-def _why(view: DatasetView, outs: pd.DataFrame, order: list[str]) -> dict[str, Any]:
-    """Each model's stored cue-influence run (the run policy of negviz.evaluation.run_choice, kind
-    "attribution") and the lexical confound against BM25 (DatasetView.lexical_margins, as on the page)."""
-    from negviz.analyses import lexical as X
-    from negviz.analyses.cue_influence import ANALYSIS as CUE_INFLUENCE
-    from negviz.analyses.cue_influence import explain_command
-    from negviz.store.record import ATTRIBUTION
-
-    name = view.name
-    out: dict[str, Any] = {
-        "attribution": [],
-        "lexical": None,
-        "command": explain_command(order[0], name),
-    }
-    found = choose_runs(view.attribution_runs(CUE_INFLUENCE), order, kind=ATTRIBUTION)
-    for r in found.to_dict("records"):
-        s = r["summary"] or {}
-        out["attribution"].append(
-            plain(
-                {
-                    "model": r["model_name"],
-                    "run_id": r["run_id"],
-                    "n": r["n"],
-                    "method": s.get("method"),
-                    "steps": s.get("steps"),
-                    "median_cue_share": s.get("median_cue_share"),
-                    "ci95": s.get("ci95"),
-                    "n_comparisons": s.get("n_comparisons"),
-                    "by_verdict": s.get("by_verdict", []),
-                    "by_type": s.get("by_type", []),
-                }
-            )
-        )
-    lexical, source, bm25_run = view.lexical_margins()  # the page's rule: a stored run, else scored now
-    comps = X.comparisons(outs, lexical)
-    out["lexical"] = {
-        "measure": X.MEASURE,
-        "source": source,
-        "bm25_run": bm25_run,
-        "table": plain(X.confound_table(comps)),
-        "follows": plain(X.follows_lexicon(comps)),
-    }
-    return out
-
-
-def _sensitivity(rep: Report, view: DatasetView, records: list[dict], reference) -> dict[str, Any]:
-    from negviz.analyses import sensitivity as sv
-    from negviz.charts.sensitivity import sensitivity_heatmap
-
-    tables = {r["model_name"]: view.perturbation_table(r) for r in records}
-    published = sv.published_columns(reference)
-    matrix = sv.model_matrix(tables, published, sv.RATIO)
-    rows, cols = sv.matrix_axes(matrix)
-    # the report's models first, in the report's order
-    run_cols = [(m, False) for m in tables]
-    cols = run_cols + [c for c in cols if c[1]]
-    title = (
-        f"DEMETR sensitivity ratio · {len(tables)} stored run{'s' * (len(tables) != 1)} · all items"
-        "<br><sup>right of the dotted line: published (NegBLEURT Fig. 4), not run here</sup>"
-    )
-    rep.figures["sensitivity-demetr"] = sensitivity_heatmap(matrix, rows, cols, value=sv.RATIO, title=title)
-    keep = [
-        "model",
-        "perturbation",
-        "severity",
-        "published",
-        "sensitivity_ratio",
-        "ci_low",
-        "ci_high",
-        "detection_accuracy",
-        "n",
-        "checked",
-        "tiny_denominators",
-        "source",
-    ]
-    return {
-        "value": sv.RATIO,
-        "checked_only": False,
-        "perturbations": rows,
-        "published_source": sv.PUBLISHED_SOURCE,
-        "published_models": [m for m, p in cols if p],
-        "cells": plain(matrix[keep]),
-        "figure": "sensitivity-demetr",
-    }
 
 
 # ---------------------------------------------------------------- worked examples
@@ -543,62 +342,18 @@ def _maxsim(
 
 
 def _drift_section(rep: Report, store, model: str, catalog: pd.DataFrame) -> dict[str, Any]:
-    from negviz import finetune as ft
-    from negviz.charts.drift import drift_figure
-    from negviz.datasets import facts
-    from negviz.finetune import views
+    from negviz.sections import drift
 
     everything = DatasetView(store)  # fine-tuning runs of every training dataset
-    runs = everything.finetune_runs()
     out: dict[str, Any] = {"trained_in_negviz": False, "runs": [], "command": f"negviz finetune --model {model}"}
-    if runs.empty:
-        out["note"] = "No fine-tuning runs are stored."
+    picked, out["note"], out["trained_in_negviz"] = drift.runs_of(everything, model, catalog)
+    if picked.empty:
         return out
-    made = runs[trained_runs(runs, model, catalog)]
-    start = runs[runs["model_name"] == model]
-    if len(made):
-        picked, out["trained_in_negviz"] = made, True
-        out["note"] = f"{model} was trained in negviz: the runs that made it."
-    elif len(start):
-        picked = start
-        out["note"] = (
-            f"{model} was not trained in negviz; shown are the fine-tuning runs that start from it "
-            "(epoch 0 is the model itself)."
-        )
-    else:
-        out["note"] = f"{model} was not trained in negviz and no fine-tuning run starts from it."
-        return out
-    picked = picked[picked["status"] == "complete"] if (picked["status"] == "complete").any() else picked
-    epochs, cosines, _ = everything.drift_frames(picked)
-    if epochs.empty:
+    section = drift.section(everything, picked)
+    if section.tables["epochs"].empty:
         out["note"] += " Its runs have no measured epochs."
         return out
-    notes = {r.label: ft.run_note(r) for r in picked.itertuples(index=False)}
-    rep.figures["drift"] = drift_figure(epochs, cosines, notes, baseline=facts("nevir").random_baseline)
     for r in picked.to_dict("records"):
         rep.data["runs"][r["run_id"]] = provenance(r, catalog)
-        opts = r.get("options") or {}
-        out["runs"].append(
-            plain(
-                {
-                    "run_id": r["run_id"],
-                    "label": r["label"],
-                    "status": r["status"],
-                    "recipe": opts.get("finetune", {}),
-                    "data": opts.get("data", {}),
-                    "note": opts.get("note"),
-                    "checkpoint": (r["summary"] or {}).get("checkpoint"),
-                }
-            )
-        )
-    out["comparison"] = plain(views.comparison(picked, epochs))
-    out["epochs"] = plain(epochs)
-    out["figure"] = "drift"
-    if views.has_general(epochs):  # negation gain against retrieval without negation
-        from negviz.charts.drift import tradeoff_figure
-        from negviz.finetune.general import DEFINITION
-
-        trade = views.tradeoff(epochs)
-        rep.figures["tradeoff"] = tradeoff_figure(trade, notes)
-        out.update(tradeoff=plain(trade), tradeoff_figure="tradeoff", general_definition=DEFINITION)
+    out.update(rep.add(section))
     return out

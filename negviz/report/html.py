@@ -167,6 +167,7 @@ def render(rep: Report, fig_format: str = "auto") -> tuple[str, str]:
         sections=list(SECTION_TITLES.items()),
         figs={k: Markup(v) for k, v in figs.items()},  # cleaned SVG / inert JSON (figures.py)
         cards={k: Markup(v) for k, v in rep.cards.items()},  # every text escaped by card_html
+        captions=rep.captions,  # plain text, escaped by the templates
         fmt=fmt,
         why=why,
         perturbation_datasets=perturbation_datasets(),

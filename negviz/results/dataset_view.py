@@ -58,6 +58,14 @@ READS = {
     "drift": "forever",
     "annotations": "never",
     "added": "never",  # a dataset added or removed shows at once
+    # the sensitivity and board pages' reads (hsect): DEMETR's item tables (35,000 rows with texts:
+    # few at once), a cell's items and CANNOT's distributions of stored runs (forever), the board
+    # and a fix against its base (seconds: a run may land meanwhile)
+    "sensitivity_items": "scores",
+    "cell_items": "forever",
+    "cannot_distribution": "forever",
+    "board": "seconds",
+    "fixes": "seconds",
 }
 
 
@@ -222,18 +230,19 @@ class DatasetView:
         ds = self.dataset
         return per_type.item_meta(ds.kind, ds.frame, None if kind_of(ds.kind).typed_by else self.labels())
 
-    def perturbation_table(self, run) -> pd.DataFrame:
-        """A stored run's perturbation table over all items (negviz.analyses.sensitivity.run_table)."""
+    def perturbation_table(self, run, checked_only: bool = False) -> pd.DataFrame:
+        """A stored run's perturbation table (negviz.analyses.sensitivity.run_table): its stored
+        summary when made with the same ``checked_only``, else computed from its item table."""
         from negviz.analyses import sensitivity as sv
 
         def compute() -> pd.DataFrame:
             return self._read(
                 "perturbation_table",
-                (self.name, run["run_id"]),
-                lambda: sv.perturbation_table(sv.item_table(self.dataset.frame, self.scores(run["run_id"])), False),
+                (self.name, run["run_id"], checked_only),
+                lambda: sv.perturbation_table(self.sensitivity_items(run["run_id"]), checked_only),
             )
 
-        return sv.run_table(run, False, compute)
+        return sv.run_table(run, checked_only, compute)
 
     # ------------------------------------------------------------ labels
     def labels(self, source: str = "auto") -> pd.DataFrame:
@@ -347,7 +356,7 @@ class DatasetView:
         def made_by(model: str) -> list[str]:
             return finetune[trained_runs(finetune, model, catalog)]["run_id"].tolist() if len(finetune) else []
 
-        return board_table(runs, catalog, made_by)
+        return self._read("board", (tuple(catalog["name"]),), lambda: board_table(runs, catalog, made_by))
 
     def fixes(
         self, catalog: pd.DataFrame | None = None, models: Iterable[str] | None = None
@@ -357,11 +366,17 @@ class DatasetView:
         (one row per model: base, runs, accuracies, difference with its 95% CI, McNemar's p,
         repaired and broken counts; per model its items with their change), the model's run
         being the one every page shows and the base's the one negviz.results.against_base picks."""
-        from negviz.analyses import fixes
-        from negviz.evaluation.catalog import load_catalog, run_base
-        from negviz.results.against_base import base_run_choice
+        from negviz.evaluation.catalog import load_catalog
 
         catalog = load_catalog() if catalog is None else catalog
+        models = None if models is None else tuple(models)
+        return self._read("fixes", (self.name, models, tuple(catalog["name"])), lambda: self._fixes(catalog, models))
+
+    def _fixes(self, catalog: pd.DataFrame, models: tuple[str, ...] | None):
+        from negviz.analyses import fixes
+        from negviz.evaluation.catalog import run_base
+        from negviz.results.against_base import base_run_choice
+
         rows, items = [], {}
         if not oc.has_verdicts(self.kind):
             return pd.DataFrame(), items
@@ -396,3 +411,39 @@ class DatasetView:
                 | fixes.summary(per_item)
             )
         return pd.DataFrame(rows), items
+
+    # ------------------------------------------------------------ perturbation sensitivity (hsect)
+    def sensitivity_items(self, run_id: str) -> pd.DataFrame:
+        """A stored DEMETR run's item table (negviz.analyses.sensitivity.item_table): texts, the
+        three scores, each item's ratio and flags."""
+        from negviz.analyses import sensitivity as sv
+
+        return self._read(
+            "sensitivity_items", (self.name, run_id), lambda: sv.item_table(self.dataset.frame, self.scores(run_id))
+        )
+
+    def sensitivity_cell(self, run_id: str, perturbation: str, checked_only: bool, show: str) -> pd.DataFrame:
+        """The items behind one sensitivity heatmap cell (negviz.analyses.sensitivity.cell_items),
+        kept on their own: a hit of the whole item table would copy 35,000 rows on every rerun."""
+        from negviz.analyses import sensitivity as sv
+
+        return self._read(
+            "cell_items",
+            (self.name, run_id, perturbation, checked_only, show),
+            lambda: sv.cell_items(self.sensitivity_items(run_id), perturbation, checked_only, show),
+        )
+
+    def cannot_distribution(self, runs: pd.DataFrame, pairs: str = "negated") -> pd.DataFrame:
+        """negviz.analyses.sensitivity.cannot_distribution of stored CANNOT-style runs (rows with
+        run_id and model_name, one per model) on this dataset."""
+        from negviz.analyses import sensitivity as sv
+
+        run_ids, models = tuple(runs["run_id"]), tuple(runs["model_name"])
+
+        def compute() -> pd.DataFrame:
+            frame = self.dataset.frame
+            return sv.cannot_distribution(
+                {m: sv.cannot_items(frame, self.scores(r)) for r, m in zip(run_ids, models)}, pairs
+            )
+
+        return self._read("cannot_distribution", (self.name, run_ids, models, pairs), compute)

@@ -286,10 +286,10 @@ def test_the_ui_reads_datasets_through_one_cached_accessor():
 
 
 def test_negviz_holds_packages_named_by_what_they_do():
-    """At most 16 entries in negviz/: the packages, __init__.py and __main__.py, no loose module."""
+    """At most 17 entries in negviz/: the packages, __init__.py and __main__.py, no loose module."""
     entries = sorted(p.name for p in (ROOT / "negviz").iterdir() if p.name != "__pycache__")
     loose = [e for e in entries if e.endswith(".py") and e not in ("__init__.py", "__main__.py")]
-    assert loose == [] and len(entries) <= 16, entries
+    assert loose == [] and len(entries) <= 17, entries
 
 
 def test_the_readme_layout_names_what_is_in_the_tree():

@@ -149,3 +149,65 @@ def test_every_read_goes_through_the_cache_under_the_view(shipped_store):
     with statements(shipped_store.engine) as sent:
         memo.annotations()
     assert sent != []
+
+
+# ---------------------------------------------------------------- the sensitivity and board pages' reads (hsect)
+def _bm25_run(store, dataset: str) -> dict:
+    return DatasetView(store, dataset).chosen(["bm25"]).iloc[0].to_dict()
+
+
+def test_a_demetr_runs_item_and_perturbation_tables_agree_with_its_stored_summary(shipped_store):
+    from negviz.analyses import sensitivity as sv
+
+    view = DatasetView(shipped_store, "demetr")
+    run = _bm25_run(shipped_store, "demetr")
+    items = view.sensitivity_items(run["run_id"])
+    assert len(items) == run["n"]
+    # ratio = (t - h) / (t - e) of one item, by hand from its three scores
+    row = items[items["score_candidate"] != items["score_empty"]].iloc[0]
+    t, h, e = row["score_candidate"], row["score_perturbed"], row["score_empty"]
+    assert np.isclose(row["ratio"], (t - h) / (t - e))
+    stored = view.perturbation_table(run)  # what the CLI printed, from the run's summary
+    recomputed = sv.perturbation_table(items, False)  # from the item scores
+    merged = stored.merge(recomputed, on="perturbation", suffixes=("_stored", "_items"))
+    assert len(merged) == len(stored) > 0
+    assert (merged["n_stored"] == merged["n_items"]).all()
+    assert np.allclose(merged["sensitivity_ratio_stored"], merged["sensitivity_ratio_items"], equal_nan=True)
+    # pert_check items only: not the stored summary's choice, so computed from the items
+    checked = view.perturbation_table(run, checked_only=True)
+    assert (checked["n"] <= stored.set_index("perturbation").loc[checked["perturbation"], "n"].to_numpy()).all()
+    assert checked["n"].sum() == int(items["checked"].sum())
+
+
+def test_a_cells_items_are_the_items_of_one_perturbation(shipped_store):
+    view = DatasetView(shipped_store, "demetr")
+    run = _bm25_run(shipped_store, "demetr")
+    items = view.sensitivity_items(run["run_id"])
+    stem = items["perturbation"].iloc[0]
+    cell = view.sensitivity_cell(run["run_id"], stem, False, "all")
+    assert len(cell) == int((items["perturbation"] == stem).sum()) and set(cell["perturbation"]) == {stem}
+
+
+def test_cannot_distribution_has_a_row_per_model_and_source(shipped_store):
+    view = DatasetView(shipped_store, "cannot")
+    dist = view.cannot_distribution(view.chosen(["bm25", "tfidf"]), "negated")
+    assert set(dist["model"]) == {"bm25", "tfidf"}
+    assert dist.groupby("model").size().nunique() == 1  # the same source files for both models
+
+
+def test_the_board_and_fixes_are_read_through_the_cache(shipped_store):
+    from negviz.results.dataset_view import READS
+
+    cache = Recording()
+    everything = DatasetView(shipped_store, None, cache)
+    board = everything.board()
+    table, items = DatasetView(shipped_store, "nevir", cache).fixes(models=["negminilm"])
+    asked = {what for what, _ in cache.asked}
+    assert {"board", "fixes"} <= asked <= set(READS)
+    assert "negminilm" in set(board["model"]) and list(table["model"]) == ["negminilm"]
+    assert table["repaired"].iloc[0] == int((items["negminilm"]["change"] == "repaired").sum())
+    memo = DatasetView(shipped_store)
+    memo.board()
+    with statements(shipped_store.engine) as sent:
+        memo.board()
+    assert sent == []

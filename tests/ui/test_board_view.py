@@ -12,7 +12,7 @@ def _board_page(section):
 
     frame = board_view.board()
     if section == "board":
-        board_view.board_section(frame)
+        board_view.board_section()
     elif section == "transfer":
         board_view.transfer_section(frame)
     else:

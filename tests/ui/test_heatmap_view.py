@@ -1,4 +1,4 @@
-"""negviz.ui.heatmap.heatmap_view: the per-type heatmap's charts (one per PAGE_COLUMNS columns, the legend in
+"""negviz.ui.heatmap.heatmap_view: the per-type heatmap section's charts (one per PAGE_COLUMNS columns, the legend in
 accuracy and difference mode) and the type distribution with its downloads, in AppTest over a copy of
 the shipped runs (app_env)."""
 
@@ -16,10 +16,11 @@ def _heatmap(dataset, axis, top_k, reference):
     from negviz.ui.heatmap import heatmap_view
 
     ctx = td.context(dataset, dataset_view(dataset).chosen(["bm25", "tfidf"]))
-    pt = at.per_type_cells(ctx.outcomes, ctx.meta, ctx.kind, axis, top_k, at.MIN_N, reference)
-    fig = heatmap_view.heatmap_charts(ctx, pt, at.model_order(ctx.outcomes))
+    rows = at.model_order(ctx.outcomes)
+    section = heatmap_view.heatmap_charts(ctx, rows, axis=axis, top_k=top_k, reference=reference)
+    fig = section.figure
     st.session_state["whole"] = (fig.layout.title.text, list(fig.data[0].x) if fig.data else [])
-    st.session_state["columns"] = pt.columns
+    st.session_state["columns"] = section.tables["cells"].columns
 
 
 def _key(element) -> str:

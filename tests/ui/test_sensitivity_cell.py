@@ -32,11 +32,11 @@ def _section(checked):
     import streamlit as st
 
     from negviz.ui.dataset_cache import dataset_view
-    from negviz.ui.sensitivity import sensitivity_data as sd
     from negviz.ui.sensitivity.sensitivity_cell import cell_items_section
 
-    runs = dataset_view("demetr").chosen(["tfidf", "bm25"])  # AppTest runs this function's body alone
-    tables = {r["model_name"]: sd.table(r, checked) for r in runs.to_dict("records")}
+    view = dataset_view("demetr")
+    runs = view.chosen(["tfidf", "bm25"])  # AppTest runs this function's body alone
+    tables = {r["model_name"]: view.perturbation_table(r, checked) for r in runs.to_dict("records")}
     perturbations = list(tables["bm25"]["perturbation"])
     st.session_state["perturbations"] = perturbations
     st.session_state["shown"] = cell_items_section(runs, tables, perturbations, checked)
@@ -50,10 +50,10 @@ def _app(checked=False) -> AppTest:
 
 def _bm25_items():
     """The BM25 run's items of PERT, by hand from its whole item table."""
-    from negviz.ui.sensitivity import sensitivity_data as sd
+    from negviz.ui.dataset_cache import dataset_view
 
     run = _runs().set_index("model_name").loc["bm25"]
-    items = sd.items(run["run_id"])
+    items = dataset_view("demetr").sensitivity_items(run["run_id"])
     return items[items["perturbation"] == PERT]
 
 

@@ -12,27 +12,24 @@ from negviz.analyses.board import (
     column_keys,
     missing_cells,
     published_board,
-    sorted_board,
     titles,
 )
-from negviz.charts.board import board_table_html, transfer_scatter
+from negviz.charts.board import transfer_scatter
 from negviz.core import metric_text
+from negviz.sections import board as sections_board
 from negviz.ui import resources
 from negviz.ui.dataset_cache import dataset_view
 from negviz.ui.widgets import csv_download, figure_downloads, safe_md
 
 
-@st.cache_data(show_spinner=False, ttl=5, max_entries=8)
-def _board(url: str) -> pd.DataFrame:  # noqa: ARG001  (the store's URL keys the cache)
+def board() -> pd.DataFrame:
+    """The board of the configured store (DatasetView.board: kept a few seconds, a run may land meanwhile)."""
     return dataset_view().board(resources.catalog())
 
 
-def board() -> pd.DataFrame:
-    """The board of the configured store (cached for a few seconds: a run may land meanwhile)."""
-    return _board(resources.db_url())
-
-
-def board_section(frame: pd.DataFrame) -> None:
+def board_section() -> None:
+    """The board section (negviz.sections.board, the report's, with every model) sorted by the
+    picked column, the published rows when asked, its CSV, empty cells and --json row count."""
     keys = column_keys()
     left, right = st.columns([2, 1])
     by = left.selectbox(
@@ -52,11 +49,12 @@ def board_section(frame: pd.DataFrame) -> None:
         "as marked rows below the models; never ranked.",
     )
     key = {SHORT[k]: k for k in keys}.get(by)
-    shown = sorted_board(frame, key)
     pub = published_board(resources.reference()) if published else None
+    section = sections_board.section(dataset_view(), catalog=resources.catalog(), published=pub, sort=key)
+    shown = section.tables["board"]  # the report's board: every model here
     sorted_by = f"sorted by {titles()[key]}, best first" if key else "sorted by model name"
     st.markdown(f"**Every model on every benchmark** · {len(shown)} models · {safe_md(sorted_by)}")
-    st.html(board_table_html(shown, pub, key))
+    st.html(section.cards.get(sections_board.CARD, ""))
     st.caption(
         "† under a model's name: the benchmarks it was trained on part of; its cells there (n · "
         "held-out†) are over the split it never saw (a NevIR-split checkpoint: the passage-disjoint "
@@ -95,11 +93,6 @@ def transfer_section(frame: pd.DataFrame) -> None:
     figure_downloads(fig, f"negviz-transfer-{x}-{y}", key="transfer-fig")
 
 
-@st.cache_data(show_spinner=False, ttl=5, max_entries=8)
-def _fixes(url: str, dataset: str):  # noqa: ARG001  (the store's URL keys the cache)
-    return dataset_view(dataset).fixes(resources.catalog())
-
-
 FIX_DATASETS = {"nevir": "paired_accuracy", "excluir": "right_rank"}  # benchmark -> its verdict rate
 LISTED = 60  # pairs linked on the page; the CSV has them all  # the benchmarks with a right or wrong verdict per item
 
@@ -110,7 +103,7 @@ def fixes_section() -> None:
 
     st.subheader("A fix against its base: pairs repaired and broken")
     dataset = st.radio("Benchmark", list(FIX_DATASETS), key="fix_ds", bind="query-params", horizontal=True)
-    table, items = _fixes(resources.db_url(), dataset)
+    table, items = dataset_view(dataset).fixes(resources.catalog())
     if table.empty:
         st.info(f"No model with a catalog base has a stored run beside its base's on {dataset}.")
         return

@@ -10,9 +10,12 @@ import pandas as pd
 import streamlit as st
 
 from negviz.analyses import per_type as at
-from negviz.charts.per_type import accuracy_heatmap, distribution_bars
+from negviz.charts.per_type import distribution_bars
 from negviz.language.taxonomy import type_distribution
+from negviz.sections import per_type
+from negviz.sections.base import Section
 from negviz.ui import chart_items, resources
+from negviz.ui.dataset_cache import dataset_view
 from negviz.ui.types_data import TypesContext
 from negviz.ui.widgets import csv_download, figure_downloads, safe_md
 
@@ -26,55 +29,32 @@ def column_parts(columns: list[str]) -> list[list[str]]:
     return [columns[k : k + PAGE_COLUMNS] for k in range(0, len(columns), PAGE_COLUMNS)] or [[]]
 
 
-def heatmap_charts(ctx: TypesContext, pt: at.PerTypeCells, rows: list[str]):
-    """Draw the heatmap of ``pt`` (models in ``rows`` order) with its n warning and its legend, in
-    parts of PAGE_COLUMNS columns; a click on a cell picks the pair list's model and column
-    (cell_model, cell_column). Returns the whole figure, sized to its content: its download."""
-    cells, columns, labels = pt.cells, pt.columns, pt.column_labels
-
-    def heatmap(cols: list[str], title: str, note: str | None):
-        return accuracy_heatmap(
-            cells[cells["column"].isin(cols)],
-            rows,
-            cols,
-            metric=ctx.metric,
-            baseline=ctx.baseline,
-            title=title,
-            column_labels=labels,
-            min_n=int(pt.min_n),
-            reference=pt.reference,
-            n_warning=note,
-        )
-
-    title = f"{ctx.metric} by {at.AXES[pt.axis]} · {ctx.name} {ctx.split}" + (
-        f" · Δ to {pt.reference}" if pt.reference is not None else f" · ▾ below random ({ctx.baseline:.0%})"
+def heatmap_charts(ctx: TypesContext, rows: list[str], **options) -> Section:
+    """Draw the heatmap section (negviz.sections.per_type: the report's, with the page's
+    ``options``: axis, top_k, min_n, reference, column_sort) of the shown runs, models in ``rows``
+    order, with its n warning and its caption, in parts of PAGE_COLUMNS columns; a click on a cell
+    picks the pair list's model and column (cell_model, cell_column). Returns the section: its
+    figure (the whole heatmap, sized to its content) is the download."""
+    view = dataset_view(ctx.name)
+    section = per_type.section(
+        view, ctx.outcomes, list(ctx.runs["model_name"]), rows=rows, differences=False, **options
     )
-    warning = at.n_warning(cells, rows, labels, columns=columns)
-    fig = heatmap(columns, title, warning)
-    if warning:
-        st.warning(warning, icon=":material/warning:")
+    pt = section.tables["cells"]
+    columns = pt.columns
+    if section.tables["n_warning"]:
+        st.warning(section.tables["n_warning"], icon=":material/warning:")
     parts = column_parts(columns)
     for k, cols in enumerate(parts):
         key = "heatmap_chart" if k == 0 else f"heatmap_chart_{k + 1}"
         chart_items.apply_click(key, {"cell_model": 0, "cell_column": 1}, {"cell_model": rows, "cell_column": columns})
         if len(parts) == 1:
-            part = fig
+            part = section.figure
         else:
             where = f" · columns {k * PAGE_COLUMNS + 1}-{k * PAGE_COLUMNS + len(cols)} of {len(columns)}"
-            note = at.n_warning(cells[cells["column"].isin(cols)], rows, labels, columns=cols)
-            part = heatmap(cols, title + where, note)
+            part = per_type.heatmap(view, pt, rows, cols, where)
         st.plotly_chart(part, key=key, on_select="rerun", selection_mode="points", width="content")
-    st.caption(
-        f"Cells: {ctx.metric} in %, n = items in the cell; hover for the 95% CI. "
-        + (
-            f"Difference mode: percentage points to {safe_md(pt.reference)} on the same items; "
-            "a superscript ns marks a difference whose 95% CI spans 0. "
-            if pt.reference is not None
-            else f"▾ below random ({ctx.baseline:.0%}). "
-        )
-        + f"Grey: fewer than {int(pt.min_n)} items, only n shown.",
-    )
-    return fig
+    st.caption(section.caption.text(safe_md))
+    return section
 
 
 @dataclass

@@ -8,7 +8,7 @@ import pandas as pd
 import streamlit as st
 
 from negviz.analyses import sensitivity as sv
-from negviz.ui.sensitivity import sensitivity_data as sd
+from negviz.ui.dataset_cache import dataset_view
 from negviz.ui.widgets import csv_download
 
 ITEM_COLS = {
@@ -67,7 +67,7 @@ def cell_items_section(
     if not (model and pert):
         return None
     run = runs[runs["model_name"] == model].iloc[0]
-    items = sd.cell_items(run["run_id"], pert, checked, show)
+    items = dataset_view("demetr").sensitivity_cell(run["run_id"], pert, checked, show)
     cell = tables[model].set_index("perturbation").loc[pert]
     name = model.replace("`", "'")  # a stored name: shown as code, never markup
     st.markdown(

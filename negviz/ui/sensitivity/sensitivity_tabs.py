@@ -13,7 +13,7 @@ from negviz.evaluation.catalog import runs_here
 from negviz.language.text import perturb
 from negviz.ui import resources
 from negviz.ui.navigation import pickers
-from negviz.ui.sensitivity import sensitivity_data as sd
+from negviz.ui.dataset_cache import dataset_view
 from negviz.ui.widgets import csv_download, figure_downloads, no_runs_yet, safe_md
 
 REF = "After two years of work, the new bridge was opened to traffic on Monday."
@@ -131,7 +131,7 @@ def cannot() -> None:
     if cruns.empty:
         st.info(no_runs_yet("cannot", "CANNOT"))
         return
-    dist = sd.cannot_distribution(cruns, pairs)
+    dist = dataset_view("cannot").cannot_distribution(cruns, pairs)
     cfig = cannot_chart(
         dist,
         f"CANNOT · similarity of {pairs} pairs per source file · box = quartiles, "
