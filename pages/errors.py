@@ -3,8 +3,6 @@
 import streamlit as st
 from negviz.analyses import per_type as at
 from negviz.charts.per_type import category_label, margin_distributions, preference_bars
-from negviz.core.kinds import kind_of
-from negviz.core.outcomes import CATEGORIES, MARGINS
 from negviz.language.taxonomy import TAXONOMY
 from negviz.language.text.words import counted
 from negviz.ui import chart_items, lexical_view, pickers, url_check
@@ -17,8 +15,8 @@ ctx = td.context(name, pickers.shown_runs(name))
 if ctx.outcomes.empty:
     st.info(no_runs_yet(ctx.name))
     st.stop()
-categories = CATEGORIES[ctx.kind]
-note = kind_of(ctx.kind).category_note
+categories = ctx.kind.categories
+note = ctx.kind.category_note
 st.caption(
     f"**{ctx.title}** · split {ctx.split} · every item gets one verdict: "
     + ", ".join(category_label(c) for c in categories)
@@ -109,7 +107,7 @@ if model and category:
     )
 
 st.subheader("Margins")
-names = MARGINS[ctx.kind]
+names = ctx.kind.margin_labels
 st.caption(
     f"Margins {' and '.join(n for n in names if n)} per model; left of the dashed tie line "
     "the model "

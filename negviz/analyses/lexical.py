@@ -21,6 +21,7 @@ import pandas as pd
 
 from negviz.analyses.inspector import model_verdicts
 from negviz.core import metrics, outcomes
+from negviz.core.kinds import DatasetKind
 
 LEXICAL_MODEL = "bm25"
 RIGHT, WRONG, NEITHER = "towards the right document", "towards the wrong document", "neither (tie)"
@@ -32,10 +33,10 @@ MEASURE = (
 )
 
 
-def lexical_margins(kind: str, frame: pd.DataFrame, bm25_wide: pd.DataFrame) -> pd.DataFrame:
+def lexical_margins(kind: DatasetKind, frame: pd.DataFrame, bm25_wide: pd.DataFrame) -> pd.DataFrame:
     """BM25's margins per item (item_id, margin1[, margin2]) from a BM25 run's wide scores."""
     verdicts = model_verdicts(kind, frame, bm25_wide)
-    names = ["margin1", "margin2"][: len(outcomes.MARGIN_SLOTS[kind])]
+    names = ["margin1", "margin2"][: len(kind.margin_slots)]
     return verdicts[["item_id", *names]].reset_index(drop=True)
 
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
-from negviz.core.kinds import QUERY_KINDS, VERDICT_KINDS  # live views of the registered kinds
+from negviz.core.kinds import QUERY_KINDS, VERDICT_KINDS, DatasetKind  # live views of the registered kinds
 from negviz.core.schema import KIND_TITLES
 
 SECTIONS = ("Results", "Explore", "Run")  # sidebar groups, by what a user came to do
@@ -187,12 +187,12 @@ def by_url_path(url_path: str) -> PageEntry:
     raise ValueError(f"unknown page {url_path!r}; pages: {', '.join(url_paths())}")
 
 
-def kind_problem(page: PageEntry, dataset: str, kind: str) -> str | None:
+def kind_problem(page: PageEntry, dataset: str, kind: DatasetKind) -> str | None:
     """Why the sidebar's dataset does not apply to the page (None when it does), as plain text."""
-    if page.kinds is None or kind in page.kinds:
+    if page.kinds is None or kind.name in page.kinds:  # a page declares the kinds it draws by name
         return None
     wanted = ", ".join(KIND_TITLES[k] for k in page.kinds)
-    return f"{page.title} draws {wanted}; {dataset} holds {KIND_TITLES.get(kind, kind)}."
+    return f"{page.title} draws {wanted}; {dataset} holds {kind.title}."
 
 
 README_TABLE_START = "<!-- page URL keys: generated from negviz/core/page_registry.py -->"

@@ -60,11 +60,6 @@ SLOTS = KindTable(lambda k: dict(k.slots) or None)
 SCORE_COLUMNS = ("item_id", "slot", "score")
 
 
-def item_key(kind: str, frame_row: Mapping[str, Any]) -> str:
-    """The item id used in score frames; DEMETR ids repeat across perturbations."""
-    return kind_of(kind).item_key(frame_row)
-
-
 # ---------------------------------------------------------------- specs
 _SPEC_RE = re.compile(r"^(?P<name>[^@\[\]]+?)(?:@(?P<rev>[^\[\]]+))?(?:\[(?P<opts>.*)\])?$")
 
