@@ -94,9 +94,7 @@ def cue_share(tokens: pd.DataFrame) -> float:
 def contrasts(kind: DatasetKind, row: Mapping) -> list[Contrast]:
     """The item's score differences, in outcomes' margin order (NevIR: q1's, then q2's)."""
     out = []
-    for name, (good_slot, bad_slot), label in zip(
-        ("margin1", "margin2"), kind.margin_slots, kind.margin_labels
-    ):
+    for name, (good_slot, bad_slot), label in zip(("margin1", "margin2"), kind.margin_slots, kind.margin_labels):
         query_col, good_col = kind.slots[good_slot]
         bad_col = kind.slots[bad_slot][1] if bad_slot else None
         columns = {"query": query_col, "good": good_col, "bad": bad_col}
@@ -107,7 +105,9 @@ def contrasts(kind: DatasetKind, row: Mapping) -> list[Contrast]:
     return out
 
 
-def _cue_spans(kind: DatasetKind, row: Mapping, columns: Mapping[str, str | None], texts: Mapping[str, str | None]) -> dict:
+def _cue_spans(
+    kind: DatasetKind, row: Mapping, columns: Mapping[str, str | None], texts: Mapping[str, str | None]
+) -> dict:
     marked = cue_finder(row)
     changed: dict[str, list[Span]] = {}
     if texts["bad"] is not None and kind.diffed:

@@ -70,7 +70,12 @@ def check_method(method: str) -> None:
 
 
 def attribute_items(
-    scorer, kind: DatasetKind, frame: pd.DataFrame, method: str, steps: int | None = None, progress: Progress = no_progress
+    scorer,
+    kind: DatasetKind,
+    frame: pd.DataFrame,
+    method: str,
+    steps: int | None = None,
+    progress: Progress = no_progress,
 ) -> pd.DataFrame:
     """Long scores (item_id, slot, score) of every item: the quantities of each comparison."""
 
@@ -196,7 +201,9 @@ def by_group(frame: pd.DataFrame, column: str) -> pd.DataFrame:
     )
 
 
-def summarize(kind: DatasetKind, scores: pd.DataFrame, method: str, steps: int | None, types: pd.DataFrame | None) -> dict:
+def summarize(
+    kind: DatasetKind, scores: pd.DataFrame, method: str, steps: int | None, types: pd.DataFrame | None
+) -> dict:
     wide = scores.pivot(index="item_id", columns="slot", values="score")
     frame = influence_frame(kind, wide)
     share = frame["cue_share"].dropna()

@@ -34,7 +34,9 @@ def verdict_options(kind: DatasetKind) -> list[str]:
 
 
 # ---------------------------------------------------------------- verdicts per model
-def model_verdicts(kind: DatasetKind, frame: pd.DataFrame, wide: pd.DataFrame, tie_rule: str = metrics.STRICT) -> pd.DataFrame:
+def model_verdicts(
+    kind: DatasetKind, frame: pd.DataFrame, wide: pd.DataFrame, tie_rule: str = metrics.STRICT
+) -> pd.DataFrame:
     """One row per scored item of the dataset, in dataset order: the slot scores and the run's
     outcome (negviz.core.outcomes, under the run's tie rule). Items the run did not score are left out."""
     ids = kind.item_ids(frame)

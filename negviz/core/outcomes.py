@@ -36,7 +36,6 @@ COLUMNS = OUTCOME_COLUMNS
 QUERY_VERDICTS = PAIRS_KIND.query_verdicts  # a pair's two queries, each judged under the run's tie rule
 
 
-
 def tie_rule(options: Mapping[str, Any] | None) -> str:
     """The tie rule a run was stored with (the NevIR code's strict rule unless it says otherwise)."""
     return (options or {}).get("tie_rule") or metrics.STRICT

@@ -28,7 +28,9 @@ def scoring_inputs(kind: DatasetKind, frame: pd.DataFrame) -> tuple[list[str], l
     return queries, docs, items, slots
 
 
-def score_dataset(kind: DatasetKind, frame: pd.DataFrame, scorer: Scorer, progress: Progress = no_progress) -> pd.DataFrame:
+def score_dataset(
+    kind: DatasetKind, frame: pd.DataFrame, scorer: Scorer, progress: Progress = no_progress
+) -> pd.DataFrame:
     """Long score frame (item_id, slot, score) for every item and slot."""
     queries, docs, items, slots = scoring_inputs(kind, frame)
     scores = scorer.score(queries, docs, progress)

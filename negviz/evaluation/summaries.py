@@ -13,7 +13,11 @@ from negviz.evaluation.item_scoring import wide_scores
 
 
 def summarize(
-    kind: DatasetKind, frame: pd.DataFrame, scores: pd.DataFrame, tie_rule: str = metrics.STRICT, checked_only: bool = False
+    kind: DatasetKind,
+    frame: pd.DataFrame,
+    scores: pd.DataFrame,
+    tie_rule: str = metrics.STRICT,
+    checked_only: bool = False,
 ) -> dict:
     """Summary dict of a run; rates are fractions, every aggregate carries n and a CI."""
     return kind.summarize(frame, wide_scores(kind, frame, scores), tie_rule, checked_only)

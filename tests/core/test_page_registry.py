@@ -5,7 +5,8 @@ tests/architecture/test_page_registry.py."""
 import pytest
 
 from negviz.core.page_registry import HOME, PAGES, SIDEBAR_KEYS, PageEntry, by_url_path, kind_problem, url_paths
-from negviz.core.schema import EXCLUSION, PAIRS, SENTENCE_PAIRS
+from negviz.core.kinds import PAIRS_KIND, SENTENCE_PAIRS_KIND
+from negviz.core.schema import EXCLUSION, PAIRS
 
 
 def test_by_url_path_finds_each_page_and_serves_home_at_the_root():
@@ -23,17 +24,13 @@ def test_a_page_takes_the_sidebar_keys_and_its_own():
 
 def test_kind_problem_says_what_the_page_draws_and_what_the_dataset_holds():
     page = PageEntry("pages/x.py", "x", "Pair view", ":material/star:", "Explore", (PAIRS, EXCLUSION))
-    assert kind_problem(page, "nevir", PAIRS) is None
-    assert kind_problem(page, "cannot", SENTENCE_PAIRS) == (
+    assert kind_problem(page, "nevir", PAIRS_KIND) is None
+    assert kind_problem(page, "cannot", SENTENCE_PAIRS_KIND) == (
         "Pair view draws NevIR-style contrast pairs, ExcluIR-style exclusion queries; "
         "cannot holds CANNOT-style sentence pairs."
     )
-    assert (
-        kind_problem(page, "mine", "odd")
-        == "Pair view draws NevIR-style contrast pairs, ExcluIR-style exclusion queries; mine holds odd."
-    )
     anything = PageEntry("pages/y.py", "y", "Y", ":material/star:", "Run")  # kinds None: any dataset
-    assert kind_problem(anything, "cannot", SENTENCE_PAIRS) is None
+    assert kind_problem(anything, "cannot", SENTENCE_PAIRS_KIND) is None
 
 
 def test_the_readme_lists_every_page_url_and_its_keys_as_the_registry_does():

@@ -31,7 +31,7 @@ def test_the_run_list_is_cached_until_clear_runs(app_env):
 def test_a_shipped_dataset_has_an_empty_content_key_and_its_facts(app_env):
     assert content_key("nevir") == "" and content_key("no-such-dataset") == ""
     view = dataset_view("nevir")
-    assert view.kind == "pairs" and view.facts.metric == "paired_accuracy"
+    assert view.kind.name == "pairs" and view.facts.metric == "paired_accuracy"
     assert len(view.dataset.frame) == 1383
 
 

@@ -307,7 +307,9 @@ def _keep_columns(chunk: pd.DataFrame, layout: str) -> pd.DataFrame:
     return out
 
 
-def _by_id(raw: pd.DataFrame, values, kind: DatasetKind, dataset, item_list, problems: Problems, name: str) -> pd.DataFrame:
+def _by_id(
+    raw: pd.DataFrame, values, kind: DatasetKind, dataset, item_list, problems: Problems, name: str
+) -> pd.DataFrame:
     names = slot_names(kind)
     if "slot" in raw.columns:
         slots = raw["slot"]
