@@ -262,8 +262,9 @@ def unregister(name: str) -> None:
 
 
 def kind_of(name: str) -> DatasetKind:
+    """The registered kind of this name: where a name enters (a store record, a spec, a user's pick)."""
     try:
-        return _REGISTRY[name]
+        return _REGISTRY[_name(name)]
     except KeyError:
         close = difflib.get_close_matches(str(name), list(_REGISTRY), n=1)
         hint = f" Did you mean {close[0]!r}?" if close else ""
@@ -277,10 +278,10 @@ def as_kind(kind: DatasetKind | str) -> DatasetKind:
 
 
 def _name(key: object) -> object:
-    """A table's key: a kind name. A kind object is refused (ask the object's own field), since a
-    lookup by it would otherwise find nothing and say so silently."""
+    """A lookup's key: a kind name. A kind object is refused (read its own fields), since a lookup by
+    it would otherwise find nothing and say so silently."""
     if isinstance(key, DatasetKind):
-        raise TypeError(f"{key!r}: a kind table is keyed by name; read the kind's own field instead")
+        raise TypeError(f"{key!r} is a kind object; this lookup is keyed by name (read the kind's own fields)")
     return key
 
 

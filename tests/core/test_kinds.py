@@ -47,6 +47,8 @@ def test_a_kind_is_one_object_that_a_name_becomes_once():
         pairs in kinds.QUERY_KINDS  # noqa: B015
     with pytest.raises(kinds.UnknownKindError):
         kinds.as_kind("pair")
+    with pytest.raises(TypeError, match="keyed by name"):
+        kinds.kind_of(pairs)  # the object is not looked up again
 
 
 def test_each_metric_is_defined_once_with_its_chance_and_direction():
