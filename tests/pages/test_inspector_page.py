@@ -5,7 +5,6 @@ import pytest
 
 from negviz.analyses import inspector as F
 from negviz.analyses import paircard
-from negviz.core.schema import PAIRS
 from negviz.datasets import load
 from negviz.results import annotations as ann
 from negviz.store import Store
@@ -110,7 +109,7 @@ def test_item_table():
 )
 def test_filter_items(filters, expected):
     verdicts = F.verdict_table(
-        PAIRS,
+        PAIRS_KIND,
         pair_frame(),
         {"m": (to_wide(SCORES), "strict"), "other": (to_wide(long_scores({"2-2": (0, 1, 1, 0)})), "strict")},
     )
