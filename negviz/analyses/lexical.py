@@ -2,7 +2,7 @@
 whatever the negation says?
 
 The measure is BM25's own margin on the same comparison: for NevIR's q1, BM25(q1, d1) -
-BM25(q1, d2), for ExcluIR BM25(q, pos) - BM25(q, neg) (outcomes.MARGIN_SLOTS), with negviz's
+BM25(q1, d2), for ExcluIR BM25(q, pos) - BM25(q, neg) (the kind's margin_slots), with negviz's
 BM25 (Lucene variant, the dataset's documents as the collection, negation words kept; see
 negviz.scorers.bm25). Lexical-overlap baselines of this kind are what the NevIR paper reports as
 BM25's row; using BM25's margin as the overlap measure follows the "lexical bias" analyses of

@@ -29,9 +29,6 @@ TIE = metrics.TIE
 # that holds a kind reads its own fields (kind.categories, kind.margin_labels, kind.has_verdicts).
 # A kind that is not scored (a corpus) is in none of them.
 CATEGORIES = KindTable(lambda k: k.categories if k.summary_of else None)  # success first (NevIR Fig. 4)
-# The slots each margin subtracts, (should win, should lose), in MARGINS' order.
-MARGIN_SLOTS = KindTable(lambda k: k.margin_slots or None)
-MARGINS = KindTable(lambda k: k.margin_labels if k.summary_of else None)  # what each margin is
 COLUMNS = OUTCOME_COLUMNS
 QUERY_VERDICTS = PAIRS_KIND.query_verdicts  # a pair's two queries, each judged under the run's tie rule
 

@@ -50,8 +50,6 @@ def queries_dataset(dataset_name: str) -> str:
 
 
 COLUMNS = KindTable(lambda k: k.columns)  # required columns; loaders may add metadata after these
-ID_COLUMN = KindTable(lambda k: k.id_column)  # unique within a dataset (DEMETR: within a perturbation)
-TEXT_COLUMNS = KindTable(lambda k: k.text_columns)  # texts a model reads (non-empty strings)
 # What gets scored per item: slot name -> (query column, document column); a column name
 # starting with "=" is a literal text instead of a column.
 SLOTS = KindTable(lambda k: dict(k.slots) or None)

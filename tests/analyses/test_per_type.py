@@ -173,7 +173,7 @@ def test_preference_bars_stack_every_category_with_counts():
 
 
 def test_margin_histograms_one_row_per_model_with_tie_line():
-    fig = margin_distributions(outcomes_two_models(), oc.MARGINS["pairs"], "t", ["A", "B"])
+    fig = margin_distributions(outcomes_two_models(), PAIRS_KIND.margin_labels, "t", ["A", "B"])
     hists = [t for t in fig.data if t.type == "histogram"]
     assert len(hists) == 4 and fig.data[0].name == "s(q1,d1) - s(q1,d2)"
     assert [s.x0 for s in fig.layout.shapes] == [0, 0]
