@@ -46,8 +46,9 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=2)
     args = ap.parse_args()
     load_before = os.getloadavg()
-    frame = load("nevir").frame.sample(args.items, random_state=0)
-    pairs = [A.contrasts("pairs", row) for row in frame.to_dict("records")]
+    ds = load("nevir")
+    frame = ds.frame.sample(args.items, random_state=0)
+    pairs = [A.contrasts(ds.kind, row) for row in frame.to_dict("records")]
     scorer = load_scorer(args.model)
     model = scorer.model
     model.encode(["warm up"] * 8)

@@ -52,14 +52,14 @@ def score_once(model: str, ds, device: str, precision: str, batch_size: int | No
         _ = scorer.model
         _sync()
         t1 = time.perf_counter()
-        scores = score_dataset(PAIRS, ds.frame, scorer, lambda *a: None)
+        scores = score_dataset(ds.kind, ds.frame, scorer, lambda *a: None)
         _sync()
         t2 = time.perf_counter()
         dtype = (
             str(next(iter(_torch_module(scorer).parameters())).dtype) if _torch_module(scorer) is not None else "n/a"
         )
         scorer.close()
-    wide = wide_scores(PAIRS, ds.frame, scores)
+    wide = wide_scores(ds.kind, ds.frame, scores)
     s = [wide[slot].to_numpy(dtype=np.float64) for slot in PAIR_SLOTS]
     verdicts = metrics.pair_verdicts(*s)
     return {

@@ -2,11 +2,11 @@
 scores alone (imported files, Python objects) and the datasets."""
 
 import streamlit as st
-from negviz.core.kinds import kind_of
 from negviz.core.metric_text import heading
 from negviz.evaluation.catalog import catalog_view
 from negviz.ui import resources
 from negviz.ui.import_scores import import_view
+from negviz.core.schema import KIND_TITLES
 from negviz.ui.widgets import csv_download, headed
 
 KEY_COLUMNS = ["name", "family", "params_m", "offline_default", "weights from", "training_data"]
@@ -49,6 +49,6 @@ import_view.scores_only_section()  # imported files, Python objects: scores only
 
 st.subheader("Datasets")
 ds = resources.datasets_table()
-shown = ds.assign(kind=[kind_of(k).title for k in ds["kind"]])  # "CANNOT-style sentence pairs"
+shown = ds.assign(kind=[KIND_TITLES[k] for k in ds["kind"]])  # "CANNOT-style sentence pairs"
 st.dataframe(shown, hide_index=True, key="datasets", column_config=headed(shown))
 csv_download(ds, "negviz-datasets.csv", key="dl-ds")

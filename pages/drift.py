@@ -118,11 +118,11 @@ m2.metric(
 )
 if card["table"] is not None:
     st.dataframe(card["table"], hide_index=True, key="card")
-row = training_pair(card_run["dataset_spec"], pair)
-if row is None or paircard.kind_of(row) is None:
+item = training_pair(card_run["dataset_spec"], pair)
+if item is None:
     st.caption("The pair's texts are not available (its dataset file is not on this machine).")
 else:  # NevIR pairs, ExcluIR triplets or CANNOT sentences: drawn as the inspector draws them
-    st.html(paircard.card_html(paircard.kind_of(row), row))
+    st.html(paircard.card_html(item.kind, item.as_row()))
 traj = cd.pair_trajectory(card["trajectory"], epoch, f"Held-out {noun} {pair}", notes[card_label])
 st.plotly_chart(traj, key="traj")
 figure_downloads(traj, f"pair-{pair}", key="traj")

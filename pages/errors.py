@@ -3,7 +3,6 @@
 import streamlit as st
 from negviz.analyses import per_type as at
 from negviz.charts.per_type import category_label
-from negviz.core.outcomes import CATEGORIES
 from negviz.language.taxonomy import TAXONOMY
 from negviz.language.text.words import counted
 from negviz.sections import errors
@@ -20,7 +19,7 @@ ctx = td.context(name, pickers.shown_runs(name))
 if ctx.outcomes.empty:
     st.info(no_runs_yet(ctx.name))
     st.stop()
-categories = CATEGORIES[ctx.kind]
+categories = ctx.kind.categories
 view = dataset_view(ctx.name)
 st.caption(errors.verdict_caption(view).text(safe_md))
 

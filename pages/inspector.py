@@ -74,7 +74,7 @@ if current is None:
     )
     st.stop()
 
-row = ds.frame.iloc[known.index(current)].to_dict()
+row = ds.item(current).as_row()  # the item as its kind's record, as a row for the card
 typed = types.set_index("item_id").loc[current]
 st.subheader(f"{ds.title} · {current}")
 st.caption(
@@ -86,7 +86,7 @@ left, right = st.columns([3, 2])
 left.html(paircard.card_html(ds.kind, row))
 # the dataset's own
 left.dataframe(paircard.extra_fields(ds.kind, row), hide_index=True, key="fields")
-if ds.kind in paircard.MAXSIM_KINDS:
+if ds.kind.name in paircard.MAXSIM_KINDS:
     left.markdown(
         f"[Open in the MaxSim explorer :material/open_in_new:]({links.maxsim(dataset, current)})"
     )

@@ -10,7 +10,7 @@ import pandas as pd
 
 from negviz.core.paths import DATA_DIR
 from negviz.datasets import load
-from negviz.evaluation.item_scoring import item_ids, scoring_inputs
+from negviz.evaluation.item_scoring import scoring_inputs
 from negviz.results.external.exporting import hit_frame, score_csv
 from negviz.results.external.trec import run_lines
 from negviz.store import portable
@@ -23,7 +23,7 @@ FIRST = 10
 def first_items(dataset: str, run_file: str) -> tuple[object, pd.DataFrame]:
     ds = load(dataset)
     scores = portable.read_scores(RUNS / run_file)
-    keep = set(item_ids(ds.kind, ds.frame).head(FIRST))
+    keep = set(ds.kind.item_ids(ds.frame).head(FIRST))
     return ds, scores[scores["item_id"].isin(keep)].reset_index(drop=True)
 
 

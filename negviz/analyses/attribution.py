@@ -1,5 +1,5 @@
 """Token attributions for one item: how much each word of the query and of the two documents
-contributes to the score difference the verdict rests on (``outcomes.MARGINS``).
+contributes to the score difference the verdict rests on (its kind's ``margin_labels``).
 
     contrast = contrasts(ds.kind, row)[0]          # NevIR: s(q1,d1) - s(q1,d2)
     att = occlusion(scorer, contrast)              # any family: remove each word, re-score
@@ -35,9 +35,8 @@ import numpy as np
 import pandas as pd
 
 from negviz.analyses.paircard import cue_finder
-from negviz.core import kinds, outcomes
+from negviz.core.kinds import DatasetKind
 from negviz.core.progress import stoppable
-from negviz.core.schema import SLOTS
 from negviz.language.text.worddiff import CUE_CLASS, Span, diff_words, text_block, tokenize
 from negviz.scorers.base import Progress, Scorer, no_progress
 
@@ -50,7 +49,7 @@ OCCLUSION = "occlusion"
 
 
 # Which texts are diffed to find the edit: the query's twin (NevIR pairs only) and the documents.
-def _twin(spec: kinds.DatasetKind, column: str) -> str | None:
+def _twin(spec: DatasetKind, column: str) -> str | None:
     """The text ``column`` is diffed against on an item card (NevIR: q1's is q2), if any."""
     if not spec.diffed:
         return None
@@ -92,14 +91,12 @@ def cue_share(tokens: pd.DataFrame) -> float:
 
 
 # ---------------------------------------------------------------- contrasts of an item
-def contrasts(kind: str, row: Mapping) -> list[Contrast]:
+def contrasts(kind: DatasetKind, row: Mapping) -> list[Contrast]:
     """The item's score differences, in outcomes' margin order (NevIR: q1's, then q2's)."""
     out = []
-    for name, (good_slot, bad_slot), label in zip(
-        ("margin1", "margin2"), outcomes.MARGIN_SLOTS[kind], outcomes.MARGINS[kind]
-    ):
-        query_col, good_col = SLOTS[kind][good_slot]
-        bad_col = SLOTS[kind][bad_slot][1] if bad_slot else None
+    for name, (good_slot, bad_slot), label in zip(("margin1", "margin2"), kind.margin_slots, kind.margin_labels):
+        query_col, good_col = kind.slots[good_slot]
+        bad_col = kind.slots[bad_slot][1] if bad_slot else None
         columns = {"query": query_col, "good": good_col, "bad": bad_col}
         texts = {role: (str(row[col]) if col else None) for role, col in columns.items()}
         out.append(
@@ -108,13 +105,14 @@ def contrasts(kind: str, row: Mapping) -> list[Contrast]:
     return out
 
 
-def _cue_spans(kind: str, row: Mapping, columns: Mapping[str, str | None], texts: Mapping[str, str | None]) -> dict:
+def _cue_spans(
+    kind: DatasetKind, row: Mapping, columns: Mapping[str, str | None], texts: Mapping[str, str | None]
+) -> dict:
     marked = cue_finder(row)
-    spec = kinds.kind_of(kind)
     changed: dict[str, list[Span]] = {}
-    if texts["bad"] is not None and spec.diffed:
+    if texts["bad"] is not None and kind.diffed:
         changed["good"], changed["bad"] = diff_words(texts["good"], texts["bad"])
-    twin = _twin(spec, columns["query"])
+    twin = _twin(kind, columns["query"])
     if twin:
         changed["query"], other = diff_words(texts["query"], str(row[twin]))
         if twin == columns["good"]:  # CANNOT: a sentence and its negation or paraphrase, the edit in both
@@ -127,7 +125,7 @@ def _cue_spans(kind: str, row: Mapping, columns: Mapping[str, str | None], texts
         if role in changed:  # the edit: changed words the cue marks or touches, else all changed words
             inside = tuple(c for c in cues if any(_overlaps(s, c) or _touches(s, c, text) for s in changed[role]))
             out[role] = inside if inside else tuple(changed[role])
-        elif role == "query" and spec.detect_alone == columns["query"]:
+        elif role == "query" and kind.detect_alone == columns["query"]:
             out[role] = tuple(cues)  # ExcluIR: the exclusion is in the query
         else:
             out[role] = ()

@@ -9,12 +9,13 @@ from __future__ import annotations
 import pandas as pd
 
 from negviz.core import metrics, outcomes
+from negviz.core.kinds import DatasetKind, kind_of
 
 
-def item_correctness(kind: str, wide: pd.DataFrame, tie_rule: str = metrics.STRICT) -> pd.Series:
+def item_correctness(kind: DatasetKind, wide: pd.DataFrame, tie_rule: str = metrics.STRICT) -> pd.Series:
     """Per-item success of one run (item id -> bool), as every page shows it."""
-    if not outcomes.has_verdicts(kind):
-        raise ValueError(f"McNemar needs a right/wrong outcome per item; {kind!r} runs have none")
+    if not kind.has_verdicts:
+        raise ValueError(f"McNemar needs a right/wrong outcome per item; {kind.name!r} runs have none")
     out = outcomes.item_outcomes(kind, wide, tie_rule)
     return pd.Series(out["correct"].to_numpy(dtype=bool), index=out["item_id"])
 
@@ -25,8 +26,9 @@ def compare(a, wide_a: pd.DataFrame, b, wide_b: pd.DataFrame) -> dict:
     if a.dataset_kind != b.dataset_kind or a.dataset_name != b.dataset_name:
         raise ValueError(f"runs are on different datasets ({a.dataset_name} vs {b.dataset_name})")
     rule_a, rule_b = outcomes.tie_rule(a.options), outcomes.tie_rule(b.options)
-    ca = item_correctness(a.dataset_kind, wide_a, rule_a)
-    cb = item_correctness(b.dataset_kind, wide_b, rule_b)
+    kind = kind_of(a.dataset_kind)  # the stored record names its kind
+    ca = item_correctness(kind, wide_a, rule_a)
+    cb = item_correctness(kind, wide_b, rule_b)
     shared = ca.index.intersection(cb.index)
     if shared.empty:
         raise ValueError("the two runs share no items")

@@ -22,7 +22,7 @@ import pandas as pd
 
 from negviz.analyses import attribution as A
 from negviz.core import metrics, outcomes
-from negviz.core.schema import SLOTS
+from negviz.core.kinds import DatasetKind
 from negviz.scorers.base import Progress, no_progress
 
 ANALYSIS = "cue influence"  # options["analysis"]; runs of kind "attribution" also hold layer curves
@@ -70,10 +70,14 @@ def check_method(method: str) -> None:
 
 
 def attribute_items(
-    scorer, kind: str, frame: pd.DataFrame, method: str, steps: int | None = None, progress: Progress = no_progress
+    scorer,
+    kind: DatasetKind,
+    frame: pd.DataFrame,
+    method: str,
+    steps: int | None = None,
+    progress: Progress = no_progress,
 ) -> pd.DataFrame:
     """Long scores (item_id, slot, score) of every item: the quantities of each comparison."""
-    from negviz.evaluation.item_scoring import item_ids
 
     check_method(method)
     if method in GRADIENT_METHODS and not A.supports_gradients(scorer):
@@ -81,7 +85,7 @@ def attribute_items(
             f"{scorer.name!r} ({scorer.family}) has no PyTorch encoder to take gradients of; "
             "use --method occlusion, which works for every model"
         )
-    ids = item_ids(kind, frame).tolist()
+    ids = kind.item_ids(frame).tolist()
     rows: list[tuple[str, str, float]] = []
     records = frame.to_dict("records")
     # Items of similar length share a chunk: a padded batch then wastes little on short texts.
@@ -111,13 +115,13 @@ def attribute_items(
     return pd.DataFrame(rows, columns=["item_id", "slot", "score"])
 
 
-def influence_frame(kind: str, wide: pd.DataFrame) -> pd.DataFrame:
+def influence_frame(kind: DatasetKind, wide: pd.DataFrame) -> pd.DataFrame:
     """One row per item and comparison of a stored attribution run (``Store.scores_wide``): the
     item's verdict (negviz.core.outcomes) and the comparison's quantities."""
-    slots = list(SLOTS[kind])
+    slots = list(kind.slots)
     verdicts = outcomes.item_outcomes(kind, wide[slots]) if set(slots) <= set(wide.columns) else None
     parts = []
-    for name in ("margin1", "margin2")[: len(outcomes.MARGIN_SLOTS[kind])]:
+    for name in ("margin1", "margin2")[: len(kind.margin_slots)]:
         cols = {f"{name}:{q}": q for q in QUANTITIES if f"{name}:{q}" in wide.columns}
         wanted = [q for q in QUANTITIES if q != "gap" or q in cols.values()]  # a share may be missing: NaN
         part = wide[list(cols)].rename(columns=cols).reindex(columns=wanted)
@@ -149,7 +153,7 @@ def opening_runs(runs: pd.DataFrame, n_items: int) -> list[str]:
     return chosen.sort_values(["n", "label"], ascending=[False, True], kind="stable")["label"].tolist()
 
 
-def labelled_frame(kind: str, runs: dict[str, pd.DataFrame], types: pd.DataFrame | None) -> pd.DataFrame:
+def labelled_frame(kind: DatasetKind, runs: dict[str, pd.DataFrame], types: pd.DataFrame | None) -> pd.DataFrame:
     """influence_frame of several stored runs (label -> Store.scores_wide), stacked with ``label``
     and each item's negation type."""
     parts = [influence_frame(kind, wide).assign(label=label) for label, wide in runs.items()]
@@ -197,7 +201,9 @@ def by_group(frame: pd.DataFrame, column: str) -> pd.DataFrame:
     )
 
 
-def summarize(kind: str, scores: pd.DataFrame, method: str, steps: int | None, types: pd.DataFrame | None) -> dict:
+def summarize(
+    kind: DatasetKind, scores: pd.DataFrame, method: str, steps: int | None, types: pd.DataFrame | None
+) -> dict:
     wide = scores.pivot(index="item_id", columns="slot", values="score")
     frame = influence_frame(kind, wide)
     share = frame["cue_share"].dropna()

@@ -17,11 +17,12 @@ import pandas as pd
 
 from negviz.analyses.compare import item_correctness
 from negviz.core import metrics
+from negviz.core.kinds import DatasetKind
 
 REPAIRED, BROKEN = "repaired", "broken"
 
 
-def repairs(kind: str, model_wide: pd.DataFrame, model_rule: str, base_wide: pd.DataFrame, base_rule: str):
+def repairs(kind: DatasetKind, model_wide: pd.DataFrame, model_rule: str, base_wide: pd.DataFrame, base_rule: str):
     """(per-item frame: item_id, base_correct, model_correct, change in {repaired, broken, ""}),
     on the items both runs scored, in the model run's item order."""
     model = item_correctness(kind, model_wide, model_rule)

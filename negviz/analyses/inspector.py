@@ -16,8 +16,7 @@ from dataclasses import dataclass
 import pandas as pd
 
 from negviz.core import kinds, metrics, outcomes
-from negviz.core.schema import SLOTS
-from negviz.evaluation.item_scoring import item_ids
+from negviz.core.kinds import DatasetKind
 from negviz.language.taxonomy import TAXONOMY
 
 ANY = "any"
@@ -27,24 +26,26 @@ ANNOTATED = ("any", "annotated", "not annotated", "not annotated by me")
 SORTS = ("id", "margin", "margin desc")
 
 
-def verdict_options(kind: str) -> list[str]:
+def verdict_options(kind: DatasetKind) -> list[str]:
     """Values of the verdict filter for a dataset kind."""
-    if not outcomes.has_verdicts(kind):
+    if not kind.has_verdicts:
         return [ANY]
-    return [ANY, CORRECT, FAILED, *outcomes.failure_categories(kind)]
+    return [ANY, CORRECT, FAILED, *kind.failure_categories]
 
 
 # ---------------------------------------------------------------- verdicts per model
-def model_verdicts(kind: str, frame: pd.DataFrame, wide: pd.DataFrame, tie_rule: str = metrics.STRICT) -> pd.DataFrame:
+def model_verdicts(
+    kind: DatasetKind, frame: pd.DataFrame, wide: pd.DataFrame, tie_rule: str = metrics.STRICT
+) -> pd.DataFrame:
     """One row per scored item of the dataset, in dataset order: the slot scores and the run's
     outcome (negviz.core.outcomes, under the run's tie rule). Items the run did not score are left out."""
-    ids = item_ids(kind, frame)
-    wide = wide.loc[[i for i in ids if i in wide.index], list(SLOTS[kind])]
+    ids = kind.item_ids(frame)
+    wide = wide.loc[[i for i in ids if i in wide.index], list(kind.slots)]
     verdicts = outcomes.item_outcomes(kind, wide, tie_rule)
     return pd.concat([wide.reset_index(drop=True), verdicts.reset_index(drop=True)], axis=1)
 
 
-def verdict_table(kind: str, frame: pd.DataFrame, runs: dict[str, tuple[pd.DataFrame, str]]) -> pd.DataFrame:
+def verdict_table(kind: DatasetKind, frame: pd.DataFrame, runs: dict[str, tuple[pd.DataFrame, str]]) -> pd.DataFrame:
     """model_verdicts of several models (name -> (Store.scores_wide, tie rule)), stacked with ``model``."""
     return stack_verdicts({name: model_verdicts(kind, frame, wide, rule) for name, (wide, rule) in runs.items()})
 
@@ -69,7 +70,7 @@ def automatic_types(dataset) -> pd.DataFrame:
 
 
 def item_table(
-    kind: str,
+    kind: DatasetKind,
     frame: pd.DataFrame,
     types: pd.DataFrame | None = None,
     annotations: pd.DataFrame | None = None,
@@ -80,7 +81,7 @@ def item_table(
 
     ``types`` is automatic_types(...) (item_id, type, cue); ``annotations`` the store's
     latest-per-annotator frame for the dataset."""
-    ids = item_ids(kind, frame).reset_index(drop=True)
+    ids = kind.item_ids(frame).reset_index(drop=True)
     out = pd.DataFrame({"item_id": ids})
     by_id = types.set_index("item_id") if types is not None else None
     if "cue" in frame:  # a gold cue beats a detected one

@@ -21,7 +21,7 @@ from typing import Sequence
 import numpy as np
 import pandas as pd
 
-from negviz.core.kinds import kind_of
+from negviz.core.kinds import DatasetKind
 from negviz.scorers.base import Progress, Scorer, no_progress
 
 CURVE_COLUMNS = ("layer", "pooled_distance", "cue_distance")
@@ -82,17 +82,16 @@ def _parts(scorer: Scorer):
     return parts
 
 
-def twins(kind: str) -> list[tuple[str, str]]:
+def twins(kind: DatasetKind) -> list[tuple[str, str]]:
     """The column pairs of a kind that differ by an edit (NevIR: d1/d2 and q1/q2)."""
-    spec = kind_of(kind)
-    if not spec.diffed:
+    if not kind.diffed:
         return []
-    return [tuple(group) for group in reversed(spec.card_groups) if len(group) == 2]
+    return [tuple(group) for group in reversed(kind.card_groups) if len(group) == 2]
 
 
 def dataset_curves(
     scorer: Scorer,
-    kind: str,
+    kind: DatasetKind,
     frame: pd.DataFrame,
     ids: Sequence[str],
     columns: tuple[str, str],

@@ -2,7 +2,7 @@
 whatever the negation says?
 
 The measure is BM25's own margin on the same comparison: for NevIR's q1, BM25(q1, d1) -
-BM25(q1, d2), for ExcluIR BM25(q, pos) - BM25(q, neg) (outcomes.MARGIN_SLOTS), with negviz's
+BM25(q1, d2), for ExcluIR BM25(q, pos) - BM25(q, neg) (the kind's margin_slots), with negviz's
 BM25 (Lucene variant, the dataset's documents as the collection, negation words kept; see
 negviz.scorers.bm25). Lexical-overlap baselines of this kind are what the NevIR paper reports as
 BM25's row; using BM25's margin as the overlap measure follows the "lexical bias" analyses of
@@ -21,6 +21,7 @@ import pandas as pd
 
 from negviz.analyses.inspector import model_verdicts
 from negviz.core import metrics, outcomes
+from negviz.core.kinds import DatasetKind
 
 LEXICAL_MODEL = "bm25"
 RIGHT, WRONG, NEITHER = "towards the right document", "towards the wrong document", "neither (tie)"
@@ -32,10 +33,10 @@ MEASURE = (
 )
 
 
-def lexical_margins(kind: str, frame: pd.DataFrame, bm25_wide: pd.DataFrame) -> pd.DataFrame:
+def lexical_margins(kind: DatasetKind, frame: pd.DataFrame, bm25_wide: pd.DataFrame) -> pd.DataFrame:
     """BM25's margins per item (item_id, margin1[, margin2]) from a BM25 run's wide scores."""
     verdicts = model_verdicts(kind, frame, bm25_wide)
-    names = ["margin1", "margin2"][: len(outcomes.MARGIN_SLOTS[kind])]
+    names = ["margin1", "margin2"][: len(kind.margin_slots)]
     return verdicts[["item_id", *names]].reset_index(drop=True)
 
 

@@ -15,8 +15,7 @@ import numpy as np
 import pandas as pd
 
 from negviz.core import kinds
-from negviz.core.kinds import QUERY_KINDS
-from negviz.core.schema import SLOTS
+from negviz.core.kinds import QUERY_KINDS, DatasetKind
 from negviz.language.text.worddiff import STYLE, Span, cue_spans, diff_words, render_html, text_block
 
 CueFinder = Callable[[str], list[Span]]
@@ -37,28 +36,20 @@ def cue_finder(row: Mapping) -> CueFinder:
     return taxonomy_cues
 
 
-def kind_of(row: Mapping) -> str | None:
-    """The item kind whose text columns ``row`` holds (e.g. a fine-tuning run's held-out item:
-    NevIR pairs, ExcluIR triplets, CANNOT sentences), None when no kind's columns are all there."""
-    scored = (k for k in kinds.registered() if k.slots)
-    return next((k.name for k in scored if all(c in row for c in k.text_columns)), None)
-
-
-def card_html(kind: str, row: Mapping, cues: CueFinder | None = None) -> str:
+def card_html(kind: DatasetKind, row: Mapping, cues: CueFinder | None = None) -> str:
     """All texts of one item as HTML, each changed stretch highlighted and each cue underlined.
 
     Every piece of text is html.escape'd (render_html); only our own tags remain."""
     cues = cues or cue_finder(row)
-    spec = kinds.kind_of(kind)
     blocks = [STYLE]
-    for group in spec.card_groups:
+    for group in kind.card_groups:
         texts = [str(row[c]) for c in group]
-        if len(group) == 2 and spec.diffed:
+        if len(group) == 2 and kind.diffed:
             changed = diff_words(*texts)
         else:
             changed = tuple([] for _ in group)
         for column, text, spans in zip(group, texts, changed):
-            blocks.append(text_block(spec.column_title(column, row), render_html(text, spans, cues(text))))
+            blocks.append(text_block(kind.column_title(column, row), render_html(text, spans, cues(text))))
     legend = (
         '<p class="nv-text" style="opacity:.7;font-size:.85em">'
         '<span class="nv-diff">changed words</span> · <span class="nv-cue">negation cue</span></p>'
@@ -67,23 +58,22 @@ def card_html(kind: str, row: Mapping, cues: CueFinder | None = None) -> str:
 
 
 # ---------------------------------------------------------------- scores
-def score_matrix(kind: str, scores: Mapping[str, float]) -> pd.DataFrame:
+def score_matrix(kind: DatasetKind, scores: Mapping[str, float]) -> pd.DataFrame:
     """s(query, document) as a matrix: rows are the query-side texts, columns the documents
     (NevIR: the 2x2 matrix s(q_i, d_j)); ``scores`` maps slot -> score."""
     rows: dict[str, dict[str, float]] = {}
-    for slot, (qcol, dcol) in SLOTS[kind].items():
+    for slot, (qcol, dcol) in kind.slots.items():
         doc = f'"{dcol[1:]}" (empty)' if dcol.startswith("=") else dcol
         rows.setdefault(qcol, {})[doc] = scores.get(slot, float("nan"))
     return pd.DataFrame(rows).T
 
 
-def extra_fields(kind: str, row: Mapping) -> pd.DataFrame:
+def extra_fields(kind: DatasetKind, row: Mapping) -> pd.DataFrame:
     """The item's other columns (a dataset's own metadata: label, source, free columns), as text,
     for the inspector; the texts and the id are on the card already."""
     from negviz.core.metric_text import heading
 
-    spec = kinds.kind_of(kind)
-    skip = set(spec.text_columns) | {spec.id_column}
+    skip = set(kind.text_columns) | {kind.id_column}
     items = [
         (heading(str(k)), _as_words(v)) for k, v in row.items() if k not in skip and v is not None and str(v) != "nan"
     ]
@@ -100,30 +90,29 @@ def _as_words(value) -> str:
 MAX_CARDS = 6  # more models than this: one table of scores instead of a score matrix per model
 
 
-def verdict_rows(kind: str, verdicts: pd.DataFrame, item_id: str, with_scores: bool = False) -> pd.DataFrame:
+def verdict_rows(kind: DatasetKind, verdicts: pd.DataFrame, item_id: str, with_scores: bool = False) -> pd.DataFrame:
     """Per model, the verdict of one item (from inspector.verdict_table), its category in short
     words (kinds.CATEGORY_SHORT: the table fits a 1,000 px page);
     the scores themselves are in score_matrix, or here as one column per slot when
     ``with_scores``, headed by what it scores: "s(q1, d1)", not the slot's key."""
     part = verdicts[verdicts["item_id"] == item_id]
-    spec = kinds.kind_of(kind)
-    cols = [c for c in (*spec.verdict_table_columns, *(spec.slots if with_scores else ())) if c in part]
+    cols = [c for c in (*kind.verdict_table_columns, *(kind.slots if with_scores else ())) if c in part]
     rows = part[cols].reset_index(drop=True)
     if "category" in rows:
         rows["category"] = [kinds.category_words(c, short=True) if isinstance(c, str) else c for c in rows["category"]]
-    return rows.rename(columns={**{s: slot_heading(kind, s) for s in spec.slots if s in rows}, **margin_headings(spec)})
+    return rows.rename(columns={**{s: slot_heading(kind, s) for s in kind.slots if s in rows}, **margin_headings(kind)})
 
 
-def margin_headings(spec) -> dict[str, str]:
+def margin_headings(kind: DatasetKind) -> dict[str, str]:
     """Each query's margin in words, "margin (q1)" (its own document's score minus the other's:
     kinds.margin_labels), short enough for a 1,000 px page, not the outcome key margin1."""
-    queries = spec.text_groups[0] if spec.text_groups else ()  # pairs: ("q1", "q2")
+    queries = kind.text_groups[0] if kind.text_groups else ()  # pairs: ("q1", "q2")
     return {m: f"margin ({q})" for m, q in zip(("margin1", "margin2"), queries)}
 
 
-def slot_heading(kind: str, slot: str) -> str:
+def slot_heading(kind: DatasetKind, slot: str) -> str:
     """A score column's heading: the texts the slot scores, e.g. "s(q1, d1)" or "s(query, pos doc)"."""
-    query, doc = SLOTS[kind][slot]
+    query, doc = kind.slots[slot]
     doc = f'"{doc[1:]}" (empty)' if doc.startswith("=") else doc
     return f"s({query}, {doc})".replace("_", " ")
 
@@ -139,7 +128,7 @@ def md_escape(text: object) -> str:
     return re.sub(r"([\\`*_\[\]{}()#+\-.!|<>~$:])", r"\\\1", text)
 
 
-def model_cards(kind: str, verdicts: pd.DataFrame, item_id: str) -> list[tuple[str, str, pd.DataFrame]]:
+def model_cards(kind: DatasetKind, verdicts: pd.DataFrame, item_id: str) -> list[tuple[str, str, pd.DataFrame]]:
     """Per model (by name): a markdown title with its verdict and margin, and its score matrix."""
     cards = []
     for name, part in verdicts[verdicts["item_id"] == item_id].groupby("model", sort=True):
@@ -152,4 +141,4 @@ def model_cards(kind: str, verdicts: pd.DataFrame, item_id: str) -> list[tuple[s
     return cards
 
 
-MAXSIM_KINDS = QUERY_KINDS  # the kinds the MaxSim explorer draws (its page's entry)
+MAXSIM_KINDS = QUERY_KINDS  # the names of the kinds the MaxSim explorer draws (its page's entry)

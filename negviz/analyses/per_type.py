@@ -20,9 +20,7 @@ import numpy as np
 import pandas as pd
 
 from negviz.core import metrics, sample_size
-from negviz.core.kinds import kind_of
-from negviz.core.outcomes import CATEGORIES, MARGINS
-from negviz.evaluation.item_scoring import item_ids
+from negviz.core.kinds import DatasetKind
 from negviz.language.taxonomy import TAXONOMY
 
 AXES = {
@@ -37,9 +35,9 @@ CELL_COLUMNS = ("model", "column", "n", "value", "ci_low", "ci_high", "enough")
 
 
 # ---------------------------------------------------------------- items -> heatmap columns
-def item_meta(kind: str, frame: pd.DataFrame, labels: pd.DataFrame | None = None) -> pd.DataFrame:
+def item_meta(kind: DatasetKind, frame: pd.DataFrame, labels: pd.DataFrame | None = None) -> pd.DataFrame:
     """item_id plus what the column axes group by: type, cue, label_source, edit_type, perturbation."""
-    meta = pd.DataFrame({"item_id": item_ids(kind, frame).to_numpy()})
+    meta = pd.DataFrame({"item_id": kind.item_ids(frame).to_numpy()})
     if labels is not None:
         meta = meta.merge(labels[["item_id", "type", "cue", "label_source"]], on="item_id", how="left")
     if "edit_type" in frame:
@@ -47,19 +45,19 @@ def item_meta(kind: str, frame: pd.DataFrame, labels: pd.DataFrame | None = None
         meta["edit_type"] = edit.to_numpy()
     if "cue" in frame:  # the gold cue wins over a detected one
         meta["cue"] = frame["cue"].astype(str).str.lower().to_numpy()
-    typed_by = kind_of(kind).typed_by
+    typed_by = kind.typed_by
     if typed_by:  # DEMETR's perturbation
         meta[typed_by] = frame[typed_by].to_numpy()
     return meta
 
 
-def available_axes(kind: str, meta: pd.DataFrame) -> list[str]:
+def available_axes(kind: DatasetKind, meta: pd.DataFrame) -> list[str]:
     """The column axes this dataset supports, in AXES order."""
     have = {
         "type": "type" in meta,
         "edit_type": "edit_type" in meta,
         "cue": "cue" in meta and meta["cue"].fillna("").ne("").any(),
-        "perturbation": kind_of(kind).typed_by == "perturbation",
+        "perturbation": kind.typed_by == "perturbation",
     }
     return [a for a in AXES if have[a]]
 
@@ -141,7 +139,7 @@ class PerTypeCells:
 def per_type_cells(
     outcomes: pd.DataFrame,
     meta: pd.DataFrame,
-    kind: str,
+    kind: DatasetKind,
     axis: str | None = None,
     top_k: int = 10,
     min_n: int = MIN_N,
@@ -245,7 +243,7 @@ def cell_items(
 
 
 # ---------------------------------------------------------------- error preference
-def preference_table(outcomes: pd.DataFrame, kind: str, facet: pd.Series | None = None) -> pd.DataFrame:
+def preference_table(outcomes: pd.DataFrame, kind: DatasetKind, facet: pd.Series | None = None) -> pd.DataFrame:
     """Model (x facet) x category: count, share of the model's items, n. Every category appears."""
     data = outcomes.copy()
     data["facet"] = "all" if facet is None else data["item_id"].map(facet)
@@ -254,13 +252,13 @@ def preference_table(outcomes: pd.DataFrame, kind: str, facet: pd.Series | None 
     for (model, fac), part in data.groupby(["model", "facet"], sort=True):
         n = len(part)
         counts = part["category"].value_counts()
-        for cat in CATEGORIES[kind]:
+        for cat in kind.categories:
             rows.append((model, fac, cat, int(counts.get(cat, 0)), counts.get(cat, 0) / n, n))
     return pd.DataFrame(rows, columns=["model", "facet", "category", "count", "share", "n"])
 
 
 def ordered_preference(
-    outcomes: pd.DataFrame, kind: str, order: list[str], facet: pd.Series | None = None
+    outcomes: pd.DataFrame, kind: DatasetKind, order: list[str], facet: pd.Series | None = None
 ) -> pd.DataFrame:
     """preference_table with its models in ``order`` (the page: best first; the report: the model,
     then its comparisons)."""
@@ -271,12 +269,12 @@ def ordered_preference(
 MARGIN_COLUMNS = ("model", "margin", "n", "mean", "q25", "median", "q75", "share_negative", "ties")
 
 
-def margin_table(outcomes: pd.DataFrame, kind: str) -> pd.DataFrame:
-    """Per model and margin (negviz.core.outcomes.MARGINS' names): n of finite margins, mean, quartiles,
+def margin_table(outcomes: pd.DataFrame, kind: DatasetKind) -> pd.DataFrame:
+    """Per model and margin (the kind's margin_labels): n of finite margins, mean, quartiles,
     the share below 0 (the wrong text ranked first) and exact ties; MARGIN_COLUMNS."""
     rows = []
     for model, part in outcomes.groupby("model", sort=False):
-        for col, label in zip(("margin1", "margin2"), MARGINS[kind]):
+        for col, label in zip(("margin1", "margin2"), kind.margin_labels):
             if label is None:
                 continue
             v = part[col].to_numpy(dtype=np.float64)

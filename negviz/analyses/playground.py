@@ -15,6 +15,7 @@ import numpy as np
 import pandas as pd
 
 from negviz.core import metrics, outcomes
+from negviz.core.kinds import EXCLUSION_KIND, PAIRS_KIND, DatasetKind
 from negviz.core.schema import EXCLUSION, PAIRS
 from negviz.scorers import LATE_INTERACTION as LATE_INTERACTION_ARCH
 from negviz.scorers import families_of_architecture
@@ -165,7 +166,7 @@ class Preset:
     cue: str = ""
 
 
-def _right(kind: str, ids: pd.Index, scores: pd.DataFrame, rule: str) -> pd.Series:
+def _right(kind: DatasetKind, ids: pd.Index, scores: pd.DataFrame, rule: str) -> pd.Series:
     """Per item: right (True), wrong (False) or not scored (NaN), under the run's tie rule (negviz.core.outcomes)."""
     scored = scores.reindex(ids).dropna()
     verdicts = outcomes.item_outcomes(kind, scored, rule)
@@ -173,7 +174,7 @@ def _right(kind: str, ids: pd.Index, scores: pd.DataFrame, rule: str) -> pd.Seri
 
 
 def _wrong_for_all(
-    kind: str, ids: pd.Index, wide: Mapping[str, pd.DataFrame], rules: Mapping[str, str] | None = None
+    kind: DatasetKind, ids: pd.Index, wide: Mapping[str, pd.DataFrame], rules: Mapping[str, str] | None = None
 ) -> np.ndarray:
     """Whether every model gets each item wrong (negviz.core.outcomes, under each run's tie rule; an
     item a model did not score is not wrong)."""
@@ -199,7 +200,7 @@ def nevir_presets(
     documents first (readable in a demo)."""
     has_cue = cue is not None and "cue" in frame
     pool = (frame[frame["cue"].astype(str).str.lower() == cue.lower()] if has_cue else frame).set_index("pair_id")
-    picked = pool[_wrong_for_all(PAIRS, pool.index, wide, rules)].assign(
+    picked = pool[_wrong_for_all(PAIRS_KIND, pool.index, wide, rules)].assign(
         length=lambda f: f["d1"].str.len() + f["d2"].str.len()
     )
     picked = picked.sort_values(["length"], kind="stable")
@@ -225,7 +226,7 @@ def excluir_presets(
 ) -> list[Preset]:
     """ExcluIR queries whose excluded document every model in ``wide`` ranks above the positive."""
     pool = frame.set_index("query_id")
-    picked = pool[_wrong_for_all(EXCLUSION, pool.index, wide)].assign(
+    picked = pool[_wrong_for_all(EXCLUSION_KIND, pool.index, wide)].assign(
         length=lambda f: f["pos_doc"].str.len() + f["neg_doc"].str.len()
     )
     picked = picked.sort_values("length", kind="stable").head(n)
@@ -261,10 +262,10 @@ def contrast_presets(
     if len(right_models) < len(CONTRAST_RIGHT) or len(wrong_models) < len(CONTRAST_WRONG):
         return []
     pool = frame.set_index("pair_id")
-    keep = _wrong_for_all(PAIRS, pool.index, {m: wide[m] for m in wrong_models}, rules)
+    keep = _wrong_for_all(PAIRS_KIND, pool.index, {m: wide[m] for m in wrong_models}, rules)
     for m in right_models:
         keep &= (
-            _right(PAIRS, pool.index, wide[m], (rules or {}).get(m, metrics.STRICT))
+            _right(PAIRS_KIND, pool.index, wide[m], (rules or {}).get(m, metrics.STRICT))
             .fillna(False)
             .astype(bool)
             .to_numpy()

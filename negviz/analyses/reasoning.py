@@ -15,7 +15,7 @@ import pandas as pd
 
 from negviz.analyses.paircard import cue_finder
 from negviz.core import metrics
-from negviz.core.schema import PAIRS, SLOTS
+from negviz.core.kinds import PAIRS_KIND
 from negviz.language.text.worddiff import STYLE, render_html, text_block
 
 QUERIES = {"q1": ("q1_d1", "q1_d2"), "q2": ("q2_d1", "q2_d2")}
@@ -29,7 +29,7 @@ def query_verdicts(wide: pd.DataFrame, tie_rule: str = metrics.STRICT) -> pd.Dat
 
 
 def pair_rule(wide: pd.DataFrame, tie_rule: str) -> pd.DataFrame:
-    return metrics.pair_verdicts(*(wide[s] for s in SLOTS[PAIRS]), tie_rule=tie_rule)
+    return metrics.pair_verdicts(*(wide[s] for s in PAIRS_KIND.slots), tie_rule=tie_rule)
 
 
 def query_table(

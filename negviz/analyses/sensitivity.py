@@ -28,10 +28,15 @@ import numpy as np
 import pandas as pd
 
 from negviz.core import metric_text, metrics, times
-from negviz.core.kinds import ANTONYM_PERTURBATION, NEGATION_PERTURBATION, perturbation_rows
-from negviz.core.schema import EMPTY_CANDIDATE, PERTURBATION, SENTENCE_PAIRS, SEVERITIES
+from negviz.core.kinds import (
+    ANTONYM_PERTURBATION,
+    NEGATION_PERTURBATION,
+    PERTURBATION_KIND,
+    SENTENCE_PAIRS_KIND,
+    perturbation_rows,
+)
+from negviz.core.schema import EMPTY_CANDIDATE, SEVERITIES
 from negviz.datasets.facts import metric_label
-from negviz.evaluation.item_scoring import item_ids
 from negviz.evaluation.run_choice import run_name
 from negviz.evaluation.summaries import RATIO
 
@@ -137,7 +142,7 @@ def item_table(frame: pd.DataFrame, wide: pd.DataFrame) -> pd.DataFrame:
     """One row per scored item of a DEMETR frame (only the items ``wide`` holds, in frame order):
     texts, the three scores, the margin t - h, the denominator t - e, the item's ratio and flags.
     ``wide``: scores indexed by item id with candidate / perturbed / empty columns."""
-    ids = item_ids(PERTURBATION, frame)
+    ids = PERTURBATION_KIND.item_ids(frame)
     rows = wide.index.get_indexer(ids)  # a hash lookup: Series.isin on arrow strings took 25x longer
     keep = rows >= 0
     part = frame.loc[keep].reset_index(drop=True)
@@ -345,7 +350,7 @@ def focus_summary(focus: pd.DataFrame) -> pd.DataFrame:
 # ---------------------------------------------------------------- CANNOT
 def cannot_items(frame: pd.DataFrame, wide: pd.DataFrame) -> pd.DataFrame:
     """CANNOT pairs of one run: pair_id, source, label (1 = negated, CANNOT's raw label), texts, similarity."""
-    ids = item_ids(SENTENCE_PAIRS, frame)
+    ids = SENTENCE_PAIRS_KIND.item_ids(frame)
     rows = wide.index.get_indexer(ids)  # as in item_table
     keep = rows >= 0
     part = frame.loc[keep].reset_index(drop=True)

@@ -5,11 +5,16 @@ how a verdict and an error category are made, how a run is summarised. Every pla
 to branch on a kind asks the registry instead, so a new kind is one ``register(DatasetKind(...))``
 (tests/core/test_kinds.py registers a toy kind and runs it from a file to its outcomes):
 
-    kind = kind_of("pairs")
+    kind = kind_of("pairs")                   # a name becomes the object once, where it enters
     kind.item_ids(frame)                      # the score-frame id of each row
+    kind.record(frame.iloc[0])                # one item as a typed record (Dataset.item(id))
     kind.outcomes(wide, rule)                 # per-item verdicts, margins and categories
     kind.summarize(frame, wide, rule, False)  # what a run stores
     metrics.metric(kind.metric).label         # "paired accuracy"
+
+Code below the edges takes the object (``Dataset.kind``, ``DatasetFacts.kind``); the name
+(``kind.name``) is what the store, specs, URLs and data tables hold. A public function that must
+also take a name from a user accepts both through ``as_kind``.
 
 Which pages draw a kind is declared by each page (negviz.ui.navigation.page_registry's ``kinds``, as LIT's
 components declare what they are compatible with); their refusal names the kind's ``title``.
@@ -17,7 +22,9 @@ components declare what they are compatible with); their refusal names the kind'
 
 from __future__ import annotations
 
+import dataclasses
 import difflib
+import functools
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator, Mapping, Sequence
 
@@ -86,7 +93,7 @@ class ItemTexts:
 ItemTextsOf = Callable[[Mapping[str, Any]], ItemTexts]
 
 
-@dataclass(frozen=True, eq=False)  # one object per kind: compared and hashed by identity
+@dataclass(frozen=True, eq=False, repr=False)  # one object per kind: compared and hashed by identity
 class DatasetKind:
     """One kind of dataset. ``slots``: what gets scored per item, slot -> (query column, document
     column), a column starting with "=" being a literal text. ``categories``: the outcome
@@ -134,6 +141,12 @@ class DatasetKind:
     texts_of: ItemTextsOf | None = None
     item_noun: str = "item"  # what a picker of its items says ("pair", "query")
 
+    def __repr__(self) -> str:
+        return f"DatasetKind({self.name!r})"
+
+    def __reduce__(self):  # a pickled kind (a cached Dataset, a worker's) comes back as the registered one
+        return kind_of, (self.name,)
+
     @property
     def keys(self) -> tuple[str, ...]:
         return self.key_columns or (self.id_column,)
@@ -157,6 +170,31 @@ class DatasetKind:
     def has_verdicts(self) -> bool:
         """Whether items are right or wrong (CANNOT-style pairs are only a similarity)."""
         return bool(self.categories)
+
+    @property
+    def failure_categories(self) -> tuple[str, ...]:
+        return self.categories[1:]
+
+    @functools.cached_property
+    def item_type(self) -> type:
+        """The typed record of one item (like an ir_datasets ``GenericQuery``), made once per kind:
+        ``item_id`` (the score-frame id), the kind's columns, and ``meta`` (the loader's extra
+        columns); ``.kind`` is this kind, ``.as_row()`` the frame row. A column named ``item_id``
+        (DEMETR's id within a perturbation) is part of the key and stays in ``meta``."""
+        fields = [("item_id", str), *((c, Any) for c in self.columns if c != "item_id")]
+        fields.append(("meta", Mapping[str, Any]))
+        name = "".join(part.title() for part in self.name.split("_")) + "Item"
+        namespace = {"kind": self, "as_row": _as_row, "__reduce__": _reduce_item}
+        return dataclasses.make_dataclass(name, fields, frozen=True, namespace=namespace)
+
+    def record(self, row: Mapping[str, Any]):
+        """One frame row (a Series or a dict) as this kind's typed record (``item_type``)."""
+        row = row.to_dict() if isinstance(row, pd.Series) else dict(row)
+        columns = {c: row[c] for c in self.columns if c != "item_id"}
+        meta = {c: v for c, v in row.items() if c not in self.columns}
+        if "item_id" in self.columns:  # the frame's own item_id column is not the key (DEMETR)
+            meta = {"item_id": row["item_id"], **meta}
+        return self.item_type(item_id=self.item_key(row), **columns, meta=meta)
 
     def item_ids(self, frame: pd.DataFrame) -> pd.Series:
         """The score-frame item id of each row (DEMETR's ids repeat across perturbations:
@@ -185,6 +223,23 @@ class DatasetKind:
         return self.summary_of(self, frame, wide, rule, checked_only)
 
 
+def _as_row(item) -> dict[str, Any]:
+    """An item record as its frame row: the kind's columns, then the metadata (what the card and
+    the explorers read)."""
+    fields = {f.name: getattr(item, f.name) for f in dataclasses.fields(item) if f.name not in ("item_id", "meta")}
+    meta = dict(item.meta)
+    row = {"item_id": meta.pop("item_id")} if "item_id" in meta else {}
+    return {**row, **fields, **meta}
+
+
+def _reduce_item(item):  # a record's class is made at run time: pickle it as its kind's name and row
+    return _item_of, (item.kind.name, item.as_row())
+
+
+def _item_of(name: str, row: Mapping[str, Any]):
+    return kind_of(name).record(row)
+
+
 # ---------------------------------------------------------------- the registry
 _REGISTRY: dict[str, DatasetKind] = {}
 
@@ -207,12 +262,27 @@ def unregister(name: str) -> None:
 
 
 def kind_of(name: str) -> DatasetKind:
+    """The registered kind of this name: where a name enters (a store record, a spec, a user's pick)."""
     try:
-        return _REGISTRY[name]
+        return _REGISTRY[_name(name)]
     except KeyError:
         close = difflib.get_close_matches(str(name), list(_REGISTRY), n=1)
         hint = f" Did you mean {close[0]!r}?" if close else ""
         raise UnknownKindError(f"unknown dataset kind {name!r}.{hint} Kinds: {', '.join(_REGISTRY)}.") from None
+
+
+def as_kind(kind: DatasetKind | str) -> DatasetKind:
+    """A kind object from the object or its name: for public functions that users call with a
+    name (the notebook API, the CLI); code below them passes the object."""
+    return kind if isinstance(kind, DatasetKind) else kind_of(kind)
+
+
+def _name(key: object) -> object:
+    """A lookup's key: a kind name. A kind object is refused (read its own fields), since a lookup by
+    it would otherwise find nothing and say so silently."""
+    if isinstance(key, DatasetKind):
+        raise TypeError(f"{key!r} is a kind object; this lookup is keyed by name (read the kind's own fields)")
+    return key
 
 
 def registered() -> tuple[DatasetKind, ...]:
@@ -239,7 +309,7 @@ class KindNames(Sequence[str]):
         return iter(self._names())
 
     def __contains__(self, name: object) -> bool:
-        kind = _REGISTRY.get(name)  # type: ignore[arg-type]
+        kind = _REGISTRY.get(_name(name))  # type: ignore[arg-type]
         return kind is not None and self._which(kind)
 
     def __repr__(self) -> str:
@@ -254,7 +324,7 @@ class KindTable(Mapping[str, Any]):
         self._read = read
 
     def __getitem__(self, name: str) -> Any:
-        kind = _REGISTRY.get(name)
+        kind = _REGISTRY.get(_name(name))  # type: ignore[arg-type]
         value = None if kind is None else self._read(kind)
         if value is None:
             raise KeyError(name)
@@ -417,7 +487,8 @@ def sentence_pairs_summary(
 
 
 # ---------------------------------------------------------------- the shipped kinds
-register(
+# Each also as its object (PAIRS_KIND is kind_of(PAIRS)), for code that names a shipped kind.
+PAIRS_KIND = register(
     DatasetKind(
         PAIRS,
         "NevIR-style contrast pairs",
@@ -447,7 +518,7 @@ register(
         item_noun="pair",
     )
 )
-register(
+EXCLUSION_KIND = register(
     DatasetKind(
         EXCLUSION,
         "ExcluIR-style exclusion queries",
@@ -472,7 +543,7 @@ register(
         item_noun="query",
     )
 )
-register(
+PERTURBATION_KIND = register(
     DatasetKind(
         PERTURBATION,
         "DEMETR-style perturbations",
@@ -505,7 +576,7 @@ register(
         summary_of=perturbation_summary,
     )
 )
-register(
+SENTENCE_PAIRS_KIND = register(
     DatasetKind(
         SENTENCE_PAIRS,
         "CANNOT-style sentence pairs",
@@ -527,6 +598,6 @@ register(
         summary_of=sentence_pairs_summary,
     )
 )
-register(
+CORPUS_KIND = register(
     DatasetKind(CORPUS, "a document corpus", columns=("doc_id", "text"), id_column="doc_id", text_columns=("text",))
 )

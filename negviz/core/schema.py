@@ -50,19 +50,12 @@ def queries_dataset(dataset_name: str) -> str:
 
 
 COLUMNS = KindTable(lambda k: k.columns)  # required columns; loaders may add metadata after these
-ID_COLUMN = KindTable(lambda k: k.id_column)  # unique within a dataset (DEMETR: within a perturbation)
-TEXT_COLUMNS = KindTable(lambda k: k.text_columns)  # texts a model reads (non-empty strings)
 # What gets scored per item: slot name -> (query column, document column); a column name
 # starting with "=" is a literal text instead of a column.
 SLOTS = KindTable(lambda k: dict(k.slots) or None)
 
 # Long per-item score frames (what the store holds): one row per item and slot.
 SCORE_COLUMNS = ("item_id", "slot", "score")
-
-
-def item_key(kind: str, frame_row: Mapping[str, Any]) -> str:
-    """The item id used in score frames; DEMETR ids repeat across perturbations."""
-    return kind_of(kind).item_key(frame_row)
 
 
 # ---------------------------------------------------------------- specs

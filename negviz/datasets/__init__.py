@@ -6,7 +6,8 @@
     ds = load(DatasetSpec.make("my_pairs.csv", columns="pair_id=id,q1=query1"))
     ds = load("mypairs", store=store)                     # added to the results store (datasets.added)
 
-Every loader returns a Dataset whose frame has ``schema.COLUMNS[kind]`` first. Shipped
+Every loader returns a Dataset whose frame has ``kind.columns`` first (``ds.kind`` is the
+kind object, ``ds.item(item_id)`` one item as its kind's typed record). Shipped
 datasets are registered below (one line each); their origin and licence are in
 data/SOURCES.md.
 """
@@ -21,6 +22,7 @@ from negviz.core.errors import DataValidationError
 from negviz.core.options import Option
 from negviz.core.paths import looks_like_path, on_disk
 from negviz.core.registry import UnknownNameError
+from negviz.core.kinds import kind_of
 from negviz.core.schema import KINDS, PAIRS, DatasetSpec
 from negviz.datasets import added
 from negviz.datasets.base import Dataset, apply_limit, check_options
@@ -65,7 +67,8 @@ def load(spec: DatasetSpec | str, store=None) -> Dataset:
     entry = DATASETS.entry(spec.name)
     frame, notes = entry.load()(spec)
     meta = entry.meta
-    return Dataset(spec, meta["kind"], frame, meta["title"], meta["source"], meta["licence"], notes)
+    kind = kind_of(meta["kind"])  # the registry entry names its kind
+    return Dataset(spec, kind, frame, meta["title"], meta["source"], meta["licence"], notes)
 
 
 def _load_user_file(spec: DatasetSpec) -> Dataset:
@@ -88,13 +91,15 @@ def facts(dataset: DatasetSpec | str | Dataset, store=None) -> DatasetFacts:
         rec = added.record(name, store if store is not None else added.default_store())
     if name in DATASETS:
         meta = DATASETS.entry(name).meta
+        kind = kind_of(meta["kind"])  # the registry entry names its kind
     elif rec is not None:
-        meta = {**kind_facts(rec.kind), "title": name}
+        kind = kind_of(rec.kind)  # the stored record names its kind
+        meta = {**kind_facts(kind), "title": name}
     else:
         ds = dataset if isinstance(dataset, Dataset) else load(dataset, store=store)
-        meta = {**kind_facts(ds.kind), "title": ds.title}
-    fields = ("kind", "title", "id_column", "metric", "item_metric", "random_baseline")
-    return DatasetFacts(name, *(meta[f] for f in fields))
+        kind, meta = ds.kind, {**kind_facts(ds.kind), "title": ds.title}
+    fields = ("title", "id_column", "metric", "item_metric", "random_baseline")
+    return DatasetFacts(name, kind, *(meta[f] for f in fields))
 
 
 def short_title(name: str) -> str:

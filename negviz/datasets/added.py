@@ -20,6 +20,7 @@ from pathlib import Path
 import pandas as pd
 
 from negviz.core.errors import NegvizError
+from negviz.core.kinds import kind_of
 from negviz.core.options import Option
 from negviz.core.schema import DatasetSpec
 from negviz.datasets.base import Dataset, apply_limit, check_options, check_split
@@ -145,11 +146,12 @@ def load_added(spec: DatasetSpec, store) -> Dataset | None:
         return None
     check_options(spec, OPTIONS)
     check_split(spec, SPLITS)
-    frame = apply_limit(stored.items(store, spec.name), rec.kind, spec.limit)
+    kind = kind_of(rec.kind)  # the stored record names its kind
+    frame = apply_limit(stored.items(store, spec.name), kind, spec.limit)
     mapped = f", columns mapped {rec.columns}" if rec.columns else ""
     return Dataset(
         spec=DatasetSpec.make(spec.name, spec.split, spec.limit, sha256=rec.sha256),
-        kind=rec.kind,
+        kind=kind,
         frame=frame,
         title=spec.name,  # the checked name, never the free-text description (pages render titles as markdown)
         source=f"{rec.source_file} ({rec.size:,} bytes, sha256 {rec.sha256[:12]}), added by {rec.added_by} "

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from negviz.core import metrics
-from negviz.core.kinds import kind_of
+from negviz.core.kinds import DatasetKind, as_kind
 
 
 def metric_label(metric: str) -> str:
@@ -27,11 +27,12 @@ def lower_is_better(metric: str) -> bool:
     return not metrics.metric(metric).higher_is_better
 
 
-def kind_facts(kind: str) -> dict:
-    """The registry fields a dataset of this kind declares (used in DATASETS.register)."""
-    k = kind_of(kind)
+def kind_facts(kind: DatasetKind | str) -> dict:
+    """The registry fields a dataset of this kind declares (used in DATASETS.register, whose
+    table names kinds): plain values, the kind by its name."""
+    k = as_kind(kind)
     return {
-        "kind": kind,
+        "kind": k.name,
         "id_column": k.id_column,
         "metric": k.metric,
         "item_metric": k.item_metric,
@@ -42,7 +43,7 @@ def kind_facts(kind: str) -> dict:
 @dataclass(frozen=True)
 class DatasetFacts:
     name: str
-    kind: str
+    kind: DatasetKind
     title: str
     id_column: str
     metric: str  # the headline metric its runs report (summaries.headline)

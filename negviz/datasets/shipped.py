@@ -13,7 +13,8 @@ import pandas as pd
 
 from negviz.core.errors import DatasetUnavailableError
 from negviz.core.paths import DATA_DIR
-from negviz.core.schema import EXCLUSION, PAIRS, PERTURBATION, SENTENCE_PAIRS, DatasetSpec
+from negviz.core.kinds import EXCLUSION_KIND, PAIRS_KIND, PERTURBATION_KIND, SENTENCE_PAIRS_KIND
+from negviz.core.schema import DatasetSpec
 from negviz.datasets.base import apply_limit, check_options, check_split, choose, list_option
 
 FILES = {
@@ -57,15 +58,16 @@ def load_nevir(spec: DatasetSpec) -> tuple[pd.DataFrame, str]:
         from negviz.datasets.hub import load_nevir_split
 
         frame = load_nevir_split(split)
-        return apply_limit(frame, PAIRS, spec.limit), f"NevIR {split} split from the Hub (orionweller/NevIR); no cue."
-    frame = apply_limit(read_shipped("nevir"), PAIRS, spec.limit)
+        note = f"NevIR {split} split from the Hub (orionweller/NevIR); no cue."
+        return apply_limit(frame, PAIRS_KIND, spec.limit), note
+    frame = apply_limit(read_shipped("nevir"), PAIRS_KIND, spec.limit)
     return frame, "cue, edit_type, d1_is_original and d2_is_edited come from the CondaQA join."
 
 
 def load_excluir(spec: DatasetSpec) -> tuple[pd.DataFrame, str]:
     check_options(spec, ())
     check_split(spec, ("test",))
-    frame = apply_limit(read_shipped("excluir"), EXCLUSION, spec.limit)
+    frame = apply_limit(read_shipped("excluir"), EXCLUSION_KIND, spec.limit)
     return frame, "Seed-42 sample of 1,000 manual test queries; no corpus, so Right Rank only."
 
 
@@ -79,7 +81,7 @@ def load_demetr(spec: DatasetSpec) -> tuple[pd.DataFrame, str]:
         frame = frame[frame["perturbation"].isin(wanted)]
         notes.append(f"perturbations {', '.join(wanted)}")
     # Limit before the checked filter, so every perturbation draws on the same item ids.
-    frame = apply_limit(frame.reset_index(drop=True), PERTURBATION, spec.limit)
+    frame = apply_limit(frame.reset_index(drop=True), PERTURBATION_KIND, spec.limit)
     if opts.get("checked_only", False):
         dropped = int((~frame["checked"]).sum())
         frame = frame[frame["checked"]].reset_index(drop=True)
@@ -121,4 +123,4 @@ def load_cannot(spec: DatasetSpec) -> tuple[pd.DataFrame, str]:
         wanted = choose("CANNOT source", list_option(opts["sources"]), frame["source"].unique())
         frame = frame[frame["source"].isin(wanted)].reset_index(drop=True)
         notes += f"; sources {', '.join(wanted)}"
-    return apply_limit(frame, SENTENCE_PAIRS, spec.limit), notes
+    return apply_limit(frame, SENTENCE_PAIRS_KIND, spec.limit), notes

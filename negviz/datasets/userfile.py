@@ -17,7 +17,8 @@ import pandas as pd
 
 from negviz.core.errors import DataValidationError
 from negviz.core.paths import on_disk
-from negviz.core.schema import ID_COLUMN, PAIRS, DatasetSpec
+from negviz.core.kinds import DatasetKind
+from negviz.core.schema import PAIRS, DatasetSpec
 from negviz.datasets.base import Dataset
 from negviz.datasets.formats import infer_format, read_frame
 from negviz.datasets.validate import check_kind, validate
@@ -121,16 +122,14 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
 }
 
 
-def guess_mapping(columns: list[str], kind: str) -> dict[str, str | None]:
+def guess_mapping(columns: list[str], kind: DatasetKind) -> dict[str, str | None]:
     """For each needed column of ``kind``: the file column it most likely is (same name, a common
     synonym, then a close spelling), or None. No file column is guessed twice."""
-    from negviz.core.schema import COLUMNS
-
     present = [str(c) for c in columns]
     lower = {c.lower().strip(): c for c in present}
     taken: set[str] = set()
     out: dict[str, str | None] = {}
-    needed = list(COLUMNS[kind])
+    needed = list(kind.columns)
     for target in needed:  # exact names first, so a synonym never steals a column named exactly
         if target in present:
             out[target] = target
@@ -178,7 +177,7 @@ def check_size(size: int, file: str, max_bytes: int | None = None) -> None:
 def read_mapped(
     data: bytes,
     file: str,
-    kind: str = PAIRS,
+    kind: DatasetKind | str = PAIRS,
     columns: str | Mapping[str, str] | None = None,
     format: str | None = None,
     max_bytes: int | None = None,
@@ -187,13 +186,13 @@ def read_mapped(
     """An upload's (or a file's) bytes read, mapped and validated: (frame, mapping, format).
     ``number_rows``: a file without the kind's id column (triplets) gets 1-based row numbers as ids.
     Raises DataValidationError whose ``problems`` lists every problem found."""
-    check_kind(kind, file)
+    kind = check_kind(kind, file)
     fmt = infer_format(Path(file), format)
     check_size(len(data), file, max_bytes)
     mapping = parse_columns(columns, file)
     frame = apply_mapping(read_frame(data, fmt, file), mapping, file)
-    id_col = ID_COLUMN.get(kind)
-    if number_rows and id_col and id_col not in frame.columns:
+    id_col = kind.id_column
+    if number_rows and id_col not in frame.columns:
         frame.insert(0, id_col, [str(i) for i in range(1, len(frame) + 1)])
     frame = validate(frame, kind, file=file)
     return frame.infer_objects(), mapping, fmt  # JSON metadata columns: object -> int/float/str where uniform
@@ -208,7 +207,7 @@ def read_columns(data: bytes, file: str, format: str | None = None) -> pd.DataFr
 
 def load_file(
     path: str | os.PathLike,
-    kind: str = PAIRS,
+    kind: DatasetKind | str = PAIRS,
     columns: str | Mapping[str, str] | None = None,
     format: str | None = None,
     max_bytes: int | None = None,
@@ -222,7 +221,7 @@ def load_file(
     """
     path = Path(path)
     file = str(path)
-    check_kind(kind, file)
+    kind = check_kind(kind, file)
     if not on_disk(path, "file"):
         raise DataValidationError("no such file.", file=file)
     infer_format(path, format)
@@ -230,7 +229,7 @@ def load_file(
     data = path.read_bytes()
     frame, mapping, fmt = read_mapped(data, file, kind, columns, format, max_bytes, number_rows)
     options = {
-        "kind": kind,
+        "kind": kind.name,
         "columns": format_columns(mapping) or None,
         "format": format,
         "file_hash": hashlib.sha256(data).hexdigest()[:16],

@@ -14,32 +14,33 @@ from typing import Any
 import pandas as pd
 
 from negviz.core.errors import DataValidationError
-from negviz.core.kinds import KindTable, kind_of
+from negviz.core.kinds import DatasetKind, as_kind
 from negviz.core.limits import MAX_ID_CHARS, MAX_TEXT_CHARS, shown
-from negviz.core.schema import COLUMNS, KINDS, TEXT_COLUMNS
+from negviz.core.schema import KINDS
 
-# Columns a user file may leave out, with the value they get.
-DEFAULTS = KindTable(lambda k: dict(k.defaults))  # columns a user file may leave out, with their value
 _TRUE = {"true", "1", "yes", "y", "t"}
 _FALSE = {"false", "0", "no", "n", "f"}
 
 
-def check_kind(kind: str, file: str | None = None) -> None:
-    if kind not in KINDS:
+def check_kind(kind: DatasetKind | str, file: str | None = None) -> DatasetKind:
+    """The kind a file is read as: the object, or a name a user gave (an unknown one fails as the
+    file's problem)."""
+    if not isinstance(kind, DatasetKind) and kind not in KINDS:
         close = difflib.get_close_matches(str(kind), KINDS, n=1)
         hint = f" Did you mean {close[0]!r}?" if close else ""
         raise DataValidationError(f"unknown dataset kind {kind!r}.{hint} Kinds: {', '.join(KINDS)}.", file=file)
+    return as_kind(kind)
 
 
-def missing_columns_message(missing: list[str], present: list[str], kind: str) -> str:
+def missing_columns_message(missing: list[str], present: list[str], kind: DatasetKind) -> str:
     hints = []
     for name in missing:
         close = difflib.get_close_matches(name, present, n=1, cutoff=0.5)
         if close:
             hints.append(f"{name}={close[0]}")
     msg = (
-        f"missing column(s) {', '.join(repr(m) for m in missing)} for a {kind!r} dataset "
-        f"(needs {', '.join(COLUMNS[kind])}); the file has {', '.join(map(shown, present)) or 'no columns'}."
+        f"missing column(s) {', '.join(repr(m) for m in missing)} for a {kind.name!r} dataset "
+        f"(needs {', '.join(kind.columns)}); the file has {', '.join(map(shown, present)) or 'no columns'}."
     )
     if hints:
         msg += f' Did you mean the mapping columns="{",".join(hints)}"?'
@@ -48,12 +49,12 @@ def missing_columns_message(missing: list[str], present: list[str], kind: str) -
     return msg
 
 
-def validate(frame: pd.DataFrame, kind: str, file: str | None = None) -> pd.DataFrame:
+def validate(frame: pd.DataFrame, kind: DatasetKind | str, file: str | None = None) -> pd.DataFrame:
     """Return a normalised copy of ``frame`` or raise DataValidationError.
 
     Every problem is collected before raising (each bad row of each column, duplicate ids,
     missing columns): the error's message is the first one, ``err.problems`` holds them all."""
-    check_kind(kind, file)
+    kind = check_kind(kind, file)
     if len(frame.columns) == 0 or len(frame) == 0:
         raise DataValidationError("the file has no data rows.", file=file)
     frame = frame.copy()
@@ -62,34 +63,33 @@ def validate(frame: pd.DataFrame, kind: str, file: str | None = None) -> pd.Data
     if dupes:
         raise DataValidationError(f"column(s) {', '.join(map(shown, dupes))} appear more than once.", file=file)
 
-    for column, value in DEFAULTS.get(kind, {}).items():
+    for column, value in kind.defaults.items():
         if column not in frame.columns:
             frame[column] = value
-    missing = [c for c in COLUMNS[kind] if c not in frame.columns]
+    missing = [c for c in kind.columns if c not in frame.columns]
     if missing:
         raise DataValidationError(missing_columns_message(missing, list(frame.columns), kind), file=file)
 
     found: list[DataValidationError] = []
     frame = frame.reset_index(drop=True)
-    for column in TEXT_COLUMNS[kind]:
+    for column in kind.text_columns:
         frame[column] = _text_column(frame[column], column, file, found)
         _check_length(frame[column], column, MAX_TEXT_CHARS, "a text", file, found)
-    spec = kind_of(kind)
-    id_col = spec.id_column
-    frame[id_col] = _id_column(frame[id_col], id_col, file, found, keep_int=spec.int_ids)
+    id_col = kind.id_column
+    frame[id_col] = _id_column(frame[id_col], id_col, file, found, keep_int=kind.int_ids)
     _check_length(frame[id_col], id_col, MAX_ID_CHARS, "an id", file, found)
-    for column, typed in spec.column_types.items():
+    for column, typed in kind.column_types.items():
         if typed == "str":
             frame[column] = frame[column].astype(str)
         else:
             frame[column] = _TYPED[typed](frame[column], column, file, found)
-    _check_unique(frame, list(spec.keys), file, found)
+    _check_unique(frame, list(kind.keys), file, found)
     if found:
         found.sort(key=lambda e: (e.row or 0, list(frame.columns).index(e.column) if e.column in frame else 0))
         raise DataValidationError.of(found)
 
-    rest = [c for c in frame.columns if c not in COLUMNS[kind]]
-    return frame[list(COLUMNS[kind]) + rest]
+    rest = [c for c in frame.columns if c not in kind.columns]
+    return frame[list(kind.columns) + rest]
 
 
 def problem_table(err: DataValidationError) -> pd.DataFrame:

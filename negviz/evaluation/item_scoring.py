@@ -9,24 +9,18 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from negviz.core.kinds import kind_of
-from negviz.core.schema import SLOTS
+from negviz.core.kinds import DatasetKind
 from negviz.scorers.base import Progress, Scorer, no_progress
 
 
-def item_ids(kind: str, frame: pd.DataFrame) -> pd.Series:
-    """The score-frame item id of each row (DEMETR ids repeat across perturbations)."""
-    return kind_of(kind).item_ids(frame)
-
-
-def scoring_inputs(kind: str, frame: pd.DataFrame) -> tuple[list[str], list[str], list[str], list[str]]:
+def scoring_inputs(kind: DatasetKind, frame: pd.DataFrame) -> tuple[list[str], list[str], list[str], list[str]]:
     """Aligned lists of queries, documents, item ids and slots for a dataset frame."""
-    ids = item_ids(kind, frame).tolist()
+    ids = kind.item_ids(frame).tolist()
     queries: list[str] = []
     docs: list[str] = []
     items: list[str] = []
     slots: list[str] = []
-    for slot, (qcol, dcol) in SLOTS[kind].items():
+    for slot, (qcol, dcol) in kind.slots.items():
         queries += frame[qcol].tolist()
         docs += [dcol[1:]] * len(frame) if dcol.startswith("=") else frame[dcol].tolist()
         items += ids
@@ -34,7 +28,9 @@ def scoring_inputs(kind: str, frame: pd.DataFrame) -> tuple[list[str], list[str]
     return queries, docs, items, slots
 
 
-def score_dataset(kind: str, frame: pd.DataFrame, scorer: Scorer, progress: Progress = no_progress) -> pd.DataFrame:
+def score_dataset(
+    kind: DatasetKind, frame: pd.DataFrame, scorer: Scorer, progress: Progress = no_progress
+) -> pd.DataFrame:
     """Long score frame (item_id, slot, score) for every item and slot."""
     queries, docs, items, slots = scoring_inputs(kind, frame)
     scores = scorer.score(queries, docs, progress)
@@ -44,11 +40,11 @@ def score_dataset(kind: str, frame: pd.DataFrame, scorer: Scorer, progress: Prog
     return pd.DataFrame({"item_id": items, "slot": slots, "score": scores})
 
 
-def wide_scores(kind: str, frame: pd.DataFrame, scores: pd.DataFrame) -> pd.DataFrame:
+def wide_scores(kind: DatasetKind, frame: pd.DataFrame, scores: pd.DataFrame) -> pd.DataFrame:
     """Scores pivoted to one column per slot, rows in the dataset frame's order."""
     wide = scores.pivot(index="item_id", columns="slot", values="score")
-    ids = item_ids(kind, frame)
+    ids = kind.item_ids(frame)
     missing = set(ids) - set(wide.index)
     if missing:
         raise ValueError(f"scores lack {len(missing)} items of the dataset, e.g. {sorted(missing)[:3]}")
-    return wide.loc[ids.tolist(), list(SLOTS[kind])].reset_index()
+    return wide.loc[ids.tolist(), list(kind.slots)].reset_index()

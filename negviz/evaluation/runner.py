@@ -18,7 +18,7 @@ from negviz.core import cpu_features
 from negviz.core.cache import ScoreCache
 from negviz.core.device import check_batch_size, requested_device
 from negviz.core.errors import NegvizError
-from negviz.core.kinds import KindNames, kind_of
+from negviz.core.kinds import DatasetKind
 from negviz.core.metrics import STRICT
 from negviz.core.paths import ROOT, looks_like_path
 from negviz.core.schema import DatasetSpec, ModelSpec, spec_hash
@@ -46,19 +46,19 @@ def code_version() -> str:
     return f"{__version__}+g{sha}" if sha else __version__
 
 
-# Datasets whose score is a sentence similarity m(reference, candidate) (DEMETR, CANNOT): bi-encoders
-# use cosine there, as the NegBLEURT paper does; retrieval datasets keep the NevIR dot product.
-# Applied only when neither the user nor the catalog sets a similarity, and written into the
-# model spec, so the stored run's provenance and key say which similarity was used.
-SIMILARITY_KINDS = KindNames(lambda k: k.sentence_similarity)
+# Datasets whose score is a sentence similarity m(reference, candidate) (DEMETR, CANNOT; their
+# kind's sentence_similarity): bi-encoders use cosine there, as the NegBLEURT paper does; retrieval
+# datasets keep the NevIR dot product. Applied only when neither the user nor the catalog sets a
+# similarity, and written into the model spec, so the stored run's provenance and key say which
+# similarity was used.
 METRIC_SIMILARITY = {"bi-encoder": "cosine"}
 
 
-def metric_spec(model: ModelSpec | ResolvedModel, kind: str) -> ModelSpec:
+def metric_spec(model: ModelSpec | ResolvedModel, kind: DatasetKind) -> ModelSpec:
     """``model`` with ``similarity=cosine`` when it is a bi-encoder scored on a similarity dataset
     and no similarity was chosen; otherwise ``model`` unchanged."""
     spec = model.spec if isinstance(model, ResolvedModel) else model
-    if kind not in SIMILARITY_KINDS or "similarity" in spec.opts:
+    if not kind.sentence_similarity or "similarity" in spec.opts:
         return spec
     resolved = model if isinstance(model, ResolvedModel) else resolve_model(model)  # family, catalog options
     similarity = METRIC_SIMILARITY.get(resolved.spec.family or "")
@@ -166,7 +166,7 @@ def checked_model(model: ModelSpec | str, dataset: DatasetSpec) -> ResolvedModel
     return resolved
 
 
-def kept_texts(kind: str, frame: pd.DataFrame, scorer) -> pd.DataFrame | None:
+def kept_texts(kind: DatasetKind, frame: pd.DataFrame, scorer) -> pd.DataFrame | None:
     """The text a generative scorer kept per item and slot (its reasoning), None for others."""
     if not hasattr(scorer, "reasoning_for"):
         return None
@@ -221,7 +221,7 @@ def scored_record(
         model_revision=scorer.revision_id,
         dataset_name=dataset_name,
         dataset_spec=ds.spec.to_dict(),
-        dataset_kind=ds.kind,
+        dataset_kind=ds.kind.name,  # the store holds the name
         split=ds.spec.split,
         n=len(ds.frame),
         options=options,
@@ -309,10 +309,10 @@ def eval_inputs(
     check_batch_size(batch_size)
     resolved = checked_model(model, dataset)  # once
     ds = load_dataset(dataset, store=datasets_from)
-    if checked_only and "checked" not in kind_of(ds.kind).columns:
+    if checked_only and "checked" not in ds.kind.columns:
         raise NegvizError(
             f"--checked-only applies to perturbation datasets (DEMETR) only, not to {ds.spec.name!r} "
-            f"({ds.kind}); drop it"
+            f"({ds.kind.name}); drop it"
         )
     spec = metric_spec(resolved, ds.kind)
     if spec != resolved.spec:

@@ -8,16 +8,19 @@ import json
 import pandas as pd
 
 from negviz.core import metrics
-from negviz.core.kinds import NEGATION_PERTURBATION, kind_of, perturbation_row
-from negviz.core.schema import PAIRS
+from negviz.core.kinds import NEGATION_PERTURBATION, PAIRS_KIND, DatasetKind, perturbation_row
 from negviz.evaluation.item_scoring import wide_scores
 
 
 def summarize(
-    kind: str, frame: pd.DataFrame, scores: pd.DataFrame, tie_rule: str = metrics.STRICT, checked_only: bool = False
+    kind: DatasetKind,
+    frame: pd.DataFrame,
+    scores: pd.DataFrame,
+    tie_rule: str = metrics.STRICT,
+    checked_only: bool = False,
 ) -> dict:
     """Summary dict of a run; rates are fractions, every aggregate carries n and a CI."""
-    return kind_of(kind).summarize(frame, wide_scores(kind, frame, scores), tie_rule, checked_only)
+    return kind.summarize(frame, wide_scores(kind, frame, scores), tie_rule, checked_only)
 
 
 RATIO = "sensitivity_ratio"  # a perturbation run's metric: one ratio per perturbation
@@ -85,7 +88,7 @@ def _whole_size(spec_json: str) -> int | None:
 
 def pair_verdict_table(frame: pd.DataFrame, scores: pd.DataFrame, tie_rule: str = metrics.STRICT) -> pd.DataFrame:
     """Per-pair table: metadata, the four scores, verdicts, margins and error category."""
-    wide = wide_scores(PAIRS, frame, scores)
+    wide = wide_scores(PAIRS_KIND, frame, scores)
     v = metrics.pair_verdicts(wide["q1_d1"], wide["q1_d2"], wide["q2_d1"], wide["q2_d2"], tie_rule)
     meta = frame.drop(columns=["q1", "d1", "q2", "d2"]).reset_index(drop=True)
     return pd.concat([meta, wide.drop(columns=["item_id"]), v], axis=1)

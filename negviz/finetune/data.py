@@ -117,8 +117,8 @@ def _load_pairs(name: str, columns: str | None = None, split: str = "test"):
 
     options = {"columns": columns} if columns else {}
     ds = load(DatasetSpec.make(name, split, None, **options))
-    if ds.kind != PAIRS:
-        raise NegvizError(f"{name} holds {ds.kind}, not pairs (q1, d1, q2, d2): fine-tuning needs pairs")
+    if ds.kind.name != PAIRS:
+        raise NegvizError(f"{name} holds {ds.kind.name}, not pairs (q1, d1, q2, d2): fine-tuning needs pairs")
     return ds
 
 

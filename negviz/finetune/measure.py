@@ -16,12 +16,12 @@ import numpy as np
 import pandas as pd
 
 from negviz.core import metrics
-from negviz.core.kinds import NEGATION_PERTURBATION
-from negviz.core.schema import EXCLUSION, PAIRS, PERTURBATION, SLOTS, DatasetSpec, ModelSpec
+from negviz.core.kinds import EXCLUSION_KIND, NEGATION_PERTURBATION, PAIRS_KIND, PERTURBATION_KIND
+from negviz.core.schema import DatasetSpec, ModelSpec
 from negviz.evaluation.item_scoring import score_dataset, wide_scores
 from negviz.scorers.base import Progress, no_progress
 
-PAIR_SLOTS = tuple(SLOTS[PAIRS])  # q1_d1, q1_d2, q2_d1, q2_d2
+PAIR_SLOTS = tuple(PAIRS_KIND.slots)  # q1_d1, q1_d2, q2_d1, q2_d2
 ITEM_NAMES = (*PAIR_SLOTS, "cos", "margin1", "margin2", "correct")
 COSINE_DEFINITIONS = {
     "bi-encoder": "cos(E(d1), E(d2)) of the sentence embeddings",
@@ -69,7 +69,7 @@ _EXCLUSION_COLUMNS = {"item_id": "query_id", "anchor": "query", "positive": "pos
 def right_rank(scorer, frame: pd.DataFrame, progress=no_progress) -> dict[str, Any]:
     """ExcluIR Right Rank (with its CI and n) of exclusion rows (query_id, query, pos_doc,
     neg_doc) through the scorer's own exclusion path, as `negviz eval --dataset excluir` scores."""
-    ex = score_dataset(EXCLUSION, frame, scorer, progress).pivot(index="item_id", columns="slot", values="score")
+    ex = score_dataset(EXCLUSION_KIND, frame, scorer, progress).pivot(index="item_id", columns="slot", values="score")
     rr = metrics.right_rank_summary(ex["pos"], ex["neg"])
     return {
         "right_rank": rr["right_rank"],
@@ -114,7 +114,7 @@ def measure_sentences(
     if not self_positive:  # query/document/excluded-document triplets (ExcluIR): its Right Rank too
         out.update(right_rank(scorer, heldout.rename(columns=_EXCLUSION_COLUMNS), progress))
     if demetr is not None and len(demetr):
-        wide = wide_scores(PERTURBATION, demetr, score_dataset(PERTURBATION, demetr, scorer, progress))
+        wide = wide_scores(PERTURBATION_KIND, demetr, score_dataset(PERTURBATION_KIND, demetr, scorer, progress))
         d = metrics.demetr_summary(wide["candidate"], wide["perturbed"], wide["empty"], demetr["checked"])
         out.update(
             demetr_ratio=d["sensitivity_ratio"],
@@ -143,8 +143,8 @@ def measure(
 ) -> tuple[dict[str, Any], pd.DataFrame]:
     """(epoch metrics, per-pair items as (item_id, name, value)) for one checkpoint."""
     start = time.perf_counter()
-    scores = score_dataset(PAIRS, heldout, scorer, progress)
-    wide = wide_scores(PAIRS, heldout, scores)
+    scores = score_dataset(PAIRS_KIND, heldout, scorer, progress)
+    wide = wide_scores(PAIRS_KIND, heldout, scores)
     s = [wide[slot].to_numpy() for slot in PAIR_SLOTS]
     summary = metrics.pairs_summary(*s)
     verdicts = metrics.pair_verdicts(*s)

@@ -256,7 +256,7 @@ def held_out_item(dataset_spec: dict | None) -> tuple[str, str]:
     from negviz.datasets import facts
 
     try:
-        return HELD_OUT.get(facts(str((dataset_spec or {}).get("name"))).kind, UNKNOWN_ITEM)
+        return HELD_OUT.get(facts(str((dataset_spec or {}).get("name"))).kind.name, UNKNOWN_ITEM)
     except (NegvizError, OSError, KeyError, ValueError):
         return UNKNOWN_ITEM
 

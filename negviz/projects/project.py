@@ -15,7 +15,6 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from negviz.datasets import Dataset
-from negviz.evaluation.item_scoring import item_ids
 from negviz.results import annotations as ann
 from negviz.store import projects as rows
 from negviz.store.tables import now
@@ -131,7 +130,7 @@ def create(
     unknown = [t for t in types if t not in allowed]
     if unknown:
         raise ProjectError(f"Unknown negation types {unknown}; choose from {', '.join(allowed)}.")
-    ids = [str(i) for i in item_ids(ds.kind, ds.frame)]
+    ids = [str(i) for i in ds.kind.item_ids(ds.frame)]
     items = ann.sample_ids(ids, sample, seed)
     if not items:
         raise ProjectError(f"{ds.spec.name} has no pairs to label.")

@@ -25,7 +25,6 @@ from typing import Any
 import pandas as pd
 
 from negviz import __version__
-from negviz.evaluation.item_scoring import item_ids
 from negviz.projects.project import MAX_CLAIM_HOURS, MAX_GUIDELINES, MAX_OVERLAP, Project, ProjectError, check_name
 from negviz.results import annotations as ann
 from negviz.store import StoreError
@@ -557,7 +556,7 @@ def _items_here(store, found: _Problems, p: dict) -> set[str] | None:
             "project.dataset", f"{_show(dataset)} cannot be loaded here ({why})", "add it first (Add a dataset page)"
         )
         return items
-    known = set(map(str, item_ids(ds.kind, ds.frame)))
+    known = set(map(str, ds.kind.item_ids(ds.frame)))
     missing = [str(i) for i in listed if str(i) in items - known]
     if missing:
         found.add(

@@ -18,10 +18,9 @@ from typing import Any, Callable, Iterable, Mapping
 
 import pandas as pd
 
-from negviz.core import outcomes as oc
 from negviz.core.cpu_features import device_label
 from negviz.core.json_values import plain
-from negviz.core.kinds import kind_of
+from negviz.core.kinds import DatasetKind
 from negviz.evaluation.catalog import eval_command
 from negviz.evaluation.run_choice import POLICY
 from negviz.results.dataset_view import DatasetView
@@ -183,7 +182,7 @@ def _dataset_section(
     out: dict[str, Any] = {
         "name": name,
         "title": ds.title,
-        "kind": ds.kind,
+        "kind": ds.kind.name,
         "split": ds.spec.split,
         "n_items": len(ds.frame),
         "metric": f.metric,
@@ -206,7 +205,7 @@ def _dataset_section(
     # headline: the leaderboard's rows (same headline(), CI and n), published rows beside them
     out.update(rep.add(headline.section(view, chosen, catalog, reference)))
 
-    if not oc.has_verdicts(ds.kind):
+    if not ds.kind.has_verdicts:
         return out
     from negviz.analyses.compare import compare
 
@@ -214,7 +213,7 @@ def _dataset_section(
     stored = {m: view.record(out["run_ids"][m]) for m in order}
     out["mcnemar"] = [plain(compare(stored[model], wide[model], stored[m], wide[m])) for m in order[1:]]
     outs = view.outcomes(chosen)
-    typed_by = kind_of(ds.kind).typed_by  # DEMETR's columns are its perturbations: the sensitivity section
+    typed_by = ds.kind.typed_by  # DEMETR's columns are its perturbations: the sensitivity section
     if not typed_by:
         say(f"{name}: per-type cells")
         out["per_type"] = rep.add(per_type.section(view, outs, order))
@@ -242,17 +241,14 @@ def _examples(
 ) -> dict[str, Any]:
     from negviz.analyses import paircard
     from negviz.analyses.compare import verdict_disagreements
-    from negviz.evaluation.item_scoring import item_ids
 
     model, other = order[0], order[1]
     picked = verdict_disagreements(outs, model, other, per_side)
-    ids = item_ids(ds.kind, ds.frame).astype(str)
-    position = {i: k for k, i in enumerate(ids)}
     families = {r["model_name"]: r.get("family") for r in records}
     specs = {r["model_name"]: r.get("model_spec") for r in records}
     items, notes = [], []
     for k, ex in enumerate(picked.to_dict("records")):
-        row = ds.frame.iloc[position[ex["item_id"]]].to_dict()
+        row = ds.item(ex["item_id"]).as_row()
         card_id = f"card-{name}-{k}"
         rep.cards[card_id] = paircard.card_html(ds.kind, row)
         scores = {}
@@ -265,7 +261,7 @@ def _examples(
             ]
         )
         item = {**plain(ex), "card": card_id, "scores": scores, "verdicts": verdicts, "maxsim": []}
-        if ds.kind in paircard.MAXSIM_KINDS:
+        if ds.kind.name in paircard.MAXSIM_KINDS:
             for m in (model, other):
                 if families.get(m) in families_of_architecture(LATE_INTERACTION):
                     item["maxsim"].append(
@@ -289,7 +285,7 @@ def _examples(
 
 def _maxsim(
     rep: Report,
-    kind: str,
+    kind: DatasetKind,
     row: Mapping,
     model: str,
     spec: Mapping | None,
@@ -315,7 +311,7 @@ def _maxsim(
             rep.scorers.clear()  # one model at a time
             rep.scorers[text] = load_scorer(text, device="cpu")
         scorer = rep.scorers[text]
-        texts = kind_of(kind).texts_of(row)  # the registry says which columns are queries, documents
+        texts = kind.texts_of(row)  # the kind says says which columns are queries, documents
         shown = 0
         if len(texts.queries) > 1:  # the query this model does worse on (each query has its margin)
             mine = outs[(outs["item_id"] == item_id) & (outs["model"] == model)].iloc[0]

@@ -12,7 +12,6 @@ from __future__ import annotations
 from typing import Any
 
 from negviz.core.kinds import kind_of
-from negviz.core.outcomes import has_verdicts
 from negviz.evaluation import run_choice
 from negviz.evaluation.catalog import eval_command, run_base
 from negviz.evaluation.summaries import headline
@@ -42,9 +41,10 @@ def against_base(store, record) -> dict[str, Any] | None:
         "metric": metric,
         metric: value,
     }
-    if kind_of(record.dataset_kind).typed_by:  # DEMETR: the ratio per perturbation
+    kind = kind_of(record.dataset_kind)  # the stored record names its kind
+    if kind.typed_by:  # DEMETR: the ratio per perturbation
         out["perturbations"] = ratio_table(record.summary, base_run.summary)
-    elif has_verdicts(record.dataset_kind):
+    elif kind.has_verdicts:
         from negviz.analyses.compare import compare
 
         out["mcnemar"] = compare(record, store.scores_wide(record.run_id), base_run, store.scores_wide(base_run.run_id))

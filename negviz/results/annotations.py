@@ -24,9 +24,7 @@ import pandas as pd
 
 from negviz import __version__
 from negviz.core.errors import NegvizError
-from negviz.core.schema import TEXT_COLUMNS
 from negviz.datasets import Dataset
-from negviz.evaluation.item_scoring import item_ids
 from negviz.language.taxonomy.types import TYPES
 from negviz.language.text.csv_cells import csv_bytes, unneutralise_cell
 from negviz.store import projects as project_rows
@@ -133,7 +131,7 @@ def check_item(ds: Dataset, item_id: str) -> None:
 
 
 def _ids(ds: Dataset) -> set[str]:
-    return set(item_ids(ds.kind, ds.frame))
+    return set(ds.kind.item_ids(ds.frame))
 
 
 def save(store, ds: Dataset, item_id: str, annotator: str, label: Label, types: list[str] | None = None) -> int:
@@ -220,8 +218,8 @@ def export_frame(store, ds: Dataset, all_versions: bool = False) -> pd.DataFrame
     raw = store.annotations(ds.spec.name, latest=not all_versions)
     flat = flatten(raw)
     flat["created_at"] = flat["created_at"].map(lambda t: t.isoformat())
-    texts = ds.frame.assign(item_id=item_ids(ds.kind, ds.frame).to_numpy())
-    text_cols = [c for c in (*TEXT_COLUMNS[ds.kind], "cue", "edit_type") if c in texts]
+    texts = ds.frame.assign(item_id=ds.kind.item_ids(ds.frame).to_numpy())
+    text_cols = [c for c in (*ds.kind.text_columns, "cue", "edit_type") if c in texts]
     out = flat[list(EXPORT_KEY)].merge(texts[["item_id", *text_cols]], on="item_id", how="left")
     out = out.merge(_adjudicated_columns(store, ds.spec.name), on="item_id", how="left")
     out["dataset_split"] = ds.spec.split
@@ -321,7 +319,6 @@ def import_annotations(store, ds: Dataset, data: bytes, filename: str) -> Import
     frame = read_export(data, filename)
     types = type_options()
     ids = _ids(ds)
-    texts = ds.frame.assign(item_id=item_ids(ds.kind, ds.frame).to_numpy()).set_index("item_id")
     problems: list[str] = []
     parsed = []
     for n, row in enumerate(frame.to_dict(orient="records"), start=2 if filename.endswith(".csv") else 1):
@@ -331,8 +328,9 @@ def import_annotations(store, ds: Dataset, data: bytes, filename: str) -> Import
             item = str(row["item_id"])
             if item not in ids:
                 raise AnnotationError(f"{ds.spec.name} has no pair {item!r}")
-            for col in TEXT_COLUMNS[ds.kind]:
-                if col in row and row[col] not in (None, "") and str(row[col]) != str(texts.at[item, col]):
+            texts = ds.item(item)  # its kind's record: the text columns are its fields
+            for col in ds.kind.text_columns:
+                if col in row and row[col] not in (None, "") and str(row[col]) != str(getattr(texts, col)):
                     raise AnnotationError(
                         f"the {col} text of {item} differs from {ds.spec.name}'s (another data version?)"
                     )

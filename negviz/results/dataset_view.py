@@ -25,6 +25,7 @@ from typing import Any, Callable, Iterable, Protocol
 import pandas as pd
 
 from negviz.core import outcomes as oc
+from negviz.core.kinds import DatasetKind
 from negviz.core.schema import queries_dataset
 from negviz.evaluation import run_choice
 from negviz.store.record import ATTRIBUTION, COMPLETE, EVAL, FINETUNE, RETRIEVAL
@@ -107,7 +108,7 @@ class DatasetView:
         return self._read("dataset", (self.name,), lambda: load(self.name, store=self.store))
 
     @property
-    def kind(self) -> str:
+    def kind(self) -> DatasetKind:
         return self.dataset.kind
 
     @cached_property
@@ -225,10 +226,9 @@ class DatasetView:
         heatmap's and error preference's columns (DEMETR's 35k items take ~13 s to type by
         detection: its axis is the perturbation, so items a column types go unlabelled)."""
         from negviz.analyses import per_type
-        from negviz.core.kinds import kind_of
 
         ds = self.dataset
-        return per_type.item_meta(ds.kind, ds.frame, None if kind_of(ds.kind).typed_by else self.labels())
+        return per_type.item_meta(ds.kind, ds.frame, None if ds.kind.typed_by else self.labels())
 
     def perturbation_table(self, run, checked_only: bool = False) -> pd.DataFrame:
         """A stored run's perturbation table (negviz.analyses.sensitivity.run_table): its stored
@@ -378,7 +378,7 @@ class DatasetView:
         from negviz.results.against_base import base_run_choice
 
         rows, items = [], {}
-        if not oc.has_verdicts(self.kind):
+        if not self.kind.has_verdicts:
             return pd.DataFrame(), items
         for run in self.chosen(models).itertuples(index=False):
             base = run_base(run.model_name, run.summary, catalog)

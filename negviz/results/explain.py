@@ -16,7 +16,6 @@ from typing import Any
 
 import pandas as pd
 
-from negviz.core import outcomes
 from negviz.core.options import Option
 from negviz.core.schema import DatasetSpec
 from negviz.scorers.base import Progress, no_progress
@@ -117,7 +116,7 @@ def run_cue_influence(
     verdict_scores = score_dataset(ds.kind, ds.frame, scorer)  # the slot scores, from the score cache
     quantities = attribute_items(scorer, ds.kind, ds.frame, method, steps, progress)
     scores = pd.concat([verdict_scores, quantities], ignore_index=True)
-    types = automatic_types(ds) if outcomes.has_verdicts(ds.kind) else None
+    types = automatic_types(ds) if ds.kind.has_verdicts else None
     summary = summarize(ds.kind, scores, method, steps, types)
     record = scored_record(KIND, key, scorer, ds, ds.spec.name, options, summary, start)
     return save_result(store, record, scores, force)
@@ -137,7 +136,6 @@ def run_layer_curves(
     run of kind "attribution" (options: analysis "layer curves", the columns); reused when stored."""
     from negviz.analyses.inspector import automatic_types
     from negviz.analyses.layers import ANALYSIS, curve_scores, dataset_curves, summarize, twins
-    from negviz.evaluation.item_scoring import item_ids
     from negviz.evaluation.runner import run_key, scored_record
 
     start = time.perf_counter()
@@ -145,17 +143,17 @@ def run_layer_curves(
     pairs = twins(ds.kind)
     if not pairs:
         raise ValueError(
-            f"{ds.spec.name} ({ds.kind}) has no two texts that differ by an edit to compare layer by layer"
+            f"{ds.spec.name} ({ds.kind.name}) has no two texts that differ by an edit to compare layer by layer"
         )
     columns = tuple(columns or pairs[0])
     if columns not in pairs:
-        raise ValueError(f"columns {columns} are not a twin of {ds.kind} items; use one of {pairs}")
+        raise ValueError(f"columns {columns} are not a twin of {ds.kind.name} items; use one of {pairs}")
     options = {"analysis": ANALYSIS, "columns": list(columns)}
     key = run_key(scorer.spec, scorer.revision_id, ds.spec, options)
     reused = stored_result(store, key, force)
     if reused is not None:
         return reused
-    curves = dataset_curves(scorer, ds.kind, ds.frame, item_ids(ds.kind, ds.frame).tolist(), columns, progress=progress)
+    curves = dataset_curves(scorer, ds.kind, ds.frame, ds.kind.item_ids(ds.frame).tolist(), columns, progress=progress)
     summary = summarize(curves, automatic_types(ds), columns)
     record = scored_record(KIND, key, scorer, ds, ds.spec.name, options, summary, start)
     return save_result(store, record, curve_scores(curves), force)

@@ -12,9 +12,7 @@ import pandas as pd
 
 from negviz.analyses import per_type as at
 from negviz.charts.per_type import category_label, margin_distributions, preference_bars
-from negviz.core import outcomes as oc
 from negviz.core.json_values import plain
-from negviz.core.kinds import kind_of
 from negviz.sections.base import Caption, Section
 
 ALL_ITEMS = "all items"
@@ -23,8 +21,8 @@ ALL_ITEMS = "all items"
 def verdict_caption(view) -> Caption:
     """What the error figure counts: the dataset, its split and the verdicts every item gets."""
     ds = view.dataset
-    note = kind_of(ds.kind).category_note
-    verdicts = ", ".join(category_label(c) for c in oc.CATEGORIES[ds.kind])
+    note = ds.kind.category_note
+    verdicts = ", ".join(category_label(c) for c in ds.kind.categories)
     return Caption(
         "{title} · split {split} · every item gets one verdict: " + verdicts + (f" ({note})." if note else "."),
         {"title": ds.title, "split": ds.spec.split},
@@ -33,7 +31,7 @@ def verdict_caption(view) -> Caption:
 
 def margin_caption(view) -> Caption:
     """What the margins figure shows: each margin's name, the tie line, each model's own scale."""
-    names = oc.MARGINS[view.kind]
+    names = view.kind.margin_labels
     return Caption(
         f"Margins {' and '.join(n for n in names if n)} per model; left of the dashed tie line the model "
         "ranks the wrong document first. Each model keeps its own score scale."
@@ -53,7 +51,7 @@ def section(
     one), and each model's margins."""
     name, ds = view.name, view.dataset
     kind, split = ds.kind, ds.spec.split
-    categories = oc.CATEGORIES[kind]
+    categories = kind.categories
     prefs = at.ordered_preference(outcomes, kind, models, facets)
     n_note = at.preference_n_note(prefs, facets is not None)  # never one n for runs of different n
     errors_id, margins_id = f"errors-{name}", f"margins-{name}"
@@ -61,7 +59,7 @@ def section(
         errors_id: preference_bars(
             prefs, categories, f"Error preference · {name} {split} · {scope} ({n_note})", faceted=facets is not None
         ),
-        margins_id: margin_distributions(outcomes, oc.MARGINS[kind], f"Margins · {name} {split} · {scope}", models),
+        margins_id: margin_distributions(outcomes, kind.margin_labels, f"Margins · {name} {split} · {scope}", models),
     }
     captions = {errors_id: verdict_caption(view), margins_id: margin_caption(view)}
     margins = at.margin_table(outcomes, kind)
@@ -70,7 +68,7 @@ def section(
         "category_labels": {c: category_label(c) for c in categories},
         "preference": plain(prefs.drop(columns=["facet"])),
         "margins": plain(margins),
-        "margin_definitions": [m for m in oc.MARGINS[kind] if m],
+        "margin_definitions": [m for m in kind.margin_labels if m],
         "figures": [errors_id, margins_id],
     }
     tables = {"preference": prefs, "margins": margins, "warning": at.preference_n_warning(prefs, models)}

@@ -4,7 +4,7 @@ are cached here, so every page shows what the report and the CLI compute, read o
     view = dataset_view("nevir")
     view.dataset.frame, view.facts.metric, view.runs(), view.outcomes(chosen), view.labels()
     dataset_view().finetune_runs()          # no name: the whole store (the drift page)
-    training_pair(run["dataset_spec"], "12-3")  # a fine-tuning run's held-out pair, from its spec
+    training_pair(run["dataset_spec"], "12-3")  # a fine-tuning run's held-out pair (its kind's record)
 
 Every cache is keyed by the store's URL (resources.db_url), so another store, or the shipped runs
 standing in while the database is away, never shows this one's data. A stored run never changes:
@@ -16,7 +16,6 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-import pandas as pd
 import streamlit as st
 
 from negviz.results.dataset_view import READS, DatasetView
@@ -56,17 +55,16 @@ class PageCache:
         return _KEEP[life](self.url, what, key, compute)
 
 
-def training_pair(dataset_spec: dict, pair: str) -> pd.Series | None:
-    """The texts of one held-out pair of a fine-tuning run, read from the run's own dataset spec,
-    or None when that dataset cannot be read here (a user file that stayed on another machine, a
-    pair the dataset no longer has)."""
+def training_pair(dataset_spec: dict, pair: str):
+    """One held-out pair of a fine-tuning run as its kind's record (``item.kind``, ``item.as_row()``),
+    read from the run's own dataset spec, or None when that dataset cannot be read here (a user
+    file that stayed on another machine, a pair the dataset no longer has)."""
     from negviz.core.errors import NegvizError
     from negviz.core.schema import DatasetSpec
-    from negviz.datasets import facts, load
+    from negviz.datasets import load
 
     try:
-        spec = DatasetSpec.from_dict(dataset_spec)
-        return load(spec).frame.set_index(facts(spec.name).id_column).loc[pair]
+        return load(DatasetSpec.from_dict(dataset_spec)).item(pair)
     except (NegvizError, OSError, KeyError, ValueError):
         return None
 

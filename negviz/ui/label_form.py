@@ -6,7 +6,7 @@ from __future__ import annotations
 import streamlit as st
 
 from negviz.analyses import paircard
-from negviz.core.kinds import kind_of
+from negviz.core.kinds import DatasetKind
 from negviz.language.taxonomy import TAXONOMY
 from negviz.results import annotations as ann
 from negviz.store import StoreError
@@ -29,9 +29,9 @@ def annotator_name() -> str:
     )
 
 
-def asks_ambiguity(kind: str) -> bool:
+def asks_ambiguity(kind: DatasetKind) -> bool:
     """Whether items of this kind have a query an annotator may call ambiguous (the kind's label fields)."""
-    return "query_ambiguous" in kind_of(kind).label_fields
+    return "query_ambiguous" in kind.label_fields
 
 
 def validity_index(label) -> int | None:

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from negviz.core import outcomes
+from negviz.core.kinds import DatasetKind
 from negviz.datasets import DatasetFacts
 from negviz.language.taxonomy.labels import source_words
 from negviz.ui.dataset_cache import dataset_view
@@ -16,7 +16,7 @@ from negviz.ui.dataset_cache import dataset_view
 @dataclass
 class TypesContext:
     name: str
-    kind: str
+    kind: DatasetKind
     title: str
     split: str
     facts: DatasetFacts
@@ -45,7 +45,7 @@ def context(name: str, runs: pd.DataFrame) -> TypesContext | None:
     negviz.ui.navigation.pickers.shown_runs), or None when items of its kind have no verdicts."""
     view = dataset_view(name)
     ds = view.dataset
-    if not outcomes.has_verdicts(ds.kind):
+    if not ds.kind.has_verdicts:
         return None
     meta = view.item_meta()
     return TypesContext(name, ds.kind, ds.title, ds.spec.split, view.facts, runs, view.outcomes(runs), meta)

@@ -14,10 +14,10 @@ import pytest
 
 from negviz.analyses import attribution as A
 from negviz.analyses import layers as L
-from negviz.core.schema import PAIRS
 from negviz.datasets import load
 from negviz.evaluation.catalog import load_scorer
 from negviz.results.explain import run_layer_curves
+from negviz.core.kinds import PAIRS_KIND
 
 IDF_ONCE = math.log(3 / 2) + 1  # smooth idf of a term in one of the pair's two texts
 IDF_BOTH = 1.0
@@ -35,7 +35,7 @@ def tfidf_cosine(a: str, b: str) -> float:
 
 def _contrast(query: str, good: str, bad: str, cue: str = "") -> A.Contrast:
     row = {"q1": query, "d1": good, "q2": query + " twin", "d2": bad, "cue": cue}
-    return A.contrasts(PAIRS, row)[0]
+    return A.contrasts(PAIRS_KIND, row)[0]
 
 
 def _nevir_row(pair_id: str = "1230-2") -> dict:
@@ -69,7 +69,7 @@ def test_the_cue_is_the_negation_edit_and_its_share_is_of_the_absolute_attributi
         "d2": "Ann went home.",
         "cue": "not",
     }
-    first, second = A.contrasts(PAIRS, row)
+    first, second = A.contrasts(PAIRS_KIND, row)
     assert (first.label, second.label) == ("s(q1,d1) - s(q1,d2)", "s(q2,d2) - s(q2,d1)")
     words = A.word_table(first)
     cues = words[words["is_cue"]].groupby("role")["token"].apply(set).to_dict()
@@ -85,7 +85,7 @@ def test_a_cue_the_edit_moved_still_counts():
     """NevIR 1230-2: "did not enjoy it" becomes "enjoyed it but not". The word diff aligns "not" as
     unchanged (it is in both documents), but it sits against the changed words: it is the cue in
     both documents, not the words around it."""
-    first = A.contrasts(PAIRS, _nevir_row("1230-2") | {"pair_id": "1230-2"})[0]
+    first = A.contrasts(PAIRS_KIND, _nevir_row("1230-2") | {"pair_id": "1230-2"})[0]
     words = A.word_table(first)
     cues = words[words["is_cue"]].groupby("role")["token"].apply(list).to_dict()
     assert cues["good"] == ["not"] and cues["bad"] == ["not"]
@@ -97,7 +97,7 @@ def test_a_cue_the_edit_moved_still_counts():
         "d2": "Not here: Ann went home.",
         "cue": "not",
     }
-    words = A.word_table(A.contrasts(PAIRS, far)[0])
+    words = A.word_table(A.contrasts(PAIRS_KIND, far)[0])
     assert set(words.loc[words["is_cue"], "token"]) == {"did", "go", "went"}
 
 

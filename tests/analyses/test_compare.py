@@ -7,6 +7,7 @@ import pandas as pd
 import pytest
 
 from negviz.analyses.compare import compare, item_correctness, verdict_disagreements
+from negviz.core.kinds import EXCLUSION_KIND, SENTENCE_PAIRS_KIND
 
 
 def run(run_id: str, model: str, dataset: str = "excluir", options: dict | None = None) -> SimpleNamespace:
@@ -22,9 +23,9 @@ def exclusion_wide(pos: list[float], neg: list[float], ids: list[str]) -> pd.Dat
 
 def test_item_correctness_is_each_items_verdict_and_refuses_kinds_without_one():
     wide = exclusion_wide([2.0, 1.0, 1.0], [1.0, 2.0, 1.0], ["a", "b", "c"])
-    assert item_correctness("exclusion", wide).to_dict() == {"a": True, "b": False, "c": False}  # a tie is wrong
+    assert item_correctness(EXCLUSION_KIND, wide).to_dict() == {"a": True, "b": False, "c": False}  # a tie is wrong
     with pytest.raises(ValueError, match="no"):
-        item_correctness("sentence_pairs", pd.DataFrame())
+        item_correctness(SENTENCE_PAIRS_KIND, pd.DataFrame())
 
 
 def test_compare_tests_only_the_shared_items():

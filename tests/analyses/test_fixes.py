@@ -5,6 +5,7 @@ import pandas as pd
 import pytest
 
 from negviz.analyses.fixes import by_type, repairs, summary
+from negviz.core.kinds import PAIRS_KIND
 
 
 def test_repairs_concentrate_by_type():
@@ -12,7 +13,7 @@ def test_repairs_concentrate_by_type():
     right, wrong = [2, 1, 1, 2], [1, 2, 1, 2]
     base = wide([wrong, wrong, right, right])
     model = wide([right, right, wrong, right])
-    items = repairs("pairs", model, "strict", base, "strict")
+    items = repairs(PAIRS_KIND, model, "strict", base, "strict")
     assert list(items["change"]) == ["repaired", "repaired", "broken", ""]
     s = summary(items)
     assert (s["repaired"], s["broken"], s["difference"]) == (2, 1, 0.25)
@@ -36,9 +37,9 @@ def test_repairs_judge_each_run_under_its_own_tie_rule_on_shared_items():
     cols = ["q1_d1", "q1_d2", "q2_d1", "q2_d2"]
     base = pd.DataFrame([[2, 1, 1, 1], [2, 1, 1, 2]], columns=cols, index=["t", "x"])
     model = pd.DataFrame([[2, 1, 1, 1]], columns=cols, index=["t"])
-    same_rule = repairs("pairs", model, "strict", base, "strict")
+    same_rule = repairs(PAIRS_KIND, model, "strict", base, "strict")
     assert same_rule["item_id"].tolist() == ["t"] and same_rule["change"].tolist() == [""]
-    own_rule = repairs("pairs", model, "mteb", base, "strict")
+    own_rule = repairs(PAIRS_KIND, model, "mteb", base, "strict")
     assert own_rule["change"].tolist() == ["repaired"]
 
 

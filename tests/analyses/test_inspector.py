@@ -5,6 +5,7 @@ import pandas as pd
 import pytest
 
 from negviz.analyses import inspector as ins
+from negviz.core.kinds import EXCLUSION_KIND, SENTENCE_PAIRS_KIND
 
 IDS = ["10", "2", "3", "1"]  # dataset order; natural order is 1, 2, 3, 10
 FRAME = pd.DataFrame({"query_id": IDS, "query": "q", "pos_doc": "p", "neg_doc": "n"})
@@ -18,21 +19,21 @@ ANNOTATIONS = pd.DataFrame({"item_id": ["2", "2", "3"], "annotator": ["ana", "be
 
 @pytest.fixture(scope="module")
 def items():
-    return ins.item_table("exclusion", FRAME, TYPES, ANNOTATIONS, "ana")
+    return ins.item_table(EXCLUSION_KIND, FRAME, TYPES, ANNOTATIONS, "ana")
 
 
 @pytest.fixture(scope="module")
 def verdicts():
-    return ins.verdict_table("exclusion", FRAME, {"A": (WIDE, "strict")})
+    return ins.verdict_table(EXCLUSION_KIND, FRAME, {"A": (WIDE, "strict")})
 
 
 def test_verdict_options_list_the_kinds_failures_or_only_any():
-    assert ins.verdict_options("exclusion") == ["any", "correct", "failed", "wrong", "tie"]
-    assert ins.verdict_options("sentence_pairs") == ["any"]  # a similarity, no right or wrong
+    assert ins.verdict_options(EXCLUSION_KIND) == ["any", "correct", "failed", "wrong", "tie"]
+    assert ins.verdict_options(SENTENCE_PAIRS_KIND) == ["any"]  # a similarity, no right or wrong
 
 
 def test_model_verdicts_keep_dataset_order_and_leave_out_unscored_items():
-    got = ins.model_verdicts("exclusion", FRAME, WIDE.loc[["1", "10"]])
+    got = ins.model_verdicts(EXCLUSION_KIND, FRAME, WIDE.loc[["1", "10"]])
     assert got["item_id"].tolist() == ["10", "1"]
     assert got["category"].tolist() == ["correct", "correct"] and got["margin"].tolist() == [1.0, 2.0]
     assert ins.stack_verdicts({}).empty

@@ -10,6 +10,7 @@ import pytest
 
 from negviz.analyses import layers as L
 from negviz.evaluation.catalog import load_scorer
+from negviz.core.kinds import EXCLUSION_KIND, PAIRS_KIND
 
 
 def test_the_layer_curve_equals_a_direct_computation_on_two_sentences():
@@ -100,5 +101,5 @@ def test_summarize_gives_the_median_last_to_first_cue_ratio():
 
 
 def test_twins_are_the_edited_column_pairs_of_a_kind():
-    assert L.twins("pairs") == [("d1", "d2"), ("q1", "q2")]
-    assert L.twins("exclusion") == []  # its texts are not an edit of one another
+    assert L.twins(PAIRS_KIND) == [("d1", "d2"), ("q1", "q2")]
+    assert L.twins(EXCLUSION_KIND) == []  # its texts are not an edit of one another

@@ -7,8 +7,8 @@ import pandas as pd
 import pytest
 
 from negviz.analyses import lexical as X
-from negviz.core.schema import PAIRS
 from negviz.evaluation.catalog import load_scorer
+from negviz.core.kinds import PAIRS_KIND
 
 
 def test_the_lexical_measure_on_hand_built_pairs():
@@ -24,8 +24,8 @@ def test_the_lexical_measure_on_hand_built_pairs():
     bm25 = load_scorer("bm25")
     from negviz.evaluation.item_scoring import score_dataset, wide_scores
 
-    wide = wide_scores(PAIRS, frame, score_dataset(PAIRS, frame, bm25)).set_index("item_id")
-    lex = X.lexical_margins(PAIRS, frame, wide).set_index("item_id")
+    wide = wide_scores(PAIRS_KIND, frame, score_dataset(PAIRS_KIND, frame, bm25)).set_index("item_id")
+    lex = X.lexical_margins(PAIRS_KIND, frame, wide).set_index("item_id")
     assert lex.loc["a", "margin1"] > 0 and lex.loc["a", "margin2"] > 0  # each query shares words with its own doc
     assert lex.loc["b", "margin1"] < 0 and lex.loc["b", "margin2"] == 0  # q1 "blue sky" matches d2 only
     assert lex.loc["a", "margin1"] == pytest.approx(wide.loc["a", "q1_d1"] - wide.loc["a", "q1_d2"])

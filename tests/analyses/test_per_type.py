@@ -10,6 +10,7 @@ from negviz.analyses import per_type as at
 from negviz.charts.per_type import BELOW, accuracy_heatmap, distribution_bars, margin_distributions, preference_bars
 from negviz.core import outcomes as oc
 from negviz.evaluation.published import load_reference
+from negviz.core.kinds import EXCLUSION_KIND, PAIRS_KIND
 
 # Four NevIR-style pairs with s(q1,d1), s(q1,d2), s(q2,d1), s(q2,d2) chosen to hit each verdict.
 WIDE = pd.DataFrame(
@@ -27,11 +28,11 @@ def outcomes_two_models():
     # model A: the verdicts above; model B: every pair correct.
     good = WIDE.copy()
     good[["q1_d1", "q2_d2"]], good[["q1_d2", "q2_d1"]] = 1.0, 0.0
-    return oc.run_outcomes("pairs", {"A": ("ra", WIDE, "strict"), "B": ("rb", good, "strict")})
+    return oc.run_outcomes(PAIRS_KIND, {"A": ("ra", WIDE, "strict"), "B": ("rb", good, "strict")})
 
 
 def test_item_outcomes_give_each_error_category():
-    out = oc.item_outcomes("pairs", WIDE)
+    out = oc.item_outcomes(PAIRS_KIND, WIDE)
     assert out["category"].tolist() == ["correct", "prefers_original", "prefers_edited", "reversed", "tie"]
     assert out["correct"].tolist() == [True, False, False, False, False]
     assert out["margin1"].round(6).tolist() == [0.8, 0.8, -0.8, -0.8, 0.0]
@@ -40,7 +41,7 @@ def test_item_outcomes_give_each_error_category():
 
 def test_exclusion_outcomes_are_right_rank_with_ties():
     wide = pd.DataFrame({"pos": [2.0, 1.0, 1.0], "neg": [1.0, 2.0, 1.0]}, index=["a", "b", "c"])
-    out = oc.item_outcomes("exclusion", wide)
+    out = oc.item_outcomes(EXCLUSION_KIND, wide)
     assert out["category"].tolist() == ["correct", "wrong", "tie"]
     assert out["margin1"].tolist() == [1.0, -1.0, 0.0] and out["margin2"].isna().all()
 
@@ -86,7 +87,7 @@ def test_groups_for_each_axis_on_nevir():
 
 
 def test_preference_table_counts_and_shares():
-    prefs = at.preference_table(outcomes_two_models(), "pairs").set_index(["model", "category"])
+    prefs = at.preference_table(outcomes_two_models(), PAIRS_KIND).set_index(["model", "category"])
     assert prefs.loc[("A", "reversed"), "count"] == 1 and prefs.loc[("A", "reversed"), "share"] == 0.2
     assert prefs.loc[("B", "correct"), "share"] == 1.0 and prefs.loc[("B", "tie"), "count"] == 0
     assert (prefs.groupby("model")["share"].sum() == 1.0).all()
@@ -153,7 +154,7 @@ def test_heatmap_difference_mode_is_centred_on_zero():
 
 
 def test_preference_bars_stack_every_category_with_counts():
-    prefs = at.preference_table(outcomes_two_models(), "pairs")
+    prefs = at.preference_table(outcomes_two_models(), PAIRS_KIND)
     fig = preference_bars(prefs, oc.CATEGORIES["pairs"], "t")
     assert [t.name for t in fig.data][0] == "correct" and len(fig.data) == 5
     assert fig.layout.barmode == "stack"
@@ -163,7 +164,7 @@ def test_preference_bars_stack_every_category_with_counts():
     assert list(reversed_.y) == ["A", "B"] and list(reversed_.customdata[0]) == ["A", "all", "reversed", 1, 5]
     assert fig.data[0].text[1] == "100% (5)" and reversed_.text[0] == "20% (1)"  # share and count
     faceted = preference_bars(
-        at.preference_table(outcomes_two_models(), "pairs", pd.Series({"p1": "f", "p2": "g"})),
+        at.preference_table(outcomes_two_models(), PAIRS_KIND, pd.Series({"p1": "f", "p2": "g"})),
         oc.CATEGORIES["pairs"],
         "t",
         faceted=True,
@@ -172,7 +173,7 @@ def test_preference_bars_stack_every_category_with_counts():
 
 
 def test_margin_histograms_one_row_per_model_with_tie_line():
-    fig = margin_distributions(outcomes_two_models(), oc.MARGINS["pairs"], "t", ["A", "B"])
+    fig = margin_distributions(outcomes_two_models(), PAIRS_KIND.margin_labels, "t", ["A", "B"])
     hists = [t for t in fig.data if t.type == "histogram"]
     assert len(hists) == 4 and fig.data[0].name == "s(q1,d1) - s(q1,d2)"
     assert [s.x0 for s in fig.layout.shapes] == [0, 0]

@@ -11,6 +11,7 @@ from negviz.core.kinds import PERTURBATION, kind_of
 from negviz.core.schema import DatasetSpec, ModelSpec
 from negviz.evaluation.published import load_reference
 from negviz.language.text import perturb
+from negviz.core.kinds import PAIRS_KIND, PERTURBATION_KIND, SENTENCE_PAIRS_KIND
 
 # Two perturbations x 3 items. Scores t = m(ref, mt), h = m(ref, pert), e = m(ref, ".") by hand:
 #   negation:1  t .9 h .5 e .1 -> ratio .4/.8 = .5, detected
@@ -156,13 +157,13 @@ def test_metric_spec_gives_bi_encoders_cosine_on_similarity_datasets_only():
     from negviz.evaluation.runner import metric_spec
 
     mini = ModelSpec.parse("all-MiniLM-L6-v2")
-    assert metric_spec(mini, "perturbation").opts == {"similarity": "cosine"}
-    assert metric_spec(mini, "sentence_pairs").opts == {"similarity": "cosine"}
-    assert metric_spec(mini, "pairs") == mini  # NevIR keeps the dot product
+    assert metric_spec(mini, PERTURBATION_KIND).opts == {"similarity": "cosine"}
+    assert metric_spec(mini, SENTENCE_PAIRS_KIND).opts == {"similarity": "cosine"}
+    assert metric_spec(mini, PAIRS_KIND) == mini  # NevIR keeps the dot product
     dot = ModelSpec.parse("all-MiniLM-L6-v2[similarity=dot]")
-    assert metric_spec(dot, "perturbation") == dot  # the user's choice wins
+    assert metric_spec(dot, PERTURBATION_KIND) == dot  # the user's choice wins
     for name in ("tfidf", "bm25", "maxsim-all-MiniLM-L6-v2"):
-        assert metric_spec(ModelSpec.parse(name), "perturbation") == ModelSpec.parse(name)
+        assert metric_spec(ModelSpec.parse(name), PERTURBATION_KIND) == ModelSpec.parse(name)
 
 
 def test_demetr_run_records_cosine_and_matches_its_stored_summary(tmp_path, tiny_model_dir, score_cache):

@@ -9,14 +9,15 @@ import pytest
 
 from negviz.analyses import attribution as A
 from negviz.core.progress import MAX_SWING, Cancelled, Eta, duration_text, time_left
-from negviz.core.schema import PAIRS, ModelSpec
+from negviz.core.schema import ModelSpec
 from negviz.evaluation.catalog import load_scorer
+from negviz.core.kinds import PAIRS_KIND
 
 SECOND = "s(q2,d2) - s(q2,d1)"  # NevIR's second score difference, as the panel and its URL name it
 
 
 def _contrast(query: str, good: str, bad: str) -> A.Contrast:
-    return A.contrasts(PAIRS, {"q1": query, "d1": good, "q2": query + " twin", "d2": bad, "cue": ""})[0]
+    return A.contrasts(PAIRS_KIND, {"q1": query, "d1": good, "q2": query + " twin", "d2": bad, "cue": ""})[0]
 
 
 # Distinct words, so every occlusion variant is a distinct pair (the scorer scores each once).

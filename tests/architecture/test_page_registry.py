@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from negviz.core.schema import EXCLUSION, PAIRS, PERTURBATION, SENTENCE_PAIRS
+from negviz.core import kinds
+from negviz.core.schema import EXCLUSION, PAIRS
 from negviz.ui.navigation import links
 from negviz.ui.navigation.page_registry import HOME, PAGES, SECTIONS, SIDEBAR_KEYS, by_url_path, kind_problem, url_paths
 
@@ -112,13 +113,14 @@ def test_links_refuse_a_key_the_page_does_not_bind():
 
 def test_the_kind_guard_words_come_from_the_registry():
     heatmap, maxsim = by_url_path("heatmap"), by_url_path("maxsim")
-    assert kind_problem(heatmap, "nevir", PAIRS) is None and kind_problem(by_url_path("inspector"), "x", "any") is None
-    assert kind_problem(heatmap, "cannot", SENTENCE_PAIRS) == (
+    pairs = kinds.PAIRS_KIND
+    assert kind_problem(heatmap, "nevir", pairs) is None and kind_problem(by_url_path("inspector"), "x", pairs) is None
+    assert kind_problem(heatmap, "cannot", kinds.SENTENCE_PAIRS_KIND) == (
         "Per-type heatmap draws NevIR-style contrast pairs, ExcluIR-style exclusion queries, DEMETR-style "
         "perturbations; cannot holds CANNOT-style sentence pairs."
     )
     assert tuple(maxsim.kinds) == (PAIRS, EXCLUSION) and "demetr holds DEMETR-style perturbations" in kind_problem(
-        maxsim, "demetr", PERTURBATION
+        maxsim, "demetr", kinds.PERTURBATION_KIND
     )
 
 

@@ -6,6 +6,7 @@ list's filter model), writes its choices to the URL, and a click on Cancel stops
 import re
 
 from tests.support.browser import ROOT, needs_browser, painted, wait_for_url
+from negviz.core.kinds import PAIRS_KIND
 
 pytestmark = needs_browser
 WAIT = 180_000
@@ -40,7 +41,7 @@ def test_the_inspector_shades_every_word_and_gives_the_cues_share(app_server, br
     page.get_by_text("Cue's share of |attribution|").wait_for(timeout=WAIT)
     shaded = page.locator(".nv-att")
     row = load("nevir").frame.set_index("pair_id").loc["1230-2"].to_dict() | {"pair_id": "1230-2"}
-    expected = A.occlusion(load_scorer("all-MiniLM-L6-v2"), A.contrasts("pairs", row)[0])
+    expected = A.occlusion(load_scorer("all-MiniLM-L6-v2"), A.contrasts(PAIRS_KIND, row)[0])
     assert shaded.count() == len(expected.tokens) + 2  # every word of q1, d1 and d2, and the legend's two
     cues = page.locator(".nv-att.nv-cue")
     assert cues.count() == int(expected.tokens["is_cue"].sum()) + 0 and cues.first.inner_text() == "had"

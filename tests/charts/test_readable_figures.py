@@ -12,16 +12,17 @@ from negviz.charts.per_type import preference_bars
 from negviz.core import outcomes as oc
 from negviz.scorers import score_unit
 from tests.analyses.test_per_type import WIDE
+from negviz.core.kinds import PAIRS_KIND
 
 
 # The heatmap tests' five NevIR-style pairs; model "full" scores all five, model "short" only the first.
 def _outcomes():
-    return oc.run_outcomes("pairs", {"full": ("ra", WIDE, "strict"), "short": ("rb", WIDE.iloc[:1], "strict")})
+    return oc.run_outcomes(PAIRS_KIND, {"full": ("ra", WIDE, "strict"), "short": ("rb", WIDE.iloc[:1], "strict")})
 
 
 def test_error_preference_shows_each_models_own_n_and_never_one_n_for_all():
     outcomes = _outcomes()
-    prefs = at.preference_table(outcomes, "pairs")
+    prefs = at.preference_table(outcomes, PAIRS_KIND)
     fig = preference_bars(prefs, oc.CATEGORIES["pairs"], "t")
     ticks = dict(zip(fig.layout.yaxis.tickvals, fig.layout.yaxis.ticktext))
     assert "n = 5 items" in ticks["full"] and "n = 1 item<" in ticks["short"]  # counted: "1 item"
@@ -29,7 +30,7 @@ def test_error_preference_shows_each_models_own_n_and_never_one_n_for_all():
     assert at.preference_n_note(prefs, faceted=True) == "n per bar on hover"  # one facet or more
     warning = at.preference_n_warning(prefs, ["full", "short"])
     assert warning.startswith("Very different n: short is scored on n = 1") and "another model has 5" in warning
-    same = at.preference_table(outcomes[outcomes["model"] == "full"], "pairs")
+    same = at.preference_table(outcomes[outcomes["model"] == "full"], PAIRS_KIND)
     assert at.preference_n_note(same) == "n = 5 items each" and at.preference_n_warning(same) is None
 
 

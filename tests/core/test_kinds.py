@@ -2,6 +2,8 @@
 kind read the registry; a toy kind registered by a test alone (tests/support/toy_kind.py) loads
 from a file, is scored, stored, summarised and judged item by item like a shipped kind."""
 
+import pickle
+
 import pytest
 
 from negviz.core import kinds, metrics, outcomes, schema
@@ -23,14 +25,30 @@ def test_the_shipped_kinds_tables_read_the_registry():
     assert schema.SLOTS["pairs"]["q2_d1"] == ("q2", "d1")
     assert "corpus" not in schema.SLOTS and "corpus" in schema.COLUMNS  # a corpus is not scored
     assert outcomes.CATEGORIES["pairs"] == ("correct", "prefers_original", "prefers_edited", "reversed", "tie")
-    assert outcomes.CATEGORIES["sentence_pairs"] == () and not outcomes.has_verdicts("sentence_pairs")
-    assert schema.item_key("perturbation", {"perturbation": "critical_id8_negation", "item_id": 7}) == (
+    assert outcomes.CATEGORIES["sentence_pairs"] == () and not kinds.kind_of("sentence_pairs").has_verdicts
+    assert kinds.kind_of("perturbation").item_key({"perturbation": "critical_id8_negation", "item_id": 7}) == (
         "critical_id8_negation:7"
     )
     with pytest.raises(kinds.UnknownKindError, match="Did you mean 'pairs'"):
         kinds.kind_of("pair")
     with pytest.raises(ValueError, match="registered already"):
         kinds.register(kinds.kind_of("pairs"))
+
+
+def test_a_kind_is_one_object_that_a_name_becomes_once():
+    pairs = kinds.kind_of("pairs")
+    assert pairs is kinds.PAIRS_KIND and kinds.as_kind(pairs) is pairs and kinds.as_kind("pairs") is pairs
+    assert pairs != "pairs" and repr(pairs) == "DatasetKind('pairs')"  # no equality with its name
+    assert pickle.loads(pickle.dumps(pairs)) is pairs  # a cached or sent dataset keeps the registered kind
+    # A table keyed by name refuses the object instead of finding nothing in silence.
+    with pytest.raises(TypeError, match="keyed by name"):
+        schema.SLOTS[pairs]
+    with pytest.raises(TypeError, match="keyed by name"):
+        pairs in kinds.QUERY_KINDS  # noqa: B015
+    with pytest.raises(kinds.UnknownKindError):
+        kinds.as_kind("pair")
+    with pytest.raises(TypeError, match="keyed by name"):
+        kinds.kind_of(pairs)  # the object is not looked up again
 
 
 def test_each_metric_is_defined_once_with_its_chance_and_direction():
@@ -56,20 +74,24 @@ def test_a_toy_kind_goes_from_a_file_to_its_outcomes(tmp_path, monkeypatch):
             validate(bad, CHOICE)
 
         spec = DatasetSpec.make(str(path), kind=CHOICE)
-        assert load(spec).frame["item_id"].tolist() == ["q1", "q2", "q3"]
+        ds = load(spec)
+        assert ds.kind is kind and ds.frame["item_id"].tolist() == ["q1", "q2", "q3"]
+        item = ds.item("q2")  # the toy kind's own record type, made from its columns
+        assert type(item).__name__ == "ChoiceItem" and item.kind is kind
+        assert (item.item_id, item.question, item.right) == ("q2", TOY_FILE.at[1, "question"], TOY_FILE.at[1, "right"])
         run = run_eval("tfidf", spec, store=store, cache=ScoreCache(tmp_path / "cache.sqlite"))
         assert run.summary["metric"] == "choice_accuracy" and run.summary["n"] == 3
         assert run.summary["choice_accuracy"] == pytest.approx(1 / 3)  # q1 right, q2 and q3 not
 
-        out = outcomes.item_outcomes(CHOICE, store.scores_wide(run.record.run_id)).set_index("item_id")
+        out = outcomes.item_outcomes(kind, store.scores_wide(run.record.run_id)).set_index("item_id")
         assert out["category"].to_dict() == {"q1": "correct", "q2": PREFERS_A, "q3": "tie"}
         assert out.loc["q2", "margin"] == pytest.approx(-1.0)
         assert kind_facts(CHOICE)["random_baseline"] == pytest.approx(1 / 3)
 
         # Pages that draw right-or-wrong items take it; the others refuse in the registry's words.
-        drawn = {p.url_path for p in PAGES if kind_problem(p, "questions", CHOICE) is None}
+        drawn = {p.url_path for p in PAGES if kind_problem(p, "questions", kind) is None}
         assert {"heatmap", "errors", "cue-influence", "inspector"} <= drawn
-        assert kind_problem(next(p for p in PAGES if p.url_path == "maxsim"), "questions", CHOICE) == (
+        assert kind_problem(next(p for p in PAGES if p.url_path == "maxsim"), "questions", kind) == (
             f"MaxSim explorer draws NevIR-style contrast pairs, ExcluIR-style exclusion queries; "
             f"questions holds {kind.title}."
         )

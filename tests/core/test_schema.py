@@ -5,14 +5,10 @@ import pytest
 
 from negviz.core.errors import NegvizError, OptionError
 from negviz.core.schema import (
-    EXCLUSION,
-    PAIRS,
-    PERTURBATION,
     DatasetSpec,
     ModelSpec,
     check_limit,
     corpus_run_dataset,
-    item_key,
     parse_options,
     parse_value,
     queries_dataset,
@@ -81,12 +77,6 @@ def test_dataset_spec_text_and_limit_check():
     for bad in (0, 2.5, "x", True, [1]):
         with pytest.raises(NegvizError, match="limit must be a whole number >= 1"):
             check_limit(bad)
-
-
-def test_item_key_joins_demetr_perturbation_and_id():
-    assert item_key(PERTURBATION, {"perturbation": "critical_id8_negation", "item_id": 7}) == "critical_id8_negation:7"
-    assert item_key(PAIRS, {"pair_id": 12}) == "12"
-    assert item_key(EXCLUSION, {"query_id": "q9"}) == "q9"
 
 
 def test_corpus_run_dataset_names_round_trip_to_their_queries():

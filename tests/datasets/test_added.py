@@ -68,7 +68,7 @@ def test_each_kind_added_listed_loaded_and_evaluated(db, tmp_path, capsys):
 
     store = Store(db)
     pairs = load("mypairs", store=store)
-    assert pairs.kind == "pairs" and list(pairs.frame["pair_id"]) == ["p1", "p2", "007"]
+    assert pairs.kind.name == "pairs" and list(pairs.frame["pair_id"]) == ["p1", "p2", "007"]
     assert pairs.frame["note"].tolist()[0] == "first"  # free columns carried through
     assert facts("mypairs", store=store).metric == "paired_accuracy"
     assert load("myexcl", store=store).frame["negation_type"].tolist() == ["exclusion", "affixal"]
@@ -124,7 +124,7 @@ def test_default_store_from_the_environment(db, capsys, monkeypatch):
         capsys=capsys,
     )
     monkeypatch.setenv("NEGVIZ_DB_URL", db)
-    assert load("mypairs").n == 3 and facts("mypairs").kind == "pairs"
+    assert load("mypairs").n == 3 and facts("mypairs").kind.name == "pairs"
     with pytest.raises(UnknownNameError, match="Did you mean 'mypairs'"):
         load("mypair")
 

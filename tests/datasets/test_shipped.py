@@ -10,14 +10,15 @@ from __future__ import annotations
 import pytest
 
 from negviz.core.errors import NegvizError
-from negviz.core.schema import COLUMNS, EXCLUSION, PAIRS, PERTURBATION, SENTENCE_PAIRS, DatasetSpec, item_key
+from negviz.core.kinds import PERTURBATION_KIND
+from negviz.core.schema import COLUMNS, EXCLUSION, PAIRS, PERTURBATION, SENTENCE_PAIRS, DatasetSpec
 from negviz.datasets import Dataset, load
 
 
 def test_nevir_shipped_rows_columns_and_join():
     ds = load("nevir")
     f = ds.frame
-    assert isinstance(ds, Dataset) and ds.kind == PAIRS and ds.n == 1383
+    assert isinstance(ds, Dataset) and ds.kind.name == PAIRS and ds.n == 1383
     assert list(f.columns[:5]) == list(COLUMNS[PAIRS])
     assert list(f.columns[5:]) == ["passage_id", "edit_type", "cue", "d1_is_original", "d2_is_edited"]
     assert f["pair_id"].is_unique and f["pair_id"].iloc[0] == "1230-2"  # staged file order
@@ -45,7 +46,7 @@ def test_unknown_split_and_option():
 
 def test_excluir_shipped():
     ds = load("excluir")
-    assert ds.kind == EXCLUSION and ds.n == 1000
+    assert ds.kind.name == EXCLUSION and ds.n == 1000
     assert list(ds.frame.columns) == [*COLUMNS[EXCLUSION], "question0", "benchmark_index", "pos_corpus_index",
                                       "neg_corpus_index"]  # fmt: skip
     row = ds.frame.iloc[0]
@@ -57,7 +58,7 @@ def test_excluir_shipped():
 def test_demetr_shipped():
     ds = load("demetr")
     f = ds.frame
-    assert ds.kind == PERTURBATION and ds.n == 35000
+    assert ds.kind.name == PERTURBATION and ds.n == 35000
     assert list(f.columns[:7]) == list(COLUMNS[PERTURBATION])
     counts = f["perturbation"].value_counts()
     assert len(counts) == 35 and (counts == 1000).all()
@@ -66,7 +67,7 @@ def test_demetr_shipped():
     assert int(f.loc[f["perturbation"] == "critical_id7_antonym", "checked"].sum()) == 983
     assert set(f["severity"]) == {"critical", "major", "minor", "base"}
     assert f.loc[f["perturbation"] == "base_id33_empty", "perturbed"].eq(".").all()
-    assert len({item_key(PERTURBATION, r) for r in f.head(2000).to_dict("records")}) == 2000
+    assert len({PERTURBATION_KIND.item_key(r) for r in f.head(2000).to_dict("records")}) == 2000
 
 
 def test_demetr_limit_and_options():
@@ -93,7 +94,7 @@ CANNOT_ROWS = {
 def test_cannot_shipped():
     ds = load("cannot")
     f = ds.frame
-    assert ds.kind == SENTENCE_PAIRS and list(f.columns) == list(COLUMNS[SENTENCE_PAIRS])
+    assert ds.kind.name == SENTENCE_PAIRS and list(f.columns) == list(COLUMNS[SENTENCE_PAIRS])
     assert f["source"].value_counts().to_dict() == CANNOT_ROWS and ds.n == 25948
     sem = f[f["source"] == "sem_anto_neg"]
     assert sem["label"].value_counts().to_dict() == {1: 5516, 0: 3080}

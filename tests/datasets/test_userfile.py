@@ -10,6 +10,7 @@ import pandas as pd
 import pytest
 
 from negviz.core.errors import DataValidationError
+from negviz.core.kinds import PAIRS_KIND, SENTENCE_PAIRS_KIND
 from negviz.core.schema import PAIRS, PERTURBATION, SENTENCE_PAIRS, DatasetSpec
 from negviz.datasets import load, load_file
 from negviz.datasets.userfile import guess_mapping
@@ -41,7 +42,7 @@ def test_user_file_every_format(name):
     ds = load_file(FIXTURES / name, kind=PAIRS, columns=MAPPING)
     got = ds.frame.astype(object)
     pd.testing.assert_frame_equal(got, EXPECTED_PAIRS.astype(object))  # ids stay "007", "NA" stays text
-    assert ds.kind == PAIRS and ds.title == name and ds.spec.opts["columns"] == MAPPING
+    assert ds.kind.name == PAIRS and ds.title == name and ds.spec.opts["columns"] == MAPPING
 
 
 def test_user_file_through_load_with_limit():
@@ -75,14 +76,14 @@ def test_error_file_too_large(monkeypatch):
 
 
 def test_column_guesses():
-    assert guess_mapping(["id", "query1", "doc1", "query2", "doc2", "note"], "pairs") == {
+    assert guess_mapping(["id", "query1", "doc1", "query2", "doc2", "note"], PAIRS_KIND) == {
         "pair_id": "id",
         "q1": "query1",
         "d1": "doc1",
         "q2": "query2",
         "d2": "doc2",
     }
-    guess = guess_mapping(["id", "first", "second", "label"], "sentence_pairs")
+    guess = guess_mapping(["id", "first", "second", "label"], SENTENCE_PAIRS_KIND)
     assert guess["sentence1"] == "first" and guess["label"] == "label" and guess["source"] is None
 
 

@@ -55,12 +55,13 @@ def test_check_kind_names_the_closest_kind():
 
 
 def test_missing_columns_message_suggests_a_mapping_or_renaming():
+    from negviz.core.kinds import kind_of
     from negviz.datasets.validate import missing_columns_message
 
-    msg = missing_columns_message(["q1", "d1"], ["qq1", "other"], "pairs")
+    msg = missing_columns_message(["q1", "d1"], ["qq1", "other"], kind_of("pairs"))
     assert msg.startswith("missing column(s) 'q1', 'd1' for a 'pairs' dataset (needs pair_id, q1, d1, q2, d2)")
     assert msg.endswith('Did you mean the mapping columns="q1=qq1"?')
-    assert missing_columns_message(["q1"], [], "pairs").endswith(
+    assert missing_columns_message(["q1"], [], kind_of("pairs")).endswith(
         'the file has no columns. Rename them, or map them with columns="NEEDED=YOURS,...".'
     )
 

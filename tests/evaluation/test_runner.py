@@ -6,9 +6,10 @@ import pytest
 
 from negviz.core.cache import ScoreCache
 from negviz.core.errors import NegvizError
-from negviz.core.schema import PAIRS, PERTURBATION, DatasetSpec, ModelSpec
+from negviz.core.schema import DatasetSpec, ModelSpec
 from negviz.evaluation.runner import check_held_out, code_version, metric_spec, run_eval, run_key
 from negviz.store import Store
+from negviz.core.kinds import PAIRS_KIND, PERTURBATION_KIND
 
 # Two NevIR-style pairs whose TF-IDF scores are known by hand (the same text scores 1, texts with
 # no shared term 0): pair "a" is right for both queries, pair "b" wrong for both.
@@ -83,11 +84,11 @@ def test_cheap_mistakes_are_refused_before_scoring(tmp_path, pairs_file):
 
 def test_metric_spec_gives_cosine_to_a_bi_encoder_on_similarity_datasets_only():
     mini = ModelSpec.make("all-MiniLM-L6-v2")
-    assert metric_spec(mini, PERTURBATION).opts == {"similarity": "cosine"}
-    assert metric_spec(mini, PAIRS) == mini
+    assert metric_spec(mini, PERTURBATION_KIND).opts == {"similarity": "cosine"}
+    assert metric_spec(mini, PAIRS_KIND) == mini
     chosen = mini.with_options(similarity="dot")
-    assert metric_spec(chosen, PERTURBATION) == chosen  # the user's choice stays
-    assert metric_spec(ModelSpec.make("tfidf"), PERTURBATION) == ModelSpec.make("tfidf")
+    assert metric_spec(chosen, PERTURBATION_KIND) == chosen  # the user's choice stays
+    assert metric_spec(ModelSpec.make("tfidf"), PERTURBATION_KIND) == ModelSpec.make("tfidf")
 
 
 def test_run_key_changes_with_every_part_of_the_spec():

@@ -4,8 +4,8 @@ verdict table, on hand-made scores."""
 import pandas as pd
 import pytest
 
-from negviz.core.schema import EXCLUSION, PAIRS, PERTURBATION
 from negviz.evaluation.summaries import headline, pair_verdict_table, summarize
+from negviz.core.kinds import EXCLUSION_KIND, PAIRS_KIND, PERTURBATION_KIND, SENTENCE_PAIRS_KIND
 
 # Two NevIR pairs. p1: q1 prefers d1 (.9 > .1) and q2 prefers d2 (.8 > .2): correct.
 # p2: q1 prefers d1 (.6 > .4), q2 ties (.5 = .5): wrong under the strict rule, right under MTEB's.
@@ -30,7 +30,7 @@ PAIR_SCORES = pd.DataFrame(
 
 
 def test_summarize_pairs_counts_a_tie_as_wrong_under_the_strict_rule():
-    summary = summarize(PAIRS, PAIR_FRAME, PAIR_SCORES)
+    summary = summarize(PAIRS_KIND, PAIR_FRAME, PAIR_SCORES)
     assert (summary["metric"], summary["n"], summary["paired_accuracy"]) == ("paired_accuracy", 2, 0.5)
     assert summary["paired_accuracy_other_tie_rule"] == 1.0 and summary["ties"]["q2"] == 1
     assert headline(summary) == ("paired_accuracy", 0.5)
@@ -47,7 +47,7 @@ def test_pair_verdict_table_keeps_metadata_and_adds_scores_and_verdicts():
 def test_summarize_exclusion_is_right_rank():
     frame = pd.DataFrame({"query_id": ["a", "b"], "query": ["q"] * 2, "pos_doc": ["p"] * 2, "neg_doc": ["n"] * 2})
     scores = pd.DataFrame({"item_id": ["a", "a", "b", "b"], "slot": ["pos", "neg"] * 2, "score": [0.7, 0.2, 0.1, 0.3]})
-    summary = summarize(EXCLUSION, frame, scores)
+    summary = summarize(EXCLUSION_KIND, frame, scores)
     assert (summary["metric"], summary["right_rank"], summary["ties"]) == ("right_rank", 0.5, 0)
 
 
@@ -69,7 +69,7 @@ def test_perturbation_summary_orders_by_severity_and_headlines_negation():
         [(i, s, v) for i, vs in values.items() for s, v in zip(("candidate", "perturbed", "empty"), vs)],
         columns=["item_id", "slot", "score"],
     )
-    summary = summarize(PERTURBATION, frame, scores)
+    summary = summarize(PERTURBATION_KIND, frame, scores)
     assert [p["perturbation"] for p in summary["perturbations"]] == ["critical_id8_negation", "minor_id14_word_swap"]
     assert summary["perturbations"][1]["sensitivity_ratio"] == pytest.approx(0.1 / 0.8)
     name, value = headline(summary)
@@ -88,7 +88,7 @@ def test_sentence_pairs_summary_gives_the_mean_similarity_overall_and_per_source
         }
     )
     scores = pd.DataFrame({"item_id": ["a", "b", "c"], "slot": ["sim"] * 3, "score": [0.2, 0.8, 0.5]})
-    summary = summarize("sentence_pairs", frame, scores)
+    summary = summarize(SENTENCE_PAIRS_KIND, frame, scores)
     assert summary["metric"] == "mean_similarity" and summary["mean_similarity"] == pytest.approx(0.5)
     assert (summary["n_negated"], summary["n_paraphrase"]) == (2, 1)
     # Ranks of the similarities (1, 3, 2) against "is a paraphrase" (0, 1, 0 ranked 1.5, 3, 1.5):

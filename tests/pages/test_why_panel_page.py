@@ -4,11 +4,11 @@ work waiting for Start."""
 from __future__ import annotations
 
 from negviz.analyses import attribution as A
-from negviz.core.schema import PAIRS
 from negviz.evaluation.catalog import load_scorer
 from negviz.ui.navigation import links
 from tests.analyses.test_why_panel import SECOND
 from tests.support.apptest import open_page
+from negviz.core.kinds import PAIRS_KIND
 
 
 def _open(**params):
@@ -20,7 +20,7 @@ def _nevir_contrast(pair: str, name: str) -> A.Contrast:
 
     frame = load("nevir").frame
     row = frame[frame["pair_id"] == pair].iloc[0].to_dict()
-    return next(c for c in A.contrasts(PAIRS, row) if c.name == name)
+    return next(c for c in A.contrasts(PAIRS_KIND, row) if c.name == name)
 
 
 def test_the_panel_explains_the_model_its_url_names_not_the_filter_model(app_env):

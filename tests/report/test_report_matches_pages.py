@@ -20,6 +20,7 @@ from negviz.evaluation.catalog import load_catalog
 from negviz.evaluation.published import load_reference
 from negviz.report.build import build_report
 from negviz.results.dataset_view import DatasetView
+from negviz.core.kinds import PAIRS_KIND
 
 TOL = 1e-12
 MODELS = ("negminilm", "all-MiniLM-L6-v2")  # against its base; against the lexical baselines
@@ -214,7 +215,7 @@ def test_user_text_is_escaped_in_the_html(reports, shipped_store):
     card = nevir["examples"]["items"][0]["card"]
     pair = DatasetView(shipped_store, "nevir").dataset.frame.iloc[0].to_dict()
     row = {**pair, "q1": EVIL, "q2": "Is it & not <i>?", "d1": f"d1 {EVIL}", "d2": "d2 </div>?"}
-    cards = {card: card_html("pairs", row)}
+    cards = {card: card_html(PAIRS_KIND, row)}
     page, _ = render(Report(data, {}, cards), "plotly")
     assert "<script>alert" not in page and "<b>bold" not in page and "</div>?" not in page
     assert str(escape(EVIL)) in page

@@ -27,11 +27,12 @@ RUNS = DATA_DIR / "runs"
 def shipped_verdicts(name: str) -> pd.Series:
     """item_id -> correct of a shipped CLI run, as the pages judge it."""
     from negviz.core import outcomes
+    from negviz.core.kinds import kind_of
 
     record = portable.read_record(RUNS / name)
     scores = portable.read_scores(RUNS / name)
     wide = scores.pivot(index="item_id", columns="slot", values="score")
-    out = outcomes.item_outcomes(record.dataset_kind, wide, outcomes.tie_rule(record.options))
+    out = outcomes.item_outcomes(kind_of(record.dataset_kind), wide, outcomes.tie_rule(record.options))
     return out.set_index("item_id")["correct"]
 
 

@@ -7,11 +7,12 @@ import pytest
 
 from negviz.analyses import attribution as A
 from negviz.analyses import cue_influence as C
-from negviz.core.schema import PAIRS, DatasetSpec
+from negviz.core.schema import DatasetSpec
 from negviz.datasets import load
 from negviz.evaluation.catalog import load_scorer
 from negviz.results.explain import run_cue_influence, run_layer_curves, save_result, stored_result
 from negviz.store import RunRecord, Store
+from negviz.core.kinds import PAIRS_KIND
 
 
 def test_a_cue_influence_run_is_stored_once_and_gives_verdicts_by_the_one_rule(tmp_path):
@@ -27,14 +28,16 @@ def test_a_cue_influence_run_is_stored_once_and_gives_verdicts_by_the_one_rule(t
     assert not first.reused and again.reused and again.record.run_id == first.record.run_id
     assert store.runs(kind="attribution")["run_id"].tolist() == [first.record.run_id]
     assert store.runs(kind="eval").empty  # pages that read evaluations never see it
-    frame = C.influence_frame(PAIRS, store.scores_wide(first.record.run_id))
+    frame = C.influence_frame(PAIRS_KIND, store.scores_wide(first.record.run_id))
     ds = load(spec)
-    wide = wide_scores(PAIRS, ds.frame, score_dataset(PAIRS, ds.frame, load_scorer("tfidf"))).set_index("item_id")
-    expected = outcomes.item_outcomes(PAIRS, wide).set_index("item_id")["category"]
+    wide = wide_scores(PAIRS_KIND, ds.frame, score_dataset(PAIRS_KIND, ds.frame, load_scorer("tfidf"))).set_index(
+        "item_id"
+    )
+    expected = outcomes.item_outcomes(PAIRS_KIND, wide).set_index("item_id")["category"]
     assert (frame["category"] == frame["item_id"].map(expected)).all() and len(frame) == 10
     # every stored share is the occlusion of that comparison, recomputed here
     row = ds.frame.iloc[0].to_dict()
-    att = A.occlusion(load_scorer("tfidf"), A.contrasts(PAIRS, row)[0])
+    att = A.occlusion(load_scorer("tfidf"), A.contrasts(PAIRS_KIND, row)[0])
     got = frame[(frame["item_id"] == row["pair_id"]) & (frame["comparison"] == "margin1")]["cue_share"].iloc[0]
     assert (math.isnan(got) and math.isnan(att.cue_share)) or got == pytest.approx(att.cue_share)
     s = first.record.summary

@@ -12,6 +12,7 @@ import sqlalchemy as sa
 from negviz.core.errors import DataValidationError
 from negviz.store import Store
 from negviz.store import tables as t
+from negviz.core.kinds import EXCLUSION_KIND, PAIRS_KIND
 
 
 def counts(store: Store) -> tuple[int, int]:
@@ -66,8 +67,8 @@ def _nevir():
 def test_slot_names_and_file_format():
     from negviz.results.external.score_files import file_format, slot_names
 
-    assert slot_names("exclusion") == {("query", "pos_doc"): "pos", ("query", "neg_doc"): "neg"}
-    assert slot_names("pairs")[("q2", "d1")] == "q2_d1"
+    assert slot_names(EXCLUSION_KIND) == {("query", "pos_doc"): "pos", ("query", "neg_doc"): "neg"}
+    assert slot_names(PAIRS_KIND)[("q2", "d1")] == "q2_d1"
     assert file_format("x.NDJSON") == "jsonl" and file_format("x.tab") == "tsv"
     with pytest.raises(DataValidationError, match="cannot tell the format from the extension '.xlsx'"):
         file_format("x.xlsx")

@@ -31,14 +31,14 @@ def test_the_run_list_is_cached_until_clear_runs(app_env):
 def test_a_shipped_dataset_has_an_empty_content_key_and_its_facts(app_env):
     assert content_key("nevir") == "" and content_key("no-such-dataset") == ""
     view = dataset_view("nevir")
-    assert view.kind == "pairs" and view.facts.metric == "paired_accuracy"
+    assert view.kind.name == "pairs" and view.facts.metric == "paired_accuracy"
     assert len(view.dataset.frame) == 1383
 
 
 def test_training_pair_reads_the_pair_from_the_runs_dataset_spec():
     spec = DatasetSpec.make("nevir", "test").to_dict()
-    pair = training_pair(spec, "1230-2")
-    assert pair["q1"] == "Who had no love for the violin?" and pair["cue"] == "not"
+    pair = training_pair(spec, "1230-2")  # the pair as its kind's record
+    assert pair.kind.name == "pairs" and pair.q1 == "Who had no love for the violin?" and pair.meta["cue"] == "not"
 
 
 def test_training_pair_is_none_for_a_missing_pair_or_an_unreadable_dataset():

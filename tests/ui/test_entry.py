@@ -1,7 +1,8 @@
 """negviz.ui.navigation.entry: what a page's registry entry says, which URL keys a page takes, and
 why a dataset's kind does not apply to a page."""
 
-from negviz.core.schema import EXCLUSION, PAIRS, SENTENCE_PAIRS
+from negviz.core.kinds import PAIRS_KIND, SENTENCE_PAIRS_KIND
+from negviz.core.schema import EXCLUSION, PAIRS
 from negviz.ui.navigation.entry import COUNTERFACTUAL_KEYS, SIDEBAR_KEYS, PageEntry, kind_problem
 
 
@@ -12,17 +13,13 @@ def test_a_page_takes_the_sidebar_keys_and_its_own():
 
 def test_kind_problem_says_what_the_page_draws_and_what_the_dataset_holds():
     page = PageEntry("pages/x.py", "x", "Pair view", ":material/star:", "Explore", (PAIRS, EXCLUSION))
-    assert kind_problem(page, "nevir", PAIRS) is None
-    assert kind_problem(page, "cannot", SENTENCE_PAIRS) == (
+    assert kind_problem(page, "nevir", PAIRS_KIND) is None
+    assert kind_problem(page, "cannot", SENTENCE_PAIRS_KIND) == (
         "Pair view draws NevIR-style contrast pairs, ExcluIR-style exclusion queries; "
         "cannot holds CANNOT-style sentence pairs."
     )
-    assert (
-        kind_problem(page, "mine", "odd")
-        == "Pair view draws NevIR-style contrast pairs, ExcluIR-style exclusion queries; mine holds odd."
-    )
     anything = PageEntry("pages/y.py", "y", "Y", ":material/star:", "Run")  # kinds None: any dataset
-    assert kind_problem(anything, "cannot", SENTENCE_PAIRS) is None
+    assert kind_problem(anything, "cannot", SENTENCE_PAIRS_KIND) is None
 
 
 def test_a_page_of_typed_texts_is_never_stopped_for_its_kind():

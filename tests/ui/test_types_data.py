@@ -15,7 +15,7 @@ def test_context_holds_the_datasets_facts_and_the_shown_runs_verdicts(app_env):
         expected = plain.outcomes(runs).groupby("model")["correct"].sum()  # the library's own verdicts
         baseline = plain.facts.random_baseline
     ctx = context("nevir", runs)
-    assert (ctx.name, ctx.kind, ctx.split) == ("nevir", "pairs", "test")
+    assert (ctx.name, ctx.kind.name, ctx.split) == ("nevir", "pairs", "test")
     assert ctx.metric == "paired accuracy" and ctx.baseline == baseline
     assert set(ctx.outcomes["model"]) == {"bm25", "tfidf"} and len(ctx.outcomes) == 2 * 1383
     by_model = ctx.outcomes.groupby("model")["correct"].sum()

@@ -15,6 +15,7 @@ from negviz.core.cache import ScoreCache
 from negviz.core.errors import NegvizError
 from negviz.core.metrics import STRICT
 from negviz.core.progress import duration_text
+from negviz.core.kinds import DatasetKind
 from negviz.core.schema import SLOTS, DatasetSpec
 from negviz.evaluation.catalog import eval_command
 from negviz.evaluation.fill.commit import kept
@@ -40,7 +41,7 @@ class PlannedCell:
     dataset: DatasetSpec
     shards: list[Shard]
     done: set[int]  # indexes of the shards kept by a previous fill (reused, not run again)
-    kind: str  # the dataset's kind (its slots per item)
+    kind: DatasetKind  # the dataset's kind (its slots per item)
     rate: Throughput
     benchmarks: str = ""  # the board's columns this cell fills, for a person
 
@@ -58,7 +59,7 @@ class PlannedCell:
 
     @property
     def pairs_todo(self) -> int:
-        return sum(s.items for s in self.todo) * len(SLOTS[self.kind])
+        return sum(s.items for s in self.todo) * len(self.kind.slots)
 
     @property
     def seconds(self) -> float:
@@ -70,7 +71,7 @@ class PlannedCell:
         todo = self.todo
         if not todo:
             return 0.0
-        longest = max(s.items for s in todo) * len(SLOTS[self.kind]) / self.rate.pairs_per_second
+        longest = max(s.items for s in todo) * len(self.kind.slots) / self.rate.pairs_per_second
         return max(self.seconds / max(1, min(workers, len(todo))), longest)
 
 
@@ -221,7 +222,7 @@ def make_plan(
     return FillPlan(planned, left, worker)
 
 
-def _kind(shard: Shard, store) -> str:
+def _kind(shard: Shard, store) -> DatasetKind:
     from negviz.datasets import facts
 
     return facts(DatasetSpec.from_dict(shard.dataset), store=store).kind

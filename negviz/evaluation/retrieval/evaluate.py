@@ -146,8 +146,8 @@ def run_corpus_eval(
         store.check_writable()
     corpus = load_corpus(corpus) if isinstance(corpus, str) else corpus
     ds = load_dataset(dataset)
-    if ds.kind != EXCLUSION:
-        raise DataValidationError(f"corpus retrieval needs an exclusion dataset (query, d+, d−), not {ds.kind!r}.")
+    if ds.kind.name != EXCLUSION:
+        raise DataValidationError(f"corpus retrieval needs an exclusion dataset (query, d+, d−), not {ds.kind.name!r}.")
     pos_ids, neg_ids = query_doc_ids(ds.frame, corpus)
     if isinstance(model, Scorer):  # an object a notebook holds (negviz.evaluate)
         scorer = model

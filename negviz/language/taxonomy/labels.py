@@ -6,7 +6,7 @@ import re
 
 import pandas as pd
 
-from negviz.core.kinds import KindTable, kind_of
+from negviz.core.kinds import DatasetKind
 from negviz.language.taxonomy.cues import Detection, detect, detect_one, explain_cue
 from negviz.language.taxonomy.types import NONE, TAXONOMY, Taxonomy
 
@@ -36,9 +36,8 @@ ANNOTATION_KEY = "negation_type"
 CUE_COLUMN = "cue"
 LABEL_COLUMN = "negation_type"
 
-# Which two texts ``detect`` compares for each dataset kind, in order of preference (the kind's
-# detect_texts; a kind with detect_alone, ExcluIR, has its cue in one text).
-_DETECT_TEXTS = KindTable(lambda k: k.detect_texts or None)
+# Which two texts ``detect`` compares is the kind's ``detect_texts``, in order of preference; a kind
+# with ``detect_alone`` (ExcluIR) has its cue in one text.
 
 
 def label_pairs(
@@ -99,11 +98,11 @@ def label_pairs(
     return out[list(LABEL_COLUMNS)]
 
 
-def _ids(kind: str, frame: pd.DataFrame) -> list[str]:
-    return kind_of(kind).item_ids(frame).tolist()
+def _ids(kind: DatasetKind, frame: pd.DataFrame) -> list[str]:
+    return kind.item_ids(frame).tolist()
 
 
-def _from_gold_cues(kind: str, frame: pd.DataFrame) -> pd.DataFrame:
+def _from_gold_cues(kind: DatasetKind, frame: pd.DataFrame) -> pd.DataFrame:
     if CUE_COLUMN not in frame:
         raise ValueError("this dataset has no 'cue' column; use source='detected'")
     text_cols = [c for c in ("q1", "d1", "q2", "d2") if c in frame]
@@ -116,7 +115,7 @@ def _from_gold_cues(kind: str, frame: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=list(LABEL_COLUMNS))
 
 
-def _from_column(kind: str, frame: pd.DataFrame, column: str) -> pd.DataFrame:
+def _from_column(kind: DatasetKind, frame: pd.DataFrame, column: str) -> pd.DataFrame:
     labels = frame[column].map(lambda x: NONE if pd.isna(x) or str(x).strip() == "" else str(x).strip())
     return pd.DataFrame(
         {
@@ -130,15 +129,15 @@ def _from_column(kind: str, frame: pd.DataFrame, column: str) -> pd.DataFrame:
     )
 
 
-def _detected(kind: str, frame: pd.DataFrame) -> pd.DataFrame:
+def _detected(kind: DatasetKind, frame: pd.DataFrame) -> pd.DataFrame:
     rows = []
-    alone = kind_of(kind).detect_alone
+    alone = kind.detect_alone
     for item_id, (_, row) in zip(_ids(kind, frame), frame.iterrows()):
         if alone:
             d = detect_one(row[alone], alone)
         else:
             d = Detection(NONE, "", "", "this kind of dataset names no texts to compare")
-            for a, b in _DETECT_TEXTS.get(kind, ()):
+            for a, b in kind.detect_texts:
                 d = detect(str(row[a]), str(row[b]), (a, b))
                 if d.type != NONE:
                     break
@@ -152,12 +151,12 @@ def _detected(kind: str, frame: pd.DataFrame) -> pd.DataFrame:
 SHIPPED_DETECTION = {"demetr": "demetr_detected.parquet", "cannot": "cannot_detected.parquet"}
 
 
-def detection_texts(kind: str, frame: pd.DataFrame) -> list[str]:
+def detection_texts(kind: DatasetKind, frame: pd.DataFrame) -> list[str]:
     """Per item, a digest of the texts detection compares (so a shipped result is used only for
     the very texts it was computed from)."""
     import hashlib
 
-    cols = list(dict.fromkeys(c for pair in _DETECT_TEXTS.get(kind, ()) for c in pair))
+    cols = list(dict.fromkeys(c for pair in kind.detect_texts for c in pair))
     joined = [""] * len(frame)
     for i, col in enumerate(cols):  # column by column: a row-wise join over DEMETR's 35,000 rows took seconds
         texts = frame[col].astype(str).tolist()
@@ -165,7 +164,7 @@ def detection_texts(kind: str, frame: pd.DataFrame) -> list[str]:
     return [hashlib.sha1(t.encode()).hexdigest()[:16] for t in joined]
 
 
-def shipped_detection(name: str, kind: str, frame: pd.DataFrame) -> pd.DataFrame | None:
+def shipped_detection(name: str, kind: DatasetKind, frame: pd.DataFrame) -> pd.DataFrame | None:
     """The shipped detection of a shipped dataset's items (any subset, in ``frame``'s order), or
     None when it has none or an item's texts differ from those it was computed from."""
     from negviz.core.paths import DATA_DIR

@@ -251,7 +251,7 @@ def evaluate(
     """
     from negviz.core.cache import ScoreCache
     from negviz.core.progress import TqdmProgress
-    from negviz.evaluation.runner import SIMILARITY_KINDS, evaluate_scorer, run_eval
+    from negviz.evaluation.runner import evaluate_scorer, run_eval
     from negviz.scorers.external import wrap
     from negviz.store import open_store
 
@@ -279,7 +279,7 @@ def evaluate(
 
             return _result(result, load(ds_spec, store=lookup), lookup)
         ds = _load(dataset, split, limit, kind, columns, lookup)
-        if similarity is None and ds.kind in SIMILARITY_KINDS:
+        if similarity is None and ds.kind.sentence_similarity:
             similarity = "cosine"  # as run_eval's metric_spec does for bi-encoders on DEMETR and CANNOT
         scorer = wrap(
             model, name=name, similarity=similarity, cache=ScoreCache(), batch_size=batch_size, task_name=ds.spec.name
@@ -323,7 +323,7 @@ def _load(dataset, split, limit, kind, columns, store):
     return frame_dataset(dataset, kind or "pairs", columns, limit)
 
 
-def frame_dataset(frame: pd.DataFrame, kind: str, columns, limit: int | None):
+def frame_dataset(frame: pd.DataFrame, kind, columns, limit: int | None):
     """A DataFrame in a layout the CLI accepts, mapped and validated as a file would be."""
     import hashlib
 
@@ -332,11 +332,11 @@ def frame_dataset(frame: pd.DataFrame, kind: str, columns, limit: int | None):
     from negviz.datasets.userfile import apply_mapping, parse_columns
     from negviz.datasets.validate import check_kind, validate
 
-    check_kind(kind, "DataFrame")
+    kind = check_kind(kind, "DataFrame")  # the caller's name, or a kind object
     mapped = apply_mapping(frame, parse_columns(columns), "DataFrame")
     valid = validate(mapped, kind, file="DataFrame").infer_objects()
     digest = hashlib.sha256(pd.util.hash_pandas_object(valid, index=False).to_numpy().tobytes()).hexdigest()[:16]
-    spec = DatasetSpec.make(f"{FRAME_PREFIX}{digest}", "test", limit, kind=kind)
+    spec = DatasetSpec.make(f"{FRAME_PREFIX}{digest}", "test", limit, kind=kind.name)
     return Dataset(spec, kind, apply_limit(valid, kind, limit), "DataFrame", "in memory", "the caller's", "")
 
 

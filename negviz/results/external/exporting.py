@@ -19,6 +19,7 @@ from typing import Iterable
 import pandas as pd
 
 from negviz.core.errors import NegvizError
+from negviz.core.kinds import DatasetKind, as_kind
 from negviz.core.output_files import write_files
 from negviz.results.external import trec
 from negviz.results.external.score_files import slot_names
@@ -79,9 +80,9 @@ def _a(word: str) -> str:
     return f"an {word}" if word[:1] in "aeiou" else f"a {word}"
 
 
-def score_csv(kind: str, scores: pd.DataFrame) -> str:
+def score_csv(kind: DatasetKind | str, scores: pd.DataFrame) -> str:
     """The scores in import-scores' by-id layout (CSV text)."""
-    by_slot = {slot: pair for pair, slot in slot_names(kind).items()}
+    by_slot = {slot: pair for pair, slot in slot_names(as_kind(kind)).items()}  # a stored run's kind name, or the kind
     out = pd.DataFrame(
         {
             "item_id": scores["item_id"].astype(str),

@@ -91,7 +91,7 @@ def import_scores(
     sha = sha256_of(handle)
     trec_file = is_trec(file_name)
     if corpus is None and trec_file:
-        if ds.kind != EXCLUSION:
+        if ds.kind.name != EXCLUSION:
             raise DataValidationError(
                 f"a TREC run file ranks a corpus for ExcluIR-style queries; {spec.name} holds other items. "
                 "Import a CSV/JSONL/Parquet score file for it.",
@@ -133,13 +133,12 @@ def _provenance(file_name: str, sha: str, url: str | None, layout: str, rows: in
 
 
 def _store_pairs(checked, file_name, ds, name, sha, url, store, start) -> ImportResult:
-    from negviz.evaluation.item_scoring import item_ids
     from negviz.evaluation.runner import run_key
     from negviz.evaluation.summaries import summarize
     from negviz.store import RunRecord
 
     kept = set(checked.items)
-    frame = ds.frame[item_ids(ds.kind, ds.frame).isin(kept).to_numpy()].reset_index(drop=True)
+    frame = ds.frame[ds.kind.item_ids(ds.frame).isin(kept).to_numpy()].reset_index(drop=True)
     summary = summarize(ds.kind, frame, checked.scores)
     total = len(ds.frame)
     summary["imported"] = _provenance(file_name, sha, url, checked.layout, checked.rows, len(frame), total)
@@ -155,7 +154,7 @@ def _store_pairs(checked, file_name, ds, name, sha, url, store, start) -> Import
 def _fill(record, ds, n: int, options: dict, summary: dict, start: float, kind: str = "eval") -> None:
     from negviz.evaluation.runner import code_version
 
-    record.kind, record.dataset_kind, record.n = kind, ds.kind, n
+    record.kind, record.dataset_kind, record.n = kind, ds.kind.name, n  # the store holds the name
     record.options, record.summary = options, summary
     record.device, record.code_version = "imported", code_version()
     record.wall_seconds = time.perf_counter() - start

@@ -32,9 +32,9 @@ import pandas as pd
 
 from negviz.core.errors import DataValidationError
 from negviz.core.limits import MAX_ID_CHARS, MAX_NUMBER_CHARS, MAX_RECORD_BYTES, MAX_TEXT_CHARS, shown
-from negviz.core.schema import KIND_TITLES, SLOTS
-from negviz.language.text.words import counted
+from negviz.core.kinds import DatasetKind, registered
 from negviz.results.external.bounded import bounded_lines
+from negviz.language.text.words import counted
 
 CHUNK_ROWS = 50_000
 ID_LAYOUT = ("item_id", "query_slot", "doc_slot", "score")
@@ -47,10 +47,10 @@ CELL_LIMITS["score"] = MAX_NUMBER_CHARS
 CELL_WHAT = {**dict.fromkeys(IDS, "an id or slot name"), "query": "a text", "document": "a text", "score": "a score"}
 
 
-def slot_names(kind: str) -> dict[tuple[str, str], str]:
+def slot_names(kind: DatasetKind) -> dict[tuple[str, str], str]:
     """(query column, document column) -> negviz slot, for one dataset kind (DEMETR's empty
     baseline document is named ``empty``)."""
-    return {(q, slot if d.startswith("=") else d): slot for slot, (q, d) in SLOTS[kind].items()}
+    return {(q, slot if d.startswith("=") else d): slot for slot, (q, d) in kind.slots.items()}
 
 
 def file_format(name: str) -> str:
@@ -217,8 +217,8 @@ def read_scores(
     from negviz.evaluation.item_scoring import scoring_inputs
 
     kind = dataset.kind
-    if kind not in SLOTS:
-        raise DataValidationError(f"{dataset.spec.name} is {KIND_TITLES.get(kind, kind)}: nothing to score.", file=name)
+    if not kind.slots:
+        raise DataValidationError(f"{dataset.spec.name} is {kind.title}: nothing to score.", file=name)
     fmt = fmt or file_format(name)
     queries, docs, item_list, slot_list = scoring_inputs(kind, dataset.frame)
     expected = len(item_list)
@@ -261,7 +261,7 @@ def read_scores(
     problems.add("duplicate", long.loc[dupes, ["item_id", "slot"]].drop_duplicates().itertuples(index=False, name=None),
                  int(long.loc[dupes, ["item_id", "slot"]].drop_duplicates().shape[0]))  # fmt: skip
     long = long.drop_duplicates(["item_id", "slot"], keep=False)
-    n_slots = len(SLOTS[kind])
+    n_slots = len(kind.slots)
     per_item = long.groupby("item_id")["slot"].nunique()
     complete = set(per_item.index[per_item == n_slots])
     ids = list(dict.fromkeys(item_list))
@@ -307,7 +307,9 @@ def _keep_columns(chunk: pd.DataFrame, layout: str) -> pd.DataFrame:
     return out
 
 
-def _by_id(raw: pd.DataFrame, values, kind: str, dataset, item_list, problems: Problems, name: str) -> pd.DataFrame:
+def _by_id(
+    raw: pd.DataFrame, values, kind: DatasetKind, dataset, item_list, problems: Problems, name: str
+) -> pd.DataFrame:
     names = slot_names(kind)
     if "slot" in raw.columns:
         slots = raw["slot"]
@@ -315,7 +317,7 @@ def _by_id(raw: pd.DataFrame, values, kind: str, dataset, item_list, problems: P
     else:
         named = np.array([names.get((q, d), "") for q, d in zip(raw["query_slot"], raw["doc_slot"])], dtype=object)
         slots = pd.Series(named)
-    unknown_slot = ~pd.Series(named).isin(list(SLOTS[kind])).to_numpy()
+    unknown_slot = ~pd.Series(named).isin(list(kind.slots)).to_numpy()
     if unknown_slot.any():
         given = (
             raw.loc[unknown_slot, "slot"]
@@ -325,8 +327,8 @@ def _by_id(raw: pd.DataFrame, values, kind: str, dataset, item_list, problems: P
         other = _kind_of_slots(set(given), "slot" in raw.columns)
         if other and unknown_slot.all():
             raise DataValidationError(
-                f"this file scores {KIND_TITLES[other]} (slots {', '.join(sorted(set(given))[:4])}), but the "
-                f"dataset {dataset.spec.name} holds {KIND_TITLES[kind]}; import it for a dataset of that kind.",
+                f"this file scores {other.title} (slots {', '.join(sorted(set(given))[:4])}), but the "
+                f"dataset {dataset.spec.name} holds {kind.title}; import it for a dataset of that kind.",
                 file=name,
             )
         problems.add("slot", dict.fromkeys(given).keys(), int(unknown_slot.sum()))
@@ -339,10 +341,10 @@ def _by_id(raw: pd.DataFrame, values, kind: str, dataset, item_list, problems: P
     )
 
 
-def _kind_of_slots(given: set[str], by_slot: bool) -> str | None:
+def _kind_of_slots(given: set[str], by_slot: bool) -> DatasetKind | None:
     """The dataset kind whose slots these are, when they are all one other kind's."""
-    for kind in SLOTS:
-        names = set(SLOTS[kind]) if by_slot else {f"{q}/{d}" for q, d in slot_names(kind)}
+    for kind in (k for k in registered() if k.slots):
+        names = set(kind.slots) if by_slot else {f"{q}/{d}" for q, d in slot_names(kind)}
         if given <= names:
             return kind
     return None
@@ -393,11 +395,9 @@ MESSAGES = {
 def _raise(problems: Problems, name: str, dataset, total: int) -> None:
     if not problems.counts:
         return
-    from negviz.core.kinds import kind_of
-
     pairs = ", ".join(f"{q}/{d}" for q, d in slot_names(dataset.kind))
-    slots = f"{pairs} (query_slot/doc_slot), or in a slot column {', '.join(SLOTS[dataset.kind])}"
-    keys = kind_of(dataset.kind).keys
+    slots = f"{pairs} (query_slot/doc_slot), or in a slot column {', '.join(dataset.kind.slots)}"
+    keys = dataset.kind.keys
     id_column = keys[-1] + (f" as <{'>:<'.join(keys)}>" if len(keys) > 1 else "")  # DEMETR: perturbation:item_id
     errors = []
     for kind, count in problems.counts.items():

@@ -5,9 +5,8 @@ from __future__ import annotations
 
 import streamlit as st
 
-from negviz.core.schema import COLUMNS
+from negviz.core.kinds import kind_of
 from negviz.datasets.userfile import guess_mapping
-from negviz.datasets.validate import DEFAULTS
 
 NONE = "(none)"  # the pick of an optional column left unmapped
 LABEL = "negation_type"  # a column of type labels: the heatmap's columns when present
@@ -19,12 +18,13 @@ def column_mapping(present: list[str], kind: str) -> dict[str, str]:
 
     A column with a default, the type label and a column nothing was guessed for may stay
     (none); a guessed one may not (its picker lists the file's columns only)."""
-    guess = guess_mapping(present, kind)
+    spec = kind_of(kind)  # the page's pick, a name
+    guess = guess_mapping(present, spec)
     st.markdown("**Columns**: which of your columns holds each needed one (pre-filled by name).")
-    defaults = DEFAULTS.get(kind, {})
+    defaults = spec.defaults
     mapping = {}
     cols = st.columns(4)
-    for i, target in enumerate([*COLUMNS[kind], LABEL]):
+    for i, target in enumerate([*spec.columns, LABEL]):
         optional = target in defaults or target == LABEL
         options = ([NONE] if optional or guess.get(target) is None else []) + present
         fallback = target if target in present else None

@@ -13,7 +13,6 @@ from negviz.charts.layers import layer_curves
 from negviz.charts.per_type import category_label
 from negviz.core import metric_text, times
 from negviz.core.options import in_words
-from negviz.core.outcomes import CATEGORIES
 from negviz.language.taxonomy import TAXONOMY
 from negviz.ui import chart_items, inspector_data
 from negviz.ui.dataset_cache import dataset_view
@@ -64,7 +63,7 @@ def shares(name: str, ds) -> None:
     axis = st.radio("Split by", ["verdict", "negation type"], key="axis", horizontal=True, bind="query-params")
     group = "category" if axis == "verdict" else "type"
     if group == "category":
-        order, labels = list(CATEGORIES[ds.kind]), {c: category_label(c) for c in CATEGORIES[ds.kind]}
+        order, labels = list(ds.kind.categories), {c: category_label(c) for c in ds.kind.categories}
     else:
         present = set(frame["type"])
         order = [k for k in TAXONOMY.keys if k in present] + sorted(present - set(TAXONOMY.keys))

@@ -70,7 +70,7 @@ def show_outcome(job: eval_jobs.EvalJob) -> None:
             icon=":material/check_circle:",
         )
         dataset = str(r["dataset"])
-        kind = r.get("dataset_kind") or dataset_cache.dataset_view(dataset).kind
+        kind = r.get("dataset_kind") or dataset_cache.dataset_view(dataset).kind.name  # a name, as links take it
         st.markdown(links_markdown(result_links(dataset, r["model"], r["run_id"], "eval", kind)))
         with st.expander("Every number of the run (JSON)"):
             st.json({k: v for k, v in r.items() if k not in ("model", "dataset", "split", "run_id")}, expanded=1)

@@ -49,7 +49,7 @@ def _layouts(url: str, dataset: str, content: str) -> pd.DataFrame:
         ("by text (exact texts)", ", ".join(TEXT_LAYOUT), f"{clip(queries[0])}, {clip(docs[0])}, 0.4703"),
     ]
     trec, example = "TREC run (.trec, .run, .txt)", "ExcluIR-style datasets only: a corpus ranking"
-    if ds.kind == EXCLUSION:  # space separated, best first per query
+    if ds.kind.name == EXCLUSION:  # space separated, best first per query
         example = f"{items[0]} Q0 DOC_ID 1 14.2 my-run"
     rows.append((trec, "qid Q0 docid rank score tag", example))
     return pd.DataFrame(rows, columns=["layout", "columns", "example row"])

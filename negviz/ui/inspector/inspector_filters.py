@@ -14,7 +14,6 @@ import streamlit as st
 
 from negviz.analyses import inspector as F
 from negviz.analyses import lexical as X
-from negviz.core import outcomes
 from negviz.datasets import Dataset
 from negviz.language.taxonomy import TAXONOMY
 from negviz.results import annotations as ann
@@ -92,7 +91,7 @@ def sidebar(ds: Dataset, items: pd.DataFrame, verdicts: pd.DataFrame) -> tuple[F
             key="lean",
             bind="query-params",
             placeholder="any",
-            disabled=not outcomes.has_verdicts(ds.kind),
+            disabled=not ds.kind.has_verdicts,
             help="The lexical confound: which document BM25 prefers for the query "
             "(pairs: 'wrong' if it does for either query).",
         )
@@ -121,7 +120,7 @@ def sidebar(ds: Dataset, items: pd.DataFrame, verdicts: pd.DataFrame) -> tuple[F
         margin_max,
         F.ANY if queue else annotated,  # the queue picks by the annotator's own labels
         sort,
-        lean if outcomes.has_verdicts(ds.kind) else None,  # a stale URL value of a disabled box
+        lean if ds.kind.has_verdicts else None,  # a stale URL value of a disabled box
     )
     return filters, queue
 

@@ -42,7 +42,7 @@ def _mentions(url: str, name: str, run_id: str, rule: str) -> dict:
 
 def show(dataset: str, runs: pd.DataFrame, item_id: str, row: Mapping) -> None:
     """Draw the reasoning of ``item_id`` for every shown generative run that kept some."""
-    if dataset_view(dataset).kind != PAIRS or runs.empty or "family" not in runs:
+    if dataset_view(dataset).kind.name != PAIRS or runs.empty or "family" not in runs:
         return
     url = resources.db_url()
     for run in runs[runs["family"].isin(TEXT_FAMILIES)].itertuples():

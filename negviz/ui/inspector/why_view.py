@@ -25,6 +25,7 @@ from negviz.analyses import attribution as A
 from negviz.analyses import layers as L
 from negviz.analyses.sensitivity import spec_label
 from negviz.charts.layers import layer_curves
+from negviz.core.kinds import DatasetKind
 from negviz.core.progress import duration_text
 from negviz.scorers import families_of_architecture, scores_only
 from negviz.scorers.external import unavailable_message
@@ -60,7 +61,7 @@ def default_model(models: list[str], families: Mapping[str, str]) -> str:
     return (quick or models)[0]
 
 
-def show(kind: str, runs: pd.DataFrame, item_id: str, row: Mapping, dataset: str | None = None) -> None:
+def show(kind: DatasetKind, runs: pd.DataFrame, item_id: str, row: Mapping, dataset: str | None = None) -> None:
     """The panel for the item ``row``; computes only once the user asks (the toggle; a long
     explanation also waits for Start)."""
     st.markdown("**Why: token attributions and where the cue fades**")
@@ -285,7 +286,7 @@ def _curve(spec: str, a: str, b: str) -> pd.DataFrame:
     return L.cue_fade(resources.scorer(spec), a, b)
 
 
-def _layers(kind: str, row: Mapping, runs: pd.DataFrame, model: str, spec: str) -> None:
+def _layers(kind: DatasetKind, row: Mapping, runs: pd.DataFrame, model: str, spec: str) -> None:
     twins = L.twins(kind)
     if not twins:
         return

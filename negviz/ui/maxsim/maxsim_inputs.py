@@ -12,7 +12,6 @@ import streamlit as st
 
 from negviz.analyses import playground as pg
 from negviz.analyses.paircard import md_escape
-from negviz.core.kinds import QUERY_KINDS, kind_of
 from negviz.ui.dataset_cache import dataset_view
 from negviz.ui.navigation import links
 from negviz.ui.navigation.page_guard import dataset_kind_problem
@@ -47,7 +46,7 @@ def pick_texts(dataset: str, src: str) -> Texts | None:
     """The texts of the picked item when ``src`` is "dataset" and ``dataset`` holds NevIR pairs or
     ExcluIR queries; typed texts otherwise (saying why when the dataset was asked for). None while
     a typed query or document is empty."""
-    if src == "dataset" and dataset_view(dataset).kind in QUERY_KINDS:
+    if src == "dataset" and dataset_view(dataset).kind.texts_of is not None:  # its items hold texts to pick
         return dataset_texts(dataset)
     if src == "dataset":
         problem = dataset_kind_problem("maxsim", dataset)
@@ -59,7 +58,7 @@ def dataset_texts(dataset: str) -> Texts:
     """A picker of the dataset's pairs (or queries) by id, its texts returned; a NevIR pair's
     first query, gold cue and inspector link are said under it."""
     view = dataset_view(dataset)
-    kind, frame = kind_of(view.kind), view.dataset.frame
+    kind, frame = view.kind, view.dataset.frame
     ids = frame[kind.id_column].tolist()
     sample_name, sample_id = pg.SAMPLE_PAIR
     start = ids.index(sample_id) if dataset == sample_name and sample_id in ids else 0
@@ -71,8 +70,8 @@ def dataset_texts(dataset: str) -> Texts:
         bind="query-params",
         help="NevIR opens on 1283-3: MiniLM is fooled by 'not' on q2, NegMiniLM is not.",
     )
-    row = frame.set_index(kind.id_column).loc[item]
-    found = kind.texts_of(row)  # the registry says which columns are the queries and documents
+    row = view.dataset.item(item).as_row()  # these kinds' ids are their items' ids
+    found = kind.texts_of(row)  # the kind says which columns are the queries and documents
     texts = Texts(found.queries, found.docs, found.doc_names, found.gold)
     if len(found.queries) == 1:  # the picked id is the query's own (ExcluIR): nothing to add
         return texts

@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
+from negviz.core.kinds import DatasetKind
 from negviz.core.schema import KIND_TITLES
 
 SECTIONS = ("Results", "Explore", "Run")  # sidebar groups, by what a user came to do
@@ -42,9 +43,9 @@ class PageEntry:
         return key in SIDEBAR_KEYS or key in self.url_keys
 
 
-def kind_problem(page: PageEntry, dataset: str, kind: str) -> str | None:
+def kind_problem(page: PageEntry, dataset: str, kind: DatasetKind) -> str | None:
     """Why the sidebar's dataset does not apply to the page (None when it does), as plain text."""
-    if page.kinds is None or kind in page.kinds:
+    if page.kinds is None or kind.name in page.kinds:  # a page declares the kinds it draws by name
         return None
     wanted = ", ".join(KIND_TITLES[k] for k in page.kinds)
-    return f"{page.title} draws {wanted}; {dataset} holds {KIND_TITLES.get(kind, kind)}."
+    return f"{page.title} draws {wanted}; {dataset} holds {kind.title}."

@@ -31,7 +31,7 @@ def preset_buttons() -> list[pg.Preset]:
         picked = None
         try:
             picked = dataset_view(pickers.current_dataset()).dataset
-            presets = playground_data.presets(added=(picked.spec.name, picked.kind))
+            presets = playground_data.presets(added=(picked.spec.name, picked.kind.name))
         except Exception as exc:  # an empty or unreachable store: the playground still works
             presets = []
             show_error(exc)

@@ -11,7 +11,6 @@ from negviz.analyses import agreement, paircard
 from negviz.analyses.uncertainty import RULE as UNCERTAINTY_RULE
 from negviz.core.metric_text import heading
 from negviz.core.sample_size import MIN_N, too_few
-from negviz.evaluation.item_scoring import item_ids
 from negviz.language.taxonomy import TAXONOMY
 from negviz.language.text.words import counted
 from negviz.projects import review as R
@@ -100,9 +99,7 @@ def uncertainty(project: P.Project) -> pd.DataFrame:
 
 
 def pair_row(project: P.Project, item: str) -> dict:
-    ds = dataset_view(project.dataset).dataset
-    ids = [str(i) for i in item_ids(ds.kind, ds.frame)]
-    return ds.frame.iloc[ids.index(item)].to_dict()
+    return dataset_view(project.dataset).dataset.item(item).as_row()
 
 
 def show_pair(project: P.Project, item: str) -> None:
