@@ -96,10 +96,11 @@ def test_the_plan_cuts_cells_reuses_kept_shards_and_says_what_it_leaves_out(stor
 def test_a_limit_is_said_per_group_where_the_kind_limits_each_group():
     """DEMETR's limit keeps the first N items of each perturbation (its kind's limit_by): the plan
     says so, so 120 does not read as 120 items when the cell holds 35 x 120."""
+    from negviz.core.kinds import PAIRS_KIND, PERTURBATION_KIND
     from negviz.evaluation.fill.planning import dataset_text
 
-    assert dataset_text(DatasetSpec.make("demetr", limit=120), "perturbation") == (
+    assert dataset_text(DatasetSpec.make("demetr", limit=120), PERTURBATION_KIND) == (
         "demetr (first 120 items of each perturbation)"
     )
-    assert dataset_text(DatasetSpec.make("nevir", limit=40), "pairs") == "nevir (first 40 items)"
+    assert dataset_text(DatasetSpec.make("nevir", limit=40), PAIRS_KIND) == "nevir (first 40 items)"
     assert dataset_text(DatasetSpec.make("nevir")) == "nevir"

@@ -152,15 +152,13 @@ def worker_text(worker: str) -> str:
     return "GPU workers" if worker == "cuda" else "CPU workers"
 
 
-def dataset_text(spec: DatasetSpec, kind: str | None = None) -> str:
+def dataset_text(spec: DatasetSpec, kind: DatasetKind | None = None) -> str:
     """'nevir', 'nevir (held-out split dev)', 'nevir (first 40 items)', and for a kind whose limit
     keeps the first N of each group (DEMETR: of each perturbation) 'demetr (first 120 items of
     each perturbation)'."""
-    from negviz.core.kinds import kind_of
-
     notes = [f"split {spec.split}"] if spec.split != DatasetSpec.make(spec.name).split else []
     if spec.limit:
-        group = kind_of(kind).limit_by if kind else None
+        group = kind.limit_by if kind else None
         notes.append(f"first {spec.limit:,} items" + (f" of each {group}" if group else ""))
     return f"{spec.name} ({', '.join(notes)})" if notes else spec.name
 
