@@ -7,6 +7,7 @@ from negviz.analyses import sensitivity as sv
 from negviz.charts.sensitivity import focus_chart, sensitivity_heatmap
 from negviz.language.text.words import counted
 from negviz.ui import chart_items, resources
+from negviz.ui.dataset_cache import dataset_view
 from negviz.ui.navigation import pickers
 from negviz.ui.sensitivity import sensitivity_cell, sensitivity_tabs
 from negviz.ui.sensitivity import sensitivity_data as sd
@@ -23,7 +24,7 @@ st.caption(
     "Bi-encoders score with cosine here; † marks cells with items whose |t − e| < 0.001 "
     "(unstable ratios)."
 )
-table = resources.datasets_table()
+table = dataset_view().datasets()
 picked = table[(table["name"] == pickers.current_dataset()) & (table["origin"] == "added")]
 for name, kind in zip(picked["name"], picked["kind"]):  # never silently DEMETR in its place
     st.info(
