@@ -42,7 +42,8 @@ def models_picker(dataset: str) -> list[str]:
 
 
 def current_dataset() -> str:
-    return st.session_state.get(DATASET_KEY) or "nevir"
+    """The sidebar's dataset; before the picker ran, the first of the list, as the picker shows it."""
+    return st.session_state.get(DATASET_KEY) or dataset_view().datasets()["name"].iloc[0]
 
 
 def current_models() -> list[str]:
