@@ -8,7 +8,7 @@ from negviz.datasets import added
 from negviz.datasets.formats import FORMATS
 from negviz.datasets.userfile import format_columns, max_file_bytes, read_columns
 from negviz.language.text.words import counted
-from negviz.ui import outage, resources
+from negviz.ui import dataset_cache, outage, resources
 from negviz.ui.add_dataset.added_datasets import added_datasets_section
 from negviz.ui.add_dataset.column_mapping import column_mapping
 from negviz.ui.navigation import links
@@ -107,7 +107,7 @@ if upload is not None:
             except NegvizError as exc:
                 show_error(exc)
             else:
-                resources.clear_datasets()
+                dataset_cache.clear_datasets()
                 verb = "Saved" if created else "Already stored (same file, kind and mapping):"
                 heatmap = links.page("heatmap", dataset=rec.name)
                 st.session_state["saved_message"] = (

@@ -5,6 +5,7 @@ import streamlit as st
 from negviz.core.metric_text import heading
 from negviz.evaluation.catalog import catalog_view
 from negviz.ui import resources
+from negviz.ui.dataset_cache import dataset_view
 from negviz.ui.import_scores import import_view
 from negviz.core.schema import KIND_TITLES
 from negviz.ui.widgets import csv_download, headed
@@ -48,7 +49,7 @@ st.caption(
 import_view.scores_only_section()  # imported files, Python objects: scores only
 
 st.subheader("Datasets")
-ds = resources.datasets_table()
+ds = dataset_view().datasets()
 shown = ds.assign(kind=[KIND_TITLES[k] for k in ds["kind"]])  # "CANNOT-style sentence pairs"
 st.dataframe(shown, hide_index=True, key="datasets", column_config=headed(shown))
 csv_download(ds, "negviz-datasets.csv", key="dl-ds")

@@ -18,7 +18,7 @@ from negviz.ui.widgets import csv_download, figure_downloads, headed, no_runs_ye
 dataset = pickers.current_dataset()
 view = dataset_view(dataset)
 models = pickers.current_models()
-info = resources.datasets_table().set_index("name").loc[dataset]
+info = dataset_view().datasets().set_index("name").loc[dataset]
 
 st.title("Overview")
 split = info["splits"].split(",")[0] if isinstance(info["splits"], str) else "test"

@@ -3,6 +3,7 @@ queues, review of disagreements and adjudicated labels (negviz.projects)."""
 
 import streamlit as st
 from negviz.ui import resources
+from negviz.ui.dataset_cache import dataset_view
 from negviz.ui.label_form import annotator_name
 from negviz.ui.projects import project_view as V
 
@@ -14,7 +15,7 @@ if projects is None:  # the database is not reachable (said): nothing to show, n
 annotator = annotator_name()
 project = V.pick_project(projects)
 V.message()
-datasets = list(resources.datasets_table()["name"])
+datasets = list(dataset_view().datasets()["name"])
 if project is None:
     st.info("No annotation project in this store yet: create one below.")
     V.create_form(store, annotator, datasets)

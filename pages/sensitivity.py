@@ -23,7 +23,7 @@ st.caption(
     "Bi-encoders score with cosine here; † marks cells with items whose |t − e| < 0.001 "
     "(unstable ratios)."
 )
-table = resources.datasets_table()
+table = dataset_view().datasets()
 picked = table[(table["name"] == pickers.current_dataset()) & (table["origin"] == "added")]
 for name, kind in zip(picked["name"], picked["kind"]):  # never silently DEMETR in its place
     st.info(

@@ -63,7 +63,7 @@ def stack_verdicts(per_model: dict[str, pd.DataFrame]) -> pd.DataFrame:
 def automatic_types(dataset) -> pd.DataFrame:
     """The taxonomy's type of every item (NevIR: the gold cue's type; else the detected cue),
     without annotator labels: item_id, type, cue, label_source, evidence, where. Detection over
-    DEMETR's 35,000 items takes seconds: callers cache it (negviz/ui)."""
+    DEMETR's 35,000 items takes seconds: read it through DatasetView.automatic_types, which keeps it."""
     from negviz.language.taxonomy import label_pairs
 
     return label_pairs(dataset)

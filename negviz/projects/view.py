@@ -1,11 +1,12 @@
 """Annotation projects as readers see them, on top of negviz.results.dataset_view.DatasetView: every read
 goes through the dataset view's store and cache, so the projects page reads the way every other
 page does. Projects change while people label, so these reads are kept by no cache (READS:
-"annotations").
+"annotations"); the uncertainty order, computed from stored runs, is kept per set of runs.
 
     pv = ProjectView(DatasetView(store))
     pv.projects()                            # every project of the store
     pv.progress(project), pv.review_queue(project), pv.disagreements(project)
+    pv.uncertainty(project)                  # its pairs, most uncertain first
 
 Writers (create, claim, save a label, adjudicate) take the store itself (negviz.projects).
 """
@@ -55,3 +56,17 @@ class ProjectView:
 
     def agreement_with_adjudicated(self, project: P.Project) -> pd.DataFrame:
         return self._read(("agreement", project.name), lambda: R.agreement_with_adjudicated(self.store, project))
+
+    def uncertainty(self, project: P.Project) -> pd.DataFrame:
+        """The project's pairs, most uncertain first (negviz.projects.ranking), from the runs stored
+        on its dataset: kept per project items and set of runs (READS "uncertainty"; the run list
+        itself is read like every run list)."""
+        from negviz.projects.ranking import uncertainty_table
+
+        view = DatasetView(self.store, project.dataset, self.view.cache)
+        runs = tuple(sorted(map(str, view.runs()["run_id"])))
+        return self.view.cache.get(
+            "uncertainty",
+            (project.dataset, project.name, tuple(map(str, project.items)), runs),
+            lambda: uncertainty_table(view, project),
+        )

@@ -19,8 +19,9 @@ session and keyed by the store's URL, which keeps each kind of read as long as i
 
 from __future__ import annotations
 
+import hashlib
 from functools import cached_property
-from typing import Any, Callable, Iterable, Protocol
+from typing import Any, Callable, Iterable, Mapping, Protocol
 
 import pandas as pd
 
@@ -47,7 +48,7 @@ READS = {
     "dataset": "content",
     "facts": "content",
     "labels": "labels",
-    "lexical": "labels",
+    "lexical": "content",  # BM25's margins: of the stored BM25 run, or scored now (seconds)
     "runs": "seconds",
     "record": "seconds",
     "finetune_runs": "moment",
@@ -67,6 +68,22 @@ READS = {
     "cannot_distribution": "forever",
     "board": "seconds",
     "fixes": "seconds",
+    # what the pages derive from them (the ui keeps no read cache of its own: tests/architecture):
+    # the dataset list for seconds, like run lists (negviz.ui.dataset_cache.clear_datasets after an
+    # add); the automatic types and the inspector's item table while the content is the same; the
+    # run picker's choice for seconds, like the run list it reads; values of stored runs forever,
+    # keyed by their run ids (and the items they cover).
+    "datasets": "seconds",
+    "automatic_types": "content",
+    "inspector_items": "content",
+    "score_layouts": "content",
+    "run_picker": "seconds",
+    "stacked_verdicts": "forever",
+    "cue_mentions": "forever",
+    "cue_share_table": "forever",
+    "lexical_confound": "forever",
+    "presets": "forever",
+    "uncertainty": "forever",  # negviz.projects.view.ProjectView.uncertainty
 }
 
 
@@ -207,7 +224,11 @@ class DatasetView:
         chosen = self.chosen([lexical.LEXICAL_MODEL])
         if len(chosen):
             run_id = str(chosen.iloc[0]["run_id"])
-            margins = lexical.lexical_margins(self.kind, self.dataset.frame, self.scores(run_id))
+            margins = self._read(
+                "lexical",
+                (self.name, run_id),
+                lambda: lexical.lexical_margins(self.kind, self.dataset.frame, self.scores(run_id)),
+            )
             return margins, "the stored BM25 run", run_id
 
         def scored_now():
@@ -219,7 +240,7 @@ class DatasetView:
             wide = wide_scores(ds.kind, ds.frame, scores).set_index("item_id")
             return lexical.lexical_margins(ds.kind, ds.frame, wide)
 
-        return self._read("lexical", (self.name,), scored_now), lexical.SCORED_NOW, None
+        return self._read("lexical", (self.name, None), scored_now), lexical.SCORED_NOW, None
 
     def item_meta(self):
         """negviz.analyses.per_type.item_meta of the dataset with its type labels, the per-type
@@ -340,6 +361,173 @@ class DatasetView:
 
         return self._read("added", ("using", name), lambda: stored.runs_using(self.store, name))
 
+    # ------------------------------------------------------------ what the pages derive
+    def datasets(self) -> pd.DataFrame:
+        """Every dataset a reader can pick: the shipped ones, then those added to the store
+        (negviz.datasets.list_datasets; ``sha256`` tells added contents apart), whatever this
+        view's dataset."""
+        from negviz.datasets import list_datasets
+
+        return self._read("datasets", ("listing",), lambda: list_datasets(self.store))
+
+    def automatic_types(self) -> pd.DataFrame:
+        """The taxonomy's type of every item, without annotator labels
+        (negviz.analyses.inspector.automatic_types: DEMETR's 35,000 items take seconds)."""
+        from negviz.analyses import inspector
+
+        return self._read("automatic_types", (self.name,), lambda: inspector.automatic_types(self.dataset))
+
+    def inspector_items(self) -> pd.DataFrame:
+        """The pair inspector's item table with the automatic types, without the annotation
+        columns, which change while people label (negviz.analyses.inspector.item_table)."""
+        from negviz.analyses import inspector
+
+        ds = self.dataset
+        return self._read(
+            "inspector_items", (self.name,), lambda: inspector.item_table(ds.kind, ds.frame, self.automatic_types())
+        )
+
+    def stacked_verdicts(self, runs: pd.DataFrame) -> pd.DataFrame:
+        """item_verdicts of every run of ``runs`` (rows of chosen()) under its tie rule, stacked
+        with ``model`` (negviz.analyses.inspector.stack_verdicts)."""
+        from negviz.analyses.inspector import stack_verdicts
+
+        shown = _run_keys(runs)
+        return self._read(
+            "stacked_verdicts",
+            (self.name, shown),
+            lambda: stack_verdicts({model: self.item_verdicts(run_id, rule) for run_id, model, rule in shown}),
+        )
+
+    def run_picker(
+        self,
+        models: Iterable[str] = (),
+        pins: Iterable[str] = (),
+        families: Iterable[str] = (),
+        contains: str = "",
+        top: int | None = None,
+        over: int = 0,
+    ) -> tuple[int, pd.DataFrame, dict[str, str], list[str]]:
+        """What a run picker shows: (how many models have runs; the run shown per model, of
+        ``families`` with ``contains`` in its name, cut to the best ``top`` by the headline metric
+        when no models were asked and more than ``over`` have runs; the label of every run that
+        may be pinned, by run id; the families among the models)."""
+        from negviz.datasets.facts import lower_is_better
+
+        models, pins, families = tuple(models), tuple(pins), tuple(families)
+
+        def compute():
+            every = self.chosen(models, pins)
+            chosen = run_choice.filter_models(every, families, contains)
+            if top is not None and not models and len(every) > over:
+                chosen = run_choice.top_models(chosen, top, lower_is_better(self.facts.metric))
+            options = run_choice.ranked(self.runs())
+            if models:
+                options = options[options["model_name"].isin(models)]
+            labels = {r["run_id"]: run_choice.run_label(r) for r in options.to_dict("records")}
+            return len(every), chosen, labels, sorted(every["family"].dropna().unique()) if len(every) else []
+
+        return self._read("run_picker", (self.name, models, pins, families, contains, top, over), compute)
+
+    def cue_mentions(self, run_id: str, tie_rule: str) -> dict:
+        """Over a generative run's kept reasoning, how often a wrong verdict comes with text that
+        never names the negation cue (negviz.analyses.reasoning.cue_mentions)."""
+        from negviz.analyses import reasoning
+
+        def compute() -> dict:
+            table = reasoning.query_table(self.dataset.frame, self.scores_by_item(run_id), self.texts(run_id), tie_rule)
+            return reasoning.cue_mentions(table)
+
+        return self._read("cue_mentions", (self.name, run_id, tie_rule), compute)
+
+    def scores_by_item(self, run_id: str) -> pd.DataFrame:
+        """A run's scores (scores) indexed by item id."""
+        wide = self.scores(run_id)
+        return wide.set_index("item_id") if "item_id" in wide else wide
+
+    def cue_shares(self, runs: Mapping[str, str]) -> pd.DataFrame:
+        """The cue's share of attribution per comparison of stored cue-influence runs (label ->
+        run id), stacked with ``label`` and each item's automatic type
+        (negviz.analyses.cue_influence.labelled_frame)."""
+        from negviz.analyses import cue_influence
+
+        types = self.automatic_types()[["item_id", "type"]]
+        return cue_influence.labelled_frame(self.kind, {label: self.scores(r) for label, r in runs.items()}, types)
+
+    def cue_share_table(self, runs: Mapping[str, str], group: str) -> pd.DataFrame:
+        """cue_shares(runs) per run and group ("category" or "type"): medians with bootstrap CIs
+        (negviz.analyses.cue_influence.group_table)."""
+        from negviz.analyses import cue_influence
+
+        return self._read(
+            "cue_share_table",
+            (self.name, tuple(runs.items()), group),
+            lambda: cue_influence.group_table(self.cue_shares(runs), group),
+        )
+
+    def lexical_comparisons(self, chosen: pd.DataFrame, items: Iterable[str] | None = None) -> pd.DataFrame:
+        """One row per model of ``chosen``, item (of ``items``, default all) and comparison, with
+        BM25's lean (negviz.analyses.lexical.comparisons of lexical_margins)."""
+        from negviz.analyses import lexical
+
+        verdicts = self.outcomes(chosen)
+        if items is not None:
+            verdicts = verdicts[verdicts["item_id"].isin(set(items))]
+        return lexical.comparisons(verdicts, self.lexical_margins()[0])
+
+    def lexical_confound(
+        self, chosen: pd.DataFrame, items: Iterable[str] | None = None
+    ) -> tuple[pd.DataFrame, pd.DataFrame]:
+        """lexical_comparisons' confound table and how often each model follows BM25, with
+        bootstrap CIs (negviz.analyses.lexical.confound_table, follows_lexicon), kept per runs and
+        item set."""
+        from negviz.analyses import lexical
+
+        items = None if items is None else sorted({str(i) for i in items})
+        digest = None if items is None else hashlib.sha256("\n".join(items).encode()).hexdigest()
+        bm25 = self.lexical_margins()[2]  # a BM25 run stored since: its margins, not those scored then
+
+        def compute():
+            comps = self.lexical_comparisons(chosen, items)
+            return lexical.confound_table(comps), lexical.follows_lexicon(comps)
+
+        return self._read("lexical_confound", (self.name, _run_keys(chosen), digest, bm25), compute)
+
+    def score_layouts(self) -> pd.DataFrame:
+        """The score-file layouts with an example row from this dataset's first item
+        (negviz.results.external.score_files.layout_examples)."""
+        from negviz.results.external.score_files import layout_examples
+
+        ds = self.dataset
+        return self._read("score_layouts", (self.name,), lambda: layout_examples(ds.kind, ds.frame))
+
+    def presets(self, models: Iterable[str], added: tuple[str, str] | None = None) -> list:
+        """The playground's demo presets (negviz.analyses.playground.stored_presets) from the run
+        that stands for each of ``models`` on the datasets with a preset picker, and on ``added``
+        (name, kind: a dataset added to the store) where it has runs (those models' runs there,
+        else any two models'), whatever this view's dataset."""
+        from negviz.analyses import playground
+
+        pickers = playground.PRESET_PICKERS
+        extra = added if added and added[0] not in pickers else None
+        models = set(models)
+        shown = []
+        for dataset in [*pickers, *([extra[0]] if extra else [])]:
+            runs = DatasetView(self.store, dataset, self.cache).chosen()
+            mine = runs[runs["model_name"].isin(models)]
+            if dataset not in pickers and mine.empty:
+                mine = runs.head(2)
+            shown.append((dataset, _run_keys(mine)))
+
+        def compute() -> list:
+            views = {d: DatasetView(self.store, d, self.cache) for d, _ in shown}
+            frames = {d: views[d].dataset.frame for d, keys in shown if keys}
+            wide = {d: {m: views[d].scores(r) for r, m, _ in keys} for d, keys in shown}
+            rules = {d: {m: rule for _, m, rule in keys} for d, keys in shown}
+            return playground.stored_presets(frames, wide, added=extra, rules=rules)
+
+        return self._read("presets", (tuple(shown), extra), compute)
+
     # ------------------------------------------------------------ across benchmarks
     def board(self, catalog: pd.DataFrame | None = None) -> pd.DataFrame:
         """Every model on every benchmark (negviz.analyses.board), from the whole store whatever
@@ -447,3 +635,9 @@ class DatasetView:
             )
 
         return self._read("cannot_distribution", (self.name, run_ids, models, pairs), compute)
+
+
+def _run_keys(runs: pd.DataFrame) -> tuple[tuple[str, str, str], ...]:
+    """(run id, model, tie rule) of each run of ``runs`` (rows of DatasetView.chosen): what
+    identifies a read of those runs' verdicts."""
+    return tuple((str(r.run_id), r.model_name, oc.tie_rule(r.options)) for r in runs.itertuples())

@@ -34,9 +34,18 @@ def content_key(name: str) -> str:
     """What identifies a dataset's content (an added dataset's sha256; "" for shipped data): part
     of the key of every cache derived from its items, so a dataset removed and added again with
     other content is reloaded."""
-    table = resources.datasets_table()
+    table = dataset_view().datasets()
     sha = table.loc[table["name"] == name, "sha256"]
     return str(sha.iloc[0]) if len(sha) else ""
+
+
+# Reads that may take seconds when not kept yet, and what the page says meanwhile (shown only while
+# one is computed, after half a second, as st.cache_data's own spinner).
+SPINNERS = {
+    "automatic_types": "Typing the items with the negation taxonomy...",
+    "lexical": "BM25's margins for the lexical measure (scored now where no BM25 run is stored)…",
+    "uncertainty": "Ordering the pairs by the stored models' uncertainty…",
+}
 
 
 class PageCache:
@@ -52,7 +61,23 @@ class PageCache:
             return compute()
         if life in ("content", "labels"):  # key[0] is the dataset's name
             key = (*key, content_key(key[0]) if key[0] else "")
+        if what in SPINNERS:
+            compute = _with_spinner(SPINNERS[what], compute)
         return _KEEP[life](self.url, what, key, compute)
+
+
+def _with_spinner(text: str, compute: Callable[[], Any]) -> Callable[[], Any]:
+    def spinning() -> Any:
+        with st.spinner(text):
+            return compute()
+
+    return spinning
+
+
+def clear_datasets() -> None:
+    """Forget the kept dataset list (after this session added or removed a dataset, or a URL named
+    one the list lacks): the next read lists the store's datasets again."""
+    _seconds.clear(resources.db_url(), "datasets", ("listing",), None)
 
 
 def training_pair(dataset_spec: dict, pair: str):
@@ -77,7 +102,7 @@ def clear_runs() -> None:
 
 # ---------------------------------------------------------------- the caches behind PageCache
 # ``_compute`` is left out of each key (Streamlit hashes no argument whose name starts with "_").
-@st.cache_resource(show_spinner=False, max_entries=24)  # the datasets themselves: shared, not copied
+@st.cache_resource(show_spinner=False, max_entries=48)  # the datasets themselves: shared, not copied
 def _by_content(url: str, what: str, key: tuple, _compute: Callable[[], Any]) -> Any:
     return _compute()
 
@@ -124,7 +149,7 @@ def warm_up(dataset: str = "nevir") -> None:
     server starts): the store with the shipped runs recorded, the dataset and model tables, the
     published numbers, and the default dataset's runs."""
     resources.store()
-    resources.datasets_table()
+    dataset_view().datasets()
     resources.catalog()
     resources.reference()
     dataset_view(dataset).runs()

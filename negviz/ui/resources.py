@@ -1,4 +1,6 @@
-"""Cached resources and data for the pages, keyed by specs (st.cache_* lives only here)."""
+"""The pages' resources, kept per process: the store objects, loaded scorers, the shipped model and
+published-number tables, whether a model is on this machine, a file fetched from the Hub. None of
+them is a read of results: those go through the dataset's view (negviz.ui.dataset_cache)."""
 
 from __future__ import annotations
 
@@ -71,14 +73,14 @@ def store():
     return _store(_configured_url())
 
 
-@st.cache_resource(show_spinner=False, max_entries=2)
+@st.cache_resource(show_spinner=False, max_entries=2)  # a store object (a resource, not a read)
 def _shipped_store(host: str):
     from negviz.store.shipped import ShippedStore
 
     return ShippedStore(f"the results database at {host} is not reachable", host, BUNDLED_RUNS)
 
 
-@st.cache_resource(show_spinner=False)
+@st.cache_resource(show_spinner=False)  # the store object: its engine and connections
 def _store(url: str):
     from negviz.store import open_store
 
@@ -115,45 +117,28 @@ def available_offline(hub_id: str) -> bool:
     return _available_offline(hub_id)
 
 
-@st.cache_data(show_spinner=False, ttl=60)
+@st.cache_data(show_spinner=False, ttl=60)  # files on this machine, not the store
 def _available_offline(hub_id: str) -> bool:
     from negviz.scorers.loading import is_available_offline
 
     return is_available_offline(hub_id)
 
 
-@st.cache_data(show_spinner=False)
+@st.cache_data(show_spinner=False)  # a file shipped with negviz (data/), not the store
 def catalog() -> pd.DataFrame:
     from negviz.evaluation.catalog import load_catalog
 
     return load_catalog()
 
 
-@st.cache_data(show_spinner=False)
+@st.cache_data(show_spinner=False)  # the published numbers: files shipped with negviz
 def reference() -> pd.DataFrame:
     from negviz.evaluation.published import load_reference
 
     return load_reference()
 
 
-def datasets_table() -> pd.DataFrame:
-    """Shipped datasets, then those added to the store (short TTL: a teammate may add one)."""
-    return _datasets_table(db_url())
-
-
-@st.cache_data(show_spinner=False, ttl=10)
-def _datasets_table(url: str) -> pd.DataFrame:
-    from negviz.datasets import list_datasets
-
-    return list_datasets(store())
-
-
-def clear_datasets() -> None:
-    """Forget the cached dataset list (after this session added or removed a dataset)."""
-    _datasets_table.clear()
-
-
-@st.cache_resource(show_spinner=False, max_entries=4)
+@st.cache_resource(show_spinner=False, max_entries=4)  # a loaded model: a resource
 def scorer(spec_text: str, device: str | None = None):
     """A loaded scorer per spec; few entries so GPU memory is freed when one is evicted."""
     from negviz.core.cache import ScoreCache
@@ -177,7 +162,7 @@ def hub_upload(ref: str) -> HubUpload:
     return HubUpload(*reversed(_hub_file(ref)))
 
 
-@st.cache_data(show_spinner="Fetching the dataset from the Hub...", max_entries=4)
+@st.cache_data(show_spinner="Fetching the dataset from the Hub...", max_entries=4)  # a download, not the store
 def _hub_file(ref: str) -> tuple[bytes, str]:
     from negviz.datasets.hub import hub_file
 

@@ -40,8 +40,9 @@ def test_importing_registries_and_cli_does_not_import_torch():
 # ---------------------------------------------------------------- caching lives in negviz/ui only
 # Memoised readers of files shipped inside the package (data/, the bundled tokenizer): the value
 # is a function of files that never change while the process runs, so no cache can go stale.
-# Everything else, above all anything derived from the store, is cached in negviz/ui with
-# st.cache_data / st.cache_resource, keyed by store URL and run ids.
+# Everything else, above all anything derived from the store, is read through DatasetView, whose
+# cache negviz/ui gives it (negviz.ui.dataset_cache.PageCache: st.cache_data / st.cache_resource,
+# keyed by store URL and run ids).
 SHIPPED_FILE_READERS = {
     "negviz/evaluation/catalog.py": {"load_catalog"},
     "negviz/evaluation/published.py": {"_load"},
@@ -283,6 +284,62 @@ def test_the_ui_reads_datasets_through_one_cached_accessor():
                 if name == "DatasetView" or getattr(node.func, "id", "") == "load":
                     offenders.append(f"{path.relative_to(ROOT)}:{node.lineno} {name}")
     assert offenders == []
+
+
+# ---------------------------------------------------------------- one cache layer for reads
+# The Streamlit caches of negviz/ui besides DatasetView's own (negviz/ui/dataset_cache.py), each with
+# what it holds: none is a read of results, which go through the dataset's view and its cache.
+NOT_READS = {
+    "negviz/ui/resources.py": {
+        "_shipped_store": "the read-only stand-in store object",
+        "_store": "the store object: its engine and connections",
+        "_available_offline": "whether a model's files are on this machine",
+        "catalog": "the model catalog, a file shipped with negviz",
+        "reference": "the published numbers, files shipped with negviz",
+        "scorer": "a loaded model",
+        "_hub_file": "a file downloaded from the Hub",
+    },
+    "negviz/ui/search/corpus_index.py": {"corpus": "a loaded corpus", "_index": "a built index over a loaded model"},
+    "negviz/ui/inspector/why_view.py": {
+        "_memory": "this process's finished explanations and measured rates",
+        "_curve": "a loaded model's layer curve of two texts",
+    },
+    "negviz/ui/overview/report_download.py": {"report_file": "a report built for download, keyed by its inputs"},
+}
+# Being folded into DatasetView with one section function per analysis (issue 49).
+PENDING_READ_CACHES = {"negviz/ui/board/board_view.py", "negviz/ui/sensitivity/sensitivity_data.py"}
+
+
+def _streamlit_caches(tree: ast.AST) -> list[ast.FunctionDef]:
+    def is_cache(d: ast.expr) -> bool:
+        node = d.func if isinstance(d, ast.Call) else d
+        return isinstance(node, ast.Attribute) and node.attr in ("cache_data", "cache_resource")
+
+    return [n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef) and any(map(is_cache, n.decorator_list))]
+
+
+def test_ui_read_caches_go_through_the_dataset_view():
+    """One cache layer for reads: a Streamlit cache in negviz/ui outside dataset_cache.py is one of
+    NOT_READS (each with what it holds), and none of those reads through a dataset view, so no
+    read is kept twice under two keys."""
+    unlisted, reading = [], []
+    for path in sorted((ROOT / "negviz" / "ui").rglob("*.py")):
+        rel = path.relative_to(ROOT).as_posix()
+        if path.name == "dataset_cache.py" or rel in PENDING_READ_CACHES:
+            continue
+        for fn in _streamlit_caches(ast.parse(path.read_text())):
+            if fn.name not in NOT_READS.get(rel, {}):
+                unlisted.append(f"{rel}:{fn.name}")
+            calls = {
+                getattr(c.func, "id", getattr(c.func, "attr", "")) for c in ast.walk(fn) if isinstance(c, ast.Call)
+            }
+            if calls & {"dataset_view", "DatasetView"}:
+                reading.append(f"{rel}:{fn.name}")
+    assert unlisted == [], "a read: make it a DatasetView method (READS says how long it stays true)"
+    assert reading == [], "a cache over a DatasetView read keeps it twice"
+    listed = {f"{rel}:{name}" for rel, names in NOT_READS.items() for name in names}
+    present = {f"{rel}:{fn.name}" for rel in NOT_READS for fn in _streamlit_caches(ast.parse((ROOT / rel).read_text()))}
+    assert listed == present  # no stale entry
 
 
 def test_negviz_holds_packages_named_by_what_they_do():

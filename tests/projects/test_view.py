@@ -29,3 +29,36 @@ def test_project_reads_are_the_project_functions_and_see_new_labels(tmp_path):
         label(store, first, "ana", "implicit")  # ana changes her mind: no disagreement now
         assert pv.review_queue(project) == []
         assert DatasetView(store, "nevir").current_label(first, "ana")[1] == 2
+
+
+class KeepAllButRuns:
+    """A ReadCache keeping every read for good but the run lists, as the pages' keeps a stored
+    run's values while its run list is read again within seconds."""
+
+    def __init__(self):
+        self.kept: dict = {}
+
+    def get(self, what, key, compute):
+        if what == "runs":
+            return compute()
+        if (what, key) not in self.kept:
+            self.kept[what, key] = compute()
+        return self.kept[what, key]
+
+
+def test_the_uncertainty_order_is_kept_per_set_of_stored_runs(store):
+    from negviz.core.paths import DATA_DIR
+    from negviz.projects.ranking import uncertainty_table
+
+    store.import_runs(DATA_DIR / "runs" / "nevir__bm25.parquet")
+    project = new(store, "u", overlap=1, size=40)
+    pv = ProjectView(DatasetView(store, cache=KeepAllButRuns()))
+    one = pv.uncertainty(project)
+    # one model: every pair agrees with itself (disagreement 0), ordered by BM25's closest calls
+    assert sorted(one["item_id"]) == sorted(project.items) and one["models"].eq(1).all()
+    assert one["disagreement"].eq(0).all() and one["closeness"].is_monotonic_increasing
+    assert pv.uncertainty(project) is one  # kept: the same runs
+    store.import_runs(DATA_DIR / "runs" / "nevir__all-MiniLM-L6-v2.parquet")
+    two = pv.uncertainty(project)  # a new run: a new set of runs, computed again
+    assert two["models"].eq(2).all() and two["disagreement"].is_monotonic_decreasing
+    assert two.equals(uncertainty_table(DatasetView(store, "nevir"), project))

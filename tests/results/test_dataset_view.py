@@ -211,3 +211,146 @@ def test_the_board_and_fixes_are_read_through_the_cache(shipped_store):
     with statements(shipped_store.engine) as sent:
         memo.board()
     assert sent == []
+
+
+# ---------------------------------------------------------------- what the pages derive
+def _kept_for_the_views_life(view, read) -> None:
+    """A second read of the same view sends no SQL and computes nothing: the kept value itself."""
+    first = read()
+    with statements(view.store.engine) as sent:
+        again = read()
+    assert sent == [] and again is first
+
+
+def test_the_dataset_list_is_the_shipped_datasets_and_those_added(shipped_store):
+    view = DatasetView(shipped_store, "nevir")
+    table = view.datasets()
+    assert {"nevir", "excluir", "cannot", "demetr"} <= set(table["name"]) and set(table["origin"]) == {"shipped"}
+    assert table.set_index("name").loc["nevir", "kind"] == "pairs"
+    _kept_for_the_views_life(view, view.datasets)
+
+
+def test_automatic_types_and_the_inspector_items_are_the_taxonomys_of_every_item(shipped_store):
+    from negviz.analyses import inspector
+
+    view = DatasetView(shipped_store, "nevir")
+    types = view.automatic_types()
+    assert types.equals(inspector.automatic_types(load("nevir"))) and len(types) == 1383
+    # NevIR's pair 1230-2 ("Who had no love for the violin?"): its gold cue "not" is sentential
+    assert types.set_index("item_id").loc["1230-2", "type"] == "sentential"
+    items = view.inspector_items().set_index("item_id")
+    assert len(items) == 1383 and items.loc["1230-2", "negation_type"] == "sentential"
+    assert items.loc["1230-2", "cue"] == "not" and items["annotators"].sum() == 0  # no annotation columns of now
+    _kept_for_the_views_life(view, view.automatic_types)
+    _kept_for_the_views_life(view, view.inspector_items)
+
+
+def test_stacked_verdicts_are_each_runs_verdicts_under_its_rule(shipped_store):
+    view = DatasetView(shipped_store, "nevir")
+    runs = view.chosen(["bm25", "tfidf"])
+    stacked = view.stacked_verdicts(runs)
+    assert sorted(set(stacked["model"])) == ["bm25", "tfidf"] and len(stacked) == 2 * 1383
+    for run in runs.itertuples():
+        wide = view.scores(run.run_id)  # NevIR's strict rule by hand: both queries right
+        by_hand = int(((wide["q1_d1"] > wide["q1_d2"]) & (wide["q2_d2"] > wide["q2_d1"])).sum())
+        assert int(stacked.loc[stacked["model"] == run.model_name, "correct"].sum()) == by_hand
+    _kept_for_the_views_life(view, lambda: view.stacked_verdicts(runs))
+
+
+def test_the_run_picker_cuts_to_the_best_models_when_none_are_asked(shipped_store):
+    view = DatasetView(shipped_store, "nevir")
+    every = view.chosen()
+    count, chosen, labels, families = view.run_picker(top=2, over=2)
+    # by hand: the two models with the highest paired accuracy (the share of pairs right)
+    accuracy = view.outcomes(every).groupby("model")["correct"].mean().sort_values(ascending=False)
+    assert count == len(every) > 2 and sorted(chosen["model_name"]) == sorted(accuracy.index[:2])
+    assert set(labels) == set(view.runs()["run_id"]) and set(families) == set(every["family"].dropna())
+    asked = view.run_picker(["bm25", "tfidf"], top=2, over=0)  # models asked: never cut
+    assert sorted(asked[1]["model_name"]) == ["bm25", "tfidf"]
+    assert set(asked[2]) == set(view.runs().query("model_name in ['bm25', 'tfidf']")["run_id"])
+    only = view.run_picker(families=["bm25"], contains="bm")[1]
+    assert list(only["model_name"]) == ["bm25"]
+
+
+def test_cue_mentions_count_a_generative_runs_wrong_verdicts_by_hand(shipped_store):
+    view = DatasetView(shipped_store, "nevir")
+    runs = view.runs()
+    run_id = runs[(runs["model_name"] == "smollm2-135m") & runs["dataset_spec"].map(lambda s: s.get("limit") == 25)]
+    run_id = str(run_id["run_id"].iloc[0])
+    texts = view.texts(run_id)
+    wide = view.scores_by_item(run_id).loc[sorted(set(texts["item_id"]))]
+    mentions = view.cue_mentions(run_id, "strict")
+    # by hand: each kept item's two queries, strict (q1 ranks d1 first, q2 ranks d2 first)
+    wrong = int((wide["q1_d1"] <= wide["q1_d2"]).sum() + (wide["q2_d2"] <= wide["q2_d1"]).sum())
+    assert mentions["queries"] == 2 * len(wide) == 50 and mentions["wrong"] == wrong
+    assert mentions["wrong_without_cue"] <= wrong
+    _kept_for_the_views_life(view, lambda: view.cue_mentions(run_id, "strict"))
+
+
+def test_cue_shares_and_their_table_per_negation_type(shipped_store):
+    from negviz.analyses import cue_influence as C
+
+    view = DatasetView(shipped_store, "nevir")
+    run = view.attribution_runs(C.ANALYSIS).iloc[0]
+    runs = {"one": str(run["run_id"])}
+    frame = view.cue_shares(runs)
+    types = view.automatic_types().set_index("item_id")["type"]
+    assert set(frame["label"]) == {"one"} and (frame["type"] == frame["item_id"].map(types)).all()
+    table = view.cue_share_table(runs, "type").set_index("type")
+    for kind, part in frame.dropna(subset=["cue_share"]).groupby("type"):  # by hand: n and median per type
+        assert table.loc[kind, "comparisons"] == len(part) and np.isclose(
+            table.loc[kind, "median cue share"], part["cue_share"].median()
+        )
+    _kept_for_the_views_life(view, lambda: view.cue_share_table(runs, "type"))
+
+
+def test_the_lexical_confound_of_a_few_items_by_hand(shipped_store):
+    view = DatasetView(shipped_store, "nevir")
+    chosen = view.chosen(["bm25", "tfidf"])
+    items = list(view.dataset.frame["pair_id"].astype(str)[:100])
+    table, follows = view.lexical_confound(chosen, items)
+    assert follows.set_index("model").loc["bm25", "follows BM25"] == 1.0  # BM25 is the measure itself
+    bm25 = view.scores_by_item(chosen.set_index("model_name").loc["bm25", "run_id"]).loc[items]
+    tfidf = view.scores_by_item(chosen.set_index("model_name").loc["tfidf", "run_id"]).loc[items]
+    # by hand: each query's lean (BM25's margin for the right document) and TF-IDF's margin
+    lean = pd.concat([bm25["q1_d1"] - bm25["q1_d2"], bm25["q2_d2"] - bm25["q2_d1"]])
+    mine = pd.concat([tfidf["q1_d1"] - tfidf["q1_d2"], tfidf["q2_d2"] - tfidf["q2_d1"]])
+    rows = table[table["model"] == "tfidf"].set_index("lexical lean")
+    for name, where in ((X.RIGHT, lean > 0), (X.WRONG, lean < 0)):
+        assert rows.loc[name, "n"] == int(where.sum())
+        assert np.isclose(rows.loc[name, "wrong or tie"], float((mine[where] <= 0).mean()))
+    assert rows["n"].sum() == 200  # two comparisons per pair
+    _kept_for_the_views_life(view, lambda: view.lexical_confound(chosen, items))
+    comps = view.lexical_comparisons(chosen[chosen["model_name"] == "tfidf"], items)
+    assert set(comps["model"]) == {"tfidf"} and len(comps) == 200
+
+
+def test_score_layouts_give_examples_from_the_datasets_first_item(shipped_store):
+    nevir = DatasetView(shipped_store, "nevir").score_layouts().set_index("layout")["example row"]
+    assert nevir["by id"] == "1230-2, q1, d1, 0.4703"  # NevIR's first pair: q1 against d1
+    assert nevir["by text (exact texts)"].startswith('"Who had no love for the…", ')
+    excluir = DatasetView(shipped_store, "excluir").score_layouts().set_index("layout")["example row"]
+    assert excluir["by id"] == "excluir_31, query, pos_doc, 0.4703"
+    assert excluir["TREC run (.trec, .run, .txt)"] == "excluir_31 Q0 DOC_ID 1 14.2 my-run"
+
+
+def test_presets_are_the_librarys_picks_from_the_preset_models_runs(shipped_store):
+    from negviz.analyses import playground as pg
+
+    view = DatasetView(shipped_store)
+    presets = view.presets(pg.PRESET_MODELS)
+    frames, wide = {}, {}
+    for dataset in pg.PRESET_PICKERS:  # by hand: each preset model's chosen run on each dataset
+        one = DatasetView(shipped_store, dataset)
+        runs = one.chosen()
+        mine = runs[runs["model_name"].isin(pg.PRESET_MODELS)]
+        frames[dataset] = one.dataset.frame
+        wide[dataset] = {m: one.scores(r) for m, r in zip(mine["model_name"], mine["run_id"])}
+    assert [p.key for p in presets] == [p.key for p in pg.stored_presets(frames, wide)]
+    assert {p.key.split(":")[0] for p in presets} == {"nevir", "excluir"}
+    _kept_for_the_views_life(view, lambda: view.presets(pg.PRESET_MODELS))
+
+
+def test_lexical_margins_of_the_stored_run_are_kept(shipped_store):
+    view = DatasetView(shipped_store, "nevir")
+    _kept_for_the_views_life(view, lambda: view.lexical_margins()[0])

@@ -65,3 +65,15 @@ def test_a_models_choice_in_the_url_narrows_the_shown_runs(app_env):
     assert at.session_state["current"] == ("nevir", ["bm25", "tfidf"])
     (expander,) = at.expander
     assert expander.label == "Runs shown: bm25, tfidf"  # each run in words, no run id
+
+
+def test_before_the_picker_ran_the_current_dataset_is_the_first_it_would_show(app_env):
+    def current():
+        import streamlit as st
+
+        from negviz.ui.navigation import pickers
+
+        st.session_state["current"] = pickers.current_dataset()
+
+    at = AppTest.from_function(current, default_timeout=60).run()
+    assert not at.exception and at.session_state["current"] == "nevir"  # the first shipped dataset

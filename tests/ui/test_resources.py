@@ -1,6 +1,6 @@
 """negviz.ui.resources: the store and tables the pages share, over a copy of the shipped runs
 (app_env): the store's URL as every cache key, and the shipped runs standing in while the
-database is away; the dataset and model tables; a Hub file in an uploaded file's shape."""
+database is away; the model table and the published numbers; a Hub file in an uploaded file's shape."""
 
 import os
 
@@ -22,11 +22,6 @@ def test_db_url_is_the_configured_store_and_marks_an_outage(app_env):
     finally:
         resources.note(None)
     assert resources.db_url() == url
-
-
-def test_the_datasets_table_lists_the_shipped_datasets(app_env):
-    names = set(resources.datasets_table()["name"])
-    assert {"nevir", "excluir", "cannot", "demetr"} <= names
 
 
 def test_the_catalog_and_the_published_numbers_load(app_env):

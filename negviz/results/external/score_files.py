@@ -53,6 +53,30 @@ def slot_names(kind: DatasetKind) -> dict[tuple[str, str], str]:
     return {(q, slot if d.startswith("=") else d): slot for slot, (q, d) in kind.slots.items()}
 
 
+def layout_examples(kind: DatasetKind, frame: pd.DataFrame) -> pd.DataFrame:
+    """One row per layout a score file may have (layout, columns, example row), the examples made
+    from the dataset's first item (its id, slot columns and texts), so each is one it accepts."""
+    from negviz.core.schema import EXCLUSION
+    from negviz.evaluation.item_scoring import scoring_inputs
+
+    queries, docs, items, slots = scoring_inputs(kind, frame.head(1))
+    columns = {slot: pair for pair, slot in slot_names(kind).items()}[slots[0]]
+
+    def clip(text: str) -> str:  # one line, short, quoted as a CSV text with commas is
+        text = " ".join(str(text).split())
+        return '"' + (text if len(text) <= 24 else text[:23] + "…") + '"'
+
+    rows = [
+        ("by id", ", ".join(ID_LAYOUT), f"{items[0]}, {columns[0]}, {columns[1]}, 0.4703"),
+        ("by text (exact texts)", ", ".join(TEXT_LAYOUT), f"{clip(queries[0])}, {clip(docs[0])}, 0.4703"),
+    ]
+    trec, example = "TREC run (.trec, .run, .txt)", "ExcluIR-style datasets only: a corpus ranking"
+    if kind.name == EXCLUSION:  # space separated, best first per query
+        example = f"{items[0]} Q0 DOC_ID 1 14.2 my-run"
+    rows.append((trec, "qid Q0 docid rank score tag", example))
+    return pd.DataFrame(rows, columns=["layout", "columns", "example row"])
+
+
 def file_format(name: str) -> str:
     fmt = FORMATS.get(Path(name).suffix.lower())
     if fmt is None:

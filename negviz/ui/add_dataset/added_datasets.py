@@ -6,7 +6,7 @@ from __future__ import annotations
 import streamlit as st
 
 from negviz.store import datasets as stored
-from negviz.ui import dataset_cache, resources
+from negviz.ui import dataset_cache
 
 REMOVED = "removed_message"  # session state: said once after the rerun that follows a removal
 
@@ -46,7 +46,7 @@ def _confirm_removal(store, gone: str, column) -> None:
     drop_runs = column.checkbox(f"Also delete those {used} run(s)", key="drop_runs", disabled=used == 0)
     if column.button(f"Yes, remove {gone}", key="confirm_remove", icon=":material/delete:", type="primary"):
         used = stored.remove(store, gone, delete_runs=drop_runs)  # counted as it removes
-        resources.clear_datasets()
+        dataset_cache.clear_datasets()
         dataset_cache.clear_runs()
         done = "deleted" if drop_runs else "kept"
         st.session_state[REMOVED] = f"Removed {gone}; {used} run(s) {done}."

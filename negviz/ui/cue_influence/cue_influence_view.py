@@ -19,12 +19,6 @@ from negviz.ui.dataset_cache import dataset_view
 from negviz.ui.widgets import csv_download, figure_downloads, safe_md
 
 
-@st.cache_data(show_spinner=False, max_entries=16)
-def _group_table(frame: pd.DataFrame, group: str) -> pd.DataFrame:
-    """Medians with bootstrap CIs: once per (runs, grouping), not on every rerun."""
-    return C.group_table(frame, group)
-
-
 def shares(name: str, ds) -> None:
     """The cue's share per verdict or negation type, and the pairs behind a bin."""
     st.caption(
@@ -56,10 +50,9 @@ def shares(name: str, ds) -> None:
         st.info("Pick at least one run.")
         return
     picked = runs.set_index("label").loc[chosen]
-    types = inspector_data.automatic_types(name)[["item_id", "type"]]
-    frame = C.labelled_frame(
-        ds.kind, {label: dataset_view(name).scores(r.run_id) for label, r in picked.iterrows()}, types
-    )
+    view = dataset_view(name)
+    picked_ids = {label: str(r.run_id) for label, r in picked.iterrows()}
+    frame = view.cue_shares(picked_ids)
     axis = st.radio("Split by", ["verdict", "negation type"], key="axis", horizontal=True, bind="query-params")
     group = "category" if axis == "verdict" else "type"
     if group == "category":
@@ -74,7 +67,7 @@ def shares(name: str, ds) -> None:
     chart_items.apply_click("share_chart", {"bin_run": 0, "bin_group": 1}, {"bin_run": chosen, "bin_group": order})
     st.plotly_chart(fig, key="share_chart", on_select="rerun", selection_mode="points")
     figure_downloads(fig, f"negviz-cue-influence-{name}-{group}", key="share")
-    table = C.in_percent(_group_table(frame, group))
+    table = C.in_percent(view.cue_share_table(picked_ids, group))  # bootstrap CIs: kept per runs and grouping
     st.dataframe(
         table.assign(**{group: table[group].map(labels).fillna(table[group])}),  # the chart's names; the CSV keeps ids
         hide_index=True,

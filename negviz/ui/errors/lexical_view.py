@@ -11,28 +11,23 @@ from negviz.analyses import lexical as X
 from negviz.charts.lexical import confound_bars
 from negviz.language.text.words import counted
 from negviz.ui import chart_items, lexical_data
+from negviz.ui.dataset_cache import dataset_view
 from negviz.ui.widgets import csv_download, safe_md
-
-
-@st.cache_data(show_spinner=False, max_entries=16)
-def _tables(comps: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """The confound table and how often each model follows BM25: bootstrap CIs, so once per
-    (models, filter), not on every rerun of the page."""
-    return X.confound_table(comps), X.follows_lexicon(comps)
 
 
 def show(ctx, outcomes: pd.DataFrame, order: list[str], scope: str) -> None:
     """``outcomes``: the page's filtered verdicts (negviz.core.outcomes); ``order``: its model order."""
     st.subheader("The lexical confound: does a model follow word overlap?")
-    lexical, source = lexical_data.margins(ctx.name)
-    comps = X.comparisons(outcomes, lexical)
+    view = dataset_view(ctx.name)
+    source = lexical_data.margins(ctx.name)[1]
+    items = outcomes["item_id"].unique()  # the page's filter
     st.caption(
         f"Each comparison (NevIR: each query's choice between d1 and d2) leans lexically towards the document "
         f"BM25 scores higher for the query: {safe_md(X.MEASURE)}; here {safe_md(source)}. A model that follows "
         "word overlap whatever the negation is wrong far more often when BM25 leans towards the wrong document "
         f"({scope})."
     )
-    table, follows = _tables(comps)
+    table, follows = view.lexical_confound(ctx.runs, items)  # bootstrap CIs: kept per runs and items
     lfig = confound_bars(table, f"Wrong or tied, by BM25's lean · {ctx.name} {ctx.split} · {scope}", order)
     rank = {m: k for k, m in enumerate(order)}  # the table in the figures' order too
     follows = follows.sort_values("model", key=lambda s: s.map(rank), kind="stable")
@@ -70,6 +65,7 @@ def show(ctx, outcomes: pd.DataFrame, order: list[str], scope: str) -> None:
         "BM25 leans", list(X.LEANS), index=None, key="lex_lean", bind="query-params", placeholder="pick a lean"
     )
     if lex_model and lex_lean:
+        comps = view.lexical_comparisons(ctx.runs[ctx.runs["model_name"] == lex_model], items)
         part = comps[(comps["model"] == lex_model) & (comps["lean"] == lex_lean)]
         part = part[["item_id", "comparison", "choice", "model_margin", "lexical_margin"]]
         chart_items.mark_answer("lex_model")

@@ -27,32 +27,7 @@ CLI = "negviz import-scores FILE --dataset NAME --name MODEL [--source URL] [--a
 def layouts(dataset: str) -> pd.DataFrame:
     """One row per score-file layout: its columns and an example row from ``dataset``'s first
     item (its real id, slot columns and texts), so the example is one this dataset accepts."""
-    return _layouts(resources.db_url(), dataset, dataset_cache.content_key(dataset))
-
-
-@st.cache_data(show_spinner=False, max_entries=16)
-def _layouts(url: str, dataset: str, content: str) -> pd.DataFrame:
-    from negviz.core.schema import EXCLUSION
-    from negviz.evaluation.item_scoring import scoring_inputs
-    from negviz.results.external.score_files import ID_LAYOUT, TEXT_LAYOUT, slot_names
-
-    ds = dataset_cache.dataset_view(dataset).dataset
-    queries, docs, items, slots = scoring_inputs(ds.kind, ds.frame.head(1))
-    columns = {slot: pair for pair, slot in slot_names(ds.kind).items()}[slots[0]]
-
-    def clip(text: str) -> str:  # one line, short, quoted as a CSV text with commas is
-        text = " ".join(str(text).split())
-        return '"' + (text if len(text) <= 24 else text[:23] + "…") + '"'
-
-    rows = [
-        ("by id", ", ".join(ID_LAYOUT), f"{items[0]}, {columns[0]}, {columns[1]}, 0.4703"),
-        ("by text (exact texts)", ", ".join(TEXT_LAYOUT), f"{clip(queries[0])}, {clip(docs[0])}, 0.4703"),
-    ]
-    trec, example = "TREC run (.trec, .run, .txt)", "ExcluIR-style datasets only: a corpus ranking"
-    if ds.kind.name == EXCLUSION:  # space separated, best first per query
-        example = f"{items[0]} Q0 DOC_ID 1 14.2 my-run"
-    rows.append((trec, "qid Q0 docid rank score tag", example))
-    return pd.DataFrame(rows, columns=["layout", "columns", "example row"])
+    return dataset_cache.dataset_view(dataset).score_layouts()
 
 
 def intro(dataset: str) -> None:

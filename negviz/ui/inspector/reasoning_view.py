@@ -19,7 +19,6 @@ from negviz.evaluation import run_choice
 from negviz.language.text.words import counted
 from negviz.scorers import FAMILIES
 from negviz.scorers.llm.prompts import TEMPLATES
-from negviz.ui import resources
 from negviz.ui.dataset_cache import dataset_view
 from negviz.ui.navigation import links
 
@@ -27,26 +26,19 @@ from negviz.ui.navigation import links
 TEXT_FAMILIES = {e.name for e in FAMILIES.entries() if "reasoning" in e.meta.get("supports", ())}
 
 
-@st.cache_data(show_spinner=False, max_entries=32)
-def _run_texts(url: str, run_id: str) -> tuple[pd.DataFrame, pd.DataFrame]:
+def _run_texts(run_id: str) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """A generative run's kept texts and its scores by item, read through the store's view (kept
+    there by run id: a stored run never changes)."""
     view = dataset_view()
-    wide = view.scores(run_id)
-    return view.texts(run_id), wide.set_index("item_id") if "item_id" in wide else wide
-
-
-@st.cache_data(show_spinner=False, max_entries=32)
-def _mentions(url: str, name: str, run_id: str, rule: str) -> dict:
-    texts, wide = _run_texts(url, run_id)
-    return R.cue_mentions(R.query_table(dataset_view(name).dataset.frame, wide, texts, rule))
+    return view.texts(run_id), view.scores_by_item(run_id)
 
 
 def show(dataset: str, runs: pd.DataFrame, item_id: str, row: Mapping) -> None:
     """Draw the reasoning of ``item_id`` for every shown generative run that kept some."""
     if dataset_view(dataset).kind.name != PAIRS or runs.empty or "family" not in runs:
         return
-    url = resources.db_url()
     for run in runs[runs["family"].isin(TEXT_FAMILIES)].itertuples():
-        texts, wide = _run_texts(url, run.run_id)
+        texts, wide = _run_texts(run.run_id)
         mine = texts[texts["item_id"] == str(item_id)]
         if mine.empty or str(item_id) not in wide.index:
             st.caption(_no_text_line(dataset, run._asdict(), item_id, len(texts)))
@@ -57,7 +49,7 @@ def show(dataset: str, runs: pd.DataFrame, item_id: str, row: Mapping) -> None:
         with st.expander(f"Why: the reasoning of {name}", expanded=True, icon=":material/psychology:"):
             st.caption(_what_this_is(run._asdict(), texts, mine))
             st.html(R.item_html(row, mine, verdicts))
-            m = _mentions(url, dataset, run.run_id, rule)
+            m = dataset_view(dataset).cue_mentions(run.run_id, rule)
             share = f" ({m['share_wrong_without_cue']:.0%})" if m["share_wrong_without_cue"] is not None else ""
             st.caption(
                 f"Over {m['queries']:,} queries with reasoning: {m['wrong_without_cue']:,} of "
@@ -105,10 +97,9 @@ def _no_text_line(dataset: str, run: Mapping, item_id: str, kept: int) -> str:
 def _run_with_text(dataset: str, model: str, shown: str, item_id: str) -> dict | None:
     """The best other complete run of ``model`` (the run policy's order) that kept text for
     ``item_id``; None when there is none."""
-    url = resources.db_url()
     for other in run_choice.alternatives(dataset_view(dataset).runs(), model).to_dict("records"):
         if other["run_id"] != shown and other.get("family") in TEXT_FAMILIES:
-            texts, _ = _run_texts(url, other["run_id"])
+            texts = dataset_view().texts(other["run_id"])
             if (texts["item_id"] == item_id).any():
                 return other
     return None

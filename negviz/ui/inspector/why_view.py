@@ -46,7 +46,7 @@ PROBE = 4
 GO, STOPPED, LAST = "why_go", "why_stopped", "why_last"  # session state: started, cancelled, last report
 
 
-@st.cache_resource(show_spinner=False)
+@st.cache_resource(show_spinner=False)  # process memory of explanations computed here: no read of results
 def _memory() -> dict:
     """This process's finished explanations (by request, the newest KEEP) and the seconds per
     pass measured for each model and kind of method, shared by every session."""
@@ -281,6 +281,7 @@ def _run(spec: str, model: str, request: tuple, contrast: A.Contrast, method: st
     return att
 
 
+# A loaded model's computation on two texts, keyed by its inputs (no read of the store).
 @st.cache_data(show_spinner=False, max_entries=64)
 def _curve(spec: str, a: str, b: str) -> pd.DataFrame:
     return L.cue_fade(resources.scorer(spec), a, b)

@@ -7,18 +7,17 @@ import streamlit as st
 
 from negviz.core import metric_text, times
 from negviz.evaluation import run_choice
-from negviz.ui import resources
-from negviz.ui.dataset_cache import dataset_view
+from negviz.ui.dataset_cache import clear_datasets, dataset_view
 from negviz.ui.navigation.page_registry import DATASET_KEY, MODELS_KEY, PIN_KEY
 
 
 def dataset_picker() -> str:
     # No format_func on URL-bound widgets: the URL would hold the formatted label.
-    names = resources.datasets_table()["name"].tolist()
+    names = dataset_view().datasets()["name"].tolist()
     wanted = st.query_params.get(DATASET_KEY)
     if wanted and wanted not in names:  # perhaps added (`negviz datasets add`) since the list was read
-        resources.clear_datasets()
-        names = resources.datasets_table()["name"].tolist()
+        clear_datasets()
+        names = dataset_view().datasets()["name"].tolist()
     return st.sidebar.selectbox(
         "Dataset",
         names,
@@ -43,7 +42,8 @@ def models_picker(dataset: str) -> list[str]:
 
 
 def current_dataset() -> str:
-    return st.session_state.get(DATASET_KEY) or "nevir"
+    """The sidebar's dataset; before the picker ran, the first of the list, as the picker shows it."""
+    return st.session_state.get(DATASET_KEY) or dataset_view().datasets()["name"].iloc[0]
 
 
 def current_models() -> list[str]:
@@ -62,14 +62,13 @@ def shown_runs(dataset: str, key: str = "pinned_runs") -> pd.DataFrame:
     state = st.session_state
     if key not in state:  # first render: pins come from the URL
         state[key] = list(st.query_params.get_all(PIN_KEY))
-    every, chosen, labels, families = _choice(
-        resources.db_url(),
-        dataset,
-        tuple(current_models()),
-        tuple(state[key]),
-        tuple(state.get(f"{key}_family") or ()),
+    every, chosen, labels, families = dataset_view(dataset).run_picker(  # kept like the run list it reads
+        current_models(),
+        state[key],
+        state.get(f"{key}_family") or (),
         state.get(f"{key}_name") or "",
-        int(state.get(f"{key}_top") or TOP_DEFAULT),
+        top=int(state.get(f"{key}_top") or TOP_DEFAULT),
+        over=TOP_DEFAULT,
     )
     if every == 0:
         return chosen
@@ -100,26 +99,6 @@ def shown_runs(dataset: str, key: str = "pinned_runs") -> pd.DataFrame:
             c.text_input("Model name contains", key=f"{key}_name")
         st.dataframe(shown_table(chosen), hide_index=True, key=f"{key}_table")
     return chosen
-
-
-@st.cache_data(show_spinner=False, ttl=5, max_entries=64)
-def _choice(url: str, dataset: str, models: tuple, pins: tuple, families: tuple, name: str, top: int):
-    """(number of models with runs, the runs shown, labels of every run that may be pinned, the
-    families among them); cached
-    like the run list it reads, so a rerun (a P/N step) pays for none of it."""
-    from negviz.datasets.facts import lower_is_better
-
-    view = dataset_view(dataset)
-    runs = view.runs()
-    every = view.chosen(models, pins)
-    chosen = run_choice.filter_models(every, families, name)
-    if not models and len(every) > TOP_DEFAULT:
-        chosen = run_choice.top_models(chosen, top, lower_is_better(view.facts.metric))
-    options = run_choice.ranked(runs)
-    if models:
-        options = options[options["model_name"].isin(models)]
-    labels = {r["run_id"]: run_choice.run_label(r) for r in options.to_dict("records")}
-    return len(every), chosen, labels, sorted(every["family"].dropna().unique()) if len(every) else []
 
 
 def shown_table(chosen: pd.DataFrame) -> pd.DataFrame:

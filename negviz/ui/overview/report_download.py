@@ -11,6 +11,8 @@ from negviz.ui import resources
 from negviz.ui.dataset_cache import dataset_view
 
 
+# A report built for download: a computation keyed by its inputs (the report reads the store through
+# its own DatasetView); every stored run's id is in the key, so a new run builds a new file.
 @st.cache_data(show_spinner=False, max_entries=8)
 def report_file(url: str, model: str, run_ids: tuple[str, ...]) -> bytes:  # noqa: ARG001 (cache key)
     from negviz.report.html import report_bytes

@@ -16,7 +16,6 @@ from negviz.language.text.words import counted
 from negviz.projects import review as R
 from negviz.projects.guidelines import safe_markdown
 from negviz.projects.project import DEFAULT_GUIDELINES, check_label
-from negviz.projects.ranking import uncertainty_table
 from negviz.projects.view import ProjectView
 from negviz.results import annotations as ann
 from negviz.store import StoreError, StoreUnavailableError
@@ -87,15 +86,9 @@ def message() -> None:
         st.success(safe_md(text))
 
 
-@st.cache_data(show_spinner="Ordering the pairs by the stored models' uncertainty…", max_entries=32)
-def _uncertainty(url: str, project: str, dataset: str, run_ids: tuple[str, ...]) -> pd.DataFrame:
-    return uncertainty_table(dataset_view(dataset), project_reads().project(project))
-
-
 def uncertainty(project: P.Project) -> pd.DataFrame:
-    """The project's pairs, most uncertain first (cached per set of stored runs)."""
-    runs = dataset_view(project.dataset).runs()
-    return _uncertainty(resources.db_url(), project.name, project.dataset, tuple(sorted(runs["run_id"])))
+    """The project's pairs, most uncertain first (ProjectView.uncertainty: kept per set of stored runs)."""
+    return project_reads().uncertainty(project)
 
 
 def pair_row(project: P.Project, item: str) -> dict:

@@ -14,14 +14,14 @@ from negviz.ui import resources
 from negviz.ui.widgets import ProgressBar, safe_md
 
 
-@st.cache_resource(show_spinner=False, max_entries=4)
+@st.cache_resource(show_spinner=False, max_entries=4)  # a corpus (files on disk): a resource, not a read of results
 def corpus(name: str):
     from negviz.evaluation.retrieval.corpus import load_corpus
 
     return load_corpus(name)
 
 
-@st.cache_resource(show_spinner=False, max_entries=4)
+@st.cache_resource(show_spinner=False, max_entries=4)  # a built index over a loaded model: a resource
 def _index(model: str, corpus_name: str):
     from negviz.evaluation.retrieval.index import search_retriever
 
