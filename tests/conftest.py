@@ -27,6 +27,13 @@ os.environ.setdefault("ARROW_DEFAULT_MEMORY_POOL", "system")
 # (negviz.store.open_store); a test of the shipped runs in every store deletes this variable
 # (monkeypatch.delenv), and an app server started by tests/support/browser.serve runs without it.
 os.environ["NEGVIZ_NO_SHIPPED_RUNS"] = "1"
+# One torch (OpenMP) thread per core among the xdist workers, for them and the processes they start:
+# torch's default is a thread per core in every process, so 2 workers on 2 cores ran 4 compute
+# threads, and OpenMP threads spin while they wait (tests/README.md, "Where the time goes").
+# Set before anything here imports torch; a test or a job that asks for a thread count still gets it.
+_WORKERS = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT") or 0)
+if _WORKERS > 1:
+    os.environ.setdefault("OMP_NUM_THREADS", str(max(1, (os.cpu_count() or 1) // _WORKERS)))
 
 
 # A test's tier is the directory it lives in (tests/README.md): `make test-fast`
