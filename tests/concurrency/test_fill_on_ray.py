@@ -233,7 +233,14 @@ def test_a_fill_the_evaluate_page_starts_on_a_ray_address_runs_there(ray_cluster
     names = _settled(
         lambda: {
             t.name
-            for t in list_tasks(filters=[("state", "=", "FINISHED")], limit=10_000, raise_on_missing_output=False)
+            for t in list_tasks(
+                # named: without RAY_ADDRESS the state API looks for running clusters, and found two
+                # when another Ray ran on the machine ("Found multiple active Ray instances")
+                address=ray_cluster.address,
+                filters=[("state", "=", "FINISHED")],
+                limit=10_000,
+                raise_on_missing_output=False,
+            )
             if (t.name or "").endswith("of tfidf on nevir:test")
         },
         lambda found: len(found) == 4,
