@@ -27,6 +27,13 @@ os.environ.setdefault("ARROW_DEFAULT_MEMORY_POOL", "system")
 # (negviz.store.open_store); a test of the shipped runs in every store deletes this variable
 # (monkeypatch.delenv), and an app server started by tests/support/browser.serve runs without it.
 os.environ["NEGVIZ_NO_SHIPPED_RUNS"] = "1"
+# One torch (OpenMP) thread per core among the xdist workers, for them and the processes they start:
+# torch's default is a thread per core in every process, so 2 workers on 2 cores ran 4 compute
+# threads, and OpenMP threads spin while they wait (tests/README.md, "Where the time goes").
+# Set before anything here imports torch; a test or a job that asks for a thread count still gets it.
+_WORKERS = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT") or 0)
+if _WORKERS > 1:
+    os.environ.setdefault("OMP_NUM_THREADS", str(max(1, (os.cpu_count() or 1) // _WORKERS)))
 
 
 # A test's tier is the directory it lives in (tests/README.md): `make test-fast`
@@ -58,6 +65,10 @@ def tier_of(path: Path) -> str:
 # end. xdist's order alone put the slow tiers' few long multi-process tests last, where one worker
 # ran them alone for minutes.
 LONGEST_FIRST = ("browser", "processes", "concurrency", "report", "pages", "models")
+# Files longer than any other, started before all of them: the Ray file alone holds one worker for
+# several minutes (tests/README.md, "Where the time goes"); handed out after the browser and process
+# tiers, it was the last file still running while the other worker had finished.
+LONGEST_FILES = ("concurrency/test_fill_on_ray.py",)
 
 
 def pytest_collection_modifyitems(config, items):  # noqa: ARG001
@@ -74,8 +85,12 @@ def pytest_collection_modifyitems(config, items):  # noqa: ARG001
 
 
 def collection_rank(path: Path, tests_in_file: int) -> tuple[int, int]:
-    """Where a test file's tests go in the run: its slow tier's place in LONGEST_FIRST (in
-    collection order within it), else after every slow tier, the files with more tests first."""
+    """Where a test file's tests go in the run: first the LONGEST_FILES in their order, then its
+    slow tier's place in LONGEST_FIRST (in collection order within it), else after every slow
+    tier, the files with more tests first."""
+    path = Path(path).resolve()
+    if path.is_relative_to(TESTS_DIR) and (name := path.relative_to(TESTS_DIR).as_posix()) in LONGEST_FILES:
+        return -1, LONGEST_FILES.index(name)
     tier = tier_of(path)
     if tier in LONGEST_FIRST:
         return LONGEST_FIRST.index(tier), 0

@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tests.conftest import BROWSER_DIRS, LONGEST_FIRST, SLOW_DIRS, collection_rank, leaves_out
+from tests.conftest import BROWSER_DIRS, LONGEST_FILES, LONGEST_FIRST, SLOW_DIRS, collection_rank, leaves_out
 
 TESTS = Path(__file__).resolve().parents[1]
 NOT_TESTS = {"support", "data", "__pycache__"}
@@ -52,12 +52,14 @@ def test_the_markers_come_from_the_directory():
 
 
 def test_the_long_tiers_are_collected_first():
-    """The order the Makefile hands test files to the workers: the slow tiers first, in
-    LONGEST_FIRST's order (the page tours and child processes before the AppTest pages), each in
-    collection order, then the fast tiers' files with the most tests first (tests/conftest.py
-    sorts the items stably by this rank, so a file stays whole)."""
+    """The order the Makefile hands test files to the workers: the longest files (LONGEST_FILES)
+    first, then the slow tiers, in LONGEST_FIRST's order (the page tours and child processes before
+    the AppTest pages), each in collection order, then the fast tiers' files with the most tests
+    first (tests/conftest.py sorts the items stably by this rank, so a file stays whole)."""
     files = {  # a file and how many tests it holds
         "core/test_outcomes.py": 5,
+        "concurrency/test_store_writers.py": 4,
+        "concurrency/test_fill_on_ray.py": 7,
         "pages/test_board_page.py": 9,
         "browser/test_board.py": 2,
         "processes/test_server_stop.py": 1,
@@ -67,15 +69,18 @@ def test_the_long_tiers_are_collected_first():
     }
     ordered = sorted(files, key=lambda name: collection_rank(TESTS / name, files[name]))
     assert ordered == [
+        "concurrency/test_fill_on_ray.py",
         "browser/test_board.py",
         "processes/test_server_stop.py",
         "processes/test_server_start.py",
+        "concurrency/test_store_writers.py",
         "pages/test_board_page.py",
         "scorers/test_contract.py",
         "analyses/test_board.py",
         "core/test_outcomes.py",
     ]
     assert set(LONGEST_FIRST) == SLOW_DIRS
+    assert all((TESTS / name).is_file() for name in LONGEST_FILES), "a longest file was moved or renamed"
 
 
 def test_a_marker_expression_leaves_out_a_tier_only_when_no_test_there_can_match():

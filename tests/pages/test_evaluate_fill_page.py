@@ -71,14 +71,19 @@ def test_a_fill_started_on_the_page_stores_its_cell_once(empty_store):
 
 
 def test_cancel_stops_the_plan_and_stores_no_run(empty_store):
-    at = planned("all-MiniLM-L6-v2", "NevIR", 0, shards=8)  # all of NevIR: minutes on this machine
+    # 400 pairs in 8 shards of 50: once the first is in, 350 pairs of MiniLM are left, tens of
+    # seconds on this machine against the second or two a Cancel takes (all of NevIR, as before,
+    # made the first shard 173 pairs: most of the test's 80 s under load, for nothing it checks)
+    at = planned("all-MiniLM-L6-v2", "NevIR", 400, shards=8)
     at.button(key="fill-start").click().run()
-    started = re.compile(r"all-MiniLM-L6-v2 on nevir: [1-7]/8 shards")  # one shard in, the others to come
+    started = re.compile(r"all-MiniLM-L6-v2 on nevir \(first 400 items\): [1-7]/8 shards")  # one in, others to come
     wait_for(lambda: at.run() and any(started.search(plain(m.value)) for m in at.markdown), "a first shard", 300)
     next(b for b in at.button if b.label == "Cancel").click().run()
     wait_ended(at)
     said = [plain(w.value) for w in at.warning]
-    assert len(said) == 1 and said[0].startswith("Cancelled the fill of all-MiniLM-L6-v2 × NevIR, here")
+    assert len(said) == 1 and said[0].startswith(
+        "Cancelled the fill of all-MiniLM-L6-v2 × NevIR, first 400 items, here"
+    )
     assert "no partial run was stored" in said[0]
     with Store(empty_store) as store:
         assert store.runs().empty

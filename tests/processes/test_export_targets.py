@@ -7,6 +7,7 @@ mount (a store file, a device, a folder, a long name, a run-id prefix): tests/cl
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -16,13 +17,24 @@ from tests.processes.test_store_locations import ROOT, fill, mounted, negviz, no
 BM25_RUN = ROOT / "data" / "runs" / "excluir-corpus-offline__bm25.parquet"
 
 
-@pytest.fixture
-def corpus_run(tmp_path) -> tuple[str, str]:
-    """(store path, the run id's first 8 characters) of the shipped BM25 ExcluIR corpus run."""
-    db = str(tmp_path / "store" / "results.sqlite")
+@pytest.fixture(scope="module")
+def imported(tmp_path_factory) -> tuple[Path, str]:
+    """(store folder, the run id's first 8 characters) of the shipped BM25 ExcluIR corpus run,
+    imported by the CLI once for the module."""
+    folder = tmp_path_factory.mktemp("imported") / "store"
+    db = str(folder / "results.sqlite")
     assert negviz("--db", db, "import-runs", str(BM25_RUN)).returncode == 0
     runs = json.loads(negviz("--db", db, "runs", "--json").stdout)
-    return db, runs[0]["run_id"][:8]
+    return folder, runs[0]["run_id"][:8]
+
+
+@pytest.fixture
+def corpus_run(imported, tmp_path) -> tuple[str, str]:
+    """(store path, run id prefix): the test's own copy of that store in tmp_path/store (a test
+    mounts that folder read-only)."""
+    folder, run = imported
+    shutil.copytree(folder, tmp_path / "store")
+    return str(tmp_path / "store" / "results.sqlite"), run
 
 
 def refused(done, path: Path, why: str) -> None:

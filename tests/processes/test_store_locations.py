@@ -10,6 +10,7 @@ The pages on a read-only store (AppTest): tests/pages/test_read_only_store_page.
 from __future__ import annotations
 
 import os
+import shutil
 import sqlite3
 import subprocess
 import sys
@@ -60,10 +61,12 @@ def fill(folder: Path) -> None:
     assert os.statvfs(folder).f_bavail == 0
 
 
-@pytest.fixture
-def stored(tmp_path) -> Path:
-    """A store holding one run (TF-IDF on 5 NevIR pairs), closed cleanly (no -wal/-shm left)."""
-    db = tmp_path / "store" / "results.sqlite"
+@pytest.fixture(scope="module")
+def stored_once(tmp_path_factory) -> Path:
+    """A store holding one run (TF-IDF on 5 NevIR pairs), made by the CLI once for the module and
+    closed cleanly (no -wal/-shm left)."""
+    folder = tmp_path_factory.mktemp("stored")
+    db = folder / "results.sqlite"
     done = negviz(
         "--db",
         str(db),
@@ -75,10 +78,22 @@ def stored(tmp_path) -> Path:
         "--limit",
         "5",
         "--quiet",
-        env={"NEGVIZ_CACHE_DIR": str(tmp_path / "cache")},
+        env={"NEGVIZ_CACHE_DIR": str(folder / "cache")},
     )
     assert done.returncode == 0, done.stderr
     assert not Path(f"{db}-shm").exists()
+    return db
+
+
+@pytest.fixture
+def stored(stored_once, tmp_path) -> Path:
+    """The test's own copy of that store, alone in its folder (a test mounts the folder read-only
+    or changes the store's journal mode): a CLI child per test cost 10-16 s under load."""
+    db = tmp_path / "store" / "results.sqlite"
+    db.parent.mkdir()
+    for side in ("", "-wal"):  # a log the last close left, if any, goes with it
+        if Path(f"{stored_once}{side}").exists():
+            shutil.copyfile(f"{stored_once}{side}", f"{db}{side}")
     return db
 
 

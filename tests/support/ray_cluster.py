@@ -1,7 +1,12 @@
-"""A real local Ray cluster for the tests: a head node (2 CPUs) and one more worker node (1 CPU) on
+"""A real local Ray cluster for the tests: a head node and one more worker node, 1 CPU each, on
 this machine, each a ``ray start --block`` child of the test session, started once per module that
 asks and stopped at its end by the process ids the session started (never ``ray stop``, which
 stops every Ray on the machine, another session's too).
+
+Two CPUs in all, as many as the 2-core machines the suite runs on: each task's worker process
+imports torch and loads its model once (a job's workers are reused for its next tasks), and a
+third CPU only added a third cold worker per job (imports and a model load) and three
+single-thread tasks sharing two cores.
 
 Its workers import negviz from this checkout (PYTHONPATH), stay offline (HF_HUB_OFFLINE=1) and keep
 a score cache of their own (``cluster.cache_dir``): what the cluster computes is computed there,
@@ -107,7 +112,7 @@ def _stop(process: subprocess.Popen) -> None:
 
 @pytest.fixture(scope="module")
 def ray_cluster() -> Iterator[Cluster]:
-    """A running two-node local Ray cluster (3 CPUs, the state API on); the test process is not
+    """A running two-node local Ray cluster (2 CPUs, one on each node, the state API on); the test process is not
     connected to it (the code under test connects, through its address)."""
     pytest.importorskip("ray", reason="ray is not installed (requirements.txt)")
     with local_cluster() as cluster:
@@ -115,11 +120,17 @@ def ray_cluster() -> Iterator[Cluster]:
 
 
 @contextmanager
-def local_cluster(head_cpus: int = 2, worker_cpus: int = 1) -> Iterator[Cluster]:
+def local_cluster(head_cpus: int = 1, worker_cpus: int = 1) -> Iterator[Cluster]:
     """A head node with ``head_cpus`` and, unless ``worker_cpus`` is 0, a second node with
     ``worker_cpus``, both on this machine; stopped on exit."""
     temp_dir = Path(tempfile.mkdtemp(prefix="rt", dir="/tmp"))
     cache_dir = temp_dir / "negviz-cache"
+    # Without RAY_AUTH_MODE, `ray start --head` turns token authentication on whenever
+    # ~/.ray/auth_token exists (a local `ray.init()` on this machine writes one), and the worker
+    # node's `ray start --address` was refused ("InvalidAuthToken"): every test of the module
+    # errored. Off, for the nodes and, while the cluster runs, for this process and the drivers and
+    # jobs it starts (they copy its environment).
+    auth = {"RAY_AUTH_MODE": "disabled"}
     env = {
         **os.environ,
         "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
@@ -130,11 +141,10 @@ def local_cluster(head_cpus: int = 2, worker_cpus: int = 1) -> Iterator[Cluster]
         # this shared machine they would wait behind every other process (the suite's other pytest
         # worker, a benchmark's in-process side): here they run at the caller's priority.
         "RAY_worker_niceness": "0",
-        # A token left in ~/.ray by an earlier local `ray.init()` (negviz --on ray, Ray 2.5x+)
-        # would switch this 127.0.0.1 cluster to token auth, which a driver given its address
-        # does not send unless told (RAY_AUTH_MODE=token): these clusters take none.
-        "RAY_AUTH_MODE": "disabled",
+        **auth,
     }
+    saved = {name: os.environ.get(name) for name in auth}
+    os.environ.update(auth)
     port, dashboard, client = _free_port(), _free_port(), _free_port()
     address = f"127.0.0.1:{port}"
     nodes: list[subprocess.Popen] = []
@@ -180,6 +190,11 @@ def local_cluster(head_cpus: int = 2, worker_cpus: int = 1) -> Iterator[Cluster]
         for process in reversed(nodes):
             _stop(process)
         shutil.rmtree(temp_dir, ignore_errors=True)
+        for name, value in saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
 
 
 def _disconnect() -> None:
