@@ -191,7 +191,7 @@ def n_warning(
         rank = mine["column"].map(lambda c: cols.index(c) if c in cols else len(cols))
         mine = mine.iloc[np.argsort(rank.to_numpy(), kind="stable")]
         name = [(labels or {}).get(c, c) for c in mine["column"]]
-        mine_n = ", ".join(f"{n:,} ({c})" for n, c in zip(mine["n"], name))
+        mine_n = ", ".join(f"{n:,}" + (f" ({c})" if c else "") for n, c in zip(mine["n"], name))  # "" : no facet
         theirs = ", ".join(f"{n:,}" for n in mine["max_n"])
         parts.append(f"{model} is scored on n = {mine_n} items, where another model has {theirs}")
     return (
@@ -291,7 +291,7 @@ def preference_n_warning(prefs: pd.DataFrame, models: list[str] | None = None) -
     """n_warning over the bars of preference_table (one n per model and facet): which models are
     scored on far fewer items than others."""
     cells = prefs.drop_duplicates(["model", "facet"]).rename(columns={"facet": "column"})
-    return n_warning(cells[["model", "column", "n"]], models, {"all": "all items"})
+    return n_warning(cells[["model", "column", "n"]], models, {"all": ""})  # unfaceted bars: just n
 
 
 def preference_n_note(prefs: pd.DataFrame, faceted: bool = False) -> str:

@@ -189,3 +189,15 @@ def test_distribution_bars_show_both_sources():
     fig = distribution_bars(comp, "t")
     assert [t.name for t in fig.data][0] == "mine (n=4)" and fig.data[1].name.startswith("Petcu et al.")
     assert fig.data[0].x[0] == 75.0
+
+
+def test_the_preference_warning_names_no_facet_when_the_bars_have_none():
+    """Unfaceted bars (facet "all") say just each model's n: 'scored on n = 100 items', not
+    'n = 100 (all items) items'; a faceted one names the facet of each n."""
+    from negviz.analyses.per_type import preference_n_warning
+
+    bars = pd.DataFrame({"model": ["small", "big"], "facet": ["all", "all"], "n": [100, 1383]})
+    text = preference_n_warning(bars, ["big", "small"])
+    assert text.startswith("Very different n: small is scored on n = 100 items, where another model has 1,383")
+    faceted = pd.DataFrame({"model": ["small", "big"], "facet": ["affixal", "affixal"], "n": [10, 400]})
+    assert "small is scored on n = 10 (affixal) items" in preference_n_warning(faceted, ["big", "small"])
