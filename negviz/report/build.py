@@ -30,7 +30,7 @@ from negviz.sections.base import TITLES, Section
 FORMAT_VERSION = 1
 LEXICAL = ("tfidf", "bm25")
 EXAMPLES_PER_SIDE = 2  # worked examples per dataset: model right & comparison wrong, and the reverse
-SECTIONS = ("headline", "board", "per_type", "errors", "why", "sensitivity", "drift", "examples", "provenance")
+SECTIONS = tuple(TITLES)  # the report's sections in order, one per declared title
 SECTION_TITLES = TITLES  # declared once, with the sections (negviz.sections.base)
 Progress = Callable[[str], None]
 
