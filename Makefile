@@ -54,10 +54,15 @@ lint: venv
 format: venv
 	$(VENV)/bin/ruff format .
 
-# Two pytest workers on a 2-core machine (one per core, -n auto), each test file kept on one worker
-# (--dist loadfile) so a module's fixtures are built once, handed out in the order tests/conftest.py
-# gives (the long slow tiers first, --no-loadscope-reorder); `make test XDIST=` runs in one process.
-XDIST ?= -n auto --dist loadfile --no-loadscope-reorder
+# pytest workers (pytest-xdist), each test file kept on one worker (--dist loadfile) so a module's
+# fixtures are built once, handed out in the order tests/conftest.py gives (the long slow tiers
+# first, --no-loadscope-reorder); `make test XDIST=` runs in one process. `make test` runs one
+# worker more than the cores: its slow tiers wait on browsers, servers, child processes and Ray
+# (with one worker per core the two cores were busy 60% of the run), and the third worker's tests
+# fill those waits. The fast tier keeps its CPU busy: one worker per core (-n auto).
+TEST_WORKERS ?= $(shell echo $$(( $$(nproc) + 1 )))
+XDIST ?= -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder
+FAST_XDIST ?= -n auto --dist loadfile --no-loadscope-reorder
 
 test: venv browser lint
 	@pg_url=$$(scripts/pg_test_server.sh start); \
@@ -71,7 +76,7 @@ test: venv browser lint
 # concurrency, processes, models, report) are left out by their markers (tests/README.md).
 NEGVIZ_TEST_PG_URL ?=
 test-fast: venv
-	NEGVIZ_TEST_PG_URL="$(NEGVIZ_TEST_PG_URL)" HF_HUB_OFFLINE=1 $(PY) -m pytest -m "not browser and not slow" $(XDIST) $(PYTEST_ARGS)
+	NEGVIZ_TEST_PG_URL="$(NEGVIZ_TEST_PG_URL)" HF_HUB_OFFLINE=1 $(PY) -m pytest -m "not browser and not slow" $(FAST_XDIST) $(PYTEST_ARGS)
 
 # Re-create the shipped precomputed runs (data/runs) with the CLI, offline models only.
 data-runs: venv
