@@ -58,9 +58,9 @@ format: venv
 # fixtures are built once, handed out in the order tests/conftest.py gives (the long slow tiers
 # first, --no-loadscope-reorder); `make test XDIST=` runs in one process. `make test` runs one
 # worker more than the cores: its slow tiers wait on browsers, servers, child processes and Ray
-# (with one worker per core the two cores were busy 60% of the run), and the third worker's tests
-# fill those waits. The fast tier keeps its CPU busy: one worker per core (-n auto).
-TEST_WORKERS ?= $(shell echo $$(( $$(nproc) + 1 )))
+# (with one worker per core the two cores were busy 60% of the run), and the extra worker's tests
+# fill those waits (os.cpu_count: nproc is not on every machine). The fast tier keeps its CPU busy: one worker per core (-n auto).
+TEST_WORKERS ?= $(shell $(PYTHON) -c "import os; print((os.cpu_count() or 1) + 1)")
 XDIST ?= -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder
 FAST_XDIST ?= -n auto --dist loadfile --no-loadscope-reorder
 

@@ -165,7 +165,7 @@ def app_server(tmp_path_factory, shipped_store_file):
 
 
 # Streamlit's running indicator, skeletons and transitions repaint while a page's script runs: about
-# a quarter of Chromium's CPU on a 6-page tour (35 -> 27 CPU-s), taken from the server it waits on.
+# a fifth of Chromium's CPU on a 6-page tour (34-35 -> 27-28 CPU-s), taken from the server it waits on.
 # The tests read what a page shows, not how it moves, so pages open with motion off (as a user's
 # "reduce motion" setting asks, and playwright's screenshot(animations="disabled") does).
 STILL = "*, *::before, *::after { animation: none !important; transition: none !important; }"
