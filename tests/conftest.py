@@ -282,7 +282,7 @@ def shipped_store(shipped_store_file, tmp_path_factory):
     shutil.rmtree(folder, ignore_errors=True)  # 181 MB a module: the disk is shared
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def shipped_store_copies(shipped_store_file, tmp_path_factory):
     """A test module's copies of the shipped-runs store, each lent to its tests until one
     changes it (tests/support/store_copies.py)."""
@@ -301,7 +301,7 @@ def app_env(tmp_path, monkeypatch, shipped_store_copies) -> Path:
     no shared-server path setting, and no run list cached from another test's store."""
     copy, lent_as = shipped_store_copies.lend()
     (tmp_path / "results.sqlite").symlink_to(copy)
-    monkeypatch.setenv("NEGVIZ_DB_URL", f"sqlite:///{tmp_path / 'results.sqlite'}")
+    monkeypatch.setenv("NEGVIZ_DB_URL", f"sqlite:///{copy}")
     monkeypatch.setenv("NEGVIZ_CACHE_DIR", str(tmp_path / "cache"))
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     monkeypatch.delenv("NEGVIZ_DATA_DIRS", raising=False)
@@ -335,9 +335,10 @@ def score_cache(tmp_path):
 # Fixtures shared across test modules: the results store on both backends, and the browser.
 from tests.support.browser import app_server, browser  # noqa: E402,F401
 from tests.support.pg import pg_url, store, store_url  # noqa: E402,F401
-from tests.support.router import pages_run_under_the_router  # noqa: E402
+from tests.support.router import component_scan_once, pages_run_under_the_router  # noqa: E402
 
 pages_run_under_the_router()  # every AppTest here runs app.py, then the page, as the server does
+component_scan_once()  # the installed packages' component manifests, read once per worker
 
 
 def pytest_sessionfinish(session, exitstatus):  # noqa: ARG001

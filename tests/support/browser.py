@@ -177,20 +177,60 @@ STILL_SCRIPT = (
 )
 
 
+PLAYWRIGHT_VIEWPORT = {"width": 1280, "height": 720}  # what a page gets when it asks for no size
+
+
 class StillBrowser:
-    """A Playwright browser whose pages open with motion off (STILL); otherwise the browser itself."""
+    """A Playwright browser whose pages open with motion off (STILL) and, for ``new_page``, in
+    tabs that are used again: a page a test closes goes back to the worker's tabs (its site's
+    storage cleared, left for about:blank) and the next ``new_page`` navigates it. A fresh tab is a
+    fresh renderer process that parses and compiles Streamlit's and plotly's scripts again: about
+    8 CPU-s for a page's first load, about 4 in a tab that has loaded one before (a 6-load tour of
+    heatmap, errors and board, measured from /proc). ``new_context`` gives a context of its own,
+    as before (several users at once; a page with other context options); otherwise the browser
+    itself."""
 
     def __init__(self, browser):
         self._browser = browser
+        self._tabs_context = None  # the context of the reused tabs, made on first use
+        self._idle: list = []  # tabs a test has closed, ready for the next
 
     def new_context(self, **options):
         context = self._browser.new_context(**{"reduced_motion": "reduce", **options})
         context.add_init_script(STILL_SCRIPT)
         return context
 
-    def new_page(self, **options):
-        page = self._browser.new_page(**{"reduced_motion": "reduce", **options})  # closes its context
-        page.add_init_script(STILL_SCRIPT)
+    def new_page(self, viewport: dict | None = None, **options):
+        if options:  # options of a context of their own (scale, colour scheme, ...)
+            sized = {"viewport": viewport} if viewport else {}
+            page = self._browser.new_page(**{"reduced_motion": "reduce", **sized, **options})
+            page.add_init_script(STILL_SCRIPT)  # closing the page closes its context
+            return page
+        page = self._idle.pop() if self._idle else self._new_tab()
+        page.set_viewport_size(viewport or PLAYWRIGHT_VIEWPORT)
+        return page
+
+    def _new_tab(self):
+        if self._tabs_context is None:
+            self._tabs_context = self.new_context()
+        page = self._tabs_context.new_page()
+        close_for_good = page.close
+
+        def close(**_):
+            """Back to the idle tabs: the site's storage cleared (Streamlit keeps the sidebar's
+            width and state, and the theme, there), then about:blank, which ends the app session."""
+            if page.is_closed():
+                return
+            try:
+                if page.url.startswith("http"):
+                    page.evaluate("() => { localStorage.clear(); sessionStorage.clear(); }")
+                page.goto("about:blank")
+            except Exception:  # a crashed or hung tab is not used again
+                close_for_good()
+                return
+            self._idle.append(page)
+
+        page.close = close
         return page
 
     def __getattr__(self, name):

@@ -23,3 +23,28 @@ def pages_run_under_the_router() -> None:
 
     init_v2.negviz_v2 = True
     PagesManager.__init__ = init_v2
+
+
+def component_scan_once() -> None:
+    """Scan the installed packages for Streamlit components once per process, not in every AppTest
+    (idempotent).
+
+    Each new AppTest's first run builds a BidiComponentManager that reads the metadata of every
+    installed distribution (~300 here) looking for component manifests: about a sixth of a page
+    test's CPU. The installed packages do not change while the tests run; a server does this once
+    at its start."""
+    from streamlit.components.v2 import manifest_scanner
+
+    scan = manifest_scanner.scan_component_manifests
+    if getattr(scan, "negviz_once", False):
+        return
+    found: dict[tuple, list] = {}
+
+    def scan_once(*args, **kwargs):
+        key = (args, tuple(sorted(kwargs.items())))
+        if key not in found:
+            found[key] = scan(*args, **kwargs)
+        return list(found[key])
+
+    scan_once.negviz_once = True
+    manifest_scanner.scan_component_manifests = scan_once
