@@ -59,3 +59,4 @@ def test_upload_save_evaluate_and_open_the_heatmap(app_server, browser, tmp_path
     painted(page)
     page.screenshot(path=str(SHOTS / "heatmap_added_dataset.png"), full_page=True)
     assert page.get_by_text("Traceback").count() == 0
+    page.close()

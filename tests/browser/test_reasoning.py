@@ -58,3 +58,4 @@ def test_the_inspector_shows_reasoning_beside_each_verdict(reasoning_app, browse
     out = ROOT / "test-results"
     out.mkdir(exist_ok=True)
     page.screenshot(path=str(out / "inspector-reasoning.png"), full_page=True)
+    page.close()

@@ -30,6 +30,7 @@ def test_maxsim_after_url_value_is_text(app_server, browser):
     page.goto(app_server + "/maxsim?dataset=nevir&after=" + quote(PAYLOAD), timeout=WAIT)
     page.get_by_text("Session expired", exact=False).first.wait_for(timeout=WAIT)
     assert_nothing_built(page)
+    page.close()
 
 
 def test_inspector_annotator_name_is_text(app_server, browser):
@@ -43,6 +44,7 @@ def test_inspector_annotator_name_is_text(app_server, browser):
         timeout=WAIT
     )
     assert_nothing_built(page)
+    page.close()
 
 
 # ---------------------------------------------------------------- every URL key on every page
