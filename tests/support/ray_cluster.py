@@ -38,9 +38,10 @@ ROOT = Path(__file__).resolve().parents[2]
 RAY = Path(sys.executable).with_name("ray")
 STARTED = "Ray runtime started."  # what `ray start` prints once its node runs
 START_SECONDS = 180  # a node joins in ~10-30 s on this loaded 2-core machine
-# Starting both nodes again once: in one clean-clone run the cluster, started at the suite's
-# busiest minute (every worker starting a server, Chromium, or Ray), failed to start and all
-# five tests of the Ray file errored; alone, and in a rerun of the same files, it started.
+# Starting both nodes again once: `ray start` gives a node 30 s to register with the GCS (fixed in
+# ray._private.node), and at the suite's busiest minute (every worker starting a server, Chromium
+# or Ray) it once did not ("The current node timed out during startup"): all five tests of the
+# Ray file errored. Alone, and in a rerun of the same files, it started.
 START_ATTEMPTS = 2
 
 
