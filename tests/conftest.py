@@ -284,8 +284,9 @@ def shipped_store(shipped_store_file, tmp_path_factory):
 
 @pytest.fixture(scope="session")
 def shipped_store_copies(shipped_store_file, tmp_path_factory):
-    """A test module's copies of the shipped-runs store, each lent to its tests until one
-    changes it (tests/support/store_copies.py)."""
+    """A worker's copies of the shipped-runs store, each lent to its tests until one changes it
+    (tests/support/store_copies.py): tests that only read share one copy, and so, through its URL,
+    the pages' caches."""
     from tests.support.store_copies import StoreCopies
 
     copies = StoreCopies(shipped_store_file, tmp_path_factory.mktemp("store-copies"))
