@@ -6,6 +6,7 @@ and the page's Krippendorff's alpha equals a hand computation on the same labels
 from __future__ import annotations
 
 import re
+import shutil
 from collections import Counter
 from itertools import permutations
 
@@ -87,7 +88,10 @@ def hand_alpha(units: list[list[str]]) -> float:
     return 1 - (n - 1) * observed / expected
 
 
-def test_a_project_end_to_end_with_three_annotators(tmp_path, browser):
+def test_a_project_end_to_end_with_three_annotators(tmp_path, browser, shipped_store_file):
+    # the shipped runs with their scores already in (conftest's store): the server has no copy
+    # to make in the background (~14 CPU-s) beside three browsers
+    shutil.copyfile(shipped_store_file, tmp_path / "results.sqlite")
     db_url = f"sqlite:///{tmp_path / 'results.sqlite'}"
     with Store(db_url) as store:
         project = P.create(store, PROJECT, load("nevir"), "owner", overlap=2, sample=3, guidelines=GUIDE)

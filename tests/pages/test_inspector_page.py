@@ -1,5 +1,7 @@
 """The inspector's item list (verdicts, filters, order) and the inspector and annotations pages (AppTest)."""
 
+import os
+
 import pandas as pd
 import pytest
 
@@ -8,7 +10,7 @@ from negviz.analyses import paircard
 from negviz.datasets import load
 from negviz.results import annotations as ann
 from negviz.store import Store
-from tests.support.apptest import open_page
+from tests.support.apptest import open_page, stop_background_copies
 from negviz.core.kinds import EXCLUSION_KIND, PAIRS_KIND
 
 
@@ -135,16 +137,28 @@ def test_nevir_gold_types_filter():
 
 # ---------------------------------------------------------------- pages
 @pytest.fixture
-def db(tmp_path, monkeypatch):
+def first_start_db(tmp_path, monkeypatch):
+    """A fresh store as a user's app first opens it: the shipped runs' records at once, their scores
+    read from the shipped files while a background thread copies them in. The copy (~14 CPU-s) is
+    stopped when the test ends, as a stopping server stops it, instead of running on beside the
+    next tests."""
     url = f"sqlite:///{tmp_path / 'results.sqlite'}"
     monkeypatch.setenv("NEGVIZ_DB_URL", url)
-    monkeypatch.delenv("NEGVIZ_NO_SHIPPED_RUNS")  # a fresh store as a user's app opens it: with the shipped runs
+    monkeypatch.delenv("NEGVIZ_NO_SHIPPED_RUNS")
     monkeypatch.setenv("NEGVIZ_CACHE_DIR", str(tmp_path / "cache"))
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     from negviz.ui import dataset_cache
 
     dataset_cache.clear_runs()  # stores are cached per database URL; run lists per URL too
-    return url
+    yield url
+    stop_background_copies()
+
+
+@pytest.fixture
+def db(app_env):
+    """The shipped runs with their scores (conftest's store copy), as the app has them once the
+    first start's copy is done; the URL of that store."""
+    return os.environ["NEGVIZ_DB_URL"]
 
 
 def table_with(at, column):
@@ -161,7 +175,7 @@ def button(at, label):
     return next(b for b in at.button if b.label == label)
 
 
-def test_inspector_opens_a_pair_url_with_diff_and_scores(db):
+def test_inspector_opens_a_pair_url_with_diff_and_scores(first_start_db):
     at = open_page("pages/inspector.py", dataset="nevir", pair="1230-2")
     assert at.title[0].value == "Pair inspector" and at.subheader[0].value == "NevIR · 1230-2"
     card = at.get("html")[0].proto.body

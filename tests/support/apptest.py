@@ -41,3 +41,22 @@ def open_page(page: str, timeout: float = 240, **params) -> AppTest:
     app.switch_page(page).run()
     assert not app.exception, [e.message for e in app.exception]
     return app
+
+
+def stop_background_copies(seconds: float = 60) -> None:
+    """Stop the background threads the app started in this process (the copy of the shipped runs'
+    scores into a fresh store) as a stopping server does (negviz.ui.shutdown: each returns at its
+    next unit of work), then let threads start again for the next test. In a server the copy ends
+    with the process; in a test worker it would run on beside the next tests."""
+    from negviz.ui import shutdown
+
+    with shutdown._lock:
+        shutdown._stop.set()
+        threads = list(shutdown._threads)
+    try:
+        for thread in threads:
+            thread.join(seconds)
+    finally:
+        with shutdown._lock:
+            shutdown._threads[:] = [t for t in shutdown._threads if t.is_alive()]
+            shutdown._stop.clear()
