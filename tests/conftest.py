@@ -275,9 +275,10 @@ def shipped_store(shipped_store_file, tmp_path_factory):
     module's tests expect to see)."""
     from negviz.store import Store
 
+    from tests.support.store_copies import store_in
+
     folder = tmp_path_factory.mktemp("shipped-copy")
-    shutil.copyfile(shipped_store_file, folder / "results.sqlite")
-    with Store(f"sqlite:///{folder / 'results.sqlite'}") as store:
+    with Store(store_in(folder, shipped_store_file)) as store:
         yield store
     shutil.rmtree(folder, ignore_errors=True)  # 181 MB a module: the disk is shared
 

@@ -6,7 +6,6 @@ and the page's Krippendorff's alpha equals a hand computation on the same labels
 from __future__ import annotations
 
 import re
-import shutil
 from collections import Counter
 from itertools import permutations
 
@@ -15,6 +14,7 @@ from negviz.datasets import load
 from negviz.language.taxonomy import TAXONOMY
 from negviz.store import Store
 from tests.support.browser import needs_browser, painted, serve
+from tests.support.store_copies import store_in
 from tests.support.waiting import wait_for
 
 pytestmark = needs_browser
@@ -89,10 +89,7 @@ def hand_alpha(units: list[list[str]]) -> float:
 
 
 def test_a_project_end_to_end_with_three_annotators(tmp_path, browser, shipped_store_file):
-    # the shipped runs with their scores already in (conftest's store): the server has no copy
-    # to make in the background (~14 CPU-s) beside three browsers
-    shutil.copyfile(shipped_store_file, tmp_path / "results.sqlite")
-    db_url = f"sqlite:///{tmp_path / 'results.sqlite'}"
+    db_url = store_in(tmp_path, shipped_store_file)  # no background copy (~14 CPU-s) beside three browsers
     with Store(db_url) as store:
         project = P.create(store, PROJECT, load("nevir"), "owner", overlap=2, sample=3, guidelines=GUIDE)
     p1, p2, p3 = project.items

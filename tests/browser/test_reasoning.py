@@ -5,7 +5,6 @@ its verdict, the cue marked where the reasoning names it, and the dataset-level 
 from __future__ import annotations
 
 import re
-import shutil
 
 import pytest
 
@@ -15,6 +14,7 @@ from negviz.datasets import load
 from negviz.evaluation.runner import run_eval
 from negviz.store import Store
 from tests.support.browser import CHROMIUM, ROOT, needs_browser, serve
+from tests.support.store_copies import store_in
 
 pytestmark = needs_browser
 WAIT = 90_000
@@ -25,10 +25,7 @@ def reasoning_app(tmp_path_factory, tiny_model_dir, shipped_store_file):
     if CHROMIUM is None:
         pytest.skip("Debian chromium is not installed")
     tmp = tmp_path_factory.mktemp("reasoning-app")
-    # the shipped runs with their scores already in (conftest's store): the server has no copy
-    # to make in the background (~14 CPU-s) while the page is read
-    shutil.copyfile(shipped_store_file, tmp / "results.sqlite")
-    url = f"sqlite:///{tmp / 'results.sqlite'}"
+    url = store_in(tmp, shipped_store_file)  # no background copy (~14 CPU-s) while the page is read
     dataset = DatasetSpec.make("nevir", limit=2)
     item = load(dataset).frame.iloc[0]
     spec = ModelSpec.make(

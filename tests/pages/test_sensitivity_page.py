@@ -12,18 +12,17 @@ APP = str(Path(__file__).resolve().parents[2] / "app.py")
 def page_env(tmp_path_factory, shipped_store_file):
     """One store for the module: the bundled runs (a copy of the run's shipped store, so the app
     copies no scores in beside the test) plus a 5-item TF-IDF DEMETR run of our own."""
-    import shutil
-
     import streamlit as st
 
     from negviz.core.schema import DatasetSpec
     from negviz.evaluation.runner import run_eval
     from negviz.store import Store
+    from tests.support.store_copies import store_in
 
     tmp = tmp_path_factory.mktemp("sensitivity-page")
-    shutil.copyfile(shipped_store_file, tmp / "results.sqlite")
+    url = store_in(tmp, shipped_store_file)
     with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("NEGVIZ_DB_URL", f"sqlite:///{tmp / 'results.sqlite'}")
+        mp.setenv("NEGVIZ_DB_URL", url)
         mp.setenv("NEGVIZ_CACHE_DIR", str(tmp / "cache"))
         mp.setenv("HF_HUB_OFFLINE", "1")
         with Store() as store:

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.store_copies import store_in
 from tests.support.waiting import wait_for
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -151,7 +152,7 @@ def running_app(tmp_path_factory, name: str = "app", store_file: Path | None = N
         pytest.skip("Debian chromium is not installed")
     tmp = tmp_path_factory.mktemp(name)
     if store_file is not None:
-        shutil.copyfile(store_file, tmp / "results.sqlite")
+        store_in(tmp, store_file)
     with serve(tmp) as url:
         yield url
 

@@ -11,6 +11,13 @@ from pathlib import Path
 SIDE_FILES = ("", "-wal", "-journal")  # what a write through SQLite changes (-shm: readers too)
 
 
+def store_in(folder: Path, source: Path) -> str:
+    """The URL of ``folder``/results.sqlite, made a copy of the store ``source`` (the shipped runs
+    with their scores in: an app opening it has no copy of them to make in the background)."""
+    shutil.copyfile(source, folder / "results.sqlite")
+    return f"sqlite:///{folder / 'results.sqlite'}"
+
+
 def fingerprint(db: Path) -> tuple:
     """Size, modification time and mode of the store file and of its write-ahead log and
     rollback journal; an empty or missing log or journal reads the same (a reader opening the
