@@ -53,8 +53,13 @@ class Cluster:
     temp_dir: Path  # Ray's session folders, sockets and logs
 
     def logs(self) -> str:
-        """The tail of each node's `ray start` output, for a failing test's message."""
-        return "\n".join(f"{p.name}: {p.read_text()[-2000:]}" for p in sorted(self.temp_dir.glob("node-*.log")))
+        """For a failing test's message: the tail of each node's `ray start` output, and of the Ray
+        Client server's log (which says why a `ray://` driver was refused)."""
+        logs = [
+            *sorted(self.temp_dir.glob("node-*.log")),
+            *self.temp_dir.glob("session_latest/logs/ray_client_server.err"),
+        ]
+        return "\n".join(f"{p.name}: {p.read_text(errors='replace')[-2000:]}" for p in logs)
 
 
 def _free_port() -> int:

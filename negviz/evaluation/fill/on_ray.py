@@ -28,6 +28,11 @@ WAIT_SECONDS = 1.0  # how often a waiting driver looks at should_stop
 # The driver's offline setting holds on its workers too: a worker never reaches for the Hub when
 # the driver was told not to. Other settings (cache folder, device) belong to each node.
 FORWARDED_ENV = ("HF_HUB_OFFLINE", "TRANSFORMERS_OFFLINE")
+CLIENT = "ray://"  # a Ray Client address: the cluster's client server starts a server for each driver
+# That server is forked from a busy gRPC process, and now and then dies as it starts (a gRPC fork
+# race, ray-project/ray#63202, open in ray 2.60; about 1 in 3 first connections on a loaded 2-core
+# machine): Ray answers "Initialization failure from server", and a new connection gets a new one.
+CLIENT_ATTEMPTS = 3
 _connected: list[str | None] = []  # the address this process's Ray connection was made with
 
 
@@ -63,22 +68,30 @@ def connect(address: str | None) -> Any:
     if ray.is_initialized():
         ray.shutdown()
     env = {name: os.environ[name] for name in FORWARDED_ENV if name in os.environ}
-    try:
-        ray.init(
-            address=address,
-            runtime_env={"env_vars": env} if env else None,
-            log_to_driver=False,  # workers' output stays in Ray's logs: the CLI's stdout is its answer
-            logging_level="WARNING",
-        )
-    except (ConnectionError, RuntimeError, ValueError) as failed:
-        raise NegvizError(connection_problem(address, failed)) from failed
+    attempts = CLIENT_ATTEMPTS if (address or "").startswith(CLIENT) else 1
+    for attempt in range(1, attempts + 1):
+        try:
+            ray.init(
+                address=address,
+                runtime_env={"env_vars": env} if env else None,
+                log_to_driver=False,  # workers' output stays in Ray's logs: the CLI's stdout is its answer
+                logging_level="WARNING",
+            )
+            break
+        except ConnectionAbortedError as failed:  # the client server lost this driver's server
+            ray.shutdown()
+            if attempt == attempts:
+                raise NegvizError(connection_problem(address, failed, attempts)) from failed
+        except (ConnectionError, RuntimeError, ValueError) as failed:
+            raise NegvizError(connection_problem(address, failed)) from failed
     _connected[:] = [address]
     return ray
 
 
-def connection_problem(address: str | None, failed: BaseException) -> str:
+def connection_problem(address: str | None, failed: BaseException, attempts: int = 1) -> str:
     """Why negviz could not join the cluster, and what to do: a cluster that asks for Ray's token
-    (token authentication) is joined with RAY_AUTH_MODE=token and its token; else start one."""
+    (token authentication) is joined with RAY_AUTH_MODE=token and its token; else start one.
+    A server's failure comes with its traceback: its last line says what failed."""
     where = address or "this machine"
     causes = [failed, failed.__cause__, failed.__context__]
     if any(c is not None and "AuthenticationError" in type(c).__name__ for c in causes) or "InvalidAuthToken" in str(
@@ -89,9 +102,16 @@ def connection_problem(address: str | None, failed: BaseException) -> str:
             "the cluster's token in RAY_AUTH_TOKEN or ~/.ray/auth_token (`ray get-auth-token` on the head "
             "prints it), then run this again"
         )
-    first = str(failed).splitlines()[0] if str(failed) else type(failed).__name__
+    lines = [line.strip() for line in str(failed).splitlines() if line.strip()] or [type(failed).__name__]
+    tried = f" ({attempts} attempts)" if attempts > 1 else ""
+    if isinstance(failed, ConnectionAbortedError):  # the cluster answered: its server failed
+        reason = " ".join(dict.fromkeys([lines[0], lines[-1]]))
+        return (
+            f"cannot connect to the Ray cluster at {where}{tried}: {reason}; the head node's Ray logs "
+            "(session_latest/logs under its Ray temp folder, /tmp/ray by default) say why, then run this again"
+        )
     return (
-        f"cannot connect to the Ray cluster at {where}: {first}; start one with `ray start --head` "
+        f"cannot connect to the Ray cluster at {where}{tried}: {lines[0]}; start one with `ray start --head` "
         "(README, Running on a Ray cluster)"
     )
 
