@@ -30,8 +30,8 @@ WAIT_SECONDS = 1.0  # how often a waiting driver looks at should_stop
 FORWARDED_ENV = ("HF_HUB_OFFLINE", "TRANSFORMERS_OFFLINE")
 CLIENT = "ray://"  # a Ray Client address: the cluster's client server starts a server for each driver
 # That server is forked from a busy gRPC process, and now and then dies as it starts (a gRPC fork
-# race, ray-project/ray#63202, open in ray 2.60; about 1 in 3 first connections on a loaded 2-core
-# machine): Ray answers "Initialization failure from server", and a new connection gets a new one.
+# race, ray-project/ray#63202, open in ray 2.60; 6 of 22 connections here beside six busy loops):
+# Ray answers "Initialization failure from server", and a new connection gets a new server.
 CLIENT_ATTEMPTS = 3
 _connected: list[str | None] = []  # the address this process's Ray connection was made with
 
@@ -105,7 +105,7 @@ def connection_problem(address: str | None, failed: BaseException, attempts: int
     lines = [line.strip() for line in str(failed).splitlines() if line.strip()] or [type(failed).__name__]
     tried = f" ({attempts} attempts)" if attempts > 1 else ""
     if isinstance(failed, ConnectionAbortedError):  # the cluster answered: its server failed
-        reason = " ".join(dict.fromkeys([lines[0], lines[-1]]))
+        reason = lines[0] if len(lines) == 1 else f"{lines[0]} {lines[-1]}"
         return (
             f"cannot connect to the Ray cluster at {where}{tried}: {reason}; the head node's Ray logs "
             "(session_latest/logs under its Ray temp folder, /tmp/ray by default) say why, then run this again"
