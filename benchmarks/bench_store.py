@@ -12,8 +12,12 @@ system's file cache is not dropped (a shared machine), so "cold" means cold proc
 Pages: each page rendered with streamlit.testing AppTest (app.py, then switch_page), in a fresh
 process per page: ``process_first_s`` is the first render of a new process (imports included),
 ``cold_s`` a render after st.cache_data/st.cache_resource were cleared (a running server with cold
-caches; process-level memos outside Streamlit's caches stay), ``warm_s`` the render after that. ``max_rss_mb`` is that process' peak memory, a stand-in for the server's.
-Run one benchmark at a time on a shared machine; the figures are wall-clock seconds.
+caches; process-level memos outside Streamlit's caches stay), ``warm_s`` the render after that;
+``cold_cpu_s`` and ``warm_cpu_s`` the same renders' CPU seconds (the process's, all threads: on a
+shared machine they move less than the wall-clock ones). Streamlit's scan of the installed
+packages for components runs once per process, as on a server, not in every AppTest.
+``max_rss_mb`` is that process' peak memory, a stand-in for the server's.
+Run one benchmark at a time on a shared machine.
 
 Saving a large run (``--save-run``, instead of the above): ``Store.save_run`` of a DEMETR-sized
 run, 35,000 items x 3 slots = 105,000 scores, against the plain baseline in the same process and
@@ -21,7 +25,8 @@ store: one SQLAlchemy executemany of the same rows (dicts built beforehand) into
 the same four columns, in one transaction. Alternating rounds; medians, their ratio and the load
 average before and after. tests/store/test_store.py checks the statements sent instead of the time.
 
-An older negviz can be measured with the same script: PYTHONPATH=/path/to/old/checkout.
+An older negviz can be measured with the same script: PYTHONPATH=/path/to/old/checkout (its app.py
+and pages, run in its folder, under this script's tests/support/router.py).
 """
 
 from __future__ import annotations
@@ -37,30 +42,33 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.append(str(ROOT))  # appended: PYTHONPATH (e.g. an older checkout) wins
 
-from negviz.ui.navigation.page_registry import by_url_path  # noqa: E402 (after the path is set)
-
 PAGES = ("overview", "heatmap", "errors", "sensitivity", "drift", "inspector", "annotations")  # URL paths
 
 PAGE_CODE = r"""
-import json, os, resource, sys, time
+import importlib.util, json, os, resource, sys, time
 import streamlit as st
 from streamlit.testing.v1 import AppTest
-from tests.support.router import pages_run_under_the_router
-app, page = sys.argv[1], sys.argv[2]
-pages_run_under_the_router()       # app.py, then the page, as the server runs them
+app, page, router_file = sys.argv[1], sys.argv[2], sys.argv[3]
+# this script's router (it imports nothing of negviz): an older checkout is measured the same way
+spec = importlib.util.spec_from_file_location("bench_router", router_file)
+router = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(router)
+router.pages_run_under_the_router()  # app.py, then the page, as the server runs them
+router.component_scan_once()         # Streamlit's component scan once, as a server does at start
 
 def render():
-    t0 = time.perf_counter()
+    wall, cpu = time.perf_counter(), time.process_time()
     at = AppTest.from_file(app, default_timeout=600)
     at.run()
     at.switch_page(page).run()
-    return time.perf_counter() - t0, [e.message for e in at.exception]
+    return time.perf_counter() - wall, time.process_time() - cpu, [e.message for e in at.exception]
 
-first, errors = render()           # a fresh process: imports + empty caches
+first, first_cpu, errors = render()  # a fresh process: imports + empty caches
 st.cache_data.clear(); st.cache_resource.clear()
-cold, errors2 = render()           # a running server with empty st caches (modules imported)
-warm, errors3 = render()           # caches filled
+cold, cold_cpu, errors2 = render()   # a running server with empty st caches (modules imported)
+warm, warm_cpu, errors3 = render()   # caches filled
 print(json.dumps({"process_first_s": round(first, 2), "cold_s": round(cold, 2), "warm_s": round(warm, 2),
+                  "cold_cpu_s": round(cold_cpu, 2), "warm_cpu_s": round(warm_cpu, 2),
                   "errors": (errors + errors2 + errors3)[:2],
                   "max_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)}))
 """
@@ -79,11 +87,24 @@ def timed(fn, repeat: int = 3) -> tuple[float, float]:
     return first, min(rest)
 
 
-def env_for(url: str) -> dict:
+def measured_checkout() -> Path:
+    """The checkout whose negviz is measured: this one, or an older one named by PYTHONPATH."""
     import negviz
 
-    checkout = str(Path(negviz.__file__).resolve().parent.parent)
-    return {**os.environ, "NEGVIZ_DB_URL": url, "HF_HUB_OFFLINE": "1", "PYTHONPATH": checkout}
+    return Path(negviz.__file__).resolve().parent.parent
+
+
+def env_for(url: str) -> dict:
+    return {**os.environ, "NEGVIZ_DB_URL": url, "HF_HUB_OFFLINE": "1", "PYTHONPATH": str(measured_checkout())}
+
+
+def page_file(url_path: str) -> str:
+    """The page's file in the measured checkout (before issue 49 the registry lived in core/)."""
+    try:
+        from negviz.ui.navigation.page_registry import by_url_path
+    except ImportError:
+        from negviz.core.page_registry import by_url_path
+    return by_url_path(url_path).file
 
 
 def cli_seconds(url: str, *args: str) -> float:
@@ -145,18 +166,20 @@ def page_times(url: str, pages: list[str]) -> list[dict]:
         n_runs = len(s.runs(status=None))
     out = []
     for page in pages:
+        checkout = measured_checkout()
+        router = ROOT / "tests" / "support" / "router.py"
         done = subprocess.run(
-            [sys.executable, "-c", PAGE_CODE, str(ROOT / "app.py"), by_url_path(page).file],
+            [sys.executable, "-c", PAGE_CODE, str(checkout / "app.py"), page_file(page), str(router)],
             env=env_for(url),
             capture_output=True,
             text=True,
-            cwd=ROOT,
+            cwd=checkout,  # `python -c` puts the working folder first on sys.path
         )
         if done.returncode:
             row = {"error": done.stderr[-1500:]}
         else:
             row = json.loads(done.stdout.strip().splitlines()[-1])
-        out.append({"page": page, "runs": n_runs, "db": _short(url), **row})
+        out.append({"page": page, "runs": n_runs, "db": _short(url), "checkout": str(checkout), **row})
     return out
 
 
