@@ -165,9 +165,8 @@ def page_times(url: str, pages: list[str]) -> list[dict]:
     with Store(url) as s:
         n_runs = len(s.runs(status=None))
     out = []
+    checkout, router = measured_checkout(), ROOT / "tests" / "support" / "router.py"
     for page in pages:
-        checkout = measured_checkout()
-        router = ROOT / "tests" / "support" / "router.py"
         done = subprocess.run(
             [sys.executable, "-c", PAGE_CODE, str(checkout / "app.py"), page_file(page), str(router)],
             env=env_for(url),

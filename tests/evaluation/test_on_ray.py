@@ -2,6 +2,8 @@
 connection for no work. The shards run on a real local Ray cluster in
 tests/concurrency/test_fill_on_ray.py."""
 
+import pytest
+
 from negviz.evaluation.fill import on_ray
 from negviz.evaluation.fill.shards import Shard
 
@@ -86,12 +88,10 @@ def test_a_ray_client_server_lost_every_time_says_what_the_server_said(monkeypat
     from negviz.core.errors import NegvizError
 
     calls = _ray_whose_init_fails(monkeypatch, failures=on_ray.CLIENT_ATTEMPTS)
-    try:
+    with pytest.raises(NegvizError) as error:
         on_ray.connect("ray://10.0.0.5:10001")
-    except NegvizError as error:
-        text = str(error)
     assert calls.count("init ray://10.0.0.5:10001") == on_ray.CLIENT_ATTEMPTS == 3
-    assert text == (
+    assert str(error.value) == (
         "cannot connect to the Ray cluster at ray://10.0.0.5:10001 (3 attempts): Initialization failure from "
         "server: RuntimeError: Starting Ray client server failed. See ray_client_server_23000.err for detailed "
         "logs.; the head node's Ray logs (session_latest/logs under its Ray temp folder, /tmp/ray by default) "
